@@ -1,0 +1,76 @@
+package envelope_test
+
+import (
+	"testing"
+
+	"github.com/selfheal/selfheal/envelope"
+)
+
+// The hot paths render into a caller's buffer without allocating once the
+// buffer has grown (DESIGN.md 5).
+func TestAppendDoesNotAllocate(t *testing.T) {
+	te := seedBuilder().ToolError()
+	b := seedBuilder()
+	v := seedValidationError()
+	name, text := []byte("items[0].name"), []byte("Too long. You sent: 'aaaa…' (5000 characters). Expected at most 64 characters.")
+	nasty := "]]> & < \x00 \xff \uFFFE \r\n\t\""
+	buf := make([]byte, 0, 4096)
+	for _, tc := range []struct {
+		name string
+		f    func()
+	}{
+		{"ToolError.AppendXML", func() { buf = te.AppendXML(buf[:0]) }},
+		{"Builder.AppendXML", func() { buf = b.AppendXML(buf[:0]) }},
+		{"ValidationError.AppendXML", func() { buf = v.AppendXML(buf[:0]) }},
+		{"streaming []byte", func() {
+			buf = envelope.AppendValidationOpen(buf[:0], "a")
+			buf = envelope.AppendField(buf, name, text)
+			buf = envelope.AppendField(buf, "s", nasty)
+			buf = envelope.AppendValidationClose(buf, "", nil, "")
+		}},
+		{"AppendText", func() { buf = envelope.AppendText(buf[:0], nasty) }},
+	} {
+		if n := testing.AllocsPerRun(100, tc.f); n != 0 {
+			t.Errorf("%s: %v allocs per run, want 0", tc.name, n)
+		}
+	}
+}
+
+func BenchmarkToolErrorAppend(b *testing.B) {
+	te := seedBuilder().ToolError()
+	buf := te.AppendXML(nil)
+	b.SetBytes(int64(len(buf)))
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = te.AppendXML(buf[:0])
+	}
+}
+
+// BenchmarkBuilderString measures the convenience path: a fresh builder
+// chain rendered to a string, as a handler returning envelope.Error(...) does.
+func BenchmarkBuilderString(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = seedBuilder().String()
+	}
+}
+
+func BenchmarkValidationAppend(b *testing.B) {
+	v := seedValidationError()
+	buf := v.AppendXML(nil)
+	b.SetBytes(int64(len(buf)))
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = v.AppendXML(buf[:0])
+	}
+}
+
+func BenchmarkParse(b *testing.B) {
+	b.SetBytes(int64(len(seedToolError)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := envelope.Parse(seedToolError); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,150 @@
+package envelope
+
+import (
+	"maps"
+	"slices"
+	"sync/atomic"
+	"time"
+)
+
+// Builder is the fluent form of a [ToolError], started by [Error]. Every
+// setter returns the same *Builder so calls chain, and the *Builder is itself
+// the result: it is an error (errors.As and [Wrap] find it through wrapping)
+// and renders with String or AppendXML. There is no Build step.
+//
+// The XML is built lazily on the first String call and cached; every setter
+// drops the cache. Setters must not run concurrently with anything else, but a
+// finished Builder may be read (String, AppendXML, Error) from many goroutines.
+//
+// A nil *Builder is valid: it renders as a generic INTERNAL_ERROR envelope and
+// its setters do nothing, so a forgotten constructor never panics a server.
+type Builder struct {
+	e     ToolError
+	cache atomic.Pointer[string] // the rendered XML, nil until built or after a setter
+}
+
+// Error starts a tool error with a code and the message the model reads; the
+// Go form of the origin document's f.error(code, message). The severity is
+// error until [Builder.Severity], [Builder.Warning] or [Builder.Critical]
+// changes it.
+func Error(code Code, message string) *Builder {
+	return &Builder{e: ToolError{Code: code, Severity: SeverityError, Message: message}}
+}
+
+// set applies f to the envelope and drops the cached text.
+func (b *Builder) set(f func(e *ToolError)) *Builder {
+	if b != nil {
+		f(&b.e)
+		b.cache.Store(nil)
+	}
+	return b
+}
+
+// Suggest sets the recovery: what the model should do next. A later call
+// replaces it.
+func (b *Builder) Suggest(recovery string) *Builder {
+	return b.set(func(e *ToolError) { e.Recovery = recovery })
+}
+
+// Actions appends tool actions the model may call instead, in order.
+func (b *Builder) Actions(actions ...string) *Builder {
+	return b.set(func(e *ToolError) { e.Actions = append(e.Actions, actions...) })
+}
+
+// Severity sets the severity. Unknown values render as error.
+func (b *Builder) Severity(s Severity) *Builder {
+	return b.set(func(e *ToolError) { e.Severity = s })
+}
+
+// Warning marks the envelope as guidance on a success (isError false).
+func (b *Builder) Warning() *Builder { return b.Severity(SeverityWarning) }
+
+// Critical marks the envelope as a failure that retrying will not fix.
+func (b *Builder) Critical() *Builder { return b.Severity(SeverityCritical) }
+
+// Detail adds a key/value detail. Details keep insertion order; adding a key
+// that is already present replaces its value in place, so a detail set twice
+// is not written twice.
+func (b *Builder) Detail(key, value string) *Builder {
+	return b.set(func(e *ToolError) {
+		for i := range e.Details {
+			if e.Details[i].Key == key {
+				e.Details[i].Value = value
+				return
+			}
+		}
+		e.Details = append(e.Details, Detail{key, value})
+	})
+}
+
+// Details adds every entry of m as by [Builder.Detail], in sorted key order
+// so that the output does not depend on map iteration order.
+func (b *Builder) Details(m map[string]string) *Builder {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		b.Detail(k, m[k])
+	}
+	return b
+}
+
+// RetryAfter sets how long the model should wait before calling again. It is
+// written in whole seconds, rounded up and capped at [MaxRetryAfter]; zero or
+// negative removes the section.
+func (b *Builder) RetryAfter(d time.Duration) *Builder {
+	return b.set(func(e *ToolError) { e.RetryAfter = d })
+}
+
+// ToolError returns the envelope as a value. Its slices are copies, so later
+// setters and changes to the value do not affect each other. A nil *Builder
+// gives the generic INTERNAL_ERROR envelope.
+func (b *Builder) ToolError() ToolError {
+	if b == nil {
+		return internal
+	}
+	e := b.e
+	e.Actions = slices.Clone(e.Actions)
+	e.Details = slices.Clone(e.Details)
+	return e
+}
+
+// brand marks *Builder as one of this package's envelopes for [Wrap].
+func (b *Builder) brand() ToolError { return b.ToolError() }
+
+// value returns the envelope without copying its slices, for rendering.
+func (b *Builder) value() ToolError {
+	if b == nil {
+		return internal
+	}
+	return b.e
+}
+
+// Error returns the short "CODE: message" form, as [ToolError.Error].
+func (b *Builder) Error() string { return b.value().Error() }
+
+// IsError reports whether the envelope means failure: true unless the
+// severity is warning.
+func (b *Builder) IsError() bool { return b.value().IsError() }
+
+// String returns the <tool_error> XML, building it on the first call and
+// caching it until the next setter.
+func (b *Builder) String() string {
+	if b == nil {
+		return internal.String()
+	}
+	if p := b.cache.Load(); p != nil {
+		return *p
+	}
+	s := b.e.String()
+	b.cache.Store(&s)
+	return s
+}
+
+// AppendXML appends the <tool_error> XML to dst, from the cache when String
+// has built it, else rendered directly without allocating.
+func (b *Builder) AppendXML(dst []byte) []byte {
+	if b != nil {
+		if p := b.cache.Load(); p != nil {
+			return append(dst, *p...)
+		}
+	}
+	return b.value().AppendXML(dst)
+}

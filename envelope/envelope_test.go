@@ -1,0 +1,259 @@
+package envelope_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/selfheal/selfheal/envelope"
+)
+
+func TestRetryAfter(t *testing.T) {
+	for _, tc := range []struct {
+		d    time.Duration
+		want string // the retry_after text; "" means omitted
+	}{
+		{0, ""},
+		{-time.Second, ""},
+		{time.Nanosecond, "1 second"},
+		{time.Second, "1 second"},
+		{time.Second + 1, "2 seconds"},
+		{30 * time.Second, "30 seconds"},
+		{envelope.MaxRetryAfter, "86400 seconds"},
+		{envelope.MaxRetryAfter + 1, "86400 seconds"},
+		{1<<63 - 1, "86400 seconds"},
+	} {
+		got := envelope.ToolError{Message: "m", RetryAfter: tc.d}.String()
+		_, after, ok := strings.Cut(got, "<retry_after>")
+		text, _, _ := strings.Cut(after, "</retry_after>")
+		if !ok && tc.want != "" || ok && text != tc.want {
+			t.Errorf("RetryAfter(%v): got %q, want %q", tc.d, text, tc.want)
+		}
+	}
+}
+
+func TestSeverityAndCode(t *testing.T) {
+	for _, tc := range []struct {
+		sev     envelope.Severity
+		written string
+		isError bool
+	}{
+		{"", "error", true},
+		{envelope.SeverityError, "error", true},
+		{envelope.SeverityCritical, "critical", true},
+		{envelope.SeverityWarning, "warning", false},
+		{"Warning", "error", true}, // unknown: never turns a failure into a success
+		{"fatal", "error", true},
+	} {
+		e := envelope.ToolError{Code: envelope.Conflict, Severity: tc.sev, Message: "m"}
+		if !strings.HasPrefix(e.String(), `<tool_error code="CONFLICT" severity="`+tc.written+`">`) {
+			t.Errorf("severity %q: %s", tc.sev, e.String())
+		}
+		if e.IsError() != tc.isError || tc.sev.IsError() != tc.isError {
+			t.Errorf("severity %q: IsError = %v", tc.sev, e.IsError())
+		}
+	}
+	if got := (envelope.ToolError{Message: "m"}).String(); !strings.HasPrefix(got, `<tool_error code="INTERNAL_ERROR" severity="error">`) {
+		t.Errorf("empty code: %s", got)
+	}
+}
+
+func TestErrorString(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{envelope.Error(envelope.NotFound, "No invoice with that ID"), "NOT_FOUND: No invoice with that ID"},
+		{envelope.ToolError{Code: "CUSTOM"}, "CUSTOM"},
+		{&envelope.ToolError{Message: "m"}, "INTERNAL_ERROR: m"},
+		{(*envelope.Builder)(nil), "INTERNAL_ERROR: The tool failed because of an internal error."},
+	} {
+		if got := tc.err.Error(); got != tc.want {
+			t.Errorf("Error() = %q, want %q", got, tc.want)
+		}
+	}
+}
+
+func TestBuilder(t *testing.T) {
+	b := envelope.Error(envelope.RateLimited, "Too many calls").
+		Detail("b", "1").Detail("a", "2").Detail("b", "3"). // replaced in place
+		Details(map[string]string{"z": "26", "c": "3", "a": "4"}).
+		Actions("x").Actions("y", "z").
+		Critical()
+	want := envelope.ToolError{
+		Code: envelope.RateLimited, Severity: envelope.SeverityCritical, Message: "Too many calls",
+		Actions: []string{"x", "y", "z"},
+		Details: []envelope.Detail{{"b", "3"}, {"a", "4"}, {"c", "3"}, {"z", "26"}},
+	}
+	if got := b.ToolError(); !reflect.DeepEqual(got, want) {
+		t.Errorf("ToolError() = %#v\nwant %#v", got, want)
+	}
+	if !b.IsError() || b.Warning().IsError() {
+		t.Error("IsError does not follow the severity")
+	}
+
+	// The cache is dropped by every setter.
+	first := b.String()
+	if b.String() != first {
+		t.Error("String is not stable")
+	}
+	b.Suggest("Wait")
+	if s := b.String(); s == first || !strings.Contains(s, "<recovery>Wait</recovery>") {
+		t.Errorf("setter did not invalidate the cache:\n%s", s)
+	}
+	if got := string(b.AppendXML(nil)); got != b.String() {
+		t.Errorf("AppendXML (cached) differs from String")
+	}
+	b.RetryAfter(time.Minute)
+	if got := string(b.AppendXML(nil)); !strings.Contains(got, "60 seconds") || got != b.ToolError().String() {
+		t.Errorf("AppendXML (uncached) is stale:\n%s", got)
+	}
+
+	// ToolError() is a copy: changing it leaves the builder alone.
+	v := b.ToolError()
+	v.Actions[0], v.Details[0].Value = "changed", "changed"
+	if strings.Contains(b.String(), "changed") {
+		t.Error("ToolError() shares its slices with the builder")
+	}
+}
+
+func TestNilBuilder(t *testing.T) {
+	var b *envelope.Builder
+	b = b.Suggest("x").Actions("y").Detail("k", "v").Details(map[string]string{"a": "b"}).Warning().Critical().Severity("error").RetryAfter(time.Second)
+	if b != nil {
+		t.Fatal("setters on a nil *Builder must return nil")
+	}
+	want := envelope.Wrap(nil)
+	if b.String() != want.String() || string(b.AppendXML(nil)) != want.String() || b.ToolError().Code != envelope.InternalError || !b.IsError() {
+		t.Errorf("nil *Builder does not render as INTERNAL_ERROR: %s", b.String())
+	}
+}
+
+// A finished Builder may be rendered from several goroutines (go test -race).
+func TestBuilderConcurrentReads(t *testing.T) {
+	b := seedBuilder()
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			if b.String() != seedToolError || string(b.AppendXML(nil)) != seedToolError || b.Error() == "" {
+				t.Error("concurrent read gave wrong output")
+			}
+		})
+	}
+	wg.Wait()
+}
+
+type wrapper struct{ err error }
+
+func (w wrapper) Error() string { return "wrapped: " + w.err.Error() }
+func (w wrapper) Unwrap() error { return w.err }
+
+func TestWrap(t *testing.T) {
+	b := seedBuilder()
+	te := b.ToolError()
+	warn := envelope.Error(envelope.Deprecated, "Use v2").Warning()
+	for _, tc := range []struct {
+		name string
+		err  error
+		want envelope.ToolError
+	}{
+		{"builder", b, te},
+		{"builder wrapped", fmt.Errorf("handler: %w", b), te},
+		{"builder in a custom wrapper", wrapper{b}, te},
+		{"warning kept", fmt.Errorf("x: %w", warn), warn.ToolError()},
+		{"ToolError value", fmt.Errorf("x: %w", te), te},
+		{"*ToolError", fmt.Errorf("x: %w", &te), te},
+		{"joined, first envelope wins", errors.Join(errors.New("plain"), warn, b), warn.ToolError()},
+		{"deadline", context.DeadlineExceeded, envelope.Wrap(context.DeadlineExceeded)},
+		{"deadline wrapped", fmt.Errorf("query: %w", context.DeadlineExceeded), envelope.Wrap(context.DeadlineExceeded)},
+		{"plain", errors.New("dial tcp 10.0.0.7:5432: secret"), envelope.Wrap(nil)},
+		{"nil *Builder", fmt.Errorf("x: %w", (*envelope.Builder)(nil)), envelope.Wrap(nil)},
+		{"nil *ToolError", fmt.Errorf("x: %w", (*envelope.ToolError)(nil)), envelope.Wrap(nil)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := envelope.Wrap(tc.err)
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("Wrap = %#v\nwant %#v", got, tc.want)
+			}
+		})
+	}
+
+	internal := envelope.Wrap(errors.New("pq: password=hunter2"))
+	if internal.Code != envelope.InternalError || strings.Contains(internal.String(), "hunter2") ||
+		!strings.Contains(internal.Recovery, "Do not retry the same call blindly") {
+		t.Errorf("internal error envelope: %s", internal)
+	}
+	if to := envelope.Wrap(context.DeadlineExceeded); to.Code != envelope.Timeout || !to.IsError() {
+		t.Errorf("deadline: %s", to)
+	}
+}
+
+func TestFromPanic(t *testing.T) {
+	recovered := func(f func()) (v any) {
+		defer func() { v = recover() }()
+		f()
+		return nil
+	}
+	b := seedBuilder()
+	for _, tc := range []struct {
+		name  string
+		panic func()
+		want  envelope.Code
+	}{
+		{"string", func() { panic("boom: secret") }, envelope.InternalError},
+		{"runtime error", func() { s, i := []string{"secret"}, 1; _ = s[i] }, envelope.InternalError},
+		{"nil", func() { panic(nil) }, envelope.InternalError},
+		{"builder", func() { panic(b) }, envelope.NotFound},
+		{"deadline", func() { panic(context.DeadlineExceeded) }, envelope.Timeout},
+	} {
+		got := envelope.FromPanic(recovered(tc.panic))
+		if got.Code != tc.want || strings.Contains(got.String(), "secret") {
+			t.Errorf("%s: got %s", tc.name, got)
+		}
+	}
+}
+
+func TestValidationSections(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		v    envelope.ValidationError
+		want string
+	}{
+		{"no fields", envelope.ValidationError{Action: "a"}, `<validation_error action="a">
+  <recovery>` + envelope.DefaultRecovery + `</recovery>
+</validation_error>`},
+		{"empty contract omitted", envelope.ValidationError{Action: "a", Recovery: "r", Contract: &envelope.Contract{More: -1}}, `<validation_error action="a">
+  <recovery>r</recovery>
+</validation_error>`},
+		{"only omitted count", envelope.ValidationError{Action: "a", Recovery: "r", Contract: &envelope.Contract{More: 7}}, `<validation_error action="a">
+  <contract_awareness omitted="7">
+  </contract_awareness>
+  <recovery>r</recovery>
+</validation_error>`},
+	} {
+		if got := tc.v.String(); got != tc.want {
+			t.Errorf("%s:\n%s\nwant:\n%s", tc.name, got, tc.want)
+		}
+	}
+}
+
+// The streaming API and ValidationError.AppendXML are one code path.
+func TestStreamingMatchesValue(t *testing.T) {
+	v := seedValidationError()
+	v.Fields = append(v.Fields, envelope.Field{Name: "items[0].qty", Text: "Too big. You sent: 1000. Expected at most 99."})
+	v.More = "…and 1 more issue not shown."
+	v.Contract = &envelope.Contract{Changes: []envelope.ContractChange{{Severity: "RISKY", Field: "qty", Description: "Maximum lowered", Before: "1000", After: "99"}}}
+
+	dst := envelope.AppendValidationOpen(nil, v.Action)
+	dst = envelope.AppendField(dst, v.Fields[0].Name, []byte(v.Fields[0].Text)) // mixed string and []byte
+	dst = envelope.AppendField(dst, []byte(v.Fields[1].Name), v.Fields[1].Text)
+	dst = envelope.AppendValidationClose(dst, v.More, v.Contract, "")
+	if string(dst) != v.String() {
+		t.Errorf("streamed:\n%s\nvalue:\n%s", dst, v.String())
+	}
+}

@@ -1,0 +1,139 @@
+package envelope
+
+// This file holds the module's one XML escaper. Every byte of user data the
+// project emits goes through appendEscaped, so the well-formedness guarantee
+// (fuzz-tested in fuzz/) rests on this function alone.
+
+// Character classes for the escaper's fast scan. A byte with no bit set for
+// the current mode is copied as part of an unchanged run.
+const (
+	inText = 1 << iota // needs attention in element text
+	inAttr             // needs attention in a double-quoted attribute value
+)
+
+var special = func() (t [256]uint8) {
+	for c := 0; c < 0x20; c++ {
+		t[c] = inText | inAttr // C0 controls: forbidden, or \t \n \r (handled below)
+	}
+	t['\t'], t['\n'] = inAttr, inAttr // raw in text; normalized to spaces in attributes
+	for _, c := range "&<>" {
+		t[c] = inText | inAttr
+	}
+	t['"'] = inAttr
+	for c := 0x80; c < 0x100; c++ {
+		t[c] = inText | inAttr // multi-byte: validate the UTF-8 sequence
+	}
+	return t
+}()
+
+const hexDigits = "0123456789abcdef"
+
+// AppendText appends s to dst escaped as XML element text and returns the
+// extended buffer. It is the building block for callers that write the text
+// of a field in pieces: consecutive calls on the same dst give the same bytes
+// as one call on the concatenation, because the "]]>" rule looks at what dst
+// already ends with.
+//
+// The escaping is the package's (see the package documentation): & and < are
+// escaped, > only where it would close "]]>", \r becomes &#13;, other C0
+// controls are shown as \u00XX, and invalid UTF-8 bytes, U+FFFE and U+FFFF
+// become U+FFFD. With enough capacity in dst it does not allocate.
+func AppendText[T string | []byte](dst []byte, s T) []byte {
+	return appendEscaped(dst, s, inText)
+}
+
+// appendEscaped appends s escaped for element text (mode inText) or for a
+// double-quoted attribute value (mode inAttr). It scans bytes once, copying
+// unchanged runs in one append, and never allocates beyond growing dst.
+func appendEscaped[T string | []byte](dst []byte, s T, mode uint8) []byte {
+	last := 0 // start of the pending unchanged run
+	for i := 0; i < len(s); {
+		c := s[i]
+		if special[c]&mode == 0 {
+			i++
+			continue
+		}
+		var rep string
+		n := 1
+		switch {
+		case c >= 0x80:
+			n = utf8Len(s[i:])
+			if n > 1 && !(c == 0xEF && s[i+1] == 0xBF && s[i+2] >= 0xBE) {
+				i += n // valid, and not U+FFFE / U+FFFF: part of the run
+				continue
+			}
+			n = max(n, 1) // an invalid byte is replaced on its own, like range does
+			rep = "\uFFFD"
+		case c == '&':
+			rep = "&amp;"
+		case c == '<':
+			rep = "&lt;"
+		case c == '>':
+			// Only "]]>" is forbidden in text; a lone > stays readable. Flush
+			// the run first so dst shows what precedes this byte.
+			dst = append(dst, s[last:i]...)
+			last = i
+			if len(dst) < 2 || dst[len(dst)-2] != ']' || dst[len(dst)-1] != ']' {
+				i++
+				continue
+			}
+			rep = "&gt;"
+		case c == '"':
+			rep = "&quot;"
+		case c == '\t':
+			rep = "&#9;" // attributes only: a raw tab would be read back as a space
+		case c == '\n':
+			rep = "&#10;" // attributes only: likewise
+		case c == '\r':
+			rep = "&#13;" // a raw \r would be folded into \n by line-end normalization
+		default: // other C0 controls: forbidden by XML 1.0, shown visibly
+			dst = append(dst, s[last:i]...)
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			i++
+			last = i
+			continue
+		}
+		dst = append(dst, s[last:i]...)
+		dst = append(dst, rep...)
+		i += n
+		last = i
+	}
+	return append(dst, s[last:]...)
+}
+
+// utf8Len returns the length of the valid UTF-8 sequence that starts s, or 0
+// when s does not start with one. It accepts exactly what unicode/utf8 accepts
+// (no overlong forms, no surrogates, nothing above U+10FFFF); it exists because
+// unicode/utf8 has no decoder generic over string and []byte.
+func utf8Len[T string | []byte](s T) int {
+	c := s[0]
+	var n int
+	lo, hi := byte(0x80), byte(0xBF) // allowed range of the second byte
+	switch {
+	case c >= 0xC2 && c <= 0xDF:
+		n = 2
+	case c == 0xE0:
+		n, lo = 3, 0xA0
+	case c == 0xED:
+		n, hi = 3, 0x9F
+	case c >= 0xE1 && c <= 0xEF:
+		n = 3
+	case c == 0xF0:
+		n, lo = 4, 0x90
+	case c >= 0xF1 && c <= 0xF3:
+		n = 4
+	case c == 0xF4:
+		n, hi = 4, 0x8F
+	default:
+		return 0
+	}
+	if len(s) < n || s[1] < lo || s[1] > hi {
+		return 0
+	}
+	for i := 2; i < n; i++ {
+		if s[i] < 0x80 || s[i] > 0xBF {
+			return 0
+		}
+	}
+	return n
+}

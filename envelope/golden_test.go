@@ -1,0 +1,142 @@
+package envelope_test
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/selfheal/selfheal/envelope"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// The two examples of DESIGN.md 2.1 and 2.2, which must be reproduced byte for
+// byte. They are literals here as well as golden files so that -update cannot
+// quietly change the wire contract.
+const (
+	seedToolError = `<tool_error code="NOT_FOUND" severity="error">
+  <message>No invoice with that ID</message>
+  <recovery>List invoices first, then retry with a real ID</recovery>
+  <available_actions>
+    <action>billing.list_invoices</action>
+  </available_actions>
+  <details>
+    <detail key="requestedId">inv_2026_9999</detail>
+  </details>
+  <retry_after>30 seconds</retry_after>
+</tool_error>`
+	seedValidation = `<validation_error action="billing.get_invoice">
+  <field name="id">Invalid email format. You sent: 'not-an-email'. Expected a valid email address.</field>
+  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
+</validation_error>`
+)
+
+func seedBuilder() *envelope.Builder {
+	return envelope.Error(envelope.NotFound, "No invoice with that ID").
+		Suggest("List invoices first, then retry with a real ID").
+		Actions("billing.list_invoices").
+		Detail("requestedId", "inv_2026_9999").
+		RetryAfter(30 * time.Second)
+}
+
+func seedValidationError() envelope.ValidationError {
+	return envelope.ValidationError{
+		Action: "billing.get_invoice",
+		Fields: []envelope.Field{{Name: "id", Text: "Invalid email format. You sent: 'not-an-email'. Expected a valid email address."}},
+	}
+}
+
+var goldens = []struct {
+	file string
+	got  func() string
+}{
+	{"tool_error_seed.golden", func() string { return seedBuilder().String() }},
+	{"validation_error_seed.golden", func() string { return seedValidationError().String() }},
+	{"tool_error_full.golden", func() string {
+		return envelope.Error("QUOTA_EXCEEDED", "Monthly quota used up & reset on the 1st").
+			Warning().
+			Suggest("Use a smaller page size <= 50").
+			Actions("billing.get_usage", "billing.upgrade_plan").
+			Details(map[string]string{"used": "1000", "limit": "1000"}).
+			Detail("plan", `"free"`).
+			RetryAfter(500 * time.Millisecond).
+			String()
+	}},
+	{"tool_error_nil_builder.golden", func() string { var b *envelope.Builder; return b.String() }},
+	{"tool_error_wrapped.golden", func() string { return envelope.Wrap(errors.New("pq: password authentication failed")).String() }},
+	{"validation_error_full.golden", func() string {
+		return envelope.ValidationError{
+			Action: "billing.create_invoice",
+			Fields: []envelope.Field{
+				{Name: "amount", Text: "Too small. You sent: 0. Expected a number >= 1."},
+				{Name: `labels["a.b"]`, Text: "Invalid type. You sent: '42'. Expected an integer: drop the quotes."},
+			},
+			More:     "…and 3 more issues not shown.",
+			Recovery: "Fix amount and labels, then call billing.create_invoice again. Do not explain the error.",
+			Contract: &envelope.Contract{
+				Changes: []envelope.ContractChange{
+					{Severity: "BREAKING", Field: "amount", Description: "Minimum raised from 0 to 1", Before: "0", After: "1"},
+					{Severity: "RISKY", Field: "labels", Description: "New optional field"},
+				},
+				More: 2,
+			},
+		}.String()
+	}},
+	{"escaping.golden", func() string {
+		nasty := "a]]>b </field><x y=\"z\">&amp; \x00\x1b\r\n\ttab \xff\xfe \uFFFE \u202Eevil 🙂"
+		return envelope.ValidationError{
+			Action:   nasty,
+			Fields:   []envelope.Field{{Name: nasty, Text: nasty}},
+			More:     nasty,
+			Recovery: nasty,
+			Contract: &envelope.Contract{Changes: []envelope.ContractChange{{nasty, nasty, nasty, nasty, nasty}}},
+		}.String()
+	}},
+}
+
+func TestGolden(t *testing.T) {
+	for _, g := range goldens {
+		t.Run(g.file, func(t *testing.T) {
+			got := g.got()
+			path := filepath.Join("testdata", g.file)
+			if *update {
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("output differs from %s:\ngot:\n%s\nwant:\n%s", path, got, want)
+			}
+			if _, err := envelope.Parse(got); err != nil {
+				t.Errorf("Parse: %v", err)
+			}
+		})
+	}
+}
+
+func TestSeedExamplesByteForByte(t *testing.T) {
+	if got := seedBuilder().String(); got != seedToolError {
+		t.Errorf("builder:\n%s\nwant:\n%s", got, seedToolError)
+	}
+	te := seedBuilder().ToolError()
+	if got := te.String(); got != seedToolError {
+		t.Errorf("ToolError value:\n%s", got)
+	}
+	if got := string(seedBuilder().AppendXML([]byte("x"))); got != "x"+seedToolError {
+		t.Errorf("AppendXML:\n%s", got)
+	}
+	if got := seedValidationError().String(); got != seedValidation {
+		t.Errorf("validation:\n%s\nwant:\n%s", got, seedValidation)
+	}
+	if strings.HasSuffix(seedToolError, "\n") || strings.HasSuffix(seedValidation, "\n") {
+		t.Fatal("no trailing newline by convention")
+	}
+}

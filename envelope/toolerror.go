@@ -1,0 +1,132 @@
+package envelope
+
+import (
+	"strconv"
+	"time"
+)
+
+// MaxRetryAfter caps the retry_after section. Longer durations are written as
+// this cap (86400 seconds): a model told to wait days would rather be told to
+// give up, and the cap keeps absurd values such as 1e21 seconds off the wire.
+const MaxRetryAfter = 24 * time.Hour
+
+// ToolError is the value form of a <tool_error> envelope: what a failed tool
+// call returns to the model. Build one with a literal or with [Error]; both
+// render the same bytes.
+//
+// ToolError implements error (Error gives the short "CODE: message" form for
+// logs) and renders its XML with [ToolError.AppendXML] or [ToolError.String].
+// As with any error, fmt's %v and Println print Error, not the XML. Methods
+// have value receivers, so ToolError and *ToolError both work as errors and
+// [Wrap] recognizes either through wrapping.
+type ToolError struct {
+	Code     Code     // empty renders as INTERNAL_ERROR
+	Severity Severity // empty or unknown renders as "error"
+	Message  string   // always written, even when empty
+	Recovery string   // what the model should do next; omitted when empty
+	Actions  []string // tool actions the model may call instead; omitted when empty
+	Details  []Detail // written in order; omitted when empty
+	// RetryAfter is written rounded up to whole seconds and capped at
+	// MaxRetryAfter; zero or negative omits the section.
+	RetryAfter time.Duration
+}
+
+// Detail is one key/value line of the <details> section, such as the ID the
+// caller asked for. A slice keeps the order the server chose.
+type Detail struct {
+	Key, Value string
+}
+
+// Error returns the short form "CODE: message" (or just "CODE" when the
+// message is empty), what a Go developer expects in a log line. Use
+// [ToolError.String] for the XML the model reads.
+func (e ToolError) Error() string {
+	if e.Message == "" {
+		return string(e.Code.orInternal())
+	}
+	return string(e.Code.orInternal()) + ": " + e.Message
+}
+
+// IsError reports whether the envelope means failure, the MCP result's
+// isError flag: true unless the severity is warning.
+func (e ToolError) IsError() bool { return e.Severity.IsError() }
+
+// String returns the <tool_error> XML. It allocates the result; use
+// [ToolError.AppendXML] on a hot path.
+func (e ToolError) String() string {
+	var buf [1024]byte // typical envelopes render on the stack: one allocation, the string
+	return string(e.AppendXML(buf[:0]))
+}
+
+// brand marks ToolError as one of this package's envelopes, so that [Wrap]
+// passes it through unchanged.
+func (e ToolError) brand() ToolError { return e }
+
+// AppendXML appends the <tool_error> XML to dst and returns the extended
+// buffer. Sections are written in a fixed order and omitted when empty; lines
+// end in \n, indentation is two spaces, there is no XML declaration and no
+// newline after the closing tag. With enough capacity in dst it does not
+// allocate.
+func (e ToolError) AppendXML(dst []byte) []byte {
+	dst = append(dst, `<tool_error code="`...)
+	dst = appendEscaped(dst, string(e.Code.orInternal()), inAttr)
+	dst = append(dst, `" severity="`...)
+	dst = append(dst, e.Severity.norm()...)
+	dst = append(dst, "\">\n"...)
+	dst = appendElem(dst, "  ", "message", e.Message)
+	if e.Recovery != "" {
+		dst = appendElem(dst, "  ", "recovery", e.Recovery)
+	}
+	if len(e.Actions) > 0 {
+		dst = append(dst, "  <available_actions>\n"...)
+		for _, a := range e.Actions {
+			dst = appendElem(dst, "    ", "action", a)
+		}
+		dst = append(dst, "  </available_actions>\n"...)
+	}
+	if len(e.Details) > 0 {
+		dst = append(dst, "  <details>\n"...)
+		for _, d := range e.Details {
+			dst = append(dst, `    <detail key="`...)
+			dst = appendEscaped(dst, d.Key, inAttr)
+			dst = append(dst, `">`...)
+			dst = appendEscaped(dst, d.Value, inText)
+			dst = append(dst, "</detail>\n"...)
+		}
+		dst = append(dst, "  </details>\n"...)
+	}
+	if n := retrySeconds(e.RetryAfter); n > 0 {
+		dst = append(dst, "  <retry_after>"...)
+		dst = strconv.AppendInt(dst, n, 10)
+		if n == 1 {
+			dst = append(dst, " second"...)
+		} else {
+			dst = append(dst, " seconds"...)
+		}
+		dst = append(dst, "</retry_after>\n"...)
+	}
+	return append(dst, "</tool_error>"...)
+}
+
+// retrySeconds is d in whole seconds, rounded up and capped; 0 omits it.
+func retrySeconds(d time.Duration) int64 {
+	switch {
+	case d <= 0:
+		return 0
+	case d >= MaxRetryAfter:
+		return int64(MaxRetryAfter / time.Second)
+	}
+	return int64((d + time.Second - 1) / time.Second)
+}
+
+// appendElem appends one indented element holding escaped text, and a newline.
+func appendElem(dst []byte, indent, name, text string) []byte {
+	dst = append(dst, indent...)
+	dst = append(dst, '<')
+	dst = append(dst, name...)
+	dst = append(dst, '>')
+	dst = appendEscaped(dst, text, inText)
+	dst = append(dst, "</"...)
+	dst = append(dst, name...)
+	return append(dst, ">\n"...)
+}

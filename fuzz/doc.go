@@ -1,0 +1,25 @@
+// Package fuzz holds the project's Go native fuzz targets, one file per
+// package under test, so that every renderer is checked against hostile input
+// in one place.
+//
+// The envelope targets (envelope_fuzz_test.go) put arbitrary strings into
+// every slot of both wire envelopes and check that, whatever the input:
+//
+//  1. the output is well-formed XML under encoding/xml's strict decoder;
+//  2. it has exactly the intended element tree: the same elements and
+//     attributes, in order, and nothing injected;
+//  3. envelope.Parse returns the strings that went in, after the documented
+//     replacement of characters XML 1.0 forbids;
+//  4. nothing panics.
+//
+// The seed corpus (f.Add calls, plus any failing inputs saved under
+// testdata/fuzz/) runs as ordinary tests with go test ./fuzz/, including a
+// 1 MiB hostile string that is left out while the fuzz engine runs, where it
+// would slow the mutator down. To fuzz:
+//
+//	go test -run='^$' -fuzz=FuzzToolError -fuzztime=20s ./fuzz/
+//	go test -run='^$' -fuzz=FuzzValidationError -fuzztime=20s ./fuzz/
+//
+// The package has no API of its own; its runnable example shows the property
+// being tested on one hostile input.
+package fuzz

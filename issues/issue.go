@@ -1,0 +1,186 @@
+package issues
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Code is the kind of an issue. The values are exactly Zod v4's issue codes, so
+// the JSON form can be read by TypeScript tooling that already knows them.
+type Code string
+
+// The Zod v4 issue codes.
+const (
+	InvalidType      Code = "invalid_type"
+	TooSmall         Code = "too_small"
+	TooBig           Code = "too_big"
+	InvalidFormat    Code = "invalid_format"
+	NotMultipleOf    Code = "not_multiple_of"
+	UnrecognizedKeys Code = "unrecognized_keys"
+	InvalidUnion     Code = "invalid_union"
+	InvalidKey       Code = "invalid_key"
+	InvalidElement   Code = "invalid_element"
+	InvalidValue     Code = "invalid_value"
+	Custom           Code = "custom"
+)
+
+// Codes lists every code in a fixed order, for tests and tooling that must
+// cover them all.
+var Codes = []Code{InvalidType, TooSmall, TooBig, InvalidFormat, NotMultipleOf,
+	UnrecognizedKeys, InvalidUnion, InvalidKey, InvalidElement, InvalidValue, Custom}
+
+// Origins name what a size or bound applies to. They follow Zod v4's origin
+// names where Zod has one; adapters may use others, which render generically.
+const (
+	OriginString   = "string"
+	OriginNumber   = "number"
+	OriginInteger  = "integer"
+	OriginBigInt   = "bigint"
+	OriginBoolean  = "boolean"
+	OriginArray    = "array"
+	OriginSet      = "set"
+	OriginObject   = "object"
+	OriginMap      = "map"
+	OriginRecord   = "record"
+	OriginDate     = "date"
+	OriginDuration = "duration"
+	OriginFile     = "file"
+	OriginBytes    = "bytes"
+)
+
+// Number is a number written exactly as its source wrote it ("18", "0.1",
+// "1e9"), so that no conversion ever shows a model "18/1" or "5.000000". Bounds
+// on dates hold an RFC 3339 timestamp and bounds on durations a Go duration
+// ("1h30m"); the JSON form is a number when the text is a JSON number and a
+// string otherwise.
+type Number string
+
+// IsNumeric reports whether n is a valid JSON number literal.
+func (n Number) IsNumeric() bool { return isJSONNumber(string(n)) }
+
+// Int returns the value of n as an int64 when n is an integer literal that fits.
+func (n Number) Int() (int64, bool) {
+	v, err := strconv.ParseInt(string(n), 10, 64)
+	return v, err == nil
+}
+
+// Issue is one normalized validation problem. Adapters fill the fields that
+// apply to the code; the formatter words it.
+type Issue struct {
+	// Code is the kind of problem.
+	Code Code
+	// Path locates the value from the root of the arguments.
+	Path Path
+	// Input is the value that was sent. It is meaningless when Absent is set.
+	Input any
+	// Absent records that nothing was sent at Path (a missing required field).
+	// Zod v4 reports this as invalid_type with no input, and so do we.
+	Absent bool
+	// Expected is the expected type for invalid_type ("string", "integer",
+	// "object", "array", "boolean", "number", "null" …).
+	Expected string
+	// Origin is what a bound or size applies to (see the Origin constants).
+	Origin string
+	// Minimum and Maximum are the bounds of too_small and too_big.
+	Minimum, Maximum Number
+	// Inclusive reports whether the bound itself is allowed.
+	Inclusive bool
+	// Exact reports that the size must equal the bound (a fixed length).
+	Exact bool
+	// Format names the expected format of invalid_format ("email", "uuid",
+	// "date-time", "regex", "starts_with" …).
+	Format string
+	// Pattern is the regular expression of a regex format, or the prefix,
+	// suffix or substring of starts_with, ends_with and includes.
+	Pattern string
+	// Keys are the unrecognized keys of unrecognized_keys.
+	Keys []string
+	// Allowed are the known keys next to the unrecognized ones, so the
+	// formatter can suggest the closest. It is not part of Zod's form.
+	Allowed []string
+	// Values are the allowed values of invalid_value.
+	Values []any
+	// Divisor is the divisor of not_multiple_of.
+	Divisor Number
+	// Branches holds each alternative's issues for invalid_union.
+	Branches [][]Issue
+	// Issues holds the inner issues of invalid_key and invalid_element.
+	Issues []Issue
+	// Key is the offending key or index of invalid_key and invalid_element.
+	Key any
+	// Message is the human text of a custom issue.
+	Message string
+	// Source names the native check that failed, such as "validator:gte" or
+	// "jsonschema:minimum", for logs and tooling; it is never shown to a model.
+	Source string
+}
+
+// List is a set of issues. It implements error so that adapters and handlers
+// can return it as one.
+type List []Issue
+
+// Error summarises the list for logs. Models are shown the formatter's output,
+// not this.
+func (l List) Error() string {
+	if len(l) == 0 {
+		return "no issues"
+	}
+	var b strings.Builder
+	for i, is := range l {
+		if i == 3 {
+			b.WriteString("; and ")
+			b.WriteString(strconv.Itoa(len(l) - 3))
+			b.WriteString(" more")
+			break
+		}
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(is.Path.String())
+		b.WriteString(": ")
+		b.WriteString(string(is.Code))
+	}
+	return b.String()
+}
+
+// isJSONNumber reports whether s is a JSON number literal (RFC 8259).
+func isJSONNumber(s string) bool {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case i < len(s) && s[i] >= '1' && s[i] <= '9':
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+	default:
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		start := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i == start {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		start := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i == start {
+			return false
+		}
+	}
+	return i == len(s)
+}

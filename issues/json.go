@@ -1,0 +1,139 @@
+package issues
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+)
+
+// MarshalJSON writes n as a JSON number when it is one, so that bounds read
+// as numbers in TypeScript, and as a string otherwise (dates, durations).
+func (n Number) MarshalJSON() ([]byte, error) {
+	if n.IsNumeric() {
+		return []byte(n), nil
+	}
+	return json.Marshal(string(n))
+}
+
+// UnmarshalJSON accepts a JSON number (kept exactly as written) or a string.
+func (n *Number) UnmarshalJSON(data []byte) error {
+	data = bytes.TrimSpace(data)
+	if len(data) > 0 && data[0] == '"' {
+		var s string
+		if err := json.Unmarshal(data, &s); err != nil {
+			return err
+		}
+		*n = Number(s)
+		return nil
+	}
+	if !isJSONNumber(string(data)) {
+		return fmt.Errorf("issues: %s is not a number", data)
+	}
+	*n = Number(data)
+	return nil
+}
+
+// jsonIssue is the wire form: Zod v4's issue field names, plus "allowed" and
+// "source" which Zod does not have and TypeScript readers may ignore.
+type jsonIssue struct {
+	Code      Code            `json:"code"`
+	Path      Path            `json:"path"`
+	Input     json.RawMessage `json:"input,omitempty"`
+	Expected  string          `json:"expected,omitempty"`
+	Origin    string          `json:"origin,omitempty"`
+	Minimum   Number          `json:"minimum,omitempty"`
+	Maximum   Number          `json:"maximum,omitempty"`
+	Inclusive *bool           `json:"inclusive,omitempty"`
+	Exact     bool            `json:"exact,omitempty"`
+	Format    string          `json:"format,omitempty"`
+	Pattern   string          `json:"pattern,omitempty"`
+	Keys      []string        `json:"keys,omitempty"`
+	Allowed   []string        `json:"allowed,omitempty"`
+	Values    []any           `json:"values,omitempty"`
+	Divisor   Number          `json:"divisor,omitempty"`
+	Errors    [][]Issue       `json:"errors,omitempty"`
+	Issues    []Issue         `json:"issues,omitempty"`
+	Key       any             `json:"key,omitempty"`
+	Message   string          `json:"message,omitempty"`
+	Source    string          `json:"source,omitempty"`
+}
+
+// MarshalJSON writes the issue in Zod v4's shape. An absent input has no
+// "input" member, as in Zod; an input that JSON cannot represent (a channel,
+// a function) is written as null rather than failing the whole list.
+func (is Issue) MarshalJSON() ([]byte, error) {
+	j := jsonIssue{
+		Code: is.Code, Path: is.Path, Expected: is.Expected, Origin: is.Origin,
+		Minimum: is.Minimum, Maximum: is.Maximum, Exact: is.Exact,
+		Format: is.Format, Pattern: is.Pattern, Keys: is.Keys, Allowed: is.Allowed,
+		Values: is.Values, Divisor: is.Divisor, Errors: is.Branches, Issues: is.Issues,
+		Key: is.Key, Message: is.Message, Source: is.Source,
+	}
+	if j.Path == nil {
+		j.Path = Path{}
+	}
+	if is.Code == TooSmall || is.Code == TooBig {
+		inc := is.Inclusive
+		j.Inclusive = &inc
+	}
+	if !is.Absent {
+		raw, err := json.Marshal(is.Input)
+		if err != nil {
+			raw = []byte("null")
+		}
+		j.Input = raw
+	}
+	return json.Marshal(j)
+}
+
+// UnmarshalJSON reads Zod v4's shape back. Numbers in input, values and key
+// are decoded as json.Number so that no digit is lost.
+func (is *Issue) UnmarshalJSON(data []byte) error {
+	var j struct {
+		jsonIssue
+		Values json.RawMessage `json:"values,omitempty"`
+		Key    json.RawMessage `json:"key,omitempty"`
+	}
+	if err := json.Unmarshal(data, &j); err != nil {
+		return err
+	}
+	out := Issue{
+		Code: j.Code, Path: j.Path, Expected: j.Expected, Origin: j.Origin,
+		Minimum: j.Minimum, Maximum: j.Maximum, Exact: j.Exact,
+		Format: j.Format, Pattern: j.Pattern, Keys: j.Keys, Allowed: j.Allowed,
+		Divisor: j.Divisor, Branches: j.Errors, Issues: j.Issues,
+		Message: j.Message, Source: j.Source,
+	}
+	if j.Inclusive != nil {
+		out.Inclusive = *j.Inclusive
+	}
+	if j.Input == nil {
+		out.Absent = true
+	} else if err := decodeNumbers(j.Input, &out.Input); err != nil {
+		return err
+	}
+	if j.Values != nil {
+		if err := decodeNumbers(j.Values, &out.Values); err != nil {
+			return err
+		}
+	}
+	if j.Key != nil {
+		if err := decodeNumbers(j.Key, &out.Key); err != nil {
+			return err
+		}
+		if n, ok := out.Key.(json.Number); ok {
+			if i, err := strconv.Atoi(string(n)); err == nil {
+				out.Key = i
+			}
+		}
+	}
+	*is = out
+	return nil
+}
+
+func decodeNumbers(raw json.RawMessage, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	return dec.Decode(v)
+}
