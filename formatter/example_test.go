@@ -1,0 +1,34 @@
+package formatter_test
+
+import (
+	"fmt"
+
+	"github.com/selfheal/selfheal/formatter"
+	"github.com/selfheal/selfheal/issues"
+	"github.com/selfheal/selfheal/locales"
+)
+
+func Example() {
+	f := formatter.New(formatter.DefaultOptions())
+	list := issues.List{
+		{Code: issues.InvalidType, Path: issues.Path{"age"}, Input: "42", Expected: "integer"},
+		{Code: issues.UnrecognizedKeys, Keys: []string{"nmae"}, Allowed: []string{"name", "email"}},
+		{Code: issues.NotMultipleOf, Path: issues.Path{"qty"}, Input: 7, Divisor: "5"},
+	}
+	fmt.Println(string(f.AppendValidation(nil, "users.create", list)))
+	// Output:
+	// <validation_error action="users.create">
+	//   <field name="(root)">Unrecognized key 'nmae'; did you mean 'name'? You sent: 'nmae'. Expected only these keys: 'name', 'email'.</field>
+	//   <field name="age">Wrong type: the number was sent as a string. You sent: '42'. Expected an integer: send 42 without quotes.</field>
+	//   <field name="qty">Not a multiple of 5. You sent: 7. Expected a multiple of 5, such as 5 or 10.</field>
+	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
+	// </validation_error>
+}
+
+func ExampleFormatter_AppendLine() {
+	ja := formatter.New(formatter.Options{Catalog: locales.Match("ja")})
+	is := issues.Issue{Code: issues.TooBig, Path: issues.Path{"tags"}, Input: []any{"a", "b", "c"}, Origin: issues.OriginArray, Maximum: "2", Inclusive: true}
+	fmt.Println(string(ja.AppendLine(nil, &is)))
+	// Output:
+	// 要素が多すぎます。送信値: ["a","b","c"]（3個の要素）。期待: 2個の要素以下。
+}

@@ -1,0 +1,292 @@
+package formatter
+
+import (
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/issues"
+	"github.com/selfheal/selfheal/locales"
+	"github.com/selfheal/selfheal/templates"
+)
+
+// Defaults of the output budget.
+const (
+	DefaultMaxIssues     = 20
+	DefaultMaxBytes      = 4 << 10
+	DefaultMaxValueRunes = 60
+	// maxListed is how many allowed keys or values a line lists before
+	// saying how many more there are.
+	maxListed = 10
+)
+
+// Options configure a Formatter. The zero value of each field means its
+// default, except Examples: use DefaultOptions to start from the defaults.
+type Options struct {
+	// Catalog is the wording; nil means English.
+	Catalog *locales.Catalog
+	// Examples adds a valid example to format expectations.
+	Examples bool
+	// MaxIssues is the most lines written; the rest are counted in a final
+	// note. Zero means DefaultMaxIssues, negative means no limit.
+	MaxIssues int
+	// MaxBytes is the most bytes of field lines written. Zero means
+	// DefaultMaxBytes, negative means no limit.
+	MaxBytes int
+	// MaxValueRunes is where a value shown to the model is cut. Zero means
+	// DefaultMaxValueRunes.
+	MaxValueRunes int
+	// Redact lists the field names whose values are never shown; nil means
+	// DefaultRedact, an empty non-nil slice means none.
+	Redact []string
+}
+
+// DefaultOptions returns the defaults: English, examples on, 20 issues,
+// 4 KiB, values cut at 60 characters, the default sensitive names.
+func DefaultOptions() Options {
+	return Options{Examples: true}
+}
+
+// Formatter turns issues into the lines of a validation_error. It is
+// immutable and safe for concurrent use.
+type Formatter struct {
+	cat       *locales.Catalog
+	examples  bool
+	maxIssues int
+	maxBytes  int
+	maxRunes  int
+	redact    *redactor
+	recovery  string
+	pool      sync.Pool
+}
+
+// New returns a Formatter with the given options.
+func New(o Options) *Formatter {
+	f := &Formatter{cat: o.Catalog, examples: o.Examples, maxIssues: o.MaxIssues,
+		maxBytes: o.MaxBytes, maxRunes: o.MaxValueRunes}
+	if f.cat == nil {
+		f.cat = locales.Default()
+	}
+	switch {
+	case f.maxIssues == 0:
+		f.maxIssues = DefaultMaxIssues
+	case f.maxIssues < 0:
+		f.maxIssues = math.MaxInt
+	}
+	switch {
+	case f.maxBytes == 0:
+		f.maxBytes = DefaultMaxBytes
+	case f.maxBytes < 0:
+		f.maxBytes = math.MaxInt
+	}
+	if f.maxRunes <= 0 {
+		f.maxRunes = DefaultMaxValueRunes
+	}
+	if o.Redact == nil {
+		o.Redact = defaultRedact
+	}
+	f.redact = newRedactor(o.Redact)
+	if m := f.cat.Message("recovery", "", ""); m != nil {
+		f.recovery = m.Template(templates.Other).Source()
+	}
+	f.pool.New = func() any { return &state{f: f} }
+	return f
+}
+
+// Catalog returns the catalog the formatter words with.
+func (f *Formatter) Catalog() *locales.Catalog { return f.cat }
+
+// Recovery returns the closing instruction in the formatter's language.
+func (f *Formatter) Recovery() string { return f.recovery }
+
+// AppendValidation appends the whole validation_error for the issues to dst.
+// Once its buffers are warm it allocates nothing for the common codes.
+func (f *Formatter) AppendValidation(dst []byte, action string, list issues.List) []byte {
+	s := f.get()
+	defer f.put(s)
+	dst = envelope.AppendValidationOpen(dst, action)
+	s.out = dst
+	s.fields = nil
+	s.run(list)
+	dst = s.out
+	more := ""
+	if s.omitted > 0 {
+		s.tmp = s.appendMore(s.tmp[:0], s.omitted)
+		more = string(s.tmp)
+	}
+	return envelope.AppendValidationClose(dst, more, nil, f.recovery)
+}
+
+// Fields returns the field lines for the issues, and the note on omitted
+// issues ("" when none were), for callers that build an
+// envelope.ValidationError themselves.
+func (f *Formatter) Fields(list issues.List) (fields []envelope.Field, more string) {
+	s := f.get()
+	defer f.put(s)
+	s.fields = make([]envelope.Field, 0, min(len(list), f.maxIssues))
+	s.collect = true
+	s.run(list)
+	s.collect = false
+	if s.omitted > 0 {
+		more = string(s.appendMore(s.tmp[:0], s.omitted))
+	}
+	fields, s.fields = s.fields, nil
+	return fields, more
+}
+
+// AppendLine appends the line of one issue (without its field name, and
+// without XML escaping) to dst: the text a model reads for that issue. For a
+// union it is the line of the closest alternative's first issue.
+func (f *Formatter) AppendLine(dst []byte, is *issues.Issue) []byte {
+	s := f.get()
+	defer f.put(s)
+	return s.appendLine(dst, is)
+}
+
+func (f *Formatter) get() *state { return f.pool.Get().(*state) }
+
+func (f *Formatter) put(s *state) {
+	const keep = 64 << 10 // don't let one huge call pin memory in the pool
+	if cap(s.name) > keep || cap(s.line) > keep || cap(s.tmp) > keep {
+		return
+	}
+	s.out, s.is = nil, nil
+	f.pool.Put(s)
+}
+
+// state is the per-call scratch space, pooled so that a warm formatter
+// renders without allocating.
+type state struct {
+	f       *Formatter
+	out     []byte // the envelope being written (AppendValidation)
+	fields  []envelope.Field
+	collect bool
+	name    []byte // the current field name
+	line    []byte // the current line
+	prev    []byte // the previous field name and line, to drop duplicates
+	tmp     []byte
+	path    issues.Path
+	idx     []int
+	lines   int
+	bytes   int
+	omitted int
+
+	// while a template renders
+	is    *issues.Issue
+	tpl   *templates.Template
+	count int64
+	value []byte
+	inner *issues.Issue
+	lower []byte
+	upper []byte
+}
+
+// run writes (or collects) the lines of list in path order, dropping exact
+// duplicates and stopping at the budget.
+func (s *state) run(list issues.List) {
+	s.lines, s.bytes, s.omitted = 0, 0, 0
+	s.prev = s.prev[:0]
+	s.idx = s.idx[:0]
+	for i := range list {
+		s.idx = append(s.idx, i)
+	}
+	slices.SortStableFunc(s.idx, func(a, b int) int {
+		if c := list[a].Path.Compare(list[b].Path); c != 0 {
+			return c
+		}
+		switch {
+		case list[a].Code < list[b].Code:
+			return -1
+		case list[a].Code > list[b].Code:
+			return 1
+		}
+		return 0
+	})
+	for n, i := range s.idx {
+		is := &list[i]
+		if !s.emitIssue(is) {
+			s.omitted = len(s.idx) - n
+			return
+		}
+	}
+}
+
+// emitIssue writes the lines of one issue: one line, or for a union one per
+// issue of its closest alternative. It reports false when the budget is
+// spent.
+func (s *state) emitIssue(is *issues.Issue) bool {
+	switch is.Code {
+	case issues.InvalidUnion:
+		if best := bestBranch(is); len(best) > 0 {
+			for i := range best {
+				if !s.emitLine(&best[i].Path, is, &best[i]) {
+					return false
+				}
+			}
+			return true
+		}
+	case issues.InvalidKey, issues.InvalidElement:
+		if len(is.Issues) > 1 {
+			for i := range is.Issues {
+				if !s.emitLine(&is.Path, is, &is.Issues[i]) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return s.emitLine(&is.Path, is, nil)
+}
+
+// emitLine renders is (with inner as its inner issue, if any) at path.
+func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue) bool {
+	if s.lines >= s.f.maxIssues {
+		return false
+	}
+	if is.Code == issues.InvalidElement && isPathKey(is.Key) {
+		// The element's own path names the field, not its container's.
+		s.path = append(append(s.path[:0], (*path)...), is.Key)
+		s.name = s.path.AppendTo(s.name[:0])
+		clear(s.path)
+	} else {
+		s.name = path.AppendTo(s.name[:0])
+	}
+	s.line = s.appendIssue(s.line[:0], is, inner)
+	// Identical lines for the same field say nothing new.
+	if n := len(s.name); len(s.prev) == n+1+len(s.line) && string(s.prev[:n]) == string(s.name) &&
+		string(s.prev[n+1:]) == string(s.line) {
+		return true
+	}
+	s.prev = append(append(append(s.prev[:0], s.name...), 0), s.line...)
+	if s.collect {
+		if s.bytes+len(s.name)+len(s.line) > s.f.maxBytes && s.lines > 0 {
+			return false
+		}
+		s.bytes += len(s.name) + len(s.line)
+		s.fields = append(s.fields, envelope.Field{Name: string(s.name), Text: string(s.line)})
+	} else {
+		start := len(s.out)
+		s.out = envelope.AppendField(s.out, s.name, s.line)
+		if s.bytes+len(s.out)-start > s.f.maxBytes && s.lines > 0 {
+			s.out = s.out[:start]
+			return false
+		}
+		s.bytes += len(s.out) - start
+	}
+	s.lines++
+	return true
+}
+
+func (s *state) appendMore(dst []byte, n int) []byte {
+	return s.appendMessage(dst, s.f.cat.Message("more", "", ""), int64(n))
+}
+
+// isPathKey reports whether v can stand in a path as a key or an index.
+func isPathKey(v any) bool {
+	switch v.(type) {
+	case string, int, int64, uint64:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,592 @@
+package formatter
+
+import (
+	"encoding/json"
+	"math/big"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/selfheal/selfheal/issues"
+	"github.com/selfheal/selfheal/locales"
+	"github.com/selfheal/selfheal/templates"
+)
+
+// msg looks a key up in the formatter's catalog, then in English, so that a
+// catalog missing a key still says something precise.
+func (s *state) msg(a, b, c string) *templates.Message {
+	if m := s.f.cat.Message(a, b, c); m != nil {
+		return m
+	}
+	return locales.Default().Message(a, b, c)
+}
+
+// appendMessage renders m, choosing its plural form by count.
+func (s *state) appendMessage(dst []byte, m *templates.Message, count int64) []byte {
+	if m == nil {
+		return dst
+	}
+	tpl, cnt := s.tpl, s.count
+	s.tpl, s.count = m.Template(s.f.cat.Form(count)), count
+	dst = s.tpl.Append(dst, s)
+	s.tpl, s.count = tpl, cnt
+	return dst
+}
+
+// appendLine renders one issue as its line.
+func (s *state) appendLine(dst []byte, is *issues.Issue) []byte {
+	return s.appendIssue(dst, is, nil)
+}
+
+// appendIssue renders is, with inner as the inner issue of a union, key or
+// element (nil: the first one, for unions the closest alternative's).
+func (s *state) appendIssue(dst []byte, is, inner *issues.Issue) []byte {
+	saveIs, saveInner := s.is, s.inner
+	s.is, s.inner = is, nil
+	m, count := s.choose(is, inner)
+	dst = s.appendMessage(dst, m, count)
+	s.is, s.inner = saveIs, saveInner
+	return dst
+}
+
+// choose picks the message for an issue: the code's template refined by
+// origin, format, type hint or the facts available, and the count that
+// selects its plural form. It also records what the placeholders need.
+func (s *state) choose(is *issues.Issue, inner *issues.Issue) (*templates.Message, int64) {
+	switch is.Code {
+	case issues.InvalidType:
+		if is.Absent {
+			return s.msg("invalid_type", "missing", ""), 1
+		}
+		if str, ok := is.Input.(string); ok {
+			if hint := typeHint(str, is.Expected); hint != "" {
+				return s.msg("invalid_type", hint, ""), 1
+			}
+		}
+		return s.msg("invalid_type", "", ""), 1
+	case issues.TooSmall, issues.TooBig:
+		code := string(is.Code)
+		variant := ""
+		switch {
+		case is.Exact:
+			variant = "exact"
+		case !is.Inclusive:
+			variant = "exclusive"
+		}
+		origin := canonicalOrigin(is.Origin, is.Input)
+		if m := s.f.cat.Message(code, origin, variant); m != nil {
+			return m, 1
+		}
+		if variant != "" {
+			if m := s.msg(code, origin, variant); m != nil {
+				return m, 1
+			}
+			if m := s.msg(code, variant, ""); m != nil {
+				return m, 1
+			}
+		}
+		if m := s.msg(code, origin, ""); m != nil && variant == "" {
+			return m, 1
+		}
+		return s.msg(code, "", ""), 1
+	case issues.InvalidFormat:
+		f := is.Format
+		switch {
+		case f == "regex" && is.Pattern == "":
+			// JSON Schema's format "regex": the value must be a regex.
+		case f != "":
+			if m := s.msg("invalid_format", f, ""); m != nil && f != "other" && f != "unnamed" {
+				return m, 1
+			}
+		}
+		if f == "" {
+			return s.msg("invalid_format", "unnamed", ""), 1
+		}
+		if s.msg("format", f, "") != nil {
+			return s.msg("invalid_format", "", ""), 1
+		}
+		return s.msg("invalid_format", "other", ""), 1
+	case issues.NotMultipleOf:
+		if s.multiples(is) {
+			return s.msg("not_multiple_of", "", ""), 1
+		}
+		return s.msg("not_multiple_of", "plain", ""), 1
+	case issues.UnrecognizedKeys:
+		n := int64(len(is.Keys))
+		for _, k := range is.Keys {
+			if _, ok := closest(k, is.Allowed); ok {
+				return s.msg("unrecognized_keys", "suggest", ""), n
+			}
+		}
+		if len(is.Allowed) > 0 {
+			return s.msg("unrecognized_keys", "allowed", ""), n
+		}
+		return s.msg("unrecognized_keys", "", ""), n
+	case issues.InvalidValue:
+		switch len(is.Values) {
+		case 0:
+			return s.msg("invalid_value", "none", ""), 1
+		case 1:
+			return s.msg("invalid_value", "single", ""), 1
+		}
+		if _, ok := s.valueSuggestion(is); ok {
+			return s.msg("invalid_value", "suggest", ""), 1
+		}
+		return s.msg("invalid_value", "", ""), 1
+	case issues.InvalidUnion:
+		if inner == nil {
+			if best := bestBranch(is); len(best) > 0 {
+				inner = &best[0]
+			}
+		}
+		if inner == nil {
+			return s.msg("invalid_union", "bare", ""), 1
+		}
+		s.inner = inner
+		return s.msg("invalid_union", "", ""), int64(len(is.Branches))
+	case issues.InvalidKey, issues.InvalidElement:
+		if inner == nil && len(is.Issues) > 0 {
+			inner = &is.Issues[0]
+		}
+		if inner == nil {
+			return s.msg(string(is.Code), "bare", ""), 1
+		}
+		s.inner = inner
+		return s.msg(string(is.Code), "", ""), 1
+	case issues.Custom:
+		if strings.TrimSpace(is.Message) != "" {
+			return s.msg("custom", "", ""), 1
+		}
+	}
+	return s.msg("custom", "bare", ""), 1
+}
+
+// typeHint recognises the two mistakes models make most with types: a
+// quoted scalar ("42" for 42) and an object or array sent as JSON text.
+func typeHint(str, expected string) string {
+	t := strings.TrimSpace(str)
+	for e := range strings.SplitSeq(expected, "|") {
+		switch e {
+		case "number":
+			if issues.Number(t).IsNumeric() {
+				return "quoted_number"
+			}
+		case "integer":
+			if issues.Number(t).IsNumeric() && isIntegral(t) {
+				return "quoted_number"
+			}
+		case "boolean":
+			if t == "true" || t == "false" {
+				return "quoted"
+			}
+		case "null":
+			if t == "null" {
+				return "quoted"
+			}
+		case "object", "array":
+			open := byte('{')
+			if e == "array" {
+				open = '['
+			}
+			if len(t) <= hugeString && len(t) > 1 && t[0] == open && json.Valid([]byte(t)) {
+				return "json_string"
+			}
+		}
+	}
+	return ""
+}
+
+func isIntegral(num string) bool {
+	f, err := strconv.ParseFloat(num, 64)
+	return err == nil && f == float64(int64(f))
+}
+
+// canonicalOrigin folds Zod's and the adapters' origins onto the catalog's
+// keys, and guesses one from the value when the adapter gave none.
+func canonicalOrigin(origin string, input any) string {
+	switch origin {
+	case "int", issues.OriginBigInt:
+		return issues.OriginInteger
+	case issues.OriginSet:
+		return issues.OriginArray
+	case issues.OriginMap, issues.OriginRecord:
+		return issues.OriginObject
+	case issues.OriginBytes:
+		return issues.OriginFile
+	case "":
+		switch kindOf(input) {
+		case kindString:
+			return issues.OriginString
+		case kindNumber:
+			return issues.OriginNumber
+		case kindArray:
+			return issues.OriginArray
+		case kindObject:
+			return issues.OriginObject
+		}
+	}
+	return origin
+}
+
+// unitKey is the catalog key of the unit that sizes of origin are counted in.
+func unitKey(origin string) string {
+	switch origin {
+	case issues.OriginString:
+		return "string"
+	case issues.OriginArray:
+		return "array"
+	case issues.OriginObject:
+		return "object"
+	case issues.OriginFile:
+		return "bytes"
+	}
+	return ""
+}
+
+// AppendPlaceholder renders one placeholder of the template being written.
+// It implements templates.Filler.
+func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
+	is := s.is
+	switch p {
+	case templates.Sent:
+		return s.appendSent(dst)
+	case templates.Received:
+		return s.appendType(dst, typeName[kindOf(is.Input)])
+	case templates.Expected:
+		if is.Expected == "" {
+			return s.appendType(dst, "any")
+		}
+		first := true
+		for e := range strings.SplitSeq(is.Expected, "|") {
+			if !first {
+				dst = s.appendMessage(dst, s.msg("list", "or", ""), 1)
+			}
+			first = false
+			dst = s.appendType(dst, e)
+		}
+		return dst
+	case templates.Size:
+		return s.appendSize(dst)
+	case templates.Minimum:
+		return s.appendBound(dst, is.Minimum)
+	case templates.Maximum:
+		return s.appendBound(dst, is.Maximum)
+	case templates.Format:
+		if m := s.f.cat.Message("format", is.Format, "label"); m != nil {
+			return s.appendMessage(dst, m, 1)
+		}
+		return s.appendQuoted(dst, is.Format)
+	case templates.FormatExpected:
+		return s.appendMessage(dst, s.msg("format", is.Format, ""), 1)
+	case templates.Example:
+		if !s.f.examples {
+			return dst
+		}
+		ex, ok := examples[is.Format]
+		if !ok {
+			return dst
+		}
+		s.value = s.appendQuoted(s.value[:0], ex)
+		return s.appendMessage(dst, s.msg("example", "", ""), 1)
+	case templates.Pattern:
+		return s.appendQuoted(dst, is.Pattern)
+	case templates.Keys:
+		return s.appendStrings(dst, is.Keys, nil)
+	case templates.Suggestion:
+		if is.Code == issues.UnrecognizedKeys {
+			return s.appendStrings(dst, is.Keys, is.Allowed)
+		}
+		if v, ok := s.valueSuggestion(is); ok {
+			return s.appendQuoted(dst, v)
+		}
+		return dst
+	case templates.Allowed:
+		if is.Code == issues.UnrecognizedKeys {
+			return s.appendStrings(dst, is.Allowed, nil)
+		}
+		return s.appendValues(dst, is.Values)
+	case templates.Count:
+		return strconv.AppendInt(dst, s.count, 10)
+	case templates.Divisor:
+		return appendInline(dst, string(is.Divisor))
+	case templates.Lower:
+		return append(dst, s.lower...)
+	case templates.Upper:
+		return append(dst, s.upper...)
+	case templates.CustomMessage:
+		return appendInline(dst, strings.TrimRight(strings.TrimSpace(is.Message), ".。"))
+	case templates.ElementKey:
+		pv := preview{budget: s.f.maxRunes}
+		return pv.appendTop(dst, is.Key)
+	case templates.Inner:
+		if s.inner == nil {
+			return dst
+		}
+		return s.appendIssue(dst, s.inner, nil)
+	case templates.Unquoted:
+		str, _ := is.Input.(string)
+		return appendInline(dst, strings.TrimSpace(str))
+	case templates.Value:
+		return append(dst, s.value...)
+	}
+	return dst
+}
+
+// appendSent renders the value sent: "nothing" when absent, its type and
+// size when the field is sensitive, else a preview, with the full size when
+// the preview was cut or is a container (unless the line states the size).
+func (s *state) appendSent(dst []byte) []byte {
+	is := s.is
+	if is.Absent {
+		return s.appendMessage(dst, s.msg("value", "absent", ""), 1)
+	}
+	if s.f.redact.path(is.Path) {
+		if s.tpl.Has(templates.Received) || s.tpl.Has(templates.Size) {
+			return s.appendMessage(dst, s.msg("value", "hidden", ""), 1)
+		}
+		if _, _, ok := sizeOf(is.Input); ok {
+			return s.appendMessage(dst, s.msg("value", "redacted", ""), 1)
+		}
+		return s.appendMessage(dst, s.msg("value", "redacted", "unsized"), 1)
+	}
+	pv := preview{budget: s.f.maxRunes, redact: s.f.redact}
+	start := len(dst)
+	if canonicalOrigin(is.Origin, nil) == issues.OriginDate && kindOf(is.Input) == kindNumber {
+		dst = s.appendBound(dst, issues.Number(numberText(is.Input)))
+		return dst
+	}
+	dst = pv.appendTop(dst, is.Input)
+	k := kindOf(is.Input)
+	if (pv.truncated || k == kindArray || k == kindObject) && !s.tpl.Has(templates.Size) {
+		if _, _, ok := sizeOf(is.Input); ok {
+			s.value = append(s.value[:0], dst[start:]...)
+			return s.appendMessage(dst[:start], s.msg("value", "sized", ""), 1)
+		}
+	}
+	return dst
+}
+
+// appendSize renders the size of the value sent with its unit.
+func (s *state) appendSize(dst []byte) []byte {
+	is := s.is
+	origin := canonicalOrigin(is.Origin, is.Input)
+	n, bytes, ok := sizeOf(is.Input)
+	if origin == issues.OriginFile {
+		if v, isNum := numberOf(is.Input); isNum {
+			n, ok = int(v), true
+		}
+		bytes = true
+	}
+	if !ok {
+		return s.appendType(dst, typeName[kindOf(is.Input)])
+	}
+	unit := unitKey(origin)
+	if bytes {
+		unit = "bytes"
+	} else if unit == "" || unit == "bytes" {
+		switch kindOf(is.Input) {
+		case kindString:
+			unit = "string"
+		case kindArray:
+			unit = "array"
+		case kindObject:
+			unit = "object"
+		}
+	}
+	return s.appendUnit(dst, unit, int64(n))
+}
+
+func (s *state) appendUnit(dst []byte, unit string, n int64) []byte {
+	return s.appendMessage(dst, s.msg("unit", unit, ""), n)
+}
+
+// appendBound renders a bound: with its unit for sizes, as an ISO 8601
+// timestamp for dates given in epoch milliseconds, else exactly as written.
+func (s *state) appendBound(dst []byte, b issues.Number) []byte {
+	origin := canonicalOrigin(s.is.Origin, s.is.Input)
+	if unit := unitKey(origin); unit != "" {
+		if n, ok := b.Int(); ok {
+			return s.appendUnit(dst, unit, n)
+		}
+	}
+	if origin == issues.OriginDate {
+		if ms, ok := b.Int(); ok {
+			return time.UnixMilli(ms).UTC().AppendFormat(dst, time.RFC3339)
+		}
+	}
+	return appendInline(dst, string(b))
+}
+
+// appendType renders a type name as the catalog's phrase ("an integer"),
+// or as the bare name when the catalog has no phrase for it.
+func (s *state) appendType(dst []byte, name string) []byte {
+	if m := s.msg("type", name, ""); m != nil {
+		return s.appendMessage(dst, m, 1)
+	}
+	return appendInline(dst, name)
+}
+
+func (s *state) appendQuoted(dst []byte, str string) []byte {
+	pv := preview{budget: 2 * s.f.maxRunes}
+	return pv.appendString(dst, str, '\'')
+}
+
+// appendStrings lists strings quoted, shortened after maxListed. With
+// against set, it lists instead the closest of against for each string.
+func (s *state) appendStrings(dst []byte, list, against []string) []byte {
+	n := 0
+	for _, v := range list {
+		if against != nil {
+			c, ok := closest(v, against)
+			if !ok {
+				continue
+			}
+			v = c
+		}
+		if n == maxListed {
+			return s.appendMessage(dst, s.msg("list", "more", ""), int64(len(list)-n))
+		}
+		if n > 0 {
+			dst = append(dst, ", "...)
+		}
+		dst = s.appendQuoted(dst, v)
+		n++
+	}
+	return dst
+}
+
+// appendValues lists allowed values, shortened after maxListed.
+func (s *state) appendValues(dst []byte, values []any) []byte {
+	for i, v := range values {
+		if i == maxListed {
+			return s.appendMessage(dst, s.msg("list", "more", ""), int64(len(values)-i))
+		}
+		if i > 0 {
+			dst = append(dst, ", "...)
+		}
+		pv := preview{budget: s.f.maxRunes}
+		dst = pv.appendTop(dst, v)
+	}
+	return dst
+}
+
+// valueSuggestion finds the allowed string value closest to the string sent.
+func (s *state) valueSuggestion(is *issues.Issue) (string, bool) {
+	sent, ok := is.Input.(string)
+	if !ok || s.f.redact.path(is.Path) {
+		return "", false
+	}
+	var buf [32]string
+	opts := buf[:0]
+	for _, v := range is.Values {
+		if str, ok := v.(string); ok {
+			opts = append(opts, str)
+		}
+	}
+	return closest(sent, opts)
+}
+
+// bestBranch picks the alternative of a union that came closest: one whose
+// discriminator (a const or enum at a direct property) matched, then the
+// fewest issues, then the deepest path (it got furthest).
+func bestBranch(is *issues.Issue) []issues.Issue {
+	best := -1
+	var bMiss bool
+	var bN, bDepth int
+	for i, br := range is.Branches {
+		if len(br) == 0 {
+			continue
+		}
+		miss, depth := false, 0
+		for j := range br {
+			b := &br[j]
+			depth = max(depth, len(b.Path))
+			if b.Code == issues.InvalidValue && len(b.Path) == len(is.Path)+1 {
+				miss = true
+			}
+		}
+		better := best < 0 ||
+			(!miss && bMiss) ||
+			(miss == bMiss && len(br) < bN) ||
+			(miss == bMiss && len(br) == bN && depth > bDepth)
+		if better {
+			best, bMiss, bN, bDepth = i, miss, len(br), depth
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	return is.Branches[best]
+}
+
+// numberText returns the decimal text of a numeric value.
+func numberText(v any) string {
+	switch n := v.(type) {
+	case json.Number:
+		return string(n)
+	case string:
+		return n
+	}
+	var buf [32]byte
+	pv := preview{budget: 64}
+	return string(pv.appendValue(buf[:0], v, 0))
+}
+
+func numberOf(v any) (float64, bool) {
+	if kindOf(v) != kindNumber {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(numberText(v), 64)
+	return f, err == nil
+}
+
+// multiples computes the nearest multiples of the divisor below and above
+// the value sent into s.lower and s.upper, exactly (7 and 5 give 5 and 10;
+// 0.35 and 0.1 give 0.3 and 0.4). It reports false when either is not a
+// number or the divisor is not positive.
+func (s *state) multiples(is *issues.Issue) bool {
+	if kindOf(is.Input) != kindNumber || !is.Divisor.IsNumeric() {
+		return false
+	}
+	vt := numberText(is.Input)
+	if v, err := strconv.ParseInt(vt, 10, 64); err == nil {
+		if d, ok := is.Divisor.Int(); ok && d > 0 && v > -(1<<62) && v < 1<<62 {
+			lo := v / d * d
+			if lo > v {
+				lo -= d
+			}
+			s.lower = strconv.AppendInt(s.lower[:0], lo, 10)
+			s.upper = strconv.AppendInt(s.upper[:0], lo+d, 10)
+			return true
+		}
+	}
+	v, ok1 := new(big.Rat).SetString(vt)
+	d, ok2 := new(big.Rat).SetString(string(is.Divisor))
+	if !ok1 || !ok2 || d.Sign() <= 0 {
+		return false
+	}
+	q := new(big.Rat).Quo(v, d)
+	fl := new(big.Int).Quo(q.Num(), q.Denom())
+	if q.Sign() < 0 && !q.IsInt() {
+		fl.Sub(fl, big.NewInt(1))
+	}
+	lo := new(big.Rat).Mul(new(big.Rat).SetInt(fl), d)
+	hi := new(big.Rat).Add(lo, d)
+	s.lower = appendRat(s.lower[:0], lo)
+	s.upper = appendRat(s.upper[:0], hi)
+	return true
+}
+
+// appendRat writes r as the shortest exact decimal (up to 30 places).
+func appendRat(dst []byte, r *big.Rat) []byte {
+	if r.IsInt() {
+		return r.Num().Append(dst, 10)
+	}
+	for prec := 1; prec <= 30; prec++ {
+		str := r.FloatString(prec)
+		if back, ok := new(big.Rat).SetString(str); ok && back.Cmp(r) == 0 {
+			return append(dst, str...)
+		}
+	}
+	return append(dst, r.FloatString(30)...)
+}

@@ -1,0 +1,81 @@
+package formatter
+
+import "strings"
+
+// closest returns the option a model most likely meant by s: one that differs
+// only in case first, then the one at the smallest edit distance (with
+// transpositions, so "nmae" finds "name") when that distance is small for
+// the word's length. ok is false when nothing is close enough to help.
+func closest(s string, options []string) (best string, ok bool) {
+	for _, o := range options {
+		if strings.EqualFold(s, o) && s != o {
+			return o, true
+		}
+	}
+	bestD := -1
+	for _, o := range options {
+		if o == s {
+			continue
+		}
+		limit := max(len(s), len(o)) / 3
+		if limit == 0 {
+			continue
+		}
+		d := editDistance(s, o, limit)
+		if d >= 0 && (bestD < 0 || d < bestD) {
+			best, bestD = o, d
+		}
+	}
+	return best, bestD >= 0
+}
+
+// maxEdit bounds the strings editDistance compares, so that its table stays
+// on the stack; longer names are not worth a suggestion.
+const maxEdit = 48
+
+// editDistance is the optimal string alignment distance between a and b,
+// ignoring ASCII case, or -1 when it exceeds limit or a string is too long.
+func editDistance(a, b string, limit int) int {
+	if len(a) > maxEdit || len(b) > maxEdit {
+		return -1
+	}
+	if d := len(a) - len(b); d > limit || -d > limit {
+		return -1
+	}
+	var rows [3][maxEdit + 1]int
+	prev2, prev, cur := &rows[0], &rows[1], &rows[2]
+	for j := 0; j <= len(b); j++ {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if lower(a[i-1]) == lower(b[j-1]) {
+				cost = 0
+			}
+			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && lower(a[i-1]) == lower(b[j-2]) && lower(a[i-2]) == lower(b[j-1]) {
+				v = min(v, prev2[j-2]+1)
+			}
+			cur[j] = v
+			rowMin = min(rowMin, v)
+		}
+		if rowMin > limit {
+			return -1
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	if prev[len(b)] > limit {
+		return -1
+	}
+	return prev[len(b)]
+}
+
+func lower(c byte) byte {
+	if isUpper(c) {
+		return c + 'a' - 'A'
+	}
+	return c
+}

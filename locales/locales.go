@@ -1,0 +1,203 @@
+package locales
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+
+	"golang.org/x/text/feature/plural"
+	"golang.org/x/text/language"
+
+	"github.com/selfheal/selfheal/templates"
+)
+
+// The shipped catalogs: one file per language, named by its BCP 47 tag.
+// Adding a language is adding a file here.
+//
+//go:embed catalogs/*.json
+var files embed.FS
+
+// Catalog is the wording of one language: a message per key, with plural
+// forms chosen by CLDR's rules for that language. A Catalog is never changed
+// after it is built, so it is safe for concurrent use.
+type Catalog struct {
+	tag language.Tag
+	set *templates.Set
+}
+
+var (
+	shipped []*Catalog // en first: it is the reference and the fallback
+	matcher language.Matcher
+	cache   sync.Map // preference string → *Catalog
+	cached  int
+	cacheMu sync.Mutex
+)
+
+// maxCached bounds the memo of Match, whose input may come from a client.
+const maxCached = 256
+
+func init() {
+	entries, err := files.ReadDir("catalogs")
+	if err != nil {
+		panic(err)
+	}
+	for _, e := range entries {
+		data, err := files.ReadFile(path.Join("catalogs", e.Name()))
+		if err != nil {
+			panic(err)
+		}
+		c, err := Parse(strings.TrimSuffix(e.Name(), ".json"), data)
+		if err != nil {
+			panic(fmt.Sprintf("locales: shipped catalog %s: %v", e.Name(), err))
+		}
+		shipped = append(shipped, c)
+	}
+	slices.SortStableFunc(shipped, func(a, b *Catalog) int {
+		switch {
+		case a.tag == language.English:
+			return -1
+		case b.tag == language.English:
+			return 1
+		}
+		return strings.Compare(a.tag.String(), b.tag.String())
+	})
+	tags := make([]language.Tag, len(shipped))
+	for i, c := range shipped {
+		tags[i] = c.tag
+	}
+	matcher = language.NewMatcher(tags)
+}
+
+// Parse builds a catalog from its JSON form: an object whose keys are message
+// keys ("too_small.string") and whose values are either a template or an
+// object of templates by CLDR plural form ({"one": …, "other": …}).
+func Parse(tag string, data []byte) (*Catalog, error) {
+	t, err := language.Parse(tag)
+	if err != nil {
+		return nil, fmt.Errorf("locales: catalog tag %q: %w", tag, err)
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("locales: catalog %s: %w", tag, err)
+	}
+	c := &Catalog{tag: t, set: templates.NewSet()}
+	for k, v := range raw {
+		id, err := templates.ParseID(k)
+		if err != nil {
+			return nil, fmt.Errorf("locales: catalog %s: %w", tag, err)
+		}
+		m, err := parseMessage(v)
+		if err != nil {
+			return nil, fmt.Errorf("locales: catalog %s, key %s: %w", tag, k, err)
+		}
+		c.set.Put(id, m)
+	}
+	return c, nil
+}
+
+func parseMessage(v json.RawMessage) (*templates.Message, error) {
+	var s string
+	if err := json.Unmarshal(v, &s); err == nil {
+		t, err := templates.Compile(s)
+		if err != nil {
+			return nil, err
+		}
+		return templates.Single(t), nil
+	}
+	var forms map[string]string
+	if err := json.Unmarshal(v, &forms); err != nil {
+		return nil, fmt.Errorf("want a string or an object of plural forms")
+	}
+	return templates.NewMessage(forms)
+}
+
+// Default returns the English catalog, which has every key.
+func Default() *Catalog { return shipped[0] }
+
+// Available lists the shipped catalogs, English first.
+func Available() []*Catalog { return slices.Clone(shipped) }
+
+// Match picks the shipped catalog that best fits pref, which is a BCP 47 tag
+// ("ja", "ja-JP") or an Accept-Language value ("fr-CH, ja;q=0.9, en;q=0.8").
+// Anything it cannot use, including the empty string and garbage, gives
+// English: a model must always get an answer.
+func Match(pref string) *Catalog {
+	if v, ok := cache.Load(pref); ok {
+		return v.(*Catalog)
+	}
+	c := match(pref)
+	cacheMu.Lock()
+	if cached < maxCached {
+		if _, loaded := cache.LoadOrStore(pref, c); !loaded {
+			cached++
+		}
+	}
+	cacheMu.Unlock()
+	return c
+}
+
+func match(pref string) *Catalog {
+	if strings.TrimSpace(pref) == "" {
+		return Default()
+	}
+	tags, _, err := language.ParseAcceptLanguage(pref)
+	if err != nil || len(tags) == 0 {
+		return Default()
+	}
+	_, i, conf := matcher.Match(tags...)
+	if conf == language.No {
+		return Default()
+	}
+	return shipped[i]
+}
+
+// Tag returns the catalog's language.
+func (c *Catalog) Tag() language.Tag { return c.tag }
+
+// Message returns the message for the key parts a, b and c (c may be empty,
+// and so may b), or nil when the catalog has none.
+func (c *Catalog) Message(a, b, k string) *templates.Message { return c.set.Get(a, b, k) }
+
+// Keys lists the catalog's keys in sorted order.
+func (c *Catalog) Keys() []templates.ID { return c.set.Keys() }
+
+// Form returns the plural form of the integer n in the catalog's language.
+func (c *Catalog) Form(n int64) templates.Form {
+	if n < 0 {
+		n = -n
+	}
+	// CLDR lets operands beyond an int be passed modulo 10,000,000.
+	return templates.Form(plural.Cardinal.MatchPlural(c.tag, int(n%10_000_000), 0, 0, 0, 0))
+}
+
+// With returns a copy of the catalog with some messages replaced, keyed as
+// in the catalog files. Each key must be one English has and each template
+// must compile; the error names the first that does not, so a bad template
+// fails at setup, never in front of a model.
+func (c *Catalog) With(overrides map[string]string) (*Catalog, error) {
+	out := &Catalog{tag: c.tag, set: c.set.Clone()}
+	keys := make([]string, 0, len(overrides))
+	for k := range overrides {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		id, err := templates.ParseID(k)
+		if err != nil {
+			return nil, err
+		}
+		if Default().set.Get(id[0], id[1], id[2]) == nil {
+			return nil, fmt.Errorf("locales: unknown message key %q", k)
+		}
+		t, err := templates.Compile(overrides[k])
+		if err != nil {
+			return nil, fmt.Errorf("locales: key %s: %w", k, err)
+		}
+		out.set.Put(id, templates.Single(t))
+	}
+	return out, nil
+}
