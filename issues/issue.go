@@ -110,9 +110,63 @@ type Issue struct {
 	Key any
 	// Message is the human text of a custom issue.
 	Message string
+	// Check refines a Custom issue with a kind of check the formatter words
+	// specifically (see the Check constants); empty for other codes.
+	Check string
+	// Ref is the other field a cross-field check compared against
+	// (eqfield, gtfield …): the bound or value came from it.
+	Ref *Ref
+	// When is the condition under which a conditional requirement applies
+	// (required_if, required_with, JSON Schema's dependentRequired): a
+	// missing field required only when it holds, or, with CheckExcluded, a
+	// field that must not be sent when it holds.
+	When *Condition
 	// Source names the native check that failed, such as "validator:gte" or
 	// "jsonschema:minimum", for logs and tooling; it is never shown to a model.
 	Source string
+}
+
+// Checks that refine Custom issues. They name facts, never wording.
+const (
+	// CheckExcluded: the field must not be sent (under When, if set).
+	CheckExcluded = "excluded"
+	// CheckUnique: the array's items (or a property of them) must not
+	// repeat; Values holds the repeated values.
+	CheckUnique = "unique"
+	// CheckNot: the value must not match a schema (JSON Schema "not").
+	CheckNot = "not"
+)
+
+// Ref is another field that a check compared against.
+type Ref struct {
+	// Path is the other field's path from the root.
+	Path Path `json:"path"`
+	// Value is the other field's value when it was compared.
+	Value any `json:"value,omitempty"`
+	// Absent records that the other field was not sent.
+	Absent bool `json:"absent,omitempty"`
+}
+
+// Condition operators.
+const (
+	CondEquals     = "equals"      // Fields[0] equals one of Values
+	CondNotEquals  = "not_equals"  // Fields[0] equals none of Values
+	CondPresent    = "present"     // any of Fields is present
+	CondAllPresent = "all_present" // all of Fields are present
+	CondAbsent     = "absent"      // any of Fields is absent
+	CondAllAbsent  = "all_absent"  // all of Fields are absent
+)
+
+// Condition says when a conditional requirement applies, in terms of other
+// fields, so the formatter can say "required when 'mode' is 'on'".
+type Condition struct {
+	// Op is one of the Cond constants.
+	Op string `json:"op"`
+	// Fields are the other fields' paths from the root.
+	Fields []Path `json:"fields"`
+	// Values are the values compared against, for CondEquals and
+	// CondNotEquals.
+	Values []any `json:"values,omitempty"`
 }
 
 // List is a set of issues. It implements error so that adapters and handlers

@@ -116,6 +116,11 @@ func TestIssueJSONRoundTrip(t *testing.T) {
 		{Code: InvalidKey, Path: Path{"m"}, Input: map[string]any{}, Key: "BAD", Origin: "map"},
 		{Code: InvalidUnion, Input: "x", Branches: [][]Issue{{{Code: InvalidType, Expected: "number", Input: "x"}}, {{Code: Custom, Message: "m", Input: "x"}}}},
 		{Code: Custom, Path: Path{"a", "b.c"}, Input: "x", Message: "must be ok"},
+		{Code: InvalidType, Path: Path{"card"}, Absent: true, Expected: "string",
+			When: &Condition{Op: CondEquals, Fields: []Path{{"mode"}}, Values: []any{"card"}}},
+		{Code: Custom, Path: Path{"tags"}, Input: []any{"a", "a"}, Check: CheckUnique, Values: []any{"a"}},
+		{Code: TooSmall, Path: Path{"end"}, Input: "2020", Origin: "date", Minimum: "2021", Inclusive: true,
+			Ref: &Ref{Path: Path{"start"}, Value: "2021"}},
 	}
 	data, err := json.Marshal(list)
 	if err != nil {

@@ -34,8 +34,9 @@ func (n *Number) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// jsonIssue is the wire form: Zod v4's issue field names, plus "allowed" and
-// "source" which Zod does not have and TypeScript readers may ignore.
+// jsonIssue is the wire form: Zod v4's issue field names, plus "allowed",
+// "check", "ref", "when" and "source", which Zod does not have and
+// TypeScript readers may ignore.
 type jsonIssue struct {
 	Code      Code            `json:"code"`
 	Path      Path            `json:"path"`
@@ -56,6 +57,9 @@ type jsonIssue struct {
 	Issues    []Issue         `json:"issues,omitempty"`
 	Key       any             `json:"key,omitempty"`
 	Message   string          `json:"message,omitempty"`
+	Check     string          `json:"check,omitempty"`
+	Ref       *Ref            `json:"ref,omitempty"`
+	When      *Condition      `json:"when,omitempty"`
 	Source    string          `json:"source,omitempty"`
 }
 
@@ -68,7 +72,7 @@ func (is Issue) MarshalJSON() ([]byte, error) {
 		Minimum: is.Minimum, Maximum: is.Maximum, Exact: is.Exact,
 		Format: is.Format, Pattern: is.Pattern, Keys: is.Keys, Allowed: is.Allowed,
 		Values: is.Values, Divisor: is.Divisor, Errors: is.Branches, Issues: is.Issues,
-		Key: is.Key, Message: is.Message, Source: is.Source,
+		Key: is.Key, Message: is.Message, Check: is.Check, Ref: is.Ref, When: is.When, Source: is.Source,
 	}
 	if j.Path == nil {
 		j.Path = Path{}
@@ -103,7 +107,7 @@ func (is *Issue) UnmarshalJSON(data []byte) error {
 		Minimum: j.Minimum, Maximum: j.Maximum, Exact: j.Exact,
 		Format: j.Format, Pattern: j.Pattern, Keys: j.Keys, Allowed: j.Allowed,
 		Divisor: j.Divisor, Branches: j.Errors, Issues: j.Issues,
-		Message: j.Message, Source: j.Source,
+		Message: j.Message, Check: j.Check, Ref: j.Ref, When: j.When, Source: j.Source,
 	}
 	if j.Inclusive != nil {
 		out.Inclusive = *j.Inclusive
