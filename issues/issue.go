@@ -104,7 +104,8 @@ type Issue struct {
 	Divisor Number
 	// Branches holds each alternative's issues for invalid_union.
 	Branches [][]Issue
-	// Issues holds the inner issues of invalid_key and invalid_element.
+	// Issues holds the inner issues of invalid_key and invalid_element (and
+	// of a Custom issue with CheckContent).
 	Issues []Issue
 	// Key is the offending key or index of invalid_key and invalid_element.
 	Key any
@@ -135,6 +136,20 @@ const (
 	CheckUnique = "unique"
 	// CheckNot: the value must not match a schema (JSON Schema "not").
 	CheckNot = "not"
+	// CheckContains: too few or too many of the array's items match a
+	// required item schema (JSON Schema "contains"); Minimum and Maximum
+	// are counts of matching items, Origin is "array".
+	CheckContains = "contains"
+	// CheckOneOf: the value matches more than one alternative where
+	// exactly one is allowed (JSON Schema "oneOf").
+	CheckOneOf = "one_of"
+	// CheckNever: no value at all is accepted here (JSON Schema's false
+	// schema where it is not a property that may simply be left out).
+	CheckNever = "never"
+	// CheckContent: the data encoded inside a string does not match its
+	// schema (JSON Schema "contentSchema"); Issues holds its issues, with
+	// paths relative to the decoded content.
+	CheckContent = "content"
 )
 
 // Ref is another field that a check compared against.
