@@ -154,11 +154,40 @@ func (s *state) choose(is *issues.Issue, inner *issues.Issue) (*templates.Messag
 		s.inner = inner
 		return s.msg(string(is.Code), "", ""), 1
 	case issues.Custom:
+		if is.Check != "" {
+			if m := s.checkMessage(is); m != nil {
+				return m, 1
+			}
+		}
 		if strings.TrimSpace(is.Message) != "" {
 			return s.msg("custom", "", ""), 1
 		}
 	}
 	return s.msg("custom", "bare", ""), 1
+}
+
+// checkMessage picks the wording of a Custom issue's Check, refined by the
+// facts it carries, or nil when the catalogs have none for it.
+func (s *state) checkMessage(is *issues.Issue) *templates.Message {
+	variant := ""
+	switch is.Check {
+	case issues.CheckContains:
+		switch {
+		case is.Minimum != "" && is.Maximum != "":
+			variant = "between"
+		case is.Maximum != "":
+			variant = "max"
+		}
+	case issues.CheckContent:
+		if len(is.Issues) == 0 {
+			return nil
+		}
+		s.inner = &is.Issues[0]
+	}
+	if m := s.msg("custom", is.Check, variant); m != nil {
+		return m
+	}
+	return s.msg("custom", is.Check, "")
 }
 
 // typeHint recognises the two mistakes models make most with types: a
