@@ -1,0 +1,656 @@
+package jsonschemav6
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"math/big"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"github.com/selfheal/selfheal/issues"
+)
+
+// Issues converts a validation failure of jsonschema v6 into normalized
+// issues. instance is the value that was validated (decoded with
+// json.Decoder.UseNumber for exact numbers); the value shown for each issue is
+// read from it at the issue's instance location. It reports false when err
+// holds no *jsonschema.ValidationError.
+//
+// Without the compiled schema, Issues words what the error itself carries:
+// bounds are written from the library's exact rationals (0.1 stays 0.1, but
+// 1e9 is written 1000000000), a missing property's expected type is unknown
+// and unrecognized keys come without the allowed ones. Use Compile, or
+// FromCompiled and Schema.Issues, to get the schema's own literals and names.
+func Issues(err error, instance any) (issues.List, bool) {
+	return (*Schema)(nil).Issues(err, instance)
+}
+
+// Issues is the package-level Issues with the knowledge of s: bounds exactly
+// as the schema wrote them (when s was built by Compile), the declared
+// property names next to unrecognized keys, and the expected type of a
+// missing property. A nil s knows nothing.
+func (s *Schema) Issues(err error, instance any) (issues.List, bool) {
+	var ve *jsonschema.ValidationError
+	if err == nil || !errors.As(err, &ve) {
+		return nil, false
+	}
+	c := conv{s: s, base: instance}
+	var out sink
+	c.add(&out, ve)
+	return out.finish(), true
+}
+
+// conv converts one tree of errors. base is the value instance locations are
+// relative to and prefix the path of base from the root of the issues (nil
+// inside property names and contents, whose issues are relative).
+type conv struct {
+	s      *Schema
+	base   any
+	prefix issues.Path
+}
+
+// sink collects one list of issues, merging unrecognized keys and excess
+// items reported one by one into a single issue per object or array.
+type sink struct {
+	out   []issues.Issue
+	keys  map[string]int   // path → index of the unrecognized_keys issue
+	items map[string]*tail // path → array items that may not be sent
+}
+
+type tail struct {
+	path  issues.Path
+	arr   []any
+	index []int
+	pos   int // index in out of the placeholder issue
+}
+
+func (k *sink) finish() issues.List {
+	for _, t := range k.items {
+		slices.Sort(t.index)
+		first := t.index[0]
+		contiguous := t.index[len(t.index)-1] == len(t.arr)-1 && len(t.index) == len(t.arr)-first
+		if contiguous {
+			k.out[t.pos] = issues.Issue{Code: issues.TooBig, Path: t.path, Input: t.arr,
+				Origin: issues.OriginArray, Maximum: issues.Number(strconv.Itoa(first)), Inclusive: true,
+				Source: k.out[t.pos].Source}
+			continue
+		}
+		// Items that may not be sent, not forming a tail: one each.
+		src := k.out[t.pos].Source
+		k.out[t.pos].Code = ""
+		for _, i := range t.index {
+			k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckExcluded,
+				Path: t.path.Append(i), Input: t.arr[i], Source: src})
+		}
+	}
+	out := k.out[:0]
+	for _, is := range k.out {
+		if is.Code != "" {
+			out = append(out, is)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return issues.List(out)
+}
+
+// unrecognized adds key to the unrecognized_keys issue of the object at path.
+func (k *sink) unrecognized(path issues.Path, obj any, key string, allowed []string, source string) {
+	id := path.String()
+	if i, ok := k.keys[id]; ok {
+		if !slices.Contains(k.out[i].Keys, key) {
+			k.out[i].Keys = append(k.out[i].Keys, key)
+			slices.Sort(k.out[i].Keys)
+		}
+		return
+	}
+	if k.keys == nil {
+		k.keys = map[string]int{}
+	}
+	k.keys[id] = len(k.out)
+	k.out = append(k.out, issues.Issue{Code: issues.UnrecognizedKeys, Path: path, Input: obj,
+		Keys: []string{key}, Allowed: allowed, Source: source})
+}
+
+// excessItem records that item index of the array at path may not be sent.
+func (k *sink) excessItem(path issues.Path, arr []any, index int, source string) {
+	id := path.String()
+	t, ok := k.items[id]
+	if !ok {
+		if k.items == nil {
+			k.items = map[string]*tail{}
+		}
+		t = &tail{path: path, arr: arr, pos: len(k.out)}
+		k.items[id] = t
+		k.out = append(k.out, issues.Issue{Code: issues.TooBig, Source: source})
+	}
+	if !slices.Contains(t.index, index) {
+		t.index = append(t.index, index)
+	}
+}
+
+// locate returns the path and the value at an instance location.
+func (c *conv) locate(loc []string) (issues.Path, any) {
+	p := make(issues.Path, 0, len(c.prefix)+len(loc))
+	p = append(p, c.prefix...)
+	v := c.base
+	for _, tok := range loc {
+		switch x := v.(type) {
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err == nil && i >= 0 && i < len(x) {
+				p = append(p, i)
+				v = x[i]
+				continue
+			}
+			p = append(p, tok)
+			v = nil
+		case map[string]any:
+			p = append(p, tok)
+			v = x[tok]
+		default:
+			p = append(p, tok)
+			v = nil
+		}
+	}
+	return p, v
+}
+
+// add converts ve and its causes into k.
+func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
+	path, v := c.locate(ve.InstanceLocation)
+	sch := c.s.at(ve.SchemaURL)
+	src := func(kw string) string { return "jsonschema:" + kw }
+	switch e := ve.ErrorKind.(type) {
+	case *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
+		for _, cause := range ve.Causes {
+			c.add(k, cause)
+		}
+	case *kind.InvalidJsonValue:
+		k.out = append(k.out, issues.Issue{Code: issues.InvalidType, Path: path, Input: v,
+			Expected: "string|number|boolean|null|object|array", Source: src("type")})
+	case *kind.Type:
+		k.out = append(k.out, issues.Issue{Code: issues.InvalidType, Path: path, Input: v,
+			Expected: c.s.types(ve.SchemaURL, e.Want), Source: src("type")})
+	case *kind.Enum:
+		k.out = append(k.out, issues.Issue{Code: issues.InvalidValue, Path: path, Input: v,
+			Values: e.Want, Source: src("enum")})
+	case *kind.Const:
+		k.out = append(k.out, issues.Issue{Code: issues.InvalidValue, Path: path, Input: v,
+			Values: []any{e.Want}, Source: src("const")})
+	case *kind.Format:
+		is := issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Format: e.Want,
+			Source: src("format")}
+		if e.Err != nil {
+			is.Message = e.Err.Error()
+		}
+		k.out = append(k.out, is)
+	case *kind.Pattern:
+		k.out = append(k.out, issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v,
+			Format: "regex", Pattern: e.Want, Source: src("pattern")})
+	case *kind.MinLength:
+		k.out = append(k.out, size(issues.TooSmall, path, v, issues.OriginString, e.Want,
+			sch != nil && sch.MaxLength != nil && *sch.MaxLength == e.Want, src("minLength")))
+	case *kind.MaxLength:
+		k.out = append(k.out, size(issues.TooBig, path, v, issues.OriginString, e.Want,
+			sch != nil && sch.MinLength != nil && *sch.MinLength == e.Want, src("maxLength")))
+	case *kind.MinItems:
+		k.out = append(k.out, size(issues.TooSmall, path, v, issues.OriginArray, e.Want,
+			sch != nil && sch.MaxItems != nil && *sch.MaxItems == e.Want, src("minItems")))
+	case *kind.MaxItems:
+		k.out = append(k.out, size(issues.TooBig, path, v, issues.OriginArray, e.Want,
+			sch != nil && sch.MinItems != nil && *sch.MinItems == e.Want, src("maxItems")))
+	case *kind.MinProperties:
+		k.out = append(k.out, size(issues.TooSmall, path, v, issues.OriginObject, e.Want,
+			sch != nil && sch.MaxProperties != nil && *sch.MaxProperties == e.Want, src("minProperties")))
+	case *kind.MaxProperties:
+		k.out = append(k.out, size(issues.TooBig, path, v, issues.OriginObject, e.Want,
+			sch != nil && sch.MinProperties != nil && *sch.MinProperties == e.Want, src("maxProperties")))
+	case *kind.Minimum:
+		k.out = append(k.out, issues.Issue{Code: issues.TooSmall, Path: path, Input: v,
+			Origin: numOrigin(sch), Minimum: c.s.literal(ve.SchemaURL, "minimum", e.Want),
+			Inclusive: true, Source: src("minimum")})
+	case *kind.ExclusiveMinimum:
+		k.out = append(k.out, issues.Issue{Code: issues.TooSmall, Path: path, Input: v,
+			Origin: numOrigin(sch), Minimum: c.s.literal(ve.SchemaURL, "exclusiveMinimum", e.Want),
+			Source: src("exclusiveMinimum")})
+	case *kind.Maximum:
+		k.out = append(k.out, issues.Issue{Code: issues.TooBig, Path: path, Input: v,
+			Origin: numOrigin(sch), Maximum: c.s.literal(ve.SchemaURL, "maximum", e.Want),
+			Inclusive: true, Source: src("maximum")})
+	case *kind.ExclusiveMaximum:
+		k.out = append(k.out, issues.Issue{Code: issues.TooBig, Path: path, Input: v,
+			Origin: numOrigin(sch), Maximum: c.s.literal(ve.SchemaURL, "exclusiveMaximum", e.Want),
+			Source: src("exclusiveMaximum")})
+	case *kind.MultipleOf:
+		k.out = append(k.out, issues.Issue{Code: issues.NotMultipleOf, Path: path, Input: v,
+			Divisor: c.s.literal(ve.SchemaURL, "multipleOf", e.Want), Source: src("multipleOf")})
+	case *kind.Required:
+		for _, name := range e.Missing {
+			k.out = append(k.out, issues.Issue{Code: issues.InvalidType, Path: path.Append(name),
+				Absent: true, Expected: c.s.propType(sch, name), Source: src("required")})
+		}
+	case *kind.DependentRequired:
+		c.dependent(k, path, sch, e.Prop, e.Missing, src("dependentRequired"))
+	case *kind.Dependency:
+		c.dependent(k, path, sch, e.Prop, e.Missing, src("dependencies"))
+	case *kind.AdditionalProperties:
+		allowed := declared(sch)
+		for _, name := range e.Properties {
+			k.unrecognized(path, v, name, allowed, src("additionalProperties"))
+		}
+	case *kind.PropertyNames:
+		c.propertyName(k, path, v, e.Property, ve.Causes)
+	case *kind.UniqueItems:
+		is := issues.Issue{Code: issues.Custom, Check: issues.CheckUnique, Path: path, Input: v,
+			Source: src("uniqueItems")}
+		if arr, ok := v.([]any); ok && e.Duplicates[1] < len(arr) {
+			is.Values = []any{arr[e.Duplicates[1]]}
+		}
+		k.out = append(k.out, is)
+	case *kind.Contains:
+		k.out = append(k.out, contains(path, v, sch, 1, -1, src("contains")))
+	case *kind.MinContains:
+		k.out = append(k.out, contains(path, v, sch, e.Want, -1, src("minContains")))
+	case *kind.MaxContains:
+		k.out = append(k.out, contains(path, v, sch, -1, e.Want, src("maxContains")))
+	case *kind.AdditionalItems:
+		is := issues.Issue{Code: issues.TooBig, Path: path, Input: v, Origin: issues.OriginArray,
+			Inclusive: true, Source: src("additionalItems")}
+		if arr, ok := v.([]any); ok {
+			is.Maximum = issues.Number(strconv.Itoa(len(arr) - e.Count))
+		}
+		k.out = append(k.out, is)
+	case *kind.ContentEncoding:
+		is := issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Format: e.Want,
+			Source: src("contentEncoding")}
+		if e.Err != nil {
+			is.Message = e.Err.Error()
+		}
+		k.out = append(k.out, is)
+	case *kind.ContentMediaType:
+		is := issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Format: mediaFormat(e.Want),
+			Source: src("contentMediaType")}
+		if e.Err != nil {
+			is.Message = e.Err.Error()
+		}
+		k.out = append(k.out, is)
+	case *kind.ContentSchema:
+		inner := conv{s: c.s, base: decodeContent(v, sch)}
+		var ik sink
+		for _, cause := range ve.Causes {
+			inner.add(&ik, cause)
+		}
+		k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckContent, Path: path,
+			Input: v, Issues: ik.finish(), Source: src("contentSchema")})
+	case *kind.Not:
+		k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckNot, Path: path,
+			Input: v, Source: src("not")})
+	case *kind.AnyOf:
+		k.out = append(k.out, c.union(path, v, ve.Causes, src("anyOf")))
+	case *kind.OneOf:
+		if len(e.Subschemas) > 0 {
+			k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckOneOf, Path: path,
+				Input: v, Source: src("oneOf")})
+			break
+		}
+		k.out = append(k.out, c.union(path, v, ve.Causes, src("oneOf")))
+	case *kind.FalseSchema:
+		c.falseSchema(k, ve, path, v)
+	case *kind.RefCycle:
+		k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckNever, Path: path,
+			Input: v, Source: src("$ref")})
+	default:
+		// An extension's kind: its causes, if any, else a plain failure
+		// that names its keyword for logs.
+		if len(ve.Causes) > 0 {
+			for _, cause := range ve.Causes {
+				c.add(k, cause)
+			}
+			break
+		}
+		kw := "extension"
+		if kp := ve.ErrorKind.KeywordPath(); len(kp) > 0 {
+			kw = kp[0]
+		}
+		k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckNever, Path: path,
+			Input: v, Source: src(kw)})
+	}
+}
+
+func size(code issues.Code, path issues.Path, v any, origin string, want int, exact bool, source string) issues.Issue {
+	is := issues.Issue{Code: code, Path: path, Input: v, Origin: origin, Inclusive: true, Exact: exact, Source: source}
+	if code == issues.TooSmall {
+		is.Minimum = issues.Number(strconv.Itoa(want))
+	} else {
+		is.Maximum = issues.Number(strconv.Itoa(want))
+	}
+	return is
+}
+
+// contains words a failed contains, minContains or maxContains with the
+// counts of matching items the schema asks for (-1: none).
+func contains(path issues.Path, v any, sch *jsonschema.Schema, lo, hi int, source string) issues.Issue {
+	is := issues.Issue{Code: issues.Custom, Check: issues.CheckContains, Path: path, Input: v,
+		Origin: issues.OriginArray, Inclusive: true, Source: source}
+	if sch != nil {
+		if lo < 0 && sch.MinContains != nil && *sch.MinContains > 0 {
+			lo = *sch.MinContains
+		}
+		if hi < 0 && sch.MaxContains != nil {
+			hi = *sch.MaxContains
+		}
+	}
+	if lo >= 0 {
+		is.Minimum = issues.Number(strconv.Itoa(lo))
+	}
+	if hi >= 0 {
+		is.Maximum = issues.Number(strconv.Itoa(hi))
+	}
+	return is
+}
+
+// dependent reports each property that must be sent because prop was.
+func (c *conv) dependent(k *sink, path issues.Path, sch *jsonschema.Schema, prop string, missing []string, source string) {
+	for _, name := range missing {
+		k.out = append(k.out, issues.Issue{Code: issues.InvalidType, Path: path.Append(name), Absent: true,
+			Expected: c.s.propType(sch, name), Source: source,
+			When: &issues.Condition{Op: issues.CondPresent, Fields: []issues.Path{path.Append(prop)}}})
+	}
+}
+
+// propertyName reports a property name that fails propertyNames: an
+// invalid_key with the name's own issues, or, when the schema allows no
+// name at all, an unrecognized key.
+func (c *conv) propertyName(k *sink, path issues.Path, obj any, name string, causes []*jsonschema.ValidationError) {
+	inner := conv{s: c.s, base: name}
+	var ik sink
+	for _, cause := range causes {
+		if _, ok := cause.ErrorKind.(*kind.FalseSchema); ok && len(cause.InstanceLocation) == 0 {
+			k.unrecognized(path, obj, name, nil, "jsonschema:propertyNames")
+			return
+		}
+		inner.add(&ik, cause)
+	}
+	k.out = append(k.out, issues.Issue{Code: issues.InvalidKey, Path: path, Input: name, Key: name,
+		Origin: issues.OriginObject, Issues: ik.finish(), Source: "jsonschema:propertyNames"})
+}
+
+// union reports a value that matches no alternative, with each
+// alternative's issues.
+func (c *conv) union(path issues.Path, v any, causes []*jsonschema.ValidationError, source string) issues.Issue {
+	branches := make([][]issues.Issue, 0, len(causes))
+	for _, cause := range causes {
+		var bk sink
+		c.add(&bk, cause)
+		branches = append(branches, bk.finish())
+	}
+	return issues.Issue{Code: issues.InvalidUnion, Path: path, Input: v, Branches: branches, Source: source}
+}
+
+// falseSchema reports a value where the schema is false, by where the
+// false schema sits: a property that may not be sent, a key or item beyond
+// those allowed, or a place that accepts nothing.
+func (c *conv) falseSchema(k *sink, ve *jsonschema.ValidationError, path issues.Path, v any) {
+	toks := fragment(ve.SchemaURL)
+	last := func(i int) string {
+		if len(toks) >= i {
+			return toks[len(toks)-i]
+		}
+		return ""
+	}
+	parentLoc := func(n int) string {
+		u := ve.SchemaURL
+		for range n {
+			u = u[:strings.LastIndexByte(u, '/')]
+		}
+		return u
+	}
+	if len(path) > len(c.prefix) {
+		ppath, pv := c.locate(ve.InstanceLocation[:len(ve.InstanceLocation)-1])
+		switch last(1) {
+		case "unevaluatedProperties", "additionalProperties":
+			if name, ok := path[len(path)-1].(string); ok {
+				k.unrecognized(ppath, pv, name, evaluable(c.s.at(parentLoc(1))), "jsonschema:"+last(1))
+				return
+			}
+		case "items", "additionalItems", "unevaluatedItems":
+			if i, ok := path[len(path)-1].(int); ok {
+				if arr, ok := pv.([]any); ok {
+					k.excessItem(ppath, arr, i, "jsonschema:"+last(1))
+					return
+				}
+			}
+		}
+		switch last(2) {
+		case "properties", "patternProperties":
+			k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckExcluded, Path: path,
+				Input: v, Source: "jsonschema:" + last(2)})
+			return
+		}
+	}
+	switch last(2) {
+	case "dependentSchemas", "dependencies":
+		if obj, ok := v.(map[string]any); ok {
+			name := last(1)
+			if pv, ok := obj[name]; ok {
+				k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckExcluded,
+					Path: path.Append(name), Input: pv, Source: "jsonschema:" + last(2)})
+				return
+			}
+		}
+	}
+	k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckNever, Path: path, Input: v,
+		Source: "jsonschema:false"})
+}
+
+// fragment returns the JSON pointer tokens of a schema location's fragment.
+func fragment(loc string) []string {
+	_, frag, ok := strings.Cut(loc, "#")
+	if !ok || frag == "" {
+		return nil
+	}
+	if f, err := url.PathUnescape(frag); err == nil {
+		frag = f
+	}
+	toks := strings.Split(strings.TrimPrefix(frag, "/"), "/")
+	for i, t := range toks {
+		toks[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
+	}
+	return toks
+}
+
+// numOrigin is the origin of a numeric bound: integer when the schema
+// allows integers only.
+func numOrigin(sch *jsonschema.Schema) string {
+	if sch != nil && sch.Types != nil {
+		if t := sch.Types.ToStrings(); len(t) == 1 && t[0] == "integer" {
+			return issues.OriginInteger
+		}
+	}
+	return issues.OriginNumber
+}
+
+// propType is the declared type of property name of sch ("" when unknown),
+// through $ref chains.
+func (s *Schema) propType(sch *jsonschema.Schema, name string) string {
+	if sch == nil {
+		return ""
+	}
+	p := sch.Properties[name]
+	for range 8 {
+		if p == nil {
+			return ""
+		}
+		if p.Types != nil && !p.Types.IsEmpty() {
+			return s.types(p.Location, p.Types.ToStrings())
+		}
+		if p.Const != nil {
+			return jsonType(*p.Const)
+		}
+		p = p.Ref
+	}
+	return ""
+}
+
+// types writes the types of the schema at loc in the order the document
+// lists them, or else in the library's order.
+func (s *Schema) types(loc string, lib []string) string {
+	if s != nil {
+		if obj, ok := s.lookup(loc).(map[string]any); ok {
+			switch t := obj["type"].(type) {
+			case string:
+				return t
+			case []any:
+				names := make([]string, 0, len(t))
+				for _, x := range t {
+					if n, ok := x.(string); ok {
+						names = append(names, n)
+					}
+				}
+				if len(names) == len(lib) {
+					return strings.Join(names, "|")
+				}
+			}
+		}
+	}
+	return strings.Join(lib, "|")
+}
+
+func jsonType(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	case json.Number:
+		if _, err := x.Int64(); err == nil {
+			return "integer"
+		}
+	}
+	return "number"
+}
+
+// declared lists the property names sch declares, sorted.
+func declared(sch *jsonschema.Schema) []string {
+	if sch == nil || len(sch.Properties) == 0 {
+		return nil
+	}
+	names := make([]string, 0, len(sch.Properties))
+	for n := range sch.Properties {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// evaluable lists the property names that sch and the subschemas applied
+// to the same object (allOf, anyOf, oneOf, if/then/else, $ref, dependent
+// schemas) declare: what unevaluatedProperties leaves allowed.
+func evaluable(sch *jsonschema.Schema) []string {
+	if sch == nil {
+		return nil
+	}
+	seen := map[*jsonschema.Schema]bool{}
+	set := map[string]bool{}
+	var walk func(s *jsonschema.Schema)
+	walk = func(s *jsonschema.Schema) {
+		if s == nil || seen[s] || len(seen) > 256 {
+			return
+		}
+		seen[s] = true
+		for n := range s.Properties {
+			set[n] = true
+		}
+		walk(s.Ref)
+		if s.DynamicRef != nil {
+			walk(s.DynamicRef.Ref)
+		}
+		walk(s.RecursiveRef)
+		for _, l := range [][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf} {
+			for _, x := range l {
+				walk(x)
+			}
+		}
+		walk(s.If)
+		walk(s.Then)
+		walk(s.Else)
+		for _, x := range s.DependentSchemas {
+			walk(x)
+		}
+	}
+	walk(sch)
+	if len(set) == 0 {
+		return nil
+	}
+	names := make([]string, 0, len(set))
+	for n := range set {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// mediaFormat names the format a content media type asks for, in the
+// formatter's format names where it has one.
+func mediaFormat(mt string) string {
+	if mt == "application/json" {
+		return "json"
+	}
+	return mt
+}
+
+// decodeContent decodes the content of a string the way contentEncoding
+// and contentMediaType describe it, for locating the issues inside it.
+func decodeContent(v any, sch *jsonschema.Schema) any {
+	str, ok := v.(string)
+	if !ok {
+		return nil
+	}
+	data := []byte(str)
+	if sch != nil && sch.ContentEncoding != nil {
+		if d, err := sch.ContentEncoding.Decode(str); err == nil {
+			data = d
+		}
+	} else if d, err := base64.StdEncoding.DecodeString(str); err == nil && !json.Valid(data) {
+		data = d
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var out any
+	if dec.Decode(&out) != nil {
+		return nil
+	}
+	return out
+}
+
+// ratText writes r as the shortest exact decimal: what a JSON literal with
+// this value would most plainly say.
+func ratText(r *big.Rat) issues.Number {
+	if r == nil {
+		return ""
+	}
+	if r.IsInt() {
+		return issues.Number(r.Num().String())
+	}
+	for prec := 1; prec <= 1100; prec++ {
+		s := r.FloatString(prec)
+		if back, ok := new(big.Rat).SetString(s); ok && back.Cmp(r) == 0 {
+			return issues.Number(s)
+		}
+	}
+	return issues.Number(r.FloatString(20))
+}

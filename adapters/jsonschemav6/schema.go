@@ -1,0 +1,319 @@
+package jsonschemav6
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"net/url"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/selfheal/selfheal/issues"
+)
+
+// DefaultLocation is the URL a schema compiled by Compile is known by, unless
+// WithLocation says otherwise. Relative references resolve against it.
+const DefaultLocation = "mem:///schema.json"
+
+// Schema is a compiled JSON Schema that reports failures as issues. It is
+// immutable and safe for concurrent use.
+type Schema struct {
+	sch  *jsonschema.Schema
+	locs map[string]*jsonschema.Schema // compiled subschemas by location
+	docs map[string]any                // schema documents by URL, for literals
+}
+
+// Option configures Compile.
+type Option func(*config)
+
+type config struct {
+	draft         *jsonschema.Draft
+	formats       bool
+	content       bool
+	loader        jsonschema.URLLoader
+	location      string
+	configureHook func(*jsonschema.Compiler)
+}
+
+// WithDraft sets the draft used when the schema has no "$schema" (the
+// library's latest, 2020-12, by default).
+func WithDraft(d *jsonschema.Draft) Option {
+	return func(c *config) { c.draft = d }
+}
+
+// WithFormatAssertion turns the checking of "format" on or off. It is on
+// by default: a tool's arguments that say "email" should be an email. (The
+// library alone checks formats only for drafts before 2019-09.)
+func WithFormatAssertion(on bool) Option {
+	return func(c *config) { c.formats = on }
+}
+
+// WithContentAssertion turns the checking of contentEncoding,
+// contentMediaType and contentSchema on or off (off by default, as in the
+// library and the specification).
+func WithContentAssertion(on bool) Option {
+	return func(c *config) { c.content = on }
+}
+
+// WithLoader sets the loader of remote references ($ref to another
+// document). Without one, only the schema itself and the draft meta-schemas
+// can be referenced: compiling never reaches the network or the file system
+// unless asked to.
+func WithLoader(l jsonschema.URLLoader) Option {
+	return func(c *config) { c.loader = l }
+}
+
+// WithLocation sets the URL the schema is known by (DefaultLocation by
+// default), against which its relative references resolve.
+func WithLocation(u string) Option {
+	return func(c *config) { c.location = u }
+}
+
+// WithCompiler calls f on the library's compiler before compiling, to
+// register custom formats, vocabularies or a regexp engine.
+func WithCompiler(f func(*jsonschema.Compiler)) Option {
+	return func(c *config) { c.configureHook = f }
+}
+
+// recorder keeps each document a loader returns, so that bounds can be
+// written as the document wrote them.
+type recorder struct {
+	next jsonschema.URLLoader
+	docs map[string]any
+}
+
+func (r recorder) Load(u string) (any, error) {
+	doc, err := r.next.Load(u)
+	if err == nil {
+		r.docs[u] = doc
+	}
+	return doc, err
+}
+
+// Compile compiles a JSON Schema document. A schema that is not JSON, that
+// the meta-schema rejects, or whose references cannot be resolved is an
+// error, returned here rather than shown to a model later.
+func Compile(schema []byte, opts ...Option) (*Schema, error) {
+	cfg := config{formats: true, location: DefaultLocation}
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
+	}
+	doc, err := decode(schema)
+	if err != nil {
+		return nil, fmt.Errorf("jsonschemav6: the schema is not valid JSON: %w", err)
+	}
+	s := &Schema{docs: map[string]any{}}
+	c := jsonschema.NewCompiler()
+	if cfg.draft != nil {
+		c.DefaultDraft(cfg.draft)
+	}
+	if cfg.formats {
+		c.AssertFormat()
+	}
+	if cfg.content {
+		c.AssertContent()
+	}
+	if cfg.loader != nil {
+		c.UseLoader(recorder{next: cfg.loader, docs: s.docs})
+	}
+	if cfg.configureHook != nil {
+		cfg.configureHook(c)
+	}
+	loc := cfg.location
+	if i := strings.IndexByte(loc, '#'); i >= 0 {
+		loc = loc[:i]
+	}
+	if err := c.AddResource(loc, doc); err != nil {
+		return nil, fmt.Errorf("jsonschemav6: %w", err)
+	}
+	sch, err := c.Compile(loc)
+	if err != nil {
+		return nil, fmt.Errorf("jsonschemav6: the schema does not compile: %w", err)
+	}
+	s.docs[loc] = doc
+	s.sch = sch
+	s.locs = index(sch)
+	return s, nil
+}
+
+// FromCompiled wraps a schema compiled with the library directly. Its issues
+// carry the declared property names and types; bounds are written from the
+// library's exact values, since the documents are not known.
+func FromCompiled(sch *jsonschema.Schema) *Schema {
+	return &Schema{sch: sch, locs: index(sch)}
+}
+
+// Compiled returns the library's compiled schema.
+func (s *Schema) Compiled() *jsonschema.Schema { return s.sch }
+
+// Validate validates instance (a value decoded from JSON, numbers best as
+// json.Number) and returns its issues, or nil when it is valid. A valid
+// instance costs what the library's Validate costs and nothing more.
+func (s *Schema) Validate(instance any) issues.List {
+	err := s.sch.Validate(instance)
+	if err == nil {
+		return nil
+	}
+	if list, ok := s.Issues(err, instance); ok && len(list) > 0 {
+		return list
+	}
+	// Not a validation failure (the library reports none other today):
+	// still never nil for an invalid instance.
+	return issues.List{{Code: issues.Custom, Check: issues.CheckNever, Input: instance,
+		Message: err.Error(), Source: "jsonschema"}}
+}
+
+// ValidateJSON decodes data (keeping numbers exact) and validates it.
+// Data that is not one well-formed JSON value is an invalid_format issue
+// (format "json") at the root, with the decoder's reason as its Message.
+func (s *Schema) ValidateJSON(data []byte) issues.List {
+	v, err := decode(data)
+	if err != nil {
+		return issues.List{{Code: issues.InvalidFormat, Input: string(data), Format: "json",
+			Message: err.Error(), Source: "json"}}
+	}
+	return s.Validate(v)
+}
+
+// decode reads one JSON value with exact numbers.
+func decode(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("unexpected data after the JSON value at byte %d", dec.InputOffset())
+	}
+	return v, nil
+}
+
+// at returns the compiled schema at a location, or nil.
+func (s *Schema) at(loc string) *jsonschema.Schema {
+	if s == nil {
+		return nil
+	}
+	return s.locs[loc]
+}
+
+// literal returns the number keyword kw of the schema at loc as the document
+// wrote it, or else the library's exact value written plainly.
+func (s *Schema) literal(loc, kw string, r *big.Rat) issues.Number {
+	if s != nil {
+		if obj, ok := s.lookup(loc).(map[string]any); ok {
+			v := obj[kw]
+			if b, ok := v.(bool); ok && b {
+				// Draft 4: exclusiveMinimum: true qualifies minimum.
+				v = obj[strings.ToLower(strings.TrimPrefix(kw, "exclusive"))]
+			}
+			if n, ok := v.(json.Number); ok {
+				if back, ok := new(big.Rat).SetString(string(n)); ok && (r == nil || back.Cmp(r) == 0) {
+					return issues.Number(n)
+				}
+			}
+		}
+	}
+	return ratText(r)
+}
+
+// lookup returns the value of the schema document at a location.
+func (s *Schema) lookup(loc string) any {
+	u, frag, _ := strings.Cut(loc, "#")
+	v, ok := s.docs[u]
+	if !ok {
+		return nil
+	}
+	if frag == "" {
+		return v
+	}
+	if f, err := url.PathUnescape(frag); err == nil {
+		frag = f
+	}
+	for _, tok := range strings.Split(strings.TrimPrefix(frag, "/"), "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch x := v.(type) {
+		case map[string]any:
+			v = x[tok]
+		case []any:
+			i := 0
+			if _, err := fmt.Sscan(tok, &i); err != nil || i < 0 || i >= len(x) {
+				return nil
+			}
+			v = x[i]
+		default:
+			return nil
+		}
+	}
+	return v
+}
+
+// index maps the location of every subschema reachable from sch to it.
+func index(sch *jsonschema.Schema) map[string]*jsonschema.Schema {
+	m := map[string]*jsonschema.Schema{}
+	var walk func(s *jsonschema.Schema)
+	walk = func(s *jsonschema.Schema) {
+		if s == nil {
+			return
+		}
+		if _, ok := m[s.Location]; ok {
+			return
+		}
+		m[s.Location] = s
+		walk(s.Ref)
+		walk(s.RecursiveRef)
+		if s.DynamicRef != nil {
+			walk(s.DynamicRef.Ref)
+		}
+		walk(s.Not)
+		for _, l := range [][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf, s.PrefixItems} {
+			for _, x := range l {
+				walk(x)
+			}
+		}
+		walk(s.If)
+		walk(s.Then)
+		walk(s.Else)
+		walk(s.PropertyNames)
+		for _, x := range s.Properties {
+			walk(x)
+		}
+		for _, x := range s.PatternProperties {
+			walk(x)
+		}
+		if x, ok := s.AdditionalProperties.(*jsonschema.Schema); ok {
+			walk(x)
+		}
+		for _, d := range s.Dependencies {
+			if x, ok := d.(*jsonschema.Schema); ok {
+				walk(x)
+			}
+		}
+		for _, x := range s.DependentSchemas {
+			walk(x)
+		}
+		walk(s.UnevaluatedProperties)
+		walk(s.Contains)
+		switch it := s.Items.(type) {
+		case *jsonschema.Schema:
+			walk(it)
+		case []*jsonschema.Schema:
+			for _, x := range it {
+				walk(x)
+			}
+		}
+		if x, ok := s.AdditionalItems.(*jsonschema.Schema); ok {
+			walk(x)
+		}
+		walk(s.Items2020)
+		walk(s.UnevaluatedItems)
+		walk(s.ContentSchema)
+	}
+	walk(sch)
+	return m
+}

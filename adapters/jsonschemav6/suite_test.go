@@ -1,0 +1,54 @@
+package jsonschemav6_test
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/selfheal/selfheal/adapters/internal/jsonschematest"
+	"github.com/selfheal/selfheal/adapters/jsonschemav6"
+	"github.com/selfheal/selfheal/issues"
+)
+
+var record = flag.Bool("record", false, "write the conformance summary to ../testdata/conformance.v6.txt")
+
+// remote loads the suite's remotes for the compiler.
+type remote struct{}
+
+func (remote) Load(url string) (any, error) {
+	data, err := jsonschematest.Remote(url)
+	if err != nil {
+		return nil, err
+	}
+	return jsonschema.UnmarshalJSON(bytes.NewReader(data))
+}
+
+func compileSuite(schema []byte, cfg jsonschematest.Config) (jsonschematest.Validator, error) {
+	draft := jsonschema.Draft2020
+	if cfg.Draft == "7" {
+		draft = jsonschema.Draft7
+	}
+	s, err := jsonschemav6.Compile(schema,
+		jsonschemav6.WithDraft(draft),
+		jsonschemav6.WithFormatAssertion(cfg.Formats),
+		jsonschemav6.WithContentAssertion(cfg.Content),
+		jsonschemav6.WithLoader(remote{}))
+	if err != nil {
+		return nil, err
+	}
+	return func(v any) issues.List { return s.Validate(v) }, nil
+}
+
+// knownV6 lists the suite's cases this adapter fails, with the reason.
+var knownV6 = map[string]string{}
+
+func TestSuite(t *testing.T) {
+	summary := jsonschematest.Run(t, "jsonschemav6 (santhosh-tekuri/jsonschema v6.0.3)", compileSuite, knownV6)
+	if *record {
+		if err := os.WriteFile("../testdata/conformance.v6.txt", []byte(summary), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
