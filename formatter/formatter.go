@@ -191,18 +191,7 @@ func (s *state) run(list issues.List) {
 	for i := range list {
 		s.idx = append(s.idx, i)
 	}
-	slices.SortStableFunc(s.idx, func(a, b int) int {
-		if c := list[a].Path.Compare(list[b].Path); c != 0 {
-			return c
-		}
-		switch {
-		case list[a].Code < list[b].Code:
-			return -1
-		case list[a].Code > list[b].Code:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(s.idx, func(a, b int) int { return issues.Compare(&list[a], &list[b]) })
 	for n, i := range s.idx {
 		is := &list[i]
 		if !s.emitIssue(is) {

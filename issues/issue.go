@@ -253,3 +253,12 @@ func isJSONNumber(s string) bool {
 	}
 	return i == len(s)
 }
+
+// Compare orders issues for display: by path (see Path.Compare), then by
+// code. Adapters may report in any order; this is the one order shown.
+func Compare(a, b *Issue) int {
+	if c := a.Path.Compare(b.Path); c != 0 {
+		return c
+	}
+	return strings.Compare(string(a.Code), string(b.Code))
+}
