@@ -85,7 +85,7 @@ func (k *sink) finish() issues.List {
 		src := k.out[t.pos].Source
 		k.out[t.pos].Code = ""
 		for _, i := range t.index {
-			k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckExcluded,
+			k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckNever,
 				Path: t.path.Append(i), Input: t.arr[i], Source: src})
 		}
 	}
@@ -341,8 +341,13 @@ func contains(path issues.Path, v any, sch *jsonschema.Schema, lo, hi int, sourc
 	is := issues.Issue{Code: issues.Custom, Check: issues.CheckContains, Path: path, Input: v,
 		Origin: issues.OriginArray, Inclusive: true, Source: source}
 	if sch != nil {
-		if lo < 0 && sch.MinContains != nil && *sch.MinContains > 0 {
-			lo = *sch.MinContains
+		if lo < 0 {
+			switch {
+			case sch.MinContains == nil:
+				lo = 1 // contains alone asks for one match
+			case *sch.MinContains > 0:
+				lo = *sch.MinContains
+			}
 		}
 		if hi < 0 && sch.MaxContains != nil {
 			hi = *sch.MaxContains

@@ -1,0 +1,669 @@
+package jsonschemav5
+
+import (
+	"errors"
+	"math/big"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+	"github.com/selfheal/selfheal/issues"
+)
+
+// Issues converts a validation failure of jsonschema v5 into normalized
+// issues, with instance the value that was validated. It reports false when
+// err is not a failure of validation.
+//
+// Version 5's errors name no constraint values, so without the compiled
+// schema Issues knows the code, path and value sent of each issue but not
+// its bounds, allowed values or names: call Schema.Issues on the Schema from
+// Compile or FromCompiled instead wherever possible.
+func Issues(err error, instance any) (issues.List, bool) {
+	return (*Schema)(nil).Issues(err, instance)
+}
+
+// Issues is the package-level Issues with the knowledge of s: the
+// constraint values from the compiled schema, bounds exactly as the
+// document wrote them (when s was built by Compile). A nil s knows nothing.
+func (s *Schema) Issues(err error, instance any) (issues.List, bool) {
+	if err == nil {
+		return nil, false
+	}
+	var ve *jsonschema.ValidationError
+	if errors.As(err, &ve) {
+		c := conv{s: s, base: instance}
+		var out sink
+		c.add(&out, ve)
+		return out.finish(), true
+	}
+	var loop jsonschema.InfiniteLoopError
+	if errors.As(err, &loop) {
+		return issues.List{{Code: issues.Custom, Check: issues.CheckNever, Input: instance, Source: "jsonschema:$ref"}}, true
+	}
+	var bad jsonschema.InvalidJSONTypeError
+	if errors.As(err, &bad) {
+		return issues.List{{Code: issues.InvalidType, Input: instance,
+			Expected: "string|number|boolean|null|object|array", Source: "jsonschema:type"}}, true
+	}
+	return nil, false
+}
+
+// conv converts one tree of errors. base is the value instance locations
+// are relative to, iloc the instance location of base, prefix its path
+// from the root of the issues (nil inside property names and contents,
+// whose issues are relative), koff the keyword-location tokens consumed by
+// the enclosing property-name or content context.
+type conv struct {
+	s      *Schema
+	base   any
+	iloc   string
+	prefix issues.Path
+	koff   int
+}
+
+// pointer splits a JSON pointer as version 5 writes it (tokens escaped,
+// then percent-encoded) into its tokens.
+func pointer(p string) []string {
+	p = strings.TrimPrefix(p, "/")
+	if p == "" {
+		return nil
+	}
+	toks := strings.Split(p, "/")
+	for i, t := range toks {
+		if u, err := url.PathUnescape(t); err == nil {
+			t = u
+		}
+		toks[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
+	}
+	return toks
+}
+
+// locate returns the path and value at an instance location.
+func (c *conv) locate(loc string) (issues.Path, any) {
+	toks := pointer(strings.TrimPrefix(loc, c.iloc))
+	p := make(issues.Path, 0, len(c.prefix)+len(toks))
+	p = append(p, c.prefix...)
+	v := c.base
+	for _, tok := range toks {
+		switch x := v.(type) {
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err == nil && i >= 0 && i < len(x) {
+				p = append(p, i)
+				v = x[i]
+				continue
+			}
+			p = append(p, tok)
+			v = nil
+		case map[string]any:
+			p = append(p, tok)
+			v = x[tok]
+		default:
+			p = append(p, tok)
+			v = nil
+		}
+	}
+	return p, v
+}
+
+// parent returns the instance location without its last token.
+func parentLoc(loc string) string {
+	if i := strings.LastIndexByte(loc, '/'); i >= 0 {
+		return loc[:i]
+	}
+	return ""
+}
+
+// applicators take a name or index after them in a keyword location.
+var named = map[string]bool{"properties": true, "patternProperties": true, "dependencies": true,
+	"dependentSchemas": true, "allOf": true, "anyOf": true, "oneOf": true, "prefixItems": true,
+	"$defs": true, "definitions": true}
+
+// contextStep finds the first propertyNames or contentSchema step of a
+// keyword location at or after token koff, and the index after it.
+func contextStep(kwloc string, koff int) (string, int) {
+	toks := pointer(kwloc)
+	for i := 0; i < len(toks); {
+		kw := toks[i]
+		switch {
+		case named[kw]:
+			i += 2
+			continue
+		case kw == "items" && i+1 < len(toks) && isIndex(toks[i+1]):
+			i += 2
+			continue
+		case (kw == "propertyNames" || kw == "contentSchema") && i >= koff && i+1 <= len(toks):
+			return kw, i + 1
+		}
+		i++
+	}
+	return "", 0
+}
+
+func isIndex(s string) bool {
+	_, err := strconv.Atoi(s)
+	return err == nil
+}
+
+// add converts ve and its causes into k.
+func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
+	if ctx, after := contextStep(ve.KeywordLocation, c.koff); ctx != "" {
+		c.nested(k, ve, ctx, after)
+		return
+	}
+	sch, kw := c.s.split(ve.AbsoluteKeywordLocation)
+	if len(kw) == 0 && len(ve.Causes) == 0 && strings.HasSuffix(ve.KeywordLocation, "/not") {
+		// "…/not" is both the failed keyword and its subschema's location.
+		a := ve.AbsoluteKeywordLocation
+		sch, kw = c.s.split(a[:strings.LastIndexByte(a, '/')])
+		kw = append(kw, "not")
+	}
+	path, v := c.locate(ve.InstanceLocation)
+	src := func(kw string) string { return "jsonschema:" + kw }
+	first := ""
+	if len(kw) > 0 {
+		first = kw[0]
+	}
+	switch first {
+	case "", "$ref", "$recursiveRef", "$dynamicRef", "allOf", "then", "else":
+		if first == "" && len(ve.Causes) == 0 {
+			c.falseSchema(k, ve, path, v)
+			return
+		}
+		for _, cause := range ve.Causes {
+			c.add(k, cause)
+		}
+	case "type":
+		is := issues.Issue{Code: issues.InvalidType, Path: path, Input: v, Source: src("type")}
+		if sch != nil {
+			is.Expected = strings.Join(sch.Types, "|")
+		}
+		k.out = append(k.out, is)
+	case "enum":
+		is := issues.Issue{Code: issues.InvalidValue, Path: path, Input: v, Source: src("enum")}
+		if sch != nil {
+			is.Values = sch.Enum
+		}
+		k.out = append(k.out, is)
+	case "const":
+		is := issues.Issue{Code: issues.InvalidValue, Path: path, Input: v, Source: src("const")}
+		if sch != nil && len(sch.Constant) > 0 {
+			is.Values = []any{sch.Constant[0]}
+		}
+		k.out = append(k.out, is)
+	case "format":
+		is := issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Source: src("format")}
+		if sch != nil {
+			is.Format = sch.Format
+		}
+		k.out = append(k.out, is)
+	case "pattern":
+		is := issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Format: "regex", Source: src("pattern")}
+		if sch != nil && sch.Pattern != nil {
+			is.Pattern = sch.Pattern.String()
+		}
+		k.out = append(k.out, is)
+	case "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties":
+		k.out = append(k.out, sizeIssue(first, path, v, sch))
+	case "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum":
+		k.out = append(k.out, c.bound(first, path, v, sch))
+	case "multipleOf":
+		is := issues.Issue{Code: issues.NotMultipleOf, Path: path, Input: v, Source: src("multipleOf")}
+		if sch != nil {
+			is.Divisor = c.s.literal(sch.Location, "multipleOf", sch.MultipleOf)
+		}
+		k.out = append(k.out, is)
+	case "required":
+		obj, _ := v.(map[string]any)
+		if sch == nil {
+			k.out = append(k.out, issues.Issue{Code: issues.InvalidType, Path: path, Input: v, Source: src("required")})
+			break
+		}
+		for _, name := range sch.Required {
+			if _, ok := obj[name]; !ok {
+				k.out = append(k.out, issues.Issue{Code: issues.InvalidType, Path: path.Append(name),
+					Absent: true, Expected: propType(sch, name), Source: src("required")})
+			}
+		}
+	case "dependencies", "dependentRequired":
+		if len(kw) == 3 && sch != nil {
+			prop := kw[1]
+			var list []string
+			if first == "dependencies" {
+				list, _ = sch.Dependencies[prop].([]string)
+			} else {
+				list = sch.DependentRequired[prop]
+			}
+			if i, err := strconv.Atoi(kw[2]); err == nil && i < len(list) {
+				name := list[i]
+				k.out = append(k.out, issues.Issue{Code: issues.InvalidType, Path: path.Append(name), Absent: true,
+					Expected: propType(sch, name), Source: src(first),
+					When: &issues.Condition{Op: issues.CondPresent, Fields: []issues.Path{path.Append(prop)}}})
+				break
+			}
+		}
+		for _, cause := range ve.Causes {
+			c.add(k, cause)
+		}
+	case "additionalProperties":
+		obj, _ := v.(map[string]any)
+		allowed := declared(sch)
+		for name := range obj {
+			if sch != nil && !evaluatedBy(sch, name) {
+				k.unrecognized(path, v, name, allowed, src("additionalProperties"))
+			}
+		}
+	case "uniqueItems":
+		is := issues.Issue{Code: issues.Custom, Check: issues.CheckUnique, Path: path, Input: v, Source: src("uniqueItems")}
+		if arr, ok := v.([]any); ok {
+			if i := firstDuplicate(arr); i >= 0 {
+				is.Values = []any{arr[i]}
+			}
+		}
+		k.out = append(k.out, is)
+	case "minContains", "maxContains":
+		k.out = append(k.out, c.contains(first, path, v, sch))
+	case "additionalItems":
+		is := issues.Issue{Code: issues.TooBig, Path: path, Input: v, Origin: issues.OriginArray,
+			Inclusive: true, Source: src("additionalItems")}
+		if sch != nil {
+			if items, ok := sch.Items.([]*jsonschema.Schema); ok {
+				is.Maximum = issues.Number(strconv.Itoa(len(items)))
+			}
+		}
+		k.out = append(k.out, is)
+	case "contentEncoding":
+		is := issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Source: src("contentEncoding")}
+		if sch != nil {
+			is.Format = sch.ContentEncoding
+		}
+		k.out = append(k.out, is)
+	case "contentMediaType":
+		is := issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Source: src("contentMediaType")}
+		if sch != nil {
+			is.Format = mediaFormat(sch.ContentMediaType)
+		}
+		k.out = append(k.out, is)
+	case "contentSchema":
+		// The content is not JSON. With a media type, its own failure
+		// already says so.
+		if sch == nil || sch.ContentMediaType == "" {
+			k.out = append(k.out, issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Format: "json",
+				Source: src("contentMediaType")})
+		}
+	case "not":
+		k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckNot, Path: path, Input: v, Source: src("not")})
+	case "anyOf":
+		k.out = append(k.out, c.union(path, v, ve.Causes, src("anyOf")))
+	case "oneOf":
+		if len(ve.Causes) == 0 {
+			k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckOneOf, Path: path,
+				Input: v, Source: src("oneOf")})
+			break
+		}
+		k.out = append(k.out, c.union(path, v, ve.Causes, src("oneOf")))
+	default:
+		// An extension's keyword: its causes, if any, else a plain
+		// failure that names it for logs.
+		if len(ve.Causes) > 0 {
+			for _, cause := range ve.Causes {
+				c.add(k, cause)
+			}
+			break
+		}
+		k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckNever, Path: path,
+			Input: v, Source: src(first)})
+	}
+}
+
+// nested converts an error raised inside propertyNames (the name itself is
+// the instance) or contentSchema (the decoded content is).
+func (c *conv) nested(k *sink, ve *jsonschema.ValidationError, ctx string, after int) {
+	if ctx == "propertyNames" {
+		ploc := parentLoc(ve.InstanceLocation)
+		toks := pointer(strings.TrimPrefix(ve.InstanceLocation, ploc))
+		name := ""
+		if len(toks) > 0 {
+			name = toks[len(toks)-1]
+		}
+		path, obj := c.locate(ploc)
+		inner := conv{s: c.s, base: name, iloc: ve.InstanceLocation, koff: after}
+		inner.add(k.keySink(path, obj, name), ve)
+		return
+	}
+	// contentSchema: the string is where the instance stops being JSON.
+	toks := pointer(strings.TrimPrefix(ve.InstanceLocation, c.iloc))
+	v, n := c.base, 0
+	for _, tok := range toks {
+		if _, ok := v.(string); ok {
+			break
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			v = x[tok]
+		case []any:
+			i, _ := strconv.Atoi(tok)
+			if i >= 0 && i < len(x) {
+				v = x[i]
+			} else {
+				v = nil
+			}
+		}
+		n++
+	}
+	sloc := c.iloc
+	for _, tok := range toks[:n] {
+		sloc += "/" + url.PathEscape(strings.ReplaceAll(strings.ReplaceAll(tok, "~", "~0"), "/", "~1"))
+	}
+	path, str := c.locate(sloc)
+	owner, _ := c.s.split(strings.TrimSuffix(ve.AbsoluteKeywordLocation[:strings.LastIndex(ve.AbsoluteKeywordLocation, "/contentSchema")+1], "/"))
+	inner := conv{s: c.s, base: decodeContent(str, owner), iloc: sloc, koff: after}
+	inner.add(k.contentSink(path, str), ve)
+}
+
+// union reports a value that matches no alternative, with each
+// alternative's issues.
+func (c *conv) union(path issues.Path, v any, causes []*jsonschema.ValidationError, source string) issues.Issue {
+	branches := make([][]issues.Issue, 0, len(causes))
+	for _, cause := range causes {
+		var bk sink
+		c.add(&bk, cause)
+		branches = append(branches, bk.finish())
+	}
+	return issues.Issue{Code: issues.InvalidUnion, Path: path, Input: v, Branches: branches, Source: source}
+}
+
+// falseSchema reports a value where the schema is false, by where the
+// false schema sits (as jsonschemav6 does).
+func (c *conv) falseSchema(k *sink, ve *jsonschema.ValidationError, path issues.Path, v any) {
+	toks := fragment(ve.AbsoluteKeywordLocation)
+	last := func(i int) string {
+		if len(toks) >= i {
+			return toks[len(toks)-i]
+		}
+		return ""
+	}
+	if len(path) > len(c.prefix) {
+		ploc := parentLoc(ve.InstanceLocation)
+		ppath, pv := c.locate(ploc)
+		switch last(1) {
+		case "unevaluatedProperties", "additionalProperties":
+			if name, ok := path[len(path)-1].(string); ok {
+				owner, _ := c.s.split(ve.AbsoluteKeywordLocation[:strings.LastIndexByte(ve.AbsoluteKeywordLocation, '/')])
+				k.unrecognized(ppath, pv, name, evaluable(owner), "jsonschema:"+last(1))
+				return
+			}
+		case "items", "additionalItems", "unevaluatedItems":
+			if i, ok := path[len(path)-1].(int); ok {
+				if arr, ok := pv.([]any); ok {
+					k.excessItem(ppath, arr, i, "jsonschema:"+last(1))
+					return
+				}
+			}
+		}
+		switch last(2) {
+		case "properties", "patternProperties":
+			k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckExcluded, Path: path,
+				Input: v, Source: "jsonschema:" + last(2)})
+			return
+		}
+	}
+	switch last(2) {
+	case "dependentSchemas", "dependencies":
+		if obj, ok := v.(map[string]any); ok {
+			name := last(1)
+			if pv, ok := obj[name]; ok {
+				k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckExcluded,
+					Path: path.Append(name), Input: pv, Source: "jsonschema:" + last(2)})
+				return
+			}
+		}
+	}
+	k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckNever, Path: path, Input: v,
+		Source: "jsonschema:false"})
+}
+
+func sizeIssue(kw string, path issues.Path, v any, sch *jsonschema.Schema) issues.Issue {
+	is := issues.Issue{Path: path, Input: v, Inclusive: true, Source: "jsonschema:" + kw}
+	var lo, hi int = -1, -1
+	switch kw {
+	case "minLength", "maxLength":
+		is.Origin = issues.OriginString
+		if sch != nil {
+			lo, hi = sch.MinLength, sch.MaxLength
+		}
+	case "minItems", "maxItems":
+		is.Origin = issues.OriginArray
+		if sch != nil {
+			lo, hi = sch.MinItems, sch.MaxItems
+		}
+	default:
+		is.Origin = issues.OriginObject
+		if sch != nil {
+			lo, hi = sch.MinProperties, sch.MaxProperties
+		}
+	}
+	is.Exact = lo >= 0 && lo == hi
+	if strings.HasPrefix(kw, "min") {
+		is.Code = issues.TooSmall
+		if lo >= 0 {
+			is.Minimum = issues.Number(strconv.Itoa(lo))
+		}
+	} else {
+		is.Code = issues.TooBig
+		if hi >= 0 {
+			is.Maximum = issues.Number(strconv.Itoa(hi))
+		}
+	}
+	return is
+}
+
+func (c *conv) bound(kw string, path issues.Path, v any, sch *jsonschema.Schema) issues.Issue {
+	is := issues.Issue{Path: path, Input: v, Origin: numOrigin(sch), Source: "jsonschema:" + kw}
+	is.Inclusive = !strings.HasPrefix(kw, "exclusive")
+	var r *big.Rat
+	if sch != nil {
+		switch kw {
+		case "minimum":
+			r = sch.Minimum
+		case "exclusiveMinimum":
+			r = sch.ExclusiveMinimum
+		case "maximum":
+			r = sch.Maximum
+		default:
+			r = sch.ExclusiveMaximum
+		}
+	}
+	n := issues.Number("")
+	if sch != nil {
+		n = c.s.literal(sch.Location, kw, r)
+	}
+	if strings.HasSuffix(kw, "inimum") {
+		is.Code, is.Minimum = issues.TooSmall, n
+	} else {
+		is.Code, is.Maximum = issues.TooBig, n
+	}
+	return is
+}
+
+// contains words a failed minContains (or plain contains) or maxContains
+// with the counts of matching items the schema asks for.
+func (c *conv) contains(kw string, path issues.Path, v any, sch *jsonschema.Schema) issues.Issue {
+	is := issues.Issue{Code: issues.Custom, Check: issues.CheckContains, Path: path, Input: v,
+		Origin: issues.OriginArray, Inclusive: true, Source: "jsonschema:" + kw}
+	if sch == nil {
+		return is
+	}
+	if kw == "minContains" && !c.s.hasKeyword(sch, "minContains") {
+		is.Source = "jsonschema:contains"
+	}
+	if sch.MinContains > 0 {
+		is.Minimum = issues.Number(strconv.Itoa(sch.MinContains))
+	}
+	if sch.MaxContains >= 0 {
+		is.Maximum = issues.Number(strconv.Itoa(sch.MaxContains))
+	}
+	return is
+}
+
+// numOrigin is the origin of a numeric bound: integer when the schema
+// allows integers only.
+func numOrigin(sch *jsonschema.Schema) string {
+	if sch != nil && len(sch.Types) == 1 && sch.Types[0] == "integer" {
+		return issues.OriginInteger
+	}
+	return issues.OriginNumber
+}
+
+// propType is the declared type of property name of sch ("" when unknown),
+// through $ref chains.
+func propType(sch *jsonschema.Schema, name string) string {
+	if sch == nil {
+		return ""
+	}
+	p := sch.Properties[name]
+	for range 8 {
+		if p == nil {
+			return ""
+		}
+		if len(p.Types) > 0 {
+			return strings.Join(p.Types, "|")
+		}
+		if len(p.Constant) > 0 {
+			return jsonType(p.Constant[0])
+		}
+		p = p.Ref
+	}
+	return ""
+}
+
+// evaluatedBy reports whether properties or patternProperties of sch
+// cover name (what additionalProperties leaves alone).
+func evaluatedBy(sch *jsonschema.Schema, name string) bool {
+	if _, ok := sch.Properties[name]; ok {
+		return true
+	}
+	for re := range sch.PatternProperties {
+		if re.MatchString(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// declared lists the property names sch declares, sorted.
+func declared(sch *jsonschema.Schema) []string {
+	if sch == nil || len(sch.Properties) == 0 {
+		return nil
+	}
+	names := make([]string, 0, len(sch.Properties))
+	for n := range sch.Properties {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// evaluable lists the property names that sch and the subschemas applied
+// to the same object declare: what unevaluatedProperties leaves allowed.
+func evaluable(sch *jsonschema.Schema) []string {
+	if sch == nil {
+		return nil
+	}
+	seen := map[*jsonschema.Schema]bool{}
+	set := map[string]bool{}
+	var walk func(s *jsonschema.Schema)
+	walk = func(s *jsonschema.Schema) {
+		if s == nil || seen[s] || len(seen) > 256 {
+			return
+		}
+		seen[s] = true
+		for n := range s.Properties {
+			set[n] = true
+		}
+		walk(s.Ref)
+		walk(s.DynamicRef)
+		walk(s.RecursiveRef)
+		for _, l := range [][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf} {
+			for _, x := range l {
+				walk(x)
+			}
+		}
+		walk(s.If)
+		walk(s.Then)
+		walk(s.Else)
+		for _, x := range s.DependentSchemas {
+			walk(x)
+		}
+	}
+	walk(sch)
+	if len(set) == 0 {
+		return nil
+	}
+	names := make([]string, 0, len(set))
+	for n := range set {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// firstDuplicate returns the index of the first item equal to an earlier
+// one, or -1.
+func firstDuplicate(arr []any) int {
+	for i := 1; i < len(arr); i++ {
+		for j := 0; j < i; j++ {
+			if equal(arr[i], arr[j]) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// equal is JSON equality: numbers by value, objects regardless of order.
+func equal(a, b any) bool {
+	ta, tb := jsonType(a), jsonType(b)
+	if ta == "integer" {
+		ta = "number"
+	}
+	if tb == "integer" {
+		tb = "number"
+	}
+	if ta != tb {
+		return false
+	}
+	switch x := a.(type) {
+	case []any:
+		y := b.([]any)
+		if len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !equal(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		y := b.(map[string]any)
+		if len(x) != len(y) {
+			return false
+		}
+		for k, xv := range x {
+			yv, ok := y[k]
+			if !ok || !equal(xv, yv) {
+				return false
+			}
+		}
+		return true
+	}
+	if ta == "number" {
+		ra, ok1 := new(big.Rat).SetString(numText(a))
+		rb, ok2 := new(big.Rat).SetString(numText(b))
+		return ok1 && ok2 && ra.Cmp(rb) == 0
+	}
+	return a == b
+}

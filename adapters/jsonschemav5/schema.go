@@ -1,0 +1,376 @@
+package jsonschemav5
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+	"github.com/selfheal/selfheal/issues"
+)
+
+// DefaultLocation is the URL a schema compiled by Compile is known by, unless
+// WithLocation says otherwise (or the schema has an $id). Relative
+// references resolve against it.
+const DefaultLocation = "mem:///schema.json"
+
+// Loader loads the document at an absolute URL, for remote references.
+type Loader func(url string) (io.ReadCloser, error)
+
+// Schema is a compiled JSON Schema that reports failures as issues. It is
+// immutable and safe for concurrent use.
+type Schema struct {
+	sch  *jsonschema.Schema
+	locs map[string]*jsonschema.Schema // compiled subschemas by location
+	docs map[string]any                // schema documents by URL, for literals
+}
+
+// Option configures Compile.
+type Option func(*config)
+
+type config struct {
+	draft    *jsonschema.Draft
+	formats  bool
+	content  bool
+	loader   Loader
+	location string
+	hook     func(*jsonschema.Compiler)
+}
+
+// WithDraft sets the draft used when the schema has no "$schema" (the
+// library's default, 2020-12, otherwise).
+func WithDraft(d *jsonschema.Draft) Option {
+	return func(c *config) { c.draft = d }
+}
+
+// WithFormatAssertion turns the checking of "format" on or off. It is on
+// by default: a tool's arguments that say "email" should be an email.
+func WithFormatAssertion(on bool) Option {
+	return func(c *config) { c.formats = on }
+}
+
+// WithContentAssertion turns the checking of contentEncoding,
+// contentMediaType and contentSchema on or off (off by default).
+func WithContentAssertion(on bool) Option {
+	return func(c *config) { c.content = on }
+}
+
+// WithLoader sets the loader of remote references. Without one, only the
+// schema itself and the draft meta-schemas can be referenced: compiling
+// never reaches the network or the file system unless asked to (the
+// library's own default loader would read files).
+func WithLoader(l Loader) Option {
+	return func(c *config) { c.loader = l }
+}
+
+// WithLocation sets the URL the schema is known by (DefaultLocation by
+// default), against which its relative references resolve.
+func WithLocation(u string) Option {
+	return func(c *config) { c.location = u }
+}
+
+// WithCompiler calls f on the library's compiler before compiling, to
+// register formats, decoders or extensions.
+func WithCompiler(f func(*jsonschema.Compiler)) Option {
+	return func(c *config) { c.hook = f }
+}
+
+// Compile compiles a JSON Schema document. A schema that is not JSON, that
+// the meta-schema rejects, or whose references cannot be resolved is an
+// error, returned here rather than shown to a model later.
+func Compile(schema []byte, opts ...Option) (*Schema, error) {
+	cfg := config{formats: true, location: DefaultLocation}
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
+	}
+	doc, err := decode(schema)
+	if err != nil {
+		return nil, fmt.Errorf("jsonschemav5: the schema is not valid JSON: %w", err)
+	}
+	s := &Schema{docs: map[string]any{}}
+	loc := cfg.location
+	if i := strings.IndexByte(loc, '#'); i >= 0 {
+		loc = loc[:i]
+	}
+	s.record(loc, doc)
+	c := jsonschema.NewCompiler()
+	if cfg.draft != nil {
+		c.Draft = cfg.draft
+	}
+	c.AssertFormat = cfg.formats
+	c.AssertContent = cfg.content
+	c.LoadURL = func(u string) (io.ReadCloser, error) {
+		if cfg.loader == nil {
+			return nil, fmt.Errorf("no loader for %s (see WithLoader)", u)
+		}
+		r, err := cfg.loader(u)
+		if err != nil {
+			return nil, err
+		}
+		defer r.Close()
+		data, err := io.ReadAll(r)
+		if err != nil {
+			return nil, err
+		}
+		if d, err := decode(data); err == nil {
+			s.record(u, d)
+		}
+		return io.NopCloser(bytes.NewReader(data)), nil
+	}
+	if cfg.hook != nil {
+		cfg.hook(c)
+	}
+	if err := c.AddResource(loc, bytes.NewReader(schema)); err != nil {
+		return nil, fmt.Errorf("jsonschemav5: %w", err)
+	}
+	sch, err := c.Compile(loc)
+	if err != nil {
+		return nil, fmt.Errorf("jsonschemav5: the schema does not compile: %w", compileError(err))
+	}
+	s.sch = sch
+	s.locs = index(sch)
+	return s, nil
+}
+
+// compileError spells out the meta-schema's reasons, which the library's
+// Error keeps to the first.
+func compileError(err error) error {
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return err
+	}
+	var b strings.Builder
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			fmt.Fprintf(&b, "\n- at '%s': %s", e.InstanceLocation, e.Message)
+		}
+		for _, c := range e.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	return fmt.Errorf("%w%s", err, b.String())
+}
+
+// record keeps a schema document under its URL and, when it has one, its
+// $id, which version 5 uses as its locations' base.
+func (s *Schema) record(u string, doc any) {
+	s.docs[u] = doc
+	obj, ok := doc.(map[string]any)
+	if !ok {
+		return
+	}
+	for _, key := range []string{"$id", "id"} {
+		id, ok := obj[key].(string)
+		if !ok {
+			continue
+		}
+		base, err1 := url.Parse(u)
+		ref, err2 := url.Parse(id)
+		if err1 == nil && err2 == nil {
+			abs := base.ResolveReference(ref)
+			abs.Fragment = ""
+			s.docs[abs.String()] = doc
+		}
+	}
+}
+
+// FromCompiled wraps a schema compiled with the library directly. Its issues
+// carry every constraint; bounds are written from the library's exact values,
+// since the documents are not known.
+func FromCompiled(sch *jsonschema.Schema) *Schema {
+	return &Schema{sch: sch, locs: index(sch)}
+}
+
+// Compiled returns the library's compiled schema.
+func (s *Schema) Compiled() *jsonschema.Schema { return s.sch }
+
+// Validate validates instance (a value decoded from JSON, numbers best as
+// json.Number) and returns its issues, or nil when it is valid. A valid
+// instance costs what the library's Validate costs and nothing more.
+func (s *Schema) Validate(instance any) issues.List {
+	err := s.sch.Validate(instance)
+	if err == nil {
+		return nil
+	}
+	if list, ok := s.Issues(err, instance); ok && len(list) > 0 {
+		return list
+	}
+	return issues.List{{Code: issues.Custom, Check: issues.CheckNever, Input: instance,
+		Message: err.Error(), Source: "jsonschema"}}
+}
+
+// ValidateJSON decodes data (keeping numbers exact) and validates it.
+// Data that is not one well-formed JSON value is an invalid_format issue
+// (format "json") at the root, with the decoder's reason as its Message.
+func (s *Schema) ValidateJSON(data []byte) issues.List {
+	v, err := decode(data)
+	if err != nil {
+		return issues.List{{Code: issues.InvalidFormat, Input: string(data), Format: "json",
+			Message: err.Error(), Source: "json"}}
+	}
+	return s.Validate(v)
+}
+
+func decode(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("unexpected data after the JSON value at byte %d", dec.InputOffset())
+	}
+	return v, nil
+}
+
+// split finds the compiled schema an absolute keyword location belongs to
+// and the keyword path after it.
+func (s *Schema) split(loc string) (*jsonschema.Schema, []string) {
+	if s == nil {
+		toks := fragment(loc)
+		if len(toks) > 0 {
+			return nil, toks[len(toks)-1:]
+		}
+		return nil, nil
+	}
+	var kw []string
+	cur := loc
+	for range 64 {
+		if sch, ok := s.locs[cur]; ok {
+			return sch, kw
+		}
+		if sch, ok := s.locs[unescapeFrag(cur)]; ok {
+			return sch, kw
+		}
+		i := strings.LastIndexByte(cur, '/')
+		if i < 0 || i < strings.IndexByte(cur, '#') {
+			break
+		}
+		tok := cur[i+1:]
+		tok = strings.ReplaceAll(strings.ReplaceAll(unescapeFrag(tok), "~1", "/"), "~0", "~")
+		kw = append([]string{tok}, kw...)
+		cur = cur[:i]
+	}
+	return nil, kw
+}
+
+// hasKeyword reports whether the document of sch writes keyword kw (true
+// when the document is unknown and kw is not a default).
+func (s *Schema) hasKeyword(sch *jsonschema.Schema, kw string) bool {
+	if s != nil {
+		if obj, ok := s.lookup(sch.Location).(map[string]any); ok {
+			_, has := obj[kw]
+			return has
+		}
+	}
+	return kw != "minContains" || sch.MinContains != 1
+}
+
+// literal returns the number keyword kw of the schema at loc as the document
+// wrote it, or else the library's exact value written plainly.
+func (s *Schema) literal(loc, kw string, r *big.Rat) issues.Number {
+	if s != nil {
+		if obj, ok := s.lookup(loc).(map[string]any); ok {
+			v := obj[kw]
+			if b, ok := v.(bool); ok && b {
+				// Draft 4: exclusiveMinimum: true qualifies minimum.
+				v = obj[strings.ToLower(strings.TrimPrefix(kw, "exclusive"))]
+			}
+			if n, ok := v.(json.Number); ok {
+				if back, ok := new(big.Rat).SetString(string(n)); ok && (r == nil || back.Cmp(r) == 0) {
+					return issues.Number(n)
+				}
+			}
+		}
+	}
+	return ratText(r)
+}
+
+// lookup returns the value of the schema document at a location.
+func (s *Schema) lookup(loc string) any {
+	u, frag, _ := strings.Cut(loc, "#")
+	v, ok := s.docs[u]
+	if !ok {
+		return nil
+	}
+	for _, tok := range pointer(frag) {
+		switch x := v.(type) {
+		case map[string]any:
+			v = x[tok]
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(x) {
+				return nil
+			}
+			v = x[i]
+		default:
+			return nil
+		}
+	}
+	return v
+}
+
+// index maps the location of every subschema reachable from sch to it.
+func index(sch *jsonschema.Schema) map[string]*jsonschema.Schema {
+	m := map[string]*jsonschema.Schema{}
+	var walk func(s *jsonschema.Schema)
+	walk = func(s *jsonschema.Schema) {
+		if s == nil {
+			return
+		}
+		if _, ok := m[s.Location]; ok {
+			return
+		}
+		m[s.Location] = s
+		for _, x := range []*jsonschema.Schema{s.Ref, s.RecursiveRef, s.DynamicRef, s.Not, s.If, s.Then, s.Else,
+			s.PropertyNames, s.UnevaluatedProperties, s.Contains, s.Items2020, s.UnevaluatedItems, s.ContentSchema} {
+			walk(x)
+		}
+		for _, l := range [][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf, s.PrefixItems} {
+			for _, x := range l {
+				walk(x)
+			}
+		}
+		for _, x := range s.Properties {
+			walk(x)
+		}
+		for _, x := range s.PatternProperties {
+			walk(x)
+		}
+		if x, ok := s.AdditionalProperties.(*jsonschema.Schema); ok {
+			walk(x)
+		}
+		for _, d := range s.Dependencies {
+			if x, ok := d.(*jsonschema.Schema); ok {
+				walk(x)
+			}
+		}
+		for _, x := range s.DependentSchemas {
+			walk(x)
+		}
+		switch it := s.Items.(type) {
+		case *jsonschema.Schema:
+			walk(it)
+		case []*jsonschema.Schema:
+			for _, x := range it {
+				walk(x)
+			}
+		}
+		if x, ok := s.AdditionalItems.(*jsonschema.Schema); ok {
+			walk(x)
+		}
+	}
+	walk(sch)
+	return m
+}
