@@ -180,6 +180,14 @@ type state struct {
 	inner *issues.Issue
 	lower []byte
 	upper []byte
+
+	// {field} and {condition}: the other field of a cross-field check and
+	// the condition of a conditional requirement are rendered into these.
+	field    []byte
+	fieldSet bool
+	cond     []byte
+	pair     []byte
+	scratch  []byte
 }
 
 // run writes (or collects) the lines of list in path order, dropping exact

@@ -227,10 +227,15 @@ func TestExamplesAreValid(t *testing.T) {
 		"idn-email":    `^[^@\s]+@[^@\s]+$`,
 		"idn-hostname": `^[^\s.]+(\.[^\s.]+)*$`,
 	}
+	// Formats whose validity depends on the server's own files: no example
+	// could be valid for every server.
+	serverState := map[string]bool{"dir": true, "file": true, "image": true, "uds_exists": true}
 	for _, f := range catalogFormats() {
 		ex, ok := FormatExample(f)
 		if !ok {
-			t.Errorf("format %s has no example", f)
+			if !serverState[f] {
+				t.Errorf("format %s has no example", f)
+			}
 			continue
 		}
 		switch f {

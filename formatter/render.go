@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/locales"
@@ -56,6 +57,9 @@ func (s *state) choose(is *issues.Issue, inner *issues.Issue) (*templates.Messag
 	switch is.Code {
 	case issues.InvalidType:
 		if is.Absent {
+			if is.When != nil {
+				return s.msg("invalid_type", "missing", "when"), 1
+			}
 			return s.msg("invalid_type", "missing", ""), 1
 		}
 		if str, ok := is.Input.(string); ok {
@@ -72,6 +76,9 @@ func (s *state) choose(is *issues.Issue, inner *issues.Issue) (*templates.Messag
 			variant = "exact"
 		case !is.Inclusive:
 			variant = "exclusive"
+		}
+		if is.Ref != nil && !is.Exact {
+			return s.msg(code, "ref", variant), 1
 		}
 		origin := canonicalOrigin(is.Origin, is.Input)
 		if m := s.f.cat.Message(code, origin, variant); m != nil {
@@ -91,6 +98,11 @@ func (s *state) choose(is *issues.Issue, inner *issues.Issue) (*templates.Messag
 		return s.msg(code, "", ""), 1
 	case issues.InvalidFormat:
 		f := is.Format
+		if is.Ref != nil {
+			if m := s.msg("invalid_format", f, "ref"); m != nil {
+				return m, 1
+			}
+		}
 		switch {
 		case f == "regex" && is.Pattern == "":
 			// JSON Schema's format "regex": the value must be a regex.
@@ -123,6 +135,16 @@ func (s *state) choose(is *issues.Issue, inner *issues.Issue) (*templates.Messag
 		}
 		return s.msg("unrecognized_keys", "", ""), n
 	case issues.InvalidValue:
+		if is.Check == issues.CheckNot {
+			if is.Ref != nil {
+				return s.msg("invalid_value", "not", "ref"), 1
+			}
+			if len(is.Values) > 0 {
+				return s.msg("invalid_value", "not", ""), 1
+			}
+		} else if is.Ref != nil {
+			return s.msg("invalid_value", "ref", ""), 1
+		}
 		switch len(is.Values) {
 		case 0:
 			return s.msg("invalid_value", "none", ""), 1
@@ -183,6 +205,17 @@ func (s *state) checkMessage(is *issues.Issue) *templates.Message {
 			return nil
 		}
 		s.inner = &is.Issues[0]
+	case issues.CheckExcluded:
+		if is.When != nil {
+			variant = "when"
+		}
+	case issues.CheckUnique:
+		switch {
+		case len(is.Values) == 0:
+			variant = "bare"
+		case is.Pattern != "":
+			variant = "by"
+		}
 	}
 	if m := s.msg("custom", is.Check, variant); m != nil {
 		return m
@@ -312,10 +345,18 @@ func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 			return dst
 		}
 		ex, ok := examples[is.Format]
-		if !ok {
+		switch {
+		case is.Format == timeLayout && is.Pattern != "":
+			s.scratch = exampleTime.AppendFormat(s.scratch[:0], is.Pattern)
+			s.value = s.appendQuoted(s.value[:0], bytesString(s.scratch))
+		case !ok:
 			return dst
+		case kindOf(is.Input) == kindNumber && issues.Number(ex).IsNumeric():
+			// A number field's example is a number, not a string.
+			s.value = append(s.value[:0], ex...)
+		default:
+			s.value = s.appendQuoted(s.value[:0], ex)
 		}
-		s.value = s.appendQuoted(s.value[:0], ex)
 		return s.appendMessage(dst, s.msg("example", "", ""), 1)
 	case templates.Pattern:
 		return s.appendQuoted(dst, is.Pattern)
@@ -332,6 +373,10 @@ func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 	case templates.Allowed:
 		if is.Code == issues.UnrecognizedKeys {
 			return s.appendStrings(dst, is.Allowed, nil)
+		}
+		if is.Code == issues.Custom && s.f.redact.path(is.Path) {
+			// The repeated items of a sensitive field are its values.
+			return s.appendMessage(dst, s.msg("value", "hidden", ""), 1)
 		}
 		return s.appendValues(dst, is.Values)
 	case templates.Count:
@@ -357,8 +402,120 @@ func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 		return appendInline(dst, strings.TrimSpace(str))
 	case templates.Value:
 		return append(dst, s.value...)
+	case templates.Field:
+		if s.fieldSet {
+			return append(dst, s.field...)
+		}
+		return s.appendRef(dst)
+	case templates.Condition:
+		return s.appendCondition(dst)
 	}
 	return dst
+}
+
+// timeLayout is the format of a date or time in a Go layout (validator's
+// datetime=<layout>); its example is exampleTime written in that layout.
+const timeLayout = "time_layout"
+
+var exampleTime = time.Date(2026, 1, 31, 9, 30, 0, 0, time.UTC)
+
+// appendRef renders the other field of a cross-field check: its path
+// quoted, then its value when known ("'password' (…)"), hidden when either
+// field is sensitive, "nothing" when it was not sent.
+func (s *state) appendRef(dst []byte) []byte {
+	ref := s.is.Ref
+	if ref == nil {
+		return dst
+	}
+	dst = s.appendPath(dst, ref.Path)
+	switch {
+	case ref.Absent:
+		s.value = s.appendMessage(s.value[:0], s.msg("value", "absent", ""), 1)
+	case ref.Value == nil:
+		return dst
+	case s.f.redact.path(ref.Path) || s.f.redact.path(s.is.Path):
+		s.value = s.appendMessage(s.value[:0], s.msg("value", "hidden", ""), 1)
+	default:
+		pv := preview{budget: s.f.maxRunes, redact: s.f.redact}
+		s.value = pv.appendTop(s.value[:0], ref.Value)
+	}
+	return s.appendMessage(dst, s.msg("ref", "value", ""), 1)
+}
+
+// appendPath renders a path quoted like a value: 'mode', 'items[0].name'.
+func (s *state) appendPath(dst []byte, p issues.Path) []byte {
+	s.scratch = p.AppendTo(s.scratch[:0])
+	return s.appendQuoted(dst, bytesString(s.scratch))
+}
+
+// appendCondition renders the condition of a conditional requirement:
+// "when 'mode' is 'on'", "unless 'a' is 'x' and 'b' is 'y'", "when 'email'
+// or 'phone' is sent". The fields (for equals, each with its value) are
+// rendered first, then the condition's message around them as {field}.
+func (s *state) appendCondition(dst []byte) []byte {
+	c := s.is.When
+	if c == nil {
+		return dst
+	}
+	m := s.msg("condition", c.Op, "")
+	if m == nil {
+		return dst
+	}
+	s.cond = s.cond[:0]
+	switch c.Op {
+	case issues.CondEquals, issues.CondNotEquals:
+		if len(c.Fields) > 1 && len(c.Fields) == len(c.Values) {
+			for i := range c.Fields {
+				if i > 0 {
+					s.cond = s.appendMessage(s.cond, s.msg("list", "and", ""), 1)
+				}
+				s.cond = s.appendPair(s.cond, c.Fields[i], c.Values[i:i+1])
+			}
+		} else if len(c.Fields) > 0 {
+			s.cond = s.appendPair(s.cond, c.Fields[0], c.Values)
+		}
+	default:
+		for i, f := range c.Fields {
+			if i > 0 {
+				if c.Op == issues.CondPresent || c.Op == issues.CondAbsent {
+					s.cond = s.appendMessage(s.cond, s.msg("list", "or", ""), 1)
+				} else {
+					s.cond = append(s.cond, ", "...)
+				}
+			}
+			s.cond = s.appendPath(s.cond, f)
+		}
+	}
+	s.field, s.fieldSet = s.cond, true
+	dst = s.appendMessage(dst, m, 1)
+	s.field, s.fieldSet = nil, false
+	return dst
+}
+
+// appendPair renders "'field' is 'value'" (values joined by "or").
+func (s *state) appendPair(dst []byte, field issues.Path, values []any) []byte {
+	s.pair = s.appendPath(s.pair[:0], field)
+	s.value = s.value[:0]
+	for i, v := range values {
+		if i > 0 {
+			s.value = s.appendMessage(s.value, s.msg("list", "or", ""), 1)
+		}
+		pv := preview{budget: s.f.maxRunes}
+		s.value = pv.appendTop(s.value, v)
+	}
+	s.field, s.fieldSet = s.pair, true
+	dst = s.appendMessage(dst, s.msg("condition", "is", ""), 1)
+	s.field, s.fieldSet = nil, false
+	return dst
+}
+
+// bytesString views b as a string for a call that only reads it and keeps
+// nothing of it.
+func bytesString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
 }
 
 // appendSent renders the value sent: "nothing" when absent, its type and

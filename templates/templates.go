@@ -37,6 +37,8 @@ const (
 	Inner                      // the line of an inner issue
 	Unquoted                   // the number inside a quoted number, unquoted
 	Value                      // the value inside an example or a sized value
+	Field                      // the other field a check refers to, quoted, with its value when known
+	Condition                  // the condition under which a requirement applies ("when 'mode' is 'on'")
 	numPlaceholders
 )
 
@@ -46,6 +48,7 @@ var placeholderNames = [numPlaceholders]string{
 	Example: "example", Pattern: "pattern", Keys: "keys", Suggestion: "suggestion",
 	Allowed: "allowed", Count: "count", Divisor: "divisor", Lower: "lower", Upper: "upper",
 	CustomMessage: "message", ElementKey: "key", Inner: "inner", Unquoted: "unquoted", Value: "value",
+	Field: "field", Condition: "condition",
 }
 
 // String returns the placeholder's name, without braces.
