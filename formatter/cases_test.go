@@ -147,6 +147,7 @@ var cases = []struct {
 	{"custom.contains", issues.Issue{Code: issues.Custom, Check: issues.CheckContains, Path: P{"tags"}, Input: []any{"a", "b"}, Origin: "array", Minimum: "1", Inclusive: true}},
 	{"custom.contains.two", issues.Issue{Code: issues.Custom, Check: issues.CheckContains, Path: P{"tags"}, Input: []any{"a", "b"}, Origin: "array", Minimum: "2", Inclusive: true}},
 	{"custom.contains.max", issues.Issue{Code: issues.Custom, Check: issues.CheckContains, Path: P{"tags"}, Input: []any{"a", "a", "a"}, Origin: "array", Maximum: "2", Inclusive: true}},
+	{"custom.contains.exact", issues.Issue{Code: issues.Custom, Check: issues.CheckContains, Path: P{"tags"}, Input: []any{"a", "b"}, Origin: "array", Minimum: "1", Maximum: "1", Inclusive: true}},
 	{"custom.contains.between", issues.Issue{Code: issues.Custom, Check: issues.CheckContains, Path: P{"tags"}, Input: []any{"a"}, Origin: "array", Minimum: "2", Maximum: "3", Inclusive: true}},
 	{"custom.unique", issues.Issue{Code: issues.Custom, Check: issues.CheckUnique, Path: P{"tags"}, Input: []any{"a", "b", "a"}, Values: []any{"a"}}},
 	{"custom.excluded", issues.Issue{Code: issues.Custom, Check: issues.CheckExcluded, Path: P{"internal"}, Input: "x"}},

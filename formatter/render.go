@@ -195,6 +195,8 @@ func (s *state) checkMessage(is *issues.Issue) *templates.Message {
 	switch is.Check {
 	case issues.CheckContains:
 		switch {
+		case is.Minimum != "" && is.Minimum == is.Maximum:
+			variant = "exact"
 		case is.Minimum != "" && is.Maximum != "":
 			variant = "between"
 		case is.Maximum != "":

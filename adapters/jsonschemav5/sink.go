@@ -100,6 +100,16 @@ func (k *sink) finish() issues.List {
 	}
 	out := k.out[:0]
 	for _, is := range k.out {
+		if is.Code == issues.UnrecognizedKeys && len(is.Allowed) > 0 {
+			// A name declared only in a branch that did not apply is
+			// not allowed after all.
+			is.Allowed = slices.DeleteFunc(slices.Clone(is.Allowed), func(a string) bool {
+				return slices.Contains(is.Keys, a)
+			})
+			if len(is.Allowed) == 0 {
+				is.Allowed = nil
+			}
+		}
 		if is.Code != "" {
 			out = append(out, is)
 		}
