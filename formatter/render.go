@@ -350,14 +350,17 @@ func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 		switch {
 		case is.Format == timeLayout && is.Pattern != "":
 			s.scratch = exampleTime.AppendFormat(s.scratch[:0], is.Pattern)
-			s.value = s.appendQuoted(s.value[:0], bytesString(s.scratch))
+			pv := preview{budget: len(s.scratch)}
+			s.value = pv.appendString(s.value[:0], bytesString(s.scratch), '\'')
 		case !ok:
 			return dst
 		case kindOf(is.Input) == kindNumber && issues.Number(ex).IsNumeric():
 			// A number field's example is a number, not a string.
 			s.value = append(s.value[:0], ex...)
 		default:
-			s.value = s.appendQuoted(s.value[:0], ex)
+			// Never cut: a cut example would not be valid.
+			pv := preview{budget: len(ex)}
+			s.value = pv.appendString(s.value[:0], ex, '\'')
 		}
 		return s.appendMessage(dst, s.msg("example", "", ""), 1)
 	case templates.Pattern:
