@@ -1,0 +1,25 @@
+// Package validatorv10 turns go-playground/validator v10 failures into
+// normalized issues (package issues) that the formatter words precisely:
+// every built-in tag, the built-in aliases, or-groups (email|uuid), dive
+// and keys…endkeys, and the tags a server registers itself.
+//
+//	err := validate.Struct(args)
+//	list, ok := validatorv10.Issues(err)
+//
+// Each tag becomes the Zod code it means, with its parameters: sizes by the
+// kind of the value (characters of a string, items of a slice or map, the
+// value of a number, a time.Duration against a duration, a time.Time
+// against now), oneof and noneof as the allowed or forbidden values, format
+// tags as invalid_format with a format the catalogs word and a valid
+// example, string-content tags with their parameter, unique with the items
+// that repeat, the required_* and excluded_* tags with the condition under
+// which they apply, and cross-field tags (eqfield, gtcsfield, fieldcontains
+// …) with the other field and its value.
+//
+// Paths use the names validator reports, so a validator with a tag-name
+// function reading json gives addresses[0].city; the top-level struct's
+// name is dropped. Bind attaches the validated value, which lets other
+// fields be named by their JSON names and shown with their values; Map
+// accepts ValidateMap's result. Adapters never word anything: the
+// formatter does.
+package validatorv10

@@ -1,0 +1,275 @@
+package validatorv10
+
+import (
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/selfheal/selfheal/issues"
+)
+
+// seg is one step of a validator namespace: a field name, or the text
+// between brackets of an element (an index or a map key).
+type seg struct {
+	text    string
+	bracket bool
+}
+
+// splitNS splits a validator namespace ("User.addresses[0].city",
+// "labels[a.b]") into its steps. A bracket ends at a "]" followed by the
+// end, a "." or a "[", so map keys holding dots or brackets stay whole.
+func splitNS(ns string, dst []seg) []seg {
+	for i := 0; i < len(ns); {
+		switch ns[i] {
+		case '.':
+			i++
+		case '[':
+			j := i + 1
+			end := -1
+			for k := j; k < len(ns); k++ {
+				if ns[k] == ']' && (k+1 == len(ns) || ns[k+1] == '.' || ns[k+1] == '[') {
+					end = k
+					break
+				}
+			}
+			if end < 0 {
+				dst = append(dst, seg{text: ns[j:], bracket: true})
+				return dst
+			}
+			dst = append(dst, seg{text: ns[j:end], bracket: true})
+			i = end + 1
+		default:
+			j := i
+			for j < len(ns) && ns[j] != '.' && ns[j] != '[' {
+				j++
+			}
+			dst = append(dst, seg{text: ns[i:j]})
+			i = j
+		}
+	}
+	return dst
+}
+
+// dropTop removes the top-level struct name from a namespace's steps. A
+// namespace from Struct starts with the type's name followed by a field;
+// one from Var or VarWithKey starts with the key or a bracket. Without the
+// validated value the rule is: a leading name followed by another name is
+// the struct's.
+func dropTop(segs []seg, root *rootInfo) []seg {
+	if len(segs) == 0 || segs[0].bracket {
+		return segs
+	}
+	if root != nil {
+		if root.name != "" && segs[0].text == root.name && len(segs) > 1 {
+			return segs[1:]
+		}
+		return segs
+	}
+	if len(segs) > 1 && !segs[1].bracket {
+		return segs[1:]
+	}
+	return segs
+}
+
+// pathCache keeps the paths built for namespaces seen before: the same
+// struct fails at the same places call after call, and a cached path costs
+// no allocation. Paths are shared: callers must not change their elements
+// (issues.Path.Append copies). The cache is bounded, since map keys and
+// indexes in namespaces come from the input.
+var pathCache struct {
+	sync.RWMutex
+	m map[string]issues.Path
+}
+
+const maxCachedPaths = 4096
+
+func cachedPath(ns string) (issues.Path, bool) {
+	pathCache.RLock()
+	p, ok := pathCache.m[ns]
+	pathCache.RUnlock()
+	return p, ok
+}
+
+func storePath(ns string, p issues.Path) {
+	pathCache.Lock()
+	if pathCache.m == nil {
+		pathCache.m = make(map[string]issues.Path)
+	}
+	if len(pathCache.m) < maxCachedPaths {
+		pathCache.m[ns] = p
+	}
+	pathCache.Unlock()
+}
+
+// pathOf builds the issues.Path of a namespace without the validated value:
+// bracket steps of digits are indexes, other brackets are keys.
+func pathOf(ns string, prefix issues.Path) issues.Path {
+	if len(prefix) == 0 {
+		if p, ok := cachedPath(ns); ok {
+			return p
+		}
+	}
+	var buf [8]seg
+	segs := dropTop(splitNS(ns, buf[:0]), nil)
+	p := make(issues.Path, 0, len(prefix)+len(segs))
+	p = append(p, prefix...)
+	for _, s := range segs {
+		p = append(p, stepOf(s, reflect.Invalid))
+	}
+	if len(prefix) == 0 {
+		storePath(ns, p)
+	}
+	return p
+}
+
+// stepOf turns a step into a path element; container is the kind of the
+// value it indexes when known.
+func stepOf(s seg, container reflect.Kind) any {
+	if !s.bracket {
+		return s.text
+	}
+	switch container {
+	case reflect.Map:
+		return s.text
+	case reflect.Slice, reflect.Array:
+		if n, err := strconv.Atoi(s.text); err == nil {
+			return n
+		}
+		return s.text
+	}
+	if n, err := strconv.Atoi(s.text); err == nil && n >= 0 && (s.text == "0" || s.text[0] != '0') {
+		return n
+	}
+	return s.text
+}
+
+// rootInfo is the validated value, when the caller bound it (see Bind).
+type rootInfo struct {
+	v    reflect.Value
+	name string // the struct type's name, as it leads namespaces
+	tag  string // the struct tag validator reads ("validate")
+}
+
+func newRoot(v any) *rootInfo {
+	rv := reflect.ValueOf(v)
+	for rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Interface {
+		if rv.IsNil() {
+			return nil
+		}
+		rv = rv.Elem()
+	}
+	if !rv.IsValid() {
+		return nil
+	}
+	r := &rootInfo{v: rv, tag: "validate"}
+	if rv.Kind() == reflect.Struct {
+		r.name = rv.Type().Name()
+	}
+	return r
+}
+
+// walked is what walking the bound value along a namespace found.
+type walked struct {
+	path      issues.Path
+	parent    reflect.Value // the struct holding the last named field
+	parentAt  int           // how many path elements lead to parent
+	container reflect.Value // the map or slice of a final bracket step
+	field     reflect.StructField
+	hasField  bool
+}
+
+// walk follows the Go names of structNs through the bound value, naming
+// each step as ns names it (JSON names when a tag-name function is set).
+func (r *rootInfo) walk(ns, structNs string, prefix issues.Path) (walked, bool) {
+	var b1, b2 [8]seg
+	alt := dropTop(splitNS(ns, b1[:0]), r)
+	gos := dropTop(splitNS(structNs, b2[:0]), r)
+	if len(alt) != len(gos) {
+		return walked{}, false
+	}
+	w := walked{path: make(issues.Path, 0, len(prefix)+len(alt))}
+	w.path = append(w.path, prefix...)
+	cur := r.v
+	w.parent = cur
+	w.parentAt = len(w.path)
+	for i, s := range gos {
+		cur = deref(cur)
+		if !s.bracket {
+			if cur.Kind() != reflect.Struct {
+				return walked{}, false
+			}
+			sf, ok := cur.Type().FieldByName(s.text)
+			if !ok {
+				return walked{}, false
+			}
+			w.parent, w.parentAt = cur, len(w.path)
+			w.field, w.hasField = sf, true
+			w.path = append(w.path, alt[i].text)
+			cur = cur.FieldByIndex(sf.Index)
+			continue
+		}
+		w.container = cur
+		switch cur.Kind() {
+		case reflect.Slice, reflect.Array:
+			n, err := strconv.Atoi(s.text)
+			if err != nil || n < 0 || n >= cur.Len() {
+				return walked{}, false
+			}
+			w.path = append(w.path, n)
+			cur = cur.Index(n)
+		case reflect.Map:
+			w.path = append(w.path, alt[i].text)
+			cur = mapIndex(cur, s.text)
+		default:
+			return walked{}, false
+		}
+	}
+	return w, true
+}
+
+func deref(v reflect.Value) reflect.Value {
+	for v.IsValid() && (v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface) && !v.IsNil() {
+		v = v.Elem()
+	}
+	return v
+}
+
+// mapIndex finds the value whose key prints as text (validator writes map
+// keys with %v).
+func mapIndex(m reflect.Value, text string) reflect.Value {
+	for it := m.MapRange(); it.Next(); {
+		if keyText(it.Key()) == text {
+			return it.Value()
+		}
+	}
+	return reflect.Value{}
+}
+
+func keyText(k reflect.Value) string {
+	k = deref(k)
+	switch k.Kind() {
+	case reflect.String:
+		return k.String()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.FormatInt(k.Int(), 10)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return strconv.FormatUint(k.Uint(), 10)
+	}
+	if k.IsValid() && k.CanInterface() {
+		return fmtValue(k.Interface())
+	}
+	return ""
+}
+
+// jsonName is the name a field goes by in JSON: its json tag's name, or its
+// Go name.
+func jsonName(sf reflect.StructField) string {
+	if tag, ok := sf.Tag.Lookup("json"); ok {
+		name, _, _ := strings.Cut(tag, ",")
+		if name != "" && name != "-" {
+			return name
+		}
+	}
+	return sf.Name
+}

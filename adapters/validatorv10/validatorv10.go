@@ -1,0 +1,878 @@
+package validatorv10
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/go-playground/validator/v10"
+
+	"github.com/selfheal/selfheal/issues"
+)
+
+var (
+	timeType     = reflect.TypeFor[time.Time]()
+	durationType = reflect.TypeFor[time.Duration]()
+)
+
+// now is the clock that time.Time bounds (gt, lte … without a field) are
+// compared with; tests fix it.
+var now = time.Now
+
+// Issues converts a validator failure into issues. It accepts
+// validator.ValidationErrors (as Struct, Var and VarWithKey return it, or
+// wrapped), the error of Bind and the error of Map. It reports false for
+// anything else, including *validator.InvalidValidationError, which is a
+// programming error (validating nil or a non-struct), not bad input.
+func Issues(err error) (issues.List, bool) {
+	switch e := err.(type) {
+	case nil:
+		return nil, false
+	case validator.ValidationErrors:
+		return convert(e, nil, nil)
+	case *bound:
+		return e.issues()
+	case mapErrors:
+		return e.issues()
+	case *validator.InvalidValidationError:
+		return nil, false
+	}
+	var b *bound
+	if errors.As(err, &b) {
+		return b.issues()
+	}
+	var m mapErrors
+	if errors.As(err, &m) {
+		return m.issues()
+	}
+	var ve validator.ValidationErrors
+	if errors.As(err, &ve) {
+		return convert(ve, nil, nil)
+	}
+	return nil, false
+}
+
+// Bind attaches the validated value to the validator's error, so that
+// Issues can name the fields that cross-field and conditional tags refer to
+// by their JSON names and show their current values, and tell a map key's
+// failure from its value's exactly:
+//
+//	err := validatorv10.Bind(validate.Struct(args), args)
+//
+// Without Bind, Issues still works from the error alone: other fields are
+// named as the tag names them and their values are not shown. Bind returns
+// nil for a nil error and err itself when it is not a validation failure.
+func Bind(err error, v any) error {
+	if err == nil {
+		return nil
+	}
+	var ve validator.ValidationErrors
+	if !errors.As(err, &ve) {
+		return err
+	}
+	return &bound{err: err, ve: ve, v: v}
+}
+
+// bound is a validator failure with the value it was found in.
+type bound struct {
+	err error
+	ve  validator.ValidationErrors
+	v   any
+}
+
+func (b *bound) Error() string { return b.err.Error() }
+func (b *bound) Unwrap() error { return b.err }
+
+func (b *bound) issues() (issues.List, bool) {
+	return convert(b.ve, newRoot(b.v), nil)
+}
+
+// Map turns the result of validator's ValidateMap (field → error, nested
+// maps for nested rules) into an error that Issues accepts; nil when the map
+// is empty. Paths start at the map's keys: address.city for a nested rule.
+func Map(errs map[string]any) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	return mapErrors(errs)
+}
+
+// mapErrors is ValidateMap's result as an error.
+type mapErrors map[string]any
+
+func (m mapErrors) Error() string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s: %v", k, m[k])
+	}
+	return b.String()
+}
+
+func (m mapErrors) issues() (issues.List, bool) {
+	var out issues.List
+	var walk func(m map[string]any, prefix issues.Path)
+	walk = func(m map[string]any, prefix issues.Path) {
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			switch e := m[k].(type) {
+			case map[string]any:
+				walk(e, prefix.Append(k))
+			case validator.ValidationErrors:
+				// VarWithKey names the key itself first: the prefix is
+				// the path of the map holding it.
+				list, _ := convert(e, nil, prefix)
+				out = append(out, list...)
+			case error:
+				// "The field: 'x' is not a map to dive".
+				out = append(out, issues.Issue{Code: issues.InvalidType, Path: prefix.Append(k),
+					Expected: "object", Source: "validator:map"})
+			}
+		}
+	}
+	walk(m, nil)
+	return out, len(out) > 0
+}
+
+// converter holds what one conversion needs besides each error.
+type converter struct {
+	errs   validator.ValidationErrors
+	root   *rootInfo
+	prefix issues.Path
+	rename bool // the namespace uses a tag-name function's names
+}
+
+// convert turns each field error into one issue.
+func convert(errs validator.ValidationErrors, root *rootInfo, prefix issues.Path) (issues.List, bool) {
+	if len(errs) == 0 {
+		return nil, false
+	}
+	c := converter{errs: errs, root: root, prefix: prefix}
+	for _, fe := range errs {
+		if fe.Namespace() != fe.StructNamespace() {
+			c.rename = true
+			break
+		}
+	}
+	out := make(issues.List, len(errs))
+	for i, fe := range errs {
+		c.convert(&out[i], fe)
+	}
+	return out, true
+}
+
+// at is where one field error sits.
+type at struct {
+	path issues.Path
+	w    walked
+	ok   bool // w holds the walk through the bound value
+}
+
+func (c *converter) locate(fe validator.FieldError) at {
+	if c.root != nil {
+		if w, ok := c.root.walk(fe.Namespace(), fe.StructNamespace(), c.prefix); ok {
+			return at{path: w.path, w: w, ok: true}
+		}
+	}
+	return at{path: pathOf(fe.Namespace(), c.prefix)}
+}
+
+func (c *converter) convert(is *issues.Issue, fe validator.FieldError) {
+	loc := c.locate(fe)
+	tag := fe.Tag()
+	if key, ok := c.keyFailure(fe, loc); ok {
+		inner := c.issue(fe, tag, fe.ActualTag(), fe.Param(), loc)
+		inner.Path = loc.path[:len(loc.path)-1]
+		*is = issues.Issue{Code: issues.InvalidKey, Path: inner.Path, Input: fe.Value(), Key: key,
+			Origin: issues.OriginMap, Issues: []issues.Issue{inner}, Source: inner.Source}
+		return
+	}
+	*is = c.issue(fe, tag, fe.ActualTag(), fe.Param(), loc)
+}
+
+// issue builds the issue of a failed tag (with its actual tag, for
+// aliases, and its parameter).
+func (c *converter) issue(fe validator.FieldError, tag, actual, param string, loc at) issues.Issue {
+	if r, ok := lookupRule(tag); ok {
+		return r.issue(fe, loc.path, param)
+	}
+	if f, ok := aliasFormat[tag]; ok {
+		return issues.Issue{Code: issues.InvalidFormat, Path: loc.path, Input: fe.Value(), Format: f, Source: sourceOf(tag)}
+	}
+	cls := classOf(tag)
+	if cls == clsUnknown && strings.Contains(actual, "|") {
+		return c.union(fe, tag, actual, loc)
+	}
+	if cls == clsUnknown && actual != tag {
+		// A user alias of one tag: word the tag that failed.
+		if r, ok := lookupRule(actual); ok {
+			return r.issue(fe, loc.path, param)
+		}
+		if cls = classOf(actual); cls != clsUnknown {
+			tag = actual
+		}
+	}
+	is := issues.Issue{Path: loc.path, Input: fe.Value(), Source: sourceOf(tag)}
+	switch cls {
+	case clsRequired:
+		c.required(&is, fe)
+	case clsRequiredIf, clsSkipUnless:
+		c.required(&is, fe)
+		is.When = c.condition(fe, loc, issues.CondEquals, param, true)
+	case clsRequiredUnless:
+		c.required(&is, fe)
+		is.When = c.condition(fe, loc, issues.CondNotEquals, param, true)
+	case clsRequiredWith:
+		c.required(&is, fe)
+		is.When = c.condition(fe, loc, issues.CondPresent, param, false)
+	case clsRequiredWithAll:
+		c.required(&is, fe)
+		is.When = c.condition(fe, loc, issues.CondAllPresent, param, false)
+	case clsRequiredWithout:
+		c.required(&is, fe)
+		is.When = c.condition(fe, loc, issues.CondAbsent, param, false)
+	case clsRequiredWithoutAll:
+		c.required(&is, fe)
+		is.When = c.condition(fe, loc, issues.CondAllAbsent, param, false)
+	case clsExcludedIf:
+		c.excluded(&is, c.condition(fe, loc, issues.CondEquals, param, true))
+	case clsExcludedUnless:
+		c.excluded(&is, c.condition(fe, loc, issues.CondNotEquals, param, true))
+	case clsExcludedWith:
+		c.excluded(&is, c.condition(fe, loc, issues.CondPresent, param, false))
+	case clsExcludedWithAll:
+		c.excluded(&is, c.condition(fe, loc, issues.CondAllPresent, param, false))
+	case clsExcludedWithout:
+		c.excluded(&is, c.condition(fe, loc, issues.CondAbsent, param, false))
+	case clsExcludedWithoutAll:
+		c.excluded(&is, c.condition(fe, loc, issues.CondAllAbsent, param, false))
+	case clsSize:
+		size(&is, fe, tag, param)
+	case clsEq, clsEqIgnoreCase:
+		eq(&is, fe, param, false)
+	case clsNe, clsNeIgnoreCase:
+		eq(&is, fe, param, true)
+	case clsEqField, clsNeField, clsGtField, clsGteField, clsLtField, clsLteField, clsFieldContains, clsFieldExcludes:
+		c.crossField(&is, fe, cls, strings.Contains(tag, "csfield"), param, loc)
+	case clsOneOf, clsNoneOf:
+		is.Code = issues.InvalidValue
+		for _, v := range splitParams(param) {
+			is.Values = append(is.Values, typed(fe.Kind(), fe.Type(), v))
+		}
+		if cls == clsNoneOf {
+			is.Check = issues.CheckNot
+		}
+	case clsUnique:
+		c.unique(&is, fe, param)
+	case clsIsDefault:
+		is.Code, is.Check = issues.Custom, CheckDefault
+	case clsValidateFn:
+		is.Code = issues.Custom
+		if msg := validateFnMessage(fe.Value(), param); msg != "" {
+			is.Message = msg
+		} else {
+			is.Check = CheckMethod
+		}
+	case clsContent:
+		is.Code, is.Format, is.Pattern = issues.InvalidFormat, contentFormat[tag], param
+	case clsFormat:
+		is.Code, is.Format = issues.InvalidFormat, formatName[tag]
+	case clsDatetime:
+		is.Code, is.Format, is.Pattern = issues.InvalidFormat, FormatTimeLayout, param
+	case clsPostcode:
+		is.Code, is.Format, is.Pattern = issues.InvalidFormat, FormatPostcode, param
+	case clsPostcodeField:
+		is.Code, is.Format = issues.InvalidFormat, FormatPostcode
+		ref := c.ref(fe, loc, param, false)
+		is.Ref = ref
+		if s, ok := ref.Value.(string); ok {
+			is.Pattern = s
+		}
+	default:
+		// A tag registered with validator but not with RegisterTag.
+		is.Code, is.Check, is.Format = issues.Custom, CheckRule, tag
+	}
+	return is
+}
+
+// Checks and formats this adapter uses beyond those of the issues package.
+// The formatter words each.
+const (
+	// CheckDefault: the field must be left at its zero value (isdefault).
+	CheckDefault = "default"
+	// CheckMethod: the value's own validation method rejected it
+	// (validateFn) without saying why.
+	CheckMethod = "method"
+	// CheckRule: a check the server registered under the name in Format
+	// failed; register wording for it with RegisterTag.
+	CheckRule = "rule"
+	// FormatTimeLayout: a date or time in the Go layout held in Pattern.
+	FormatTimeLayout = "time_layout"
+	// FormatPostcode: a postal code of the country (ISO 3166-1 alpha-2)
+	// held in Pattern.
+	FormatPostcode = "postcode"
+)
+
+// union words an or-group (email|uuid) as the alternatives it offered.
+func (c *converter) union(fe validator.FieldError, tag, actual string, loc at) issues.Issue {
+	is := issues.Issue{Code: issues.InvalidUnion, Path: loc.path, Input: fe.Value(), Source: "validator:" + tag}
+	for part := range strings.SplitSeq(actual, "|") {
+		name, param, _ := strings.Cut(part, "=")
+		br := c.issue(fe, name, name, param, loc)
+		is.Branches = append(is.Branches, []issues.Issue{br})
+	}
+	return is
+}
+
+// required fills a missing required field.
+func (c *converter) required(is *issues.Issue, fe validator.FieldError) {
+	is.Code, is.Absent, is.Input = issues.InvalidType, true, nil
+	is.Expected = jsonType(fe.Type(), fe.Kind())
+}
+
+func (c *converter) excluded(is *issues.Issue, when *issues.Condition) {
+	is.Code, is.Check, is.When = issues.Custom, issues.CheckExcluded, when
+}
+
+// jsonType is the JSON type a Go type is sent as.
+func jsonType(t reflect.Type, k reflect.Kind) string {
+	if t != nil {
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		if t == timeType {
+			return "string"
+		}
+		k = t.Kind()
+	}
+	switch k {
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return "integer"
+	case reflect.Float32, reflect.Float64:
+		return "number"
+	case reflect.Slice, reflect.Array:
+		return "array"
+	case reflect.Map, reflect.Struct:
+		return "object"
+	}
+	return ""
+}
+
+// origin is what a size or bound of a value of this kind applies to.
+func origin(t reflect.Type, k reflect.Kind) string {
+	if t != nil && t.ConvertibleTo(timeType) && k == reflect.Struct {
+		return issues.OriginDate
+	}
+	if t == durationType {
+		return issues.OriginDuration
+	}
+	switch k {
+	case reflect.String:
+		return issues.OriginString
+	case reflect.Slice, reflect.Array:
+		return issues.OriginArray
+	case reflect.Map:
+		return issues.OriginMap
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return issues.OriginInteger
+	case reflect.Float32, reflect.Float64:
+		return issues.OriginNumber
+	}
+	return ""
+}
+
+// size words len, min, max, gt, gte, lt and lte by the kind of the value:
+// characters of a string, items of a slice or map, the value of a number,
+// a time.Duration against a duration, a time.Time against now.
+func size(is *issues.Issue, fe validator.FieldError, tag, param string) {
+	t, k := fe.Type(), fe.Kind()
+	is.Origin = origin(t, k)
+	bound := number(param)
+	if is.Origin == issues.OriginDate {
+		bound = issues.Number(now().UTC().Format(time.RFC3339))
+	}
+	switch tag {
+	case "min", "gte":
+		is.Code, is.Minimum, is.Inclusive = issues.TooSmall, bound, true
+	case "gt":
+		is.Code, is.Minimum = issues.TooSmall, bound
+	case "max", "lte":
+		is.Code, is.Maximum, is.Inclusive = issues.TooBig, bound, true
+	case "lt":
+		is.Code, is.Maximum = issues.TooBig, bound
+	case "len":
+		switch is.Origin {
+		case issues.OriginString, issues.OriginArray, issues.OriginMap:
+			n, _ := strconv.Atoi(param)
+			if lengthOf(fe.Value()) < n {
+				is.Code, is.Minimum = issues.TooSmall, bound
+			} else {
+				is.Code, is.Maximum = issues.TooBig, bound
+			}
+			is.Inclusive, is.Exact = true, true
+		default:
+			// len of a number is its value.
+			eq(is, fe, param, false)
+		}
+	}
+}
+
+// eq words eq and ne (and their ignore_case forms): a size for slices and
+// maps, a value otherwise.
+func eq(is *issues.Issue, fe validator.FieldError, param string, not bool) {
+	switch k := fe.Kind(); {
+	case !not && (k == reflect.Slice || k == reflect.Map || k == reflect.Array):
+		is.Origin = origin(fe.Type(), k)
+		n, _ := strconv.Atoi(param)
+		if lengthOf(fe.Value()) < n {
+			is.Code, is.Minimum = issues.TooSmall, number(param)
+		} else {
+			is.Code, is.Maximum = issues.TooBig, number(param)
+		}
+		is.Inclusive, is.Exact = true, true
+		return
+	}
+	is.Code = issues.InvalidValue
+	is.Values = []any{typed(fe.Kind(), fe.Type(), param)}
+	if not {
+		is.Check = issues.CheckNot
+	}
+}
+
+// lengthOf is what validator measures: characters of a string, length of
+// anything else that has one.
+func lengthOf(v any) int {
+	if s, ok := v.(string); ok {
+		return utf8.RuneCountInString(s)
+	}
+	rv := deref(reflect.ValueOf(v))
+	switch rv.Kind() {
+	case reflect.String:
+		return utf8.RuneCountInString(rv.String())
+	case reflect.Slice, reflect.Array, reflect.Map:
+		return rv.Len()
+	}
+	return 0
+}
+
+// number keeps a bound as written when it is a JSON number, and writes
+// validator's other integer forms (0x10, 0o17) in decimal.
+func number(param string) issues.Number {
+	n := issues.Number(param)
+	if n.IsNumeric() {
+		return n
+	}
+	if i, err := strconv.ParseInt(param, 0, 64); err == nil {
+		return issues.Number(strconv.FormatInt(i, 10))
+	}
+	if u, err := strconv.ParseUint(param, 0, 64); err == nil {
+		return issues.Number(strconv.FormatUint(u, 10))
+	}
+	return n
+}
+
+// typed turns a parameter into the value a field of this kind holds, so
+// that numbers show as numbers and durations as durations.
+func typed(k reflect.Kind, t reflect.Type, param string) any {
+	if t == durationType {
+		if d, err := time.ParseDuration(param); err == nil {
+			return d
+		}
+	}
+	switch k {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64:
+		if n := number(param); n.IsNumeric() {
+			return json.Number(n)
+		}
+	case reflect.Bool:
+		if b, err := strconv.ParseBool(param); err == nil {
+			return b
+		}
+	}
+	return param
+}
+
+// splitParams splits a parameter list as validator does: on spaces, with
+// 'single quotes' around values that hold spaces.
+var splitParamsRe = regexp.MustCompile(`'[^']*'|\S+`)
+
+func splitParams(s string) []string {
+	vals := splitParamsRe.FindAllString(s, -1)
+	for i := range vals {
+		vals[i] = strings.ReplaceAll(vals[i], "'", "")
+	}
+	return vals
+}
+
+// crossField words the tags that compare with another field.
+func (c *converter) crossField(is *issues.Issue, fe validator.FieldError, cls class, cs bool, param string, loc at) {
+	ref := c.ref(fe, loc, param, cs)
+	is.Ref = ref
+	k := fe.Kind()
+	switch cls {
+	case clsEqField:
+		is.Code = issues.InvalidValue
+		if ref.Value != nil {
+			is.Values = []any{ref.Value}
+		}
+	case clsNeField:
+		is.Code, is.Check = issues.InvalidValue, issues.CheckNot
+		if ref.Value != nil {
+			is.Values = []any{ref.Value}
+		}
+	case clsGtField, clsGteField, clsLtField, clsLteField:
+		is.Origin = origin(fe.Type(), k)
+		var b issues.Number
+		if ref.Value != nil {
+			b = boundOf(ref.Value)
+		}
+		switch cls {
+		case clsGtField:
+			is.Code, is.Minimum = issues.TooSmall, b
+		case clsGteField:
+			is.Code, is.Minimum, is.Inclusive = issues.TooSmall, b, true
+		case clsLtField:
+			is.Code, is.Maximum = issues.TooBig, b
+		case clsLteField:
+			is.Code, is.Maximum, is.Inclusive = issues.TooBig, b, true
+		}
+	case clsFieldContains, clsFieldExcludes:
+		is.Code, is.Format = issues.InvalidFormat, "includes"
+		if cls == clsFieldExcludes {
+			is.Format = "excludes"
+		}
+		if s, ok := ref.Value.(string); ok {
+			is.Pattern = s
+		}
+	}
+}
+
+// boundOf writes the other field's value as a bound: a number as written,
+// a time as RFC 3339, a duration as Go writes it, a length for the rest.
+func boundOf(v any) issues.Number {
+	switch x := v.(type) {
+	case time.Time:
+		return issues.Number(x.UTC().Format(time.RFC3339Nano))
+	case time.Duration:
+		return issues.Number(x.String())
+	}
+	rv := deref(reflect.ValueOf(v))
+	switch rv.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return issues.Number(strconv.FormatInt(rv.Int(), 10))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return issues.Number(strconv.FormatUint(rv.Uint(), 10))
+	case reflect.Float32, reflect.Float64:
+		return issues.Number(strconv.FormatFloat(rv.Float(), 'g', -1, 64))
+	case reflect.String, reflect.Slice, reflect.Array, reflect.Map:
+		return issues.Number(strconv.Itoa(lengthOf(rv.Interface())))
+	}
+	return ""
+}
+
+// ref resolves the other field a tag names (a Go field name, dotted for
+// nested fields), relative to the field's struct, or for the cs tags to
+// the top-level struct.
+func (c *converter) ref(fe validator.FieldError, loc at, param string, cs bool) *issues.Ref {
+	if loc.ok {
+		base, rv := loc.w.parent, loc.w.path[:loc.w.parentAt]
+		if cs {
+			base, rv = c.root.v, c.prefix
+		}
+		if p, v, ok := c.follow(base, rv, param); ok {
+			r := &issues.Ref{Path: p}
+			v = deref(v)
+			if !v.IsValid() || ((v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface) && v.IsNil()) {
+				r.Absent = true
+			} else if v.CanInterface() {
+				r.Value = v.Interface()
+			}
+			return r
+		}
+	}
+	return &issues.Ref{Path: c.guessPath(fe, param, cs)}
+}
+
+// follow walks a dotted Go field path from a struct value.
+func (c *converter) follow(base reflect.Value, prefix issues.Path, goPath string) (issues.Path, reflect.Value, bool) {
+	p := make(issues.Path, 0, len(prefix)+2)
+	p = append(p, prefix...)
+	cur := base
+	for name := range strings.SplitSeq(goPath, ".") {
+		cur = deref(cur)
+		if cur.Kind() != reflect.Struct {
+			return nil, reflect.Value{}, false
+		}
+		sf, ok := cur.Type().FieldByName(name)
+		if !ok {
+			return nil, reflect.Value{}, false
+		}
+		if c.rename {
+			p = append(p, jsonName(sf))
+		} else {
+			p = append(p, sf.Name)
+		}
+		cur = cur.FieldByIndex(sf.Index)
+	}
+	return p, cur, true
+}
+
+// guessPath names the other field without the bound value: by the name
+// another error in the same failure gives it, else by its Go name.
+func (c *converter) guessPath(fe validator.FieldError, param string, cs bool) issues.Path {
+	sns := fe.StructNamespace()
+	var parent string
+	if cs {
+		parent, _, _ = strings.Cut(sns, ".")
+		if !strings.Contains(sns, ".") {
+			parent = ""
+		}
+	} else {
+		parent = parentNS(sns)
+	}
+	want := param
+	if parent != "" {
+		want = parent + "." + param
+	}
+	for _, o := range c.errs {
+		if o.StructNamespace() == want {
+			return pathOf(o.Namespace(), c.prefix)
+		}
+	}
+	// Same names in both forms, or none known: the Go names it is.
+	altParent := parentNS(fe.Namespace())
+	if cs {
+		altParent = parent
+	}
+	if altParent != "" {
+		return pathOf(altParent+"."+param, c.prefix)
+	}
+	p := c.prefix.Append()
+	for name := range strings.SplitSeq(param, ".") {
+		p = append(p, name)
+	}
+	return p
+}
+
+// parentNS strips the last field (and its brackets) from a namespace.
+func parentNS(ns string) string {
+	for strings.HasSuffix(ns, "]") {
+		i := strings.LastIndexByte(ns, '[')
+		if i < 0 {
+			break
+		}
+		ns = ns[:i]
+	}
+	i := strings.LastIndexByte(ns, '.')
+	if i < 0 {
+		return ""
+	}
+	return ns[:i]
+}
+
+// condition builds the When of a conditional tag: pairs of field and value
+// (required_if, excluded_unless …) or a list of fields (required_with …).
+func (c *converter) condition(fe validator.FieldError, loc at, op, param string, pairs bool) *issues.Condition {
+	params := splitParams(param)
+	cond := &issues.Condition{Op: op}
+	step := 1
+	if pairs {
+		step = 2
+	}
+	for i := 0; i+step-1 < len(params); i += step {
+		ref := c.ref(fe, loc, params[i], false)
+		cond.Fields = append(cond.Fields, ref.Path)
+		if pairs {
+			cond.Values = append(cond.Values, condValue(ref, params[i+1]))
+		}
+	}
+	if len(cond.Fields) == 1 {
+		switch cond.Op {
+		case issues.CondAllPresent:
+			cond.Op = issues.CondPresent
+		case issues.CondAllAbsent:
+			cond.Op = issues.CondAbsent
+		}
+	}
+	return cond
+}
+
+// condValue types a condition's value like the field it is compared with.
+func condValue(ref *issues.Ref, param string) any {
+	if param == "nil" {
+		return nil
+	}
+	if ref.Value != nil {
+		rv := reflect.ValueOf(ref.Value)
+		return typed(rv.Kind(), rv.Type(), param)
+	}
+	return param
+}
+
+// unique lists the values that repeat (of the named field of each item,
+// for unique=Field).
+func (c *converter) unique(is *issues.Issue, fe validator.FieldError, param string) {
+	is.Code, is.Check = issues.Custom, issues.CheckUnique
+	rv := deref(reflect.ValueOf(fe.Value()))
+	var items []reflect.Value
+	switch rv.Kind() {
+	case reflect.Slice, reflect.Array:
+		for i := 0; i < rv.Len(); i++ {
+			items = append(items, rv.Index(i))
+		}
+	case reflect.Map:
+		keys := rv.MapKeys()
+		sort.Slice(keys, func(i, j int) bool { return keyText(keys[i]) < keyText(keys[j]) })
+		for _, k := range keys {
+			items = append(items, rv.MapIndex(k))
+		}
+	}
+	seen := map[any]int{}
+	for _, it := range items {
+		it = deref(it)
+		if param != "" && it.Kind() == reflect.Struct {
+			if sf, ok := it.Type().FieldByName(param); ok {
+				if c.rename {
+					is.Pattern = jsonName(sf)
+				} else {
+					is.Pattern = sf.Name
+				}
+				it = deref(it.FieldByIndex(sf.Index))
+			}
+		}
+		var key any
+		if it.IsValid() && it.CanInterface() && it.Type().Comparable() {
+			key = it.Interface()
+		}
+		seen[key]++
+		if seen[key] == 2 {
+			is.Values = append(is.Values, key)
+		}
+	}
+}
+
+// validateFnMessage asks the value's validation method (Validate, or the
+// tag's parameter) why it failed: its error's text, if it returns one.
+func validateFnMessage(v any, method string) string {
+	if method == "" {
+		method = "Validate"
+	}
+	rv := reflect.ValueOf(v)
+	if !rv.IsValid() {
+		return ""
+	}
+	m := rv.MethodByName(method)
+	if !m.IsValid() {
+		p := reflect.New(rv.Type())
+		p.Elem().Set(rv)
+		m = p.MethodByName(method)
+	}
+	if !m.IsValid() || m.Type().NumIn() != 0 || m.Type().NumOut() == 0 {
+		return ""
+	}
+	out := m.Call(nil)
+	if err, ok := out[0].Interface().(error); ok && err != nil {
+		return err.Error()
+	}
+	return ""
+}
+
+// keyFailure reports whether a dive failure is about a map's key (a tag
+// between keys and endkeys) rather than its value, and the key.
+func (c *converter) keyFailure(fe validator.FieldError, loc at) (any, bool) {
+	if len(loc.path) == 0 {
+		return nil, false
+	}
+	last := loc.path[len(loc.path)-1]
+	key, isKey := last.(string)
+	if !isKey {
+		return nil, false
+	}
+	ns := fe.Namespace()
+	if !strings.HasSuffix(ns, "]") {
+		return nil, false
+	}
+	if loc.ok {
+		m := deref(loc.w.container)
+		if m.Kind() != reflect.Map || !loc.w.hasField {
+			return nil, false
+		}
+		inKeys, inValues := keysTags(loc.w.field.Tag.Get(c.root.tag), fe.Tag())
+		if !inKeys {
+			return nil, false
+		}
+		if inValues && fmtValue(fe.Value()) != key {
+			return nil, false
+		}
+		return key, true
+	}
+	// Without the value: a key's failure carries the key as its value.
+	if fmtValue(fe.Value()) == key {
+		return key, true
+	}
+	return nil, false
+}
+
+// keysTags reports whether tag appears between keys and endkeys of a
+// field's validate tag, and whether it appears after them (for values).
+func keysTags(spec, tag string) (inKeys, inValues bool) {
+	state := 0 // 0 before keys, 1 in keys, 2 after endkeys
+	for part := range strings.SplitSeq(spec, ",") {
+		name, _, _ := strings.Cut(part, "=")
+		switch name {
+		case "keys":
+			state = 1
+			continue
+		case "endkeys":
+			state = 2
+			continue
+		}
+		for alt := range strings.SplitSeq(name, "|") {
+			if alt == tag || part == tag {
+				switch state {
+				case 1:
+					inKeys = true
+				case 2:
+					inValues = true
+				}
+			}
+		}
+	}
+	return inKeys, inValues
+}
+
+func fmtValue(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case nil:
+		return ""
+	}
+	return fmt.Sprint(v)
+}
