@@ -1,0 +1,34 @@
+// Package jsondecode turns encoding/json decoding failures into issues, for
+// servers that decode a model's arguments straight into a Go struct.
+//
+// Two entry points, for two situations:
+//
+//   - Decode (and DecodeReader) is what a handler calls instead of
+//     json.Unmarshal. It rejects unknown keys and trailing data, and reports
+//     every problem in the document, in document order, each with the value
+//     the model actually sent: encoding/json stops at the first error and
+//     describes the value ("string", "number 1.5") instead of holding it, and
+//     a model that is told one problem per turn needs one turn per problem.
+//   - Issues maps an error that encoding/json already returned. It cannot
+//     see the input, so what it reports is as exact as the error is, and no
+//     more (see Issues for what is lost).
+//
+// Decode parses the input once into an order-keeping tree, walks the target
+// type over it with encoding/json's rules, and only when nothing is wrong
+// lets encoding/json decode for real: a valid call costs about one extra
+// parse, and v ends up exactly as encoding/json would leave it.
+//
+// The issues are facts for the formatter. The one place this package writes
+// text of its own is malformed JSON, which has no issue code: it is a custom
+// issue (Format "json") whose Message states where the input broke
+// ("Malformed JSON at byte offset 17", "Incomplete JSON: the input ends at
+// byte offset 40", "Unexpected data after the JSON value at byte offset 9")
+// and whose Input is the ~20 bytes around that place rather than the
+// document, which may be large and is broken anyway. The other custom
+// issue carries a type's own UnmarshalJSON or UnmarshalText error text,
+// because only the type knows what it expected.
+//
+// Issue.Source names the check for logs: "json:syntax", "json:trailing",
+// "json:type", "json:range", "json:unknown_field", "json:format",
+// "json:key" and "json:unmarshaler".
+package jsondecode
