@@ -1,0 +1,37 @@
+package validatorv10_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/go-playground/validator/v10"
+
+	"github.com/selfheal/selfheal"
+)
+
+type createUser struct {
+	Name string `json:"name" validate:"required"`
+	Age  int    `json:"age" validate:"gte=18"`
+}
+
+// TestFacade: the engine accepts validator's errors directly, and answers
+// a programming error (validating nil) as INTERNAL_ERROR, not as bad input.
+func TestFacade(t *testing.T) {
+	validate := validator.New()
+	e := selfheal.New()
+	out := e.Format("users.create", validate.Struct(createUser{Age: 3}))
+	for _, want := range []string{`<validation_error action="users.create">`,
+		`<field name="Name">Required field is missing.`, `<field name="Age">Number too small. You sent: 3.`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("Format lacks %q:\n%s", want, out)
+		}
+	}
+	err := validate.Struct(nil)
+	if _, ok := err.(*validator.InvalidValidationError); !ok {
+		t.Fatalf("validate.Struct(nil) = %T", err)
+	}
+	out = e.Format("users.create", err)
+	if !strings.Contains(out, `<tool_error code="INTERNAL_ERROR"`) || strings.Contains(out, "validation_error") {
+		t.Errorf("InvalidValidationError gives:\n%s", out)
+	}
+}

@@ -1,0 +1,175 @@
+package selfheal
+
+import (
+	"errors"
+	"sync"
+
+	"github.com/selfheal/selfheal/adapters/jsondecode"
+	"github.com/selfheal/selfheal/adapters/validatorv10"
+	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/formatter"
+	"github.com/selfheal/selfheal/issues"
+	"github.com/selfheal/selfheal/locales"
+)
+
+// Engine turns validation failures into the validation_error a model reads.
+// It is immutable once built and safe for concurrent use; derive variants
+// with Locale and WithTemplates.
+type Engine struct {
+	opts formatter.Options
+	f    *formatter.Formatter
+	// byLocale memoizes the engines Locale derives, one per catalog.
+	byLocale *sync.Map
+}
+
+// Option configures an Engine.
+type Option func(*formatter.Options)
+
+// WithLocale sets the language of the messages: a BCP 47 tag ("ja", "ja-JP")
+// or an Accept-Language value. Anything unknown gives English.
+func WithLocale(tag string) Option {
+	return func(o *formatter.Options) { o.Catalog = locales.Match(tag) }
+}
+
+// WithExamples turns the valid examples after format expectations on or off
+// (on by default).
+func WithExamples(on bool) Option {
+	return func(o *formatter.Options) { o.Examples = on }
+}
+
+// WithMaxIssues caps the lines in one validation_error (20 by default); the
+// rest are counted in a final note. A negative value means no cap.
+func WithMaxIssues(n int) Option {
+	return func(o *formatter.Options) { o.MaxIssues = n }
+}
+
+// WithMaxBytes caps the bytes of field lines in one validation_error (4 KiB
+// by default). A negative value means no cap.
+func WithMaxBytes(n int) Option {
+	return func(o *formatter.Options) { o.MaxBytes = n }
+}
+
+// WithMaxValueRunes sets where a value shown to the model is cut (60
+// characters by default).
+func WithMaxValueRunes(n int) Option {
+	return func(o *formatter.Options) { o.MaxValueRunes = n }
+}
+
+// WithRedact sets the field names whose values are never shown, replacing
+// the default list (formatter.DefaultRedact). With no names, nothing is
+// redacted.
+func WithRedact(names ...string) Option {
+	return func(o *formatter.Options) { o.Redact = append([]string{}, names...) }
+}
+
+// New returns an Engine. With no options it words in English, shows
+// examples, and keeps to 20 issues and 4 KiB.
+func New(opts ...Option) *Engine {
+	o := formatter.DefaultOptions()
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	return newEngine(o)
+}
+
+func newEngine(o formatter.Options) *Engine {
+	return &Engine{opts: o, f: formatter.New(o), byLocale: new(sync.Map)}
+}
+
+// Locale returns an engine like e that words in the language that best fits
+// tag (a BCP 47 tag or an Accept-Language value), for answering each client
+// in its own language. The result is cached, so calling it per request is
+// cheap.
+func (e *Engine) Locale(tag string) *Engine {
+	cat := locales.Match(tag)
+	if cat == e.f.Catalog() {
+		return e
+	}
+	if v, ok := e.byLocale.Load(cat); ok {
+		return v.(*Engine)
+	}
+	o := e.opts
+	o.Catalog = cat
+	v, _ := e.byLocale.LoadOrStore(cat, newEngine(o))
+	return v.(*Engine)
+}
+
+// WithTemplates returns an engine like e whose messages for the given keys
+// are replaced, keyed as in the catalog files ("too_small.string": "…").
+// An unknown key or a template with an unknown placeholder is an error now,
+// at setup, rather than a broken line in front of a model.
+func (e *Engine) WithTemplates(overrides map[string]string) (*Engine, error) {
+	cat, err := e.f.Catalog().With(overrides)
+	if err != nil {
+		return nil, err
+	}
+	o := e.opts
+	o.Catalog = cat
+	return newEngine(o), nil
+}
+
+// Issues returns the normalized issues of err, or nil when err is nil or
+// not a validation failure the engine understands. It accepts an
+// issues.List (or one wrapped) and every adapter's error.
+func (e *Engine) Issues(err error) issues.List {
+	if err == nil {
+		return nil
+	}
+	// The direct case first: errors.As would move its target to the heap.
+	if list, ok := err.(issues.List); ok {
+		return list
+	}
+	var list issues.List
+	if errors.As(err, &list) {
+		return list
+	}
+	if list, ok := validatorv10.Issues(err); ok {
+		return list
+	}
+	if list, ok := jsondecode.Issues(err); ok {
+		return list
+	}
+	return nil
+}
+
+// Format returns the text to send back for a failed call of action: the
+// validation_error for a validation failure; for any other error an
+// INTERNAL_ERROR tool_error that does not leak the error's text (see
+// envelope.Wrap); "" for a nil error.
+func (e *Engine) Format(action string, err error) string {
+	if err == nil {
+		return ""
+	}
+	return string(e.Append(nil, action, err))
+}
+
+// Append is Format appending to dst. With a reused buffer it allocates
+// nothing for an issues.List once warm.
+func (e *Engine) Append(dst []byte, action string, err error) []byte {
+	if err == nil {
+		return dst
+	}
+	list := e.Issues(err)
+	if len(list) == 0 {
+		return envelope.Wrap(err).AppendXML(dst)
+	}
+	return e.f.AppendValidation(dst, action, list)
+}
+
+// Result returns the validation_error for err as a value, for callers that
+// send fields separately or add a contract section. It is the zero
+// ValidationError (no fields) when err is nil or not a validation failure;
+// use Format for those.
+func (e *Engine) Result(action string, err error) envelope.ValidationError {
+	list := e.Issues(err)
+	if len(list) == 0 {
+		return envelope.ValidationError{}
+	}
+	fields, more := e.f.Fields(list)
+	return envelope.ValidationError{Action: action, Fields: fields, More: more, Recovery: e.f.Recovery()}
+}
+
+// Formatter returns the engine's formatter, for rendering issues directly.
+func (e *Engine) Formatter() *formatter.Formatter { return e.f }
