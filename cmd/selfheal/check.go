@@ -1,0 +1,181 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	jsonschema "github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/selfheal/selfheal"
+	"github.com/selfheal/selfheal/adapters/jsonschemav6"
+	"github.com/selfheal/selfheal/issues"
+)
+
+// check implements `selfheal check`.
+func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	schemaPath := fs.String("schema", "", "the tool's input schema (a JSON file)")
+	argsPath := fs.String("args", "", "the arguments the model sent (a JSON file, or - for standard input)")
+	action := fs.String("action", "", "the tool's name, shown in the envelope (default: the schema file's name)")
+	locale := fs.String("locale", "en", "the language of the messages: a BCP 47 tag or an Accept-Language value")
+	examples := fs.Bool("examples", true, "add a valid example to format expectations")
+	draft := fs.String("draft", "2020", "the JSON Schema draft when the schema has no $schema: 2020, 2019, 7, 6 or 4")
+	engine := fs.String("engine", "v6", "the validator: v6 (santhosh-tekuri/jsonschema/v6) or v5")
+	asJSON := fs.Bool("json", false, "print the issues as Zod-style JSON instead of the validation_error")
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "selfheal check: "+format+"\n", a...)
+		return exitUsage
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stdout)
+			fmt.Fprintln(stdout, "usage: selfheal check --schema FILE --args FILE [flags]")
+			fs.PrintDefaults()
+			return exitValid
+		}
+		return fail("%v", err)
+	}
+	if fs.NArg() > 0 {
+		return fail("unexpected argument %q", fs.Arg(0))
+	}
+	if *schemaPath == "" || *argsPath == "" {
+		return fail("--schema and --args are required")
+	}
+	if *engine != "v6" && *engine != "v5" {
+		return fail("--engine must be v6 or v5, not %q", *engine)
+	}
+	d, ok := drafts[*draft]
+	if !ok {
+		return fail("--draft must be 2020, 2019, 7, 6 or 4, not %q", *draft)
+	}
+
+	schemaData, err := os.ReadFile(*schemaPath)
+	if err != nil {
+		return fail("%v", err)
+	}
+	if _, err := decodeJSON(schemaData); err != nil {
+		return fail("%s: %v", *schemaPath, err)
+	}
+	var argsData []byte
+	argsName := *argsPath
+	if argsName == "-" {
+		argsName = "standard input"
+		argsData, err = io.ReadAll(stdin)
+	} else {
+		argsData, err = os.ReadFile(argsName)
+	}
+	if err != nil {
+		return fail("%v", err)
+	}
+	instance, err := decodeJSON(argsData)
+	if err != nil {
+		return fail("%s: %v", argsName, err)
+	}
+
+	var list issues.List
+	switch *engine {
+	case "v6":
+		sch, err := jsonschemav6.Compile(schemaData, jsonschemav6.WithDraft(d.v6), jsonschemav6.WithFormatAssertion(true))
+		if err != nil {
+			return fail("%s: %v", *schemaPath, oneLine(err))
+		}
+		list = sch.Validate(instance)
+	case "v5":
+		list, err = checkV5(schemaData, d.v5, instance)
+		if err != nil {
+			return fail("%s: %v", *schemaPath, oneLine(err))
+		}
+	}
+	if len(list) == 0 {
+		return exitValid
+	}
+	if *asJSON {
+		slices.SortStableFunc(list, func(a, b issues.Issue) int { return issues.Compare(&a, &b) })
+		out, err := json.MarshalIndent(list, "", "  ")
+		if err != nil {
+			return fail("%v", err)
+		}
+		fmt.Fprintln(stdout, string(out))
+		return exitInvalid
+	}
+	name := *action
+	if name == "" {
+		name = strings.TrimSuffix(strings.TrimSuffix(baseName(*schemaPath), ".json"), ".schema")
+	}
+	e := selfheal.New(selfheal.WithLocale(*locale), selfheal.WithExamples(*examples))
+	fmt.Fprintln(stdout, e.Format(name, list))
+	return exitInvalid
+}
+
+type draftChoice struct {
+	v6 *jsonschema.Draft
+	v5 string
+}
+
+var drafts = map[string]draftChoice{
+	"2020": {jsonschema.Draft2020, "2020"},
+	"2019": {jsonschema.Draft2019, "2019"},
+	"7":    {jsonschema.Draft7, "7"},
+	"6":    {jsonschema.Draft6, "6"},
+	"4":    {jsonschema.Draft4, "4"},
+}
+
+// decodeJSON reads one JSON document, keeping numbers exact, and says where
+// it broke (line and column) when it is malformed.
+func decodeJSON(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, errors.New("empty document: want JSON")
+		}
+		var syn *json.SyntaxError
+		if errors.As(err, &syn) {
+			// Offset counts the byte that broke the document; point at it.
+			line, col := position(data, max(syn.Offset-1, 0))
+			return nil, fmt.Errorf("malformed JSON at line %d, column %d: %v", line, col, syn)
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			line, col := position(data, int64(len(data)))
+			return nil, fmt.Errorf("malformed JSON at line %d, column %d: unexpected end of input", line, col)
+		}
+		return nil, fmt.Errorf("malformed JSON: %v", err)
+	}
+	off := dec.InputOffset()
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		line, col := position(data, off+int64(len(data[off:])-len(bytes.TrimLeft(data[off:], " \t\r\n"))))
+		return nil, fmt.Errorf("malformed JSON at line %d, column %d: more data after the document", line, col)
+	}
+	return v, nil
+}
+
+// position turns a byte offset into a 1-based line and column.
+func position(data []byte, off int64) (line, col int) {
+	off = max(0, min(off, int64(len(data))))
+	before := data[:off]
+	line = bytes.Count(before, []byte("\n")) + 1
+	col = int(off) - bytes.LastIndexByte(before, '\n')
+	return line, col
+}
+
+func baseName(p string) string {
+	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+// oneLine keeps a multi-line library error to the one line the exit-2
+// contract promises.
+func oneLine(err error) string {
+	return strings.Join(strings.Fields(err.Error()), " ")
+}

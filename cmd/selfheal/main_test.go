@@ -1,0 +1,106 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/selfheal/selfheal/envelope"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+const (
+	usersSchema   = "../../examples/users.create.schema.json"
+	usersBad      = "../../examples/users.create.bad.json"
+	usersGood     = "../../examples/users.create.good.json"
+	billingSchema = "../../examples/billing.list_invoices.schema.json"
+	billingBad    = "../../examples/billing.list_invoices.bad.json"
+)
+
+// TestCheck runs the command as a user would, on the shipped example files
+// and on broken inputs, checking exit status, standard output (golden) and
+// the one-line error on standard error.
+func TestCheck(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   []string
+		stdin  string
+		code   int
+		golden string // expected stdout in testdata/<golden>.golden
+		stderr string // a fragment of the expected stderr
+	}{
+		{name: "users bad", args: []string{"check", "--schema", usersSchema, "--args", usersBad}, code: 1, golden: "users.bad"},
+		{name: "users bad ja", args: []string{"check", "--schema", usersSchema, "--args", usersBad, "--locale", "ja-JP", "--examples=false"}, code: 1, golden: "users.bad.ja"},
+		{name: "users bad json", args: []string{"check", "--schema", usersSchema, "--args", usersBad, "--json"}, code: 1, golden: "users.bad.json"},
+		{name: "users good", args: []string{"check", "--schema", usersSchema, "--args", usersGood}, code: 0, golden: "empty"},
+		{name: "billing bad", args: []string{"check", "--schema", billingSchema, "--args", billingBad, "--action", "billing.list_invoices"}, code: 1, golden: "billing.bad"},
+		{name: "stdin", args: []string{"check", "--schema", usersSchema, "--args", "-"}, stdin: `{"name":"Ada","email":"x","role":"admin"}`, code: 1, golden: "stdin"},
+		{name: "users bad v5", args: []string{"check", "--schema", usersSchema, "--args", usersBad, "--engine", "v5"}, code: 1, golden: "users.bad"},
+		{name: "billing bad v5", args: []string{"check", "--schema", billingSchema, "--args", billingBad, "--engine", "v5", "--action", "billing.list_invoices"}, code: 1, golden: "billing.bad"},
+		{name: "uncompilable v5", args: []string{"check", "--schema", "testdata/uncompilable.schema.json", "--args", usersBad, "--engine", "v5"}, code: 2, stderr: "testdata/uncompilable.schema.json:"},
+		{name: "draft 7", args: []string{"check", "--schema", usersSchema, "--args", usersGood, "--draft", "7"}, code: 0, golden: "empty"},
+
+		{name: "no command", args: nil, code: 2, stderr: "usage: selfheal"},
+		{name: "unknown command", args: []string{"lint"}, code: 2, stderr: `unknown command "lint"`},
+		{name: "missing flags", args: []string{"check"}, code: 2, stderr: "--schema and --args are required"},
+		{name: "unknown flag", args: []string{"check", "--schema", usersSchema, "--args", usersBad, "--fast"}, code: 2, stderr: "flag provided but not defined: -fast"},
+		{name: "bad engine", args: []string{"check", "--schema", usersSchema, "--args", usersBad, "--engine", "v7"}, code: 2, stderr: "--engine must be v6 or v5"},
+		{name: "bad draft", args: []string{"check", "--schema", usersSchema, "--args", usersBad, "--draft", "3"}, code: 2, stderr: "--draft must be"},
+		{name: "missing file", args: []string{"check", "--schema", "testdata/nope.json", "--args", usersBad}, code: 2, stderr: "no such file"},
+		{name: "broken schema", args: []string{"check", "--schema", "testdata/broken.schema.json", "--args", usersBad}, code: 2, stderr: "testdata/broken.schema.json: malformed JSON at line 2, column 1"},
+		{name: "trailing data", args: []string{"check", "--schema", "testdata/trailing.json", "--args", usersBad}, code: 2, stderr: "line 3, column 1: more data after the document"},
+		{name: "bad args", args: []string{"check", "--schema", usersSchema, "--args", "testdata/bad.args.json"}, code: 2, stderr: "testdata/bad.args.json: malformed JSON at line 1, column 9"},
+		{name: "empty stdin", args: []string{"check", "--schema", usersSchema, "--args", "-"}, code: 2, stderr: "standard input: empty document"},
+		{name: "uncompilable", args: []string{"check", "--schema", "testdata/uncompilable.schema.json", "--args", usersBad}, code: 2, stderr: "testdata/uncompilable.schema.json:"},
+		{name: "extra argument", args: []string{"check", "--schema", usersSchema, "--args", usersBad, "more"}, code: 2, stderr: `unexpected argument "more"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(tt.args, strings.NewReader(tt.stdin), &stdout, &stderr)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tt.code, stdout.String(), stderr.String())
+			}
+			if tt.stderr != "" {
+				if !strings.Contains(stderr.String(), tt.stderr) {
+					t.Errorf("stderr %q does not mention %q", stderr.String(), tt.stderr)
+				}
+				if tt.code == 2 && tt.name != "no command" && strings.Count(strings.TrimSpace(stderr.String()), "\n") != 0 {
+					t.Errorf("stderr is not one line: %q", stderr.String())
+				}
+				return
+			}
+			if stderr.Len() != 0 {
+				t.Errorf("unexpected stderr: %s", stderr.String())
+			}
+			golden(t, tt.golden, stdout.Bytes())
+			if code == 1 && !strings.Contains(tt.name, "json") {
+				if _, err := envelope.Parse(stdout.String()); err != nil {
+					t.Errorf("output does not parse: %v", err)
+				}
+			}
+		})
+	}
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test -update creates it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("stdout differs from %s (go test -update rewrites it):\n got:\n%s\nwant:\n%s", path, got, want)
+	}
+}
