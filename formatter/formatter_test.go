@@ -371,6 +371,9 @@ func TestClosest(t *testing.T) {
 // TestAllocs holds the budget of DESIGN.md 5: rendering into a reused
 // buffer allocates nothing once warm.
 func TestAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are meaningless under the race detector")
+	}
 	f := New(DefaultOptions())
 	list := benchIssues(20)
 	buf := f.AppendValidation(nil, "users.create", list)

@@ -1,0 +1,5 @@
+//go:build !race
+
+package formatter
+
+const raceEnabled = false

@@ -1,0 +1,5 @@
+//go:build !race
+
+package selfheal_test
+
+const raceEnabled = false
