@@ -173,13 +173,14 @@ type state struct {
 	omitted int
 
 	// while a template renders
-	is    *issues.Issue
-	tpl   *templates.Template
-	count int64
-	value []byte
-	inner *issues.Issue
-	lower []byte
-	upper []byte
+	is     *issues.Issue
+	tpl    *templates.Template
+	count  int64
+	value  []byte
+	inner  *issues.Issue
+	hidden bool // the current issue's field is sensitive
+	lower  []byte
+	upper  []byte
 
 	// {field} and {condition}: the other field of a cross-field check and
 	// the condition of a conditional requirement are rendered into these.

@@ -28,7 +28,11 @@ func (s *state) appendMessage(dst []byte, m *templates.Message, count int64) []b
 		return dst
 	}
 	tpl, cnt := s.tpl, s.count
-	s.tpl, s.count = m.Template(s.f.cat.Form(count)), count
+	form := templates.Other
+	if m.Plural() {
+		form = s.f.cat.Form(count)
+	}
+	s.tpl, s.count = m.Template(form), count
 	dst = s.tpl.Append(dst, s)
 	s.tpl, s.count = tpl, cnt
 	return dst
@@ -42,11 +46,13 @@ func (s *state) appendLine(dst []byte, is *issues.Issue) []byte {
 // appendIssue renders is, with inner as the inner issue of a union, key or
 // element (nil: the first one, for unions the closest alternative's).
 func (s *state) appendIssue(dst []byte, is, inner *issues.Issue) []byte {
-	saveIs, saveInner := s.is, s.inner
-	s.is, s.inner = is, nil
+	saveIs, saveInner, saveHidden := s.is, s.inner, s.hidden
+	// Whether the field is sensitive is asked by several placeholders;
+	// answer it once per issue.
+	s.is, s.inner, s.hidden = is, nil, s.f.redact.path(is.Path)
 	m, count := s.choose(is, inner)
 	dst = s.appendMessage(dst, m, count)
-	s.is, s.inner = saveIs, saveInner
+	s.is, s.inner, s.hidden = saveIs, saveInner, saveHidden
 	return dst
 }
 
@@ -379,7 +385,7 @@ func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 		if is.Code == issues.UnrecognizedKeys {
 			return s.appendStrings(dst, is.Allowed, nil)
 		}
-		if is.Code == issues.Custom && s.f.redact.path(is.Path) {
+		if is.Code == issues.Custom && s.hidden {
 			// The repeated items of a sensitive field are its values.
 			return s.appendMessage(dst, s.msg("value", "hidden", ""), 1)
 		}
@@ -438,7 +444,7 @@ func (s *state) appendRef(dst []byte) []byte {
 		s.value = s.appendMessage(s.value[:0], s.msg("value", "absent", ""), 1)
 	case ref.Value == nil:
 		return dst
-	case s.f.redact.path(ref.Path) || s.f.redact.path(s.is.Path):
+	case s.f.redact.path(ref.Path) || s.hidden:
 		s.value = s.appendMessage(s.value[:0], s.msg("value", "hidden", ""), 1)
 	default:
 		pv := preview{budget: s.f.maxRunes, redact: s.f.redact}
@@ -531,7 +537,7 @@ func (s *state) appendSent(dst []byte) []byte {
 	if is.Absent {
 		return s.appendMessage(dst, s.msg("value", "absent", ""), 1)
 	}
-	if s.f.redact.path(is.Path) {
+	if s.hidden {
 		if s.tpl.Has(templates.Received) || s.tpl.Has(templates.Size) {
 			return s.appendMessage(dst, s.msg("value", "hidden", ""), 1)
 		}
@@ -664,7 +670,7 @@ func (s *state) appendValues(dst []byte, values []any) []byte {
 // valueSuggestion finds the allowed string value closest to the string sent.
 func (s *state) valueSuggestion(is *issues.Issue) (string, bool) {
 	sent, ok := is.Input.(string)
-	if !ok || s.f.redact.path(is.Path) {
+	if !ok || s.hidden {
 		return "", false
 	}
 	var buf [32]string

@@ -65,6 +65,17 @@ func NewMessage(forms map[string]string) (*Message, error) {
 	return m, nil
 }
 
+// Plural reports whether the message has forms other than Other, that is
+// whether choosing a form is worth asking the language's plural rules.
+func (m *Message) Plural() bool {
+	for f := Zero; f < numForms; f++ {
+		if m.forms[f] != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // Single wraps one template as a message with no plural forms.
 func Single(t *Template) *Message {
 	m := &Message{}
@@ -148,22 +159,42 @@ func (k ID) String() string {
 // Set is a collection of messages by key. A Set is built once and then only
 // read, so it is safe for concurrent use.
 type Set struct {
-	m map[ID]*Message
+	// m is keyed by the dotted form: one hash of one short string per
+	// lookup, which Get builds on the stack.
+	m map[string]*Message
+	// ids keeps the parsed keys for Keys.
+	ids map[string]ID
 }
 
 // NewSet returns an empty set.
-func NewSet() *Set { return &Set{m: make(map[ID]*Message)} }
+func NewSet() *Set { return &Set{m: make(map[string]*Message), ids: make(map[string]ID)} }
 
 // Put adds or replaces a message.
-func (s *Set) Put(k ID, m *Message) { s.m[k] = m }
+func (s *Set) Put(k ID, m *Message) {
+	key := k.String()
+	s.m[key], s.ids[key] = m, k
+}
 
 // Get returns the message for the key parts a, b and c, or nil.
-func (s *Set) Get(a, b, c string) *Message { return s.m[ID{a, b, c}] }
+func (s *Set) Get(a, b, c string) *Message {
+	var buf [96]byte
+	if len(a)+len(b)+len(c)+2 > len(buf) {
+		return s.m[ID{a, b, c}.String()]
+	}
+	k := append(buf[:0], a...)
+	if b != "" {
+		k = append(append(k, '.'), b...)
+	}
+	if c != "" {
+		k = append(append(k, '.'), c...)
+	}
+	return s.m[string(k)]
+}
 
 // Keys lists the set's keys in sorted order.
 func (s *Set) Keys() []ID {
-	out := make([]ID, 0, len(s.m))
-	for k := range s.m {
+	out := make([]ID, 0, len(s.ids))
+	for _, k := range s.ids {
 		out = append(out, k)
 	}
 	slices.SortFunc(out, func(a, b ID) int { return strings.Compare(a.String(), b.String()) })
@@ -174,7 +205,7 @@ func (s *Set) Keys() []ID {
 func (s *Set) Clone() *Set {
 	c := NewSet()
 	for k, m := range s.m {
-		c.m[k] = m
+		c.m[k], c.ids[k] = m, s.ids[k]
 	}
 	return c
 }
