@@ -41,7 +41,9 @@ func (s *Schema) Issues(err error, instance any) (issues.List, bool) {
 		return nil, false
 	}
 	c := conv{s: s, base: instance}
-	var out sink
+	// Issues are large; growing the list one by one would copy them over
+	// and over. Required can give several issues per error, hence the slack.
+	out := sink{out: make([]issues.Issue, 0, leaves(ve)+2)}
 	c.add(&out, ve)
 	return out.finish(), true
 }
@@ -175,119 +177,122 @@ func (c *conv) locate(loc []string) (issues.Path, any) {
 
 // add converts ve and its causes into k.
 func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
-	path, v := c.locate(ve.InstanceLocation)
-	sch := c.s.at(ve.SchemaURL)
-	src := func(kw string) string { return "jsonschema:" + kw }
-	switch e := ve.ErrorKind.(type) {
+	switch ve.ErrorKind.(type) {
 	case *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
+		// Containers of other failures: no path or schema to look up.
 		for _, cause := range ve.Causes {
 			c.add(k, cause)
 		}
+		return
+	}
+	path, v := c.locate(ve.InstanceLocation)
+	sch := c.s.at(ve.SchemaURL)
+	switch e := ve.ErrorKind.(type) {
 	case *kind.InvalidJsonValue:
 		k.out = append(k.out, issues.Issue{Code: issues.InvalidType, Path: path, Input: v,
-			Expected: "string|number|boolean|null|object|array", Source: src("type")})
+			Expected: "string|number|boolean|null|object|array", Source: "jsonschema:type"})
 	case *kind.Type:
 		k.out = append(k.out, issues.Issue{Code: issues.InvalidType, Path: path, Input: v,
-			Expected: c.s.types(ve.SchemaURL, e.Want), Source: src("type")})
+			Expected: c.s.types(ve.SchemaURL, e.Want), Source: "jsonschema:type"})
 	case *kind.Enum:
 		k.out = append(k.out, issues.Issue{Code: issues.InvalidValue, Path: path, Input: v,
-			Values: e.Want, Source: src("enum")})
+			Values: e.Want, Source: "jsonschema:enum"})
 	case *kind.Const:
 		k.out = append(k.out, issues.Issue{Code: issues.InvalidValue, Path: path, Input: v,
-			Values: []any{e.Want}, Source: src("const")})
+			Values: []any{e.Want}, Source: "jsonschema:const"})
 	case *kind.Format:
 		is := issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Format: e.Want,
-			Source: src("format")}
+			Source: "jsonschema:format"}
 		if e.Err != nil {
 			is.Message = e.Err.Error()
 		}
 		k.out = append(k.out, is)
 	case *kind.Pattern:
 		k.out = append(k.out, issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v,
-			Format: "regex", Pattern: e.Want, Source: src("pattern")})
+			Format: "regex", Pattern: e.Want, Source: "jsonschema:pattern"})
 	case *kind.MinLength:
 		k.out = append(k.out, size(issues.TooSmall, path, v, issues.OriginString, e.Want,
-			sch != nil && sch.MaxLength != nil && *sch.MaxLength == e.Want, src("minLength")))
+			sch != nil && sch.MaxLength != nil && *sch.MaxLength == e.Want, "jsonschema:minLength"))
 	case *kind.MaxLength:
 		k.out = append(k.out, size(issues.TooBig, path, v, issues.OriginString, e.Want,
-			sch != nil && sch.MinLength != nil && *sch.MinLength == e.Want, src("maxLength")))
+			sch != nil && sch.MinLength != nil && *sch.MinLength == e.Want, "jsonschema:maxLength"))
 	case *kind.MinItems:
 		k.out = append(k.out, size(issues.TooSmall, path, v, issues.OriginArray, e.Want,
-			sch != nil && sch.MaxItems != nil && *sch.MaxItems == e.Want, src("minItems")))
+			sch != nil && sch.MaxItems != nil && *sch.MaxItems == e.Want, "jsonschema:minItems"))
 	case *kind.MaxItems:
 		k.out = append(k.out, size(issues.TooBig, path, v, issues.OriginArray, e.Want,
-			sch != nil && sch.MinItems != nil && *sch.MinItems == e.Want, src("maxItems")))
+			sch != nil && sch.MinItems != nil && *sch.MinItems == e.Want, "jsonschema:maxItems"))
 	case *kind.MinProperties:
 		k.out = append(k.out, size(issues.TooSmall, path, v, issues.OriginObject, e.Want,
-			sch != nil && sch.MaxProperties != nil && *sch.MaxProperties == e.Want, src("minProperties")))
+			sch != nil && sch.MaxProperties != nil && *sch.MaxProperties == e.Want, "jsonschema:minProperties"))
 	case *kind.MaxProperties:
 		k.out = append(k.out, size(issues.TooBig, path, v, issues.OriginObject, e.Want,
-			sch != nil && sch.MinProperties != nil && *sch.MinProperties == e.Want, src("maxProperties")))
+			sch != nil && sch.MinProperties != nil && *sch.MinProperties == e.Want, "jsonschema:maxProperties"))
 	case *kind.Minimum:
 		k.out = append(k.out, issues.Issue{Code: issues.TooSmall, Path: path, Input: v,
 			Origin: numOrigin(sch), Minimum: c.s.literal(ve.SchemaURL, "minimum", e.Want),
-			Inclusive: true, Source: src("minimum")})
+			Inclusive: true, Source: "jsonschema:minimum"})
 	case *kind.ExclusiveMinimum:
 		k.out = append(k.out, issues.Issue{Code: issues.TooSmall, Path: path, Input: v,
 			Origin: numOrigin(sch), Minimum: c.s.literal(ve.SchemaURL, "exclusiveMinimum", e.Want),
-			Source: src("exclusiveMinimum")})
+			Source: "jsonschema:exclusiveMinimum"})
 	case *kind.Maximum:
 		k.out = append(k.out, issues.Issue{Code: issues.TooBig, Path: path, Input: v,
 			Origin: numOrigin(sch), Maximum: c.s.literal(ve.SchemaURL, "maximum", e.Want),
-			Inclusive: true, Source: src("maximum")})
+			Inclusive: true, Source: "jsonschema:maximum"})
 	case *kind.ExclusiveMaximum:
 		k.out = append(k.out, issues.Issue{Code: issues.TooBig, Path: path, Input: v,
 			Origin: numOrigin(sch), Maximum: c.s.literal(ve.SchemaURL, "exclusiveMaximum", e.Want),
-			Source: src("exclusiveMaximum")})
+			Source: "jsonschema:exclusiveMaximum"})
 	case *kind.MultipleOf:
 		k.out = append(k.out, issues.Issue{Code: issues.NotMultipleOf, Path: path, Input: v,
-			Divisor: c.s.literal(ve.SchemaURL, "multipleOf", e.Want), Source: src("multipleOf")})
+			Divisor: c.s.literal(ve.SchemaURL, "multipleOf", e.Want), Source: "jsonschema:multipleOf"})
 	case *kind.Required:
 		for _, name := range e.Missing {
 			k.out = append(k.out, issues.Issue{Code: issues.InvalidType, Path: path.Append(name),
-				Absent: true, Expected: c.s.propType(sch, name), Source: src("required")})
+				Absent: true, Expected: c.s.propType(sch, name), Source: "jsonschema:required"})
 		}
 	case *kind.DependentRequired:
-		c.dependent(k, path, sch, e.Prop, e.Missing, src("dependentRequired"))
+		c.dependent(k, path, sch, e.Prop, e.Missing, "jsonschema:dependentRequired")
 	case *kind.Dependency:
-		c.dependent(k, path, sch, e.Prop, e.Missing, src("dependencies"))
+		c.dependent(k, path, sch, e.Prop, e.Missing, "jsonschema:dependencies")
 	case *kind.AdditionalProperties:
 		allowed := declared(sch)
 		for _, name := range e.Properties {
-			k.unrecognized(path, v, name, allowed, src("additionalProperties"))
+			k.unrecognized(path, v, name, allowed, "jsonschema:additionalProperties")
 		}
 	case *kind.PropertyNames:
 		c.propertyName(k, path, v, e.Property, ve.Causes)
 	case *kind.UniqueItems:
 		is := issues.Issue{Code: issues.Custom, Check: issues.CheckUnique, Path: path, Input: v,
-			Source: src("uniqueItems")}
+			Source: "jsonschema:uniqueItems"}
 		if arr, ok := v.([]any); ok && e.Duplicates[1] < len(arr) {
 			is.Values = []any{arr[e.Duplicates[1]]}
 		}
 		k.out = append(k.out, is)
 	case *kind.Contains:
-		k.out = append(k.out, contains(path, v, sch, 1, -1, src("contains")))
+		k.out = append(k.out, contains(path, v, sch, 1, -1, "jsonschema:contains"))
 	case *kind.MinContains:
-		k.out = append(k.out, contains(path, v, sch, e.Want, -1, src("minContains")))
+		k.out = append(k.out, contains(path, v, sch, e.Want, -1, "jsonschema:minContains"))
 	case *kind.MaxContains:
-		k.out = append(k.out, contains(path, v, sch, -1, e.Want, src("maxContains")))
+		k.out = append(k.out, contains(path, v, sch, -1, e.Want, "jsonschema:maxContains"))
 	case *kind.AdditionalItems:
 		is := issues.Issue{Code: issues.TooBig, Path: path, Input: v, Origin: issues.OriginArray,
-			Inclusive: true, Source: src("additionalItems")}
+			Inclusive: true, Source: "jsonschema:additionalItems"}
 		if arr, ok := v.([]any); ok {
 			is.Maximum = issues.Number(strconv.Itoa(len(arr) - e.Count))
 		}
 		k.out = append(k.out, is)
 	case *kind.ContentEncoding:
 		is := issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Format: e.Want,
-			Source: src("contentEncoding")}
+			Source: "jsonschema:contentEncoding"}
 		if e.Err != nil {
 			is.Message = e.Err.Error()
 		}
 		k.out = append(k.out, is)
 	case *kind.ContentMediaType:
 		is := issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Format: mediaFormat(e.Want),
-			Source: src("contentMediaType")}
+			Source: "jsonschema:contentMediaType"}
 		if e.Err != nil {
 			is.Message = e.Err.Error()
 		}
@@ -299,24 +304,24 @@ func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
 			inner.add(&ik, cause)
 		}
 		k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckContent, Path: path,
-			Input: v, Issues: ik.finish(), Source: src("contentSchema")})
+			Input: v, Issues: ik.finish(), Source: "jsonschema:contentSchema"})
 	case *kind.Not:
 		k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckNot, Path: path,
-			Input: v, Source: src("not")})
+			Input: v, Source: "jsonschema:not"})
 	case *kind.AnyOf:
-		k.out = append(k.out, c.union(path, v, ve.Causes, src("anyOf")))
+		k.out = append(k.out, c.union(path, v, ve.Causes, "jsonschema:anyOf"))
 	case *kind.OneOf:
 		if len(e.Subschemas) > 0 {
 			k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckOneOf, Path: path,
-				Input: v, Source: src("oneOf")})
+				Input: v, Source: "jsonschema:oneOf"})
 			break
 		}
-		k.out = append(k.out, c.union(path, v, ve.Causes, src("oneOf")))
+		k.out = append(k.out, c.union(path, v, ve.Causes, "jsonschema:oneOf"))
 	case *kind.FalseSchema:
 		c.falseSchema(k, ve, path, v)
 	case *kind.RefCycle:
 		k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckNever, Path: path,
-			Input: v, Source: src("$ref")})
+			Input: v, Source: "jsonschema:$ref"})
 	default:
 		// An extension's kind: its causes, if any, else a plain failure
 		// that names its keyword for logs.
@@ -331,7 +336,7 @@ func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
 			kw = kp[0]
 		}
 		k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckNever, Path: path,
-			Input: v, Source: src(kw)})
+			Input: v, Source: "jsonschema:"+kw})
 	}
 }
 
@@ -668,4 +673,16 @@ func ratText(r *big.Rat) issues.Number {
 		}
 	}
 	return issues.Number(r.FloatString(20))
+}
+
+// leaves counts the errors of a tree that are not mere groups of others.
+func leaves(ve *jsonschema.ValidationError) int {
+	if len(ve.Causes) == 0 {
+		return 1
+	}
+	n := 0
+	for _, c := range ve.Causes {
+		n += leaves(c)
+	}
+	return n
 }
