@@ -336,7 +336,7 @@ func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
 			kw = kp[0]
 		}
 		k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckNever, Path: path,
-			Input: v, Source: "jsonschema:"+kw})
+			Input: v, Source: "jsonschema:" + kw})
 	}
 }
 
