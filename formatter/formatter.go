@@ -151,7 +151,8 @@ func (f *Formatter) put(s *state) {
 	if cap(s.name) > keep || cap(s.line) > keep || cap(s.tmp) > keep {
 		return
 	}
-	s.out, s.is = nil, nil
+	s.out, s.is, s.suggFor = nil, nil, nil
+	clear(s.sugg)
 	f.pool.Put(s)
 }
 
@@ -179,8 +180,12 @@ type state struct {
 	value  []byte
 	inner  *issues.Issue
 	hidden bool // the current issue's field is sensitive
-	lower  []byte
-	upper  []byte
+	// sugg holds the key suggestions of suggFor (see keySuggestions).
+	suggFor *issues.Issue
+	sugg    []string
+	memo    [memoSize]memoEntry
+	lower   []byte
+	upper   []byte
 
 	// {field} and {condition}: the other field of a cross-field check and
 	// the condition of a conditional requirement are rendered into these.
@@ -277,7 +282,7 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue) bool {
 }
 
 func (s *state) appendMore(dst []byte, n int) []byte {
-	return s.appendMessage(dst, s.f.cat.Message("more", "", ""), int64(n))
+	return s.appendMessage(dst, s.msg("more", "", ""), int64(n))
 }
 
 // isPathKey reports whether v can stand in a path as a key or an index.

@@ -24,6 +24,10 @@ func DefaultRedact() []string { return append([]string(nil), defaultRedact...) }
 // by their first word so that a key costs one map probe per word.
 type redactor struct {
 	first map[string][][]string
+	// sig has bit c-'a' of sig[n] set when some name's first word has n
+	// bytes and starts with letter c (or n-1 bytes, for a plural). Most
+	// words of most keys fail it, and skip the map.
+	sig [32]uint32
 }
 
 func newRedactor(names []string) *redactor {
@@ -35,7 +39,23 @@ func newRedactor(names []string) *redactor {
 			return true
 		})
 		if len(words) > 0 {
-			r.first[words[0]] = append(r.first[words[0]], words)
+			w := words[0]
+			r.first[w] = append(r.first[w], words)
+			if c := w[0]; c >= 'a' && c <= 'z' {
+				for _, n := range []int{len(w), len(w) + 1} {
+					if n < len(r.sig) {
+						r.sig[n] |= 1 << (c - 'a')
+					}
+				}
+			} else {
+				// A name that starts with a digit or non-ASCII letter:
+				// no cheap signature, so every word of its length passes.
+				for _, n := range []int{len(w), len(w) + 1} {
+					if n < len(r.sig) {
+						r.sig[n] = ^uint32(0)
+					}
+				}
+			}
 		}
 	}
 	return r
@@ -65,7 +85,12 @@ func (r *redactor) matches(key string) bool {
 	})
 	for i, w := range words {
 		var low [32]byte
-		if len(w) > len(low) {
+		if len(w) >= len(r.sig) {
+			continue
+		}
+		if c := lower(w[0]); c >= 'a' && c <= 'z' && r.sig[len(w)]&(1<<(c-'a')) == 0 {
+			continue
+		} else if (c < 'a' || c > 'z') && r.sig[len(w)] != ^uint32(0) {
 			continue
 		}
 		for j := 0; j < len(w); j++ {

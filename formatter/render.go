@@ -16,10 +16,51 @@ import (
 // msg looks a key up in the formatter's catalog, then in English, so that a
 // catalog missing a key still says something precise.
 func (s *state) msg(a, b, c string) *templates.Message {
-	if m := s.f.cat.Message(a, b, c); m != nil {
+	if m := s.own(a, b, c); m != nil {
 		return m
 	}
 	return locales.Default().Message(a, b, c)
+}
+
+// own looks a key up in the formatter's catalog only. A line asks for
+// several messages, almost always by the same constant strings, so a small
+// memo in the (pooled, per-call) state answers by string identity before
+// the catalog's map is hashed.
+func (s *state) own(a, b, c string) *templates.Message {
+	e := &s.memo[memoSlot(a, b, c)]
+	if e.ok && same(e.a, a) && same(e.b, b) && same(e.c, c) {
+		return e.m
+	}
+	m := s.f.cat.Message(a, b, c)
+	*e = memoEntry{a: a, b: b, c: c, m: m, ok: true}
+	return m
+}
+
+// memoEntry is one slot of the lookup memo.
+type memoEntry struct {
+	a, b, c string
+	m       *templates.Message
+	ok      bool
+}
+
+const memoSize = 64 // a power of two
+
+// memoSlot hashes the strings' addresses and lengths: cheap, and equal for
+// the same constants every time.
+func memoSlot(a, b, c string) int {
+	h := uintptr(unsafe.Pointer(unsafe.StringData(a)))>>3 ^
+		uintptr(unsafe.Pointer(unsafe.StringData(b)))>>2*31 ^
+		uintptr(unsafe.Pointer(unsafe.StringData(c)))>>1*17 ^
+		uintptr(len(a)<<8|len(b)<<4|len(c))
+	return int(h^h>>7^h>>13) & (memoSize - 1)
+}
+
+// same reports whether x and y are the same string in memory. Equal
+// contents at different addresses only miss the memo, never give a wrong
+// answer; the memo's entries keep their strings alive, so an address
+// cannot be reused for other contents while it is cached.
+func same(x, y string) bool {
+	return len(x) == len(y) && unsafe.StringData(x) == unsafe.StringData(y)
 }
 
 // appendMessage renders m, choosing its plural form by count.
@@ -87,7 +128,7 @@ func (s *state) choose(is *issues.Issue, inner *issues.Issue) (*templates.Messag
 			return s.msg(code, "ref", variant), 1
 		}
 		origin := canonicalOrigin(is.Origin, is.Input)
-		if m := s.f.cat.Message(code, origin, variant); m != nil {
+		if m := s.own(code, origin, variant); m != nil {
 			return m, 1
 		}
 		if variant != "" {
@@ -131,10 +172,8 @@ func (s *state) choose(is *issues.Issue, inner *issues.Issue) (*templates.Messag
 		return s.msg("not_multiple_of", "plain", ""), 1
 	case issues.UnrecognizedKeys:
 		n := int64(len(is.Keys))
-		for _, k := range is.Keys {
-			if _, ok := closest(k, is.Allowed); ok {
-				return s.msg("unrecognized_keys", "suggest", ""), n
-			}
+		if s.keySuggestions(is) {
+			return s.msg("unrecognized_keys", "suggest", ""), n
 		}
 		if len(is.Allowed) > 0 {
 			return s.msg("unrecognized_keys", "allowed", ""), n
@@ -342,7 +381,7 @@ func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 	case templates.Maximum:
 		return s.appendBound(dst, is.Maximum)
 	case templates.Format:
-		if m := s.f.cat.Message("format", is.Format, "label"); m != nil {
+		if m := s.own("format", is.Format, "label"); m != nil {
 			return s.appendMessage(dst, m, 1)
 		}
 		return s.appendQuoted(dst, is.Format)
@@ -372,10 +411,11 @@ func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 	case templates.Pattern:
 		return s.appendQuoted(dst, is.Pattern)
 	case templates.Keys:
-		return s.appendStrings(dst, is.Keys, nil)
+		return s.appendStrings(dst, is.Keys)
 	case templates.Suggestion:
 		if is.Code == issues.UnrecognizedKeys {
-			return s.appendStrings(dst, is.Keys, is.Allowed)
+			s.keySuggestions(is)
+			return s.appendSuggestions(dst)
 		}
 		if v, ok := s.valueSuggestion(is); ok {
 			return s.appendQuoted(dst, v)
@@ -383,7 +423,7 @@ func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 		return dst
 	case templates.Allowed:
 		if is.Code == issues.UnrecognizedKeys {
-			return s.appendStrings(dst, is.Allowed, nil)
+			return s.appendStrings(dst, is.Allowed)
 		}
 		if is.Code == issues.Custom && s.hidden {
 			// The repeated items of a sensitive field are its values.
@@ -628,20 +668,42 @@ func (s *state) appendQuoted(dst []byte, str string) []byte {
 	return pv.appendString(dst, str, '\'')
 }
 
-// appendStrings lists strings quoted, shortened after maxListed. With
-// against set, it lists instead the closest of against for each string.
-func (s *state) appendStrings(dst []byte, list, against []string) []byte {
-	n := 0
-	for _, v := range list {
-		if against != nil {
-			c, ok := closest(v, against)
-			if !ok {
-				continue
-			}
-			v = c
+// appendStrings lists strings quoted, shortened after maxListed.
+func (s *state) appendStrings(dst []byte, list []string) []byte {
+	for i, v := range list {
+		if i == maxListed {
+			return s.appendMessage(dst, s.msg("list", "more", ""), int64(len(list)-i))
 		}
+		if i > 0 {
+			dst = append(dst, ", "...)
+		}
+		dst = s.appendQuoted(dst, v)
+	}
+	return dst
+}
+
+// keySuggestions finds, once per issue, the closest allowed key for each
+// unrecognized key (the template asks twice: to choose, then to write).
+// It reports whether any key has one.
+func (s *state) keySuggestions(is *issues.Issue) bool {
+	if s.suggFor != is {
+		s.suggFor = is
+		s.sugg = s.sugg[:0]
+		for _, k := range is.Keys {
+			if c, ok := closest(k, is.Allowed); ok {
+				s.sugg = append(s.sugg, c)
+			}
+		}
+	}
+	return len(s.sugg) > 0
+}
+
+// appendSuggestions lists the suggestions keySuggestions found.
+func (s *state) appendSuggestions(dst []byte) []byte {
+	n := 0
+	for _, v := range s.sugg {
 		if n == maxListed {
-			return s.appendMessage(dst, s.msg("list", "more", ""), int64(len(list)-n))
+			return s.appendMessage(dst, s.msg("list", "more", ""), int64(len(s.sugg)-n))
 		}
 		if n > 0 {
 			dst = append(dst, ", "...)

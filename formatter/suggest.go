@@ -42,16 +42,17 @@ func editDistance(a, b string, limit int) int {
 	if d := len(a) - len(b); d > limit || -d > limit {
 		return -1
 	}
-	var rows [3][maxEdit + 1]int
+	// uint8 keeps the table small enough that clearing it costs nothing.
+	var rows [3][maxEdit + 1]uint8
 	prev2, prev, cur := &rows[0], &rows[1], &rows[2]
 	for j := 0; j <= len(b); j++ {
-		prev[j] = j
+		prev[j] = uint8(j)
 	}
 	for i := 1; i <= len(a); i++ {
-		cur[0] = i
+		cur[0] = uint8(i)
 		rowMin := cur[0]
 		for j := 1; j <= len(b); j++ {
-			cost := 1
+			cost := uint8(1)
 			if lower(a[i-1]) == lower(b[j-1]) {
 				cost = 0
 			}
@@ -62,15 +63,15 @@ func editDistance(a, b string, limit int) int {
 			cur[j] = v
 			rowMin = min(rowMin, v)
 		}
-		if rowMin > limit {
+		if int(rowMin) > limit {
 			return -1
 		}
 		prev2, prev, cur = prev, cur, prev2
 	}
-	if prev[len(b)] > limit {
+	if int(prev[len(b)]) > limit {
 		return -1
 	}
-	return prev[len(b)]
+	return int(prev[len(b)])
 }
 
 func lower(c byte) byte {
