@@ -1,0 +1,11 @@
+// Package schemaconv holds what the two JSON Schema adapters, jsonschemav5
+// and jsonschemav6, do alike once a library's failure has been read: the
+// sink that merges unrecognized keys and excess items into one issue per
+// object or array, the reading of an instance location into a path and the
+// value sent, the wording of a value where the schema is false, the lookup
+// of a keyword in the schema documents (numbers as written), the decoding of
+// arguments and of string contents, and the small JSON helpers around them.
+//
+// It imports the issues package and the standard library only, never either
+// jsonschema library: what depends on a library's types stays in its adapter.
+package schemaconv

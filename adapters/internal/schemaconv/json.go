@@ -1,0 +1,108 @@
+package schemaconv
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/selfheal/selfheal/issues"
+)
+
+// Decode reads one JSON value with exact numbers (json.Number); anything
+// but white space after it is an error.
+func Decode(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("unexpected data after the JSON value at byte %d", dec.InputOffset())
+	}
+	return v, nil
+}
+
+// DecodeArgs decodes the arguments a ValidateJSON is given (see Decode).
+// Data that is not one well-formed JSON value gives, instead of a value,
+// an invalid_format issue (format "json") at the root with the decoder's
+// reason as its Message.
+func DecodeArgs(data []byte) (any, issues.List) {
+	v, err := Decode(data)
+	if err != nil {
+		return nil, issues.List{{Code: issues.InvalidFormat, Input: string(data), Format: "json",
+			Message: err.Error(), Source: "json"}}
+	}
+	return v, nil
+}
+
+// Failed returns the issues of an instance that failed with err: list when
+// ok and not empty, otherwise one issue that says so with err's text as its
+// Message, so that an invalid instance never has no issue.
+func Failed(list issues.List, ok bool, err error, instance any) issues.List {
+	if ok && len(list) > 0 {
+		return list
+	}
+	return issues.List{{Code: issues.Custom, Check: issues.CheckNever, Input: instance,
+		Message: err.Error(), Source: "jsonschema"}}
+}
+
+// DecodeContent decodes the (already content-decoded) bytes of a string's
+// content as JSON with exact numbers, for locating the issues inside it; nil
+// when they are not JSON.
+func DecodeContent(data []byte) any {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var out any
+	if dec.Decode(&out) != nil {
+		return nil
+	}
+	return out
+}
+
+// MediaFormat names the format a content media type asks for, in the
+// formatter's format names where it has one.
+func MediaFormat(mt string) string {
+	if mt == "application/json" {
+		return "json"
+	}
+	return mt
+}
+
+// JSONType is the JSON Schema type of a decoded value: "integer" for a
+// json.Number that is a whole int64, "number" for other numbers.
+func JSONType(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	case json.Number:
+		if _, err := x.Int64(); err == nil {
+			return "integer"
+		}
+	}
+	return "number"
+}
+
+// SortedKeys lists the keys of m in order, nil when there are none.
+func SortedKeys[M ~map[string]V, V any](m M) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
