@@ -1,18 +1,15 @@
 package jsonschemav6
 
 import (
-	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"math/big"
-	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"github.com/selfheal/selfheal/adapters/internal/schemaconv"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -43,9 +40,9 @@ func (s *Schema) Issues(err error, instance any) (issues.List, bool) {
 	c := conv{s: s, base: instance}
 	// Issues are large; growing the list one by one would copy them over
 	// and over. Required can give several issues per error, hence the slack.
-	out := sink{out: make([]issues.Issue, 0, leaves(ve)+2)}
+	out := schemaconv.Sink{Out: make([]issues.Issue, 0, leaves(ve)+2)}
 	c.add(&out, ve)
-	return out.finish(), true
+	return out.Finish(), true
 }
 
 // conv converts one tree of errors. base is the value instance locations are
@@ -57,126 +54,13 @@ type conv struct {
 	prefix issues.Path
 }
 
-// sink collects one list of issues, merging unrecognized keys and excess
-// items reported one by one into a single issue per object or array.
-type sink struct {
-	out   []issues.Issue
-	keys  map[string]int   // path → index of the unrecognized_keys issue
-	items map[string]*tail // path → array items that may not be sent
-}
-
-type tail struct {
-	path  issues.Path
-	arr   []any
-	index []int
-	pos   int // index in out of the placeholder issue
-}
-
-func (k *sink) finish() issues.List {
-	for _, t := range k.items {
-		slices.Sort(t.index)
-		first := t.index[0]
-		contiguous := t.index[len(t.index)-1] == len(t.arr)-1 && len(t.index) == len(t.arr)-first
-		if contiguous {
-			k.out[t.pos] = issues.Issue{Code: issues.TooBig, Path: t.path, Input: t.arr,
-				Origin: issues.OriginArray, Maximum: issues.Number(strconv.Itoa(first)), Inclusive: true,
-				Source: k.out[t.pos].Source}
-			continue
-		}
-		// Items that may not be sent, not forming a tail: one each.
-		src := k.out[t.pos].Source
-		k.out[t.pos].Code = ""
-		for _, i := range t.index {
-			k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckNever,
-				Path: t.path.Append(i), Input: t.arr[i], Source: src})
-		}
-	}
-	out := k.out[:0]
-	for _, is := range k.out {
-		if is.Code == issues.UnrecognizedKeys && len(is.Allowed) > 0 {
-			// A name declared only in a branch that did not apply is
-			// not allowed after all.
-			is.Allowed = slices.DeleteFunc(slices.Clone(is.Allowed), func(a string) bool {
-				return slices.Contains(is.Keys, a)
-			})
-			if len(is.Allowed) == 0 {
-				is.Allowed = nil
-			}
-		}
-		if is.Code != "" {
-			out = append(out, is)
-		}
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return issues.List(out)
-}
-
-// unrecognized adds key to the unrecognized_keys issue of the object at path.
-func (k *sink) unrecognized(path issues.Path, obj any, key string, allowed []string, source string) {
-	id := path.String()
-	if i, ok := k.keys[id]; ok {
-		if !slices.Contains(k.out[i].Keys, key) {
-			k.out[i].Keys = append(k.out[i].Keys, key)
-			slices.Sort(k.out[i].Keys)
-		}
-		return
-	}
-	if k.keys == nil {
-		k.keys = map[string]int{}
-	}
-	k.keys[id] = len(k.out)
-	k.out = append(k.out, issues.Issue{Code: issues.UnrecognizedKeys, Path: path, Input: obj,
-		Keys: []string{key}, Allowed: allowed, Source: source})
-}
-
-// excessItem records that item index of the array at path may not be sent.
-func (k *sink) excessItem(path issues.Path, arr []any, index int, source string) {
-	id := path.String()
-	t, ok := k.items[id]
-	if !ok {
-		if k.items == nil {
-			k.items = map[string]*tail{}
-		}
-		t = &tail{path: path, arr: arr, pos: len(k.out)}
-		k.items[id] = t
-		k.out = append(k.out, issues.Issue{Code: issues.TooBig, Source: source})
-	}
-	if !slices.Contains(t.index, index) {
-		t.index = append(t.index, index)
-	}
-}
-
 // locate returns the path and the value at an instance location.
 func (c *conv) locate(loc []string) (issues.Path, any) {
-	p := make(issues.Path, 0, len(c.prefix)+len(loc))
-	p = append(p, c.prefix...)
-	v := c.base
-	for _, tok := range loc {
-		switch x := v.(type) {
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err == nil && i >= 0 && i < len(x) {
-				p = append(p, i)
-				v = x[i]
-				continue
-			}
-			p = append(p, tok)
-			v = nil
-		case map[string]any:
-			p = append(p, tok)
-			v = x[tok]
-		default:
-			p = append(p, tok)
-			v = nil
-		}
-	}
-	return p, v
+	return schemaconv.Locate(c.base, c.prefix, loc)
 }
 
 // add converts ve and its causes into k.
-func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
+func (c *conv) add(k *schemaconv.Sink, ve *jsonschema.ValidationError) {
 	switch ve.ErrorKind.(type) {
 	case *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
 		// Containers of other failures: no path or schema to look up.
@@ -189,16 +73,16 @@ func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
 	sch := c.s.at(ve.SchemaURL)
 	switch e := ve.ErrorKind.(type) {
 	case *kind.InvalidJsonValue:
-		k.out = append(k.out, issues.Issue{Code: issues.InvalidType, Path: path, Input: v,
+		k.Out = append(k.Out, issues.Issue{Code: issues.InvalidType, Path: path, Input: v,
 			Expected: "string|number|boolean|null|object|array", Source: "jsonschema:type"})
 	case *kind.Type:
-		k.out = append(k.out, issues.Issue{Code: issues.InvalidType, Path: path, Input: v,
+		k.Out = append(k.Out, issues.Issue{Code: issues.InvalidType, Path: path, Input: v,
 			Expected: c.s.types(ve.SchemaURL, e.Want), Source: "jsonschema:type"})
 	case *kind.Enum:
-		k.out = append(k.out, issues.Issue{Code: issues.InvalidValue, Path: path, Input: v,
+		k.Out = append(k.Out, issues.Issue{Code: issues.InvalidValue, Path: path, Input: v,
 			Values: e.Want, Source: "jsonschema:enum"})
 	case *kind.Const:
-		k.out = append(k.out, issues.Issue{Code: issues.InvalidValue, Path: path, Input: v,
+		k.Out = append(k.Out, issues.Issue{Code: issues.InvalidValue, Path: path, Input: v,
 			Values: []any{e.Want}, Source: "jsonschema:const"})
 	case *kind.Format:
 		is := issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Format: e.Want,
@@ -206,50 +90,50 @@ func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
 		if e.Err != nil {
 			is.Message = e.Err.Error()
 		}
-		k.out = append(k.out, is)
+		k.Out = append(k.Out, is)
 	case *kind.Pattern:
-		k.out = append(k.out, issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v,
+		k.Out = append(k.Out, issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v,
 			Format: "regex", Pattern: e.Want, Source: "jsonschema:pattern"})
 	case *kind.MinLength:
-		k.out = append(k.out, size(issues.TooSmall, path, v, issues.OriginString, e.Want,
+		k.Out = append(k.Out, size(issues.TooSmall, path, v, issues.OriginString, e.Want,
 			sch != nil && sch.MaxLength != nil && *sch.MaxLength == e.Want, "jsonschema:minLength"))
 	case *kind.MaxLength:
-		k.out = append(k.out, size(issues.TooBig, path, v, issues.OriginString, e.Want,
+		k.Out = append(k.Out, size(issues.TooBig, path, v, issues.OriginString, e.Want,
 			sch != nil && sch.MinLength != nil && *sch.MinLength == e.Want, "jsonschema:maxLength"))
 	case *kind.MinItems:
-		k.out = append(k.out, size(issues.TooSmall, path, v, issues.OriginArray, e.Want,
+		k.Out = append(k.Out, size(issues.TooSmall, path, v, issues.OriginArray, e.Want,
 			sch != nil && sch.MaxItems != nil && *sch.MaxItems == e.Want, "jsonschema:minItems"))
 	case *kind.MaxItems:
-		k.out = append(k.out, size(issues.TooBig, path, v, issues.OriginArray, e.Want,
+		k.Out = append(k.Out, size(issues.TooBig, path, v, issues.OriginArray, e.Want,
 			sch != nil && sch.MinItems != nil && *sch.MinItems == e.Want, "jsonschema:maxItems"))
 	case *kind.MinProperties:
-		k.out = append(k.out, size(issues.TooSmall, path, v, issues.OriginObject, e.Want,
+		k.Out = append(k.Out, size(issues.TooSmall, path, v, issues.OriginObject, e.Want,
 			sch != nil && sch.MaxProperties != nil && *sch.MaxProperties == e.Want, "jsonschema:minProperties"))
 	case *kind.MaxProperties:
-		k.out = append(k.out, size(issues.TooBig, path, v, issues.OriginObject, e.Want,
+		k.Out = append(k.Out, size(issues.TooBig, path, v, issues.OriginObject, e.Want,
 			sch != nil && sch.MinProperties != nil && *sch.MinProperties == e.Want, "jsonschema:maxProperties"))
 	case *kind.Minimum:
-		k.out = append(k.out, issues.Issue{Code: issues.TooSmall, Path: path, Input: v,
+		k.Out = append(k.Out, issues.Issue{Code: issues.TooSmall, Path: path, Input: v,
 			Origin: numOrigin(sch), Minimum: c.s.literal(ve.SchemaURL, "minimum", e.Want),
 			Inclusive: true, Source: "jsonschema:minimum"})
 	case *kind.ExclusiveMinimum:
-		k.out = append(k.out, issues.Issue{Code: issues.TooSmall, Path: path, Input: v,
+		k.Out = append(k.Out, issues.Issue{Code: issues.TooSmall, Path: path, Input: v,
 			Origin: numOrigin(sch), Minimum: c.s.literal(ve.SchemaURL, "exclusiveMinimum", e.Want),
 			Source: "jsonschema:exclusiveMinimum"})
 	case *kind.Maximum:
-		k.out = append(k.out, issues.Issue{Code: issues.TooBig, Path: path, Input: v,
+		k.Out = append(k.Out, issues.Issue{Code: issues.TooBig, Path: path, Input: v,
 			Origin: numOrigin(sch), Maximum: c.s.literal(ve.SchemaURL, "maximum", e.Want),
 			Inclusive: true, Source: "jsonschema:maximum"})
 	case *kind.ExclusiveMaximum:
-		k.out = append(k.out, issues.Issue{Code: issues.TooBig, Path: path, Input: v,
+		k.Out = append(k.Out, issues.Issue{Code: issues.TooBig, Path: path, Input: v,
 			Origin: numOrigin(sch), Maximum: c.s.literal(ve.SchemaURL, "exclusiveMaximum", e.Want),
 			Source: "jsonschema:exclusiveMaximum"})
 	case *kind.MultipleOf:
-		k.out = append(k.out, issues.Issue{Code: issues.NotMultipleOf, Path: path, Input: v,
+		k.Out = append(k.Out, issues.Issue{Code: issues.NotMultipleOf, Path: path, Input: v,
 			Divisor: c.s.literal(ve.SchemaURL, "multipleOf", e.Want), Source: "jsonschema:multipleOf"})
 	case *kind.Required:
 		for _, name := range e.Missing {
-			k.out = append(k.out, issues.Issue{Code: issues.InvalidType, Path: path.Append(name),
+			k.Out = append(k.Out, issues.Issue{Code: issues.InvalidType, Path: path.Append(name),
 				Absent: true, Expected: c.s.propType(sch, name), Source: "jsonschema:required"})
 		}
 	case *kind.DependentRequired:
@@ -259,7 +143,7 @@ func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
 	case *kind.AdditionalProperties:
 		allowed := declared(sch)
 		for _, name := range e.Properties {
-			k.unrecognized(path, v, name, allowed, "jsonschema:additionalProperties")
+			k.Unrecognized(path, v, name, allowed, "jsonschema:additionalProperties")
 		}
 	case *kind.PropertyNames:
 		c.propertyName(k, path, v, e.Property, ve.Causes)
@@ -269,58 +153,58 @@ func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
 		if arr, ok := v.([]any); ok && e.Duplicates[1] < len(arr) {
 			is.Values = []any{arr[e.Duplicates[1]]}
 		}
-		k.out = append(k.out, is)
+		k.Out = append(k.Out, is)
 	case *kind.Contains:
-		k.out = append(k.out, contains(path, v, sch, 1, -1, "jsonschema:contains"))
+		k.Out = append(k.Out, contains(path, v, sch, 1, -1, "jsonschema:contains"))
 	case *kind.MinContains:
-		k.out = append(k.out, contains(path, v, sch, e.Want, -1, "jsonschema:minContains"))
+		k.Out = append(k.Out, contains(path, v, sch, e.Want, -1, "jsonschema:minContains"))
 	case *kind.MaxContains:
-		k.out = append(k.out, contains(path, v, sch, -1, e.Want, "jsonschema:maxContains"))
+		k.Out = append(k.Out, contains(path, v, sch, -1, e.Want, "jsonschema:maxContains"))
 	case *kind.AdditionalItems:
 		is := issues.Issue{Code: issues.TooBig, Path: path, Input: v, Origin: issues.OriginArray,
 			Inclusive: true, Source: "jsonschema:additionalItems"}
 		if arr, ok := v.([]any); ok {
 			is.Maximum = issues.Number(strconv.Itoa(len(arr) - e.Count))
 		}
-		k.out = append(k.out, is)
+		k.Out = append(k.Out, is)
 	case *kind.ContentEncoding:
 		is := issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Format: e.Want,
 			Source: "jsonschema:contentEncoding"}
 		if e.Err != nil {
 			is.Message = e.Err.Error()
 		}
-		k.out = append(k.out, is)
+		k.Out = append(k.Out, is)
 	case *kind.ContentMediaType:
-		is := issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Format: mediaFormat(e.Want),
+		is := issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Format: schemaconv.MediaFormat(e.Want),
 			Source: "jsonschema:contentMediaType"}
 		if e.Err != nil {
 			is.Message = e.Err.Error()
 		}
-		k.out = append(k.out, is)
+		k.Out = append(k.Out, is)
 	case *kind.ContentSchema:
 		inner := conv{s: c.s, base: decodeContent(v, sch)}
-		var ik sink
+		var ik schemaconv.Sink
 		for _, cause := range ve.Causes {
 			inner.add(&ik, cause)
 		}
-		k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckContent, Path: path,
-			Input: v, Issues: ik.finish(), Source: "jsonschema:contentSchema"})
+		k.Out = append(k.Out, issues.Issue{Code: issues.Custom, Check: issues.CheckContent, Path: path,
+			Input: v, Issues: ik.Finish(), Source: "jsonschema:contentSchema"})
 	case *kind.Not:
-		k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckNot, Path: path,
+		k.Out = append(k.Out, issues.Issue{Code: issues.Custom, Check: issues.CheckNot, Path: path,
 			Input: v, Source: "jsonschema:not"})
 	case *kind.AnyOf:
-		k.out = append(k.out, c.union(path, v, ve.Causes, "jsonschema:anyOf"))
+		k.Out = append(k.Out, c.union(path, v, ve.Causes, "jsonschema:anyOf"))
 	case *kind.OneOf:
 		if len(e.Subschemas) > 0 {
-			k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckOneOf, Path: path,
+			k.Out = append(k.Out, issues.Issue{Code: issues.Custom, Check: issues.CheckOneOf, Path: path,
 				Input: v, Source: "jsonschema:oneOf"})
 			break
 		}
-		k.out = append(k.out, c.union(path, v, ve.Causes, "jsonschema:oneOf"))
+		k.Out = append(k.Out, c.union(path, v, ve.Causes, "jsonschema:oneOf"))
 	case *kind.FalseSchema:
 		c.falseSchema(k, ve, path, v)
 	case *kind.RefCycle:
-		k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckNever, Path: path,
+		k.Out = append(k.Out, issues.Issue{Code: issues.Custom, Check: issues.CheckNever, Path: path,
 			Input: v, Source: "jsonschema:$ref"})
 	default:
 		// An extension's kind: its causes, if any, else a plain failure
@@ -335,7 +219,7 @@ func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
 		if kp := ve.ErrorKind.KeywordPath(); len(kp) > 0 {
 			kw = kp[0]
 		}
-		k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckNever, Path: path,
+		k.Out = append(k.Out, issues.Issue{Code: issues.Custom, Check: issues.CheckNever, Path: path,
 			Input: v, Source: "jsonschema:" + kw})
 	}
 }
@@ -378,9 +262,9 @@ func contains(path issues.Path, v any, sch *jsonschema.Schema, lo, hi int, sourc
 }
 
 // dependent reports each property that must be sent because prop was.
-func (c *conv) dependent(k *sink, path issues.Path, sch *jsonschema.Schema, prop string, missing []string, source string) {
+func (c *conv) dependent(k *schemaconv.Sink, path issues.Path, sch *jsonschema.Schema, prop string, missing []string, source string) {
 	for _, name := range missing {
-		k.out = append(k.out, issues.Issue{Code: issues.InvalidType, Path: path.Append(name), Absent: true,
+		k.Out = append(k.Out, issues.Issue{Code: issues.InvalidType, Path: path.Append(name), Absent: true,
 			Expected: c.s.propType(sch, name), Source: source,
 			When: &issues.Condition{Op: issues.CondPresent, Fields: []issues.Path{path.Append(prop)}}})
 	}
@@ -389,18 +273,18 @@ func (c *conv) dependent(k *sink, path issues.Path, sch *jsonschema.Schema, prop
 // propertyName reports a property name that fails propertyNames: an
 // invalid_key with the name's own issues, or, when the schema allows no
 // name at all, an unrecognized key.
-func (c *conv) propertyName(k *sink, path issues.Path, obj any, name string, causes []*jsonschema.ValidationError) {
+func (c *conv) propertyName(k *schemaconv.Sink, path issues.Path, obj any, name string, causes []*jsonschema.ValidationError) {
 	inner := conv{s: c.s, base: name}
-	var ik sink
+	var ik schemaconv.Sink
 	for _, cause := range causes {
 		if _, ok := cause.ErrorKind.(*kind.FalseSchema); ok && len(cause.InstanceLocation) == 0 {
-			k.unrecognized(path, obj, name, nil, "jsonschema:propertyNames")
+			k.Unrecognized(path, obj, name, nil, "jsonschema:propertyNames")
 			return
 		}
 		inner.add(&ik, cause)
 	}
-	k.out = append(k.out, issues.Issue{Code: issues.InvalidKey, Path: path, Input: name, Key: name,
-		Origin: issues.OriginObject, Issues: ik.finish(), Source: "jsonschema:propertyNames"})
+	k.Out = append(k.Out, issues.Issue{Code: issues.InvalidKey, Path: path, Input: name, Key: name,
+		Origin: issues.OriginObject, Issues: ik.Finish(), Source: "jsonschema:propertyNames"})
 }
 
 // union reports a value that matches no alternative, with each
@@ -408,9 +292,9 @@ func (c *conv) propertyName(k *sink, path issues.Path, obj any, name string, cau
 func (c *conv) union(path issues.Path, v any, causes []*jsonschema.ValidationError, source string) issues.Issue {
 	branches := make([][]issues.Issue, 0, len(causes))
 	for _, cause := range causes {
-		var bk sink
+		var bk schemaconv.Sink
 		c.add(&bk, cause)
-		branches = append(branches, bk.finish())
+		branches = append(branches, bk.Finish())
 	}
 	return issues.Issue{Code: issues.InvalidUnion, Path: path, Input: v, Branches: branches, Source: source}
 }
@@ -418,73 +302,13 @@ func (c *conv) union(path issues.Path, v any, causes []*jsonschema.ValidationErr
 // falseSchema reports a value where the schema is false, by where the
 // false schema sits: a property that may not be sent, a key or item beyond
 // those allowed, or a place that accepts nothing.
-func (c *conv) falseSchema(k *sink, ve *jsonschema.ValidationError, path issues.Path, v any) {
-	toks := fragment(ve.SchemaURL)
-	last := func(i int) string {
-		if len(toks) >= i {
-			return toks[len(toks)-i]
-		}
-		return ""
-	}
-	parentLoc := func(n int) string {
-		u := ve.SchemaURL
-		for range n {
-			u = u[:strings.LastIndexByte(u, '/')]
-		}
-		return u
-	}
-	if len(path) > len(c.prefix) {
-		ppath, pv := c.locate(ve.InstanceLocation[:len(ve.InstanceLocation)-1])
-		switch last(1) {
-		case "unevaluatedProperties", "additionalProperties":
-			if name, ok := path[len(path)-1].(string); ok {
-				k.unrecognized(ppath, pv, name, evaluable(c.s.at(parentLoc(1))), "jsonschema:"+last(1))
-				return
-			}
-		case "items", "additionalItems", "unevaluatedItems":
-			if i, ok := path[len(path)-1].(int); ok {
-				if arr, ok := pv.([]any); ok {
-					k.excessItem(ppath, arr, i, "jsonschema:"+last(1))
-					return
-				}
-			}
-		}
-		switch last(2) {
-		case "properties", "patternProperties":
-			k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckExcluded, Path: path,
-				Input: v, Source: "jsonschema:" + last(2)})
-			return
-		}
-	}
-	switch last(2) {
-	case "dependentSchemas", "dependencies":
-		if obj, ok := v.(map[string]any); ok {
-			name := last(1)
-			if pv, ok := obj[name]; ok {
-				k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckExcluded,
-					Path: path.Append(name), Input: pv, Source: "jsonschema:" + last(2)})
-				return
-			}
-		}
-	}
-	k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckNever, Path: path, Input: v,
-		Source: "jsonschema:false"})
-}
-
-// fragment returns the JSON pointer tokens of a schema location's fragment.
-func fragment(loc string) []string {
-	_, frag, ok := strings.Cut(loc, "#")
-	if !ok || frag == "" {
-		return nil
-	}
-	if f, err := url.PathUnescape(frag); err == nil {
-		frag = f
-	}
-	toks := strings.Split(strings.TrimPrefix(frag, "/"), "/")
-	for i, t := range toks {
-		toks[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
-	}
-	return toks
+func (c *conv) falseSchema(k *schemaconv.Sink, ve *jsonschema.ValidationError, path issues.Path, v any) {
+	k.FalseSchema(schemaconv.Fragment(ve.SchemaURL), path, v, len(path) > len(c.prefix),
+		func() (issues.Path, any) { return c.locate(ve.InstanceLocation[:len(ve.InstanceLocation)-1]) },
+		func() []string {
+			u := ve.SchemaURL
+			return evaluable(c.s.at(u[:strings.LastIndexByte(u, '/')]))
+		})
 }
 
 // numOrigin is the origin of a numeric bound: integer when the schema
@@ -513,7 +337,7 @@ func (s *Schema) propType(sch *jsonschema.Schema, name string) string {
 			return s.types(p.Location, p.Types.ToStrings())
 		}
 		if p.Const != nil {
-			return jsonType(*p.Const)
+			return schemaconv.JSONType(*p.Const)
 		}
 		p = p.Ref
 	}
@@ -544,37 +368,12 @@ func (s *Schema) types(loc string, lib []string) string {
 	return strings.Join(lib, "|")
 }
 
-func jsonType(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "boolean"
-	case string:
-		return "string"
-	case []any:
-		return "array"
-	case map[string]any:
-		return "object"
-	case json.Number:
-		if _, err := x.Int64(); err == nil {
-			return "integer"
-		}
-	}
-	return "number"
-}
-
 // declared lists the property names sch declares, sorted.
 func declared(sch *jsonschema.Schema) []string {
-	if sch == nil || len(sch.Properties) == 0 {
+	if sch == nil {
 		return nil
 	}
-	names := make([]string, 0, len(sch.Properties))
-	for n := range sch.Properties {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
+	return schemaconv.SortedKeys(sch.Properties)
 }
 
 // evaluable lists the property names that sch and the subschemas applied
@@ -613,24 +412,7 @@ func evaluable(sch *jsonschema.Schema) []string {
 		}
 	}
 	walk(sch)
-	if len(set) == 0 {
-		return nil
-	}
-	names := make([]string, 0, len(set))
-	for n := range set {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
-}
-
-// mediaFormat names the format a content media type asks for, in the
-// formatter's format names where it has one.
-func mediaFormat(mt string) string {
-	if mt == "application/json" {
-		return "json"
-	}
-	return mt
+	return schemaconv.SortedKeys(set)
 }
 
 // decodeContent decodes the content of a string the way contentEncoding
@@ -648,31 +430,7 @@ func decodeContent(v any, sch *jsonschema.Schema) any {
 	} else if d, err := base64.StdEncoding.DecodeString(str); err == nil && !json.Valid(data) {
 		data = d
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var out any
-	if dec.Decode(&out) != nil {
-		return nil
-	}
-	return out
-}
-
-// ratText writes r as the shortest exact decimal: what a JSON literal with
-// this value would most plainly say.
-func ratText(r *big.Rat) issues.Number {
-	if r == nil {
-		return ""
-	}
-	if r.IsInt() {
-		return issues.Number(r.Num().String())
-	}
-	for prec := 1; prec <= 1100; prec++ {
-		s := r.FloatString(prec)
-		if back, ok := new(big.Rat).SetString(s); ok && back.Cmp(r) == 0 {
-			return issues.Number(s)
-		}
-	}
-	return issues.Number(r.FloatString(20))
+	return schemaconv.DecodeContent(data)
 }
 
 // leaves counts the errors of a tree that are not mere groups of others.
