@@ -4,11 +4,11 @@ import (
 	"errors"
 	"math/big"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+	"github.com/selfheal/selfheal/adapters/internal/schemaconv"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -82,30 +82,7 @@ func pointer(p string) []string {
 
 // locate returns the path and value at an instance location.
 func (c *conv) locate(loc string) (issues.Path, any) {
-	toks := pointer(strings.TrimPrefix(loc, c.iloc))
-	p := make(issues.Path, 0, len(c.prefix)+len(toks))
-	p = append(p, c.prefix...)
-	v := c.base
-	for _, tok := range toks {
-		switch x := v.(type) {
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err == nil && i >= 0 && i < len(x) {
-				p = append(p, i)
-				v = x[i]
-				continue
-			}
-			p = append(p, tok)
-			v = nil
-		case map[string]any:
-			p = append(p, tok)
-			v = x[tok]
-		default:
-			p = append(p, tok)
-			v = nil
-		}
-	}
-	return p, v
+	return schemaconv.Locate(c.base, c.prefix, pointer(strings.TrimPrefix(loc, c.iloc)))
 }
 
 // parent returns the instance location without its last token.
@@ -180,50 +157,50 @@ func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
 		if sch != nil {
 			is.Expected = strings.Join(sch.Types, "|")
 		}
-		k.out = append(k.out, is)
+		k.Out = append(k.Out, is)
 	case "enum":
 		is := issues.Issue{Code: issues.InvalidValue, Path: path, Input: v, Source: src("enum")}
 		if sch != nil {
 			is.Values = sch.Enum
 		}
-		k.out = append(k.out, is)
+		k.Out = append(k.Out, is)
 	case "const":
 		is := issues.Issue{Code: issues.InvalidValue, Path: path, Input: v, Source: src("const")}
 		if sch != nil && len(sch.Constant) > 0 {
 			is.Values = []any{sch.Constant[0]}
 		}
-		k.out = append(k.out, is)
+		k.Out = append(k.Out, is)
 	case "format":
 		is := issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Source: src("format")}
 		if sch != nil {
 			is.Format = sch.Format
 		}
-		k.out = append(k.out, is)
+		k.Out = append(k.Out, is)
 	case "pattern":
 		is := issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Format: "regex", Source: src("pattern")}
 		if sch != nil && sch.Pattern != nil {
 			is.Pattern = sch.Pattern.String()
 		}
-		k.out = append(k.out, is)
+		k.Out = append(k.Out, is)
 	case "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties":
-		k.out = append(k.out, sizeIssue(first, path, v, sch))
+		k.Out = append(k.Out, sizeIssue(first, path, v, sch))
 	case "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum":
-		k.out = append(k.out, c.bound(first, path, v, sch))
+		k.Out = append(k.Out, c.bound(first, path, v, sch))
 	case "multipleOf":
 		is := issues.Issue{Code: issues.NotMultipleOf, Path: path, Input: v, Source: src("multipleOf")}
 		if sch != nil {
 			is.Divisor = c.s.literal(sch.Location, "multipleOf", sch.MultipleOf)
 		}
-		k.out = append(k.out, is)
+		k.Out = append(k.Out, is)
 	case "required":
 		obj, _ := v.(map[string]any)
 		if sch == nil {
-			k.out = append(k.out, issues.Issue{Code: issues.InvalidType, Path: path, Input: v, Source: src("required")})
+			k.Out = append(k.Out, issues.Issue{Code: issues.InvalidType, Path: path, Input: v, Source: src("required")})
 			break
 		}
 		for _, name := range sch.Required {
 			if _, ok := obj[name]; !ok {
-				k.out = append(k.out, issues.Issue{Code: issues.InvalidType, Path: path.Append(name),
+				k.Out = append(k.Out, issues.Issue{Code: issues.InvalidType, Path: path.Append(name),
 					Absent: true, Expected: propType(sch, name), Source: src("required")})
 			}
 		}
@@ -238,7 +215,7 @@ func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
 			}
 			if i, err := strconv.Atoi(kw[2]); err == nil && i < len(list) {
 				name := list[i]
-				k.out = append(k.out, issues.Issue{Code: issues.InvalidType, Path: path.Append(name), Absent: true,
+				k.Out = append(k.Out, issues.Issue{Code: issues.InvalidType, Path: path.Append(name), Absent: true,
 					Expected: propType(sch, name), Source: src(first),
 					When: &issues.Condition{Op: issues.CondPresent, Fields: []issues.Path{path.Append(prop)}}})
 				break
@@ -252,7 +229,7 @@ func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
 		allowed := declared(sch)
 		for name := range obj {
 			if sch != nil && !evaluatedBy(sch, name) {
-				k.unrecognized(path, v, name, allowed, src("additionalProperties"))
+				k.Unrecognized(path, v, name, allowed, src("additionalProperties"))
 			}
 		}
 	case "uniqueItems":
@@ -262,9 +239,9 @@ func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
 				is.Values = []any{arr[i]}
 			}
 		}
-		k.out = append(k.out, is)
+		k.Out = append(k.Out, is)
 	case "minContains", "maxContains":
-		k.out = append(k.out, c.contains(first, path, v, sch))
+		k.Out = append(k.Out, c.contains(first, path, v, sch))
 	case "additionalItems":
 		is := issues.Issue{Code: issues.TooBig, Path: path, Input: v, Origin: issues.OriginArray,
 			Inclusive: true, Source: src("additionalItems")}
@@ -273,37 +250,37 @@ func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
 				is.Maximum = issues.Number(strconv.Itoa(len(items)))
 			}
 		}
-		k.out = append(k.out, is)
+		k.Out = append(k.Out, is)
 	case "contentEncoding":
 		is := issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Source: src("contentEncoding")}
 		if sch != nil {
 			is.Format = sch.ContentEncoding
 		}
-		k.out = append(k.out, is)
+		k.Out = append(k.Out, is)
 	case "contentMediaType":
 		is := issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Source: src("contentMediaType")}
 		if sch != nil {
-			is.Format = mediaFormat(sch.ContentMediaType)
+			is.Format = schemaconv.MediaFormat(sch.ContentMediaType)
 		}
-		k.out = append(k.out, is)
+		k.Out = append(k.Out, is)
 	case "contentSchema":
 		// The content is not JSON. With a media type, its own failure
 		// already says so.
 		if sch == nil || sch.ContentMediaType == "" {
-			k.out = append(k.out, issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Format: "json",
+			k.Out = append(k.Out, issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Format: "json",
 				Source: src("contentMediaType")})
 		}
 	case "not":
-		k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckNot, Path: path, Input: v, Source: src("not")})
+		k.Out = append(k.Out, issues.Issue{Code: issues.Custom, Check: issues.CheckNot, Path: path, Input: v, Source: src("not")})
 	case "anyOf":
-		k.out = append(k.out, c.union(path, v, ve.Causes, src("anyOf")))
+		k.Out = append(k.Out, c.union(path, v, ve.Causes, src("anyOf")))
 	case "oneOf":
 		if len(ve.Causes) == 0 {
-			k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckOneOf, Path: path,
+			k.Out = append(k.Out, issues.Issue{Code: issues.Custom, Check: issues.CheckOneOf, Path: path,
 				Input: v, Source: src("oneOf")})
 			break
 		}
-		k.out = append(k.out, c.union(path, v, ve.Causes, src("oneOf")))
+		k.Out = append(k.Out, c.union(path, v, ve.Causes, src("oneOf")))
 	default:
 		// An extension's keyword: its causes, if any, else a plain
 		// failure that names it for logs.
@@ -313,7 +290,7 @@ func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
 			}
 			break
 		}
-		k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckNever, Path: path,
+		k.Out = append(k.Out, issues.Issue{Code: issues.Custom, Check: issues.CheckNever, Path: path,
 			Input: v, Source: src(first)})
 	}
 }
@@ -378,51 +355,13 @@ func (c *conv) union(path issues.Path, v any, causes []*jsonschema.ValidationErr
 // falseSchema reports a value where the schema is false, by where the
 // false schema sits (as jsonschemav6 does).
 func (c *conv) falseSchema(k *sink, ve *jsonschema.ValidationError, path issues.Path, v any) {
-	toks := fragment(ve.AbsoluteKeywordLocation)
-	last := func(i int) string {
-		if len(toks) >= i {
-			return toks[len(toks)-i]
-		}
-		return ""
-	}
-	if len(path) > len(c.prefix) {
-		ploc := parentLoc(ve.InstanceLocation)
-		ppath, pv := c.locate(ploc)
-		switch last(1) {
-		case "unevaluatedProperties", "additionalProperties":
-			if name, ok := path[len(path)-1].(string); ok {
-				owner, _ := c.s.split(ve.AbsoluteKeywordLocation[:strings.LastIndexByte(ve.AbsoluteKeywordLocation, '/')])
-				k.unrecognized(ppath, pv, name, evaluable(owner), "jsonschema:"+last(1))
-				return
-			}
-		case "items", "additionalItems", "unevaluatedItems":
-			if i, ok := path[len(path)-1].(int); ok {
-				if arr, ok := pv.([]any); ok {
-					k.excessItem(ppath, arr, i, "jsonschema:"+last(1))
-					return
-				}
-			}
-		}
-		switch last(2) {
-		case "properties", "patternProperties":
-			k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckExcluded, Path: path,
-				Input: v, Source: "jsonschema:" + last(2)})
-			return
-		}
-	}
-	switch last(2) {
-	case "dependentSchemas", "dependencies":
-		if obj, ok := v.(map[string]any); ok {
-			name := last(1)
-			if pv, ok := obj[name]; ok {
-				k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckExcluded,
-					Path: path.Append(name), Input: pv, Source: "jsonschema:" + last(2)})
-				return
-			}
-		}
-	}
-	k.out = append(k.out, issues.Issue{Code: issues.Custom, Check: issues.CheckNever, Path: path, Input: v,
-		Source: "jsonschema:false"})
+	a := ve.AbsoluteKeywordLocation
+	k.FalseSchema(schemaconv.Fragment(a), path, v, len(path) > len(c.prefix),
+		func() (issues.Path, any) { return c.locate(parentLoc(ve.InstanceLocation)) },
+		func() []string {
+			owner, _ := c.s.split(a[:strings.LastIndexByte(a, '/')])
+			return evaluable(owner)
+		})
 }
 
 func sizeIssue(kw string, path issues.Path, v any, sch *jsonschema.Schema) issues.Issue {
@@ -532,7 +471,7 @@ func propType(sch *jsonschema.Schema, name string) string {
 			return strings.Join(p.Types, "|")
 		}
 		if len(p.Constant) > 0 {
-			return jsonType(p.Constant[0])
+			return schemaconv.JSONType(p.Constant[0])
 		}
 		p = p.Ref
 	}
@@ -555,15 +494,10 @@ func evaluatedBy(sch *jsonschema.Schema, name string) bool {
 
 // declared lists the property names sch declares, sorted.
 func declared(sch *jsonschema.Schema) []string {
-	if sch == nil || len(sch.Properties) == 0 {
+	if sch == nil {
 		return nil
 	}
-	names := make([]string, 0, len(sch.Properties))
-	for n := range sch.Properties {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
+	return schemaconv.SortedKeys(sch.Properties)
 }
 
 // evaluable lists the property names that sch and the subschemas applied
@@ -599,15 +533,7 @@ func evaluable(sch *jsonschema.Schema) []string {
 		}
 	}
 	walk(sch)
-	if len(set) == 0 {
-		return nil
-	}
-	names := make([]string, 0, len(set))
-	for n := range set {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
+	return schemaconv.SortedKeys(set)
 }
 
 // firstDuplicate returns the index of the first item equal to an earlier
@@ -625,7 +551,7 @@ func firstDuplicate(arr []any) int {
 
 // equal is JSON equality: numbers by value, objects regardless of order.
 func equal(a, b any) bool {
-	ta, tb := jsonType(a), jsonType(b)
+	ta, tb := schemaconv.JSONType(a), schemaconv.JSONType(b)
 	if ta == "integer" {
 		ta = "number"
 	}

@@ -2,16 +2,15 @@ package jsonschemav5
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math/big"
 	"net/url"
-	"strconv"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+	"github.com/selfheal/selfheal/adapters/internal/schemaconv"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -28,7 +27,7 @@ type Loader func(url string) (io.ReadCloser, error)
 type Schema struct {
 	sch  *jsonschema.Schema
 	locs map[string]*jsonschema.Schema // compiled subschemas by location
-	docs map[string]any                // schema documents by URL, for literals
+	docs schemaconv.Docs               // schema documents by URL, for literals
 }
 
 // Option configures Compile.
@@ -91,7 +90,7 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 			o(&cfg)
 		}
 	}
-	doc, err := decode(schema)
+	doc, err := schemaconv.Decode(schema)
 	if err != nil {
 		return nil, fmt.Errorf("jsonschemav5: the schema is not valid JSON: %w", err)
 	}
@@ -120,7 +119,7 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 		if err != nil {
 			return nil, err
 		}
-		if d, err := decode(data); err == nil {
+		if d, err := schemaconv.Decode(data); err == nil {
 			s.record(u, d)
 		}
 		return io.NopCloser(bytes.NewReader(data)), nil
@@ -202,43 +201,26 @@ func (s *Schema) Validate(instance any) issues.List {
 	if err == nil {
 		return nil
 	}
-	if list, ok := s.Issues(err, instance); ok && len(list) > 0 {
-		return list
-	}
-	return issues.List{{Code: issues.Custom, Check: issues.CheckNever, Input: instance,
-		Message: err.Error(), Source: "jsonschema"}}
+	list, ok := s.Issues(err, instance)
+	return schemaconv.Failed(list, ok, err, instance)
 }
 
 // ValidateJSON decodes data (keeping numbers exact) and validates it.
 // Data that is not one well-formed JSON value is an invalid_format issue
 // (format "json") at the root, with the decoder's reason as its Message.
 func (s *Schema) ValidateJSON(data []byte) issues.List {
-	v, err := decode(data)
-	if err != nil {
-		return issues.List{{Code: issues.InvalidFormat, Input: string(data), Format: "json",
-			Message: err.Error(), Source: "json"}}
+	v, bad := schemaconv.DecodeArgs(data)
+	if bad != nil {
+		return bad
 	}
 	return s.Validate(v)
-}
-
-func decode(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("unexpected data after the JSON value at byte %d", dec.InputOffset())
-	}
-	return v, nil
 }
 
 // split finds the compiled schema an absolute keyword location belongs to
 // and the keyword path after it.
 func (s *Schema) split(loc string) (*jsonschema.Schema, []string) {
 	if s == nil {
-		toks := fragment(loc)
+		toks := schemaconv.Fragment(loc)
 		if len(toks) > 0 {
 			return nil, toks[len(toks)-1:]
 		}
@@ -280,46 +262,14 @@ func (s *Schema) hasKeyword(sch *jsonschema.Schema, kw string) bool {
 // literal returns the number keyword kw of the schema at loc as the document
 // wrote it, or else the library's exact value written plainly.
 func (s *Schema) literal(loc, kw string, r *big.Rat) issues.Number {
-	if s != nil {
-		if obj, ok := s.lookup(loc).(map[string]any); ok {
-			v := obj[kw]
-			if b, ok := v.(bool); ok && b {
-				// Draft 4: exclusiveMinimum: true qualifies minimum.
-				v = obj[strings.ToLower(strings.TrimPrefix(kw, "exclusive"))]
-			}
-			if n, ok := v.(json.Number); ok {
-				if back, ok := new(big.Rat).SetString(string(n)); ok && (r == nil || back.Cmp(r) == 0) {
-					return issues.Number(n)
-				}
-			}
-		}
+	if s == nil {
+		return schemaconv.RatText(r)
 	}
-	return ratText(r)
+	return s.docs.Literal(loc, kw, r)
 }
 
 // lookup returns the value of the schema document at a location.
-func (s *Schema) lookup(loc string) any {
-	u, frag, _ := strings.Cut(loc, "#")
-	v, ok := s.docs[u]
-	if !ok {
-		return nil
-	}
-	for _, tok := range pointer(frag) {
-		switch x := v.(type) {
-		case map[string]any:
-			v = x[tok]
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(x) {
-				return nil
-			}
-			v = x[i]
-		default:
-			return nil
-		}
-	}
-	return v
-}
+func (s *Schema) lookup(loc string) any { return s.docs.Lookup(loc) }
 
 // index maps the location of every subschema reachable from sch to it.
 func index(sch *jsonschema.Schema) map[string]*jsonschema.Schema {
