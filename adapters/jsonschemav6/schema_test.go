@@ -2,55 +2,28 @@ package jsonschemav6_test
 
 import (
 	"errors"
-	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/selfheal/selfheal/adapters/internal/jsonschematest"
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
-	"github.com/selfheal/selfheal/issues"
 )
 
+// compile is Compile with its defaults, for the shared tests.
+func compile(schema []byte) (*jsonschemav6.Schema, error) { return jsonschemav6.Compile(schema) }
+
 func TestCompileErrors(t *testing.T) {
-	for _, c := range []struct{ schema, want string }{
-		{`{"type": "object",}`, "not valid JSON"},
-		{`{"type": "objekt"}`, "does not compile"},
-		{`{"$ref": "http://example.com/remote.json"}`, "does not compile"},
-		{`{} {}`, "after the JSON value"},
-	} {
-		_, err := jsonschemav6.Compile([]byte(c.schema))
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: got %v, want an error saying %q", c.schema, err, c.want)
-		}
-	}
+	jsonschematest.CompileErrors(t, compile)
 }
 
 func TestValidateJSONMalformed(t *testing.T) {
-	s, err := jsonschemav6.Compile([]byte(`{"type": "object"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	list := s.ValidateJSON([]byte(`{"a": 1,}`))
-	if len(list) != 1 || list[0].Code != issues.InvalidFormat || list[0].Format != "json" || len(list[0].Path) != 0 {
-		t.Fatalf("got %#v", list)
-	}
-	if list := s.ValidateJSON([]byte(`{"a": 1}`)); list != nil {
-		t.Fatalf("valid: got %v", list)
-	}
+	jsonschematest.ValidateJSONMalformed(t, compile)
 }
 
 // TestValidNoAllocation: a valid instance costs the library's Validate and
 // nothing more.
 func TestValidNoAllocation(t *testing.T) {
-	s, err := jsonschemav6.Compile([]byte(`{"type":"object","required":["a"],"properties":{"a":{"type":"integer","minimum":1}}}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	v := map[string]any{"a": 5}
-	lib := testing.AllocsPerRun(100, func() { _ = s.Compiled().Validate(v) })
-	ours := testing.AllocsPerRun(100, func() { _ = s.Validate(v) })
-	if ours > lib {
-		t.Errorf("Validate allocates %v per run, the library %v", ours, lib)
-	}
+	jsonschematest.ValidNoAllocation(t, compile, func(s *jsonschemav6.Schema, v any) error { return s.Compiled().Validate(v) })
 }
 
 // TestIssuesWithoutSchema: the package-level Issues words what the error

@@ -3,7 +3,6 @@ package jsonschemav6_test
 import (
 	"bytes"
 	"flag"
-	"os"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -45,10 +44,5 @@ func compileSuite(schema []byte, cfg jsonschematest.Config) (jsonschematest.Vali
 var knownV6 = map[string]string{}
 
 func TestSuite(t *testing.T) {
-	summary := jsonschematest.Run(t, "jsonschemav6 (santhosh-tekuri/jsonschema v6.0.3)", compileSuite, knownV6)
-	if *record {
-		if err := os.WriteFile("../testdata/conformance.v6.txt", []byte(summary), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	jsonschematest.Conformance(t, "jsonschemav6 (santhosh-tekuri/jsonschema v6.0.3)", compileSuite, knownV6, *record, "../testdata/conformance.v6.txt")
 }
