@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/selfheal/selfheal/adapters/internal/jsonschematest"
+	"github.com/selfheal/selfheal/internal/jsonschematest"
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 )
 
