@@ -1,0 +1,31 @@
+// Package gosdk plugs selfheal into servers built on the official Go MCP SDK,
+// github.com/modelcontextprotocol/go-sdk (v1.8): a model that calls a tool
+// with bad arguments gets every problem in one validation_error it can act
+// on, instead of go-sdk's first-error string
+// (`validating "arguments": validating root: ...`), and a failing tool
+// answers with a tool_error instead of a raw Go error.
+//
+// The one line a server author changes is the registration:
+//
+//	mcp.AddTool(server, tool, handler)   // before
+//	gosdk.AddTool(server, tool, handler) // after
+//
+// AddTool advertises the same tool (the input and output schemas mcp.AddTool
+// would infer or take), validates arguments with the JSON Schema adapter
+// (jsonschemav6) before the handler runs, and turns handler errors and
+// panics into tool_error envelopes (see AddTool). Options set the language,
+// the budgets, redaction, the logger of errors the model must not see, and
+// a guard (package guard) shedding load with SERVER_BUSY or RATE_LIMITED.
+//
+// Servers that keep mcp.AddTool can add Middleware instead: it rewrites
+// go-sdk's own validation failures into validation_errors (a valid call
+// costs nothing more), envelopes returned as errors into tool_errors, and
+// recovers panics.
+//
+// What the client receives for invalid arguments: isError true, the
+// validation_error text as the only content block, and the issues as
+// IssuesContent ({"issues": [...]}, Zod v4 issue JSON) in structuredContent,
+// or in _meta under MetaIssues when the tool declares an output schema
+// (clients check structuredContent against it even on errors). The language
+// is the client's when it declares one (MetaLocale), else WithLocale's.
+package gosdk

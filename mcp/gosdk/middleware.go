@@ -1,0 +1,159 @@
+package gosdk
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/selfheal/selfheal/envelope"
+)
+
+// sdkValidationPrefix starts the error go-sdk's typed handlers set when the
+// arguments fail the input schema (or are not a JSON object).
+const sdkValidationPrefix = `validating "arguments": `
+
+// Middleware returns a receiving middleware for servers that keep
+// registering tools with mcp.AddTool:
+//
+//	server.AddReceivingMiddleware(gosdk.Middleware())
+//
+// On tools/call it leaves a success alone (it costs nothing then) and
+// rewrites three kinds of failure:
+//
+//   - go-sdk's own argument validation failure (its one flattened string,
+//     first error only) becomes selfheal's validation_error with every
+//     issue: the same arguments are validated against the same tool's input
+//     schema, as tools/list advertises it, compiled with jsonschemav6 on the
+//     first failure and cached per registered tool. Should selfheal find
+//     nothing wrong where go-sdk did, go-sdk's answer is kept;
+//   - a handler error holding an envelope (envelope.Error(...), a
+//     ToolError) becomes its tool_error text, IsError from its severity
+//     (with mcp.AddTool a warning returned as the error has already lost the
+//     output: register with AddTool for warnings);
+//   - a handler panic (go-sdk does not recover one) becomes INTERNAL_ERROR,
+//     the panic and its stack going to the logger.
+//
+// Other handler errors keep go-sdk's text. WithGuard does not apply here
+// (the middleware does not know which tool a guard is for); register with
+// AddTool to guard a tool.
+func Middleware(opts ...Option) mcp.Middleware {
+	m := &middleware{cfg: newConfig(opts)}
+	return m.wrap
+}
+
+type middleware struct {
+	cfg   *config
+	cache sync.Map // *mcp.Tool → *compiled
+}
+
+// compiled is a registered tool's schema, compiled on its first failure.
+type compiled struct {
+	in         input
+	structured bool  // no output schema: issues go in structuredContent
+	err        error // the schema did not compile
+}
+
+func (m *middleware) wrap(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		creq, ok := req.(*mcp.CallToolRequest)
+		if method != "tools/call" || !ok {
+			return next(ctx, method, req)
+		}
+		res, err := m.call(ctx, next, method, creq)
+		if err != nil {
+			return res, err
+		}
+		r, ok := res.(*mcp.CallToolResult)
+		if !ok || r == nil || !r.IsError || r.GetError() == nil {
+			return res, nil
+		}
+		cause := r.GetError()
+		if strings.HasPrefix(cause.Error(), sdkValidationPrefix) {
+			if v := m.revalidate(ctx, next, creq); v != nil {
+				return v, nil
+			}
+			return res, nil
+		}
+		if te, ok := AsToolError(cause); ok {
+			return errorResult(te, cause), nil
+		}
+		return res, nil
+	}
+}
+
+// call runs the rest of the chain, turning a panic into INTERNAL_ERROR.
+func (m *middleware) call(ctx context.Context, next mcp.MethodHandler, method string, req *mcp.CallToolRequest) (res mcp.Result, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			m.cfg.logger.ErrorContext(ctx, "selfheal: tool handler panicked",
+				"tool", req.Params.Name, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			te := envelope.FromPanic(v)
+			res, err = errorResult(te, te), nil
+		}
+	}()
+	return next(ctx, method, req)
+}
+
+// revalidate validates the call's arguments with selfheal and returns the
+// validation_error, or nil when it finds nothing wrong or cannot tell.
+func (m *middleware) revalidate(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) *mcp.CallToolResult {
+	c := m.schema(ctx, next, req)
+	if c == nil || c.err != nil {
+		return nil
+	}
+	_, list := c.in.arguments(req.Params.Arguments)
+	if list == nil {
+		m.cfg.logger.DebugContext(ctx, "selfheal: go-sdk rejected arguments that the tool's schema accepts",
+			"tool", req.Params.Name)
+		return nil
+	}
+	return validationResult(ctx, m.cfg, req, req.Params.Name, list, c.structured)
+}
+
+// schema finds the called tool as tools/list shows it, through the rest of
+// the chain, and returns its compiled schema. The registered *mcp.Tool is
+// the cache key, so a tool replaced by a new registration is compiled anew.
+func (m *middleware) schema(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) *compiled {
+	var cursor string
+	for range 1000 { // pages; a bound against a server that loops
+		lr, err := next(ctx, "tools/list", &mcp.ListToolsRequest{
+			Session: req.Session, Extra: req.Extra, Params: &mcp.ListToolsParams{Cursor: cursor},
+		})
+		if err != nil {
+			m.cfg.logger.WarnContext(ctx, "selfheal: cannot list tools to re-validate arguments", "error", err)
+			return nil
+		}
+		list, ok := lr.(*mcp.ListToolsResult)
+		if !ok || list == nil {
+			return nil
+		}
+		for _, t := range list.Tools {
+			if t != nil && t.Name == req.Params.Name {
+				return m.compile(ctx, t)
+			}
+		}
+		if list.NextCursor == "" {
+			return nil
+		}
+		cursor = list.NextCursor
+	}
+	return nil
+}
+
+func (m *middleware) compile(ctx context.Context, t *mcp.Tool) *compiled {
+	if v, ok := m.cache.Load(t); ok {
+		return v.(*compiled)
+	}
+	in, err := compileInput(t.InputSchema, nil, m.cfg.schemaOpts)
+	if err != nil {
+		m.cfg.logger.WarnContext(ctx, "selfheal: the tool's input schema does not compile; keeping go-sdk's answer",
+			"tool", t.Name, "error", err)
+	}
+	c := &compiled{in: in, structured: t.OutputSchema == nil, err: err}
+	v, _ := m.cache.LoadOrStore(t, c)
+	return v.(*compiled)
+}

@@ -1,0 +1,175 @@
+package gosdk
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/selfheal/selfheal"
+	"github.com/selfheal/selfheal/adapters/jsonschemav6"
+	"github.com/selfheal/selfheal/mcp/guard"
+)
+
+// MetaLocale is the _meta key a client may set to choose the language of the
+// validation_error it gets back, as a BCP 47 tag ("ja", "de-CH") or an
+// Accept-Language value. MCP's initialize request has no locale field, so
+// the language is read, in this order, from the tools/call request's _meta,
+// from the _meta of the client's initialize request, and from the
+// Accept-Language header of an HTTP transport; when none is set, the
+// server's WithLocale (English by default) applies. WithLocaleFunc replaces
+// this lookup.
+const MetaLocale = "selfheal/locale"
+
+// Option configures AddTool and Middleware.
+type Option func(*config)
+
+type config struct {
+	engine     *selfheal.Engine
+	engineOpts []selfheal.Option
+	locale     string
+	localeFunc func(context.Context, *mcp.CallToolRequest) string
+	logger     *slog.Logger
+	guard      *guard.Guard
+	schemaOpts []jsonschemav6.Option
+}
+
+func newConfig(opts []Option) *config {
+	c := &config{}
+	for _, o := range opts {
+		if o != nil {
+			o(c)
+		}
+	}
+	if c.engine == nil {
+		c.engine = selfheal.New(c.engineOpts...)
+	} else if c.locale != "" {
+		c.engine = c.engine.Locale(c.locale)
+	}
+	if c.logger == nil {
+		c.logger = slog.Default()
+	}
+	return c
+}
+
+// WithEngine sets the engine that words validation errors. It replaces the
+// engine built from WithExamples, WithMaxIssues, WithMaxBytes and
+// WithRedact, which are then ignored; WithLocale still applies (through
+// Engine.Locale), as does the client's declared locale.
+func WithEngine(e *selfheal.Engine) Option {
+	return func(c *config) { c.engine = e }
+}
+
+// WithLocale sets the server's language for validation errors (a BCP 47 tag
+// or an Accept-Language value; English by default). A client that declares
+// its own (see MetaLocale) gets its own.
+func WithLocale(tag string) Option {
+	return func(c *config) {
+		c.locale = tag
+		c.engineOpts = append(c.engineOpts, selfheal.WithLocale(tag))
+	}
+}
+
+// WithLocaleFunc replaces the per-call lookup of the client's language
+// described at MetaLocale. f returns a BCP 47 tag or an Accept-Language
+// value, or "" for the server's default.
+func WithLocaleFunc(f func(ctx context.Context, req *mcp.CallToolRequest) string) Option {
+	return func(c *config) { c.localeFunc = f }
+}
+
+// WithExamples turns the valid examples after format expectations on or off
+// (on by default), as selfheal.WithExamples.
+func WithExamples(on bool) Option {
+	return func(c *config) { c.engineOpts = append(c.engineOpts, selfheal.WithExamples(on)) }
+}
+
+// WithMaxIssues caps the field lines of one validation_error (20 by
+// default), as selfheal.WithMaxIssues.
+func WithMaxIssues(n int) Option {
+	return func(c *config) { c.engineOpts = append(c.engineOpts, selfheal.WithMaxIssues(n)) }
+}
+
+// WithMaxBytes caps the bytes of field lines of one validation_error (4 KiB
+// by default), as selfheal.WithMaxBytes.
+func WithMaxBytes(n int) Option {
+	return func(c *config) { c.engineOpts = append(c.engineOpts, selfheal.WithMaxBytes(n)) }
+}
+
+// WithRedact sets the field names whose values are never shown to the
+// model, replacing the default list, as selfheal.WithRedact.
+func WithRedact(names ...string) Option {
+	return func(c *config) { c.engineOpts = append(c.engineOpts, selfheal.WithRedact(names...)) }
+}
+
+// WithLogger sets where the errors the model must not see are logged: a
+// handler's plain error, a recovered panic with its stack, an output that
+// fails the output schema (slog.Default() by default).
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) { c.logger = l }
+}
+
+// WithGuard bounds the tool's calls with g (see package guard): a call it
+// sheds is answered with its SERVER_BUSY or RATE_LIMITED tool_error and the
+// handler does not run. Arguments are validated first, so an invalid call is
+// told what to fix even when the server is busy. Share one guard between
+// tools to bound them together. Middleware ignores this option.
+func WithGuard(g *guard.Guard) Option {
+	return func(c *config) { c.guard = g }
+}
+
+// WithSchemaOptions passes options to jsonschemav6.Compile, such as
+// jsonschemav6.WithFormatAssertion(false) or a loader for remote $refs.
+// Format assertion is on by default: an argument declared "format": "email"
+// must be an email (go-sdk's own validator does not check formats).
+func WithSchemaOptions(opts ...jsonschemav6.Option) Option {
+	return func(c *config) { c.schemaOpts = append(c.schemaOpts, opts...) }
+}
+
+// engineFor returns the engine in the language the caller asked for.
+func (c *config) engineFor(ctx context.Context, req *mcp.CallToolRequest) *selfheal.Engine {
+	var tag string
+	if c.localeFunc != nil {
+		tag = c.localeFunc(ctx, req)
+	} else {
+		tag = ClientLocale(req)
+	}
+	if tag == "" {
+		return c.engine
+	}
+	return c.engine.Locale(tag)
+}
+
+// ClientLocale returns the language the client declared for a call, or ""
+// when it declared none: the MetaLocale entry of the call's _meta, else that
+// of the initialize request's _meta, else the Accept-Language header of the
+// HTTP request that carried the call.
+func ClientLocale(req *mcp.CallToolRequest) string {
+	if req == nil {
+		return ""
+	}
+	if req.Params != nil {
+		if s := metaString(req.Params.Meta); s != "" {
+			return s
+		}
+	}
+	if req.Session != nil {
+		if p := req.Session.InitializeParams(); p != nil {
+			if s := metaString(p.Meta); s != "" {
+				return s
+			}
+		}
+	}
+	if req.Extra != nil && req.Extra.Header != nil {
+		return strings.TrimSpace(http.Header(req.Extra.Header).Get("Accept-Language"))
+	}
+	return ""
+}
+
+func metaString(m mcp.Meta) string {
+	if s, ok := m[MetaLocale].(string); ok {
+		return strings.TrimSpace(s)
+	}
+	return ""
+}

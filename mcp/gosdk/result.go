@@ -1,0 +1,56 @@
+package gosdk
+
+import (
+	"context"
+	"slices"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/issues"
+)
+
+// MetaIssues is the _meta key of a validation failure's issues when the tool
+// declares an output schema. Clients check a result's structuredContent
+// against the tool's output schema even when isError is true (the
+// TypeScript SDK does, and rejects the whole result when it does not match),
+// so for such a tool the issues travel in _meta instead of structuredContent.
+const MetaIssues = "selfheal/issues"
+
+// IssuesContent is the structured form of a validation failure: the
+// result's structuredContent for a tool without an output schema, and the
+// value at MetaIssues otherwise. Its JSON is {"issues": [...]}, each issue in
+// Zod v4's issue JSON (the shape of a ZodError's issues), so TypeScript
+// clients can read it with the types they know. A JSON object, not a bare
+// array, because MCP clients before SEP-2106 require structuredContent to be
+// an object.
+type IssuesContent struct {
+	Issues issues.List `json:"issues"`
+}
+
+// validationResult is the answer to invalid arguments: the validation_error
+// text, IsError true, and the issues as structured content or in _meta.
+func validationResult(ctx context.Context, c *config, req *mcp.CallToolRequest, action string, list issues.List, structured bool) *mcp.CallToolResult {
+	// The display order, for the structured form too: adapters report in
+	// the library's (map) order.
+	slices.SortStableFunc(list, func(a, b issues.Issue) int { return issues.Compare(&a, &b) })
+	text := c.engineFor(ctx, req).Format(action, list)
+	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+	if structured {
+		res.StructuredContent = IssuesContent{Issues: list}
+	} else {
+		res.Meta = mcp.Meta{MetaIssues: IssuesContent{Issues: list}}
+	}
+	res.SetError(list) // for sending middleware (GetError); never marshaled
+	return res
+}
+
+// errorResult is the answer carrying a tool_error; IsError is from its
+// severity. cause is kept for sending middleware (GetError) and never sent.
+func errorResult(te envelope.ToolError, cause error) *mcp.CallToolResult {
+	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: te.String()}}}
+	if te.IsError() {
+		res.SetError(cause)
+	}
+	return res
+}
