@@ -1,0 +1,176 @@
+package mcpgo
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/selfheal/selfheal"
+	"github.com/selfheal/selfheal/adapters/jsonschemav6"
+	"github.com/selfheal/selfheal/mcp/guard"
+)
+
+// MetaLocale is the _meta key a client may set on a tools/call request to
+// choose the language of the validation_error it gets back, as a BCP 47 tag
+// ("ja", "de-CH") or an Accept-Language value. When it is not set, the
+// Accept-Language header of an HTTP transport is used, and then the
+// server's WithLocale (English by default). WithLocaleFunc replaces this
+// lookup. The key is the one package mcp/gosdk reads.
+const MetaLocale = "selfheal/locale"
+
+// Option configures AddTool, Handler and Middleware.
+type Option func(*config)
+
+type config struct {
+	engine     *selfheal.Engine
+	engineOpts []selfheal.Option
+	locale     string
+	localeFunc func(context.Context, mcp.CallToolRequest) string
+	logger     *slog.Logger
+	guard      *guard.Guard
+	guards     map[string]*guard.Guard
+	schemaOpts []jsonschemav6.Option
+}
+
+func newConfig(opts []Option) *config {
+	c := &config{}
+	for _, o := range opts {
+		if o != nil {
+			o(c)
+		}
+	}
+	if c.engine == nil {
+		c.engine = selfheal.New(c.engineOpts...)
+	} else if c.locale != "" {
+		c.engine = c.engine.Locale(c.locale)
+	}
+	if c.logger == nil {
+		c.logger = slog.Default()
+	}
+	return c
+}
+
+// WithEngine sets the engine that words validation errors. It replaces the
+// engine built from WithExamples, WithMaxIssues, WithMaxBytes and
+// WithRedact, which are then ignored; WithLocale still applies (through
+// Engine.Locale), as does the client's declared locale.
+func WithEngine(e *selfheal.Engine) Option {
+	return func(c *config) { c.engine = e }
+}
+
+// WithLocale sets the server's language for validation errors (a BCP 47 tag
+// or an Accept-Language value; English by default). A client that declares
+// its own (see MetaLocale) gets its own.
+func WithLocale(tag string) Option {
+	return func(c *config) {
+		c.locale = tag
+		c.engineOpts = append(c.engineOpts, selfheal.WithLocale(tag))
+	}
+}
+
+// WithLocaleFunc replaces the per-call lookup of the client's language
+// described at MetaLocale. f returns a BCP 47 tag or an Accept-Language
+// value, or "" for the server's default.
+func WithLocaleFunc(f func(ctx context.Context, req mcp.CallToolRequest) string) Option {
+	return func(c *config) { c.localeFunc = f }
+}
+
+// WithExamples turns the valid examples after format expectations on or off
+// (on by default), as selfheal.WithExamples.
+func WithExamples(on bool) Option {
+	return func(c *config) { c.engineOpts = append(c.engineOpts, selfheal.WithExamples(on)) }
+}
+
+// WithMaxIssues caps the field lines of one validation_error (20 by
+// default), as selfheal.WithMaxIssues.
+func WithMaxIssues(n int) Option {
+	return func(c *config) { c.engineOpts = append(c.engineOpts, selfheal.WithMaxIssues(n)) }
+}
+
+// WithMaxBytes caps the bytes of field lines of one validation_error (4 KiB
+// by default), as selfheal.WithMaxBytes.
+func WithMaxBytes(n int) Option {
+	return func(c *config) { c.engineOpts = append(c.engineOpts, selfheal.WithMaxBytes(n)) }
+}
+
+// WithRedact sets the field names whose values are never shown to the
+// model, replacing the default list, as selfheal.WithRedact.
+func WithRedact(names ...string) Option {
+	return func(c *config) { c.engineOpts = append(c.engineOpts, selfheal.WithRedact(names...)) }
+}
+
+// WithLogger sets where what the model must not see is logged: a handler's
+// plain error, a recovered panic with its stack, a schema that does not
+// compile, a misconfigured server (slog.Default() by default).
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) { c.logger = l }
+}
+
+// WithGuard bounds the calls with g (see package guard): a call it refuses
+// is answered with its SERVER_BUSY, RATE_LIMITED or TIMEOUT tool_error and
+// the handler does not run. Arguments are validated first, so an invalid
+// call is told what to fix even when the server is busy, and takes no slot
+// or token. With AddTool and Handler it bounds that tool; with Middleware it
+// bounds every tool without a WithToolGuard of its own. Share one guard
+// between tools to bound them together.
+func WithGuard(g *guard.Guard) Option {
+	return func(c *config) { c.guard = g }
+}
+
+// WithToolGuard bounds the calls of the tool named name with g, for
+// Middleware, which serves every tool; it takes precedence over WithGuard.
+func WithToolGuard(name string, g *guard.Guard) Option {
+	return func(c *config) {
+		if c.guards == nil {
+			c.guards = map[string]*guard.Guard{}
+		}
+		c.guards[name] = g
+	}
+}
+
+// WithSchemaOptions passes options to jsonschemav6.Compile, such as
+// jsonschemav6.WithFormatAssertion(false) or a loader for remote $refs.
+// Format assertion is on by default: an argument declared "format": "email"
+// must be an email.
+func WithSchemaOptions(opts ...jsonschemav6.Option) Option {
+	return func(c *config) { c.schemaOpts = append(c.schemaOpts, opts...) }
+}
+
+// guardFor returns the guard of the tool named name, or nil.
+func (c *config) guardFor(name string) *guard.Guard {
+	if g, ok := c.guards[name]; ok {
+		return g
+	}
+	return c.guard
+}
+
+// engineFor returns the engine in the language the caller asked for.
+func (c *config) engineFor(ctx context.Context, req mcp.CallToolRequest) *selfheal.Engine {
+	var tag string
+	if c.localeFunc != nil {
+		tag = c.localeFunc(ctx, req)
+	} else {
+		tag = ClientLocale(req)
+	}
+	if tag == "" {
+		return c.engine
+	}
+	return c.engine.Locale(tag)
+}
+
+// ClientLocale returns the language the client declared for a call, or ""
+// when it declared none: the MetaLocale entry of the call's _meta, else the
+// Accept-Language header of the HTTP request that carried the call.
+func ClientLocale(req mcp.CallToolRequest) string {
+	if m := req.Params.Meta; m != nil {
+		if s, ok := m.AdditionalFields[MetaLocale].(string); ok && strings.TrimSpace(s) != "" {
+			return strings.TrimSpace(s)
+		}
+	}
+	if req.Header != nil {
+		return strings.TrimSpace(req.Header.Get("Accept-Language"))
+	}
+	return ""
+}

@@ -1,0 +1,117 @@
+package mcpgo
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/issues"
+)
+
+// MetaIssues is the _meta key of a validation failure's issues when the tool
+// declares an output schema. Clients check a result's structuredContent
+// against the tool's output schema even when isError is true (the
+// TypeScript SDK rejects the whole result when it does not match), so for
+// such a tool the issues travel in _meta instead of structuredContent. The
+// key is the one package mcp/gosdk uses.
+const MetaIssues = "selfheal/issues"
+
+// IssuesContent is the structured form of a validation failure: the
+// result's StructuredContent for a tool without an output schema, and the
+// value at MetaIssues otherwise. Its JSON is {"issues": [...]}, each issue in
+// Zod v4's issue JSON, so TypeScript clients can read it with the types they
+// know. An object, not a bare array, because MCP requires structuredContent
+// to be a JSON object.
+//
+// The issues are in the order of the text's lines and carry no "input", as
+// Zod's issues do not unless asked to (reportInput): the value sent may be
+// a secret (a password, or an object holding one under an unknown key), and
+// the text already shows every value that may be shown, redacted where the
+// field is sensitive.
+type IssuesContent struct {
+	Issues issues.List `json:"issues"`
+}
+
+// structuredIssues returns copies of list without inputs, in display order.
+func structuredIssues(list issues.List) issues.List {
+	out := withoutInputs(list)
+	slices.SortStableFunc(out, func(a, b issues.Issue) int { return issues.Compare(&a, &b) })
+	return out
+}
+
+func withoutInputs(list []issues.Issue) []issues.Issue {
+	if list == nil {
+		return nil
+	}
+	out := make([]issues.Issue, len(list))
+	for i, is := range list {
+		is.Input, is.Absent = nil, true // Absent only omits "input" from the JSON
+		is.Issues = withoutInputs(is.Issues)
+		if is.Branches != nil {
+			br := make([][]issues.Issue, len(is.Branches))
+			for j, b := range is.Branches {
+				br[j] = withoutInputs(b)
+			}
+			is.Branches = br
+		}
+		if is.Ref != nil {
+			r := *is.Ref
+			r.Value = nil
+			is.Ref = &r
+		}
+		out[i] = is
+	}
+	return out
+}
+
+// validationResult is the answer to invalid arguments: the validation_error
+// text, IsError true, and the issues as structured content or in _meta.
+func validationResult(ctx context.Context, c *config, req mcp.CallToolRequest, action string, list issues.List, structured bool) *mcp.CallToolResult {
+	res := &mcp.CallToolResult{
+		Content: []mcp.Content{mcp.TextContent{Type: mcp.ContentTypeText, Text: c.engineFor(ctx, req).Format(action, list)}},
+		IsError: true,
+	}
+	sc := IssuesContent{Issues: structuredIssues(list)}
+	if structured {
+		res.StructuredContent = sc
+	} else {
+		res.Meta = &mcp.Meta{AdditionalFields: map[string]any{MetaIssues: sc}}
+	}
+	return res
+}
+
+// ToolErrorResult returns the result that carries te: its tool_error text as
+// the only content, IsError from its severity (false for a warning).
+// Handlers rarely need it: returning an envelope as the handler's error
+// gives the same result.
+func ToolErrorResult(te envelope.ToolError) *mcp.CallToolResult {
+	return &mcp.CallToolResult{
+		Content: []mcp.Content{mcp.TextContent{Type: mcp.ContentTypeText, Text: te.String()}},
+		IsError: te.IsError(),
+	}
+}
+
+// AsToolError returns the envelope to send for a handler's error and
+// whether err held one: an envelope of package envelope found in err's tree
+// comes back unchanged; any other error gives INTERNAL_ERROR (or TIMEOUT for
+// a deadline), as envelope.Wrap.
+func AsToolError(err error) (envelope.ToolError, bool) {
+	var (
+		b  *envelope.Builder
+		v  envelope.ToolError
+		pv *envelope.ToolError
+	)
+	ok := errors.As(err, &b) || errors.As(err, &v) || errors.As(err, &pv)
+	return envelope.Wrap(err), ok
+}
+
+// isProtocolError reports the errors mcp-go sends as JSON-RPC errors on
+// purpose, which pass through unchanged.
+func isProtocolError(err error) bool {
+	var v mcp.URLElicitationRequiredError
+	var p *mcp.URLElicitationRequiredError
+	return errors.As(err, &v) || (errors.As(err, &p) && p != nil)
+}

@@ -1,0 +1,133 @@
+package mcpgo
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/selfheal/selfheal/adapters/jsonschemav6"
+	"github.com/selfheal/selfheal/issues"
+)
+
+// validator is one tool's compiled input schema.
+type validator struct {
+	sch *jsonschemav6.Schema
+	// structured: issues go in StructuredContent, since no output schema
+	// constrains it (else in _meta, see IssuesContent).
+	structured bool
+}
+
+// SchemaJSON returns the JSON Schema that arguments of t are validated
+// against: t.RawInputSchema when set, else t.InputSchema marshaled. A tool
+// with an empty InputSchema (no type, properties or required names) is
+// validated against {"type":"object"}: MCP arguments are always an object.
+func SchemaJSON(t mcp.Tool) ([]byte, error) {
+	if len(t.RawInputSchema) > 0 {
+		return t.RawInputSchema, nil
+	}
+	is := t.InputSchema
+	if is.Type == "" && len(is.Properties) == 0 && len(is.Required) == 0 && is.AdditionalProperties == nil && len(is.Defs) == 0 {
+		return []byte(`{"type":"object"}`), nil
+	}
+	return json.Marshal(is)
+}
+
+// compile compiles t's input schema with the configured options.
+func compile(t mcp.Tool, c *config) (*validator, error) {
+	data, err := SchemaJSON(t)
+	if err != nil {
+		return nil, fmt.Errorf("input schema: %w", err)
+	}
+	sch, err := jsonschemav6.Compile(data, c.schemaOpts...)
+	if err != nil {
+		return nil, fmt.Errorf("input schema: %w", err)
+	}
+	return &validator{sch: sch, structured: !hasOutputSchema(t)}, nil
+}
+
+func hasOutputSchema(t mcp.Tool) bool {
+	return len(t.RawOutputSchema) > 0 || t.OutputSchema.Type != "" || len(t.OutputSchema.Properties) > 0
+}
+
+// check validates the arguments of req and returns their issues, or nil
+// when they are valid.
+//
+// The hot path validates the arguments as mcp-go decoded them (the map the
+// handler reads with GetArguments or BindArguments), so a valid call costs
+// the validation and nothing more. When they are invalid and the wire JSON
+// is at hand, the issues come from the same JSON decoded with exact
+// numbers, so a model is shown 1e400 or 9007199254740993 as it sent them.
+func (v *validator) check(req mcp.CallToolRequest) issues.List {
+	raw := req.Params.RawArguments
+	switch args := req.Params.Arguments.(type) {
+	case map[string]any:
+		list := v.sch.Validate(args)
+		if list == nil || len(raw) == 0 {
+			return list
+		}
+		if exact, err := decode(raw); err == nil {
+			if m, ok := exact.(map[string]any); ok {
+				if l := v.sch.Validate(m); l != nil {
+					return l
+				}
+			}
+		}
+		return list
+	case nil:
+		if len(bytes.TrimSpace(raw)) == 0 {
+			return v.absent()
+		}
+	case json.RawMessage:
+		raw = args
+	case []byte:
+		raw = args
+	default:
+		if len(raw) == 0 { // a Go caller's value (a struct, a slice …)
+			data, err := json.Marshal(args)
+			if err != nil {
+				return issues.List{{Code: issues.InvalidType, Expected: "object", Input: fmt.Sprintf("%T", args), Source: "mcp:arguments"}}
+			}
+			raw = data
+		}
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return v.absent()
+	}
+	inst, err := decode(raw)
+	if err != nil {
+		return v.sch.ValidateJSON(raw) // the adapter's malformed-JSON issue at (root)
+	}
+	if _, ok := inst.(map[string]any); !ok {
+		return issues.List{{Code: issues.InvalidType, Expected: "object", Input: inst, Source: "mcp:arguments"}}
+	}
+	return v.sch.Validate(inst)
+}
+
+// absent validates missing arguments as {}: a tool without required
+// arguments may be called without any. When {} is invalid the answer also
+// says at (root) that the arguments are missing.
+func (v *validator) absent() issues.List {
+	list := v.sch.Validate(map[string]any{})
+	if list == nil {
+		return nil
+	}
+	return append(issues.List{{Code: issues.InvalidType, Expected: "object", Absent: true, Source: "mcp:arguments"}}, list...)
+}
+
+// decode reads one JSON value with exact numbers, as the adapter does.
+func decode(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, errors.New("unexpected data after the JSON value")
+	}
+	return v, nil
+}
