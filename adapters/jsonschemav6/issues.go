@@ -4,6 +4,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -52,6 +54,9 @@ type conv struct {
 	s      *Schema
 	base   any
 	prefix issues.Path
+	// taken records the objects already blamed for a property name (see
+	// propertyNamesLoc).
+	taken map[string]bool
 }
 
 // locate returns the path and the value at an instance location.
@@ -69,7 +74,11 @@ func (c *conv) add(k *schemaconv.Sink, ve *jsonschema.ValidationError) {
 		}
 		return
 	}
-	path, v := c.locate(ve.InstanceLocation)
+	loc := ve.InstanceLocation
+	if e, ok := ve.ErrorKind.(*kind.PropertyNames); ok {
+		loc = c.propertyNamesLoc(loc, e.Property)
+	}
+	path, v := c.locate(loc)
 	sch := c.s.at(ve.SchemaURL)
 	switch e := ve.ErrorKind.(type) {
 	case *kind.InvalidJsonValue:
@@ -443,4 +452,53 @@ func leaves(ve *jsonschema.ValidationError) int {
 		n += leaves(c)
 	}
 	return n
+}
+
+// propertyNamesLoc recovers the location of the object whose property name
+// failed. jsonschema v6.0.3 stores its working location slice in a
+// propertyNames error without copying it, so validating a later sibling
+// overwrites its elements; only its length can be trusted. Among the
+// objects at that depth that have the property, it picks the one that
+// agrees with most of the recorded elements and has not been blamed yet.
+func (c *conv) propertyNamesLoc(loc []string, prop string) []string {
+	var best []string
+	bestScore := -1
+	var walk func(v any, at []string)
+	walk = func(v any, at []string) {
+		if len(at) == len(loc) {
+			obj, ok := v.(map[string]any)
+			if _, has := obj[prop]; !ok || !has {
+				return
+			}
+			score := 0
+			for i := range at {
+				if at[i] == loc[i] {
+					score++
+				}
+			}
+			if score > bestScore && !c.taken[strings.Join(at, "/")+"\x00"+prop] {
+				best, bestScore = slices.Clone(at), score
+			}
+			return
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				walk(x[k], append(at, k))
+			}
+		case []any:
+			for i, el := range x {
+				walk(el, append(at, strconv.Itoa(i)))
+			}
+		}
+	}
+	walk(c.base, make([]string, 0, len(loc)))
+	if best == nil {
+		return loc
+	}
+	if c.taken == nil {
+		c.taken = map[string]bool{}
+	}
+	c.taken[strings.Join(best, "/")+"\x00"+prop] = true
+	return best
 }
