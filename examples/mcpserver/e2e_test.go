@@ -50,9 +50,9 @@ var validationCalls = []call{
 	{"not_multiple_of", "billing.list_invoices", `{"customer_id": "cus_Ab12Cd34", "amount_min": 10.005}`, nil},
 	{"unrecognized_keys", "users.create", `{"name": "Ada", "emial": "ada@example.com", "role": "admin", "address": {"city": "Lyon", "zip": "69001"}}`, nil},
 	{"invalid_union", "billing.list_invoices", `{"customer_id": "cus_Ab12Cd34", "payment": {"type": "card", "last4": "12"}}`, nil},
-	// metadata alone: jsonschema v6.0.3 shares the object's instance
-	// location of a propertyNames failure with later siblings
-	// (validator.go:296), so with other properties its path may be theirs.
+	// metadata alone: jsonschema v6.0.3 shares the instance location of a
+	// propertyNames failure with later siblings (validator.go:296); the
+	// adapter now corrects it, this case keeps to the simple shape.
 	{"invalid_key", "users.create", `{"metadata": {"Team Name": "core"}}`, nil},
 	{"invalid_value", "billing.list_invoices", `{"customer_id": "cus_Ab12Cd34", "status": "Paid"}`, nil},
 	{"custom_unique", "users.create", `{"name": "Ada", "email": "ada@example.com", "role": "admin", "tags": ["vip", "beta", "vip"]}`, nil},
