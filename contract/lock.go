@@ -250,7 +250,9 @@ func ReadFile(path string) (*Lock, error) {
 // ending in a newline, tools sorted by name, each tool's fields in a fixed
 // order (name, digest, description, inputSchema, outputSchema) and every key
 // inside a schema sorted, so that the file is the same for the same
-// contracts and a change shows in git as the lines that changed.
+// contracts and a change shows in git as the lines that changed. Schemas
+// are re-encoded canonically and digests recomputed, so a Tool edited in
+// memory is written consistently; l itself is not modified.
 func (l *Lock) Marshal() ([]byte, error) {
 	if l == nil {
 		return nil, errors.New("contract: nil lock")
