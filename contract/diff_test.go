@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/selfheal/selfheal/internal/golden"
 )
 
 // line writes a change with everything a test checks, on one line.
@@ -329,7 +331,7 @@ func TestDiffLocks(t *testing.T) {
 	for _, c := range changes {
 		b.WriteString(c.Tool + " " + line(c) + "\n")
 	}
-	golden(t, "billing.diff", []byte(b.String()))
+	golden.Check(t, "billing.diff", []byte(b.String()))
 	if Worst(changes) != Breaking || Worst(nil) != 0 {
 		t.Error("Worst")
 	}

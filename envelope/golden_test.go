@@ -2,17 +2,14 @@ package envelope_test
 
 import (
 	"errors"
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/selfheal/selfheal/internal/golden"
+
 	"github.com/selfheal/selfheal/envelope"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // The two examples of DESIGN.md 2.1 and 2.2, which must be reproduced byte for
 // byte. They are literals here as well as golden files so that -update cannot
@@ -102,19 +99,7 @@ func TestGolden(t *testing.T) {
 	for _, g := range goldens {
 		t.Run(g.file, func(t *testing.T) {
 			got := g.got()
-			path := filepath.Join("testdata", g.file)
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("output differs from %s:\ngot:\n%s\nwant:\n%s", path, got, want)
-			}
+			golden.Check(t, g.file, []byte(got))
 			if _, err := envelope.Parse(got); err != nil {
 				t.Errorf("Parse: %v", err)
 			}

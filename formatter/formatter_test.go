@@ -4,14 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
-	"flag"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/selfheal/selfheal/internal/golden"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -19,8 +18,6 @@ import (
 	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/locales"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // catalogFormats lists the formats the English catalog has words for.
 func catalogFormats() []string {
@@ -50,34 +47,7 @@ func TestGoldenLines(t *testing.T) {
 				fmt.Fprintf(&buf, "%s\t%s\t%s\n", c.name, fl.Name, fl.Text)
 			}
 		}
-		golden(t, "lines."+cat.Tag().String()+".golden", buf.Bytes())
-	}
-}
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-		for i := 0; i < len(gl) && i < len(wl); i++ {
-			if gl[i] != wl[i] {
-				t.Fatalf("%s differs at line %d:\n got %s\nwant %s\n(go test -update rewrites it)", name, i+1, gl[i], wl[i])
-			}
-		}
-		t.Fatalf("%s differs in length: got %d lines, want %d", name, len(gl), len(wl))
+		golden.Check(t, "lines."+cat.Tag().String()+".golden", buf.Bytes())
 	}
 }
 

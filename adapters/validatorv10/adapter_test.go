@@ -3,7 +3,6 @@ package validatorv10
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,14 +14,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/selfheal/selfheal/internal/golden"
+
 	"github.com/go-playground/validator/v10"
 
 	"github.com/selfheal/selfheal/formatter"
 	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/locales"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // fixedNow is the clock of the tests: time.Time bounds compare with it.
 var fixedNow = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -607,23 +606,5 @@ func TestGolden(t *testing.T) {
 			}
 		}
 	}
-	path := filepath.Join("testdata", "lines.golden")
-	if *update {
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(buf.Bytes(), want) {
-		gl, wl := strings.Split(buf.String(), "\n"), strings.Split(string(want), "\n")
-		for i := range min(len(gl), len(wl)) {
-			if gl[i] != wl[i] {
-				t.Fatalf("line %d:\n got %s\nwant %s\n(go test -update rewrites it)", i+1, gl[i], wl[i])
-			}
-		}
-		t.Fatalf("golden differs in length: %d lines, want %d", len(gl), len(wl))
-	}
+	golden.Check(t, "lines.golden", buf.Bytes())
 }
