@@ -1,0 +1,52 @@
+package toolcall
+
+import (
+	"log/slog"
+
+	"github.com/selfheal/selfheal"
+	"github.com/selfheal/selfheal/adapters/jsonschemav6"
+	"github.com/selfheal/selfheal/mcp/guard"
+)
+
+// Config is the SDK-neutral part of an integration's options. Each
+// integration embeds it in its own config, sets it through its options and
+// calls Init once they are applied.
+type Config struct {
+	// Engine words validation errors; built by Init from EngineOpts when
+	// nil, else switched to Locale when that is set.
+	Engine     *selfheal.Engine
+	EngineOpts []selfheal.Option
+	// Locale is the server's language ("" for the engine's).
+	Locale     string
+	Logger     *slog.Logger
+	Guard      *guard.Guard
+	SchemaOpts []jsonschemav6.Option
+}
+
+// SetLocale sets the server's language, for an engine built or given.
+func (c *Config) SetLocale(tag string) {
+	c.Locale = tag
+	c.EngineOpts = append(c.EngineOpts, selfheal.WithLocale(tag))
+}
+
+// Init completes the configuration once the options are applied: the
+// engine and the logger (slog.Default() when none was set).
+func (c *Config) Init() {
+	if c.Engine == nil {
+		c.Engine = selfheal.New(c.EngineOpts...)
+	} else if c.Locale != "" {
+		c.Engine = c.Engine.Locale(c.Locale)
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+}
+
+// EngineFor returns the engine in the language tag the caller declared, or
+// the server's engine for "".
+func (c *Config) EngineFor(tag string) *selfheal.Engine {
+	if tag == "" {
+		return c.Engine
+	}
+	return c.Engine.Locale(tag)
+}

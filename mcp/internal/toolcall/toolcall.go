@@ -1,0 +1,132 @@
+// Package toolcall holds what the MCP integrations (mcp/gosdk, mcp/mcpgo)
+// share and what does not depend on either SDK: the _meta keys, the
+// structured form of a validation failure's issues, the envelope of a
+// handler's error, the decoding of raw arguments and the issues of
+// arguments that are absent, not an object or not JSON, the per-call
+// engine, and the contract awareness of validation errors (see Contract).
+package toolcall
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/issues"
+)
+
+// MetaLocale is the _meta key a client may set to choose the language of
+// the validation_error it gets back, as a BCP 47 tag or an Accept-Language
+// value.
+const MetaLocale = "selfheal/locale"
+
+// MetaIssues is the _meta key of a validation failure's issues when the tool
+// declares an output schema (clients check structuredContent against it even
+// when isError is true).
+const MetaIssues = "selfheal/issues"
+
+// IssuesContent is the structured form of a validation failure: JSON
+// {"issues": [...]}, each issue in Zod v4's issue JSON, without inputs (see
+// Structured).
+type IssuesContent struct {
+	Issues issues.List `json:"issues"`
+}
+
+// Structured returns the structured form of list: copies of its issues in
+// display order (the order of the text's lines) without their inputs, as
+// Zod's issues do not carry them unless asked to (reportInput). The value
+// sent may be a secret (a password, or an object holding one under an
+// unknown key); the text already shows every value that may be shown,
+// redacted where the field is sensitive. list is not modified.
+func Structured(list issues.List) IssuesContent {
+	out := withoutInputs(list)
+	slices.SortStableFunc(out, func(a, b issues.Issue) int { return issues.Compare(&a, &b) })
+	return IssuesContent{Issues: out}
+}
+
+func withoutInputs(list []issues.Issue) []issues.Issue {
+	if list == nil {
+		return nil
+	}
+	out := make([]issues.Issue, len(list))
+	for i, is := range list {
+		is.Input, is.Absent = nil, true // Absent only omits "input" from the JSON
+		is.Issues = withoutInputs(is.Issues)
+		if is.Branches != nil {
+			br := make([][]issues.Issue, len(is.Branches))
+			for j, b := range is.Branches {
+				br[j] = withoutInputs(b)
+			}
+			is.Branches = br
+		}
+		if is.Ref != nil {
+			r := *is.Ref
+			r.Value = nil
+			is.Ref = &r
+		}
+		out[i] = is
+	}
+	return out
+}
+
+// AsToolError returns the envelope to send for a handler's error and
+// whether err held one: an envelope of package envelope found in err's tree
+// comes back unchanged; any other error gives INTERNAL_ERROR (or TIMEOUT for
+// a deadline), as envelope.Wrap.
+func AsToolError(err error) (envelope.ToolError, bool) {
+	var (
+		b  *envelope.Builder
+		v  envelope.ToolError
+		pv *envelope.ToolError
+	)
+	ok := errors.As(err, &b) || errors.As(err, &v) || errors.As(err, &pv)
+	return envelope.Wrap(err), ok
+}
+
+// MetaLocaleOf returns the trimmed MetaLocale entry of a _meta map, or "".
+func MetaLocaleOf(meta map[string]any) string {
+	if s, ok := meta[MetaLocale].(string); ok {
+		return strings.TrimSpace(s)
+	}
+	return ""
+}
+
+// AcceptLanguage returns the trimmed Accept-Language of an HTTP header, or
+// "" for a nil header.
+func AcceptLanguage(h http.Header) string {
+	if h == nil {
+		return ""
+	}
+	return strings.TrimSpace(h.Get("Accept-Language"))
+}
+
+// Decode reads one JSON value with exact numbers (json.Number), as the
+// jsonschemav6 adapter does, and nothing after it.
+func Decode(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, errors.New("unexpected data after the JSON value")
+	}
+	return v, nil
+}
+
+// NotObject returns the issue of arguments that are JSON but not an
+// object: invalid_type at (root), expected object.
+func NotObject(inst any) issues.List {
+	return issues.List{{Code: issues.InvalidType, Expected: "object", Input: inst, Source: "mcp:arguments"}}
+}
+
+// Absent prepends to list, the issues of absent arguments validated as {},
+// the issue saying at (root) that the arguments are missing.
+func Absent(list issues.List) issues.List {
+	return append(issues.List{{Code: issues.InvalidType, Expected: "object", Absent: true, Source: "mcp:arguments"}}, list...)
+}

@@ -1,0 +1,75 @@
+package toolcall
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/issues"
+)
+
+func TestStructuredLeavesInputsOut(t *testing.T) {
+	list := issues.List{
+		{Code: issues.TooSmall, Path: issues.Path{"name"}, Input: "A", Minimum: "2", Origin: "string"},
+		{Code: issues.InvalidUnion, Input: map[string]any{"password": "s3cret"}, Branches: [][]issues.Issue{{{Code: issues.InvalidType, Expected: "string", Input: 1}}}},
+		{Code: issues.InvalidType, Expected: "object", Absent: true},
+	}
+	data, err := json.Marshal(Structured(list))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"issues":[{"code":"invalid_type","path":[],"expected":"object"},{"code":"invalid_union","path":[],"errors":[[{"code":"invalid_type","path":[],"expected":"string"}]]},{"code":"too_small","path":["name"],"origin":"string","minimum":2,"inclusive":false}]}`
+	if string(data) != want {
+		t.Errorf("got  %s\nwant %s", data, want)
+	}
+	if list[0].Input != "A" || list[1].Branches[0][0].Input != 1 {
+		t.Error("Structured modified its argument")
+	}
+}
+
+func TestDecode(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want any
+		err  bool
+	}{
+		{`{"n": 9007199254740993}`, map[string]any{"n": json.Number("9007199254740993")}, false},
+		{`[1]`, []any{json.Number("1")}, false},
+		{`{"a":1} {}`, nil, true},
+		{`{`, nil, true},
+	} {
+		got, err := Decode([]byte(tc.in))
+		if (err != nil) != tc.err || fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("Decode(%s) = %v, %v", tc.in, got, err)
+		}
+	}
+}
+
+func TestLocale(t *testing.T) {
+	if got := MetaLocaleOf(map[string]any{MetaLocale: " ja "}); got != "ja" {
+		t.Errorf("MetaLocaleOf = %q", got)
+	}
+	if got := MetaLocaleOf(map[string]any{MetaLocale: 1}); got != "" {
+		t.Errorf("MetaLocaleOf(non-string) = %q", got)
+	}
+	if got := AcceptLanguage(http.Header{"Accept-Language": {"de-CH, de;q=0.9"}}); got != "de-CH, de;q=0.9" {
+		t.Errorf("AcceptLanguage = %q", got)
+	}
+	if got := AcceptLanguage(nil); got != "" {
+		t.Errorf("AcceptLanguage(nil) = %q", got)
+	}
+}
+
+func TestAsToolError(t *testing.T) {
+	te, ok := AsToolError(fmt.Errorf("wrapped: %w", envelope.Error(envelope.NotFound, "no such invoice")))
+	if !ok || te.Code != envelope.NotFound {
+		t.Errorf("envelope: %v %v", te, ok)
+	}
+	te, ok = AsToolError(errors.New("dial tcp: refused"))
+	if ok || te.Code != envelope.InternalError {
+		t.Errorf("plain error: %v %v", te, ok)
+	}
+}
