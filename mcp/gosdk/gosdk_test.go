@@ -131,7 +131,7 @@ func TestValidAndInvalid(t *testing.T) {
 	}
 	// The issues are in _meta, since the tool has an output schema.
 	data, _ := json.Marshal(res.Meta[gosdk.MetaIssues])
-	if got, want := string(data), `{"issues":[{"code":"too_big","inclusive":true,"input":99,"maximum":50,"origin":"integer","path":["limit"],"source":"jsonschema:maximum"},{"code":"too_small","inclusive":true,"input":"","minimum":1,"origin":"string","path":["query"],"source":"jsonschema:minLength"},{"code":"invalid_type","expected":"string","input":1,"path":["tags",0],"source":"jsonschema:type"}]}`; got != want {
+	if got, want := string(data), `{"issues":[{"code":"too_big","inclusive":true,"maximum":50,"origin":"integer","path":["limit"],"source":"jsonschema:maximum"},{"code":"too_small","inclusive":true,"minimum":1,"origin":"string","path":["query"],"source":"jsonschema:minLength"},{"code":"invalid_type","expected":"string","path":["tags",0],"source":"jsonschema:type"}]}`; got != want {
 		t.Errorf("_meta issues:\n%s\nwant\n%s", got, want)
 	}
 	if res.StructuredContent != nil {

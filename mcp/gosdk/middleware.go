@@ -89,7 +89,7 @@ func (m *middleware) wrap(next mcp.MethodHandler) mcp.MethodHandler {
 func (m *middleware) call(ctx context.Context, next mcp.MethodHandler, method string, req *mcp.CallToolRequest) (res mcp.Result, err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			m.cfg.logger.ErrorContext(ctx, "selfheal: tool handler panicked",
+			m.cfg.Logger.ErrorContext(ctx, "selfheal: tool handler panicked",
 				"tool", req.Params.Name, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 			te := envelope.FromPanic(v)
 			res, err = errorResult(te, te), nil
@@ -107,7 +107,7 @@ func (m *middleware) revalidate(ctx context.Context, next mcp.MethodHandler, req
 	}
 	_, list := c.in.arguments(req.Params.Arguments)
 	if list == nil {
-		m.cfg.logger.DebugContext(ctx, "selfheal: go-sdk rejected arguments that the tool's schema accepts",
+		m.cfg.Logger.DebugContext(ctx, "selfheal: go-sdk rejected arguments that the tool's schema accepts",
 			"tool", req.Params.Name)
 		return nil
 	}
@@ -124,7 +124,7 @@ func (m *middleware) schema(ctx context.Context, next mcp.MethodHandler, req *mc
 			Session: req.Session, Extra: req.Extra, Params: &mcp.ListToolsParams{Cursor: cursor},
 		})
 		if err != nil {
-			m.cfg.logger.WarnContext(ctx, "selfheal: cannot list tools to re-validate arguments", "error", err)
+			m.cfg.Logger.WarnContext(ctx, "selfheal: cannot list tools to re-validate arguments", "error", err)
 			return nil
 		}
 		list, ok := lr.(*mcp.ListToolsResult)
@@ -148,9 +148,9 @@ func (m *middleware) compile(ctx context.Context, t *mcp.Tool) *compiled {
 	if v, ok := m.cache.Load(t); ok {
 		return v.(*compiled)
 	}
-	in, err := compileInput(t.InputSchema, nil, m.cfg.schemaOpts)
+	in, err := compileInput(t.InputSchema, nil, m.cfg.SchemaOpts)
 	if err != nil {
-		m.cfg.logger.WarnContext(ctx, "selfheal: the tool's input schema does not compile; keeping go-sdk's answer",
+		m.cfg.Logger.WarnContext(ctx, "selfheal: the tool's input schema does not compile; keeping go-sdk's answer",
 			"tool", t.Name, "error", err)
 	}
 	c := &compiled{in: in, structured: t.OutputSchema == nil, err: err}

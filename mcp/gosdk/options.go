@@ -3,14 +3,13 @@ package gosdk
 import (
 	"context"
 	"log/slog"
-	"net/http"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/mcp/guard"
+	"github.com/selfheal/selfheal/mcp/internal/toolcall"
 )
 
 // MetaLocale is the _meta key a client may set to choose the language of the
@@ -21,19 +20,14 @@ import (
 // Accept-Language header of an HTTP transport; when none is set, the
 // server's WithLocale (English by default) applies. WithLocaleFunc replaces
 // this lookup.
-const MetaLocale = "selfheal/locale"
+const MetaLocale = toolcall.MetaLocale
 
 // Option configures AddTool and Middleware.
 type Option func(*config)
 
 type config struct {
-	engine     *selfheal.Engine
-	engineOpts []selfheal.Option
-	locale     string
+	toolcall.Config
 	localeFunc func(context.Context, *mcp.CallToolRequest) string
-	logger     *slog.Logger
-	guard      *guard.Guard
-	schemaOpts []jsonschemav6.Option
 }
 
 func newConfig(opts []Option) *config {
@@ -43,14 +37,7 @@ func newConfig(opts []Option) *config {
 			o(c)
 		}
 	}
-	if c.engine == nil {
-		c.engine = selfheal.New(c.engineOpts...)
-	} else if c.locale != "" {
-		c.engine = c.engine.Locale(c.locale)
-	}
-	if c.logger == nil {
-		c.logger = slog.Default()
-	}
+	c.Init()
 	return c
 }
 
@@ -59,17 +46,14 @@ func newConfig(opts []Option) *config {
 // WithRedact, which are then ignored; WithLocale still applies (through
 // Engine.Locale), as does the client's declared locale.
 func WithEngine(e *selfheal.Engine) Option {
-	return func(c *config) { c.engine = e }
+	return func(c *config) { c.Engine = e }
 }
 
 // WithLocale sets the server's language for validation errors (a BCP 47 tag
 // or an Accept-Language value; English by default). A client that declares
 // its own (see MetaLocale) gets its own.
 func WithLocale(tag string) Option {
-	return func(c *config) {
-		c.locale = tag
-		c.engineOpts = append(c.engineOpts, selfheal.WithLocale(tag))
-	}
+	return func(c *config) { c.SetLocale(tag) }
 }
 
 // WithLocaleFunc replaces the per-call lookup of the client's language
@@ -82,32 +66,32 @@ func WithLocaleFunc(f func(ctx context.Context, req *mcp.CallToolRequest) string
 // WithExamples turns the valid examples after format expectations on or off
 // (on by default), as selfheal.WithExamples.
 func WithExamples(on bool) Option {
-	return func(c *config) { c.engineOpts = append(c.engineOpts, selfheal.WithExamples(on)) }
+	return func(c *config) { c.EngineOpts = append(c.EngineOpts, selfheal.WithExamples(on)) }
 }
 
 // WithMaxIssues caps the field lines of one validation_error (20 by
 // default), as selfheal.WithMaxIssues.
 func WithMaxIssues(n int) Option {
-	return func(c *config) { c.engineOpts = append(c.engineOpts, selfheal.WithMaxIssues(n)) }
+	return func(c *config) { c.EngineOpts = append(c.EngineOpts, selfheal.WithMaxIssues(n)) }
 }
 
 // WithMaxBytes caps the bytes of field lines of one validation_error (4 KiB
 // by default), as selfheal.WithMaxBytes.
 func WithMaxBytes(n int) Option {
-	return func(c *config) { c.engineOpts = append(c.engineOpts, selfheal.WithMaxBytes(n)) }
+	return func(c *config) { c.EngineOpts = append(c.EngineOpts, selfheal.WithMaxBytes(n)) }
 }
 
 // WithRedact sets the field names whose values are never shown to the
 // model, replacing the default list, as selfheal.WithRedact.
 func WithRedact(names ...string) Option {
-	return func(c *config) { c.engineOpts = append(c.engineOpts, selfheal.WithRedact(names...)) }
+	return func(c *config) { c.EngineOpts = append(c.EngineOpts, selfheal.WithRedact(names...)) }
 }
 
 // WithLogger sets where the errors the model must not see are logged: a
 // handler's plain error, a recovered panic with its stack, an output that
 // fails the output schema (slog.Default() by default).
 func WithLogger(l *slog.Logger) Option {
-	return func(c *config) { c.logger = l }
+	return func(c *config) { c.Logger = l }
 }
 
 // WithGuard bounds the tool's calls with g (see package guard): a call it
@@ -116,7 +100,7 @@ func WithLogger(l *slog.Logger) Option {
 // told what to fix even when the server is busy. Share one guard between
 // tools to bound them together. Middleware ignores this option.
 func WithGuard(g *guard.Guard) Option {
-	return func(c *config) { c.guard = g }
+	return func(c *config) { c.Guard = g }
 }
 
 // WithSchemaOptions passes options to jsonschemav6.Compile, such as
@@ -124,7 +108,7 @@ func WithGuard(g *guard.Guard) Option {
 // Format assertion is on by default: an argument declared "format": "email"
 // must be an email (go-sdk's own validator does not check formats).
 func WithSchemaOptions(opts ...jsonschemav6.Option) Option {
-	return func(c *config) { c.schemaOpts = append(c.schemaOpts, opts...) }
+	return func(c *config) { c.SchemaOpts = append(c.SchemaOpts, opts...) }
 }
 
 // engineFor returns the engine in the language the caller asked for.
@@ -135,10 +119,7 @@ func (c *config) engineFor(ctx context.Context, req *mcp.CallToolRequest) *selfh
 	} else {
 		tag = ClientLocale(req)
 	}
-	if tag == "" {
-		return c.engine
-	}
-	return c.engine.Locale(tag)
+	return c.EngineFor(tag)
 }
 
 // ClientLocale returns the language the client declared for a call, or ""
@@ -150,26 +131,19 @@ func ClientLocale(req *mcp.CallToolRequest) string {
 		return ""
 	}
 	if req.Params != nil {
-		if s := metaString(req.Params.Meta); s != "" {
+		if s := toolcall.MetaLocaleOf(req.Params.Meta); s != "" {
 			return s
 		}
 	}
 	if req.Session != nil {
 		if p := req.Session.InitializeParams(); p != nil {
-			if s := metaString(p.Meta); s != "" {
+			if s := toolcall.MetaLocaleOf(p.Meta); s != "" {
 				return s
 			}
 		}
 	}
-	if req.Extra != nil && req.Extra.Header != nil {
-		return strings.TrimSpace(http.Header(req.Extra.Header).Get("Accept-Language"))
-	}
-	return ""
-}
-
-func metaString(m mcp.Meta) string {
-	if s, ok := m[MetaLocale].(string); ok {
-		return strings.TrimSpace(s)
+	if req.Extra != nil {
+		return toolcall.AcceptLanguage(req.Extra.Header)
 	}
 	return ""
 }

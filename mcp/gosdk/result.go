@@ -2,12 +2,12 @@ package gosdk
 
 import (
 	"context"
-	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/issues"
+	"github.com/selfheal/selfheal/mcp/internal/toolcall"
 )
 
 // MetaIssues is the _meta key of a validation failure's issues when the tool
@@ -15,7 +15,8 @@ import (
 // against the tool's output schema even when isError is true (the
 // TypeScript SDK does, and rejects the whole result when it does not match),
 // so for such a tool the issues travel in _meta instead of structuredContent.
-const MetaIssues = "selfheal/issues"
+// The key is the one package mcp/mcpgo uses.
+const MetaIssues = toolcall.MetaIssues
 
 // IssuesContent is the structured form of a validation failure: the
 // result's structuredContent for a tool without an output schema, and the
@@ -24,22 +25,23 @@ const MetaIssues = "selfheal/issues"
 // clients can read it with the types they know. A JSON object, not a bare
 // array, because MCP clients before SEP-2106 require structuredContent to be
 // an object.
-type IssuesContent struct {
-	Issues issues.List `json:"issues"`
-}
+//
+// The issues are in the order of the text's lines and carry no "input", as
+// Zod's issues do not unless asked to (reportInput): the value sent may be
+// a secret (a password, or an object holding one under an unknown key), and
+// the text already shows every value that may be shown, redacted where the
+// field is sensitive.
+type IssuesContent = toolcall.IssuesContent
 
 // validationResult is the answer to invalid arguments: the validation_error
 // text, IsError true, and the issues as structured content or in _meta.
 func validationResult(ctx context.Context, c *config, req *mcp.CallToolRequest, action string, list issues.List, structured bool) *mcp.CallToolResult {
-	// The display order, for the structured form too: adapters report in
-	// the library's (map) order.
-	slices.SortStableFunc(list, func(a, b issues.Issue) int { return issues.Compare(&a, &b) })
 	text := c.engineFor(ctx, req).Format(action, list)
 	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
 	if structured {
-		res.StructuredContent = IssuesContent{Issues: list}
+		res.StructuredContent = toolcall.Structured(list)
 	} else {
-		res.Meta = mcp.Meta{MetaIssues: IssuesContent{Issues: list}}
+		res.Meta = mcp.Meta{MetaIssues: toolcall.Structured(list)}
 	}
 	res.SetError(list) // for sending middleware (GetError); never marshaled
 	return res

@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"reflect"
 	"runtime/debug"
 
@@ -19,6 +17,7 @@ import (
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/issues"
+	"github.com/selfheal/selfheal/mcp/internal/toolcall"
 )
 
 // AddTool adds a tool and its typed handler to s, as mcp.AddTool does, with
@@ -96,7 +95,7 @@ func ToolFor[In, Out any](t *mcp.Tool, h mcp.ToolHandlerFor[In, Out], opts ...Op
 	} else {
 		st.structuredErrors = true
 	}
-	if st.in, err = compileInput(tt.InputSchema, resolved, st.cfg.schemaOpts); err != nil {
+	if st.in, err = compileInput(tt.InputSchema, resolved, st.cfg.SchemaOpts); err != nil {
 		return nil, nil, fmt.Errorf("input schema: %w", err)
 	}
 	return &tt, st.handle, nil
@@ -171,7 +170,7 @@ func (st *tool[In, Out]) handle(ctx context.Context, req *mcp.CallToolRequest) (
 	if list != nil {
 		return validationResult(ctx, st.cfg, req, st.name, list, st.structuredErrors), nil
 	}
-	if g := st.cfg.guard; g != nil {
+	if g := st.cfg.Guard; g != nil {
 		release, te := g.Acquire(ctx)
 		if te != nil {
 			return errorResult(*te, te), nil
@@ -185,7 +184,7 @@ func (st *tool[In, Out]) handle(ctx context.Context, req *mcp.CallToolRequest) (
 		if list := decodeIssues[In](data); list != nil {
 			return validationResult(ctx, st.cfg, req, st.name, list, st.structuredErrors), nil
 		}
-		st.cfg.logger.ErrorContext(ctx, "selfheal: arguments valid under the schema do not decode into the input type",
+		st.cfg.Logger.ErrorContext(ctx, "selfheal: arguments valid under the schema do not decode into the input type",
 			"tool", st.name, "type", reflect.TypeFor[In]().String(), "error", err)
 		return errorResult(envelope.Wrap(nil), err), nil
 	}
@@ -234,11 +233,11 @@ func (st input) arguments(raw json.RawMessage) ([]byte, issues.List) {
 		inst = map[string]any{}
 	} else {
 		var err error
-		if inst, err = decode(raw); err != nil {
+		if inst, err = toolcall.Decode(raw); err != nil {
 			return nil, st.sch.ValidateJSON(raw) // the adapter's malformed-JSON issue
 		}
 		if _, ok := inst.(map[string]any); !ok {
-			return nil, issues.List{{Code: issues.InvalidType, Expected: "object", Input: inst, Source: "mcp:arguments"}}
+			return nil, toolcall.NotObject(inst)
 		}
 	}
 	if st.defaults != nil {
@@ -248,7 +247,7 @@ func (st input) arguments(raw json.RawMessage) ([]byte, issues.List) {
 	}
 	if list := st.sch.Validate(inst); list != nil {
 		if absent {
-			list = append(issues.List{{Code: issues.InvalidType, Expected: "object", Absent: true, Source: "mcp:arguments"}}, list...)
+			list = toolcall.Absent(list)
 		}
 		return nil, list
 	}
@@ -260,20 +259,6 @@ func (st input) arguments(raw json.RawMessage) ([]byte, issues.List) {
 		return data, nil
 	}
 	return raw, nil
-}
-
-// decode reads one JSON value with exact numbers, as the adapter does.
-func decode(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errors.New("unexpected data after the JSON value")
-	}
-	return v, nil
 }
 
 // decodeIssues returns what stops data from decoding into In, leaving out
@@ -294,7 +279,7 @@ func decodeIssues[In any](data []byte) issues.List {
 func (st *tool[In, Out]) run(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, _ error) {
 	defer func() {
 		if v := recover(); v != nil {
-			st.cfg.logger.ErrorContext(ctx, "selfheal: tool handler panicked",
+			st.cfg.Logger.ErrorContext(ctx, "selfheal: tool handler panicked",
 				"tool", st.name, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 			te := envelope.FromPanic(v)
 			res = errorResult(te, te)
@@ -308,7 +293,7 @@ func (st *tool[In, Out]) run(ctx context.Context, req *mcp.CallToolRequest, in I
 		}
 		te, ok := AsToolError(err)
 		if !ok {
-			st.cfg.logger.ErrorContext(ctx, "selfheal: tool handler failed", "tool", st.name, "error", err)
+			st.cfg.Logger.ErrorContext(ctx, "selfheal: tool handler failed", "tool", st.name, "error", err)
 		}
 		if te.IsError() {
 			return errorResult(te, err), nil
@@ -330,7 +315,7 @@ func (st *tool[In, Out]) run(ctx context.Context, req *mcp.CallToolRequest, in I
 	if outval != nil {
 		outJSON, err := st.outputJSON(outval)
 		if err != nil {
-			st.cfg.logger.ErrorContext(ctx, "selfheal: tool output does not match its output schema", "tool", st.name, "error", err)
+			st.cfg.Logger.ErrorContext(ctx, "selfheal: tool output does not match its output schema", "tool", st.name, "error", err)
 			return errorResult(envelope.Wrap(nil), err), nil
 		}
 		res.StructuredContent = outJSON
@@ -390,12 +375,4 @@ func isObjectJSON(data []byte) bool {
 // whether err held one: an envelope of package envelope found in err's tree
 // comes back unchanged; any other error gives INTERNAL_ERROR (or TIMEOUT for
 // a deadline), as envelope.Wrap.
-func AsToolError(err error) (envelope.ToolError, bool) {
-	var (
-		b  *envelope.Builder
-		v  envelope.ToolError
-		pv *envelope.ToolError
-	)
-	ok := errors.As(err, &b) || errors.As(err, &v) || errors.As(err, &pv)
-	return envelope.Wrap(err), ok
-}
+func AsToolError(err error) (envelope.ToolError, bool) { return toolcall.AsToolError(err) }

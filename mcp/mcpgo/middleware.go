@@ -61,7 +61,7 @@ func (m *middleware) serve(ctx context.Context, req mcp.CallToolRequest, next se
 		if _, seen := m.servers.Load(s); !seen {
 			if _, seen := m.servers.LoadOrStore(s, struct{}{}); !seen {
 				if err := checkValidation(s); err != nil {
-					m.c.logger.ErrorContext(ctx, "selfheal: "+err.Error())
+					m.c.Logger.ErrorContext(ctx, "selfheal: "+err.Error())
 				}
 			}
 		}
@@ -98,7 +98,7 @@ func (m *middleware) validator(ctx context.Context, t mcp.Tool) *validator {
 	}
 	v, err := compile(t, m.c)
 	if err != nil {
-		m.c.logger.ErrorContext(ctx, "selfheal: the tool's input schema does not compile; its arguments are not validated",
+		m.c.Logger.ErrorContext(ctx, "selfheal: the tool's input schema does not compile; its arguments are not validated",
 			"tool", t.Name, "error", err)
 	}
 	m.tools.Store(t.Name, &cached{fp: fp, v: v})

@@ -3,13 +3,13 @@ package mcpgo
 import (
 	"context"
 	"log/slog"
-	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/mcp/guard"
+	"github.com/selfheal/selfheal/mcp/internal/toolcall"
 )
 
 // MetaLocale is the _meta key a client may set on a tools/call request to
@@ -18,20 +18,15 @@ import (
 // Accept-Language header of an HTTP transport is used, and then the
 // server's WithLocale (English by default). WithLocaleFunc replaces this
 // lookup. The key is the one package mcp/gosdk reads.
-const MetaLocale = "selfheal/locale"
+const MetaLocale = toolcall.MetaLocale
 
 // Option configures AddTool, Handler and Middleware.
 type Option func(*config)
 
 type config struct {
-	engine     *selfheal.Engine
-	engineOpts []selfheal.Option
-	locale     string
+	toolcall.Config
 	localeFunc func(context.Context, mcp.CallToolRequest) string
-	logger     *slog.Logger
-	guard      *guard.Guard
 	guards     map[string]*guard.Guard
-	schemaOpts []jsonschemav6.Option
 }
 
 func newConfig(opts []Option) *config {
@@ -41,14 +36,7 @@ func newConfig(opts []Option) *config {
 			o(c)
 		}
 	}
-	if c.engine == nil {
-		c.engine = selfheal.New(c.engineOpts...)
-	} else if c.locale != "" {
-		c.engine = c.engine.Locale(c.locale)
-	}
-	if c.logger == nil {
-		c.logger = slog.Default()
-	}
+	c.Init()
 	return c
 }
 
@@ -57,17 +45,14 @@ func newConfig(opts []Option) *config {
 // WithRedact, which are then ignored; WithLocale still applies (through
 // Engine.Locale), as does the client's declared locale.
 func WithEngine(e *selfheal.Engine) Option {
-	return func(c *config) { c.engine = e }
+	return func(c *config) { c.Engine = e }
 }
 
 // WithLocale sets the server's language for validation errors (a BCP 47 tag
 // or an Accept-Language value; English by default). A client that declares
 // its own (see MetaLocale) gets its own.
 func WithLocale(tag string) Option {
-	return func(c *config) {
-		c.locale = tag
-		c.engineOpts = append(c.engineOpts, selfheal.WithLocale(tag))
-	}
+	return func(c *config) { c.SetLocale(tag) }
 }
 
 // WithLocaleFunc replaces the per-call lookup of the client's language
@@ -80,32 +65,32 @@ func WithLocaleFunc(f func(ctx context.Context, req mcp.CallToolRequest) string)
 // WithExamples turns the valid examples after format expectations on or off
 // (on by default), as selfheal.WithExamples.
 func WithExamples(on bool) Option {
-	return func(c *config) { c.engineOpts = append(c.engineOpts, selfheal.WithExamples(on)) }
+	return func(c *config) { c.EngineOpts = append(c.EngineOpts, selfheal.WithExamples(on)) }
 }
 
 // WithMaxIssues caps the field lines of one validation_error (20 by
 // default), as selfheal.WithMaxIssues.
 func WithMaxIssues(n int) Option {
-	return func(c *config) { c.engineOpts = append(c.engineOpts, selfheal.WithMaxIssues(n)) }
+	return func(c *config) { c.EngineOpts = append(c.EngineOpts, selfheal.WithMaxIssues(n)) }
 }
 
 // WithMaxBytes caps the bytes of field lines of one validation_error (4 KiB
 // by default), as selfheal.WithMaxBytes.
 func WithMaxBytes(n int) Option {
-	return func(c *config) { c.engineOpts = append(c.engineOpts, selfheal.WithMaxBytes(n)) }
+	return func(c *config) { c.EngineOpts = append(c.EngineOpts, selfheal.WithMaxBytes(n)) }
 }
 
 // WithRedact sets the field names whose values are never shown to the
 // model, replacing the default list, as selfheal.WithRedact.
 func WithRedact(names ...string) Option {
-	return func(c *config) { c.engineOpts = append(c.engineOpts, selfheal.WithRedact(names...)) }
+	return func(c *config) { c.EngineOpts = append(c.EngineOpts, selfheal.WithRedact(names...)) }
 }
 
 // WithLogger sets where what the model must not see is logged: a handler's
 // plain error, a recovered panic with its stack, a schema that does not
 // compile, a misconfigured server (slog.Default() by default).
 func WithLogger(l *slog.Logger) Option {
-	return func(c *config) { c.logger = l }
+	return func(c *config) { c.Logger = l }
 }
 
 // WithGuard bounds the calls with g (see package guard): a call it refuses
@@ -116,7 +101,7 @@ func WithLogger(l *slog.Logger) Option {
 // bounds every tool without a WithToolGuard of its own. Share one guard
 // between tools to bound them together.
 func WithGuard(g *guard.Guard) Option {
-	return func(c *config) { c.guard = g }
+	return func(c *config) { c.Guard = g }
 }
 
 // WithToolGuard bounds the calls of the tool named name with g, for
@@ -135,7 +120,7 @@ func WithToolGuard(name string, g *guard.Guard) Option {
 // Format assertion is on by default: an argument declared "format": "email"
 // must be an email.
 func WithSchemaOptions(opts ...jsonschemav6.Option) Option {
-	return func(c *config) { c.schemaOpts = append(c.schemaOpts, opts...) }
+	return func(c *config) { c.SchemaOpts = append(c.SchemaOpts, opts...) }
 }
 
 // guardFor returns the guard of the tool named name, or nil.
@@ -143,7 +128,7 @@ func (c *config) guardFor(name string) *guard.Guard {
 	if g, ok := c.guards[name]; ok {
 		return g
 	}
-	return c.guard
+	return c.Guard
 }
 
 // engineFor returns the engine in the language the caller asked for.
@@ -154,10 +139,7 @@ func (c *config) engineFor(ctx context.Context, req mcp.CallToolRequest) *selfhe
 	} else {
 		tag = ClientLocale(req)
 	}
-	if tag == "" {
-		return c.engine
-	}
-	return c.engine.Locale(tag)
+	return c.EngineFor(tag)
 }
 
 // ClientLocale returns the language the client declared for a call, or ""
@@ -165,12 +147,9 @@ func (c *config) engineFor(ctx context.Context, req mcp.CallToolRequest) *selfhe
 // Accept-Language header of the HTTP request that carried the call.
 func ClientLocale(req mcp.CallToolRequest) string {
 	if m := req.Params.Meta; m != nil {
-		if s, ok := m.AdditionalFields[MetaLocale].(string); ok && strings.TrimSpace(s) != "" {
-			return strings.TrimSpace(s)
+		if s := toolcall.MetaLocaleOf(m.AdditionalFields); s != "" {
+			return s
 		}
 	}
-	if req.Header != nil {
-		return strings.TrimSpace(req.Header.Get("Accept-Language"))
-	}
-	return ""
+	return toolcall.AcceptLanguage(req.Header)
 }

@@ -3,12 +3,12 @@ package mcpgo
 import (
 	"context"
 	"errors"
-	"slices"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/issues"
+	"github.com/selfheal/selfheal/mcp/internal/toolcall"
 )
 
 // MetaIssues is the _meta key of a validation failure's issues when the tool
@@ -17,7 +17,7 @@ import (
 // TypeScript SDK rejects the whole result when it does not match), so for
 // such a tool the issues travel in _meta instead of structuredContent. The
 // key is the one package mcp/gosdk uses.
-const MetaIssues = "selfheal/issues"
+const MetaIssues = toolcall.MetaIssues
 
 // IssuesContent is the structured form of a validation failure: the
 // result's StructuredContent for a tool without an output schema, and the
@@ -31,41 +31,7 @@ const MetaIssues = "selfheal/issues"
 // a secret (a password, or an object holding one under an unknown key), and
 // the text already shows every value that may be shown, redacted where the
 // field is sensitive.
-type IssuesContent struct {
-	Issues issues.List `json:"issues"`
-}
-
-// structuredIssues returns copies of list without inputs, in display order.
-func structuredIssues(list issues.List) issues.List {
-	out := withoutInputs(list)
-	slices.SortStableFunc(out, func(a, b issues.Issue) int { return issues.Compare(&a, &b) })
-	return out
-}
-
-func withoutInputs(list []issues.Issue) []issues.Issue {
-	if list == nil {
-		return nil
-	}
-	out := make([]issues.Issue, len(list))
-	for i, is := range list {
-		is.Input, is.Absent = nil, true // Absent only omits "input" from the JSON
-		is.Issues = withoutInputs(is.Issues)
-		if is.Branches != nil {
-			br := make([][]issues.Issue, len(is.Branches))
-			for j, b := range is.Branches {
-				br[j] = withoutInputs(b)
-			}
-			is.Branches = br
-		}
-		if is.Ref != nil {
-			r := *is.Ref
-			r.Value = nil
-			is.Ref = &r
-		}
-		out[i] = is
-	}
-	return out
-}
+type IssuesContent = toolcall.IssuesContent
 
 // validationResult is the answer to invalid arguments: the validation_error
 // text, IsError true, and the issues as structured content or in _meta.
@@ -74,7 +40,7 @@ func validationResult(ctx context.Context, c *config, req mcp.CallToolRequest, a
 		Content: []mcp.Content{mcp.TextContent{Type: mcp.ContentTypeText, Text: c.engineFor(ctx, req).Format(action, list)}},
 		IsError: true,
 	}
-	sc := IssuesContent{Issues: structuredIssues(list)}
+	sc := toolcall.Structured(list)
 	if structured {
 		res.StructuredContent = sc
 	} else {
@@ -98,15 +64,7 @@ func ToolErrorResult(te envelope.ToolError) *mcp.CallToolResult {
 // whether err held one: an envelope of package envelope found in err's tree
 // comes back unchanged; any other error gives INTERNAL_ERROR (or TIMEOUT for
 // a deadline), as envelope.Wrap.
-func AsToolError(err error) (envelope.ToolError, bool) {
-	var (
-		b  *envelope.Builder
-		v  envelope.ToolError
-		pv *envelope.ToolError
-	)
-	ok := errors.As(err, &b) || errors.As(err, &v) || errors.As(err, &pv)
-	return envelope.Wrap(err), ok
-}
+func AsToolError(err error) (envelope.ToolError, bool) { return toolcall.AsToolError(err) }
 
 // isProtocolError reports the errors mcp-go sends as JSON-RPC errors on
 // purpose, which pass through unchanged.

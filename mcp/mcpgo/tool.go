@@ -61,7 +61,7 @@ func AddTool(s *server.MCPServer, tool mcp.Tool, h server.ToolHandlerFunc, opts 
 	}
 	s.AddTool(tool, t.handle)
 	if err := checkValidation(s); err != nil {
-		c.logger.Error("selfheal: "+err.Error(), "tool", tool.Name)
+		c.Logger.Error("selfheal: "+err.Error(), "tool", tool.Name)
 	}
 	// The server may have rewritten the schema (WithStrictInputSchemaDefault):
 	// validate against what it stores and advertises.
@@ -69,7 +69,7 @@ func AddTool(s *server.MCPServer, tool mcp.Tool, h server.ToolHandlerFunc, opts 
 		if v, err := compile(st.Tool, c); err == nil {
 			t.v.Store(v)
 		} else {
-			c.logger.Error("selfheal: the input schema the server stores does not compile", "tool", tool.Name, "error", err)
+			c.Logger.Error("selfheal: the input schema the server stores does not compile", "tool", tool.Name, "error", err)
 		}
 	}
 }
@@ -142,7 +142,7 @@ func (c *config) serve(ctx context.Context, req mcp.CallToolRequest, name string
 func (c *config) run(ctx context.Context, req mcp.CallToolRequest, name string, h server.ToolHandlerFunc) (res *mcp.CallToolResult, err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			c.logger.ErrorContext(ctx, "selfheal: tool handler panicked",
+			c.Logger.ErrorContext(ctx, "selfheal: tool handler panicked",
 				"tool", name, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 			res, err = ToolErrorResult(envelope.FromPanic(v)), nil
 		}
@@ -156,7 +156,7 @@ func (c *config) run(ctx context.Context, req mcp.CallToolRequest, name string, 
 	}
 	te, ok := AsToolError(err)
 	if !ok {
-		c.logger.ErrorContext(ctx, "selfheal: tool handler failed", "tool", name, "error", err)
+		c.Logger.ErrorContext(ctx, "selfheal: tool handler failed", "tool", name, "error", err)
 	}
 	if te.IsError() || res == nil {
 		return ToolErrorResult(te), nil // a lone warning: IsError false

@@ -3,14 +3,13 @@ package mcpgo
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/issues"
+	"github.com/selfheal/selfheal/mcp/internal/toolcall"
 )
 
 // validator is one tool's compiled input schema.
@@ -42,7 +41,7 @@ func compile(t mcp.Tool, c *config) (*validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
 	}
-	sch, err := jsonschemav6.Compile(data, c.schemaOpts...)
+	sch, err := jsonschemav6.Compile(data, c.SchemaOpts...)
 	if err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
 	}
@@ -69,7 +68,7 @@ func (v *validator) check(req mcp.CallToolRequest) issues.List {
 		if list == nil || len(raw) == 0 {
 			return list
 		}
-		if exact, err := decode(raw); err == nil {
+		if exact, err := toolcall.Decode(raw); err == nil {
 			if m, ok := exact.(map[string]any); ok {
 				if l := v.sch.Validate(m); l != nil {
 					return l
@@ -97,12 +96,12 @@ func (v *validator) check(req mcp.CallToolRequest) issues.List {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return v.absent()
 	}
-	inst, err := decode(raw)
+	inst, err := toolcall.Decode(raw)
 	if err != nil {
 		return v.sch.ValidateJSON(raw) // the adapter's malformed-JSON issue at (root)
 	}
 	if _, ok := inst.(map[string]any); !ok {
-		return issues.List{{Code: issues.InvalidType, Expected: "object", Input: inst, Source: "mcp:arguments"}}
+		return toolcall.NotObject(inst)
 	}
 	return v.sch.Validate(inst)
 }
@@ -115,19 +114,5 @@ func (v *validator) absent() issues.List {
 	if list == nil {
 		return nil
 	}
-	return append(issues.List{{Code: issues.InvalidType, Expected: "object", Absent: true, Source: "mcp:arguments"}}, list...)
-}
-
-// decode reads one JSON value with exact numbers, as the adapter does.
-func decode(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errors.New("unexpected data after the JSON value")
-	}
-	return v, nil
+	return toolcall.Absent(list)
 }
