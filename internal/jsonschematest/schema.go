@@ -2,6 +2,7 @@ package jsonschematest
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -75,5 +76,32 @@ func ValidNoAllocation[S Schema](t *testing.T, compile func(schema []byte) (S, e
 	ours := testing.AllocsPerRun(100, func() { _ = s.Validate(v) })
 	if ours > libAllocs {
 		t.Errorf("Validate allocates %v per run, the library %v", ours, libAllocs)
+	}
+}
+
+// PropertyNamesPath checks that a propertyNames failure sits at the object
+// whose key failed, every time: jsonschema v6.0.3 records its location in
+// a slice that a later sibling overwrites, and map order varies per run.
+func PropertyNamesPath[S Schema](t *testing.T, compile func(schema []byte) (S, error)) {
+	sch, err := compile([]byte(`{"type": "object", "properties": {
+		"name": {"type": "string"}, "email": {"type": "string"}, "age": {"type": "integer"},
+		"labels": {"type": "object", "propertyNames": {"pattern": "^[a-z]+$"}},
+		"items": {"type": "array", "items": {"type": "object", "propertyNames": {"maxLength": 3}}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	instance := map[string]any{"name": "x", "email": "y", "age": 1.0,
+		"labels": map[string]any{"Bad Key": 1.0},
+		"items":  []any{map[string]any{"ok": 1.0}, map[string]any{"toolong": 1.0}, map[string]any{"long2": 1.0}}}
+	const want = "items[1]:invalid_key items[2]:invalid_key labels:invalid_key"
+	for i := 0; i < 200; i++ {
+		var got []string
+		for _, is := range sch.Validate(instance) {
+			got = append(got, is.Path.String()+":"+string(is.Code))
+		}
+		slices.Sort(got)
+		if s := strings.Join(got, " "); s != want {
+			t.Fatalf("run %d: %s, want %s", i, s, want)
+		}
 	}
 }
