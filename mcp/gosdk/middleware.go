@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/selfheal/selfheal/contract"
 	"github.com/selfheal/selfheal/envelope"
 )
 
@@ -37,24 +38,34 @@ const sdkValidationPrefix = `validating "arguments": `
 //   - a handler panic (go-sdk does not recover one) becomes INTERNAL_ERROR,
 //     the panic and its stack going to the logger.
 //
-// Other handler errors keep go-sdk's text. WithGuard does not apply here
+// With WithContract or WithLockfile, the rewritten validation_error carries
+// the tool's <contract_awareness> section, computed when its schema is
+// compiled; a lockfile that cannot be read is logged once, and the
+// middleware then works without it. Other handler errors keep go-sdk's text. WithGuard does not apply here
 // (the middleware does not know which tool a guard is for); register with
 // AddTool to guard a tool.
 func Middleware(opts ...Option) mcp.Middleware {
 	m := &middleware{cfg: newConfig(opts)}
+	lock, err := m.cfg.LoadLock()
+	if err != nil {
+		m.cfg.Logger.Error("selfheal: cannot read the lockfile; validation errors are not contract-aware", "error", err)
+	}
+	m.lock = lock
 	return m.wrap
 }
 
 type middleware struct {
 	cfg   *config
-	cache sync.Map // *mcp.Tool → *compiled
+	lock  *contract.Lock // nil: no contract awareness
+	cache sync.Map       // *mcp.Tool → *compiled
 }
 
 // compiled is a registered tool's schema, compiled on its first failure.
 type compiled struct {
 	in         input
-	structured bool  // no output schema: issues go in structuredContent
-	err        error // the schema did not compile
+	structured bool               // no output schema: issues go in structuredContent
+	contract   *envelope.Contract // the contract_awareness section; nil for none
+	err        error              // the schema did not compile
 }
 
 func (m *middleware) wrap(next mcp.MethodHandler) mcp.MethodHandler {
@@ -111,7 +122,7 @@ func (m *middleware) revalidate(ctx context.Context, next mcp.MethodHandler, req
 			"tool", req.Params.Name)
 		return nil
 	}
-	return validationResult(ctx, m.cfg, req, req.Params.Name, list, c.structured)
+	return validationResult(ctx, m.cfg, req, req.Params.Name, list, c.structured, c.contract)
 }
 
 // schema finds the called tool as tools/list shows it, through the rest of
@@ -154,6 +165,11 @@ func (m *middleware) compile(ctx context.Context, t *mcp.Tool) *compiled {
 			"tool", t.Name, "error", err)
 	}
 	c := &compiled{in: in, structured: t.OutputSchema == nil, err: err}
+	if err == nil {
+		if c.contract, err = m.cfg.ToolContract(m.lock, t.Name, t.Description, t.InputSchema, t.OutputSchema); err != nil {
+			m.cfg.Logger.WarnContext(ctx, "selfheal: cannot compare the tool with the lockfile", "tool", t.Name, "error", err)
+		}
+	}
 	v, _ := m.cache.LoadOrStore(t, c)
 	return v.(*compiled)
 }

@@ -34,9 +34,10 @@ const MetaIssues = toolcall.MetaIssues
 type IssuesContent = toolcall.IssuesContent
 
 // validationResult is the answer to invalid arguments: the validation_error
-// text, IsError true, and the issues as structured content or in _meta.
-func validationResult(ctx context.Context, c *config, req *mcp.CallToolRequest, action string, list issues.List, structured bool) *mcp.CallToolResult {
-	text := c.engineFor(ctx, req).Format(action, list)
+// text (with the tool's contract_awareness section ct, if any), IsError
+// true, and the issues as structured content or in _meta.
+func validationResult(ctx context.Context, c *config, req *mcp.CallToolRequest, action string, list issues.List, structured bool, ct *envelope.Contract) *mcp.CallToolResult {
+	text := toolcall.Text(c.engineFor(ctx, req), action, list, ct)
 	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
 	if structured {
 		res.StructuredContent = toolcall.Structured(list)

@@ -39,6 +39,11 @@ import (
 //     answer also says at (root) that the arguments are missing. Arguments
 //     that are not a JSON object, or not JSON, are a validation_error at
 //     (root);
+//   - with WithContract or WithLockfile, the tool as tools/list shows it is
+//     compared here with its entry in the lockfile, and its validation
+//     errors carry the BREAKING and RISKY changes in a
+//     <contract_awareness> section (an unreadable lockfile is a
+//     registration error);
 //   - valid arguments get the schema's property defaults, as in go-sdk, and
 //     are decoded into In with go-sdk's decoder (case-sensitive field names);
 //   - then WithGuard's guard, if any, admits or sheds the call;
@@ -98,6 +103,13 @@ func ToolFor[In, Out any](t *mcp.Tool, h mcp.ToolHandlerFor[In, Out], opts ...Op
 	if st.in, err = compileInput(tt.InputSchema, resolved, st.cfg.SchemaOpts); err != nil {
 		return nil, nil, fmt.Errorf("input schema: %w", err)
 	}
+	lock, err := st.cfg.LoadLock()
+	if err != nil {
+		return nil, nil, fmt.Errorf("lockfile: %w", err)
+	}
+	if st.contract, err = st.cfg.ToolContract(lock, tt.Name, tt.Description, tt.InputSchema, tt.OutputSchema); err != nil {
+		return nil, nil, fmt.Errorf("contract: %w", err)
+	}
 	return &tt, st.handle, nil
 }
 
@@ -155,6 +167,7 @@ type tool[In, Out any] struct {
 	in       input
 	output   *jsonschema.Resolved // nil when the tool has no output schema
 	elemZero any                  // Out's element zero value when Out is an inferred pointer
+	contract *envelope.Contract   // the validation errors' contract_awareness section; nil for none
 	// structuredErrors: issues go in StructuredContent, since no output
 	// schema constrains it (else in _meta, see IssuesContent).
 	structuredErrors bool
@@ -168,7 +181,7 @@ func (st *tool[In, Out]) handle(ctx context.Context, req *mcp.CallToolRequest) (
 	}
 	data, list := st.in.arguments(raw)
 	if list != nil {
-		return validationResult(ctx, st.cfg, req, st.name, list, st.structuredErrors), nil
+		return validationResult(ctx, st.cfg, req, st.name, list, st.structuredErrors, st.contract), nil
 	}
 	if g := st.cfg.Guard; g != nil {
 		release, te := g.Acquire(ctx)
@@ -182,7 +195,7 @@ func (st *tool[In, Out]) handle(ctx context.Context, req *mcp.CallToolRequest) (
 		// Valid under the schema, yet not decodable into In: a value out
 		// of a Go type's range, or a schema that does not describe In.
 		if list := decodeIssues[In](data); list != nil {
-			return validationResult(ctx, st.cfg, req, st.name, list, st.structuredErrors), nil
+			return validationResult(ctx, st.cfg, req, st.name, list, st.structuredErrors, st.contract), nil
 		}
 		st.cfg.Logger.ErrorContext(ctx, "selfheal: arguments valid under the schema do not decode into the input type",
 			"tool", st.name, "type", reflect.TypeFor[In]().String(), "error", err)

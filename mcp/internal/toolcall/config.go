@@ -21,6 +21,8 @@ type Config struct {
 	Logger     *slog.Logger
 	Guard      *guard.Guard
 	SchemaOpts []jsonschemav6.Option
+
+	contract contractConfig
 }
 
 // SetLocale sets the server's language, for an engine built or given.

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/issues"
 )
@@ -71,6 +72,18 @@ func withoutInputs(list []issues.Issue) []issues.Issue {
 		out[i] = is
 	}
 	return out
+}
+
+// Text returns the validation_error text for the issues of a call of
+// action, with the contract_awareness section c when it is not nil (see
+// Config.ToolContract); without one it is e.Format's text.
+func Text(e *selfheal.Engine, action string, list issues.List, c *envelope.Contract) string {
+	if c == nil {
+		return e.Format(action, list)
+	}
+	v := e.Result(action, list)
+	v.Contract = c
+	return v.String()
 }
 
 // AsToolError returns the envelope to send for a handler's error and
