@@ -10,6 +10,21 @@
 // a time: SERVER_BUSY), users.create (nested objects and arrays). Any bad
 // argument is answered with a validation_error listing every problem. Logs,
 // including the errors the model does not see, go to standard error.
+//
+// Flags:
+//
+//	-locale TAG      language of validation errors when the client declares
+//	                 none (en by default)
+//	-lockfile PATH   a known-good lockfile of the tools (written by
+//	                 "selfheal lock"; SELFHEAL_LOCKFILE when the flag is not
+//	                 given): validation errors then carry a
+//	                 <contract_awareness> section with the BREAKING and RISKY
+//	                 changes of the failed tool since that lockfile. A
+//	                 lockfile that cannot be read stops the server.
+//
+// For example, with the lockfile of an older version of the tools:
+//
+//	go run ./examples/mcpserver -lockfile examples/mcpserver/testdata/older.lock
 package main
 
 import (
@@ -21,14 +36,24 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/selfheal/selfheal/contract"
 	"github.com/selfheal/selfheal/mcp/gosdk"
 )
 
 func main() {
 	locale := flag.String("locale", "en", "language of validation errors when the client declares none (en, ja)")
+	lockfile := flag.String("lockfile", os.Getenv("SELFHEAL_LOCKFILE"), "known-good lockfile of the tools, for contract awareness (default $SELFHEAL_LOCKFILE)")
 	flag.Parse()
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	s := NewServer(NewStore(), DefaultLimits, logger, gosdk.WithLocale(*locale))
+	opts := []gosdk.Option{gosdk.WithLocale(*locale)}
+	if *lockfile != "" {
+		lock, err := contract.ReadFile(*lockfile)
+		if err != nil {
+			log.Fatal(err)
+		}
+		opts = append(opts, gosdk.WithContract(lock))
+	}
+	s := NewServer(NewStore(), DefaultLimits, logger, opts...)
 	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		log.Fatal(err)
 	}
