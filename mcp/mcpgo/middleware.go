@@ -7,6 +7,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/selfheal/selfheal/contract"
 )
 
 // Middleware returns a tool handler middleware that does for every tool of
@@ -29,12 +31,22 @@ import (
 // cheaper per call (no lookup, the schema compiled at registration); do not
 // use both for one tool, or its arguments are validated twice.
 //
+// With WithContract or WithLockfile, a tool's validation errors carry its
+// <contract_awareness> section, computed when its schema is compiled; a
+// lockfile that cannot be read is logged once, and the middleware then
+// works without it.
+//
 // The server must not be created with server.WithInputSchemaValidation:
 // that validation runs before any middleware, so invalid arguments would
 // never reach this one. Middleware logs an error (WithLogger) on the first
 // call of a server where it is on; Check returns it as an error.
 func Middleware(opts ...Option) server.ToolHandlerMiddleware {
 	m := &middleware{c: newConfig(opts)}
+	lock, err := m.c.LoadLock()
+	if err != nil {
+		m.c.Logger.Error("selfheal: cannot read the lockfile; validation errors are not contract-aware", "error", err)
+	}
+	m.lock = lock
 	return func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 		return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return m.serve(ctx, req, next)
@@ -44,8 +56,9 @@ func Middleware(opts ...Option) server.ToolHandlerMiddleware {
 
 type middleware struct {
 	c       *config
-	tools   sync.Map // tool name → *cached
-	servers sync.Map // *server.MCPServer → struct{}: checked for WithInputSchemaValidation
+	lock    *contract.Lock // nil: no contract awareness
+	tools   sync.Map       // tool name → *cached
+	servers sync.Map       // *server.MCPServer → struct{}: checked for WithInputSchemaValidation
 }
 
 // cached is a tool's compiled schema and what it was compiled from.
@@ -100,6 +113,8 @@ func (m *middleware) validator(ctx context.Context, t mcp.Tool) *validator {
 	if err != nil {
 		m.c.Logger.ErrorContext(ctx, "selfheal: the tool's input schema does not compile; its arguments are not validated",
 			"tool", t.Name, "error", err)
+	} else if err := v.withContract(t, m.lock, m.c); err != nil {
+		m.c.Logger.WarnContext(ctx, "selfheal: cannot compare the tool with the lockfile", "tool", t.Name, "error", err)
 	}
 	m.tools.Store(t.Name, &cached{fp: fp, v: v})
 	return v

@@ -8,6 +8,7 @@ import (
 
 	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
+	"github.com/selfheal/selfheal/contract"
 	"github.com/selfheal/selfheal/mcp/guard"
 	"github.com/selfheal/selfheal/mcp/internal/toolcall"
 )
@@ -152,4 +153,35 @@ func ClientLocale(req mcp.CallToolRequest) string {
 		}
 	}
 	return toolcall.AcceptLanguage(req.Header)
+}
+
+// WithContract makes the validation errors contract-aware: each tool's
+// live contract (its name, description and schemas as tools/list shows
+// them) is compared with the entry of the same name in l, a known-good
+// snapshot of the tools (see package contract and selfheal lock), when the
+// tool is registered (AddTool, Handler) or its schema first compiled
+// (Middleware), and every validation_error of the tool then carries a
+// <contract_awareness> section listing the BREAKING and RISKY changes since
+// l, at most WithContractLimit of them. A model that learned the old
+// contract is told in the same turn what changed. A tool that l does not
+// know, or with no such change, gets no section. nil turns it off.
+func WithContract(l *contract.Lock) Option {
+	return func(c *config) { c.SetLock(l) }
+}
+
+// WithLockfile is WithContract with the lockfile at path, read once (with
+// contract.ReadFile) when the first tool is registered. A lockfile that
+// cannot be read or parsed is a registration error: AddTool panics and
+// Handler returns it. Middleware logs it once and works without contract
+// awareness.
+func WithLockfile(path string) Option {
+	load := toolcall.LockfileLoader(path)
+	return func(c *config) { c.SetLockLoader(load) }
+}
+
+// WithContractLimit caps the changes a <contract_awareness> section lists
+// (5 by default); the section says how many more there were. n <= 0 lists
+// them all.
+func WithContractLimit(n int) Option {
+	return func(c *config) { c.SetContractLimit(n) }
 }

@@ -34,10 +34,11 @@ const MetaIssues = toolcall.MetaIssues
 type IssuesContent = toolcall.IssuesContent
 
 // validationResult is the answer to invalid arguments: the validation_error
-// text, IsError true, and the issues as structured content or in _meta.
-func validationResult(ctx context.Context, c *config, req mcp.CallToolRequest, action string, list issues.List, structured bool) *mcp.CallToolResult {
+// text (with the tool's contract_awareness section ct, if any), IsError
+// true, and the issues as structured content or in _meta.
+func validationResult(ctx context.Context, c *config, req mcp.CallToolRequest, action string, list issues.List, structured bool, ct *envelope.Contract) *mcp.CallToolResult {
 	res := &mcp.CallToolResult{
-		Content: []mcp.Content{mcp.TextContent{Type: mcp.ContentTypeText, Text: c.engineFor(ctx, req).Format(action, list)}},
+		Content: []mcp.Content{mcp.TextContent{Type: mcp.ContentTypeText, Text: toolcall.Text(c.engineFor(ctx, req), action, list, ct)}},
 		IsError: true,
 	}
 	sc := toolcall.Structured(list)

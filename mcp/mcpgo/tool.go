@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/selfheal/selfheal/contract"
 	"github.com/selfheal/selfheal/envelope"
 )
 
@@ -31,6 +32,10 @@ import (
 //     the answer also says at (root) that the arguments are missing.
 //     Arguments that are not a JSON object, or not JSON, are a
 //     validation_error at (root);
+//   - with WithContract or WithLockfile, the tool is compared here with its
+//     entry in the lockfile, and its validation errors carry the BREAKING
+//     and RISKY changes in a <contract_awareness> section (an unreadable
+//     lockfile is a registration error);
 //   - then WithGuard's guard, if any, admits or refuses the call;
 //   - the handler's result is sent unchanged, except for errors: an
 //     envelope (*envelope.Builder, envelope.ToolError or
@@ -67,6 +72,9 @@ func AddTool(s *server.MCPServer, tool mcp.Tool, h server.ToolHandlerFunc, opts 
 	// validate against what it stores and advertises.
 	if st := s.GetTool(tool.Name); st != nil && !sameSchema(st.Tool, tool) {
 		if v, err := compile(st.Tool, c); err == nil {
+			if err := v.withContract(st.Tool, t.lock, c); err != nil {
+				c.Logger.Error("selfheal: cannot compare the tool the server stores with the lockfile", "tool", tool.Name, "error", err)
+			}
 			t.v.Store(v)
 		} else {
 			c.Logger.Error("selfheal: the input schema the server stores does not compile", "tool", tool.Name, "error", err)
@@ -100,6 +108,7 @@ type tool struct {
 	c    *config
 	h    server.ToolHandlerFunc
 	v    atomic.Pointer[validator]
+	lock *contract.Lock // nil: no contract awareness
 }
 
 func newTool(t mcp.Tool, h server.ToolHandlerFunc, c *config) (*tool, error) {
@@ -110,7 +119,14 @@ func newTool(t mcp.Tool, h server.ToolHandlerFunc, c *config) (*tool, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &tool{name: t.Name, c: c, h: h}
+	lock, err := c.LoadLock()
+	if err != nil {
+		return nil, fmt.Errorf("lockfile: %w", err)
+	}
+	if err := v.withContract(t, lock, c); err != nil {
+		return nil, err
+	}
+	st := &tool{name: t.Name, c: c, h: h, lock: lock}
 	st.v.Store(v)
 	return st, nil
 }
@@ -125,7 +141,7 @@ func (t *tool) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 func (c *config) serve(ctx context.Context, req mcp.CallToolRequest, name string, v *validator, h server.ToolHandlerFunc) (*mcp.CallToolResult, error) {
 	if v != nil {
 		if list := v.check(req); list != nil {
-			return validationResult(ctx, c, req, name, list, v.structured), nil
+			return validationResult(ctx, c, req, name, list, v.structured, v.contract), nil
 		}
 	}
 	if g := c.guardFor(name); g != nil {

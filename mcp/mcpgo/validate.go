@@ -8,6 +8,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
+	"github.com/selfheal/selfheal/contract"
+	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/mcp/internal/toolcall"
 )
@@ -18,6 +20,9 @@ type validator struct {
 	// structured: issues go in StructuredContent, since no output schema
 	// constrains it (else in _meta, see IssuesContent).
 	structured bool
+	// contract is the validation errors' contract_awareness section; nil
+	// for none (see withContract).
+	contract *envelope.Contract
 }
 
 // SchemaJSON returns the JSON Schema that arguments of t are validated
@@ -46,6 +51,34 @@ func compile(t mcp.Tool, c *config) (*validator, error) {
 		return nil, fmt.Errorf("input schema: %w", err)
 	}
 	return &validator{sch: sch, structured: !hasOutputSchema(t)}, nil
+}
+
+// withContract sets v's contract_awareness section: t's changes since its
+// entry in lock (nil: none).
+func (v *validator) withContract(t mcp.Tool, lock *contract.Lock, c *config) error {
+	in, out := wireSchemas(t)
+	ct, err := c.ToolContract(lock, t.Name, t.Description, in, out)
+	if err != nil {
+		return fmt.Errorf("contract: %w", err)
+	}
+	v.contract = ct
+	return nil
+}
+
+// wireSchemas returns t's input and output schemas as tools/list sends them
+// (mcp.Tool's MarshalJSON), the form a lockfile holds; out is nil when t
+// declares no output schema.
+func wireSchemas(t mcp.Tool) (in, out any) {
+	in = t.InputSchema
+	if t.RawInputSchema != nil {
+		in = t.RawInputSchema
+	}
+	if t.RawOutputSchema != nil {
+		out = t.RawOutputSchema
+	} else if t.OutputSchema.Type != "" {
+		out = t.OutputSchema
+	}
+	return in, out
 }
 
 func hasOutputSchema(t mcp.Tool) bool {
