@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"log/slog"
 	"os"
@@ -17,10 +16,9 @@ import (
 
 	"github.com/selfheal/selfheal/contract"
 	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/internal/golden"
 	"github.com/selfheal/selfheal/mcp/gosdk"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // The live search tool and what it was when the lock was taken: seven
 // BREAKING or RISKY changes (a cap of 5 leaves two out), a SAFE one (a
@@ -204,7 +202,7 @@ func TestContractGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := text(t, viaAddTool)
-	golden(t, "contract_awareness", got)
+	golden.Check(t, "contract_awareness.golden", []byte(got))
 
 	s = newServer()
 	s.AddReceivingMiddleware(gosdk.Middleware(gosdk.WithContract(lock)))
@@ -225,23 +223,5 @@ func TestContractGolden(t *testing.T) {
 	}, More: 2}
 	if c := contractOf(t, viaAddTool); !reflect.DeepEqual(c, want) {
 		t.Errorf("parsed back: %+v", c)
-	}
-}
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s: got\n%s\nwant\n%s", path, got, want)
 	}
 }

@@ -26,6 +26,12 @@
 // validation_error text as the only content block, and the issues as
 // IssuesContent ({"issues": [...]}, Zod v4 issue JSON) in structuredContent,
 // or in _meta under MetaIssues when the tool declares an output schema
-// (clients check structuredContent against it even on errors). The language
-// is the client's when it declares one (MetaLocale), else WithLocale's.
+// (clients check structuredContent against it even on errors), without the
+// values sent. The language is the client's when it declares one
+// (MetaLocale), else WithLocale's.
+//
+// Given a known-good lockfile of the tools (WithLockfile or WithContract;
+// see package contract and "selfheal lock"), each validation_error also
+// carries a <contract_awareness> section: the BREAKING and RISKY changes of
+// the failed tool since that lockfile, at most WithContractLimit of them.
 package gosdk

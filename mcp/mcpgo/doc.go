@@ -45,6 +45,14 @@
 //		log.Fatal(err)
 //	}
 //
+// # Contract awareness
+//
+// Given a known-good lockfile of the tools (WithLockfile or WithContract;
+// see package contract and "selfheal lock"), each validation_error also
+// carries a <contract_awareness> section: the BREAKING and RISKY changes of
+// the failed tool since that lockfile, at most WithContractLimit of them,
+// computed once per tool.
+//
 // # Cost
 //
 // A valid call through AddTool costs the schema validation and nothing

@@ -14,12 +14,17 @@ import (
 type Config struct {
 	// Engine words validation errors; built by Init from EngineOpts when
 	// nil, else switched to Locale when that is set.
-	Engine     *selfheal.Engine
+	Engine *selfheal.Engine
+	// EngineOpts are the options of the engine Init builds.
 	EngineOpts []selfheal.Option
 	// Locale is the server's language ("" for the engine's).
-	Locale     string
-	Logger     *slog.Logger
-	Guard      *guard.Guard
+	Locale string
+	// Logger receives what the model must not see; slog.Default() after
+	// Init when unset.
+	Logger *slog.Logger
+	// Guard bounds the calls of the tool (or tools) configured.
+	Guard *guard.Guard
+	// SchemaOpts are passed to jsonschemav6.Compile.
 	SchemaOpts []jsonschemav6.Option
 
 	contract contractConfig
