@@ -43,5 +43,5 @@ func TestLockAndDiffExampleServer(t *testing.T) {
 	if !strings.HasPrefix(stdout.String(), "BREAKING ") {
 		t.Errorf("the most severe change first:\n%s", stdout.String())
 	}
-	golden(t, "contract/mcpserver-older", stdout.Bytes())
+	checkGolden(t, "contract/mcpserver-older", stdout.Bytes())
 }

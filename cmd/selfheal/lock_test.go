@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/selfheal/selfheal/internal/golden"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/selfheal/selfheal/contract"
@@ -105,7 +107,7 @@ func TestLockAndDiffLive(t *testing.T) {
 	if code := run(args, nil, &stdout, &stderr); code != 1 {
 		t.Fatalf("diff against v2: exit %d, %s", code, stderr.String())
 	}
-	golden(t, "contract/v1-v2", stdout.Bytes())
+	checkGolden(t, "contract/v1-v2", stdout.Bytes())
 
 	// lock --out - writes the lockfile itself on standard output.
 	stdout.Reset()
@@ -133,7 +135,7 @@ func TestContractAwareness(t *testing.T) {
 		c.Changes = append(c.Changes, envelope.ContractChange{Severity: ch.Severity.String(), Field: ch.Field, Description: ch.Description, Before: ch.Before, After: ch.After})
 	}
 	v := envelope.ValidationError{Action: "billing.pay", Fields: []envelope.Field{{Name: "amount", Text: "Too small. You sent: 0. Expected at least 1."}}, Contract: c}
-	golden(t, "contract/awareness", []byte(v.String()+"\n"))
+	checkGolden(t, "contract/awareness", []byte(v.String()+"\n"))
 	if _, err := envelope.Parse(v.String()); err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +197,7 @@ func TestDiff(t *testing.T) {
 			if stderr.Len() != 0 {
 				t.Errorf("unexpected stderr: %s", stderr.String())
 			}
-			golden(t, tt.golden, stdout.Bytes())
+			checkGolden(t, tt.golden, stdout.Bytes())
 		})
 	}
 }
@@ -218,17 +220,9 @@ func TestServerFailure(t *testing.T) {
 // their .lock name so that the diff tests can read them).
 func goldenFile(t *testing.T, path string, got []byte) {
 	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
+	rel, err := filepath.Rel("testdata", path)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		t.Fatalf("golden file %s is not under testdata/", path)
 	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -update creates it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (go test -update rewrites it):\n got:\n%s\nwant:\n%s", path, got, want)
-	}
+	golden.Check(t, rel, got)
 }

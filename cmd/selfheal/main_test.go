@@ -2,16 +2,13 @@ package main
 
 import (
 	"bytes"
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/selfheal/selfheal/internal/golden"
+
 	"github.com/selfheal/selfheal/envelope"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 const (
 	usersSchema   = "../../examples/users.create.schema.json"
@@ -77,7 +74,7 @@ func TestCheck(t *testing.T) {
 			if stderr.Len() != 0 {
 				t.Errorf("unexpected stderr: %s", stderr.String())
 			}
-			golden(t, tt.golden, stdout.Bytes())
+			checkGolden(t, tt.golden, stdout.Bytes())
 			if code == 1 && !strings.Contains(tt.name, "json") {
 				if _, err := envelope.Parse(stdout.String()); err != nil {
 					t.Errorf("output does not parse: %v", err)
@@ -87,20 +84,7 @@ func TestCheck(t *testing.T) {
 	}
 }
 
-func golden(t *testing.T, name string, got []byte) {
+func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -update creates it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("stdout differs from %s (go test -update rewrites it):\n got:\n%s\nwant:\n%s", path, got, want)
-	}
+	golden.Check(t, name+".golden", got)
 }

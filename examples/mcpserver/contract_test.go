@@ -69,7 +69,7 @@ func checkContract(t *testing.T, c call, res *mcp.CallToolResult) {
 	if got, want := doc.Validation.Contract, wantChanges[c.tool]; !reflect.DeepEqual(got, want) {
 		t.Errorf("contract_awareness of %s:\n%#v\nwant\n%#v", c.tool, got, want)
 	}
-	golden(t, c.golden, render(t, res))
+	checkGolden(t, c.golden, render(t, res))
 }
 
 // TestContractAwareness: the example server given the lockfile of an older

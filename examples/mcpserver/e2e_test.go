@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"io"
 	"log/slog"
 	"os"
@@ -16,14 +15,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/selfheal/selfheal/internal/golden"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/mcp/gosdk"
 	"github.com/selfheal/selfheal/mcp/guard"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // These tests drive the example server with go-sdk's own client, as a host
 // application would: over an in-memory transport, and once over stdio with
@@ -184,25 +183,9 @@ func indent(t *testing.T, v any) string {
 	return string(data) + "\n"
 }
 
-func golden(t *testing.T, name, got string) {
+func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s: got\n%s\nwant\n%s", path, got, want)
-	}
+	golden.Check(t, name+".golden", []byte(got))
 }
 
 // checkEnvelope parses the first text block back and checks the basics
@@ -239,7 +222,7 @@ func TestValidationErrors(t *testing.T) {
 			if !strings.HasPrefix(res.Content[0].(*mcp.TextContent).Text, `<validation_error action="`+c.tool+`">`) {
 				t.Errorf("not a validation_error for %s", c.tool)
 			}
-			golden(t, c.golden, render(t, res))
+			checkGolden(t, c.golden, render(t, res))
 		})
 	}
 }
@@ -254,7 +237,7 @@ func TestToolErrors(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkEnvelope(t, res)
-			golden(t, c.golden, render(t, res))
+			checkGolden(t, c.golden, render(t, res))
 		})
 	}
 	// What the model does not see is in the server's log.
@@ -303,7 +286,7 @@ func TestServerBusy(t *testing.T) {
 		t.Error("isError false, want true")
 	}
 	checkEnvelope(t, res)
-	golden(t, "server_busy", render(t, res))
+	checkGolden(t, "server_busy", render(t, res))
 	cancel()
 	<-first
 }
@@ -330,7 +313,7 @@ func TestRateLimited(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkEnvelope(t, res)
-	golden(t, "rate_limited", render(t, res))
+	checkGolden(t, "rate_limited", render(t, res))
 }
 
 // The advertised schemas are the ones the tools check.
@@ -351,7 +334,7 @@ func TestToolsList(t *testing.T) {
 		b.Write(data)
 		b.WriteString("\n")
 	}
-	golden(t, "tools_list", b.String())
+	checkGolden(t, "tools_list", b.String())
 }
 
 // The built binary over stdio, with go-sdk's CommandTransport: the same

@@ -211,7 +211,7 @@ func TestContractGolden(t *testing.T) {
 	mcpgo.AddTool(s, usersTool(), ok, mcpgo.WithContract(lock), mcpgo.WithExamples(false))
 	res := call(t, inProcess(t, s), "users.create", badUser, nil)
 	got := render(t, res)
-	golden(t, "users.create.contract_awareness", got)
+	checkGolden(t, "users.create.contract_awareness", got)
 
 	s = server.NewMCPServer("s", "1")
 	s.Use(mcpgo.Middleware(mcpgo.WithContract(lock), mcpgo.WithExamples(false)))

@@ -5,15 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/selfheal/selfheal/internal/golden"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -23,8 +22,6 @@ import (
 	"github.com/selfheal/selfheal/mcp/guard"
 	"github.com/selfheal/selfheal/mcp/mcpgo"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // usersSchema reaches every issue code a JSON Schema can produce.
 const usersSchema = `{
@@ -201,25 +198,9 @@ func render(t *testing.T, res *mcp.CallToolResult) string {
 	return b.String()
 }
 
-func golden(t *testing.T, name, got string) {
+func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from %s:\n%s", name, path, got)
-	}
+	golden.Check(t, name+".golden", []byte(got))
 }
 
 // wellFormed parses the text content back with envelope.Parse.
@@ -291,7 +272,7 @@ func TestValidationErrors(t *testing.T) {
 			if strings.Contains(got, "hunter2") {
 				t.Error("a secret was echoed")
 			}
-			golden(t, tool+"."+name, got)
+			checkGolden(t, tool+"."+name, got)
 		})
 	}
 	// The handler runs for valid arguments, and was not run for any above.
@@ -320,7 +301,7 @@ func TestToolErrors(t *testing.T) {
 				t.Errorf("IsError = %v, want %v", res.IsError, tc.isError)
 			}
 			got := render(t, res)
-			golden(t, tc.tool+"."+tc.golden, got)
+			checkGolden(t, tc.tool+"."+tc.golden, got)
 			if tc.code == "" {
 				return
 			}
@@ -360,7 +341,7 @@ func TestGuards(t *testing.T) {
 		if !res.IsError {
 			t.Error("IsError is false")
 		}
-		golden(t, "slow.op.server_busy", render(t, res))
+		checkGolden(t, "slow.op.server_busy", render(t, res))
 		close(f.finish)
 		if first := <-done; first == nil || first.IsError {
 			t.Errorf("the admitted call failed: %+v", first)
@@ -381,6 +362,6 @@ func TestGuards(t *testing.T) {
 		if doc.ToolError == nil || doc.ToolError.Code != envelope.RateLimited || doc.ToolError.RetryAfter <= 0 {
 			t.Fatalf("not RATE_LIMITED with retry_after: %+v", doc.ToolError)
 		}
-		golden(t, "limited.op.rate_limited", render(t, res))
+		checkGolden(t, "limited.op.rate_limited", render(t, res))
 	})
 }
