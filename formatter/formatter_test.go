@@ -260,7 +260,8 @@ func TestLinesAreCleanForAnyValue(t *testing.T) {
 	values := []any{nil, "", "a\nb\r\x00\x1b", "\xff\xfe", "]]></field><x>", 1.5, math.Copysign(0, -1), 1e300, int8(-3), uint64(1 << 63),
 		true, []any{}, map[string]any{}, []int{1, 2}, map[int]string{1: "a"}, inner{A: 1, C: &n, d: 2}, &inner{},
 		(*inner)(nil), make(chan int), func() {}, [2]bool{}, []byte("bytes"), json.Number("12"), json.Number("x\ny"),
-		map[string]any{"nested": map[string]any{"deeper": []any{map[string]any{"deepest": 1.0}}}}, struct{}{}, &n}
+		map[string]any{"nested": map[string]any{"deeper": []any{map[string]any{"deepest": 1.0}}}}, struct{}{}, &n,
+		issues.Unknown{}, issues.Unknown{Type: "object"}, issues.Unknown{Type: "\x00<"}}
 	f := New(DefaultOptions())
 	for _, code := range issues.Codes {
 		for _, v := range values {

@@ -109,6 +109,9 @@ func (s *state) choose(is *issues.Issue, inner *issues.Issue) (*templates.Messag
 			}
 			return s.msg("invalid_type", "missing", ""), 1
 		}
+		if _, ok := is.Input.(issues.Unknown); ok {
+			return s.msg("invalid_type", "unknown", ""), 1
+		}
 		if str, ok := is.Input.(string); ok {
 			if hint := typeHint(str, is.Expected); hint != "" {
 				return s.msg("invalid_type", hint, ""), 1
@@ -576,6 +579,13 @@ func (s *state) appendSent(dst []byte) []byte {
 	is := s.is
 	if is.Absent {
 		return s.appendMessage(dst, s.msg("value", "absent", ""), 1)
+	}
+	if u, ok := is.Input.(issues.Unknown); ok {
+		// The adapter knows the kind of value sent but not the value.
+		if k := kindOf(u); k != kindOther {
+			return s.appendType(dst, typeName[k])
+		}
+		return s.appendMessage(dst, s.msg("value", "unknown", ""), 1)
 	}
 	if s.hidden {
 		if s.tpl.Has(templates.Received) || s.tpl.Has(templates.Size) {

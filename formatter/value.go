@@ -62,6 +62,13 @@ func kindOf(v any) kind {
 		return kindObject
 	case time.Time, time.Duration:
 		return kindString
+	case issues.Unknown:
+		for k, name := range typeName {
+			if name == v.Type && v.Type != "" {
+				return kind(k)
+			}
+		}
+		return kindOther
 	}
 	rv := reflect.ValueOf(v)
 	for rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Interface {

@@ -184,6 +184,16 @@ type Condition struct {
 	Values []any `json:"values,omitempty"`
 }
 
+// Unknown stands in as an Issue's Input for a value that was sent but that
+// the issue's source did not keep: an adapter that sees only an error, not
+// the document (encoding/json's UnmarshalTypeError says "string" but not
+// which). Type is the value's JSON type when known ("string", "number",
+// "boolean", "object", "array", "null"), else empty. The formatter then
+// says what kind of value was sent instead of showing one it never saw.
+type Unknown struct {
+	Type string
+}
+
 // List is a set of issues. It implements error so that adapters and handlers
 // can return it as one.
 type List []Issue

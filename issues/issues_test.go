@@ -87,6 +87,8 @@ func TestIssueJSONShape(t *testing.T) {
 			`{"code":"too_small","path":[],"input":"2020-01-01T00:00:00Z","origin":"date","minimum":"2024-01-01T00:00:00Z","inclusive":true}`},
 		{"union", Issue{Code: InvalidUnion, Input: 1, Branches: [][]Issue{{{Code: InvalidType, Expected: "string", Input: 1}}}},
 			`{"code":"invalid_union","path":[],"input":1,"errors":[[{"code":"invalid_type","path":[],"input":1,"expected":"string"}]]}`},
+		{"unknown input", Issue{Code: InvalidType, Path: Path{"age"}, Input: Unknown{Type: "string"}, Expected: "integer"},
+			`{"code":"invalid_type","path":["age"],"expected":"integer","received":"string"}`},
 		{"unrepresentable input", Issue{Code: Custom, Input: make(chan int), Message: "no"},
 			`{"code":"custom","path":[],"input":null,"message":"no"}`},
 	}
@@ -119,6 +121,8 @@ func TestIssueJSONRoundTrip(t *testing.T) {
 		{Code: InvalidType, Path: Path{"card"}, Absent: true, Expected: "string",
 			When: &Condition{Op: CondEquals, Fields: []Path{{"mode"}}, Values: []any{"card"}}},
 		{Code: Custom, Path: Path{"tags"}, Input: []any{"a", "a"}, Check: CheckUnique, Values: []any{"a"}},
+		{Code: InvalidType, Path: Path{"age"}, Input: Unknown{Type: "string"}, Expected: "integer"},
+		{Code: Custom, Input: Unknown{}, Message: "Malformed JSON at byte offset 3"},
 		{Code: TooSmall, Path: Path{"end"}, Input: "2020", Origin: "date", Minimum: "2021", Inclusive: true,
 			Ref: &Ref{Path: Path{"start"}, Value: "2021"}},
 	}

@@ -35,6 +35,7 @@ func (n *Number) UnmarshalJSON(data []byte) error {
 }
 
 // jsonIssue is the wire form: Zod v4's issue field names, plus "allowed",
+// "received" (the type of an Unknown input, whose value is not reported),
 // "check", "ref", "when" and "source", which Zod does not have and
 // TypeScript readers may ignore.
 type jsonIssue struct {
@@ -57,6 +58,7 @@ type jsonIssue struct {
 	Issues    []Issue         `json:"issues,omitempty"`
 	Key       any             `json:"key,omitempty"`
 	Message   string          `json:"message,omitempty"`
+	Received  *string         `json:"received,omitempty"`
 	Check     string          `json:"check,omitempty"`
 	Ref       *Ref            `json:"ref,omitempty"`
 	When      *Condition      `json:"when,omitempty"`
@@ -81,7 +83,12 @@ func (is Issue) MarshalJSON() ([]byte, error) {
 		inc := is.Inclusive
 		j.Inclusive = &inc
 	}
-	if !is.Absent {
+	if u, ok := is.Input.(Unknown); ok && !is.Absent {
+		// Zod leaves out an input it does not report; the type says
+		// what it was.
+		t := u.Type
+		j.Received = &t
+	} else if !is.Absent {
 		raw, err := json.Marshal(is.Input)
 		if err != nil {
 			raw = []byte("null")
@@ -112,10 +119,15 @@ func (is *Issue) UnmarshalJSON(data []byte) error {
 	if j.Inclusive != nil {
 		out.Inclusive = *j.Inclusive
 	}
-	if j.Input == nil {
+	switch {
+	case j.Input == nil && j.Received != nil:
+		out.Input = Unknown{Type: *j.Received}
+	case j.Input == nil:
 		out.Absent = true
-	} else if err := decodeNumbers(j.Input, &out.Input); err != nil {
-		return err
+	default:
+		if err := decodeNumbers(j.Input, &out.Input); err != nil {
+			return err
+		}
 	}
 	if j.Values != nil {
 		if err := decodeNumbers(j.Values, &out.Values); err != nil {

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"strings"
 
+	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/adapters/jsondecode"
 	"github.com/selfheal/selfheal/issues"
 )
@@ -87,7 +88,13 @@ func ExampleIssues() {
 	var o Order
 	err := json.Unmarshal([]byte(`{"customer":["Ann"]}`), &o)
 	list, ok := jsondecode.Issues(err)
-	fmt.Println(ok, list[0].Path, list[0].Code, "expected", list[0].Expected, "sent an", list[0].Origin, "input", list[0].Input)
+	// A bare error names the kind of value sent, not the value.
+	fmt.Println(ok, list[0].Path, list[0].Code, "expected", list[0].Expected, "sent", list[0].Input)
+	fmt.Println(selfheal.New().Format("orders.create", err))
 	// Output:
-	// true customer invalid_type expected string sent an array input <nil>
+	// true customer invalid_type expected string sent {array}
+	// <validation_error action="orders.create">
+	//   <field name="customer">Wrong type. You sent: an array. Expected a string.</field>
+	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
+	// </validation_error>
 }

@@ -170,13 +170,14 @@ func DecodeReader(r io.Reader, v any) error {
 //     number beyond its type, invalid_key for a map key that is no number).
 //     Its Value describes the sent value without holding it, except for
 //     numbers ("number 1.5"), so Input is the json.Number when there is one
-//     and nil otherwise, with Origin naming the JSON kind that was sent
+//     and otherwise an issues.Unknown naming the JSON type that was sent
 //     ("string", "boolean", "object", "array", "number", "null"). The path
 //     comes from Field: encoding/json leaves array indexes and map keys out
 //     of it and puts an embedded struct's Go name in; with
 //     GOEXPERIMENT=jsonv2 it holds indexes (which become ints) and map keys.
 //     A key containing a dot cannot be told from two.
-//   - *json.SyntaxError: a custom issue at the root saying where, Input nil;
+//   - *json.SyntaxError: a custom issue at the root saying where, Input an
+//     issues.Unknown (the document is not at hand);
 //     "after top-level value" errors are trailing data.
 //   - `json: unknown field "x"` (DisallowUnknownFields): unrecognized_keys
 //     with Keys ["x"], at the root, since the error does not say which
@@ -226,15 +227,15 @@ func syntaxErrorIssue(se *json.SyntaxError) issues.Issue {
 	msg := se.Error()
 	at := int(se.Offset)
 	if msg == "unexpected end of JSON input" {
-		return syntaxIssue(at, at, nil)
+		return syntaxIssue(at, at, issues.Unknown{})
 	}
 	if syntaxOffsetPastByte && at > 0 {
 		at--
 	}
 	if strings.HasSuffix(msg, "after top-level value") {
-		return trailingIssue(at, nil)
+		return trailingIssue(at, issues.Unknown{})
 	}
-	return syntaxIssue(at, at+1, nil)
+	return syntaxIssue(at, at+1, issues.Unknown{})
 }
 
 // receivedKinds turns UnmarshalTypeError.Value's kind words into JSON
@@ -277,7 +278,8 @@ func typeErrorIssue(te *json.UnmarshalTypeError) issues.Issue {
 		}
 		return issues.Issue{Code: issues.InvalidType, Path: path, Input: json.Number(text), Expected: expected, Source: srcType}
 	}
-	return issues.Issue{Code: issues.InvalidType, Path: path, Expected: expected, Origin: receivedKinds[te.Value], Source: srcType}
+	return issues.Issue{Code: issues.InvalidType, Path: path, Input: issues.Unknown{Type: receivedKinds[te.Value]},
+		Expected: expected, Source: srcType}
 }
 
 // fieldPath splits UnmarshalTypeError.Field into a path.

@@ -220,7 +220,7 @@ func TestDecode(t *testing.T) {
 			{Code: issues.TooBig, Path: P{"span", "Lo"}, Input: 5, Origin: "integer", Maximum: "1", Inclusive: true},
 		}},
 		{"unmarshaler's own decoding error", `{"span":{"Lo":"5"}}`, issues.List{
-			{Code: issues.InvalidType, Path: P{"span", "Lo"}, Expected: "integer", Origin: "string", Source: "json:type"},
+			{Code: issues.InvalidType, Path: P{"span", "Lo"}, Input: issues.Unknown{Type: "string"}, Expected: "integer", Source: "json:type"},
 		}},
 	}
 	for _, tt := range tests {
@@ -443,10 +443,10 @@ func TestIssues(t *testing.T) {
 		want issues.List
 	}{
 		{"type, value unknown", unmarshal(`{"items":[{},{"qty":"x"}]}`, new(Order)), issues.List{
-			{Code: issues.InvalidType, Path: itemsQty, Expected: "integer", Origin: "string", Source: "json:type"},
+			{Code: issues.InvalidType, Path: itemsQty, Input: issues.Unknown{Type: "string"}, Expected: "integer", Source: "json:type"},
 		}},
 		{"embedded", unmarshal(`{"id":true}`, new(Order)), issues.List{
-			{Code: issues.InvalidType, Path: baseID, Expected: "integer", Origin: "boolean", Source: "json:type"},
+			{Code: issues.InvalidType, Path: baseID, Input: issues.Unknown{Type: "boolean"}, Expected: "integer", Source: "json:type"},
 		}},
 		{"decimal for an integer keeps the number", unmarshal(`{"items":[{},{"qty":1.5}]}`, new(Order)), issues.List{
 			{Code: issues.InvalidType, Path: itemsQty, Input: num("1.5"), Expected: "integer", Source: "json:type"},
@@ -459,16 +459,16 @@ func TestIssues(t *testing.T) {
 				Issues: []issues.Issue{{Code: issues.InvalidFormat, Input: "abc", Format: "integer", Source: "json:format"}}},
 		}},
 		{"root", unmarshal(`[1]`, new(Order)), issues.List{
-			{Code: issues.InvalidType, Expected: "object", Origin: "array", Source: "json:type"},
+			{Code: issues.InvalidType, Input: issues.Unknown{Type: "array"}, Expected: "object", Source: "json:type"},
 		}},
 		{"syntax", unmarshal(`{"a":x}`, new(any)), issues.List{
-			{Code: issues.Custom, Message: "Malformed JSON at byte offset 5", Format: "json", Source: "json:syntax"},
+			{Code: issues.Custom, Input: issues.Unknown{}, Message: "Malformed JSON at byte offset 5", Format: "json", Source: "json:syntax"},
 		}},
 		{"truncated", unmarshal(`{"a":1`, new(any)), issues.List{
-			{Code: issues.Custom, Message: "Incomplete JSON: the input ends at byte offset 6", Format: "json", Source: "json:syntax"},
+			{Code: issues.Custom, Input: issues.Unknown{}, Message: "Incomplete JSON: the input ends at byte offset 6", Format: "json", Source: "json:syntax"},
 		}},
 		{"trailing", unmarshal(`{"a":1}x`, new(any)), issues.List{
-			{Code: issues.Custom, Message: "Unexpected data after the JSON value at byte offset 7", Format: "json", Source: "json:trailing"},
+			{Code: issues.Custom, Input: issues.Unknown{}, Message: "Unexpected data after the JSON value at byte offset 7", Format: "json", Source: "json:trailing"},
 		}},
 		{"unknown field, wrapped", fmt.Errorf("decode args: %w", strict(`{"nmae":1}`, new(Order))), issues.List{
 			{Code: issues.UnrecognizedKeys, Keys: []string{"nmae"}, Source: "json:unknown_field"},
