@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/selfheal/selfheal/internal/race"
+
 	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/issues"
@@ -148,7 +150,7 @@ func TestConcurrent(t *testing.T) {
 }
 
 func TestAppendAllocs(t *testing.T) {
-	if raceEnabled {
+	if race.Enabled {
 		t.Skip("allocation counts are meaningless under the race detector")
 	}
 	e := selfheal.New()

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/selfheal/selfheal/internal/race"
+
 	"github.com/selfheal/selfheal/internal/golden"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -342,7 +344,7 @@ func TestClosest(t *testing.T) {
 // TestAllocs holds the budget of DESIGN.md 5: rendering into a reused
 // buffer allocates nothing once warm.
 func TestAllocs(t *testing.T) {
-	if raceEnabled {
+	if race.Enabled {
 		t.Skip("allocation counts are meaningless under the race detector")
 	}
 	f := New(DefaultOptions())

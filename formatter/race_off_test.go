@@ -1,5 +1,0 @@
-//go:build !race
-
-package formatter
-
-const raceEnabled = false

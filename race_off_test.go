@@ -1,5 +1,0 @@
-//go:build !race
-
-package selfheal_test
-
-const raceEnabled = false
