@@ -20,6 +20,9 @@ type Schema struct {
 	sch  *jsonschema.Schema
 	locs map[string]*jsonschema.Schema // compiled subschemas by location
 	docs schemaconv.Docs               // schema documents by URL, for literals
+	// nodes holds the document node of every location in locs, found once
+	// at Compile rather than by walking the document for every issue.
+	nodes map[string]any
 }
 
 // Option configures Compile.
@@ -134,6 +137,12 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 	s.docs[loc] = doc
 	s.sch = sch
 	s.locs = index(sch)
+	s.nodes = make(map[string]any, len(s.locs))
+	for l := range s.locs {
+		if n := s.docs.Lookup(l); n != nil {
+			s.nodes[l] = n
+		}
+	}
 	return s, nil
 }
 
@@ -186,11 +195,16 @@ func (s *Schema) literal(loc, kw string, r *big.Rat) issues.Number {
 	if s == nil {
 		return schemaconv.RatText(r)
 	}
-	return s.docs.Literal(loc, kw, r)
+	return schemaconv.LiteralIn(s.lookup(loc), kw, r)
 }
 
 // lookup returns the value of the schema document at a location.
-func (s *Schema) lookup(loc string) any { return s.docs.Lookup(loc) }
+func (s *Schema) lookup(loc string) any {
+	if n, ok := s.nodes[loc]; ok {
+		return n
+	}
+	return s.docs.Lookup(loc)
+}
 
 // index maps the location of every subschema reachable from sch to it.
 func index(sch *jsonschema.Schema) map[string]*jsonschema.Schema {
