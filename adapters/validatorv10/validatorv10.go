@@ -234,36 +234,15 @@ func (c *converter) issue(fe validator.FieldError, tag, actual, param string, lo
 	switch cls {
 	case clsRequired:
 		c.required(&is, fe)
-	case clsRequiredIf, clsSkipUnless:
+	case clsRequiredIf, clsSkipUnless, clsRequiredUnless, clsRequiredWith, clsRequiredWithAll,
+		clsRequiredWithout, clsRequiredWithoutAll:
 		c.required(&is, fe)
-		is.When = c.condition(fe, loc, issues.CondEquals, param, true)
-	case clsRequiredUnless:
-		c.required(&is, fe)
-		is.When = c.condition(fe, loc, issues.CondNotEquals, param, true)
-	case clsRequiredWith:
-		c.required(&is, fe)
-		is.When = c.condition(fe, loc, issues.CondPresent, param, false)
-	case clsRequiredWithAll:
-		c.required(&is, fe)
-		is.When = c.condition(fe, loc, issues.CondAllPresent, param, false)
-	case clsRequiredWithout:
-		c.required(&is, fe)
-		is.When = c.condition(fe, loc, issues.CondAbsent, param, false)
-	case clsRequiredWithoutAll:
-		c.required(&is, fe)
-		is.When = c.condition(fe, loc, issues.CondAllAbsent, param, false)
-	case clsExcludedIf:
-		c.excluded(&is, c.condition(fe, loc, issues.CondEquals, param, true))
-	case clsExcludedUnless:
-		c.excluded(&is, c.condition(fe, loc, issues.CondNotEquals, param, true))
-	case clsExcludedWith:
-		c.excluded(&is, c.condition(fe, loc, issues.CondPresent, param, false))
-	case clsExcludedWithAll:
-		c.excluded(&is, c.condition(fe, loc, issues.CondAllPresent, param, false))
-	case clsExcludedWithout:
-		c.excluded(&is, c.condition(fe, loc, issues.CondAbsent, param, false))
-	case clsExcludedWithoutAll:
-		c.excluded(&is, c.condition(fe, loc, issues.CondAllAbsent, param, false))
+		cd := conditions[cls]
+		is.When = c.condition(fe, loc, cd.op, param, cd.values)
+	case clsExcludedIf, clsExcludedUnless, clsExcludedWith, clsExcludedWithAll,
+		clsExcludedWithout, clsExcludedWithoutAll:
+		cd := conditions[cls]
+		c.excluded(&is, c.condition(fe, loc, cd.op, param, cd.values))
 	case clsSize:
 		size(&is, fe, tag, param)
 	case clsEq, clsEqIgnoreCase:
@@ -875,4 +854,26 @@ func fmtValue(v any) string {
 		return ""
 	}
 	return fmt.Sprint(v)
+}
+
+// conditions says when each conditional tag applies: the operator on the
+// other fields, and whether its parameter pairs fields with values
+// (required_if=mode on) or only names fields (required_with=a b).
+var conditions = map[class]struct {
+	op     string
+	values bool
+}{
+	clsRequiredIf:         {issues.CondEquals, true},
+	clsSkipUnless:         {issues.CondEquals, true},
+	clsRequiredUnless:     {issues.CondNotEquals, true},
+	clsRequiredWith:       {issues.CondPresent, false},
+	clsRequiredWithAll:    {issues.CondAllPresent, false},
+	clsRequiredWithout:    {issues.CondAbsent, false},
+	clsRequiredWithoutAll: {issues.CondAllAbsent, false},
+	clsExcludedIf:         {issues.CondEquals, true},
+	clsExcludedUnless:     {issues.CondNotEquals, true},
+	clsExcludedWith:       {issues.CondPresent, false},
+	clsExcludedWithAll:    {issues.CondAllPresent, false},
+	clsExcludedWithout:    {issues.CondAbsent, false},
+	clsExcludedWithoutAll: {issues.CondAllAbsent, false},
 }
