@@ -153,21 +153,30 @@ func (p *parser) object(i int) bool {
 			return false
 		}
 		p.nodes[i].n++
-		p.skipSpace()
-		if p.pos >= len(p.data) {
-			return p.fail(len(p.data))
-		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-		case '}':
-			p.pos++
-			p.depth--
-			return true
-		default:
-			return p.fail(p.pos)
+		if more, ok := p.afterElement('}'); !more {
+			return ok
 		}
 	}
+}
+
+// afterElement reads what follows a member of an object or an element of an
+// array: a comma (more follows) or the closing byte (the container ends).
+// ok is false when neither is there.
+func (p *parser) afterElement(closing byte) (more, ok bool) {
+	p.skipSpace()
+	if p.pos >= len(p.data) {
+		return false, p.fail(len(p.data))
+	}
+	switch p.data[p.pos] {
+	case ',':
+		p.pos++
+		return true, true
+	case closing:
+		p.pos++
+		p.depth--
+		return false, true
+	}
+	return false, p.fail(p.pos)
 }
 
 func (p *parser) array(i int) bool {
@@ -186,19 +195,8 @@ func (p *parser) array(i int) bool {
 			return false
 		}
 		p.nodes[i].n++
-		p.skipSpace()
-		if p.pos >= len(p.data) {
-			return p.fail(len(p.data))
-		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-		case ']':
-			p.pos++
-			p.depth--
-			return true
-		default:
-			return p.fail(p.pos)
+		if more, ok := p.afterElement(']'); !more {
+			return ok
 		}
 	}
 }
