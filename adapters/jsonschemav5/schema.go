@@ -9,7 +9,10 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/selfheal/selfheal/internal/jsonvalue"
+
 	"github.com/santhosh-tekuri/jsonschema/v5"
+
 	"github.com/selfheal/selfheal/adapters/internal/schemaconv"
 	"github.com/selfheal/selfheal/issues"
 )
@@ -90,7 +93,7 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 			o(&cfg)
 		}
 	}
-	doc, err := schemaconv.Decode(schema)
+	doc, err := jsonvalue.Decode(schema)
 	if err != nil {
 		return nil, fmt.Errorf("jsonschemav5: the schema is not valid JSON: %w", err)
 	}
@@ -119,7 +122,7 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 		if err != nil {
 			return nil, err
 		}
-		if d, err := schemaconv.Decode(data); err == nil {
+		if d, err := jsonvalue.Decode(data); err == nil {
 			s.record(u, d)
 		}
 		return io.NopCloser(bytes.NewReader(data)), nil

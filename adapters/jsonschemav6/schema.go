@@ -5,7 +5,10 @@ import (
 	"math/big"
 	"strings"
 
+	"github.com/selfheal/selfheal/internal/jsonvalue"
+
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/selfheal/selfheal/adapters/internal/schemaconv"
 	"github.com/selfheal/selfheal/issues"
 )
@@ -102,7 +105,7 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 			o(&cfg)
 		}
 	}
-	doc, err := schemaconv.Decode(schema)
+	doc, err := jsonvalue.Decode(schema)
 	if err != nil {
 		return nil, fmt.Errorf("jsonschemav6: the schema is not valid JSON: %w", err)
 	}

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"runtime/debug"
 
+	"github.com/selfheal/selfheal/internal/jsonvalue"
+
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -246,7 +248,7 @@ func (st input) arguments(raw json.RawMessage) ([]byte, issues.List) {
 		inst = map[string]any{}
 	} else {
 		var err error
-		if inst, err = toolcall.Decode(raw); err != nil {
+		if inst, err = jsonvalue.Decode(raw); err != nil {
 			return nil, st.sch.ValidateJSON(raw) // the adapter's malformed-JSON issue
 		}
 		if _, ok := inst.(map[string]any); !ok {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/selfheal/selfheal/internal/jsonvalue"
+
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
@@ -101,7 +103,7 @@ func (v *validator) check(req mcp.CallToolRequest) issues.List {
 		if list == nil || len(raw) == 0 {
 			return list
 		}
-		if exact, err := toolcall.Decode(raw); err == nil {
+		if exact, err := jsonvalue.Decode(raw); err == nil {
 			if m, ok := exact.(map[string]any); ok {
 				if l := v.sch.Validate(m); l != nil {
 					return l
@@ -129,7 +131,7 @@ func (v *validator) check(req mcp.CallToolRequest) issues.List {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return v.absent()
 	}
-	inst, err := toolcall.Decode(raw)
+	inst, err := jsonvalue.Decode(raw)
 	if err != nil {
 		return v.sch.ValidateJSON(raw) // the adapter's malformed-JSON issue at (root)
 	}

@@ -3,35 +3,19 @@ package schemaconv
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"slices"
+
+	"github.com/selfheal/selfheal/internal/jsonvalue"
 
 	"github.com/selfheal/selfheal/issues"
 )
-
-// Decode reads one JSON value with exact numbers (json.Number); anything
-// but white space after it is an error.
-func Decode(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("unexpected data after the JSON value at byte %d", dec.InputOffset())
-	}
-	return v, nil
-}
 
 // DecodeArgs decodes the arguments a ValidateJSON is given (see Decode).
 // Data that is not one well-formed JSON value gives, instead of a value,
 // an invalid_format issue (format "json") at the root with the decoder's
 // reason as its Message.
 func DecodeArgs(data []byte) (any, issues.List) {
-	v, err := Decode(data)
+	v, err := jsonvalue.Decode(data)
 	if err != nil {
 		return nil, issues.List{{Code: issues.InvalidFormat, Input: string(data), Format: "json",
 			Message: err.Error(), Source: "json"}}

@@ -1,10 +1,7 @@
 package toolcall
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -109,21 +106,6 @@ func AcceptLanguage(h http.Header) string {
 		return ""
 	}
 	return strings.TrimSpace(h.Get("Accept-Language"))
-}
-
-// Decode reads one JSON value with exact numbers (json.Number), as the
-// jsonschemav6 adapter does, and nothing after it.
-func Decode(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errors.New("unexpected data after the JSON value")
-	}
-	return v, nil
 }
 
 // NotObject returns the issue of arguments that are JSON but not an

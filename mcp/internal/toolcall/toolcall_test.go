@@ -30,24 +30,6 @@ func TestStructuredLeavesInputsOut(t *testing.T) {
 	}
 }
 
-func TestDecode(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want any
-		err  bool
-	}{
-		{`{"n": 9007199254740993}`, map[string]any{"n": json.Number("9007199254740993")}, false},
-		{`[1]`, []any{json.Number("1")}, false},
-		{`{"a":1} {}`, nil, true},
-		{`{`, nil, true},
-	} {
-		got, err := Decode([]byte(tc.in))
-		if (err != nil) != tc.err || fmt.Sprint(got) != fmt.Sprint(tc.want) {
-			t.Errorf("Decode(%s) = %v, %v", tc.in, got, err)
-		}
-	}
-}
-
 func TestLocale(t *testing.T) {
 	if got := MetaLocaleOf(map[string]any{MetaLocale: " ja "}); got != "ja" {
 		t.Errorf("MetaLocaleOf = %q", got)
