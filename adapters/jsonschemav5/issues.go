@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+
 	"github.com/selfheal/selfheal/adapters/internal/schemaconv"
 	"github.com/selfheal/selfheal/issues"
 )

@@ -7,6 +7,7 @@ import (
 	"net/url"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+
 	"github.com/selfheal/selfheal/adapters/internal/schemaconv"
 	"github.com/selfheal/selfheal/issues"
 )

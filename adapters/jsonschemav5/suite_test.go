@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+
 	"github.com/selfheal/selfheal/adapters/jsonschemav5"
 	"github.com/selfheal/selfheal/internal/jsonschematest"
 	"github.com/selfheal/selfheal/issues"
