@@ -1,5 +1,7 @@
 package envelope
 
+import "unsafe"
+
 // This file holds the module's one XML escaper. Every byte of user data the
 // project emits goes through appendEscaped, so the well-formedness guarantee
 // (fuzz-tested in fuzz/) rests on this function alone.
@@ -46,8 +48,32 @@ func AppendText[T string | []byte](dst []byte, s T) []byte {
 // double-quoted attribute value (mode inAttr). It scans bytes once, copying
 // unchanged runs in one append, and never allocates beyond growing dst.
 func appendEscaped[T string | []byte](dst []byte, s T, mode uint8) []byte {
+	return escapeString(dst, asString(s), mode)
+}
+
+// asString views s as a string for the length of a call that only reads
+// it: the escaper is compiled once, for strings, which the compiler
+// optimizes better than the []byte shape of a generic function.
+func asString[T string | []byte](s T) string {
+	switch v := any(s).(type) {
+	case string:
+		return v
+	case []byte:
+		return unsafe.String(unsafe.SliceData(v), len(v))
+	}
+	return ""
+}
+
+func escapeString(dst []byte, s string, mode uint8) []byte {
 	last := 0 // start of the pending unchanged run
 	for i := 0; i < len(s); {
+		// Most text is plain ASCII: skip it eight bytes at a time.
+		for i+8 <= len(s) && plain8(load8(s, i)) {
+			i += 8
+		}
+		if i == len(s) {
+			break
+		}
 		c := s[i]
 		if special[c]&mode == 0 {
 			i++
@@ -99,6 +125,34 @@ func appendEscaped[T string | []byte](dst []byte, s T, mode uint8) []byte {
 		last = i
 	}
 	return append(dst, s[last:]...)
+}
+
+// Word-at-a-time constants: every byte set to 0x01, 0x80 or b.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// load8 reads the eight bytes of s at i as one little-endian word; the
+// compiler turns the shifts into a single load.
+func load8(s string, i int) uint64 {
+	w := s[i : i+8]
+	return uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+}
+
+// plain8 reports whether none of the eight bytes of x needs attention in
+// either mode: no C0 control, no byte of a multi-byte sequence, none of
+// & < > ". It may answer false for a plain word (the subtraction's borrow
+// can flag a byte above a flagged one), which only sends that word down the
+// byte-by-byte path; it never answers true for a word that needs escaping.
+func plain8(x uint64) bool {
+	bad := x & highs                    // a byte >= 0x80
+	bad |= (x - 0x20*ones) &^ x & highs // a byte < 0x20
+	lt := (x | 0x02*ones) ^ 0x3E*ones   // a zero byte where x has < or >
+	amp := (x | 0x04*ones) ^ 0x26*ones  // a zero byte where x has & or "
+	bad |= (lt-ones)&^lt | (amp-ones)&^amp
+	return bad&highs == 0
 }
 
 // utf8Len returns the length of the valid UTF-8 sequence that starts s, or 0

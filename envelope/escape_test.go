@@ -1,6 +1,7 @@
 package envelope
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -88,5 +89,44 @@ func TestAppendTextPieces(t *testing.T) {
 	}
 	if strings.Contains(want, "]]>") {
 		t.Errorf("]]> survived: %q", want)
+	}
+}
+
+// plain8 may only skip words the byte-by-byte scan would copy unchanged:
+// every byte value at every position, and many random words drawn mostly
+// from the bytes around the special ones (where borrows could hide one).
+func TestPlain8NeverSkipsASpecialByte(t *testing.T) {
+	word := func(b [8]byte) uint64 { return load8(string(b[:]), 0) }
+	allPlain := func(b [8]byte) bool {
+		for _, c := range b {
+			if special[c] != 0 {
+				return false
+			}
+		}
+		return true
+	}
+	for pos := range 8 {
+		for c := range 256 {
+			b := [8]byte{'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a'}
+			b[pos] = byte(c)
+			if got, want := plain8(word(b)), allPlain(b); got != want {
+				t.Errorf("plain8(%q) = %v, want %v", b[:], got, want)
+			}
+		}
+	}
+	alphabet := []byte("\x00\x01\x1f\x20\x21\"#$%&'=<>?@\x7e\x7f\x80\xbf\xc2\xffaZ")
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 1 << 20 {
+		var b [8]byte
+		for i := range b {
+			if rng.IntN(4) == 0 {
+				b[i] = byte(rng.IntN(256))
+			} else {
+				b[i] = alphabet[rng.IntN(len(alphabet))]
+			}
+		}
+		if plain8(word(b)) && !allPlain(b) {
+			t.Fatalf("plain8(%q) = true, but it holds a byte that needs escaping", b[:])
+		}
 	}
 }
