@@ -167,6 +167,37 @@ func (t *Template) Uses() []Placeholder {
 	return out
 }
 
+// Partial returns a template that renders like t, except that the
+// placeholders for which fixed reports true are filled in now, by f, as
+// literal text. A caller rendering many values whose fixed parts repeat
+// prepares the template once and asks f only for the rest on each render.
+// Source, Has and Uses answer as they do for t. Placeholders whose text
+// depends on what another placeholder rendered before them must not be
+// fixed.
+func (t *Template) Partial(f Filler, fixed func(Placeholder) bool) *Template {
+	p := &Template{src: t.src, uses: t.uses}
+	var lit []byte
+	flush := func() {
+		if len(lit) > 0 {
+			p.segs = append(p.segs, segment{lit: string(lit)})
+			lit = lit[:0]
+		}
+	}
+	for _, s := range t.segs {
+		switch {
+		case s.ph == none:
+			lit = append(lit, s.lit...)
+		case fixed(s.ph):
+			lit = f.AppendPlaceholder(lit, s.ph)
+		default:
+			flush()
+			p.segs = append(p.segs, s)
+		}
+	}
+	flush()
+	return p
+}
+
 // Append renders the template into dst, asking f for each placeholder.
 func (t *Template) Append(dst []byte, f Filler) []byte {
 	for i := range t.segs {

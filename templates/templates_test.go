@@ -142,3 +142,41 @@ func TestAppendAllocatesNothing(t *testing.T) {
 		t.Errorf("Append allocates %v times per run", n)
 	}
 }
+
+// A partial template renders what the whole one renders, asking the filler
+// of each render only for the placeholders left open.
+func TestPartial(t *testing.T) {
+	src := "Too short. You sent: {sent} ({size}). Expected at least {minimum}{example}."
+	tpl := MustCompile(src)
+	fixed := func(p Placeholder) bool { return p == Minimum || p == Example }
+	part := tpl.Partial(mapFiller{Minimum: "3 characters", Example: ", e.g. 'abc'"}, fixed)
+	asked := map[Placeholder]int{}
+	later := countingFiller{m: mapFiller{Sent: "'ab'", Size: "2 characters", Minimum: "WRONG", Example: "WRONG"}, asked: asked}
+	want := "Too short. You sent: 'ab' (2 characters). Expected at least 3 characters, e.g. 'abc'."
+	if got := string(part.Append(nil, later)); got != want {
+		t.Errorf("partial rendered %q, want %q", got, want)
+	}
+	if asked[Minimum] != 0 || asked[Example] != 0 || asked[Sent] != 1 || asked[Size] != 1 {
+		t.Errorf("the filler was asked %v, want sent and size once each", asked)
+	}
+	if part.Source() != src || !part.Has(Minimum) || !part.Has(Sent) || part.Has(Keys) {
+		t.Errorf("a partial template must answer Source and Has as its whole: %q", part.Source())
+	}
+	if len(part.segs) != 5 { // text, {sent}, text, {size}, text with the fixed parts merged in
+		t.Errorf("partial has %d segments, want 5: %+v", len(part.segs), part.segs)
+	}
+	none := tpl.Partial(mapFiller{}, func(Placeholder) bool { return false })
+	if got, want := string(none.Append(nil, mapFiller{Sent: "x", Size: "y", Minimum: "z"})), "Too short. You sent: x (y). Expected at least z."; got != want {
+		t.Errorf("nothing fixed rendered %q, want %q", got, want)
+	}
+}
+
+type countingFiller struct {
+	m     mapFiller
+	asked map[Placeholder]int
+}
+
+func (c countingFiller) AppendPlaceholder(dst []byte, p Placeholder) []byte {
+	c.asked[p]++
+	return c.m.AppendPlaceholder(dst, p)
+}
