@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -112,6 +113,11 @@ func (p Path) Compare(q Path) int {
 }
 
 func compareElem(a, b any) int {
+	if as, ok := a.(string); ok {
+		if bs, ok := b.(string); ok { // the common case: two keys
+			return strings.Compare(as, bs)
+		}
+	}
 	ai, aIsInt := toInt(a)
 	bi, bIsInt := toInt(b)
 	switch {
