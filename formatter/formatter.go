@@ -59,6 +59,7 @@ type Formatter struct {
 	redact    *redactor
 	recovery  string
 	pool      sync.Pool
+	plans     plans
 }
 
 // New returns a Formatter with the given options.
@@ -151,7 +152,7 @@ func (f *Formatter) put(s *state) {
 	if cap(s.name) > keep || cap(s.line) > keep || cap(s.tmp) > keep {
 		return
 	}
-	s.out, s.is, s.suggFor = nil, nil, nil
+	s.out, s.is, s.suggFor, s.vsuggFor = nil, nil, nil, nil
 	clear(s.sugg)
 	f.pool.Put(s)
 }
@@ -165,7 +166,8 @@ type state struct {
 	collect bool
 	name    []byte // the current field name
 	line    []byte // the current line
-	prev    []byte // the previous field name and line, to drop duplicates
+	prev    []byte // the previous field name and line, to drop duplicates (Fields)
+	prevAt  int    // where the previous field starts in out (AppendValidation)
 	tmp     []byte
 	path    issues.Path
 	idx     []int
@@ -183,9 +185,15 @@ type state struct {
 	// sugg holds the key suggestions of suggFor (see keySuggestions).
 	suggFor *issues.Issue
 	sugg    []string
-	memo    [memoSize]memoEntry
-	lower   []byte
-	upper   []byte
+	// vsugg is the value suggestion of vsuggFor (see valueSuggestion).
+	vsuggFor *issues.Issue
+	vsugg    string
+	vsuggOK  bool
+	memo     [memoSize]memoEntry
+	// redacted memoizes the redactor's answer per path key.
+	redacted [32]redactEntry
+	lower    []byte
+	upper    []byte
 
 	// {field} and {condition}: the other field of a cross-field check and
 	// the condition of a conditional requirement are rendered into these.
@@ -256,13 +264,14 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue) bool {
 		s.name = path.AppendTo(s.name[:0])
 	}
 	s.line = s.appendIssue(s.line[:0], is, inner)
-	// Identical lines for the same field say nothing new.
-	if n := len(s.name); len(s.prev) == n+1+len(s.line) && string(s.prev[:n]) == string(s.name) &&
-		string(s.prev[n+1:]) == string(s.line) {
-		return true
-	}
-	s.prev = append(append(append(s.prev[:0], s.name...), 0), s.line...)
+	// Identical lines for the same field say nothing new: the previous
+	// line is compared as written, in the envelope or in s.prev.
 	if s.collect {
+		if n := len(s.name); len(s.prev) == n+1+len(s.line) && string(s.prev[:n]) == string(s.name) &&
+			string(s.prev[n+1:]) == string(s.line) {
+			return true
+		}
+		s.prev = append(append(append(s.prev[:0], s.name...), 0), s.line...)
 		if s.bytes+len(s.name)+len(s.line) > s.f.maxBytes && s.lines > 0 {
 			return false
 		}
@@ -271,11 +280,17 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue) bool {
 	} else {
 		start := len(s.out)
 		s.out = envelope.AppendField(s.out, s.name, s.line)
-		if s.bytes+len(s.out)-start > s.f.maxBytes && s.lines > 0 {
+		field := s.out[start:]
+		if s.lines > 0 && string(s.out[s.prevAt:start]) == string(field) {
+			s.out = s.out[:start]
+			return true
+		}
+		if s.bytes+len(field) > s.f.maxBytes && s.lines > 0 {
 			s.out = s.out[:start]
 			return false
 		}
-		s.bytes += len(s.out) - start
+		s.bytes += len(field)
+		s.prevAt = start
 	}
 	s.lines++
 	return true

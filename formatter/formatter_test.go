@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"regexp"
 	"strings"
 	"testing"
@@ -377,4 +378,51 @@ func benchIssues(n int) issues.List {
 		out[i].Path = append(issues.Path{"items", i}, base[i%len(base)].Path...)
 	}
 	return out
+}
+
+// editDistance computes only a band of its table; it must agree with the
+// whole-table textbook definition wherever the distance is within the limit.
+func TestEditDistanceMatchesFullTable(t *testing.T) {
+	full := func(a, b string) int {
+		a, b = strings.ToLower(a), strings.ToLower(b)
+		d := make([][]int, len(a)+1)
+		for i := range d {
+			d[i] = make([]int, len(b)+1)
+			d[i][0] = i
+		}
+		for j := range d[0] {
+			d[0][j] = j
+		}
+		for i := 1; i <= len(a); i++ {
+			for j := 1; j <= len(b); j++ {
+				cost := 1
+				if a[i-1] == b[j-1] {
+					cost = 0
+				}
+				d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+				if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+					d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+				}
+			}
+		}
+		return d[len(a)][len(b)]
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	word := func() string {
+		b := make([]byte, rng.IntN(14))
+		for i := range b {
+			b[i] = "abcAB_"[rng.IntN(6)]
+		}
+		return string(b)
+	}
+	for range 200000 {
+		a, b, limit := word(), word(), rng.IntN(6)
+		want := full(a, b)
+		if want > limit {
+			want = -1
+		}
+		if got := editDistance(a, b, limit); got != want {
+			t.Fatalf("editDistance(%q, %q, %d) = %d, want %d", a, b, limit, got, want)
+		}
+	}
 }

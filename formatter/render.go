@@ -36,6 +36,32 @@ func (s *state) own(a, b, c string) *templates.Message {
 	return m
 }
 
+// sensitive reports whether any key of the path is sensitive. Lines ask it
+// of the same few keys again and again, so the answer per key is kept in a
+// memo by string identity, like own's.
+func (s *state) sensitive(p issues.Path) bool {
+	for _, el := range p {
+		k, ok := el.(string)
+		if !ok {
+			continue
+		}
+		e := &s.redacted[memoSlot(k, "", "")&(len(s.redacted)-1)]
+		if !e.ok || !same(e.key, k) {
+			*e = redactEntry{key: k, hit: s.f.redact.matches(k), ok: true}
+		}
+		if e.hit {
+			return true
+		}
+	}
+	return false
+}
+
+// redactEntry is one slot of the sensitive-key memo.
+type redactEntry struct {
+	key     string
+	hit, ok bool
+}
+
 // memoEntry is one slot of the lookup memo.
 type memoEntry struct {
 	a, b, c string
@@ -90,9 +116,9 @@ func (s *state) appendIssue(dst []byte, is, inner *issues.Issue) []byte {
 	saveIs, saveInner, saveHidden := s.is, s.inner, s.hidden
 	// Whether the field is sensitive is asked by several placeholders;
 	// answer it once per issue.
-	s.is, s.inner, s.hidden = is, nil, s.f.redact.path(is.Path)
+	s.is, s.inner, s.hidden = is, nil, s.sensitive(is.Path)
 	m, count := s.choose(is, inner)
-	dst = s.appendMessage(dst, m, count)
+	dst = s.appendPlanned(dst, m, count)
 	s.is, s.inner, s.hidden = saveIs, saveInner, saveHidden
 	return dst
 }
@@ -739,8 +765,14 @@ func (s *state) appendValues(dst []byte, values []any) []byte {
 	return dst
 }
 
-// valueSuggestion finds the allowed string value closest to the string sent.
+// valueSuggestion finds, once per issue (the template asks twice: to
+// choose, then to write), the allowed string value closest to the string
+// sent.
 func (s *state) valueSuggestion(is *issues.Issue) (string, bool) {
+	if s.vsuggFor == is {
+		return s.vsugg, s.vsuggOK
+	}
+	s.vsuggFor, s.vsugg, s.vsuggOK = is, "", false
 	sent, ok := is.Input.(string)
 	if !ok || s.hidden {
 		return "", false
@@ -752,7 +784,8 @@ func (s *state) valueSuggestion(is *issues.Issue) (string, bool) {
 			opts = append(opts, str)
 		}
 	}
-	return closest(sent, opts)
+	s.vsugg, s.vsuggOK = closest(sent, opts)
+	return s.vsugg, s.vsuggOK
 }
 
 // bestBranch picks the alternative of a union that came closest: one whose

@@ -35,6 +35,8 @@ const maxEdit = 48
 
 // editDistance is the optimal string alignment distance between a and b,
 // ignoring ASCII case, or -1 when it exceeds limit or a string is too long.
+// Only the band of cells within limit of the diagonal is computed: a cell
+// outside it is more than limit edits away, and stands as limit+1.
 func editDistance(a, b string, limit int) int {
 	if len(a) > maxEdit || len(b) > maxEdit {
 		return -1
@@ -43,15 +45,20 @@ func editDistance(a, b string, limit int) int {
 		return -1
 	}
 	// uint8 keeps the table small enough that clearing it costs nothing.
-	var rows [3][maxEdit + 1]uint8
+	far := uint8(limit + 1)
+	var rows [3][maxEdit + 2]uint8
 	prev2, prev, cur := &rows[0], &rows[1], &rows[2]
 	for j := 0; j <= len(b); j++ {
-		prev[j] = uint8(j)
+		prev[j] = uint8(min(j, limit+1))
 	}
 	for i := 1; i <= len(a); i++ {
-		cur[0] = uint8(i)
+		lo, hi := max(1, i-limit), min(len(b), i+limit)
+		cur[0] = uint8(min(i, limit+1))
+		if lo > 1 {
+			cur[lo-1] = far // left of the band
+		}
 		rowMin := cur[0]
-		for j := 1; j <= len(b); j++ {
+		for j := lo; j <= hi; j++ {
 			cost := uint8(1)
 			if lower(a[i-1]) == lower(b[j-1]) {
 				cost = 0
@@ -63,6 +70,7 @@ func editDistance(a, b string, limit int) int {
 			cur[j] = v
 			rowMin = min(rowMin, v)
 		}
+		cur[hi+1] = far // right of the band
 		if int(rowMin) > limit {
 			return -1
 		}

@@ -1,0 +1,251 @@
+package formatter
+
+import (
+	"encoding/json"
+	"slices"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/selfheal/selfheal/issues"
+	"github.com/selfheal/selfheal/templates"
+)
+
+// A line is mostly text that depends only on where the issue comes from:
+// the bound, the expected type, the format and its example, the allowed
+// values. Servers send the same failures again and again with different
+// values, so the formatter keeps, per template and such facts, a partial
+// template with those parts already rendered (templates.Template.Partial),
+// and renders only the value-dependent placeholders on each call.
+//
+// The cache is a fixed array of slots, so its memory is bounded whatever
+// the issues: a pair of slots is chosen by a cheap hash of the facts' addresses
+// (adapters hand out the same strings for the same schema keyword), and a
+// plan is used only when its facts are equal in content, so a collision or
+// a fresh copy of a string costs a miss, never a wrong line. A plan is
+// built the second time its pair misses the same hash, and a plan that is
+// being hit is not evicted by another, so one-off issues do not allocate
+// and two that collide do not evict each other on every call.
+
+const planSlots = 512 // a power of two
+
+// plans is a Formatter's cache of partial templates: pairs of slots, so
+// that two facts whose hashes collide can both keep a plan.
+type plans struct {
+	slot [planSlots]atomic.Pointer[plan]
+	seen [planSlots / 2]atomic.Uintptr // the last hash each pair missed
+}
+
+// plan is a template with the parts fixed by key already rendered.
+type plan struct {
+	key  planKey
+	tpl  *templates.Template
+	used atomic.Bool // hit since its pair last needed room
+}
+
+// planKey is everything the fixed placeholders read. Only placeholders
+// whose text is a function of these are fixed (see fixed).
+type planKey struct {
+	tpl              *templates.Template
+	code             issues.Code
+	kind             kind // of the value sent: origins and examples depend on it
+	hidden           bool // the field is sensitive
+	allowed          allowedFacts
+	expected, origin string
+	minimum, maximum issues.Number
+	format, pattern  string
+	divisor          issues.Number
+	message          string
+	keys             []string // unrecognized_keys: the allowed keys
+	values           []any    // other codes: the allowed (or repeated) values
+}
+
+// allowedFacts says what {allowed} is rendered from.
+type allowedFacts uint8
+
+const (
+	noAllowed     allowedFacts = iota // the template has no {allowed}
+	allowedKeys                       // Issue.Allowed, the keys of unrecognized_keys
+	allowedValues                     // Issue.Values, plain scalars
+	allowedOpen                       // Issue.Values that are not plain scalars: not fixed
+)
+
+func allowedOf(tpl *templates.Template, is *issues.Issue) allowedFacts {
+	switch {
+	case !tpl.Has(templates.Allowed):
+		return noAllowed
+	case is.Code == issues.UnrecognizedKeys:
+		return allowedKeys
+	case scalars(is.Values):
+		return allowedValues
+	}
+	return allowedOpen
+}
+
+// fixed reports whether placeholder p is rendered into the plan.
+func (k *planKey) fixed(p templates.Placeholder) bool {
+	switch p {
+	case templates.Expected, templates.Minimum, templates.Maximum, templates.Format,
+		templates.FormatExpected, templates.Example, templates.Pattern, templates.Divisor,
+		templates.CustomMessage:
+		return true
+	case templates.Allowed:
+		return k.allowed != allowedOpen
+	}
+	return false
+}
+
+// planned reports whether a template can be planned: {value} reads what an
+// earlier placeholder left behind, so it must see them all rendered.
+func planned(tpl *templates.Template) bool { return !tpl.Has(templates.Value) }
+
+// newPlanKey copies the facts of is, and the slices it reads, so that the
+// caller may change them afterwards.
+func newPlanKey(tpl *templates.Template, is *issues.Issue, hidden bool) planKey {
+	k := planKey{tpl: tpl, code: is.Code, kind: kindOf(is.Input), hidden: hidden,
+		allowed: allowedOf(tpl, is), expected: is.Expected, origin: is.Origin,
+		minimum: is.Minimum, maximum: is.Maximum, format: is.Format, pattern: is.Pattern,
+		divisor: is.Divisor, message: is.Message}
+	switch k.allowed {
+	case allowedKeys:
+		k.keys = slices.Clone(is.Allowed)
+	case allowedValues:
+		k.values = slices.Clone(is.Values)
+	}
+	return k
+}
+
+// planHash mixes the addresses and lengths of the facts of is: equal facts
+// from the same source land in the same slot at the cost of a few
+// multiplications.
+func planHash(tpl *templates.Template, is *issues.Issue, hidden bool, allowed allowedFacts) uintptr {
+	h := uintptr(unsafe.Pointer(tpl))
+	mix := func(p unsafe.Pointer, n int) {
+		h = (h^uintptr(p))*0x9E3779B97F4A7C15 ^ uintptr(n)
+	}
+	// The facts that tell sites apart; the others are compared, not hashed.
+	for _, str := range [...]string{is.Expected, string(is.Minimum), string(is.Maximum), is.Format, is.Pattern} {
+		mix(unsafe.Pointer(unsafe.StringData(str)), len(str))
+	}
+	switch allowed {
+	case allowedKeys:
+		mix(unsafe.Pointer(unsafe.SliceData(is.Allowed)), len(is.Allowed))
+	case allowedValues:
+		mix(unsafe.Pointer(unsafe.SliceData(is.Values)), len(is.Values))
+	}
+	h ^= uintptr(kindOf(is.Input)) | boolBit(hidden)<<4 | uintptr(allowed)<<5
+	return h ^ h>>29
+}
+
+// eq is a == b, answered inline when both are the same memory, as the
+// facts of a plan and of the issues that hit it usually are.
+func eq(a, b string) bool {
+	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || a == b)
+}
+
+func boolBit(b bool) uintptr {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// matches compares the facts of is with the key's by content. The values
+// are plain scalars on both sides (see scalars), so comparing them cannot
+// panic.
+func (k *planKey) matches(tpl *templates.Template, is *issues.Issue, hidden bool, allowed allowedFacts) bool {
+	if k.tpl != tpl || k.hidden != hidden || k.allowed != allowed || !eq(string(k.code), string(is.Code)) ||
+		!eq(k.expected, is.Expected) || !eq(k.origin, is.Origin) || !eq(string(k.minimum), string(is.Minimum)) ||
+		!eq(string(k.maximum), string(is.Maximum)) || !eq(k.format, is.Format) || !eq(k.pattern, is.Pattern) ||
+		!eq(string(k.divisor), string(is.Divisor)) || !eq(k.message, is.Message) || k.kind != kindOf(is.Input) {
+		return false
+	}
+	switch allowed {
+	case allowedKeys:
+		return slices.Equal(k.keys, is.Allowed)
+	case allowedValues:
+		if len(k.values) != len(is.Values) {
+			return false
+		}
+		for i := range k.values {
+			if k.values[i] != is.Values[i] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// scalars reports whether every value is a plain comparable scalar, which
+// a plan can hold a copy of and compare safely.
+func scalars(values []any) bool {
+	for _, v := range values {
+		switch v.(type) {
+		case nil, string, json.Number, issues.Number, bool, float64, float32,
+			int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// appendPlanned renders message m for s.is like appendMessage, through
+// the plan cache.
+func (s *state) appendPlanned(dst []byte, m *templates.Message, count int64) []byte {
+	if m == nil {
+		return dst
+	}
+	form := templates.Other
+	if m.Plural() {
+		form = s.f.cat.Form(count)
+	}
+	tpl, cnt := s.tpl, s.count
+	s.tpl, s.count = m.Template(form), count
+	dst = s.plan(s.tpl).Append(dst, s)
+	s.tpl, s.count = tpl, cnt
+	return dst
+}
+
+// plan returns the template to render for s.is: the cached partial one
+// when its facts match, else tpl itself.
+func (s *state) plan(tpl *templates.Template) *templates.Template {
+	if !planned(tpl) {
+		return tpl
+	}
+	is := s.is
+	allowed := allowedOf(tpl, is)
+	h := planHash(tpl, is, s.hidden, allowed)
+	c := &s.f.plans
+	pair := h & (planSlots/2 - 1)
+	a, b := &c.slot[2*pair], &c.slot[2*pair+1]
+	for _, slot := range [2]*atomic.Pointer[plan]{a, b} {
+		if p := slot.Load(); p != nil && p.key.matches(tpl, is, s.hidden, allowed) {
+			if !p.used.Load() { // read first: hits then write nothing shared
+				p.used.Store(true)
+			}
+			return p.tpl
+		}
+	}
+	if c.seen[pair].Swap(h) != h {
+		return tpl // first sight: perhaps a one-off, not worth a plan yet
+	}
+	// Room: an empty slot, else one not hit since the pair last needed
+	// room; a pair whose plans are both in use keeps them, this time.
+	victim := a
+	switch pa, pb := a.Load(), b.Load(); {
+	case pa == nil:
+	case pb == nil:
+		victim = b
+	case !pa.used.Load():
+	case !pb.used.Load():
+		victim = b
+	default:
+		pa.used.Store(false)
+		pb.used.Store(false)
+		return tpl
+	}
+	p := &plan{key: newPlanKey(tpl, is, s.hidden)}
+	p.tpl = tpl.Partial(s, p.key.fixed)
+	victim.Store(p)
+	return p.tpl
+}

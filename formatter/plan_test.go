@@ -1,0 +1,62 @@
+package formatter
+
+import (
+	"testing"
+
+	"github.com/selfheal/selfheal/issues"
+	"github.com/selfheal/selfheal/locales"
+)
+
+// The plan cache must never change a line: every golden case, in every
+// language, with and without examples, renders the same on its first call
+// (no plan), its second (plan built) and its third (plan used).
+func TestPlansRenderTheSameLines(t *testing.T) {
+	all := append(cases[:len(cases):len(cases)], formatCases()...)
+	for _, cat := range locales.Available() {
+		for _, examples := range []bool{true, false} {
+			f := New(Options{Catalog: cat, Examples: examples})
+			for _, c := range all {
+				list := issues.List{c.issue}
+				first := string(f.AppendValidation(nil, "t", list))
+				for pass := 2; pass <= 3; pass++ {
+					if got := string(f.AppendValidation(nil, "t", list)); got != first {
+						t.Fatalf("%s %s (examples %v), call %d:\n%s\nfirst call:\n%s", cat.Tag(), c.name, examples, pass, got, first)
+					}
+				}
+			}
+		}
+	}
+}
+
+// A plan is found by the facts' addresses but used only when they are
+// equal in content: a slice changed in place, or a fresh string, must give
+// the line of the new facts.
+func TestPlansFollowContent(t *testing.T) {
+	f := New(DefaultOptions())
+	values := []any{"admin", "member"}
+	is := issues.Issue{Code: issues.InvalidValue, Path: issues.Path{"role"}, Input: "x", Values: values}
+	line := func() string { return string(f.AppendLine(nil, &is)) }
+	for range 3 {
+		line()
+	}
+	values[1] = "owner"
+	if got, want := line(), "Invalid value. You sent: 'x'. Expected one of 'admin', 'owner'."; got != want {
+		t.Errorf("after changing a value in place:\n got %q\nwant %q", got, want)
+	}
+	is.Values = []any{"admin", []any{"nested"}} // not plain scalars: never planned
+	for range 3 {
+		if got, want := line(), `Invalid value. You sent: 'x'. Expected one of 'admin', ["nested"].`; got != want {
+			t.Fatalf("got %q\nwant %q", got, want)
+		}
+	}
+	min := []byte("10")
+	small := issues.Issue{Code: issues.TooSmall, Path: issues.Path{"n"}, Input: 3, Origin: "number", Inclusive: true}
+	for _, m := range []string{"10", "10", "10", "20", "20", "20"} {
+		copy(min, m)
+		small.Minimum = issues.Number(string(min)) // a fresh string each time
+		want := "Number too small. You sent: 3. Expected a number greater than or equal to " + m + "."
+		if got := string(f.AppendLine(nil, &small)); got != want {
+			t.Errorf("got %q\nwant %q", got, want)
+		}
+	}
+}
