@@ -1,6 +1,7 @@
 package locales
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -88,11 +89,19 @@ func TestPluralForms(t *testing.T) {
 		want templates.Form
 	}{
 		{en, 1, templates.One}, {en, 0, templates.Other}, {en, 2, templates.Other}, {en, -1, templates.One},
-		{en, 1 << 40, templates.Other},
+		{en, 1 << 40, templates.Other}, {en, math.MinInt64, templates.Other}, {en, 63, templates.Other}, {en, 64, templates.Other},
 		{ja, 1, templates.Other}, {ja, 5, templates.Other},
 	} {
 		if got := tt.c.Form(tt.n); got != tt.want {
 			t.Errorf("%v Form(%d) = %v, want %v", tt.c.Tag(), tt.n, got, tt.want)
+		}
+	}
+	// The table of small counts must say what the rules say.
+	for _, c := range Available() {
+		for n := range int64(200) {
+			if got, want := c.Form(n), c.rule(n); got != want {
+				t.Errorf("%v Form(%d) = %v, the rules say %v", c.Tag(), n, got, want)
+			}
 		}
 	}
 }
