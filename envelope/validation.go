@@ -92,6 +92,19 @@ func AppendField[N, T string | []byte](dst []byte, name N, text T) []byte {
 	return append(dst, "</field>\n"...)
 }
 
+// AppendFieldPlain is AppendField for a text that [Plain] accepts, which
+// it copies as it is instead of scanning it again. A writer that assembles
+// a text from parts it has checked (or knows to be plain) saves the second
+// pass; the name is escaped as always. The caller vouches for the text: one
+// that Plain rejects would make the envelope malformed.
+func AppendFieldPlain[N, T string | []byte](dst []byte, name N, text T) []byte {
+	dst = append(dst, `  <field name="`...)
+	dst = appendEscaped(dst, name, inAttr)
+	dst = append(dst, `">`...)
+	dst = append(dst, text...)
+	return append(dst, "</field>\n"...)
+}
+
 // AppendValidationClose appends the end of a validation_error: the optional
 // more note, the optional contract_awareness section, the recovery line (empty
 // means [DefaultRecovery]) and the closing tag, with no newline after it.

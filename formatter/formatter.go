@@ -175,6 +175,10 @@ type state struct {
 	bytes   int
 	omitted int
 
+	// While a line renders: top marks its top-level message; watch, dirty
+	// and plain track whether its text is plain (see appendPlanned).
+	top, watch, dirty, plain bool
+
 	// while a template renders
 	is     *issues.Issue
 	tpl    *templates.Template
@@ -263,7 +267,9 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue) bool {
 	} else {
 		s.name = path.AppendTo(s.name[:0])
 	}
+	s.top, s.plain = true, false
 	s.line = s.appendIssue(s.line[:0], is, inner)
+	s.top = false
 	// Identical lines for the same field say nothing new: the previous
 	// line is compared as written, in the envelope or in s.prev.
 	if s.collect {
@@ -279,7 +285,11 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue) bool {
 		s.fields = append(s.fields, envelope.Field{Name: string(s.name), Text: string(s.line)})
 	} else {
 		start := len(s.out)
-		s.out = envelope.AppendField(s.out, s.name, s.line)
+		if s.plain {
+			s.out = envelope.AppendFieldPlain(s.out, s.name, s.line)
+		} else {
+			s.out = envelope.AppendField(s.out, s.name, s.line)
+		}
 		field := s.out[start:]
 		if s.lines > 0 && string(s.out[s.prevAt:start]) == string(field) {
 			s.out = s.out[:start]

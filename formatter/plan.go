@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/templates"
 )
@@ -37,10 +38,17 @@ type plans struct {
 
 // plan is a template with the parts fixed by key already rendered.
 type plan struct {
-	key  planKey
-	tpl  *templates.Template
-	used atomic.Bool // hit since its pair last needed room
+	key   planKey
+	tpl   *templates.Template
+	plain bool        // its fixed text needs no escaping (envelope.Plain)
+	used  atomic.Bool // hit since its pair last needed room
 }
+
+// noFiller renders every placeholder as nothing: what is left of a partial
+// template is its fixed text.
+type noFiller struct{}
+
+func (noFiller) AppendPlaceholder(dst []byte, _ templates.Placeholder) []byte { return dst }
 
 // planKey is everything the fixed placeholders read. Only placeholders
 // whose text is a function of these are fixed (see fixed).
@@ -190,8 +198,11 @@ func scalars(values []any) bool {
 }
 
 // appendPlanned renders message m for s.is like appendMessage, through
-// the plan cache.
+// the plan cache. For the top level of a line (s.top) it also works out
+// whether the line is plain, so that emitLine can copy it as it is.
 func (s *state) appendPlanned(dst []byte, m *templates.Message, count int64) []byte {
+	top := s.top
+	s.top = false
 	if m == nil {
 		return dst
 	}
@@ -201,16 +212,24 @@ func (s *state) appendPlanned(dst []byte, m *templates.Message, count int64) []b
 	}
 	tpl, cnt := s.tpl, s.count
 	s.tpl, s.count = m.Template(form), count
-	dst = s.plan(s.tpl).Append(dst, s)
+	t, plain := s.plan(s.tpl)
+	if top && plain {
+		s.watch, s.dirty = true, false
+		dst = t.Append(dst, s)
+		s.watch, s.plain = false, !s.dirty
+	} else {
+		dst = t.Append(dst, s)
+	}
 	s.tpl, s.count = tpl, cnt
 	return dst
 }
 
-// plan returns the template to render for s.is: the cached partial one
-// when its facts match, else tpl itself.
-func (s *state) plan(tpl *templates.Template) *templates.Template {
+// plan returns the template to render for s.is, the cached partial one
+// when its facts match (else tpl itself), and whether its fixed text is
+// plain.
+func (s *state) plan(tpl *templates.Template) (*templates.Template, bool) {
 	if !planned(tpl) {
-		return tpl
+		return tpl, false
 	}
 	is := s.is
 	allowed := allowedOf(tpl, is)
@@ -223,11 +242,11 @@ func (s *state) plan(tpl *templates.Template) *templates.Template {
 			if !p.used.Load() { // read first: hits then write nothing shared
 				p.used.Store(true)
 			}
-			return p.tpl
+			return p.tpl, p.plain
 		}
 	}
 	if c.seen[pair].Swap(h) != h {
-		return tpl // first sight: perhaps a one-off, not worth a plan yet
+		return tpl, false // first sight: perhaps a one-off, not worth a plan yet
 	}
 	// Room: an empty slot, else one not hit since the pair last needed
 	// room; a pair whose plans are both in use keeps them, this time.
@@ -242,10 +261,11 @@ func (s *state) plan(tpl *templates.Template) *templates.Template {
 	default:
 		pa.used.Store(false)
 		pb.used.Store(false)
-		return tpl
+		return tpl, false
 	}
 	p := &plan{key: newPlanKey(tpl, is, s.hidden)}
 	p.tpl = tpl.Partial(s, p.key.fixed)
+	p.plain = envelope.Plain(p.tpl.Append(nil, noFiller{}))
 	victim.Store(p)
-	return p.tpl
+	return p.tpl, p.plain
 }

@@ -1,6 +1,7 @@
 package formatter
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/selfheal/selfheal/issues"
@@ -57,6 +58,31 @@ func TestPlansFollowContent(t *testing.T) {
 		want := "Number too small. You sent: 3. Expected a number greater than or equal to " + m + "."
 		if got := string(f.AppendLine(nil, &small)); got != want {
 			t.Errorf("got %q\nwant %q", got, want)
+		}
+	}
+}
+
+// A planned line is copied into the envelope unscanned only when its fixed
+// text and everything its placeholders added are plain: a value with markup
+// in it is escaped on every call, planned or not.
+func TestPlannedLinesAreEscaped(t *testing.T) {
+	f := New(DefaultOptions())
+	for _, tc := range []struct {
+		is   issues.Issue
+		want string
+	}{
+		{issues.Issue{Code: issues.TooSmall, Path: issues.Path{"bio"}, Input: "a<b>&c", Origin: "string", Minimum: "10", Inclusive: true},
+			`  <field name="bio">Too short. You sent: 'a&lt;b>&amp;c' (6 characters). Expected at least 10 characters.</field>` + "\n"},
+		{issues.Issue{Code: issues.TooSmall, Path: issues.Path{"bio"}, Input: "plain", Origin: "string", Minimum: "10", Inclusive: true},
+			`  <field name="bio">Too short. You sent: 'plain' (5 characters). Expected at least 10 characters.</field>` + "\n"},
+		{issues.Issue{Code: issues.InvalidFormat, Path: issues.Path{"a<b"}, Input: "x]]", Format: "regex", Pattern: "^]]>$"},
+			`  <field name="[&quot;a&lt;b&quot;]">Does not match the required pattern. You sent: 'x]]'. Expected a string matching the pattern '^]]&gt;$'.</field>` + "\n"},
+	} {
+		for call := 1; call <= 4; call++ {
+			out := string(f.AppendValidation(nil, "t", issues.List{tc.is}))
+			if !strings.Contains(out, tc.want) {
+				t.Errorf("call %d:\n%s\nwant the line\n%s", call, out, tc.want)
+			}
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/locales"
 	"github.com/selfheal/selfheal/templates"
@@ -382,8 +383,24 @@ func unitKey(origin string) string {
 }
 
 // AppendPlaceholder renders one placeholder of the template being written.
-// It implements templates.Filler.
+// It implements templates.Filler. While a planned line whose fixed text is
+// plain is written (s.watch), it checks what each placeholder adds, so that
+// the line can be copied into the envelope without a second scan.
 func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
+	if !s.watch {
+		return s.placeholder(dst, p)
+	}
+	s.watch = false // nested messages are part of this placeholder's text
+	start := len(dst)
+	dst = s.placeholder(dst, p)
+	s.watch = true
+	if !s.dirty && !envelope.Plain(dst[start:]) {
+		s.dirty = true
+	}
+	return dst
+}
+
+func (s *state) placeholder(dst []byte, p templates.Placeholder) []byte {
 	is := s.is
 	switch p {
 	case templates.Sent:

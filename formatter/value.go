@@ -177,6 +177,19 @@ func (p *preview) appendString(dst []byte, s string, q byte) []byte {
 			dst = append(dst, "…"...)
 			break
 		}
+		// Printable ASCII is copied as it is: take the whole run at once.
+		j := i
+		for end := i + min(p.budget, len(s)-i); j < end; j++ {
+			if c := s[j]; c < 0x20 || c >= 0x7f || c == '\\' || (c == q && q != 0) {
+				break
+			}
+		}
+		if j > i {
+			dst = append(dst, s[i:j]...)
+			p.budget -= j - i
+			i = j
+			continue
+		}
 		p.budget--
 		c := s[i]
 		if c < utf8.RuneSelf {
