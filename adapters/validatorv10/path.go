@@ -4,7 +4,6 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/selfheal/selfheal/issues"
 )
@@ -72,41 +71,17 @@ func dropTop(segs []seg, root *rootInfo) []seg {
 	return segs
 }
 
-// pathCache keeps the paths built for namespaces seen before: the same
-// struct fails at the same places call after call, and a cached path costs
-// no allocation. Paths are shared: callers must not change their elements
-// (issues.Path.Append copies). The cache is bounded, since map keys and
-// indexes in namespaces come from the input.
-var pathCache struct {
-	sync.RWMutex
-	m map[string]issues.Path
-}
-
-const maxCachedPaths = 4096
-
-func cachedPath(ns string) (issues.Path, bool) {
-	pathCache.RLock()
-	p, ok := pathCache.m[ns]
-	pathCache.RUnlock()
-	return p, ok
-}
-
-func storePath(ns string, p issues.Path) {
-	pathCache.Lock()
-	if pathCache.m == nil {
-		pathCache.m = make(map[string]issues.Path)
-	}
-	if len(pathCache.m) < maxCachedPaths {
-		pathCache.m[ns] = p
-	}
-	pathCache.Unlock()
-}
+// paths keeps the paths built for namespaces seen before: the same struct
+// fails at the same places call after call, and a cached path costs no
+// allocation. Paths are shared: callers must not change their elements
+// (issues.Path.Append copies).
+var paths nsCache[string, issues.Path]
 
 // pathOf builds the issues.Path of a namespace without the validated value:
 // bracket steps of digits are indexes, other brackets are keys.
 func pathOf(ns string, prefix issues.Path) issues.Path {
 	if len(prefix) == 0 {
-		if p, ok := cachedPath(ns); ok {
+		if p, ok := paths.load(ns); ok {
 			return p
 		}
 	}
@@ -118,7 +93,7 @@ func pathOf(ns string, prefix issues.Path) issues.Path {
 		p = append(p, stepOf(s, reflect.Invalid))
 	}
 	if len(prefix) == 0 {
-		storePath(ns, p)
+		paths.update(ns, ns, func(issues.Path) issues.Path { return p })
 	}
 	return p
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -30,33 +31,49 @@ var now = time.Now
 // validator.ValidationErrors (as Struct, Var and VarWithKey return it, or
 // wrapped), the error of Bind and the error of Map. It reports false for
 // anything else, including *validator.InvalidValidationError, which is a
-// programming error (validating nil or a non-struct), not bad input.
+// programming error (validating nil or a non-struct), not bad input. The
+// slices inside the issues may be shared, as AppendIssues explains.
 func Issues(err error) (issues.List, bool) {
+	return AppendIssues(nil, err)
+}
+
+// AppendIssues is Issues appending to dst, for servers that convert on every
+// failed call: with a list kept between calls,
+//
+//	list, ok = validatorv10.AppendIssues(list[:0], err)
+//
+// a warm conversion allocates nothing for the common tags (required, the
+// sizes, eq and ne, oneof, the formats and string-content tags) of a plain
+// validator error. It reports false, returning dst unchanged, exactly where
+// Issues does. The issues' slices and pointers (Path, Values …) are shared
+// with the adapter's caches and with other calls' issues: treat them as
+// read-only.
+func AppendIssues(dst issues.List, err error) (issues.List, bool) {
 	switch e := err.(type) {
 	case nil:
-		return nil, false
+		return dst, false
 	case validator.ValidationErrors:
-		return convert(e, nil, nil)
+		return convert(dst, e, nil, nil)
 	case *bound:
-		return e.issues()
+		return e.appendIssues(dst)
 	case mapErrors:
-		return e.issues()
+		return e.appendIssues(dst)
 	case *validator.InvalidValidationError:
-		return nil, false
+		return dst, false
 	}
 	var b *bound
 	if errors.As(err, &b) {
-		return b.issues()
+		return b.appendIssues(dst)
 	}
 	var m mapErrors
 	if errors.As(err, &m) {
-		return m.issues()
+		return m.appendIssues(dst)
 	}
 	var ve validator.ValidationErrors
 	if errors.As(err, &ve) {
-		return convert(ve, nil, nil)
+		return convert(dst, ve, nil, nil)
 	}
-	return nil, false
+	return dst, false
 }
 
 // Bind attaches the validated value to the validator's error, so that
@@ -90,8 +107,8 @@ type bound struct {
 func (b *bound) Error() string { return b.err.Error() }
 func (b *bound) Unwrap() error { return b.err }
 
-func (b *bound) issues() (issues.List, bool) {
-	return convert(b.ve, newRoot(b.v), nil)
+func (b *bound) appendIssues(dst issues.List) (issues.List, bool) {
+	return convert(dst, b.ve, newRoot(b.v), nil)
 }
 
 // Map turns the result of validator's ValidateMap (field → error, nested
@@ -123,8 +140,8 @@ func (m mapErrors) Error() string {
 	return b.String()
 }
 
-func (m mapErrors) issues() (issues.List, bool) {
-	var out issues.List
+func (m mapErrors) appendIssues(dst issues.List) (issues.List, bool) {
+	out := dst
 	var walk func(m map[string]any, prefix issues.Path)
 	walk = func(m map[string]any, prefix issues.Path) {
 		keys := make([]string, 0, len(m))
@@ -139,8 +156,7 @@ func (m mapErrors) issues() (issues.List, bool) {
 			case validator.ValidationErrors:
 				// VarWithKey names the key itself first: the prefix is
 				// the path of the map holding it.
-				list, _ := convert(e, nil, prefix)
-				out = append(out, list...)
+				out, _ = convert(out, e, nil, prefix)
 			case error:
 				// "The field: 'x' is not a map to dive".
 				out = append(out, issues.Issue{Code: issues.InvalidType, Path: prefix.Append(k),
@@ -149,7 +165,7 @@ func (m mapErrors) issues() (issues.List, bool) {
 		}
 	}
 	walk(m, nil)
-	return out, len(out) > 0
+	return out, len(out) > len(dst)
 }
 
 // converter holds what one conversion needs besides each error.
@@ -160,11 +176,31 @@ type converter struct {
 	rename bool // the namespace uses a tag-name function's names
 }
 
-// convert turns each field error into one issue.
-func convert(errs validator.ValidationErrors, root *rootInfo, prefix issues.Path) (issues.List, bool) {
+// convert appends one issue for each field error to dst.
+func convert(dst issues.List, errs validator.ValidationErrors, root *rootInfo, prefix issues.Path) (issues.List, bool) {
 	if len(errs) == 0 {
-		return nil, false
+		return dst, false
 	}
+	n := len(dst)
+	dst = slices.Grow(dst, len(errs))[:n+len(errs)]
+	// Under a bound value or a map's prefix, paths depend on more than
+	// the namespace: sites are for plain errors.
+	plain := root == nil && len(prefix) == 0
+	var c converter // built for the first issue no site gives
+	for i, fe := range errs {
+		is := &dst[n+i]
+		if plain && fromSite(is, fe) {
+			continue
+		}
+		if c.errs == nil {
+			c = newConverter(errs, root, prefix)
+		}
+		c.convert(is, fe)
+	}
+	return dst, true
+}
+
+func newConverter(errs validator.ValidationErrors, root *rootInfo, prefix issues.Path) converter {
 	c := converter{errs: errs, root: root, prefix: prefix}
 	for _, fe := range errs {
 		if fe.Namespace() != fe.StructNamespace() {
@@ -172,11 +208,7 @@ func convert(errs validator.ValidationErrors, root *rootInfo, prefix issues.Path
 			break
 		}
 	}
-	out := make(issues.List, len(errs))
-	for i, fe := range errs {
-		c.convert(&out[i], fe)
-	}
-	return out, true
+	return c
 }
 
 // at is where one field error sits.

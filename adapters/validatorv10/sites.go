@@ -1,0 +1,234 @@
+package validatorv10
+
+import (
+	"hash/maphash"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/go-playground/validator/v10"
+
+	"github.com/selfheal/selfheal/issues"
+)
+
+// A site is one way a field fails: its namespace, the tag that failed, its
+// parameter and the field's type. A server's structs fail at the same few
+// sites call after call, and for most tags the issue depends on nothing
+// else but the value sent, so sites keeps each issue once built: a warm
+// conversion is a lookup and a copy, allocates nothing, and gives the same
+// strings and slices every time (the formatter keys its own cache on them).
+//
+// siteKey is what sites files a site under (by its hash); siteRest is the
+// rest of it.
+type siteKey struct {
+	ns, tag, param string
+}
+
+type siteRest struct {
+	actual string
+	typ    reflect.Type
+	kind   reflect.Kind
+}
+
+// siteSeed seeds the hashes of site keys.
+var siteSeed = maphash.MakeSeed()
+
+// hash is what sites is keyed by: a sync.Map hashes a struct key through
+// reflection, at several times the cost of hashing a number.
+func (k siteKey) hash() uint64 {
+	// Odd multipliers keep the three parts from cancelling out.
+	return maphash.String(siteSeed, k.ns) ^
+		maphash.String(siteSeed, k.tag)*0x9e3779b97f4a7c15 ^
+		maphash.String(siteSeed, k.param)*0xc2b2ae3d27d4eb4f
+}
+
+// site is what a conversion takes from a site.
+type site struct {
+	key  siteKey
+	rest siteRest
+	// is is the issue without its Input.
+	is issues.Issue
+	// rules is the table of registered rules is was built with: a rule
+	// registered since makes the site stale.
+	rules *map[string]Rule
+	// slow marks a site whose issue depends on more than the site (see
+	// volatile): it is converted afresh each time.
+	slow bool
+	// sized marks an exact size (len, eq of a slice): which side of bound
+	// the value's length n falls on is decided per value.
+	sized bool
+	n     int
+	bound issues.Number
+}
+
+// sites holds the sites seen, by the hash of their key.
+var sites nsCache[uint64, []*site]
+
+// maxSitesPerHash bounds the sites kept under one hash. A key has one site
+// but for types, and keys seldom share a hash.
+const maxSitesPerHash = 16
+
+// fromSite fills is from the issue cached for fe's site, building the site
+// on first sight. It reports false when the issue must be converted afresh
+// because it depends on more than its site.
+func fromSite(is *issues.Issue, fe validator.FieldError) bool {
+	k := siteKey{ns: fe.Namespace(), tag: fe.Tag(), param: fe.Param()}
+	rest := siteRest{actual: fe.ActualTag(), typ: fe.Type(), kind: fe.Kind()}
+	h := k.hash()
+	s := findSite(h, k, rest)
+	if s == nil {
+		s = newSite(k, rest, fe)
+		addSite(h, s)
+	}
+	if s.slow {
+		return false
+	}
+	*is = s.is
+	if !is.Absent {
+		is.Input = fe.Value()
+	}
+	if s.sized {
+		if lengthOf(is.Input) < s.n {
+			is.Code, is.Minimum, is.Maximum = issues.TooSmall, s.bound, ""
+		} else {
+			is.Code, is.Minimum, is.Maximum = issues.TooBig, "", s.bound
+		}
+	}
+	return true
+}
+
+func findSite(h uint64, k siteKey, rest siteRest) *site {
+	list, _ := sites.load(h)
+	for _, s := range list {
+		if s.key == k && s.rest == rest && s.rules == rules.Load() {
+			return s
+		}
+	}
+	return nil
+}
+
+// addSite files s under its hash, replacing a stale site of its key.
+func addSite(h uint64, s *site) {
+	sites.update(h, s.key.ns, func(old []*site) []*site {
+		list := make([]*site, 0, len(old)+1)
+		for _, o := range old {
+			if o.key != s.key || o.rest != s.rest {
+				list = append(list, o)
+			}
+		}
+		if len(list) >= maxSitesPerHash {
+			return old
+		}
+		return append(list, s)
+	})
+}
+
+// newSite converts fe once to learn its site's issue. A site's issue reads
+// nothing a converter holds (other errors, the bound value, a prefix), so
+// an empty converter builds it.
+func newSite(k siteKey, rest siteRest, fe validator.FieldError) *site {
+	// The table is read first, so that a rule registered while the issue
+	// is built leaves the site stale rather than wrong.
+	s := &site{key: k, rest: rest, rules: rules.Load()}
+	if volatile(k, rest, pathOf(k.ns, nil)) {
+		s.slow = true
+		return s
+	}
+	var c converter
+	c.convert(&s.is, fe)
+	s.is.Input = nil
+	if s.is.Exact {
+		s.sized, s.bound = true, number(k.param)
+		s.n, _ = strconv.Atoi(k.param)
+	}
+	return s
+}
+
+// volatile reports whether the issue at a site depends on more than the
+// site and the length of the value: on other fields or errors (cross-field
+// and conditional tags), on the value itself (unique, validateFn, the
+// branches of an or-group, a map key that may be the one that failed), or
+// on the clock (time.Time bounds). It follows issue's choice of wording;
+// classes it does not list are volatile, so a new one is never cached by
+// mistake.
+func volatile(k siteKey, rest siteRest, path issues.Path) bool {
+	if len(path) > 0 && strings.HasSuffix(k.ns, "]") {
+		if _, isKey := path[len(path)-1].(string); isKey {
+			return true
+		}
+	}
+	if _, ok := lookupRule(k.tag); ok {
+		return false
+	}
+	if _, ok := aliasFormat[k.tag]; ok {
+		return false
+	}
+	cls := classOf(k.tag)
+	if cls == clsUnknown && strings.Contains(rest.actual, "|") {
+		return true
+	}
+	if cls == clsUnknown && rest.actual != k.tag {
+		if _, ok := lookupRule(rest.actual); ok {
+			return false
+		}
+		cls = classOf(rest.actual)
+	}
+	switch cls {
+	case clsSize:
+		return origin(rest.typ, rest.kind) == issues.OriginDate
+	case clsUnknown, clsRequired, clsEq, clsNe, clsEqIgnoreCase, clsNeIgnoreCase, clsOneOf, clsNoneOf,
+		clsIsDefault, clsContent, clsFormat, clsDatetime, clsPostcode:
+		return false
+	}
+	return true
+}
+
+// nsCache maps keys made from a namespace to what conversions learned
+// about them; all conversions share it, and reading takes no lock.
+// Namespaces without brackets name struct fields, which the program bounds.
+// Namespaces with brackets hold indexes and map keys that the model chose:
+// their keys get a smaller share of their own, so that they never crowd out
+// the fields', and only short ones are kept, so that a long map key is not.
+type nsCache[K comparable, V any] struct {
+	m                sync.Map   // K → V
+	mu               sync.Mutex // serializes updates; guards the counts
+	fields, elements int
+}
+
+const (
+	maxFieldKeys   = 4096
+	maxElementKeys = 1024
+	maxElementLen  = 256
+)
+
+func (c *nsCache[K, V]) load(k K) (V, bool) {
+	v, ok := c.m.Load(k)
+	if !ok {
+		var zero V
+		return zero, false
+	}
+	return v.(V), true
+}
+
+// update stores next(the value of k) as the value of k, whose namespace is
+// ns, if there is room for it.
+func (c *nsCache[K, V]) update(k K, ns string, next func(V) V) {
+	elem := strings.IndexByte(ns, '[') >= 0
+	if elem && len(ns) > maxElementLen {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	old, ok := c.load(k)
+	switch {
+	case ok:
+	case elem && c.elements < maxElementKeys:
+		c.elements++
+	case !elem && c.fields < maxFieldKeys:
+		c.fields++
+	default:
+		return
+	}
+	c.m.Store(k, next(old))
+}

@@ -1,0 +1,260 @@
+package validatorv10
+
+import (
+	"errors"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"unsafe"
+
+	"github.com/go-playground/validator/v10"
+
+	"github.com/selfheal/selfheal/internal/race"
+	"github.com/selfheal/selfheal/issues"
+)
+
+// commonT fails one common tag per field, each of which a warm conversion
+// must take from its site.
+type commonT struct {
+	ID        string     `json:"id" validate:"uuid"`
+	Site      string     `json:"site" validate:"url"`
+	Name      string     `json:"name" validate:"alpha"`
+	Status    string     `json:"status" validate:"oneof=open paid"`
+	Priority  int        `json:"priority" validate:"oneof=1 2 3"`
+	Code      string     `json:"code" validate:"len=4"`
+	Items     []int      `json:"items" validate:"len=2"`
+	Tags      []string   `json:"tags" validate:"min=1"`
+	Notes     []string   `json:"notes" validate:"max=1"`
+	Score     float64    `json:"score" validate:"lt=10"`
+	Count     int        `json:"count" validate:"gt=0"`
+	Level     uint       `json:"level" validate:"lte=5"`
+	Limit     int        `json:"limit" validate:"gte=0x10"`
+	Slug      string     `json:"slug" validate:"contains=-"`
+	Prefix    string     `json:"prefix" validate:"startswith=inv_"`
+	Role      string     `json:"role" validate:"ne=root"`
+	Kind      string     `json:"kind" validate:"eq=user"`
+	Pair      []int      `json:"pair" validate:"eq=2"`
+	Day       string     `json:"day" validate:"datetime=2006-01-02"`
+	Color     string     `json:"color" validate:"iscolor"`
+	Owner     *string    `json:"owner" validate:"required"`
+	Words     []string   `json:"words" validate:"dive,min=2"`
+	Addresses []addressT `json:"addresses" validate:"dive"`
+}
+
+func commonValue() commonT {
+	return commonT{ID: "x", Site: "x", Name: "a1", Status: "done", Priority: 4, Code: "abcdef",
+		Items: []int{1, 2, 3}, Notes: []string{"a", "b"}, Score: 12, Level: 9, Limit: 3, Slug: "ab",
+		Prefix: "cus_1", Role: "root", Kind: "bot", Pair: []int{1}, Day: "31/01/2026", Color: "blue",
+		Words: []string{"ok", "x"}, Addresses: []addressT{{City: "Paris"}, {}}}
+}
+
+// uncached converts err with no site, as Issues did before sites existed.
+func uncached(err error) issues.List {
+	ve, ok := err.(validator.ValidationErrors)
+	if !ok {
+		// Bound and map errors never take their issues from sites.
+		list, _ := Issues(err)
+		return list
+	}
+	out := make(issues.List, len(ve))
+	c := newConverter(ve, nil, nil)
+	for i, fe := range ve {
+		c.convert(&out[i], fe)
+	}
+	return out
+}
+
+// siteCases are the tag table's cases and a few more that sites hold:
+// a struct failing every common tag at once, a user alias, a tag the
+// server registered with validator only.
+func siteCases() []tc {
+	return append(cases(),
+		tc{name: "common", run: func(v *validator.Validate) error { return v.Struct(commonValue()) }},
+		tc{name: "alias", run: func(v *validator.Validate) error { return v.Var("abc", "five") }},
+		tc{name: "alias.or", run: func(v *validator.Validate) error { return v.Var("abc", "mail_or_id") }},
+		tc{name: "registered", run: func(v *validator.Validate) error { return v.Var("x", "site_test_sku=EU") }},
+	)
+}
+
+func siteValidate(t *testing.T) *validator.Validate {
+	v := newValidate()
+	v.RegisterAlias("five", "len=5")
+	v.RegisterAlias("mail_or_id", "email|uuid")
+	if err := v.RegisterValidation("site_test_sku", func(validator.FieldLevel) bool { return false }); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TestAppendIssuesSameAsUncached holds every case to the issues of a
+// conversion without sites: fresh, warm into a reused list, and warm from a
+// new failure of the same value.
+func TestAppendIssuesSameAsUncached(t *testing.T) {
+	v := siteValidate(t)
+	for _, c := range siteCases() {
+		name := c.name
+		if name == "" {
+			name = c.tag
+		}
+		t.Run(name, func(t *testing.T) {
+			err := c.run(v)
+			want := uncached(err)
+			if len(want) == 0 {
+				t.Fatalf("no issues for %v", err)
+			}
+			got, ok := AppendIssues(nil, err)
+			if !ok || !reflect.DeepEqual(got, want) {
+				t.Fatalf("first call:\ngot  %#v\nwant %#v", got, want)
+			}
+			for i := range 2 {
+				got, ok = AppendIssues(got[:0], err)
+				if !ok || !reflect.DeepEqual(got, want) {
+					t.Fatalf("warm call %d:\ngot  %#v\nwant %#v", i, got, want)
+				}
+			}
+			got, ok = AppendIssues(got[:0], c.run(v))
+			if !ok || !reflect.DeepEqual(got, want) {
+				t.Fatalf("new failure:\ngot  %#v\nwant %#v", got, want)
+			}
+			head := issues.Issue{Code: issues.Custom, Message: "kept"}
+			got, ok = AppendIssues(issues.List{head}, err)
+			if !ok || !reflect.DeepEqual(got[0], head) || !reflect.DeepEqual(got[1:], want) {
+				t.Fatalf("appended after an issue:\ngot  %#v\nwant %#v", got, want)
+			}
+		})
+	}
+}
+
+// TestAppendIssuesFalse: dst comes back as it was wherever Issues reports
+// false.
+func TestAppendIssuesFalse(t *testing.T) {
+	dst := make(issues.List, 1, 4)
+	for _, err := range []error{nil, errors.New("other"), validator.ValidationErrors{},
+		&validator.InvalidValidationError{Type: reflect.TypeOf(0)}, Map(map[string]any{"a": map[string]any{}})} {
+		got, ok := AppendIssues(dst, err)
+		if ok || len(got) != 1 || &got[0] != &dst[0] {
+			t.Errorf("AppendIssues(dst, %v) = %d issues, %v", err, len(got), ok)
+		}
+		if list, ok := Issues(err); ok || list != nil {
+			t.Errorf("Issues(%v) = %v, %v", err, list, ok)
+		}
+	}
+}
+
+// TestAppendIssuesAllocs: a warm conversion into a reused list allocates
+// nothing for the common tags.
+func TestAppendIssuesAllocs(t *testing.T) {
+	if race.Enabled {
+		t.Skip("allocation counts are meaningless under the race detector")
+	}
+	v := newValidate()
+	for name, err := range map[string]error{
+		"bench":  v.Struct(benchUser{Email: "not-an-email", Bio: "short", Age: 3}),
+		"common": v.Struct(commonValue()),
+		"var":    v.Var("nope", "email"),
+		"dive":   v.Var([]string{"ab", "c"}, "dive,min=2"),
+	} {
+		list, ok := AppendIssues(nil, err)
+		if !ok {
+			t.Fatalf("%s: no issues for %v", name, err)
+		}
+		if n := testing.AllocsPerRun(100, func() { list, _ = AppendIssues(list[:0], err) }); n != 0 {
+			t.Errorf("%s: AppendIssues allocates %v times per call", name, n)
+		}
+	}
+}
+
+// TestSitesShareSlices: the same site gives the same strings and slices
+// from one failure to the next, which the formatter's cache counts on.
+func TestSitesShareSlices(t *testing.T) {
+	v := newValidate()
+	a, _ := AppendIssues(nil, v.Struct(commonValue()))
+	b, _ := AppendIssues(nil, v.Struct(commonValue()))
+	for i := range a {
+		if unsafe.SliceData(a[i].Path) != unsafe.SliceData(b[i].Path) ||
+			unsafe.SliceData(a[i].Values) != unsafe.SliceData(b[i].Values) ||
+			unsafe.StringData(string(a[i].Minimum)) != unsafe.StringData(string(b[i].Minimum)) ||
+			unsafe.StringData(a[i].Source) != unsafe.StringData(b[i].Source) {
+			t.Errorf("%s: the two failures' issues do not share their parts", a[i].Path)
+		}
+	}
+}
+
+// registerRuns names a new tag for each run of TestSitesFollowRegisterTag:
+// registered wording cannot be taken back.
+var registerRuns atomic.Int32
+
+// TestSitesFollowRegisterTag: registering a tag's wording replaces the
+// issue its site had before.
+func TestSitesFollowRegisterTag(t *testing.T) {
+	tag := "site_test_rule_" + strconv.Itoa(int(registerRuns.Add(1)))
+	v := newValidate()
+	if err := v.RegisterValidation(tag, func(validator.FieldLevel) bool { return false }); err != nil {
+		t.Fatal(err)
+	}
+	err := v.Var("x", tag+"=EU")
+	before, _ := AppendIssues(nil, err)
+	before, _ = AppendIssues(before[:0], err)
+	if before[0].Check != CheckRule || before[0].Format != tag {
+		t.Fatalf("before RegisterTag: %#v", before[0])
+	}
+	if err := RegisterTag(tag, Rule{Message: "Must be a SKU of {param}"}); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := AppendIssues(nil, err)
+	if after[0].Message != "Must be a SKU of EU" || after[0].Check != "" {
+		t.Fatalf("after RegisterTag: %#v", after[0])
+	}
+}
+
+// TestNSCacheBounds: namespaces with brackets get their own, smaller share
+// and only short ones are kept.
+func TestNSCacheBounds(t *testing.T) {
+	var c nsCache[string, int]
+	set := func(ns string) { c.update(ns, ns, func(int) int { return 1 }) }
+	for i := range maxElementKeys + 10 {
+		set("labels[" + strconv.Itoa(i) + "]")
+	}
+	if c.elements != maxElementKeys {
+		t.Errorf("%d namespaces with brackets kept, want %d", c.elements, maxElementKeys)
+	}
+	set("User.name")
+	if _, ok := c.load("User.name"); !ok {
+		t.Errorf("a field's namespace is not kept once brackets filled their share")
+	}
+	var d nsCache[string, int]
+	long := "labels[" + strings.Repeat("k", maxElementLen) + "]"
+	d.update(long, long, func(int) int { return 1 })
+	if _, ok := d.load(long); ok {
+		t.Errorf("a namespace of %d bytes with brackets is kept", len(long))
+	}
+}
+
+// TestAppendIssuesConcurrent runs warm and cold conversions side by side,
+// for the race detector.
+func TestAppendIssuesConcurrent(t *testing.T) {
+	v := siteValidate(t)
+	errs := []error{v.Struct(commonValue()), v.Var("abc", "five"), v.Struct(crossValue())}
+	want := make([]issues.List, len(errs))
+	for i, err := range errs {
+		want[i] = uncached(err)
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			var list issues.List
+			for i := range 50 {
+				k := (g + i) % len(errs)
+				list, _ = AppendIssues(list[:0], errs[k])
+				if !reflect.DeepEqual(list, want[k]) {
+					t.Errorf("goroutine %d, call %d: issues differ", g, i)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
