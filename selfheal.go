@@ -146,17 +146,41 @@ func (e *Engine) Format(action string, err error) string {
 }
 
 // Append is Format appending to dst. With a reused buffer it allocates
-// nothing for an issues.List once warm.
+// nothing once warm, for an issues.List and for a validator error alike:
+// the issues of an adapter's error are built into a pooled list.
 func (e *Engine) Append(dst []byte, action string, err error) []byte {
 	if err == nil {
 		return dst
 	}
-	list := e.Issues(err)
+	if list, ok := err.(issues.List); ok {
+		return e.appendList(dst, action, err, list)
+	}
+	p := listPool.Get().(*issues.List)
+	list, ok := validatorv10.AppendIssues((*p)[:0], err)
+	if !ok {
+		list = append(list, e.Issues(err)...)
+	}
+	dst = e.appendList(dst, action, err, list)
+	clear(list) // let the pooled list keep no value a model sent alive
+	if cap(list) <= maxPooledIssues {
+		*p = list[:0]
+		listPool.Put(p)
+	}
+	return dst
+}
+
+func (e *Engine) appendList(dst []byte, action string, err error, list issues.List) []byte {
 	if len(list) == 0 {
 		return envelope.Wrap(err).AppendXML(dst)
 	}
 	return e.f.AppendValidation(dst, action, list)
 }
+
+// listPool holds the lists Append converts adapter errors into.
+var listPool = sync.Pool{New: func() any { return new(issues.List) }}
+
+// maxPooledIssues keeps one huge failure from pinning its list in the pool.
+const maxPooledIssues = 256
 
 // Result returns the validation_error for err as a value, for callers that
 // send fields separately or add a contract section. It is the zero
