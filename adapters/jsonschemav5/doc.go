@@ -14,7 +14,8 @@
 // otherwise an issues.List, which selfheal's Engine.Format renders as the
 // validation_error a model reads. Issues converts an error the caller got
 // from the library directly; since version 5's errors name no values, it
-// needs the compiled schema (see FromCompiled).
+// needs the compiled schema (see FromCompiled). Schema.AppendValidate and
+// AppendIssues append to a list the caller reuses.
 //
 // Every failure is reported, not the first: each missing required property
 // at its own path, unknown keys as one unrecognized_keys issue per object

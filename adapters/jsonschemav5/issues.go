@@ -22,46 +22,63 @@ import (
 // its bounds, allowed values or names: call Schema.Issues on the Schema from
 // Compile or FromCompiled instead wherever possible.
 func Issues(err error, instance any) (issues.List, bool) {
-	return (*Schema)(nil).Issues(err, instance)
+	return (*Schema)(nil).AppendIssues(nil, err, instance)
+}
+
+// AppendIssues is Issues appending to dst (see Schema.AppendIssues).
+func AppendIssues(dst issues.List, err error, instance any) (issues.List, bool) {
+	return (*Schema)(nil).AppendIssues(dst, err, instance)
 }
 
 // Issues is the package-level Issues with the knowledge of s: the
 // constraint values from the compiled schema, bounds exactly as the
 // document wrote them (when s was built by Compile). A nil s knows nothing.
 func (s *Schema) Issues(err error, instance any) (issues.List, bool) {
+	return s.AppendIssues(nil, err, instance)
+}
+
+// AppendIssues is Issues appending the issues to dst, which it returns
+// unchanged, with false, when err is not a failure of validation. A server
+// that keeps dst[:0] from one call to the next reuses its list.
+//
+// The issues share slices (Values, Allowed …) with s and with instance:
+// treat them as read-only.
+func (s *Schema) AppendIssues(dst issues.List, err error, instance any) (issues.List, bool) {
 	if err == nil {
-		return nil, false
+		return dst, false
 	}
 	var ve *jsonschema.ValidationError
 	if errors.As(err, &ve) {
 		c := conv{s: s, base: instance}
-		var out sink
+		out := sink{Sink: schemaconv.Sink{Out: dst, From: len(dst)}}
 		c.add(&out, ve)
-		return out.finish(), true
+		if list := out.finish(); len(list) > len(dst) {
+			return list, true
+		}
+		return dst, true
 	}
 	var loop jsonschema.InfiniteLoopError
 	if errors.As(err, &loop) {
-		return issues.List{{Code: issues.Custom, Check: issues.CheckNever, Input: instance, Source: "jsonschema:$ref"}}, true
+		return append(dst, issues.Issue{Code: issues.Custom, Check: issues.CheckNever, Input: instance, Source: "jsonschema:$ref"}), true
 	}
 	var bad jsonschema.InvalidJSONTypeError
 	if errors.As(err, &bad) {
-		return issues.List{{Code: issues.InvalidType, Input: instance,
-			Expected: "string|number|boolean|null|object|array", Source: "jsonschema:type"}}, true
+		return append(dst, issues.Issue{Code: issues.InvalidType, Input: instance,
+			Expected: "string|number|boolean|null|object|array", Source: "jsonschema:type"}), true
 	}
-	return nil, false
+	return dst, false
 }
 
 // conv converts one tree of errors. base is the value instance locations
-// are relative to, iloc the instance location of base, prefix its path
-// from the root of the issues (nil inside property names and contents,
-// whose issues are relative), koff the keyword-location tokens consumed by
-// the enclosing property-name or content context.
+// are relative to, iloc the instance location of base (a property name or
+// decoded content, whose issues are relative to it), koff the
+// keyword-location tokens consumed by the enclosing property-name or
+// content context.
 type conv struct {
-	s      *Schema
-	base   any
-	iloc   string
-	prefix issues.Path
-	koff   int
+	s    *Schema
+	base any
+	iloc string
+	koff int
 }
 
 // pointer splits a JSON pointer as version 5 writes it (tokens escaped,
@@ -83,7 +100,7 @@ func pointer(p string) []string {
 
 // locate returns the path and value at an instance location.
 func (c *conv) locate(loc string) (issues.Path, any) {
-	return schemaconv.Locate(c.base, c.prefix, pointer(strings.TrimPrefix(loc, c.iloc)))
+	return schemaconv.Locate(c.base, nil, pointer(strings.TrimPrefix(loc, c.iloc)))
 }
 
 // parent returns the instance location without its last token.
@@ -357,7 +374,7 @@ func (c *conv) union(path issues.Path, v any, causes []*jsonschema.ValidationErr
 // false schema sits (as jsonschemav6 does).
 func (c *conv) falseSchema(k *sink, ve *jsonschema.ValidationError, path issues.Path, v any) {
 	a := ve.AbsoluteKeywordLocation
-	k.FalseSchema(schemaconv.Fragment(a), path, v, len(path) > len(c.prefix),
+	k.FalseSchema(schemaconv.Fragment(a), path, v, len(path) > 0,
 		func() (issues.Path, any) { return c.locate(parentLoc(ve.InstanceLocation)) },
 		func() []string {
 			owner, _ := c.s.split(a[:strings.LastIndexByte(a, '/')])

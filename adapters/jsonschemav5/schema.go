@@ -200,12 +200,22 @@ func (s *Schema) Compiled() *jsonschema.Schema { return s.sch }
 // json.Number) and returns its issues, or nil when it is valid. A valid
 // instance costs what the library's Validate costs and nothing more.
 func (s *Schema) Validate(instance any) issues.List {
+	return s.AppendValidate(nil, instance)
+}
+
+// AppendValidate is Validate appending the issues to dst, so that a server
+// can reuse its list; a valid instance returns dst as it was. The issues
+// share slices with s and instance: treat them as read-only.
+func (s *Schema) AppendValidate(dst issues.List, instance any) issues.List {
 	err := s.sch.Validate(instance)
 	if err == nil {
-		return nil
+		return dst
 	}
-	list, ok := s.Issues(err, instance)
-	return schemaconv.Failed(list, ok, err, instance)
+	list, ok := s.AppendIssues(dst, err, instance)
+	if !ok || len(list) == len(dst) {
+		return schemaconv.Failed(dst, err, instance)
+	}
+	return list
 }
 
 // ValidateJSON decodes data (keeping numbers exact) and validates it.

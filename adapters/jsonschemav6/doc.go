@@ -9,6 +9,14 @@
 // validation_error a model reads. Issues converts an error the caller got
 // from the library directly.
 //
+// A server that keeps its list from one request to the next calls
+// Schema.AppendValidate (or AppendIssues) instead. What the issues take from
+// the schema (the paths it names, allowed names and values, bounds as
+// written, expected types) is worked out once by Compile and shared by every
+// call, so that a failure costs little more than walking the library's
+// errors and, for most failures, allocates nothing. The issues share
+// what they hold with the schema: treat them as read-only.
+//
 // Every failure is reported, not the first: each missing required property
 // at its own path, unknown keys (additionalProperties: false,
 // unevaluatedProperties: false) as one unrecognized_keys issue per object

@@ -1,10 +1,13 @@
 package jsonschemav6_test
 
 import (
+	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
+	"github.com/selfheal/selfheal/issues"
 )
 
 func Example() {
@@ -40,4 +43,37 @@ func ExampleIssues() {
 	list, ok := jsonschemav6.Issues(err, instance)
 	fmt.Println(ok, list[0].Path, list[0].Code, list[0].Maximum)
 	// Output: true rate too_big 0.1
+}
+
+func ExampleSchema_AppendValidate() {
+	schema, err := jsonschemav6.Compile([]byte(`{
+		"type": "object",
+		"required": ["email"],
+		"properties": {"age": {"type": "integer", "minimum": 18}}
+	}`))
+	if err != nil {
+		panic(err)
+	}
+	// A server keeps one list and converts each call's failures into it:
+	// once it has grown, a failure costs no allocation of its own.
+	var list issues.List
+	for _, args := range []string{`{"email": "a@example.com", "age": 17}`, `{"age": 30}`, `{"email": "a@example.com"}`} {
+		dec := json.NewDecoder(strings.NewReader(args))
+		dec.UseNumber()
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			panic(err)
+		}
+		list = schema.AppendValidate(list[:0], v)
+		if len(list) == 0 {
+			fmt.Println("valid")
+			continue
+		}
+		// The issues are read-only: they share slices with the schema.
+		fmt.Println(list)
+	}
+	// Output:
+	// age: too_small
+	// email: invalid_type
+	// valid
 }

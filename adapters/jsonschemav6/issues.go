@@ -28,7 +28,12 @@ import (
 // and unrecognized keys come without the allowed ones. Use Compile, or
 // FromCompiled and Schema.Issues, to get the schema's own literals and names.
 func Issues(err error, instance any) (issues.List, bool) {
-	return (*Schema)(nil).Issues(err, instance)
+	return (*Schema)(nil).AppendIssues(nil, err, instance)
+}
+
+// AppendIssues is Issues appending to dst (see Schema.AppendIssues).
+func AppendIssues(dst issues.List, err error, instance any) (issues.List, bool) {
+	return (*Schema)(nil).AppendIssues(dst, err, instance)
 }
 
 // Issues is the package-level Issues with the knowledge of s: bounds exactly
@@ -36,33 +41,66 @@ func Issues(err error, instance any) (issues.List, bool) {
 // property names next to unrecognized keys, and the expected type of a
 // missing property. A nil s knows nothing.
 func (s *Schema) Issues(err error, instance any) (issues.List, bool) {
-	var ve *jsonschema.ValidationError
-	if err == nil || !errors.As(err, &ve) {
-		return nil, false
+	return s.AppendIssues(nil, err, instance)
+}
+
+// AppendIssues is Issues appending the issues to dst, which it returns
+// unchanged, with false, when err holds no *jsonschema.ValidationError. A
+// server that keeps dst[:0] from one call to the next converts failures
+// without allocating a list.
+//
+// The issues share strings and slices (Path, Allowed, Values, Keys …) with
+// s, with err and with instance, the same ones from call to call: treat
+// them as read-only.
+func (s *Schema) AppendIssues(dst issues.List, err error, instance any) (issues.List, bool) {
+	ve := validationError(err)
+	if ve == nil {
+		return dst, false
 	}
 	c := conv{s: s, base: instance}
-	// Issues are large; growing the list one by one would copy them over
-	// and over. Required can give several issues per error, hence the slack.
-	out := schemaconv.Sink{Out: make([]issues.Issue, 0, leaves(ve)+2)}
-	c.add(&out, ve)
-	return out.Finish(), true
+	// Issues are large: growing the list one by one would copy them over
+	// and over, and room for more than there will be costs its clearing.
+	k := schemaconv.Sink{Out: slices.Grow(dst, estimate(ve)), From: len(dst)}
+	c.add(&k, ve)
+	list := k.Finish()
+	if len(list) == len(dst) {
+		return dst, true
+	}
+	return list, true
+}
+
+// validationError returns the *jsonschema.ValidationError err holds, or nil.
+func validationError(err error) *jsonschema.ValidationError {
+	if ve, ok := err.(*jsonschema.ValidationError); ok {
+		return ve
+	}
+	// Apart, so that the variable errors.As needs is allocated only here.
+	var ve *jsonschema.ValidationError
+	if err != nil && errors.As(err, &ve) {
+		return ve
+	}
+	return nil
 }
 
 // conv converts one tree of errors. base is the value instance locations are
-// relative to and prefix the path of base from the root of the issues (nil
-// inside property names and contents, whose issues are relative).
+// relative to: the instance, or a property name or decoded content, whose
+// issues are relative to it.
 type conv struct {
-	s      *Schema
-	base   any
-	prefix issues.Path
+	s    *Schema
+	base any
 	// taken records the objects already blamed for a property name (see
 	// propertyNamesLoc).
 	taken map[string]bool
 }
 
-// locate returns the path and the value at an instance location.
-func (c *conv) locate(loc []string) (issues.Path, any) {
-	return schemaconv.Locate(c.base, c.prefix, loc)
+// locate returns the path and the value at an instance location, the path
+// n expects when the instance agrees.
+func (c *conv) locate(n *node, loc []string) (issues.Path, any) {
+	var at issues.Path
+	if n != nil {
+		at = n.at
+	}
+	return schemaconv.Locate(c.base, at, loc)
 }
 
 // add converts ve and its causes into k.
@@ -79,143 +117,130 @@ func (c *conv) add(k *schemaconv.Sink, ve *jsonschema.ValidationError) {
 	if e, ok := ve.ErrorKind.(*kind.PropertyNames); ok {
 		loc = c.propertyNamesLoc(loc, e.Property)
 	}
-	path, v := c.locate(loc)
-	sch := c.s.at(ve.SchemaURL)
+	n := c.s.node(ve.SchemaURL)
+	var sch *jsonschema.Schema
+	if n != nil {
+		sch = n.sch
+	}
+	path, v := c.locate(n, loc)
 	switch e := ve.ErrorKind.(type) {
 	case *kind.InvalidJsonValue:
-		k.Out = append(k.Out, issues.Issue{Code: issues.InvalidType, Path: path, Input: v,
-			Expected: "string|number|boolean|null|object|array", Source: "jsonschema:type"})
+		k.Add(issues.InvalidType, path, v, "jsonschema:type").Expected = "string|number|boolean|null|object|array"
 	case *kind.Type:
-		k.Out = append(k.Out, issues.Issue{Code: issues.InvalidType, Path: path, Input: v,
-			Expected: c.s.types(ve.SchemaURL, e.Want), Source: "jsonschema:type"})
+		k.Add(issues.InvalidType, path, v, "jsonschema:type").Expected = c.s.expectedTypes(n, ve.SchemaURL, e.Want)
 	case *kind.Enum:
-		k.Out = append(k.Out, issues.Issue{Code: issues.InvalidValue, Path: path, Input: v,
-			Values: e.Want, Source: "jsonschema:enum"})
+		k.Add(issues.InvalidValue, path, v, "jsonschema:enum").Values = e.Want
 	case *kind.Const:
-		k.Out = append(k.Out, issues.Issue{Code: issues.InvalidValue, Path: path, Input: v,
-			Values: []any{e.Want}, Source: "jsonschema:const"})
+		k.Add(issues.InvalidValue, path, v, "jsonschema:const").Values = n.constValues(e.Want)
 	case *kind.Format:
-		is := issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Format: e.Want,
-			Source: "jsonschema:format"}
+		is := k.Add(issues.InvalidFormat, path, v, "jsonschema:format")
+		is.Format = e.Want
 		if e.Err != nil {
 			is.Message = e.Err.Error()
 		}
-		k.Out = append(k.Out, is)
 	case *kind.Pattern:
-		k.Out = append(k.Out, issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v,
-			Format: "regex", Pattern: e.Want, Source: "jsonschema:pattern"})
+		is := k.Add(issues.InvalidFormat, path, v, "jsonschema:pattern")
+		is.Format, is.Pattern = "regex", e.Want
 	case *kind.MinLength:
-		k.Out = append(k.Out, size(issues.TooSmall, path, v, issues.OriginString, e.Want,
-			sch != nil && sch.MaxLength != nil && *sch.MaxLength == e.Want, "jsonschema:minLength"))
+		c.size(k.Add(issues.TooSmall, path, v, "jsonschema:minLength"), issues.OriginString, e.Want,
+			sch != nil && sch.MaxLength != nil && *sch.MaxLength == e.Want)
 	case *kind.MaxLength:
-		k.Out = append(k.Out, size(issues.TooBig, path, v, issues.OriginString, e.Want,
-			sch != nil && sch.MinLength != nil && *sch.MinLength == e.Want, "jsonschema:maxLength"))
+		c.size(k.Add(issues.TooBig, path, v, "jsonschema:maxLength"), issues.OriginString, e.Want,
+			sch != nil && sch.MinLength != nil && *sch.MinLength == e.Want)
 	case *kind.MinItems:
-		k.Out = append(k.Out, size(issues.TooSmall, path, v, issues.OriginArray, e.Want,
-			sch != nil && sch.MaxItems != nil && *sch.MaxItems == e.Want, "jsonschema:minItems"))
+		c.size(k.Add(issues.TooSmall, path, v, "jsonschema:minItems"), issues.OriginArray, e.Want,
+			sch != nil && sch.MaxItems != nil && *sch.MaxItems == e.Want)
 	case *kind.MaxItems:
-		k.Out = append(k.Out, size(issues.TooBig, path, v, issues.OriginArray, e.Want,
-			sch != nil && sch.MinItems != nil && *sch.MinItems == e.Want, "jsonschema:maxItems"))
+		c.size(k.Add(issues.TooBig, path, v, "jsonschema:maxItems"), issues.OriginArray, e.Want,
+			sch != nil && sch.MinItems != nil && *sch.MinItems == e.Want)
 	case *kind.MinProperties:
-		k.Out = append(k.Out, size(issues.TooSmall, path, v, issues.OriginObject, e.Want,
-			sch != nil && sch.MaxProperties != nil && *sch.MaxProperties == e.Want, "jsonschema:minProperties"))
+		c.size(k.Add(issues.TooSmall, path, v, "jsonschema:minProperties"), issues.OriginObject, e.Want,
+			sch != nil && sch.MaxProperties != nil && *sch.MaxProperties == e.Want)
 	case *kind.MaxProperties:
-		k.Out = append(k.Out, size(issues.TooBig, path, v, issues.OriginObject, e.Want,
-			sch != nil && sch.MinProperties != nil && *sch.MinProperties == e.Want, "jsonschema:maxProperties"))
+		c.size(k.Add(issues.TooBig, path, v, "jsonschema:maxProperties"), issues.OriginObject, e.Want,
+			sch != nil && sch.MinProperties != nil && *sch.MinProperties == e.Want)
 	case *kind.Minimum:
-		k.Out = append(k.Out, issues.Issue{Code: issues.TooSmall, Path: path, Input: v,
-			Origin: numOrigin(sch), Minimum: c.s.literal(ve.SchemaURL, "minimum", e.Want),
-			Inclusive: true, Source: "jsonschema:minimum"})
+		is := k.Add(issues.TooSmall, path, v, "jsonschema:minimum")
+		is.Origin, is.Minimum, is.Inclusive = n.numOrigin(), c.s.bound(n, ve.SchemaURL, minimum, e.Want), true
 	case *kind.ExclusiveMinimum:
-		k.Out = append(k.Out, issues.Issue{Code: issues.TooSmall, Path: path, Input: v,
-			Origin: numOrigin(sch), Minimum: c.s.literal(ve.SchemaURL, "exclusiveMinimum", e.Want),
-			Source: "jsonschema:exclusiveMinimum"})
+		is := k.Add(issues.TooSmall, path, v, "jsonschema:exclusiveMinimum")
+		is.Origin, is.Minimum = n.numOrigin(), c.s.bound(n, ve.SchemaURL, exclusiveMinimum, e.Want)
 	case *kind.Maximum:
-		k.Out = append(k.Out, issues.Issue{Code: issues.TooBig, Path: path, Input: v,
-			Origin: numOrigin(sch), Maximum: c.s.literal(ve.SchemaURL, "maximum", e.Want),
-			Inclusive: true, Source: "jsonschema:maximum"})
+		is := k.Add(issues.TooBig, path, v, "jsonschema:maximum")
+		is.Origin, is.Maximum, is.Inclusive = n.numOrigin(), c.s.bound(n, ve.SchemaURL, maximum, e.Want), true
 	case *kind.ExclusiveMaximum:
-		k.Out = append(k.Out, issues.Issue{Code: issues.TooBig, Path: path, Input: v,
-			Origin: numOrigin(sch), Maximum: c.s.literal(ve.SchemaURL, "exclusiveMaximum", e.Want),
-			Source: "jsonschema:exclusiveMaximum"})
+		is := k.Add(issues.TooBig, path, v, "jsonschema:exclusiveMaximum")
+		is.Origin, is.Maximum = n.numOrigin(), c.s.bound(n, ve.SchemaURL, exclusiveMaximum, e.Want)
 	case *kind.MultipleOf:
-		k.Out = append(k.Out, issues.Issue{Code: issues.NotMultipleOf, Path: path, Input: v,
-			Divisor: c.s.literal(ve.SchemaURL, "multipleOf", e.Want), Source: "jsonschema:multipleOf"})
+		k.Add(issues.NotMultipleOf, path, v, "jsonschema:multipleOf").Divisor = c.s.bound(n, ve.SchemaURL, multipleOf, e.Want)
 	case *kind.Required:
-		for _, name := range e.Missing {
-			k.Out = append(k.Out, issues.Issue{Code: issues.InvalidType, Path: path.Append(name),
-				Absent: true, Expected: c.s.propType(sch, name), Source: "jsonschema:required"})
-		}
+		c.required(k, n, path, e.Missing)
 	case *kind.DependentRequired:
 		c.dependent(k, path, sch, e.Prop, e.Missing, "jsonschema:dependentRequired")
 	case *kind.Dependency:
 		c.dependent(k, path, sch, e.Prop, e.Missing, "jsonschema:dependencies")
 	case *kind.AdditionalProperties:
-		allowed := declared(sch)
-		for _, name := range e.Properties {
-			k.Unrecognized(path, v, name, allowed, "jsonschema:additionalProperties")
+		var allowed []string
+		if n != nil {
+			allowed = n.declared
 		}
+		k.UnrecognizedKeys(path, v, e.Properties, allowed, "jsonschema:additionalProperties")
 	case *kind.PropertyNames:
 		c.propertyName(k, path, v, e.Property, ve.Causes)
 	case *kind.UniqueItems:
-		is := issues.Issue{Code: issues.Custom, Check: issues.CheckUnique, Path: path, Input: v,
-			Source: "jsonschema:uniqueItems"}
+		is := k.Add(issues.Custom, path, v, "jsonschema:uniqueItems")
+		is.Check = issues.CheckUnique
 		if arr, ok := v.([]any); ok && e.Duplicates[1] < len(arr) {
-			is.Values = []any{arr[e.Duplicates[1]]}
+			// The repeated item, in the instance's own array.
+			i := e.Duplicates[1]
+			is.Values = arr[i : i+1 : i+1]
 		}
-		k.Out = append(k.Out, is)
 	case *kind.Contains:
-		k.Out = append(k.Out, contains(path, v, sch, 1, -1, "jsonschema:contains"))
+		c.contains(k.Add(issues.Custom, path, v, "jsonschema:contains"), sch, 1, -1)
 	case *kind.MinContains:
-		k.Out = append(k.Out, contains(path, v, sch, e.Want, -1, "jsonschema:minContains"))
+		c.contains(k.Add(issues.Custom, path, v, "jsonschema:minContains"), sch, e.Want, -1)
 	case *kind.MaxContains:
-		k.Out = append(k.Out, contains(path, v, sch, -1, e.Want, "jsonschema:maxContains"))
+		c.contains(k.Add(issues.Custom, path, v, "jsonschema:maxContains"), sch, -1, e.Want)
 	case *kind.AdditionalItems:
-		is := issues.Issue{Code: issues.TooBig, Path: path, Input: v, Origin: issues.OriginArray,
-			Inclusive: true, Source: "jsonschema:additionalItems"}
+		is := k.Add(issues.TooBig, path, v, "jsonschema:additionalItems")
+		is.Origin, is.Inclusive = issues.OriginArray, true
 		if arr, ok := v.([]any); ok {
-			is.Maximum = issues.Number(strconv.Itoa(len(arr) - e.Count))
+			is.Maximum = c.s.count(len(arr) - e.Count)
 		}
-		k.Out = append(k.Out, is)
 	case *kind.ContentEncoding:
-		is := issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Format: e.Want,
-			Source: "jsonschema:contentEncoding"}
+		is := k.Add(issues.InvalidFormat, path, v, "jsonschema:contentEncoding")
+		is.Format = e.Want
 		if e.Err != nil {
 			is.Message = e.Err.Error()
 		}
-		k.Out = append(k.Out, is)
 	case *kind.ContentMediaType:
-		is := issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Format: schemaconv.MediaFormat(e.Want),
-			Source: "jsonschema:contentMediaType"}
+		is := k.Add(issues.InvalidFormat, path, v, "jsonschema:contentMediaType")
+		is.Format = schemaconv.MediaFormat(e.Want)
 		if e.Err != nil {
 			is.Message = e.Err.Error()
 		}
-		k.Out = append(k.Out, is)
 	case *kind.ContentSchema:
 		inner := conv{s: c.s, base: decodeContent(v, sch)}
 		var ik schemaconv.Sink
 		for _, cause := range ve.Causes {
 			inner.add(&ik, cause)
 		}
-		k.Out = append(k.Out, issues.Issue{Code: issues.Custom, Check: issues.CheckContent, Path: path,
-			Input: v, Issues: ik.Finish(), Source: "jsonschema:contentSchema"})
+		is := k.Add(issues.Custom, path, v, "jsonschema:contentSchema")
+		is.Check, is.Issues = issues.CheckContent, ik.Finish()
 	case *kind.Not:
-		k.Out = append(k.Out, issues.Issue{Code: issues.Custom, Check: issues.CheckNot, Path: path,
-			Input: v, Source: "jsonschema:not"})
+		k.Add(issues.Custom, path, v, "jsonschema:not").Check = issues.CheckNot
 	case *kind.AnyOf:
-		k.Out = append(k.Out, c.union(path, v, ve.Causes, "jsonschema:anyOf"))
+		k.Add(issues.InvalidUnion, path, v, "jsonschema:anyOf").Branches = c.branches(ve.Causes)
 	case *kind.OneOf:
 		if len(e.Subschemas) > 0 {
-			k.Out = append(k.Out, issues.Issue{Code: issues.Custom, Check: issues.CheckOneOf, Path: path,
-				Input: v, Source: "jsonschema:oneOf"})
+			k.Add(issues.Custom, path, v, "jsonschema:oneOf").Check = issues.CheckOneOf
 			break
 		}
-		k.Out = append(k.Out, c.union(path, v, ve.Causes, "jsonschema:oneOf"))
+		k.Add(issues.InvalidUnion, path, v, "jsonschema:oneOf").Branches = c.branches(ve.Causes)
 	case *kind.FalseSchema:
-		c.falseSchema(k, ve, path, v)
+		c.falseSchema(k, ve, n, path, v)
 	case *kind.RefCycle:
-		k.Out = append(k.Out, issues.Issue{Code: issues.Custom, Check: issues.CheckNever, Path: path,
-			Input: v, Source: "jsonschema:$ref"})
+		k.Add(issues.Custom, path, v, "jsonschema:$ref").Check = issues.CheckNever
 	default:
 		// An extension's kind: its causes, if any, else a plain failure
 		// that names its keyword for logs.
@@ -229,26 +254,52 @@ func (c *conv) add(k *schemaconv.Sink, ve *jsonschema.ValidationError) {
 		if kp := ve.ErrorKind.KeywordPath(); len(kp) > 0 {
 			kw = kp[0]
 		}
-		k.Out = append(k.Out, issues.Issue{Code: issues.Custom, Check: issues.CheckNever, Path: path,
-			Input: v, Source: "jsonschema:" + kw})
+		k.Add(issues.Custom, path, v, "jsonschema:"+kw).Check = issues.CheckNever
 	}
 }
 
-func size(code issues.Code, path issues.Path, v any, origin string, want int, exact bool, source string) issues.Issue {
-	is := issues.Issue{Code: code, Path: path, Input: v, Origin: origin, Inclusive: true, Exact: exact, Source: source}
-	if code == issues.TooSmall {
-		is.Minimum = issues.Number(strconv.Itoa(want))
+// required reports each missing property of the object at path, with the
+// path and type n prepared when the object is where n expects it.
+func (c *conv) required(k *schemaconv.Sink, n *node, path issues.Path, missing []string) {
+	var props []prop
+	var sch *jsonschema.Schema
+	if n != nil {
+		sch = n.sch
+		if len(path) == len(n.at) && (len(path) == 0 || &path[0] == &n.at[0]) {
+			props = n.required
+		}
+	}
+	// The library lists the missing properties in the schema's order.
+	j := 0
+	for _, name := range missing {
+		for j < len(props) && props[j].name != name {
+			j++
+		}
+		if j < len(props) && props[j].path != nil {
+			is := k.Add(issues.InvalidType, props[j].path, nil, "jsonschema:required")
+			is.Absent, is.Expected = true, props[j].expected
+			continue
+		}
+		is := k.Add(issues.InvalidType, path.Append(name), nil, "jsonschema:required")
+		is.Absent, is.Expected = true, c.s.propType(sch, name)
+	}
+}
+
+// size fills in the bound of a too_small or too_big issue of a length or
+// count.
+func (c *conv) size(is *issues.Issue, origin string, want int, exact bool) {
+	is.Origin, is.Inclusive, is.Exact = origin, true, exact
+	if is.Code == issues.TooSmall {
+		is.Minimum = c.s.count(want)
 	} else {
-		is.Maximum = issues.Number(strconv.Itoa(want))
+		is.Maximum = c.s.count(want)
 	}
-	return is
 }
 
-// contains words a failed contains, minContains or maxContains with the
+// contains fills in a failed contains, minContains or maxContains with the
 // counts of matching items the schema asks for (-1: none).
-func contains(path issues.Path, v any, sch *jsonschema.Schema, lo, hi int, source string) issues.Issue {
-	is := issues.Issue{Code: issues.Custom, Check: issues.CheckContains, Path: path, Input: v,
-		Origin: issues.OriginArray, Inclusive: true, Source: source}
+func (c *conv) contains(is *issues.Issue, sch *jsonschema.Schema, lo, hi int) {
+	is.Check, is.Origin, is.Inclusive = issues.CheckContains, issues.OriginArray, true
 	if sch != nil {
 		if lo < 0 {
 			switch {
@@ -263,20 +314,19 @@ func contains(path issues.Path, v any, sch *jsonschema.Schema, lo, hi int, sourc
 		}
 	}
 	if lo >= 0 {
-		is.Minimum = issues.Number(strconv.Itoa(lo))
+		is.Minimum = c.s.count(lo)
 	}
 	if hi >= 0 {
-		is.Maximum = issues.Number(strconv.Itoa(hi))
+		is.Maximum = c.s.count(hi)
 	}
-	return is
 }
 
 // dependent reports each property that must be sent because prop was.
 func (c *conv) dependent(k *schemaconv.Sink, path issues.Path, sch *jsonschema.Schema, prop string, missing []string, source string) {
 	for _, name := range missing {
-		k.Out = append(k.Out, issues.Issue{Code: issues.InvalidType, Path: path.Append(name), Absent: true,
-			Expected: c.s.propType(sch, name), Source: source,
-			When: &issues.Condition{Op: issues.CondPresent, Fields: []issues.Path{path.Append(prop)}}})
+		is := k.Add(issues.InvalidType, path.Append(name), nil, source)
+		is.Absent, is.Expected = true, c.s.propType(sch, name)
+		is.When = &issues.Condition{Op: issues.CondPresent, Fields: []issues.Path{path.Append(prop)}}
 	}
 }
 
@@ -293,32 +343,35 @@ func (c *conv) propertyName(k *schemaconv.Sink, path issues.Path, obj any, name 
 		}
 		inner.add(&ik, cause)
 	}
-	k.Out = append(k.Out, issues.Issue{Code: issues.InvalidKey, Path: path, Input: name, Key: name,
-		Origin: issues.OriginObject, Issues: ik.Finish(), Source: "jsonschema:propertyNames"})
+	is := k.Add(issues.InvalidKey, path, name, "jsonschema:propertyNames")
+	is.Key, is.Origin, is.Issues = name, issues.OriginObject, ik.Finish()
 }
 
-// union reports a value that matches no alternative, with each
-// alternative's issues.
-func (c *conv) union(path issues.Path, v any, causes []*jsonschema.ValidationError, source string) issues.Issue {
+// branches returns the issues of each alternative of a value that matches
+// none (anyOf, oneOf).
+func (c *conv) branches(causes []*jsonschema.ValidationError) [][]issues.Issue {
 	branches := make([][]issues.Issue, 0, len(causes))
 	for _, cause := range causes {
 		var bk schemaconv.Sink
 		c.add(&bk, cause)
 		branches = append(branches, bk.Finish())
 	}
-	return issues.Issue{Code: issues.InvalidUnion, Path: path, Input: v, Branches: branches, Source: source}
+	return branches
 }
 
 // falseSchema reports a value where the schema is false, by where the
 // false schema sits: a property that may not be sent, a key or item beyond
 // those allowed, or a place that accepts nothing.
-func (c *conv) falseSchema(k *schemaconv.Sink, ve *jsonschema.ValidationError, path issues.Path, v any) {
-	k.FalseSchema(schemaconv.Fragment(ve.SchemaURL), path, v, len(path) > len(c.prefix),
-		func() (issues.Path, any) { return c.locate(ve.InstanceLocation[:len(ve.InstanceLocation)-1]) },
-		func() []string {
-			u := ve.SchemaURL
-			return evaluable(c.s.at(u[:strings.LastIndexByte(u, '/')]))
-		})
+func (c *conv) falseSchema(k *schemaconv.Sink, ve *jsonschema.ValidationError, n *node, path issues.Path, v any) {
+	parent := func() (issues.Path, any) { return c.locate(nil, ve.InstanceLocation[:len(ve.InstanceLocation)-1]) }
+	if n != nil && n.isFalse {
+		k.FalseSchema(n.toks, path, v, len(path) > 0, parent, func() []string { return n.evaluable })
+		return
+	}
+	u := ve.SchemaURL
+	k.FalseSchema(schemaconv.Fragment(u), path, v, len(path) > 0, parent, func() []string {
+		return evaluable(c.s.at(u[:strings.LastIndexByte(u, '/')]))
+	})
 }
 
 // numOrigin is the origin of a numeric bound: integer when the schema
@@ -443,14 +496,24 @@ func decodeContent(v any, sch *jsonschema.Schema) any {
 	return schemaconv.DecodeContent(data)
 }
 
-// leaves counts the errors of a tree that are not mere groups of others.
-func leaves(ve *jsonschema.ValidationError) int {
+// estimate is how many issues a tree of errors gives, near enough to size
+// the list: one per missing property and one per other error that does
+// not merely group others.
+func estimate(ve *jsonschema.ValidationError) int {
+	switch e := ve.ErrorKind.(type) {
+	case *kind.Required:
+		return len(e.Missing)
+	case *kind.DependentRequired:
+		return len(e.Missing)
+	case *kind.Dependency:
+		return len(e.Missing)
+	}
 	if len(ve.Causes) == 0 {
 		return 1
 	}
 	n := 0
 	for _, c := range ve.Causes {
-		n += leaves(c)
+		n += estimate(c)
 	}
 	return n
 }

@@ -3,6 +3,7 @@ package jsonschemav6
 import (
 	"fmt"
 	"math/big"
+	"strconv"
 	"strings"
 
 	"github.com/selfheal/selfheal/internal/jsonvalue"
@@ -20,12 +21,13 @@ const DefaultLocation = "mem:///schema.json"
 // Schema is a compiled JSON Schema that reports failures as issues. It is
 // immutable and safe for concurrent use.
 type Schema struct {
-	sch  *jsonschema.Schema
-	locs map[string]*jsonschema.Schema // compiled subschemas by location
-	docs schemaconv.Docs               // schema documents by URL, for literals
-	// nodes holds the document node of every location in locs, found once
-	// at Compile rather than by walking the document for every issue.
-	nodes map[string]any
+	sch   *jsonschema.Schema
+	nodes map[string]*node // every compiled subschema by location
+	index nodeIndex        // the same, found faster
+	docs  schemaconv.Docs  // schema documents by URL, for literals
+	// counts writes each count the schema names (minLength, maxItems …)
+	// once, so that issues share the text rather than write it again.
+	counts map[int]issues.Number
 }
 
 // Option configures Compile.
@@ -139,13 +141,7 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 	}
 	s.docs[loc] = doc
 	s.sch = sch
-	s.locs = index(sch)
-	s.nodes = make(map[string]any, len(s.locs))
-	for l := range s.locs {
-		if n := s.docs.Lookup(l); n != nil {
-			s.nodes[l] = n
-		}
-	}
+	s.prepare()
 	return s, nil
 }
 
@@ -153,7 +149,9 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 // carry the declared property names and types; bounds are written from the
 // library's exact values, since the documents are not known.
 func FromCompiled(sch *jsonschema.Schema) *Schema {
-	return &Schema{sch: sch, locs: index(sch)}
+	s := &Schema{sch: sch}
+	s.prepare()
+	return s
 }
 
 // Compiled returns the library's compiled schema.
@@ -163,14 +161,27 @@ func (s *Schema) Compiled() *jsonschema.Schema { return s.sch }
 // json.Number) and returns its issues, or nil when it is valid. A valid
 // instance costs what the library's Validate costs and nothing more.
 func (s *Schema) Validate(instance any) issues.List {
+	return s.AppendValidate(nil, instance)
+}
+
+// AppendValidate is Validate appending the issues to dst: a server that
+// keeps dst[:0] from one call to the next converts failures without
+// allocating a list. A valid instance returns dst as it was.
+//
+// The issues share strings and slices (Path, Allowed, Values …) with s and
+// with instance, the same ones from call to call: treat them as read-only.
+func (s *Schema) AppendValidate(dst issues.List, instance any) issues.List {
 	err := s.sch.Validate(instance)
 	if err == nil {
-		return nil
+		return dst
 	}
-	// Not a validation failure (the library reports none other today):
-	// still never nil for an invalid instance.
-	list, ok := s.Issues(err, instance)
-	return schemaconv.Failed(list, ok, err, instance)
+	list, ok := s.AppendIssues(dst, err, instance)
+	if !ok || len(list) == len(dst) {
+		// Not a validation failure (the library reports none other
+		// today): still never no issue for an invalid instance.
+		return schemaconv.Failed(dst, err, instance)
+	}
+	return list
 }
 
 // ValidateJSON decodes data (keeping numbers exact) and validates it.
@@ -184,12 +195,23 @@ func (s *Schema) ValidateJSON(data []byte) issues.List {
 	return s.Validate(v)
 }
 
-// at returns the compiled schema at a location, or nil.
-func (s *Schema) at(loc string) *jsonschema.Schema {
+// node returns the prepared subschema at a location, or nil.
+func (s *Schema) node(loc string) *node {
 	if s == nil {
 		return nil
 	}
-	return s.locs[loc]
+	if n := s.index.find(loc); n != nil {
+		return n
+	}
+	return s.nodes[loc]
+}
+
+// at returns the compiled schema at a location, or nil.
+func (s *Schema) at(loc string) *jsonschema.Schema {
+	if n := s.node(loc); n != nil {
+		return n.sch
+	}
+	return nil
 }
 
 // literal returns the number keyword kw of the schema at loc as the document
@@ -203,73 +225,19 @@ func (s *Schema) literal(loc, kw string, r *big.Rat) issues.Number {
 
 // lookup returns the value of the schema document at a location.
 func (s *Schema) lookup(loc string) any {
-	if n, ok := s.nodes[loc]; ok {
-		return n
+	if n := s.nodes[loc]; n != nil && n.doc != nil {
+		return n.doc
 	}
 	return s.docs.Lookup(loc)
 }
 
-// index maps the location of every subschema reachable from sch to it.
-func index(sch *jsonschema.Schema) map[string]*jsonschema.Schema {
-	m := map[string]*jsonschema.Schema{}
-	var walk func(s *jsonschema.Schema)
-	walk = func(s *jsonschema.Schema) {
-		if s == nil {
-			return
+// count writes n, a count of characters, items or properties, as the
+// schema's own text when the schema names it.
+func (s *Schema) count(n int) issues.Number {
+	if s != nil {
+		if c, ok := s.counts[n]; ok {
+			return c
 		}
-		if _, ok := m[s.Location]; ok {
-			return
-		}
-		m[s.Location] = s
-		walk(s.Ref)
-		walk(s.RecursiveRef)
-		if s.DynamicRef != nil {
-			walk(s.DynamicRef.Ref)
-		}
-		walk(s.Not)
-		for _, l := range [][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf, s.PrefixItems} {
-			for _, x := range l {
-				walk(x)
-			}
-		}
-		walk(s.If)
-		walk(s.Then)
-		walk(s.Else)
-		walk(s.PropertyNames)
-		for _, x := range s.Properties {
-			walk(x)
-		}
-		for _, x := range s.PatternProperties {
-			walk(x)
-		}
-		if x, ok := s.AdditionalProperties.(*jsonschema.Schema); ok {
-			walk(x)
-		}
-		for _, d := range s.Dependencies {
-			if x, ok := d.(*jsonschema.Schema); ok {
-				walk(x)
-			}
-		}
-		for _, x := range s.DependentSchemas {
-			walk(x)
-		}
-		walk(s.UnevaluatedProperties)
-		walk(s.Contains)
-		switch it := s.Items.(type) {
-		case *jsonschema.Schema:
-			walk(it)
-		case []*jsonschema.Schema:
-			for _, x := range it {
-				walk(x)
-			}
-		}
-		if x, ok := s.AdditionalItems.(*jsonschema.Schema); ok {
-			walk(x)
-		}
-		walk(s.Items2020)
-		walk(s.UnevaluatedItems)
-		walk(s.ContentSchema)
 	}
-	walk(sch)
-	return m
+	return issues.Number(strconv.Itoa(n))
 }

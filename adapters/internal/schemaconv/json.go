@@ -23,15 +23,12 @@ func DecodeArgs(data []byte) (any, issues.List) {
 	return v, nil
 }
 
-// Failed returns the issues of an instance that failed with err: list when
-// ok and not empty, otherwise one issue that says so with err's text as its
-// Message, so that an invalid instance never has no issue.
-func Failed(list issues.List, ok bool, err error, instance any) issues.List {
-	if ok && len(list) > 0 {
-		return list
-	}
-	return issues.List{{Code: issues.Custom, Check: issues.CheckNever, Input: instance,
-		Message: err.Error(), Source: "jsonschema"}}
+// Failed appends to dst the issue of an instance that failed with err
+// although no issue was found for it: one that says so with err's text as
+// its Message, so that an invalid instance never has no issue.
+func Failed(dst issues.List, err error, instance any) issues.List {
+	return append(dst, issues.Issue{Code: issues.Custom, Check: issues.CheckNever, Input: instance,
+		Message: err.Error(), Source: "jsonschema"})
 }
 
 // DecodeContent decodes the (already content-decoded) bytes of a string's

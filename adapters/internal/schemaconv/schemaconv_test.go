@@ -64,8 +64,8 @@ func TestFragmentAndDocs(t *testing.T) {
 
 func TestLocateAndDecode(t *testing.T) {
 	base := map[string]any{"a": []any{"x", "y"}}
-	p, v := Locate(base, issues.Path{"in"}, []string{"a", "1"})
-	if p.String() != issues.Path([]any{"in", "a", 1}).String() || v != "y" {
+	p, v := Locate(base, nil, []string{"a", "1"})
+	if p.String() != issues.Path([]any{"a", 1}).String() || v != "y" {
 		t.Errorf("got %v %v", p, v)
 	}
 	if p, v := Locate(base, nil, []string{"a", "9", "b"}); len(p) != 3 || p[1] != "9" || v != nil {
@@ -79,5 +79,84 @@ func TestLocateAndDecode(t *testing.T) {
 	}
 	if JSONType(json.Number("2")) != "integer" || JSONType(json.Number("2.5")) != "number" || JSONType(2.0) != "number" {
 		t.Error("JSONType")
+	}
+}
+
+// TestLocateReuses: a path the schema foresaw is its own slice, or shares
+// its elements, and only the instance decides what the path is.
+func TestLocateReuses(t *testing.T) {
+	base := map[string]any{"a": []any{"x", map[string]any{"b": true}}, "7": 1}
+	same := func(p, q issues.Path) bool { return len(p) > 0 && len(q) > 0 && &p[0] == &q[0] }
+	at := issues.Path{"a", 1, "b"}
+	for _, c := range []struct {
+		at   issues.Path
+		toks []string
+		want string
+		own  bool // the path is at, or its start, itself
+	}{
+		{at, []string{"a", "1", "b"}, "a[1].b", true},
+		{at, []string{"a"}, "a", true},
+		{at, nil, "(root)", false},
+		{nil, nil, "(root)", false},
+		{issues.Path{"a", nil, "b"}, []string{"a", "1", "b"}, "a[1].b", false},
+		{issues.Path{"a", "1"}, []string{"a", "1"}, "a[1]", false},
+		{issues.Path{7}, []string{"7"}, `["7"]`, false},
+		{at, []string{"a", "0", "b"}, "a[0].b", false},
+		{at, []string{"a", "1", "b", "c"}, "a[1].b.c", false},
+	} {
+		p, _ := Locate(base, c.at, c.toks)
+		if p.String() != c.want || same(p, c.at) != c.own || p == nil {
+			t.Errorf("%v at %v: got %v (own %v), want %s (own %v)", c.toks, c.at, p, same(p, c.at), c.want, c.own)
+		}
+	}
+	p, _ := Locate(base, issues.Path{"a", nil}, []string{"a", "0"})
+	if p[0] != "a" || p[1] != 0 {
+		t.Errorf("wildcard: %#v", p)
+	}
+}
+
+// TestSinkFrom: a sink after the caller's issues leaves them alone and
+// returns them when it adds none.
+func TestSinkFrom(t *testing.T) {
+	dst := issues.List{{Code: issues.Custom, Message: "caller's"}}
+	allowed := []string{"a", "b"}
+	k := Sink{Out: dst, From: 1}
+	k.UnrecognizedKeys(issues.Path{"o"}, nil, []string{"x", "y"}, allowed, "jsonschema:additionalProperties")
+	k.Add(issues.TooBig, issues.Path{"n"}, 3, "jsonschema:maximum").Maximum = "2"
+	list := k.Finish()
+	if len(list) != 3 || list[0].Message != "caller's" || list[2].Maximum != "2" {
+		t.Fatalf("got %v", list)
+	}
+	if is := list[1]; !slices.Equal(is.Keys, []string{"x", "y"}) || &is.Allowed[0] != &allowed[0] {
+		t.Errorf("keys: %+v (allowed copied without need)", is)
+	}
+	empty := Sink{Out: dst, From: 1}
+	if got := empty.Finish(); len(got) != 1 {
+		t.Errorf("nothing added: %v", got)
+	}
+}
+
+// TestSinkManyObjects: unrecognized keys of many objects still merge per
+// object once the sink keys them by path.
+func TestSinkManyObjects(t *testing.T) {
+	var k Sink
+	for round := range 2 {
+		for i := range 20 {
+			k.Unrecognized(issues.Path{"items", i}, nil, string(rune('a'+round)), nil, "jsonschema:unevaluatedProperties")
+		}
+	}
+	k.UnrecognizedKeys(issues.Path{"items", 3}, nil, []string{"c", "d"}, nil, "jsonschema:additionalProperties")
+	list := k.Finish()
+	if len(list) != 20 {
+		t.Fatalf("%d issues", len(list))
+	}
+	for i, is := range list {
+		want := []string{"a", "b"}
+		if i == 3 {
+			want = []string{"a", "b", "c", "d"}
+		}
+		if is.Path[1] != i || !slices.Equal(is.Keys, want) {
+			t.Errorf("%d: %v %v", i, is.Path, is.Keys)
+		}
 	}
 }

@@ -13,9 +13,18 @@ import (
 type Sink struct {
 	// Out is the list so far. Entries with an empty Code are placeholders
 	// that Finish drops.
-	Out   []issues.Issue
-	keys  map[string]int   // path → index of the unrecognized_keys issue
-	items map[string]*tail // path → array items that may not be sent
+	Out []issues.Issue
+	// From is where this sink's issues start in Out: the entries before it
+	// are the caller's, which Finish leaves alone.
+	From int
+	// unrec holds the indexes in Out of the first unrecognized_keys
+	// issues, compared by path one by one: most lists have one or two, for
+	// which a map keyed by the path's text would cost more than the
+	// comparisons. keys takes over when there are more.
+	unrec  [8]int
+	nunrec int
+	keys   map[string]int
+	items  map[string]*tail // path → array items that may not be sent
 }
 
 type tail struct {
@@ -25,10 +34,10 @@ type tail struct {
 	pos   int // index in Out of the placeholder issue
 }
 
-// Finish returns the issues collected, nil when there are none: the items
-// that may not be sent as one too_big issue when they form the array's tail
-// (one never issue each otherwise), and the names allowed next to
-// unrecognized keys without the keys themselves.
+// Finish returns Out with this sink's issues finished, nil when Out is
+// empty: the items that may not be sent as one too_big issue when they form
+// the array's tail (one never issue each otherwise), and the names allowed
+// next to unrecognized keys without the keys themselves.
 func (k *Sink) Finish() issues.List {
 	for _, t := range k.items {
 		slices.Sort(t.index)
@@ -47,45 +56,115 @@ func (k *Sink) Finish() issues.List {
 				Path: t.path.Append(i), Input: t.arr[i], Source: src})
 		}
 	}
-	out := k.Out[:0]
-	for _, is := range k.Out {
-		if is.Code == issues.UnrecognizedKeys && len(is.Allowed) > 0 {
-			// A name declared only in a branch that did not apply is
-			// not allowed after all.
-			is.Allowed = slices.DeleteFunc(slices.Clone(is.Allowed), func(a string) bool {
-				return slices.Contains(is.Keys, a)
-			})
-			if len(is.Allowed) == 0 {
-				is.Allowed = nil
+	placeholders := false
+	for i := k.From; i < len(k.Out); i++ {
+		is := &k.Out[i]
+		switch is.Code {
+		case "":
+			placeholders = true
+		case issues.UnrecognizedKeys:
+			// A name declared only in a branch that did not apply is not
+			// allowed after all. The names are often the schema's own
+			// slice: copy it only to take a name out.
+			if slices.ContainsFunc(is.Allowed, func(a string) bool { return slices.Contains(is.Keys, a) }) {
+				is.Allowed = slices.DeleteFunc(slices.Clone(is.Allowed), func(a string) bool {
+					return slices.Contains(is.Keys, a)
+				})
+				if len(is.Allowed) == 0 {
+					is.Allowed = nil
+				}
 			}
 		}
-		if is.Code != "" {
-			out = append(out, is)
-		}
 	}
-	if len(out) == 0 {
+	if placeholders {
+		kept := slices.DeleteFunc(k.Out[k.From:], func(is issues.Issue) bool { return is.Code == "" })
+		k.Out = k.Out[:k.From+len(kept)]
+	}
+	if len(k.Out) == 0 {
 		return nil
 	}
-	return issues.List(out)
+	return issues.List(k.Out)
+}
+
+// Add appends an issue with the fields every issue has and returns it for
+// the caller to fill in the others, before anything else is added. Issues
+// are large: filling one in place costs half of copying one in.
+func (k *Sink) Add(code issues.Code, path issues.Path, input any, source string) *issues.Issue {
+	k.Out = append(k.Out, issues.Issue{})
+	is := &k.Out[len(k.Out)-1]
+	is.Code, is.Path, is.Input, is.Source = code, path, input, source
+	return is
 }
 
 // Unrecognized adds key to the unrecognized_keys issue of the object obj at
 // path, creating it (with the names allowed and source) on the first key.
 func (k *Sink) Unrecognized(path issues.Path, obj any, key string, allowed []string, source string) {
-	id := path.String()
-	if i, ok := k.keys[id]; ok {
-		if !slices.Contains(k.Out[i].Keys, key) {
-			k.Out[i].Keys = append(k.Out[i].Keys, key)
-			slices.Sort(k.Out[i].Keys)
-		}
+	i, ok := k.keysAt(path)
+	if !ok {
+		k.newKeys(path, obj, []string{key}, allowed, source)
 		return
 	}
-	if k.keys == nil {
-		k.keys = map[string]int{}
+	if !slices.Contains(k.Out[i].Keys, key) {
+		k.Out[i].Keys = append(k.Out[i].Keys, key)
+		slices.Sort(k.Out[i].Keys)
 	}
-	k.keys[id] = len(k.Out)
+}
+
+// UnrecognizedKeys is Unrecognized for keys of obj that a library reports
+// together. When they are sorted and the first of their object, the issue
+// keeps keys itself rather than a copy: its slices are read-only.
+func (k *Sink) UnrecognizedKeys(path issues.Path, obj any, keys []string, allowed []string, source string) {
+	if _, ok := k.keysAt(path); !ok && len(keys) > 0 && increasing(keys) {
+		k.newKeys(path, obj, slices.Clip(keys), allowed, source)
+		return
+	}
+	for _, key := range keys {
+		k.Unrecognized(path, obj, key, allowed, source)
+	}
+}
+
+// increasing reports whether keys are sorted without repeats.
+func increasing(keys []string) bool {
+	for i := 1; i < len(keys); i++ {
+		if keys[i-1] >= keys[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// keysAt returns the index in Out of the unrecognized_keys issue at path.
+func (k *Sink) keysAt(path issues.Path) (int, bool) {
+	if k.keys != nil {
+		i, ok := k.keys[path.String()]
+		return i, ok
+	}
+	for _, i := range k.unrec[:k.nunrec] {
+		if k.Out[i].Path.Compare(path) == 0 {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// newKeys adds the unrecognized_keys issue of the object at path.
+func (k *Sink) newKeys(path issues.Path, obj any, keys []string, allowed []string, source string) {
+	i := len(k.Out)
 	k.Out = append(k.Out, issues.Issue{Code: issues.UnrecognizedKeys, Path: path, Input: obj,
-		Keys: []string{key}, Allowed: allowed, Source: source})
+		Keys: keys, Allowed: allowed, Source: source})
+	switch {
+	case k.keys != nil:
+	case k.nunrec < len(k.unrec):
+		k.unrec[k.nunrec] = i
+		k.nunrec++
+		return
+	default:
+		k.keys = make(map[string]int, 2*len(k.unrec))
+		for _, j := range k.unrec {
+			k.keys[k.Out[j].Path.String()] = j
+		}
+	}
+	k.keys[path.String()] = i
 }
 
 // ExcessItem records that item index of the array arr at path may not be

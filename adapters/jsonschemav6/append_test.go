@@ -1,0 +1,250 @@
+package jsonschemav6_test
+
+import (
+	"encoding/json"
+	"math/big"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"unsafe"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+
+	"github.com/selfheal/selfheal/adapters/jsonschemav6"
+	"github.com/selfheal/selfheal/internal/jsonschematest"
+	"github.com/selfheal/selfheal/internal/jsonvalue"
+	"github.com/selfheal/selfheal/internal/race"
+	"github.com/selfheal/selfheal/issues"
+)
+
+// appendCase is a compiled schema with an invalid and, when known, a valid
+// instance.
+type appendCase struct {
+	name      string
+	s         *jsonschemav6.Schema
+	bad, good any
+}
+
+// appendCases are the cases of the shared tables and the users.create
+// example.
+func appendCases(t *testing.T) []appendCase {
+	t.Helper()
+	var out []appendCase
+	for _, tab := range []struct {
+		draft *jsonschema.Draft
+		cases []jsonschematest.Case
+	}{{jsonschema.Draft2020, jsonschematest.Table}, {jsonschema.Draft7, jsonschematest.Draft7Table}} {
+		for _, c := range tab.cases {
+			s, err := jsonschemav6.Compile([]byte(c.Schema), jsonschemav6.WithDraft(tab.draft))
+			if err != nil {
+				t.Fatal(err)
+			}
+			bad, err := jsonvalue.Decode([]byte(c.Instance))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, appendCase{name: c.Name, s: s, bad: bad})
+		}
+	}
+	s, bad, good := usersCreate(t)
+	return append(out, appendCase{"users.create", s, bad, good})
+}
+
+// TestAppendReuse: converting into a reused list, twice, gives exactly
+// the issues of a fresh conversion after the caller's own; AppendValidate
+// gives what Validate gives, and a valid instance leaves the list as it was.
+func TestAppendReuse(t *testing.T) {
+	caller := issues.Issue{Code: issues.Custom, Message: "the caller's"}
+	for _, c := range appendCases(t) {
+		err := c.s.Compiled().Validate(c.bad)
+		want, ok := c.s.Issues(err, c.bad)
+		if !ok || len(want) == 0 {
+			t.Fatalf("%s: no issues", c.name)
+		}
+		buf := issues.List{caller}
+		for range 2 {
+			var got issues.List
+			if got, ok = c.s.AppendIssues(buf[:1], err, c.bad); !ok || !reflect.DeepEqual(got[0], caller) || !reflect.DeepEqual(got[1:], want) {
+				t.Fatalf("%s: AppendIssues\n got %v %#v\nwant %#v", c.name, ok, got, want)
+			}
+			buf = got
+		}
+		for range 2 {
+			got := c.s.AppendValidate(buf[:1], c.bad)
+			if !reflect.DeepEqual(got[0], caller) || !sameIssues(got[1:], c.s.Validate(c.bad)) {
+				t.Fatalf("%s: AppendValidate\n got %#v\nwant %#v", c.name, got[1:], c.s.Validate(c.bad))
+			}
+			buf = got
+		}
+		if c.good != nil {
+			if got := c.s.AppendValidate(buf[:1], c.good); len(got) != 1 || &got[0] != &buf[0] {
+				t.Errorf("%s: a valid instance changed the list: %v", c.name, got)
+			}
+		}
+	}
+	if list, ok := jsonschemav6.AppendIssues(issues.List{caller}, nil, nil); ok || len(list) != 1 {
+		t.Errorf("no error: %v %v", ok, list)
+	}
+}
+
+// TestAppendConcurrent: calls on one schema share its data without
+// writing to it (run with -race).
+func TestAppendConcurrent(t *testing.T) {
+	cases := appendCases(t)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			var list issues.List
+			for range 20 {
+				for _, c := range cases {
+					list = c.s.AppendValidate(list[:0], c.bad)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// sameIssues reports whether a and b hold the same issues, in any order:
+// the library reports an object's properties in map order.
+func sameIssues(a, b issues.List) bool {
+	key := func(is issues.Issue) string {
+		data, err := json.Marshal(is)
+		if err != nil {
+			panic(err)
+		}
+		return string(data)
+	}
+	sorted := func(l issues.List) issues.List {
+		l = slices.Clone(l)
+		slices.SortStableFunc(l, func(x, y issues.Issue) int {
+			switch kx, ky := key(x), key(y); {
+			case kx < ky:
+				return -1
+			case kx > ky:
+				return 1
+			}
+			return 0
+		})
+		return l
+	}
+	return reflect.DeepEqual(sorted(a), sorted(b))
+}
+
+// TestAppendAllocations: converting the users.create failures into a
+// reused list allocates nothing, and AppendValidate nothing beyond the
+// library's Validate, whether the instance is valid or not.
+func TestAppendAllocations(t *testing.T) {
+	if race.Enabled {
+		t.Skip("allocation counts are meaningless under the race detector")
+	}
+	s, bad, good := usersCreate(t)
+	err := s.Compiled().Validate(bad)
+	list, _ := s.AppendIssues(nil, err, bad)
+	if n := testing.AllocsPerRun(100, func() { list, _ = s.AppendIssues(list[:0], err, bad) }); n != 0 {
+		t.Errorf("AppendIssues allocates %v per run", n)
+	}
+	for _, v := range []any{bad, good} {
+		lib := testing.AllocsPerRun(100, func() { _ = s.Compiled().Validate(v) })
+		ours := testing.AllocsPerRun(100, func() { list = s.AppendValidate(list[:0], v) })
+		if ours > lib {
+			t.Errorf("AppendValidate allocates %v per run, the library's Validate %v", ours, lib)
+		}
+	}
+}
+
+// TestIssuesShareSchemaData: what an issue takes from the schema is the
+// same string or slice from call to call, for a formatter to cache on.
+func TestIssuesShareSchemaData(t *testing.T) {
+	s, bad, _ := usersCreate(t)
+	err := s.Compiled().Validate(bad)
+	a, _ := s.Issues(err, bad)
+	b, _ := s.Issues(err, bad)
+	str := func(x string) *byte { return unsafe.StringData(x) }
+	for i := range a {
+		x, y := a[i], b[i]
+		if unsafe.SliceData(x.Path) != unsafe.SliceData(y.Path) || unsafe.SliceData(x.Allowed) != unsafe.SliceData(y.Allowed) ||
+			unsafe.SliceData(x.Values) != unsafe.SliceData(y.Values) || str(x.Expected) != str(y.Expected) ||
+			str(string(x.Minimum)) != str(string(y.Minimum)) || str(x.Pattern) != str(y.Pattern) {
+			t.Errorf("%v: not shared:\n%#v\n%#v", x.Path, x, y)
+		}
+	}
+}
+
+// TestUnionAndBounds: issues inside alternatives, counts of 100 and more
+// and bounds an error carries other than the schema's own are right too.
+func TestUnionAndBounds(t *testing.T) {
+	s, err := jsonschemav6.Compile([]byte(`{"properties": {
+		"v": {"anyOf": [{"type": "string", "maxLength": 120}, {"type": "integer", "minimum": 1e3}]},
+		"c": {"const": {"k": [1]}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := jsonvalue.Decode([]byte(`{"v": 5, "c": {"k": [2]}}`))
+	for range 2 {
+		list := s.Validate(v)
+		got := jsonschematest.Canonical(list)
+		const want = `[{"code":"invalid_value","input":{"k":[2]},"path":["c"],"source":"jsonschema:const","values":[{"k":[1]}]},` +
+			`{"code":"invalid_union","errors":[` +
+			`[{"code":"invalid_type","expected":"string","input":5,"path":["v"],"source":"jsonschema:type"}],` +
+			`[{"code":"too_small","inclusive":true,"input":5,"minimum":1000,"origin":"integer","path":["v"],"source":"jsonschema:minimum"}]],` +
+			`"input":5,"path":["v"],"source":"jsonschema:anyOf"}]`
+		i := slices.IndexFunc(list, func(is issues.Issue) bool { return is.Code == issues.InvalidUnion })
+		if got != want || list[i].Branches[1][0].Minimum != "1e3" {
+			t.Errorf("got  %s\nwant %s", got, want)
+		}
+	}
+	long, _ := jsonvalue.Decode([]byte(`{"v": "` + strings.Repeat("x", 121) + `"}`))
+	err = s.Compiled().Validate(long)
+	a, _ := s.Issues(err, long)
+	b, _ := s.Issues(err, long)
+	if len(a) != 1 || a[0].Branches[0][0].Maximum != "120" ||
+		unsafe.StringData(string(a[0].Branches[0][0].Maximum)) != unsafe.StringData(string(b[0].Branches[0][0].Maximum)) {
+		t.Errorf("got %#v", a)
+	}
+}
+
+// TestErrorNotTheNodes: an error at a subschema's location that does not
+// carry the subschema's own values (an extension's, say) is worded from
+// what it carries, as without the schema.
+func TestErrorNotTheNodes(t *testing.T) {
+	s, err := jsonschemav6.Compile([]byte(`{"properties": {"n": {"type": ["null", "integer"], "minimum": 1e3, "const": 5}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const loc = jsonschemav6.DefaultLocation + "#/properties/n"
+	at := func(k jsonschema.ErrorKind) *jsonschema.ValidationError {
+		return &jsonschema.ValidationError{SchemaURL: loc, InstanceLocation: []string{"n"}, ErrorKind: k}
+	}
+	inst := map[string]any{"n": json.Number("2")}
+	for _, c := range []struct {
+		err  *jsonschema.ValidationError
+		want string
+	}{
+		{at(&kind.Minimum{Got: big.NewRat(2, 1), Want: big.NewRat(7, 2)}), "3.5"},
+		{at(&kind.Type{Got: "number", Want: []string{"string"}}), "string"},
+		{at(&kind.Type{Got: "number", Want: []string{"integer", "null"}}), "null|integer"},
+		{at(&kind.Const{Got: json.Number("2"), Want: "five"}), "five"},
+		{at(&kind.Const{Got: json.Number("2"), Want: []any{json.Number("5")}}), "[5]"},
+		{at(&kind.Minimum{Got: big.NewRat(2, 1), Want: s.Compiled().Properties["n"].Minimum}), "1e3"},
+		{at(&kind.Const{Got: json.Number("2"), Want: json.Number("5")}), "5"},
+	} {
+		list, _ := s.Issues(c.err, inst)
+		var got string
+		switch is := list[0]; {
+		case is.Minimum != "":
+			got = string(is.Minimum)
+		case is.Expected != "":
+			got = is.Expected
+		default:
+			data, _ := json.Marshal(is.Values[0])
+			got = strings.Trim(string(data), `"`)
+		}
+		if got != c.want {
+			t.Errorf("%T: got %s, want %s", c.err.ErrorKind, got, c.want)
+		}
+	}
+}
