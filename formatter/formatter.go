@@ -1,6 +1,7 @@
 package formatter
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sync"
@@ -170,7 +171,7 @@ type state struct {
 	prevAt  int    // where the previous field starts in out (AppendValidation)
 	tmp     []byte
 	path    issues.Path
-	idx     []int
+	order   []ordered
 	lines   int
 	bytes   int
 	omitted int
@@ -213,18 +214,59 @@ type state struct {
 func (s *state) run(list issues.List) {
 	s.lines, s.bytes, s.omitted = 0, 0, 0
 	s.prev = s.prev[:0]
-	s.idx = s.idx[:0]
+	s.order = s.order[:0]
 	for i := range list {
-		s.idx = append(s.idx, i)
+		s.order = append(s.order, ordered{key: sortKey(list[i].Path), i: i})
 	}
-	slices.SortStableFunc(s.idx, func(a, b int) int { return issues.Compare(&list[a], &list[b]) })
-	for n, i := range s.idx {
-		is := &list[i]
-		if !s.emitIssue(is) {
-			s.omitted = len(s.idx) - n
+	slices.SortStableFunc(s.order, func(a, b ordered) int {
+		if a.key != b.key {
+			return cmp.Compare(a.key, b.key)
+		}
+		return issues.Compare(&list[a.i], &list[b.i])
+	})
+	for n, o := range s.order {
+		if !s.emitIssue(&list[o.i]) {
+			s.omitted = len(s.order) - n
 			return
 		}
 	}
+}
+
+// ordered is an issue's index in the list and its sort key.
+type ordered struct {
+	key uint64
+	i   int
+}
+
+// sortKey orders paths as issues.Compare does, by their first element only:
+// the root, then indexes, then keys by their first seven bytes. Different
+// keys decide at the cost of one comparison; equal keys say nothing, and
+// issues.Compare decides.
+func sortKey(p issues.Path) uint64 {
+	if len(p) == 0 {
+		return 0
+	}
+	var n int64
+	switch e := p[0].(type) {
+	case string:
+		var k uint64
+		for i := range 7 {
+			k <<= 8
+			if i < len(e) {
+				k |= uint64(e[i])
+			}
+		}
+		return 1<<63 | k
+	case int:
+		n = int64(e)
+	case int64:
+		n = e
+	case uint64:
+		n = int64(e) // as issues.Compare reads it
+	default:
+		return 1 << 63 // compared as the empty key
+	}
+	return 1<<62 | uint64(min(max(n, -1)+1, 1<<61))
 }
 
 // emitIssue writes the lines of one issue: one line, or for a union one per

@@ -2,6 +2,7 @@ package formatter
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
@@ -380,33 +381,36 @@ func benchIssues(n int) issues.List {
 	return out
 }
 
+// osaDistance is the textbook optimal string alignment distance, ignoring
+// ASCII case, over the whole table.
+func osaDistance(a, b string) int {
+	a, b = strings.ToLower(a), strings.ToLower(b)
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
+}
+
 // editDistance computes only a band of its table; it must agree with the
 // whole-table textbook definition wherever the distance is within the limit.
 func TestEditDistanceMatchesFullTable(t *testing.T) {
-	full := func(a, b string) int {
-		a, b = strings.ToLower(a), strings.ToLower(b)
-		d := make([][]int, len(a)+1)
-		for i := range d {
-			d[i] = make([]int, len(b)+1)
-			d[i][0] = i
-		}
-		for j := range d[0] {
-			d[0][j] = j
-		}
-		for i := 1; i <= len(a); i++ {
-			for j := 1; j <= len(b); j++ {
-				cost := 1
-				if a[i-1] == b[j-1] {
-					cost = 0
-				}
-				d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-				if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-					d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-				}
-			}
-		}
-		return d[len(a)][len(b)]
-	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	word := func() string {
 		b := make([]byte, rng.IntN(14))
@@ -417,12 +421,72 @@ func TestEditDistanceMatchesFullTable(t *testing.T) {
 	}
 	for range 200000 {
 		a, b, limit := word(), word(), rng.IntN(6)
-		want := full(a, b)
+		want := osaDistance(a, b)
 		if want > limit {
 			want = -1
 		}
 		if got := editDistance(a, b, limit); got != want {
 			t.Fatalf("editDistance(%q, %q, %d) = %d, want %d", a, b, limit, got, want)
+		}
+	}
+}
+
+// closest, with its letter-bag filter and shrinking limit, must pick what
+// comparing every option by its full distance picks.
+func TestClosestMatchesFullComparison(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	word := func() string {
+		b := make([]byte, 1+rng.IntN(9))
+		for i := range b {
+			b[i] = "abcdeAB_"[rng.IntN(8)]
+		}
+		return string(b)
+	}
+	for range 50000 {
+		s := word()
+		opts := make([]string, rng.IntN(6))
+		for i := range opts {
+			opts[i] = word()
+		}
+		want, wantOK := "", false
+		for _, o := range opts { // case first, as closest does
+			if strings.EqualFold(s, o) && s != o {
+				want, wantOK = o, true
+				break
+			}
+		}
+		if !wantOK {
+			bestD := -1
+			for _, o := range opts {
+				limit := max(len(s), len(o)) / 3
+				if d := osaDistance(s, o); o != s && limit > 0 && d <= limit && (bestD < 0 || d < bestD) {
+					want, bestD = o, d
+				}
+			}
+			wantOK = bestD >= 0
+		}
+		if got, ok := closest(s, opts); got != want || ok != wantOK {
+			t.Fatalf("closest(%q, %q) = %q, %v; want %q, %v", s, opts, got, ok, want, wantOK)
+		}
+	}
+}
+
+// sortKey may only decide where issues.Compare agrees: for every pair of
+// paths, different keys are ordered as the paths are.
+func TestSortKeyAgreesWithCompare(t *testing.T) {
+	paths := []issues.Path{nil, {}, {"a"}, {""}, {"a", 1}, {"ab"}, {"abcdefg"}, {"abcdefgh"}, {"abcdefga"},
+		{"abcdefgh", "x"}, {"a\x00"}, {"\xff"}, {0}, {1}, {-1}, {-5}, {int64(7)}, {uint64(1 << 63)},
+		{1 << 62}, {1<<62 + 1}, {int32(3)}, {3.5}, {"B"}, {"b"}, {2, "a"}, {"items", 10}, {"items", 9}}
+	sign := func(x int) int { return cmp.Compare(x, 0) }
+	for _, a := range paths {
+		for _, b := range paths {
+			ka, kb := sortKey(a), sortKey(b)
+			if ka == kb {
+				continue
+			}
+			if got, want := cmp.Compare(ka, kb), sign(a.Compare(b)); got != want {
+				t.Errorf("sortKey orders %v, %v as %d; Compare says %d", a, b, got, want)
+			}
 		}
 	}
 }

@@ -57,6 +57,7 @@ type planKey struct {
 	code             issues.Code
 	kind             kind // of the value sent: origins and examples depend on it
 	hidden           bool // the field is sensitive
+	absent           bool // nothing was sent: {sent} says so
 	allowed          allowedFacts
 	expected, origin string
 	minimum, maximum issues.Number
@@ -94,8 +95,10 @@ func (k *planKey) fixed(p templates.Placeholder) bool {
 	switch p {
 	case templates.Expected, templates.Minimum, templates.Maximum, templates.Format,
 		templates.FormatExpected, templates.Example, templates.Pattern, templates.Divisor,
-		templates.CustomMessage:
+		templates.CustomMessage, templates.Received:
 		return true
+	case templates.Sent:
+		return k.absent
 	case templates.Allowed:
 		return k.allowed != allowedOpen
 	}
@@ -109,7 +112,7 @@ func planned(tpl *templates.Template) bool { return !tpl.Has(templates.Value) }
 // newPlanKey copies the facts of is, and the slices it reads, so that the
 // caller may change them afterwards.
 func newPlanKey(tpl *templates.Template, is *issues.Issue, hidden bool) planKey {
-	k := planKey{tpl: tpl, code: is.Code, kind: kindOf(is.Input), hidden: hidden,
+	k := planKey{tpl: tpl, code: is.Code, kind: kindOf(is.Input), hidden: hidden, absent: is.Absent,
 		allowed: allowedOf(tpl, is), expected: is.Expected, origin: is.Origin,
 		minimum: is.Minimum, maximum: is.Maximum, format: is.Format, pattern: is.Pattern,
 		divisor: is.Divisor, message: is.Message}
@@ -140,7 +143,7 @@ func planHash(tpl *templates.Template, is *issues.Issue, hidden bool, allowed al
 	case allowedValues:
 		mix(unsafe.Pointer(unsafe.SliceData(is.Values)), len(is.Values))
 	}
-	h ^= uintptr(kindOf(is.Input)) | boolBit(hidden)<<4 | uintptr(allowed)<<5
+	h ^= uintptr(kindOf(is.Input)) | boolBit(hidden)<<4 | boolBit(is.Absent)<<5 | uintptr(allowed)<<6
 	return h ^ h>>29
 }
 
@@ -161,7 +164,7 @@ func boolBit(b bool) uintptr {
 // are plain scalars on both sides (see scalars), so comparing them cannot
 // panic.
 func (k *planKey) matches(tpl *templates.Template, is *issues.Issue, hidden bool, allowed allowedFacts) bool {
-	if k.tpl != tpl || k.hidden != hidden || k.allowed != allowed || !eq(string(k.code), string(is.Code)) ||
+	if k.tpl != tpl || k.hidden != hidden || k.absent != is.Absent || k.allowed != allowed || !eq(string(k.code), string(is.Code)) ||
 		!eq(k.expected, is.Expected) || !eq(k.origin, is.Origin) || !eq(string(k.minimum), string(is.Minimum)) ||
 		!eq(string(k.maximum), string(is.Maximum)) || !eq(k.format, is.Format) || !eq(k.pattern, is.Pattern) ||
 		!eq(string(k.divisor), string(is.Divisor)) || !eq(k.message, is.Message) || k.kind != kindOf(is.Input) {

@@ -1,6 +1,9 @@
 package formatter
 
-import "strings"
+import (
+	"math/bits"
+	"strings"
+)
 
 // closest returns the option a model most likely meant by s: one that differs
 // only in case first, then the one at the smallest edit distance (with
@@ -12,13 +15,27 @@ func closest(s string, options []string) (best string, ok bool) {
 			return o, true
 		}
 	}
+	if len(s) > maxEdit {
+		return "", false
+	}
 	bestD := -1
+	set := letters(s)
 	for _, o := range options {
 		if o == s {
 			continue
 		}
 		limit := max(len(s), len(o)) / 3
-		if limit == 0 {
+		if bestD >= 0 {
+			limit = min(limit, bestD-1) // only a closer option can win
+		}
+		if limit <= 0 || len(o) > maxEdit {
+			continue
+		}
+		// Each edit brings in at most one letter the other word lacks and
+		// takes out at most one: more such letters than the limit and the
+		// words are too far apart, whatever their order.
+		oset := letters(o)
+		if bits.OnesCount32(oset&^set) > limit || bits.OnesCount32(set&^oset) > limit {
 			continue
 		}
 		d := editDistance(s, o, limit)
@@ -27,6 +44,17 @@ func closest(s string, options []string) (best string, ok bool) {
 		}
 	}
 	return best, bestD >= 0
+}
+
+// letters is the set of a word's bytes folded into 32 buckets (ASCII case
+// folds with them). Bytes sharing a bucket only make the bound closest
+// takes from it lower, so it stays a bound.
+func letters(s string) uint32 {
+	var set uint32
+	for i := 0; i < len(s); i++ {
+		set |= 1 << (s[i] & 31)
+	}
+	return set
 }
 
 // maxEdit bounds the strings editDistance compares, so that its table stays
@@ -44,6 +72,13 @@ func editDistance(a, b string, limit int) int {
 	if d := len(a) - len(b); d > limit || -d > limit {
 		return -1
 	}
+	var la, lb [maxEdit]byte
+	for i := range len(a) {
+		la[i] = lower(a[i])
+	}
+	for j := range len(b) {
+		lb[j] = lower(b[j])
+	}
 	// uint8 keeps the table small enough that clearing it costs nothing.
 	far := uint8(limit + 1)
 	var rows [3][maxEdit + 2]uint8
@@ -60,11 +95,11 @@ func editDistance(a, b string, limit int) int {
 		rowMin := cur[0]
 		for j := lo; j <= hi; j++ {
 			cost := uint8(1)
-			if lower(a[i-1]) == lower(b[j-1]) {
+			if la[i-1] == lb[j-1] {
 				cost = 0
 			}
 			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && lower(a[i-1]) == lower(b[j-2]) && lower(a[i-2]) == lower(b[j-1]) {
+			if i > 1 && j > 1 && la[i-1] == lb[j-2] && la[i-2] == lb[j-1] {
 				v = min(v, prev2[j-2]+1)
 			}
 			cur[j] = v
