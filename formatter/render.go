@@ -17,24 +17,32 @@ import (
 // msg looks a key up in the formatter's catalog, then in English, so that a
 // catalog missing a key still says something precise.
 func (s *state) msg(a, b, c string) *templates.Message {
-	if m := s.own(a, b, c); m != nil {
-		return m
+	e := s.lookup(a, b, c)
+	if e.m == nil && !e.fallback {
+		e.m, e.fallback = locales.Default().Message(a, b, c), true
 	}
-	return locales.Default().Message(a, b, c)
+	return e.m
 }
 
-// own looks a key up in the formatter's catalog only. A line asks for
-// several messages, almost always by the same constant strings, so a small
-// memo in the (pooled, per-call) state answers by string identity before
-// the catalog's map is hashed.
+// own looks a key up in the formatter's catalog only.
 func (s *state) own(a, b, c string) *templates.Message {
-	e := &s.memo[memoSlot(a, b, c)]
-	if e.ok && same(e.a, a) && same(e.b, b) && same(e.c, c) {
+	if e := s.lookup(a, b, c); !e.fallback {
 		return e.m
 	}
-	m := s.f.cat.Message(a, b, c)
-	*e = memoEntry{a: a, b: b, c: c, m: m, ok: true}
-	return m
+	return nil // the catalog has none; the slot holds English's
+}
+
+// lookup returns the memo entry of a key. A line asks for several
+// messages, almost always by the same constant strings, so a small memo in
+// the (pooled, per-call) state answers by string identity before the
+// catalog's map is hashed.
+func (s *state) lookup(a, b, c string) *memoEntry {
+	e := &s.memo[memoSlot(a, b, c)]
+	if e.ok && same(e.a, a) && same(e.b, b) && same(e.c, c) {
+		return e
+	}
+	*e = memoEntry{a: a, b: b, c: c, m: s.f.cat.Message(a, b, c), ok: true}
+	return e
 }
 
 // sensitive reports whether any key of the path is sensitive. Lines ask it
@@ -63,14 +71,15 @@ type redactEntry struct {
 	hit, ok bool
 }
 
-// memoEntry is one slot of the lookup memo.
+// memoEntry is one slot of the lookup memo: the catalog's message for the
+// key, or (fallback) English's when the catalog has none.
 type memoEntry struct {
-	a, b, c string
-	m       *templates.Message
-	ok      bool
+	a, b, c      string
+	m            *templates.Message
+	ok, fallback bool
 }
 
-const memoSize = 64 // a power of two
+const memoSize = 128 // a power of two
 
 // memoSlot hashes the strings' addresses and lengths: cheap, and equal for
 // the same constants every time.

@@ -1,11 +1,12 @@
 package validatorv10
 
 import (
-	"hash/maphash"
+	"maps"
 	"reflect"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-playground/validator/v10"
 
@@ -19,8 +20,7 @@ import (
 // conversion is a lookup and a copy, allocates nothing, and gives the same
 // strings and slices every time (the formatter keys its own cache on them).
 //
-// siteKey is what sites files a site under (by its hash); siteRest is the
-// rest of it.
+// siteKey is what sites files a site under; siteRest is the rest of it.
 type siteKey struct {
 	ns, tag, param string
 }
@@ -29,18 +29,6 @@ type siteRest struct {
 	actual string
 	typ    reflect.Type
 	kind   reflect.Kind
-}
-
-// siteSeed seeds the hashes of site keys.
-var siteSeed = maphash.MakeSeed()
-
-// hash is what sites is keyed by: a sync.Map hashes a struct key through
-// reflection, at several times the cost of hashing a number.
-func (k siteKey) hash() uint64 {
-	// Odd multipliers keep the three parts from cancelling out.
-	return maphash.String(siteSeed, k.ns) ^
-		maphash.String(siteSeed, k.tag)*0x9e3779b97f4a7c15 ^
-		maphash.String(siteSeed, k.param)*0xc2b2ae3d27d4eb4f
 }
 
 // site is what a conversion takes from a site.
@@ -62,12 +50,12 @@ type site struct {
 	bound issues.Number
 }
 
-// sites holds the sites seen, by the hash of their key.
-var sites nsCache[uint64, []*site]
+// sites holds the sites seen, by their key.
+var sites nsCache[siteKey, []*site]
 
-// maxSitesPerHash bounds the sites kept under one hash. A key has one site
-// but for types, and keys seldom share a hash.
-const maxSitesPerHash = 16
+// maxSitesPerKey bounds the sites kept under one key: a key has one site
+// but for the types a namespace can hold.
+const maxSitesPerKey = 16
 
 // fromSite fills is from the issue cached for fe's site, building the site
 // on first sight. It reports false when the issue must be converted afresh
@@ -75,11 +63,10 @@ const maxSitesPerHash = 16
 func fromSite(is *issues.Issue, fe validator.FieldError) bool {
 	k := siteKey{ns: fe.Namespace(), tag: fe.Tag(), param: fe.Param()}
 	rest := siteRest{actual: fe.ActualTag(), typ: fe.Type(), kind: fe.Kind()}
-	h := k.hash()
-	s := findSite(h, k, rest)
+	s := findSite(k, rest)
 	if s == nil {
 		s = newSite(k, rest, fe)
-		addSite(h, s)
+		addSite(s)
 	}
 	if s.slow {
 		return false
@@ -98,26 +85,26 @@ func fromSite(is *issues.Issue, fe validator.FieldError) bool {
 	return true
 }
 
-func findSite(h uint64, k siteKey, rest siteRest) *site {
-	list, _ := sites.load(h)
+func findSite(k siteKey, rest siteRest) *site {
+	list, _ := sites.load(k)
 	for _, s := range list {
-		if s.key == k && s.rest == rest && s.rules == rules.Load() {
+		if s.rest == rest && s.rules == rules.Load() {
 			return s
 		}
 	}
 	return nil
 }
 
-// addSite files s under its hash, replacing a stale site of its key.
-func addSite(h uint64, s *site) {
-	sites.update(h, s.key.ns, func(old []*site) []*site {
+// addSite files s under its key, replacing a stale site of its rest.
+func addSite(s *site) {
+	sites.update(s.key, s.key.ns, func(old []*site) []*site {
 		list := make([]*site, 0, len(old)+1)
 		for _, o := range old {
-			if o.key != s.key || o.rest != s.rest {
+			if o.rest != s.rest {
 				list = append(list, o)
 			}
 		}
-		if len(list) >= maxSitesPerHash {
+		if len(list) >= maxSitesPerKey {
 			return old
 		}
 		return append(list, s)
@@ -185,14 +172,18 @@ func volatile(k siteKey, rest siteRest, path issues.Path) bool {
 }
 
 // nsCache maps keys made from a namespace to what conversions learned
-// about them; all conversions share it, and reading takes no lock.
+// about them; all conversions share it. Reading is a lookup in an immutable
+// map behind an atomic pointer: no lock, no hashing beyond the map's own.
+// New entries gather in a small locked map and are merged into a new
+// immutable one every mergeEvery entries, so learning stays cheap too.
 // Namespaces without brackets name struct fields, which the program bounds.
 // Namespaces with brackets hold indexes and map keys that the model chose:
 // their keys get a smaller share of their own, so that they never crowd out
 // the fields', and only short ones are kept, so that a long map key is not.
 type nsCache[K comparable, V any] struct {
-	m                sync.Map   // K → V
-	mu               sync.Mutex // serializes updates; guards the counts
+	frozen           atomic.Pointer[map[K]V]
+	mu               sync.Mutex // guards recent and the counts
+	recent           map[K]V
 	fields, elements int
 }
 
@@ -200,15 +191,19 @@ const (
 	maxFieldKeys   = 4096
 	maxElementKeys = 1024
 	maxElementLen  = 256
+	mergeEvery     = 32
 )
 
 func (c *nsCache[K, V]) load(k K) (V, bool) {
-	v, ok := c.m.Load(k)
-	if !ok {
-		var zero V
-		return zero, false
+	if m := c.frozen.Load(); m != nil {
+		if v, ok := (*m)[k]; ok {
+			return v, true
+		}
 	}
-	return v.(V), true
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.recent[k]
+	return v, ok
 }
 
 // update stores next(the value of k) as the value of k, whose namespace is
@@ -220,9 +215,18 @@ func (c *nsCache[K, V]) update(k K, ns string, next func(V) V) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	old, ok := c.load(k)
+	frozen := c.frozen.Load()
+	var old V
+	inFrozen := false
+	if frozen != nil {
+		old, inFrozen = (*frozen)[k]
+	}
+	v, inRecent := c.recent[k]
+	if inRecent {
+		old = v
+	}
 	switch {
-	case ok:
+	case inFrozen || inRecent:
 	case elem && c.elements < maxElementKeys:
 		c.elements++
 	case !elem && c.fields < maxFieldKeys:
@@ -230,5 +234,20 @@ func (c *nsCache[K, V]) update(k K, ns string, next func(V) V) {
 	default:
 		return
 	}
-	c.m.Store(k, next(old))
+	if c.recent == nil {
+		c.recent = make(map[K]V)
+	}
+	c.recent[k] = next(old)
+	// A key the frozen map holds must not be read from it any longer.
+	if inFrozen || len(c.recent) >= mergeEvery {
+		var m map[K]V
+		if frozen != nil {
+			m = maps.Clone(*frozen)
+		} else {
+			m = make(map[K]V, len(c.recent))
+		}
+		maps.Copy(m, c.recent)
+		c.frozen.Store(&m)
+		clear(c.recent)
+	}
 }
