@@ -196,7 +196,7 @@ type state struct {
 	vsuggOK  bool
 	memo     [memoSize]memoEntry
 	// redacted memoizes the redactor's answer per path key.
-	redacted [32]redactEntry
+	redacted [64]redactEntry
 	lower    []byte
 	upper    []byte
 
