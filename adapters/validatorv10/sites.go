@@ -50,12 +50,23 @@ type site struct {
 	bound issues.Number
 }
 
-// sites holds the sites seen, by their key.
-var sites nsCache[siteKey, []*site]
+// sites holds the sites seen, listed by namespace (see listKey): a string
+// key is the map's fastest, and a field fails in few ways.
+var sites nsCache[string, []*site]
 
-// maxSitesPerKey bounds the sites kept under one key: a key has one site
-// but for the types a namespace can hold.
-const maxSitesPerKey = 16
+// maxSitesPerList bounds the sites kept in one list: the tags of a field,
+// their parameters and the types the field can hold.
+const maxSitesPerList = 16
+
+// listKey is the list a site is kept in: its namespace, or for Var's
+// failures, which have none, its tag. A namespace and a tag that are the
+// same string only share a list; sites are told apart by their whole key.
+func (k siteKey) listKey() string {
+	if k.ns == "" {
+		return k.tag
+	}
+	return k.ns
+}
 
 // fromSite fills is from the issue cached for fe's site, building the site
 // on first sight. It reports false when the issue must be converted afresh
@@ -86,25 +97,25 @@ func fromSite(is *issues.Issue, fe validator.FieldError) bool {
 }
 
 func findSite(k siteKey, rest siteRest) *site {
-	list, _ := sites.load(k)
+	list, _ := sites.load(k.listKey())
 	for _, s := range list {
-		if s.rest == rest && s.rules == rules.Load() {
+		if s.key == k && s.rest == rest && s.rules == rules.Load() {
 			return s
 		}
 	}
 	return nil
 }
 
-// addSite files s under its key, replacing a stale site of its rest.
+// addSite files s in its list, replacing a stale site of its key.
 func addSite(s *site) {
-	sites.update(s.key, s.key.ns, func(old []*site) []*site {
+	sites.update(s.key.listKey(), s.key.ns, func(old []*site) []*site {
 		list := make([]*site, 0, len(old)+1)
 		for _, o := range old {
-			if o.rest != s.rest {
+			if o.key != s.key || o.rest != s.rest {
 				list = append(list, o)
 			}
 		}
-		if len(list) >= maxSitesPerKey {
+		if len(list) >= maxSitesPerList {
 			return old
 		}
 		return append(list, s)
@@ -175,7 +186,7 @@ func volatile(k siteKey, rest siteRest, path issues.Path) bool {
 // about them; all conversions share it. Reading is a lookup in an immutable
 // map behind an atomic pointer: no lock, no hashing beyond the map's own.
 // New entries gather in a small locked map and are merged into a new
-// immutable one every mergeEvery entries, so learning stays cheap too.
+// immutable one once they are an eighth of it, so learning stays cheap too.
 // Namespaces without brackets name struct fields, which the program bounds.
 // Namespaces with brackets hold indexes and map keys that the model chose:
 // their keys get a smaller share of their own, so that they never crowd out
@@ -191,7 +202,6 @@ const (
 	maxFieldKeys   = 4096
 	maxElementKeys = 1024
 	maxElementLen  = 256
-	mergeEvery     = 32
 )
 
 func (c *nsCache[K, V]) load(k K) (V, bool) {
@@ -238,8 +248,14 @@ func (c *nsCache[K, V]) update(k K, ns string, next func(V) V) {
 		c.recent = make(map[K]V)
 	}
 	c.recent[k] = next(old)
-	// A key the frozen map holds must not be read from it any longer.
-	if inFrozen || len(c.recent) >= mergeEvery {
+	// A key the frozen map holds must not be read from it any longer; the
+	// others wait for company, fewer the smaller the frozen map, so that
+	// copying it costs O(1) a learned entry and reads seldom take the lock.
+	size := 0
+	if frozen != nil {
+		size = len(*frozen)
+	}
+	if inFrozen || len(c.recent) > size/8 {
 		var m map[K]V
 		if frozen != nil {
 			m = maps.Clone(*frozen)
