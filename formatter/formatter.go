@@ -59,6 +59,7 @@ type Formatter struct {
 	maxRunes  int
 	redact    *redactor
 	recovery  string
+	close     []byte // the envelope's end when no issue was left out
 	pool      sync.Pool
 	plans     plans
 }
@@ -92,6 +93,7 @@ func New(o Options) *Formatter {
 	if m := f.cat.Message("recovery", "", ""); m != nil {
 		f.recovery = m.Template(templates.Other).Source()
 	}
+	f.close = envelope.AppendValidationClose(nil, "", nil, f.recovery)
 	f.pool.New = func() any { return &state{f: f} }
 	return f
 }
@@ -116,6 +118,9 @@ func (f *Formatter) AppendValidation(dst []byte, action string, list issues.List
 	if s.omitted > 0 {
 		s.tmp = s.appendMore(s.tmp[:0], s.omitted)
 		more = string(s.tmp)
+	}
+	if more == "" {
+		return append(dst, f.close...) // the same every time: written once
 	}
 	return envelope.AppendValidationClose(dst, more, nil, f.recovery)
 }
