@@ -476,7 +476,7 @@ func TestClosestMatchesFullComparison(t *testing.T) {
 func TestSortKeyAgreesWithCompare(t *testing.T) {
 	paths := []issues.Path{nil, {}, {"a"}, {""}, {"a", 1}, {"ab"}, {"abcdefg"}, {"abcdefgh"}, {"abcdefga"},
 		{"abcdefgh", "x"}, {"a\x00"}, {"\xff"}, {0}, {1}, {-1}, {-5}, {int64(7)}, {uint64(1 << 63)},
-		{1 << 62}, {1<<62 + 1}, {int32(3)}, {3.5}, {"B"}, {"b"}, {2, "a"}, {"items", 10}, {"items", 9}}
+		{int64(1 << 62)}, {int64(1<<62 + 1)}, {int32(3)}, {3.5}, {"B"}, {"b"}, {2, "a"}, {"items", 10}, {"items", 9}}
 	sign := func(x int) int { return cmp.Compare(x, 0) }
 	for _, a := range paths {
 		for _, b := range paths {

@@ -125,27 +125,25 @@ func newPlanKey(tpl *templates.Template, is *issues.Issue, hidden bool) planKey 
 	return k
 }
 
-// planHash mixes the addresses and lengths of the facts of is: equal facts
-// from the same source land in the same slot at the cost of a few
-// multiplications.
+// planHash mixes the addresses of the facts of is: equal facts from the
+// same source land in the same pair of slots at the cost of one
+// multiplication.
 func planHash(tpl *templates.Template, is *issues.Issue, hidden bool, allowed allowedFacts) uintptr {
-	h := uintptr(unsafe.Pointer(tpl))
-	mix := func(p unsafe.Pointer, n int) {
-		h = (h^uintptr(p))*0x9E3779B97F4A7C15 ^ uintptr(n)
-	}
 	// The facts that tell sites apart; the others are compared, not hashed.
-	for _, str := range [...]string{is.Expected, string(is.Minimum), string(is.Maximum), is.Format, is.Pattern} {
-		mix(unsafe.Pointer(unsafe.StringData(str)), len(str))
-	}
+	h := uintptr(unsafe.Pointer(tpl)) ^ addr(is.Expected)*3 ^ addr(string(is.Minimum))*5 ^
+		addr(string(is.Maximum))*7 ^ addr(is.Format)*11 ^ addr(is.Pattern)*13
 	switch allowed {
 	case allowedKeys:
-		mix(unsafe.Pointer(unsafe.SliceData(is.Allowed)), len(is.Allowed))
+		h ^= uintptr(unsafe.Pointer(unsafe.SliceData(is.Allowed))) * 17
 	case allowedValues:
-		mix(unsafe.Pointer(unsafe.SliceData(is.Values)), len(is.Values))
+		h ^= uintptr(unsafe.Pointer(unsafe.SliceData(is.Values))) * 17
 	}
 	h ^= uintptr(kindOf(is.Input)) | boolBit(hidden)<<4 | boolBit(is.Absent)<<5 | uintptr(allowed)<<6
-	return h ^ h>>29
+	x := uint64(h) * 0x9E3779B97F4A7C15
+	return uintptr(x ^ x>>32)
 }
+
+func addr(s string) uintptr { return uintptr(unsafe.Pointer(unsafe.StringData(s))) }
 
 // eq is a == b, answered inline when both are the same memory, as the
 // facts of a plan and of the issues that hit it usually are.
