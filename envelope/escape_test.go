@@ -147,8 +147,8 @@ func TestPlain(t *testing.T) {
 			t.Errorf("Plain(%q) = %v, want %v", s, got, want)
 		}
 		if Plain(s) {
-			if got, want := string(AppendFieldPlain(nil, "n", s)), string(AppendField(nil, "n", s)); got != want {
-				t.Errorf("AppendFieldPlain(%q) = %q, want %q", s, got, want)
+			if got, want := string(AppendFieldClose(append(AppendFieldOpen(nil, "n"), s...))), string(AppendField(nil, "n", s)); got != want {
+				t.Errorf("a plain text written as it is gives %q, want %q", got, want)
 			}
 		}
 	}

@@ -85,23 +85,25 @@ func AppendValidationOpen(dst []byte, action string) []byte {
 // newline. Name and text may each be a string or a []byte, so a caller that
 // assembles the text in a scratch buffer passes it without a conversion.
 func AppendField[N, T string | []byte](dst []byte, name N, text T) []byte {
-	dst = append(dst, `  <field name="`...)
-	dst = appendEscaped(dst, name, inAttr)
-	dst = append(dst, `">`...)
+	dst = AppendFieldOpen(dst, name)
 	dst = appendEscaped(dst, text, inText)
-	return append(dst, "</field>\n"...)
+	return AppendFieldClose(dst)
 }
 
-// AppendFieldPlain is AppendField for a text that [Plain] accepts, which
-// it copies as it is instead of scanning it again. A writer that assembles
-// a text from parts it has checked (or knows to be plain) saves the second
-// pass; the name is escaped as always. The caller vouches for the text: one
-// that Plain rejects would make the envelope malformed.
-func AppendFieldPlain[N, T string | []byte](dst []byte, name N, text T) []byte {
+// AppendFieldOpen and AppendFieldClose write AppendField's line around a
+// text the caller appends itself: escaped with AppendText, or as it is when
+// Plain accepts it. A writer that renders the text in pieces it has checked
+// writes it once, in place, instead of building it aside and scanning it
+// again. The caller vouches for the text: one Plain rejects, appended
+// unescaped, would make the envelope malformed.
+func AppendFieldOpen[N string | []byte](dst []byte, name N) []byte {
 	dst = append(dst, `  <field name="`...)
 	dst = appendEscaped(dst, name, inAttr)
-	dst = append(dst, `">`...)
-	dst = append(dst, text...)
+	return append(dst, `">`...)
+}
+
+// AppendFieldClose ends the line AppendFieldOpen began.
+func AppendFieldClose(dst []byte) []byte {
 	return append(dst, "</field>\n"...)
 }
 

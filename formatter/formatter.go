@@ -314,12 +314,10 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue) bool {
 	} else {
 		s.name = path.AppendTo(s.name[:0])
 	}
-	s.top, s.plain = true, false
-	s.line = s.appendIssue(s.line[:0], is, inner)
-	s.top = false
 	// Identical lines for the same field say nothing new: the previous
 	// line is compared as written, in the envelope or in s.prev.
 	if s.collect {
+		s.line = s.appendIssue(s.line[:0], is, inner)
 		if n := len(s.name); len(s.prev) == n+1+len(s.line) && string(s.prev[:n]) == string(s.name) &&
 			string(s.prev[n+1:]) == string(s.line) {
 			return true
@@ -331,12 +329,19 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue) bool {
 		s.bytes += len(s.name) + len(s.line)
 		s.fields = append(s.fields, envelope.Field{Name: string(s.name), Text: string(s.line)})
 	} else {
+		// The line is rendered in place; only a line that is not plain
+		// (see appendPlanned) is moved aside and escaped back.
 		start := len(s.out)
-		if s.plain {
-			s.out = envelope.AppendFieldPlain(s.out, s.name, s.line)
-		} else {
-			s.out = envelope.AppendField(s.out, s.name, s.line)
+		s.out = envelope.AppendFieldOpen(s.out, s.name)
+		at := len(s.out)
+		s.top, s.plain = true, false
+		s.out = s.appendIssue(s.out, is, inner)
+		s.top = false
+		if !s.plain {
+			s.line = append(s.line[:0], s.out[at:]...)
+			s.out = envelope.AppendText(s.out[:at], s.line)
 		}
+		s.out = envelope.AppendFieldClose(s.out)
 		field := s.out[start:]
 		if s.lines > 0 && string(s.out[s.prevAt:start]) == string(field) {
 			s.out = s.out[:start]

@@ -78,13 +78,17 @@ const (
 	allowedOpen                       // Issue.Values that are not plain scalars: not fixed
 )
 
+// The allowed values of invalid_value and the allowed keys come from the
+// schema; a custom check's values (the items a unique check found
+// repeated) come from what was sent, and a plan is never keyed on what was
+// sent.
 func allowedOf(tpl *templates.Template, is *issues.Issue) allowedFacts {
 	switch {
 	case !tpl.Has(templates.Allowed):
 		return noAllowed
 	case is.Code == issues.UnrecognizedKeys:
 		return allowedKeys
-	case scalars(is.Values):
+	case is.Code != issues.Custom && scalars(is.Values):
 		return allowedValues
 	}
 	return allowedOpen
