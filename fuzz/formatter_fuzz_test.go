@@ -43,6 +43,13 @@ func FuzzFormat(f *testing.F) {
 		}
 		for _, e := range engines {
 			out := e.Format(key, list)
+			// The second call builds render plans and the third uses them:
+			// they must change nothing.
+			for call := 2; call <= 3; call++ {
+				if again := e.Format(key, list); again != out {
+					t.Fatalf("call %d differs:\n%s\nfirst:\n%s", call, again, out)
+				}
+			}
 			d, err := envelope.Parse(out)
 			if err != nil || d.Validation == nil {
 				t.Fatalf("not a validation_error: %v\n%s", err, out)
