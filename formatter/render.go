@@ -36,13 +36,24 @@ func (s *state) own(a, b, c string) *templates.Message {
 // messages, almost always by the same constant strings, so a small memo in
 // the (pooled, per-call) state answers by string identity before the
 // catalog's map is hashed.
+//
+// Slots come in pairs, the one used last first, so that two keys whose
+// addresses collide do not evict each other on every line.
 func (s *state) lookup(a, b, c string) *memoEntry {
-	e := &s.memo[memoSlot(a, b, c)]
-	if e.ok && same(e.a, a) && same(e.b, b) && same(e.c, c) {
-		return e
+	i := memoSlot(a, b, c) &^ 1
+	first, second := &s.memo[i], &s.memo[i+1]
+	if first.is(a, b, c) {
+		return first
 	}
-	*e = memoEntry{a: a, b: b, c: c, m: s.f.cat.Message(a, b, c), ok: true}
-	return e
+	if !second.is(a, b, c) {
+		*second = memoEntry{a: a, b: b, c: c, m: s.f.cat.Message(a, b, c), ok: true}
+	}
+	*first, *second = *second, *first
+	return first
+}
+
+func (e *memoEntry) is(a, b, c string) bool {
+	return e.ok && same(e.a, a) && same(e.b, b) && same(e.c, c)
 }
 
 // sensitive reports whether any key of the path is sensitive. Lines ask it
