@@ -174,13 +174,24 @@ func (k *planKey) matches(tpl *templates.Template, is *issues.Issue, hidden bool
 	}
 	switch allowed {
 	case allowedKeys:
-		return slices.Equal(k.keys, is.Allowed)
+		if len(k.keys) != len(is.Allowed) {
+			return false
+		}
+		for i, key := range k.keys {
+			if !eq(key, is.Allowed[i]) {
+				return false
+			}
+		}
 	case allowedValues:
 		if len(k.values) != len(is.Values) {
 			return false
 		}
-		for i := range k.values {
-			if k.values[i] != is.Values[i] {
+		for i, v := range k.values {
+			if str, ok := v.(string); ok { // most enums: compared by address first
+				if other, ok := is.Values[i].(string); !ok || !eq(str, other) {
+					return false
+				}
+			} else if v != is.Values[i] {
 				return false
 			}
 		}

@@ -356,6 +356,9 @@ func typeHint(str, expected string) string {
 }
 
 func isIntegral(num string) bool {
+	if digits := strings.TrimPrefix(num, "-"); digits != "" && strings.Trim(digits, "0123456789") == "" {
+		return true // the common case, without parsing
+	}
 	f, err := strconv.ParseFloat(num, 64)
 	return err == nil && f == float64(int64(f))
 }
