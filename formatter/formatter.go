@@ -158,7 +158,7 @@ func (f *Formatter) put(s *state) {
 	if cap(s.name) > keep || cap(s.line) > keep || cap(s.tmp) > keep {
 		return
 	}
-	s.out, s.is, s.suggFor, s.vsuggFor = nil, nil, nil, nil
+	s.out, s.is, s.suggFor, s.vsuggFor, s.known = nil, nil, nil, nil, false
 	clear(s.sugg)
 	f.pool.Put(s)
 }
@@ -184,6 +184,10 @@ type state struct {
 	// While a line renders: top marks its top-level message; watch, dirty
 	// and plain track whether its text is plain (see appendPlanned).
 	top, watch, dirty, plain bool
+	// known says knownHidden answers whether the line's field is sensitive
+	// (from the field memo), for appendIssue.
+	known, knownHidden bool
+	fieldMemo          [32]fieldEntry
 
 	// while a template renders
 	is     *issues.Issue
@@ -306,12 +310,13 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue) bool {
 	if s.lines >= s.f.maxIssues {
 		return false
 	}
-	if is.Code == issues.InvalidElement && isPathKey(is.Key) {
+	element := is.Code == issues.InvalidElement && isPathKey(is.Key)
+	if element {
 		// The element's own path names the field, not its container's.
 		s.path = append(append(s.path[:0], (*path)...), is.Key)
 		s.name = s.path.AppendTo(s.name[:0])
 		clear(s.path)
-	} else {
+	} else if s.collect {
 		s.name = path.AppendTo(s.name[:0])
 	}
 	// Identical lines for the same field say nothing new: the previous
@@ -332,7 +337,21 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue) bool {
 		// The line is rendered in place; only a line that is not plain
 		// (see appendPlanned) is moved aside and escaped back.
 		start := len(s.out)
-		s.out = envelope.AppendFieldOpen(s.out, s.name)
+		var f *fieldEntry
+		if !element {
+			f = s.fieldAt(*path)
+		}
+		switch {
+		case f != nil:
+			s.out = append(s.out, f.open...)
+			if path == &is.Path {
+				s.known, s.knownHidden = true, f.hidden
+			}
+		case element:
+			s.out = envelope.AppendFieldOpen(s.out, s.name)
+		default:
+			s.out = envelope.AppendFieldOpen(s.out, path.AppendTo(s.name[:0]))
+		}
 		at := len(s.out)
 		s.top, s.plain = true, false
 		s.out = s.appendIssue(s.out, is, inner)

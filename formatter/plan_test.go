@@ -86,3 +86,25 @@ func TestPlannedLinesAreEscaped(t *testing.T) {
 		}
 	}
 }
+
+// The field memo finds a path by its slice's address but uses it only when
+// the path is equal in content: a path changed in place gets its own name
+// and its own sensitivity.
+func TestFieldMemoFollowsContent(t *testing.T) {
+	f := New(DefaultOptions())
+	path := issues.Path{"user", "name"}
+	is := issues.Issue{Code: issues.TooSmall, Path: path, Input: "ab", Origin: "string", Minimum: "3", Inclusive: true}
+	for range 3 {
+		f.AppendValidation(nil, "t", issues.List{is})
+	}
+	path[1] = "password"
+	out := string(f.AppendValidation(nil, "t", issues.List{is}))
+	want := `<field name="user.password">Too short. You sent: a value not shown because the field is sensitive (2 characters).`
+	if !strings.Contains(out, want) {
+		t.Errorf("after changing the path in place:\n%s\nwant %s", out, want)
+	}
+	path[1] = 7
+	if out := string(f.AppendValidation(nil, "t", issues.List{is})); !strings.Contains(out, `<field name="user[7]">`) {
+		t.Errorf("after changing the path in place:\n%s", out)
+	}
+}

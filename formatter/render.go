@@ -76,6 +76,60 @@ func (s *state) sensitive(p issues.Path) bool {
 	return false
 }
 
+// fieldAt returns the memo of the field at path p: the opening of its
+// line (as envelope.AppendFieldOpen writes it) and whether it is
+// sensitive. The lines of a call, and of the calls a pooled state serves,
+// sit at the same few paths, which adapters hand out as the same slices;
+// an entry is found by the slice's address and used only when the path is
+// equal in content. nil for a path with elements other than keys and
+// indexes.
+func (s *state) fieldAt(p issues.Path) *fieldEntry {
+	h := uintptr(unsafe.Pointer(unsafe.SliceData(p)))>>3 ^ uintptr(len(p))
+	e := &s.fieldMemo[int(h^h>>7)&(len(s.fieldMemo)-1)]
+	if e.ok && samePath(e.path, p) {
+		return e
+	}
+	for _, el := range p {
+		switch el.(type) {
+		case string, int:
+		default:
+			return nil
+		}
+	}
+	s.name = p.AppendTo(s.name[:0])
+	e.path = append(e.path[:0], p...)
+	e.open = envelope.AppendFieldOpen(e.open[:0], s.name)
+	e.hidden, e.ok = s.sensitive(p), true
+	return e
+}
+
+// fieldEntry is one slot of the field memo.
+type fieldEntry struct {
+	path       issues.Path // a copy: the caller's may change
+	open       []byte
+	hidden, ok bool
+}
+
+// samePath reports whether memo path a, of keys and indexes only, equals p.
+func samePath(a, p issues.Path) bool {
+	if len(a) != len(p) {
+		return false
+	}
+	for i, el := range a {
+		switch x := el.(type) {
+		case string:
+			if y, ok := p[i].(string); !ok || !eq(x, y) {
+				return false
+			}
+		case int:
+			if y, ok := p[i].(int); !ok || x != y {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // redactEntry is one slot of the sensitive-key memo.
 type redactEntry struct {
 	key     string
@@ -137,7 +191,12 @@ func (s *state) appendIssue(dst []byte, is, inner *issues.Issue) []byte {
 	saveIs, saveInner, saveHidden := s.is, s.inner, s.hidden
 	// Whether the field is sensitive is asked by several placeholders;
 	// answer it once per issue.
-	s.is, s.inner, s.hidden = is, nil, s.sensitive(is.Path)
+	hidden := s.knownHidden
+	if !s.known {
+		hidden = s.sensitive(is.Path)
+	}
+	s.known = false
+	s.is, s.inner, s.hidden = is, nil, hidden
 	m, count := s.choose(is, inner)
 	dst = s.appendPlanned(dst, m, count)
 	s.is, s.inner, s.hidden = saveIs, saveInner, saveHidden
