@@ -85,9 +85,15 @@ func (s *state) sensitive(p issues.Path) bool {
 // indexes.
 func (s *state) fieldAt(p issues.Path) *fieldEntry {
 	h := uintptr(unsafe.Pointer(unsafe.SliceData(p)))>>3 ^ uintptr(len(p))
-	e := &s.fieldMemo[int(h^h>>7)&(len(s.fieldMemo)-1)]
-	if e.ok && samePath(e.path, p) {
-		return e
+	i := int(h^h>>7) & (len(s.fieldMemo) - 1) &^ 1
+	// Pairs of slots, the one used last first, as in lookup.
+	first, second := &s.fieldMemo[i], &s.fieldMemo[i+1]
+	if first.ok && samePath(first.path, p) {
+		return first
+	}
+	*first, *second = *second, *first
+	if first.ok && samePath(first.path, p) {
+		return first
 	}
 	for _, el := range p {
 		switch el.(type) {
@@ -96,6 +102,7 @@ func (s *state) fieldAt(p issues.Path) *fieldEntry {
 			return nil
 		}
 	}
+	e := first
 	s.name = p.AppendTo(s.name[:0])
 	e.path = append(e.path[:0], p...)
 	e.open = envelope.AppendFieldOpen(e.open[:0], s.name)
