@@ -60,6 +60,7 @@ type Formatter struct {
 	redact    *redactor
 	recovery  string
 	close     []byte // the envelope's end when no issue was left out
+	units     [len(units)][smallCounts]string
 	pool      sync.Pool
 	plans     plans
 }
@@ -94,6 +95,7 @@ func New(o Options) *Formatter {
 		f.recovery = m.Template(templates.Other).Source()
 	}
 	f.close = envelope.AppendValidationClose(nil, "", nil, f.recovery)
+	f.renderUnits()
 	f.pool.New = func() any { return &state{f: f} }
 	return f
 }

@@ -776,7 +776,35 @@ func (s *state) appendSize(dst []byte) []byte {
 }
 
 func (s *state) appendUnit(dst []byte, unit string, n int64) []byte {
+	if u := unitIndex(unit); u >= 0 && n >= 0 && n < smallCounts {
+		return append(dst, s.f.units[u][n]...)
+	}
 	return s.appendMessage(dst, s.msg("unit", unit, ""), n)
+}
+
+// units are the unit keys whose small counts a Formatter renders once.
+var units = [...]string{"string", "array", "object", "bytes"}
+
+const smallCounts = 64
+
+func unitIndex(unit string) int {
+	for i, u := range units {
+		if u == unit {
+			return i
+		}
+	}
+	return -1
+}
+
+// renderUnits renders "0 characters" … "63 items" once: sizes and bounds
+// are small counts in these units on most lines.
+func (f *Formatter) renderUnits() {
+	s := &state{f: f}
+	for i, u := range units {
+		for n := range int64(smallCounts) {
+			f.units[i][n] = string(s.appendMessage(nil, s.msg("unit", u, ""), n))
+		}
+	}
 }
 
 // appendBound renders a bound: with its unit for sizes, as an ISO 8601

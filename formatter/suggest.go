@@ -28,8 +28,8 @@ func closest(s string, options []string) (best string, ok bool) {
 		if bestD >= 0 {
 			limit = min(limit, bestD-1) // only a closer option can win
 		}
-		if limit <= 0 || len(o) > maxEdit {
-			continue
+		if d := len(s) - len(o); limit <= 0 || len(o) > maxEdit || d > limit || -d > limit {
+			continue // each edit changes the length by at most one
 		}
 		// Each edit brings in at most one letter the other word lacks and
 		// takes out at most one: more such letters than the limit and the
