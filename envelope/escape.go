@@ -50,15 +50,21 @@ func AppendText[T string | []byte](dst []byte, s T) []byte {
 // (whose UTF-8 must be checked) is not plain.
 func Plain[T string | []byte](s T) bool {
 	str := asString(s)
-	for i := 0; i < len(str); {
-		if i+8 <= len(str) && plain8(load8(str, i)) {
-			i += 8
+	i := 0
+	for ; i+8 <= len(str); i += 8 {
+		if plain8(load8(str, i)) {
 			continue
 		}
+		for _, c := range []byte(str[i : i+8]) {
+			if special[c]&inText != 0 {
+				return false
+			}
+		}
+	}
+	for ; i < len(str); i++ {
 		if special[str[i]]&inText != 0 {
 			return false
 		}
-		i++
 	}
 	return true
 }
@@ -85,13 +91,18 @@ func asString[T string | []byte](s T) string {
 
 func escapeString(dst []byte, s string, mode uint8) []byte {
 	last := 0 // start of the pending unchanged run
-	for i := 0; i < len(s); {
-		// Most text is plain ASCII: skip it eight bytes at a time.
-		for i+8 <= len(s) && plain8(load8(s, i)) {
-			i += 8
-		}
-		if i == len(s) {
-			break
+	for i, slow := 0, 0; i < len(s); {
+		// Most text is plain ASCII: skip it eight bytes at a time. A word
+		// that is not is gone through byte by byte before the next try, so
+		// a quote or a > costs one test of its word, not eight.
+		if i >= slow {
+			for i+8 <= len(s) && plain8(load8(s, i)) {
+				i += 8
+			}
+			if i == len(s) {
+				break
+			}
+			slow = i + 8
 		}
 		c := s[i]
 		if special[c]&mode == 0 {
