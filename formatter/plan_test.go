@@ -2,6 +2,7 @@ package formatter
 
 import (
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/selfheal/selfheal/issues"
@@ -106,5 +107,40 @@ func TestFieldMemoFollowsContent(t *testing.T) {
 	path[1] = 7
 	if out := string(f.AppendValidation(nil, "t", issues.List{is})); !strings.Contains(out, `<field name="user[7]">`) {
 		t.Errorf("after changing the path in place:\n%s", out)
+	}
+}
+
+// Plans are shared by every goroutine that uses a formatter: rendering all
+// golden cases from several goroutines at once, over and over, gives each
+// case's line every time (and is race-free under -race).
+func TestPlansConcurrent(t *testing.T) {
+	all := append(cases[:len(cases):len(cases)], formatCases()...)
+	want := make([]string, len(all))
+	ref := New(DefaultOptions())
+	for i, c := range all {
+		want[i] = string(ref.AppendValidation(nil, "t", issues.List{c.issue}))
+	}
+	f := New(DefaultOptions())
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for g := range 8 {
+		wg.Go(func() {
+			var buf []byte
+			for round := range 6 {
+				for k := range all {
+					i := (k*7 + g*13 + round) % len(all) // each goroutine in its own order
+					buf = f.AppendValidation(buf[:0], "t", issues.List{all[i].issue})
+					if string(buf) != want[i] {
+						errs <- all[i].name + ":\n" + string(buf) + "\nwant:\n" + want[i]
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
