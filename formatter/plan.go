@@ -65,7 +65,7 @@ type planKey struct {
 	divisor          issues.Number
 	message          string
 	keys             []string // unrecognized_keys: the allowed keys
-	values           []any    // other codes: the allowed (or repeated) values
+	values           []any    // invalid_value and the like: the allowed values
 }
 
 // allowedFacts says what {allowed} is rendered from.
@@ -75,7 +75,7 @@ const (
 	noAllowed     allowedFacts = iota // the template has no {allowed}
 	allowedKeys                       // Issue.Allowed, the keys of unrecognized_keys
 	allowedValues                     // Issue.Values, plain scalars
-	allowedOpen                       // Issue.Values that are not plain scalars: not fixed
+	allowedOpen                       // not fixed: a custom check's values, or values that are not plain scalars
 )
 
 // The allowed values of invalid_value and the allowed keys come from the
