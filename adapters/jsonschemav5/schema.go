@@ -212,10 +212,7 @@ func (s *Schema) AppendValidate(dst issues.List, instance any) issues.List {
 		return dst
 	}
 	list, ok := s.AppendIssues(dst, err, instance)
-	if !ok || len(list) == len(dst) {
-		return schemaconv.Failed(dst, err, instance)
-	}
-	return list
+	return schemaconv.Failed(dst, list, ok, err, instance)
 }
 
 // ValidateJSON decodes data (keeping numbers exact) and validates it.

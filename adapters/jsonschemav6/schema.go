@@ -176,12 +176,7 @@ func (s *Schema) AppendValidate(dst issues.List, instance any) issues.List {
 		return dst
 	}
 	list, ok := s.AppendIssues(dst, err, instance)
-	if !ok || len(list) == len(dst) {
-		// Not a validation failure (the library reports none other
-		// today): still never no issue for an invalid instance.
-		return schemaconv.Failed(dst, err, instance)
-	}
-	return list
+	return schemaconv.Failed(dst, list, ok, err, instance)
 }
 
 // ValidateJSON decodes data (keeping numbers exact) and validates it.

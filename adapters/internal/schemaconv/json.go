@@ -23,10 +23,14 @@ func DecodeArgs(data []byte) (any, issues.List) {
 	return v, nil
 }
 
-// Failed appends to dst the issue of an instance that failed with err
-// although no issue was found for it: one that says so with err's text as
-// its Message, so that an invalid instance never has no issue.
-func Failed(dst issues.List, err error, instance any) issues.List {
+// Failed returns list, what an adapter appended to dst for an instance
+// that failed with err, unless it found no issue (ok false, or nothing
+// appended): then dst with one issue that says so with err's text as its
+// Message, so that an invalid instance never has no issue.
+func Failed(dst, list issues.List, ok bool, err error, instance any) issues.List {
+	if ok && len(list) > len(dst) {
+		return list
+	}
 	return append(dst, issues.Issue{Code: issues.Custom, Check: issues.CheckNever, Input: instance,
 		Message: err.Error(), Source: "jsonschema"})
 }
