@@ -666,22 +666,28 @@ func types(v any, present bool) (int, bool) {
 	return 0, false
 }
 
+// typeText names a "type" keyword's value. Only the JSON type names are
+// written bare; anything else a schema put there is shown as JSON, so that a
+// name holding a newline or a quote cannot break the one-line description.
 func typeText(v any, present bool) string {
 	if !present {
 		return "any type"
 	}
-	switch v := v.(type) {
-	case string:
-		return v
-	case []any:
-		parts := make([]string, len(v))
-		for i, e := range v {
-			parts[i] = show(e)
-			if s, ok := e.(string); ok {
-				parts[i] = s
-			}
+	if a, ok := v.([]any); ok {
+		parts := make([]string, len(a))
+		for i, e := range a {
+			parts[i] = typeName(e)
 		}
 		return strings.Join(parts, " or ")
+	}
+	return typeName(v)
+}
+
+func typeName(v any) string {
+	if s, ok := v.(string); ok {
+		if _, known := typeBits[s]; known {
+			return s
+		}
 	}
 	return show(v)
 }
@@ -1158,8 +1164,8 @@ func summary(v any) string {
 	if cv, ok := m["const"]; ok {
 		return show(cv)
 	}
-	if r, ok := m["$ref"].(string); ok {
-		return r
+	if r, ok := m["$ref"]; ok {
+		return show(r)
 	}
 	return "a schema"
 }

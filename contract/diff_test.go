@@ -261,6 +261,9 @@ func TestDiffInput(t *testing.T) {
 			`BREAKING id: In alternative 2 of anyOf: Maximum length lowered from 5 to 3 [5 → 3] @/inputSchema/properties/id/anyOf/1/maxLength`}},
 		{"oneOf alternative added", obj(`"p":{"oneOf":[{"type":"string"}]}`), obj(`"p":{"oneOf":[{"type":"string"},{"const":"none"}]}`), []string{
 			`RISKY p: Alternative 2 of oneOf ("none") added: a value matching two alternatives is rejected [ → {"const":"none"}] @/inputSchema/properties/p/oneOf/1`}},
+		{"alternative with an unknown type and a remote ref", obj(`"p":{"anyOf":[{"type":"string"}]}`), obj(`"p":{"anyOf":[{"type":"string"},{"type":"a\nb"},{"$ref":"x\ny.json"}]}`), []string{
+			`SAFE p: Alternative 2 of anyOf ("a\nb") added [ → {"type":"a\nb"}] @/inputSchema/properties/p/anyOf/1`,
+			`SAFE p: Alternative 3 of anyOf ("x\ny.json") added [ → {"$ref":"x\ny.json"}] @/inputSchema/properties/p/anyOf/2`}},
 		{"allOf member added", obj(`"p":{"allOf":[{"type":"string"}]}`), obj(`"p":{"allOf":[{"type":"string"},{"minLength":2}]}`), []string{
 			`BREAKING p: Member 2 of allOf (a schema) added [ → {"minLength":2}] @/inputSchema/properties/p/allOf/1`}},
 		{"anyOf added", obj(`"p":{}`), obj(`"p":{"anyOf":[{"type":"string"}]}`), []string{

@@ -25,6 +25,7 @@ var contractSeeds = [][2]string{
 	{`{"properties":{"a.b":{"$ref":"#/properties/c"},"c":{"type":"string"}}}`, `{"properties":{"a.b":{"$ref":"#/properties/c","title":"t"},"c":{"type":"integer"}}}`},
 	{`{"properties":5,"required":"a","type":7,"enum":{},"minimum":"x"}`, `{"properties":[],"required":[1],"type":["nope"],"enum":[],"minimum":{}}`},
 	{`{"$ref":"#"}`, `{"$ref":"#/$defs/%7E"}`},
+	{`{"anyOf":[{"type":"string"}]}`, `{"anyOf":[{"type":"string"},{"type":"\n"},{"$ref":"\r"}],"type":["x\ny"]}`},
 	{`true`, `false`},
 	{`[]`, `"string"`},
 	{`null`, `{}`},
