@@ -52,7 +52,7 @@ func Plain[T string | []byte](s T) bool {
 	str := asString(s)
 	i := 0
 	for ; i+8 <= len(str); i += 8 {
-		if plain8(load8(str, i)) {
+		if plain8(load8(str, i), inText) {
 			continue
 		}
 		for _, c := range []byte(str[i : i+8]) {
@@ -96,7 +96,7 @@ func escapeString(dst []byte, s string, mode uint8) []byte {
 		// that is not is gone through byte by byte before the next try, so
 		// a quote or a > costs one test of its word, not eight.
 		if i >= slow {
-			for i+8 <= len(s) && plain8(load8(s, i)) {
+			for i+8 <= len(s) && plain8(load8(s, i), mode) {
 				i += 8
 			}
 			if i == len(s) {
@@ -172,16 +172,27 @@ func load8(s string, i int) uint64 {
 }
 
 // plain8 reports whether none of the eight bytes of x needs attention in
-// either mode: no C0 control, no byte of a multi-byte sequence, none of
-// & < > ". It may answer false for a plain word (the subtraction's borrow
-// can flag a byte above a flagged one), which only sends that word down the
+// mode: no C0 control, no byte of a multi-byte sequence, none of & < >, and
+// in an attribute no ". It may answer false for a plain word (the
+// subtraction's borrow can flag a byte above a flagged one, and tabs and
+// newlines are flagged in text too), which only sends that word down the
 // byte-by-byte path; it never answers true for a word that needs escaping.
-func plain8(x uint64) bool {
+//
+// Text tests & on its own rather than with " (one test covers both, as in
+// attributes): a quoted JSON value, the most common text of a line, would
+// otherwise fail every word that holds a quote.
+func plain8(x uint64, mode uint8) bool {
 	bad := x & highs                    // a byte >= 0x80
 	bad |= (x - 0x20*ones) &^ x & highs // a byte < 0x20
 	lt := (x | 0x02*ones) ^ 0x3E*ones   // a zero byte where x has < or >
-	amp := (x | 0x04*ones) ^ 0x26*ones  // a zero byte where x has & or "
-	bad |= (lt-ones)&^lt | (amp-ones)&^amp
+	bad |= (lt - ones) &^ lt
+	if mode == inText {
+		amp := x ^ 0x26*ones // a zero byte where x has &
+		bad |= (amp - ones) &^ amp
+	} else {
+		amp := (x | 0x04*ones) ^ 0x26*ones // a zero byte where x has & or "
+		bad |= (amp - ones) &^ amp
+	}
 	return bad&highs == 0
 }
 

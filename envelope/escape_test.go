@@ -92,41 +92,46 @@ func TestAppendTextPieces(t *testing.T) {
 	}
 }
 
-// plain8 may only skip words the byte-by-byte scan would copy unchanged:
-// every byte value at every position, and many random words drawn mostly
-// from the bytes around the special ones (where borrows could hide one).
+// plain8 may only skip words the byte-by-byte scan would copy unchanged,
+// in either mode: every byte value at every position, and many random words
+// drawn mostly from the bytes around the special ones (where borrows could
+// hide one). A lone byte is flagged exactly, except that text flags the
+// tab and the newline it keeps (every control goes the slow way).
 func TestPlain8NeverSkipsASpecialByte(t *testing.T) {
 	word := func(b [8]byte) uint64 { return load8(string(b[:]), 0) }
-	allPlain := func(b [8]byte) bool {
-		for _, c := range b {
-			if special[c] != 0 {
-				return false
+	for _, mode := range []uint8{inText, inAttr} {
+		allPlain := func(b [8]byte) bool {
+			for _, c := range b {
+				if special[c]&mode != 0 {
+					return false
+				}
+			}
+			return true
+		}
+		for pos := range 8 {
+			for c := range 256 {
+				b := [8]byte{'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a'}
+				b[pos] = byte(c)
+				want := allPlain(b) && c >= 0x20
+				if got := plain8(word(b), mode); got != want {
+					t.Errorf("mode %d: plain8(%q) = %v, want %v", mode, b[:], got, want)
+				}
 			}
 		}
-		return true
-	}
-	for pos := range 8 {
-		for c := range 256 {
-			b := [8]byte{'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a'}
-			b[pos] = byte(c)
-			if got, want := plain8(word(b)), allPlain(b); got != want {
-				t.Errorf("plain8(%q) = %v, want %v", b[:], got, want)
+		alphabet := []byte("\x00\x01\x1f\x20\x21\"#$%&'=<>?@\x7e\x7f\x80\xbf\xc2\xffaZ")
+		rng := rand.New(rand.NewPCG(1, 2))
+		for range 1 << 20 {
+			var b [8]byte
+			for i := range b {
+				if rng.IntN(4) == 0 {
+					b[i] = byte(rng.IntN(256))
+				} else {
+					b[i] = alphabet[rng.IntN(len(alphabet))]
+				}
 			}
-		}
-	}
-	alphabet := []byte("\x00\x01\x1f\x20\x21\"#$%&'=<>?@\x7e\x7f\x80\xbf\xc2\xffaZ")
-	rng := rand.New(rand.NewPCG(1, 2))
-	for range 1 << 20 {
-		var b [8]byte
-		for i := range b {
-			if rng.IntN(4) == 0 {
-				b[i] = byte(rng.IntN(256))
-			} else {
-				b[i] = alphabet[rng.IntN(len(alphabet))]
+			if plain8(word(b), mode) && !allPlain(b) {
+				t.Fatalf("mode %d: plain8(%q) = true, but it holds a byte that needs escaping", mode, b[:])
 			}
-		}
-		if plain8(word(b)) && !allPlain(b) {
-			t.Fatalf("plain8(%q) = true, but it holds a byte that needs escaping", b[:])
 		}
 	}
 }
