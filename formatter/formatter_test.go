@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -330,8 +331,9 @@ func TestRedaction(t *testing.T) {
 }
 
 func TestClosest(t *testing.T) {
-	opts := []string{"name", "email", "user_id", "created_at", "USD"}
+	opts := []string{"name", "email", "user_id", "created_at", "USD", "kind", "Key"}
 	for in, want := range map[string]string{
+		"Kind": "kind", "KEY": "Key", // the Kelvin sign folds with k
 		"nmae": "name", "Name": "name", "emial": "email", "mail": "email", "userid": "user_id",
 		"user-id": "user_id", "createdAt": "created_at", "usd": "USD", "x": "", "zzzzzz": "", "": "",
 		strings.Repeat("a", 100): "",
@@ -419,8 +421,32 @@ func TestEditDistanceMatchesFullTable(t *testing.T) {
 		}
 		return string(b)
 	}
-	for range 200000 {
+	// b is often a with a few random edits, so that small distances,
+	// where the limit-1 shortcut answers, come up as often as large ones.
+	edit := func(s string) string {
+		b := []byte(s)
+		for range rng.IntN(3) {
+			i := rng.IntN(len(b) + 1)
+			switch c := "abcAB_"[rng.IntN(6)]; {
+			case rng.IntN(4) == 0 || len(b) == 0:
+				b = slices.Insert(b, i, c)
+			case i == len(b):
+				b = b[:i-1]
+			case rng.IntN(3) == 0:
+				b = slices.Delete(b, i, i+1)
+			case rng.IntN(2) == 0 && i+1 < len(b):
+				b[i], b[i+1] = b[i+1], b[i]
+			default:
+				b[i] = c
+			}
+		}
+		return string(b)
+	}
+	for n := range 200000 {
 		a, b, limit := word(), word(), rng.IntN(6)
+		if n%2 == 0 {
+			b = edit(a)
+		}
 		want := osaDistance(a, b)
 		if want > limit {
 			want = -1

@@ -11,6 +11,9 @@ import (
 // the word's length. ok is false when nothing is close enough to help.
 func closest(s string, options []string) (best string, ok bool) {
 	for _, o := range options {
+		if len(s) > 0 && len(o) > 0 && s[0]|o[0] < 0x80 && lower(s[0]) != lower(o[0]) {
+			continue // two ASCII first letters that differ in more than case
+		}
 		if strings.EqualFold(s, o) && s != o {
 			return o, true
 		}
@@ -70,6 +73,33 @@ func editDistance(a, b string, limit int) int {
 		return -1
 	}
 	if d := len(a) - len(b); d > limit || -d > limit {
+		return -1
+	}
+	// Past their longest common prefix and suffix only the middles differ,
+	// and most misspellings leave a middle of a byte or two: those are
+	// answered without the table.
+	i := 0
+	for i < len(a) && i < len(b) && lower(a[i]) == lower(b[i]) {
+		i++
+	}
+	ea, eb := len(a), len(b)
+	for ea > i && eb > i && lower(a[ea-1]) == lower(b[eb-1]) {
+		ea, eb = ea-1, eb-1
+	}
+	a, b = a[i:ea], b[i:eb]
+	switch {
+	case len(a) == 0 || len(b) == 0:
+		return len(a) + len(b) // within limit: the lengths differ by no more
+	case limit == 0:
+		return -1
+	case len(a) == 1 && len(b) == 1:
+		return 1
+	case limit == 1:
+		// Both middles differ at both ends: only two swapped bytes are
+		// one edit apart.
+		if len(a) == 2 && len(b) == 2 && lower(a[0]) == lower(b[1]) && lower(a[1]) == lower(b[0]) {
+			return 1
+		}
 		return -1
 	}
 	var la, lb [maxEdit]byte
