@@ -60,7 +60,12 @@ func (s *Schema) AppendIssues(dst issues.List, err error, instance any) (issues.
 	c := conv{s: s, base: instance}
 	// Issues are large: growing the list one by one would copy them over
 	// and over, and room for more than there will be costs its clearing.
-	k := schemaconv.Sink{Out: slices.Grow(dst, estimate(ve)), From: len(dst)}
+	// A reused list with room for a usual call's failures is not sized
+	// first: counting them walks the whole tree.
+	if cap(dst)-len(dst) < reusedRoom {
+		dst = slices.Grow(dst, estimate(ve))
+	}
+	k := schemaconv.Sink{Out: dst, From: len(dst)}
 	c.add(&k, ve)
 	list := k.Finish()
 	if len(list) == len(dst) {
@@ -68,6 +73,11 @@ func (s *Schema) AppendIssues(dst issues.List, err error, instance any) (issues.
 	}
 	return list, true
 }
+
+// reusedRoom is the free room in dst past which AppendIssues does not size
+// it: a list reused from call to call, grown as needed when a call fails
+// more ways.
+const reusedRoom = 8
 
 // validationError returns the *jsonschema.ValidationError err holds, or nil.
 func validationError(err error) *jsonschema.ValidationError {
