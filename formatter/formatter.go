@@ -261,11 +261,8 @@ func sortKey(p issues.Path) uint64 {
 	switch e := p[0].(type) {
 	case string:
 		var k uint64
-		for i := range 7 {
-			k <<= 8
-			if i < len(e) {
-				k |= uint64(e[i])
-			}
+		for i := range min(len(e), 7) {
+			k |= uint64(e[i]) << (48 - 8*i)
 		}
 		return 1<<63 | k
 	case int:

@@ -422,11 +422,22 @@ func typeHint(str, expected string) string {
 }
 
 func isIntegral(num string) bool {
-	if digits := strings.TrimPrefix(num, "-"); digits != "" && strings.Trim(digits, "0123456789") == "" {
+	if digits := strings.TrimPrefix(num, "-"); digits != "" && allDigits(digits) {
 		return true // the common case, without parsing
 	}
 	f, err := strconv.ParseFloat(num, 64)
 	return err == nil && f == float64(int64(f))
+}
+
+// allDigits reports whether s holds only ASCII digits. strings.Trim with a
+// cutset would build its byte set on every call.
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // canonicalOrigin folds Zod's and the adapters' origins onto the catalog's
@@ -735,8 +746,7 @@ func (s *state) appendSent(dst []byte) []byte {
 		return dst
 	}
 	dst = pv.appendTop(dst, is.Input)
-	k := kindOf(is.Input)
-	if (pv.truncated || k == kindArray || k == kindObject) && !s.tpl.Has(templates.Size) {
+	if k := kindOf(is.Input); (pv.truncated || k == kindArray || k == kindObject) && !s.tpl.Has(templates.Size) {
 		if _, _, ok := sizeOf(is.Input); ok {
 			s.value = append(s.value[:0], dst[start:]...)
 			return s.appendMessage(dst[:start], s.msg("value", "sized", ""), 1)
