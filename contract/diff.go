@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/selfheal/selfheal/internal/jsonvalue"
 )
 
 // Severity classifies a change by what it does to a client of the old
@@ -204,7 +206,7 @@ func storedSchema(raw json.RawMessage) any {
 	if raw == nil {
 		return nil
 	}
-	v, err := decodeJSON(raw)
+	v, err := jsonvalue.DecodeLocated(raw)
 	if err != nil {
 		return string(raw)
 	}

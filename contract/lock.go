@@ -11,6 +11,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/selfheal/selfheal/internal/jsonvalue"
 )
 
 // Version is the lockfile format this package reads and writes.
@@ -107,7 +109,7 @@ func schemaJSON(v any) (any, error) {
 	if len(data) == 0 {
 		return nil, nil
 	}
-	return decodeJSON(data)
+	return jsonvalue.DecodeLocated(data)
 }
 
 // digest computes a tool's Digest from its canonical JSON.
@@ -162,7 +164,7 @@ func Parse(data []byte) (*Lock, error) {
 		Version *int            `json:"version"`
 		Tools   json.RawMessage `json:"tools"`
 	}
-	if _, err := decodeJSON(data); err != nil {
+	if _, err := jsonvalue.DecodeLocated(data); err != nil {
 		return nil, err
 	}
 	if err := strictUnmarshal(data, &head); err != nil {
@@ -195,10 +197,10 @@ func Parse(data []byte) (*Lock, error) {
 		if len(r.InputSchema) == 0 || bytes.Equal(r.InputSchema, []byte("null")) {
 			return nil, fmt.Errorf("tool %q: no inputSchema", t.Name)
 		}
-		in, _ := decodeJSON(r.InputSchema) // well-formed: the whole file decoded
+		in, _ := jsonvalue.DecodeLocated(r.InputSchema) // well-formed: the whole file decoded
 		t.InputSchema = encode(canonicalValue(in, 0))
 		if len(r.OutputSchema) > 0 && !bytes.Equal(r.OutputSchema, []byte("null")) {
-			out, _ := decodeJSON(r.OutputSchema)
+			out, _ := jsonvalue.DecodeLocated(r.OutputSchema)
 			t.OutputSchema = encode(canonicalValue(out, 0))
 		}
 		t.Digest = digest(&t)
@@ -219,7 +221,7 @@ func strictUnmarshal(data []byte, v any) error {
 		if strings.HasPrefix(err.Error(), "json: unknown field ") {
 			return fmt.Errorf("unknown field %s", strings.TrimPrefix(err.Error(), "json: unknown field "))
 		}
-		return syntaxError(data, err)
+		return jsonvalue.Located(data, err)
 	}
 	return nil
 }
@@ -266,13 +268,13 @@ func (l *Lock) Marshal() ([]byte, error) {
 	}
 	for i := range sorted.Tools {
 		t := &sorted.Tools[i]
-		in, err := decodeJSON(t.InputSchema)
+		in, err := jsonvalue.DecodeLocated(t.InputSchema)
 		if err != nil {
 			return nil, fmt.Errorf("contract: tool %q: input schema: %w", t.Name, err)
 		}
 		t.InputSchema = encode(canonicalValue(in, 0))
 		if t.OutputSchema != nil {
-			out, err := decodeJSON(t.OutputSchema)
+			out, err := jsonvalue.DecodeLocated(t.OutputSchema)
 			if err != nil {
 				return nil, fmt.Errorf("contract: tool %q: output schema: %w", t.Name, err)
 			}

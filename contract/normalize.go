@@ -3,9 +3,6 @@ package contract
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"math"
 	"net/url"
 	"slices"
@@ -24,60 +21,6 @@ const (
 	maxDepth = 200
 )
 
-// decodeJSON reads exactly one JSON document with numbers kept as
-// json.Number, and says where a malformed one broke (line and column).
-func decodeJSON(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, syntaxError(data, err)
-	}
-	off := dec.InputOffset()
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		rest := data[off:]
-		off += int64(len(rest) - len(bytes.TrimLeft(rest, " \t\r\n")))
-		line, col := position(data, off)
-		return nil, fmt.Errorf("malformed JSON at line %d, column %d: more data after the document", line, col)
-	}
-	return v, nil
-}
-
-// syntaxError turns an encoding/json decode error into one that says where.
-func syntaxError(data []byte, err error) error {
-	if errors.Is(err, io.EOF) {
-		return errors.New("empty document: want JSON")
-	}
-	var syn *json.SyntaxError
-	if errors.As(err, &syn) {
-		line, col := position(data, max(syn.Offset-1, 0))
-		return fmt.Errorf("malformed JSON at line %d, column %d: %v", line, col, syn)
-	}
-	var typ *json.UnmarshalTypeError
-	if errors.As(err, &typ) {
-		line, col := position(data, max(typ.Offset-1, 0))
-		what := typ.Field
-		if what == "" {
-			what = "value"
-		}
-		return fmt.Errorf("wrong JSON type at line %d, column %d: %s is a JSON %s, want %s", line, col, what, typ.Value, typ.Type)
-	}
-	if errors.Is(err, io.ErrUnexpectedEOF) {
-		line, col := position(data, int64(len(data)))
-		return fmt.Errorf("malformed JSON at line %d, column %d: unexpected end of input", line, col)
-	}
-	return fmt.Errorf("malformed JSON: %v", err)
-}
-
-// position turns a byte offset into a 1-based line and column.
-func position(data []byte, off int64) (line, col int) {
-	off = max(0, min(off, int64(len(data))))
-	before := data[:off]
-	line = bytes.Count(before, []byte("\n")) + 1
-	col = int(off) - bytes.LastIndexByte(before, '\n')
-	return line, col
-}
-
 // encode writes v as compact JSON: object keys sorted (encoding/json sorts
 // map keys), no HTML escaping, no trailing newline. It is the canonical form
 // digests are computed over.
@@ -86,7 +29,7 @@ func encode(v any) []byte {
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		// Trees here come from decodeJSON and hold only JSON values, with
+		// Trees here come from jsonvalue.DecodeLocated and hold only JSON values, with
 		// numbers canonical or kept as valid literals.
 		panic("contract: encoding a decoded JSON tree: " + err.Error())
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
+	"github.com/selfheal/selfheal/internal/jsonvalue"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -61,7 +61,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	if _, err := decodeJSON(schemaData); err != nil {
+	if _, err := jsonvalue.DecodeLocated(schemaData); err != nil {
 		return fail("%s: %v", *schemaPath, err)
 	}
 	var argsData []byte
@@ -75,7 +75,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	instance, err := decodeJSON(argsData)
+	instance, err := jsonvalue.DecodeLocated(argsData)
 	if err != nil {
 		return fail("%s: %v", argsName, err)
 	}
@@ -126,45 +126,6 @@ var drafts = map[string]draftChoice{
 	"7":    {jsonschema.Draft7, "7"},
 	"6":    {jsonschema.Draft6, "6"},
 	"4":    {jsonschema.Draft4, "4"},
-}
-
-// decodeJSON reads one JSON document, keeping numbers exact, and says where
-// it broke (line and column) when it is malformed.
-func decodeJSON(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, errors.New("empty document: want JSON")
-		}
-		var syn *json.SyntaxError
-		if errors.As(err, &syn) {
-			// Offset counts the byte that broke the document; point at it.
-			line, col := position(data, max(syn.Offset-1, 0))
-			return nil, fmt.Errorf("malformed JSON at line %d, column %d: %v", line, col, syn)
-		}
-		if errors.Is(err, io.ErrUnexpectedEOF) {
-			line, col := position(data, int64(len(data)))
-			return nil, fmt.Errorf("malformed JSON at line %d, column %d: unexpected end of input", line, col)
-		}
-		return nil, fmt.Errorf("malformed JSON: %v", err)
-	}
-	off := dec.InputOffset()
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		line, col := position(data, off+int64(len(data[off:])-len(bytes.TrimLeft(data[off:], " \t\r\n"))))
-		return nil, fmt.Errorf("malformed JSON at line %d, column %d: more data after the document", line, col)
-	}
-	return v, nil
-}
-
-// position turns a byte offset into a 1-based line and column.
-func position(data []byte, off int64) (line, col int) {
-	off = max(0, min(off, int64(len(data))))
-	before := data[:off]
-	line = bytes.Count(before, []byte("\n")) + 1
-	col = int(off) - bytes.LastIndexByte(before, '\n')
-	return line, col
 }
 
 func baseName(p string) string {

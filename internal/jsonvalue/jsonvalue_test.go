@@ -25,3 +25,23 @@ func TestDecode(t *testing.T) {
 		}
 	}
 }
+
+func TestDecodeLocated(t *testing.T) {
+	for _, tc := range []struct{ in, err string }{
+		{"{\n  \"a\": 1,\n  \"b\": }", `malformed JSON at line 3, column 8: invalid character '}' looking for beginning of value`},
+		{`{"a": [1, 2`, `malformed JSON at line 1, column 12: unexpected end of input`},
+		{"{}\n  x", `malformed JSON at line 2, column 3: more data after the document`},
+		{" \n ", `empty document: want JSON`},
+		{`{"a": 1.5}`, ``},
+	} {
+		_, err := DecodeLocated([]byte(tc.in))
+		if got := fmt.Sprint(err); tc.err == "" && err != nil || tc.err != "" && got != tc.err {
+			t.Errorf("DecodeLocated(%q) = %v, want %q", tc.in, err, tc.err)
+		}
+	}
+	var v struct{ N int }
+	err := Located([]byte(`{"N": "x"}`), json.Unmarshal([]byte(`{"N": "x"}`), &v))
+	if want := `wrong JSON type at line 1, column 9: N is a JSON string, want int`; fmt.Sprint(err) != want {
+		t.Errorf("Located = %v, want %q", err, want)
+	}
+}
