@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -35,13 +34,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
-			fmt.Fprintln(stdout, "usage: selfheal check --schema FILE --args FILE [flags]")
-			fs.PrintDefaults()
-			return exitValid
-		}
-		return fail("%v", err)
+		return parseError(err, fs, "usage: selfheal check --schema FILE --args FILE [flags]", stdout, fail)
 	}
 	if fs.NArg() > 0 {
 		return fail("unexpected argument %q", fs.Arg(0))

@@ -31,13 +31,7 @@ func lock(args []string, stdout, stderr io.Writer) int {
 	}
 	flags, command, dashed := splitCommand(args)
 	if err := fs.Parse(flags); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
-			fmt.Fprintln(stdout, "usage: selfheal lock [--out selfheal.lock] [--timeout 30s] -- COMMAND [ARG...]")
-			fs.PrintDefaults()
-			return exitValid
-		}
-		return fail("%v", err)
+		return parseError(err, fs, "usage: selfheal lock [--out selfheal.lock] [--timeout 30s] -- COMMAND [ARG...]", stdout, fail)
 	}
 	if !dashed {
 		command = fs.Args()
@@ -81,13 +75,7 @@ func diff(args []string, stdout, stderr io.Writer) int {
 	flags, command, dashed := splitCommand(args)
 	files, err := parseInterleaved(fs, flags)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
-			fmt.Fprintln(stdout, "usage: selfheal diff [flags] OLD NEW\n       selfheal diff [flags] --live OLD -- COMMAND [ARG...]")
-			fs.PrintDefaults()
-			return exitValid
-		}
-		return fail("%v", err)
+		return parseError(err, fs, "usage: selfheal diff [flags] OLD NEW\n       selfheal diff [flags] --live OLD -- COMMAND [ARG...]", stdout, fail)
 	}
 	var threshold contract.Severity
 	if *failOn != "never" {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -45,4 +47,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "selfheal: unknown command %q (want check, lock or diff)\n", args[0])
 	return exitUsage
+}
+
+// parseError answers an error from parsing a command's flags: for -h the
+// usage and the flags on stdout (exit 0), else the error on stderr through
+// fail (exit 2).
+func parseError(err error, fs *flag.FlagSet, usage string, stdout io.Writer, fail func(string, ...any) int) int {
+	if errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(stdout)
+		fmt.Fprintln(stdout, usage)
+		fs.PrintDefaults()
+		return exitValid
+	}
+	return fail("%v", err)
 }

@@ -88,3 +88,16 @@ func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	golden.Check(t, name+".golden", got)
 }
+
+// -h prints a command's usage and flags on stdout and exits 0.
+func TestHelp(t *testing.T) {
+	for cmd, flag := range map[string]string{"check": "-schema", "lock": "-out", "diff": "-fail-on"} {
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{cmd, "-h"}, strings.NewReader(""), &stdout, &stderr); code != 0 || stderr.Len() != 0 {
+			t.Errorf("%s -h: exit %d, stderr %q", cmd, code, stderr.String())
+		}
+		if out := stdout.String(); !strings.HasPrefix(out, "usage: selfheal "+cmd) || !strings.Contains(out, flag) {
+			t.Errorf("%s -h printed %q", cmd, out)
+		}
+	}
+}
