@@ -178,6 +178,7 @@ type state struct {
 	prevAt  int    // where the previous field starts in out (AppendValidation)
 	tmp     []byte
 	path    issues.Path
+	cut     issues.Path // a path with its long keys cut (appendName)
 	order   []ordered
 	lines   int
 	bytes   int
@@ -226,7 +227,14 @@ func (s *state) run(list issues.List) {
 	s.lines, s.bytes, s.omitted = 0, 0, 0
 	s.prev = s.prev[:0]
 	s.order = s.order[:0]
+	// Issues an adapter counted past issues.BuildLimit without building
+	// them are not lines, but they are more issues.
+	counted := 0
 	for i := range list {
+		if list[i].Check == issues.CheckOmitted {
+			counted += list[i].OmittedCount()
+			continue
+		}
 		s.order = append(s.order, ordered{key: sortKey(list[i].Path), i: i})
 	}
 	slices.SortStableFunc(s.order, func(a, b ordered) int {
@@ -237,10 +245,11 @@ func (s *state) run(list issues.List) {
 	})
 	for n, o := range s.order {
 		if !s.emitIssue(&list[o.i]) {
-			s.omitted = len(s.order) - n
+			s.omitted = len(s.order) - n + counted
 			return
 		}
 	}
+	s.omitted = counted
 }
 
 // ordered is an issue's index in the list and its sort key.
@@ -285,6 +294,9 @@ func (s *state) emitIssue(is *issues.Issue) bool {
 	case issues.InvalidUnion:
 		if best := bestBranch(is); len(best) > 0 {
 			for i := range best {
+				if best[i].Check == issues.CheckOmitted {
+					continue
+				}
 				if !s.emitLine(&best[i].Path, is, &best[i]) {
 					return false
 				}
@@ -294,6 +306,9 @@ func (s *state) emitIssue(is *issues.Issue) bool {
 	case issues.InvalidKey, issues.InvalidElement:
 		if len(is.Issues) > 1 {
 			for i := range is.Issues {
+				if is.Issues[i].Check == issues.CheckOmitted {
+					continue
+				}
 				if !s.emitLine(&is.Path, is, &is.Issues[i]) {
 					return false
 				}
@@ -313,10 +328,10 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue) bool {
 	if element {
 		// The element's own path names the field, not its container's.
 		s.path = append(append(s.path[:0], (*path)...), is.Key)
-		s.name = s.path.AppendTo(s.name[:0])
+		s.name = s.appendName(s.name[:0], s.path)
 		clear(s.path)
 	} else if s.collect {
-		s.name = path.AppendTo(s.name[:0])
+		s.name = s.appendName(s.name[:0], *path)
 	}
 	// Identical lines for the same field say nothing new: the previous
 	// line is compared as written, in the envelope or in s.prev.
@@ -327,10 +342,13 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue) bool {
 			return true
 		}
 		s.prev = append(append(append(s.prev[:0], s.name...), 0), s.line...)
-		if s.bytes+len(s.name)+len(s.line) > s.f.maxBytes && s.lines > 0 {
+		// The budget counts the field as the envelope writes it, as
+		// AppendValidation does, so that both keep the same fields.
+		s.tmp = envelope.AppendField(s.tmp[:0], s.name, s.line)
+		if s.bytes+len(s.tmp) > s.f.maxBytes && s.lines > 0 {
 			return false
 		}
-		s.bytes += len(s.name) + len(s.line)
+		s.bytes += len(s.tmp)
 		s.fields = append(s.fields, envelope.Field{Name: string(s.name), Text: string(s.line)})
 	} else {
 		// The line is rendered in place; only a line that is not plain
@@ -349,7 +367,7 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue) bool {
 		case element:
 			s.out = envelope.AppendFieldOpen(s.out, s.name)
 		default:
-			s.out = envelope.AppendFieldOpen(s.out, path.AppendTo(s.name[:0]))
+			s.out = envelope.AppendFieldOpen(s.out, s.appendName(s.name[:0], *path))
 		}
 		at := len(s.out)
 		s.top, s.plain = true, false

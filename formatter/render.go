@@ -65,6 +65,13 @@ func (s *state) sensitive(p issues.Path) bool {
 		if !ok {
 			continue
 		}
+		if len(k) > maxMemoKey {
+			// Not kept in the pooled memo: it would pin what a model sent.
+			if s.f.redact.matches(k) {
+				return true
+			}
+			continue
+		}
 		e := &s.redacted[memoSlot(k, "", "")&(len(s.redacted)-1)]
 		if !e.ok || !same(e.key, k) {
 			*e = redactEntry{key: k, hit: s.f.redact.matches(k), ok: true}
@@ -96,19 +103,28 @@ func (s *state) fieldAt(p issues.Path) *fieldEntry {
 		return first
 	}
 	for _, el := range p {
-		switch el.(type) {
-		case string, int:
+		switch el := el.(type) {
+		case string:
+			if len(el) > maxMemoKey {
+				return nil // not pinned in the pool, and cut by appendName
+			}
+		case int:
 		default:
 			return nil
 		}
 	}
 	e := first
-	s.name = p.AppendTo(s.name[:0])
+	s.name = s.appendName(s.name[:0], p)
 	e.path = append(e.path[:0], p...)
 	e.open = envelope.AppendFieldOpen(e.open[:0], s.name)
 	e.hidden, e.ok = s.sensitive(p), true
 	return e
 }
+
+// maxMemoKey is the longest key the pooled memos keep: longer keys are
+// not names a schema declares, and a pooled state must not keep alive a
+// 10 MiB key a model sent.
+const maxMemoKey = 64
 
 // fieldEntry is one slot of the field memo.
 type fieldEntry struct {
@@ -848,10 +864,12 @@ func (s *state) appendQuoted(dst []byte, str string) []byte {
 	return pv.appendString(dst, str, '\'')
 }
 
-// appendStrings lists strings quoted, shortened after maxListed.
+// appendStrings lists strings quoted, shortened after maxListed or when
+// the list outgrows its bytes (see listFull).
 func (s *state) appendStrings(dst []byte, list []string) []byte {
+	start := len(dst)
 	for i, v := range list {
-		if i == maxListed {
+		if s.listFull(i, len(dst)-start) {
 			return s.appendMessage(dst, s.msg("list", "more", ""), int64(len(list)-i))
 		}
 		if i > 0 {
@@ -862,6 +880,14 @@ func (s *state) appendStrings(dst []byte, list []string) []byte {
 	return dst
 }
 
+// listFull reports whether a list that has n items written in size bytes
+// stops there: after maxListed items, or once it is longer than a few
+// values at their budget, so that ten keys of a thousand characters each
+// cannot make one line longer than the whole output budget.
+func (s *state) listFull(n, size int) bool {
+	return n == maxListed || (n > 0 && size > 8*s.f.maxRunes)
+}
+
 // keySuggestions finds, once per issue, the closest allowed key for each
 // unrecognized key (the template asks twice: to choose, then to write).
 // It reports whether any key has one.
@@ -869,7 +895,9 @@ func (s *state) keySuggestions(is *issues.Issue) bool {
 	if s.suggFor != is {
 		s.suggFor = is
 		s.sugg = s.sugg[:0]
-		for _, k := range is.Keys {
+		// Only the keys the line lists: 100,000 unknown keys must not
+		// cost 100,000 searches.
+		for _, k := range is.Keys[:min(len(is.Keys), maxListed)] {
 			if c, ok := closest(k, is.Allowed); ok {
 				s.sugg = append(s.sugg, c)
 			}
@@ -880,9 +908,9 @@ func (s *state) keySuggestions(is *issues.Issue) bool {
 
 // appendSuggestions lists the suggestions keySuggestions found.
 func (s *state) appendSuggestions(dst []byte) []byte {
-	n := 0
+	n, start := 0, len(dst)
 	for _, v := range s.sugg {
-		if n == maxListed {
+		if s.listFull(n, len(dst)-start) {
 			return s.appendMessage(dst, s.msg("list", "more", ""), int64(len(s.sugg)-n))
 		}
 		if n > 0 {
@@ -894,10 +922,11 @@ func (s *state) appendSuggestions(dst []byte) []byte {
 	return dst
 }
 
-// appendValues lists allowed values, shortened after maxListed.
+// appendValues lists allowed values, shortened as appendStrings does.
 func (s *state) appendValues(dst []byte, values []any) []byte {
+	start := len(dst)
 	for i, v := range values {
-		if i == maxListed {
+		if s.listFull(i, len(dst)-start) {
 			return s.appendMessage(dst, s.msg("list", "more", ""), int64(len(values)-i))
 		}
 		if i > 0 {

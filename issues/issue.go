@@ -46,6 +46,7 @@ const (
 	OriginDuration = "duration"
 	OriginFile     = "file"
 	OriginBytes    = "bytes"
+	OriginDepth    = "depth" // nesting of objects and arrays; see DefaultMaxDepth
 )
 
 // Number is a number written exactly as its source wrote it ("18", "0.1",
@@ -125,6 +126,9 @@ type Issue struct {
 	// Source names the native check that failed, such as "validator:gte" or
 	// "jsonschema:minimum", for logs and tooling; it is never shown to a model.
 	Source string
+	// Omitted is set only on the issue Omitted returns: the number of
+	// issues an adapter found past BuildLimit and did not build.
+	Omitted int
 }
 
 // Checks that refine Custom issues. They name facts, never wording.
@@ -205,19 +209,28 @@ func (l List) Error() string {
 		return "no issues"
 	}
 	var b strings.Builder
-	for i, is := range l {
-		if i == 3 {
-			b.WriteString("; and ")
-			b.WriteString(strconv.Itoa(len(l) - 3))
-			b.WriteString(" more")
-			break
+	shown, more := 0, 0
+	for _, is := range l {
+		if is.Check == CheckOmitted {
+			more += is.OmittedCount()
+			continue
 		}
-		if i > 0 {
+		if shown == 3 {
+			more++
+			continue
+		}
+		shown++
+		if shown > 1 {
 			b.WriteString("; ")
 		}
 		b.WriteString(is.Path.String())
 		b.WriteString(": ")
 		b.WriteString(string(is.Code))
+	}
+	if more > 0 {
+		b.WriteString("; and ")
+		b.WriteString(strconv.Itoa(more))
+		b.WriteString(" more")
 	}
 	return b.String()
 }

@@ -37,12 +37,13 @@ type IssuesContent = toolcall.IssuesContent
 // text (with the tool's contract_awareness section ct, if any), IsError
 // true, and the issues as structured content or in _meta.
 func validationResult(ctx context.Context, c *config, req *mcp.CallToolRequest, action string, list issues.List, structured bool, ct *envelope.Contract) *mcp.CallToolResult {
-	text := toolcall.Text(c.engineFor(ctx, req), action, list, ct)
+	e := c.engineFor(ctx, req)
+	text := toolcall.Text(e, action, list, ct)
 	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
 	if structured {
-		res.StructuredContent = toolcall.Structured(list)
+		res.StructuredContent = toolcall.Structured(e, list)
 	} else {
-		res.Meta = mcp.Meta{MetaIssues: toolcall.Structured(list)}
+		res.Meta = mcp.Meta{MetaIssues: toolcall.Structured(e, list)}
 	}
 	res.SetError(list) // for sending middleware (GetError); never marshaled
 	return res

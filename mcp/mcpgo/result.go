@@ -37,11 +37,12 @@ type IssuesContent = toolcall.IssuesContent
 // text (with the tool's contract_awareness section ct, if any), IsError
 // true, and the issues as structured content or in _meta.
 func validationResult(ctx context.Context, c *config, req mcp.CallToolRequest, action string, list issues.List, structured bool, ct *envelope.Contract) *mcp.CallToolResult {
+	e := c.engineFor(ctx, req)
 	res := &mcp.CallToolResult{
-		Content: []mcp.Content{mcp.TextContent{Type: mcp.ContentTypeText, Text: toolcall.Text(c.engineFor(ctx, req), action, list, ct)}},
+		Content: []mcp.Content{mcp.TextContent{Type: mcp.ContentTypeText, Text: toolcall.Text(e, action, list, ct)}},
 		IsError: true,
 	}
-	sc := toolcall.Structured(list)
+	sc := toolcall.Structured(e, list)
 	if structured {
 		res.StructuredContent = sc
 	} else {

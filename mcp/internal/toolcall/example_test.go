@@ -2,7 +2,9 @@ package toolcall_test
 
 import (
 	"encoding/json"
+
 	"fmt"
+	"github.com/selfheal/selfheal"
 
 	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/mcp/internal/toolcall"
@@ -16,7 +18,7 @@ func Example() {
 		{Code: issues.TooSmall, Path: issues.Path{"password"}, Input: "hunter2", Origin: issues.OriginString, Minimum: "12", Inclusive: true},
 		{Code: issues.InvalidType, Path: issues.Path{"email"}, Absent: true, Expected: "string"},
 	}
-	out, _ := json.Marshal(toolcall.Structured(list))
+	out, _ := json.Marshal(toolcall.Structured(selfheal.New(), list))
 	fmt.Println(string(out))
 	// Output:
 	// {"issues":[{"code":"invalid_type","path":["email"],"expected":"string"},{"code":"too_small","path":["password"],"origin":"string","minimum":12,"inclusive":true}]}

@@ -3,7 +3,6 @@ package toolcall
 import (
 	"errors"
 	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/selfheal/selfheal"
@@ -28,41 +27,16 @@ type IssuesContent struct {
 	Issues issues.List `json:"issues"`
 }
 
-// Structured returns the structured form of list: copies of its issues in
-// display order (the order of the text's lines) without their inputs, as
-// Zod's issues do not carry them unless asked to (reportInput). The value
-// sent may be a secret (a password, or an object holding one under an
-// unknown key); the text already shows every value that may be shown,
-// redacted where the field is sensitive. list is not modified.
-func Structured(list issues.List) IssuesContent {
-	out := withoutInputs(list)
-	slices.SortStableFunc(out, func(a, b issues.Issue) int { return issues.Compare(&a, &b) })
-	return IssuesContent{Issues: out}
-}
-
-func withoutInputs(list []issues.Issue) []issues.Issue {
-	if list == nil {
-		return nil
-	}
-	out := make([]issues.Issue, len(list))
-	for i, is := range list {
-		is.Input, is.Absent = nil, true // Absent only omits "input" from the JSON
-		is.Issues = withoutInputs(is.Issues)
-		if is.Branches != nil {
-			br := make([][]issues.Issue, len(is.Branches))
-			for j, b := range is.Branches {
-				br[j] = withoutInputs(b)
-			}
-			is.Branches = br
-		}
-		if is.Ref != nil {
-			r := *is.Ref
-			r.Value = nil
-			is.Ref = &r
-		}
-		out[i] = is
-	}
-	return out
+// Structured returns the structured form of list as e bounds it (see
+// formatter.Formatter.Bounded): copies of its issues in display order (the
+// order of the text's lines) without their inputs, as Zod's issues do not
+// carry them unless asked to (reportInput), and within e's budgets whatever
+// the model sent. The value sent may be a secret (a password, or an object
+// holding one under an unknown key); the text already shows every value
+// that may be shown, redacted where the field is sensitive. list is not
+// modified.
+func Structured(e *selfheal.Engine, list issues.List) IssuesContent {
+	return IssuesContent{Issues: e.Formatter().Bounded(list)}
 }
 
 // Text returns the validation_error text for the issues of a call of

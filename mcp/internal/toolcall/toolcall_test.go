@@ -2,8 +2,10 @@ package toolcall
 
 import (
 	"encoding/json"
+
 	"errors"
 	"fmt"
+	"github.com/selfheal/selfheal"
 	"net/http"
 	"testing"
 
@@ -17,7 +19,7 @@ func TestStructuredLeavesInputsOut(t *testing.T) {
 		{Code: issues.InvalidUnion, Input: map[string]any{"password": "s3cret"}, Branches: [][]issues.Issue{{{Code: issues.InvalidType, Expected: "string", Input: 1}}}},
 		{Code: issues.InvalidType, Expected: "object", Absent: true},
 	}
-	data, err := json.Marshal(Structured(list))
+	data, err := json.Marshal(Structured(selfheal.New(), list))
 	if err != nil {
 		t.Fatal(err)
 	}

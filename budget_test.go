@@ -1,0 +1,76 @@
+package selfheal_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/selfheal/selfheal"
+	"github.com/selfheal/selfheal/issues"
+)
+
+// thirtyIssues fails in the ways whose lines differ most in length and in
+// what XML escaping adds to them (quotes in names, & and < in values).
+func thirtyIssues() issues.List {
+	var list issues.List
+	for i := range 30 {
+		p := issues.Path{fmt.Sprintf("field_%02d", i)}
+		switch i % 5 {
+		case 0:
+			list = append(list, issues.Issue{Code: issues.InvalidType, Path: p, Absent: true, Expected: "string"})
+		case 1:
+			list = append(list, issues.Issue{Code: issues.TooSmall, Path: p, Input: strings.Repeat("<&", i),
+				Origin: issues.OriginString, Minimum: "100", Inclusive: true})
+		case 2:
+			list = append(list, issues.Issue{Code: issues.InvalidValue, Path: issues.Path{"a.b", i},
+				Input: "x", Values: []any{"alpha", "beta", "gamma"}})
+		case 3:
+			list = append(list, issues.Issue{Code: issues.UnrecognizedKeys, Path: p, Input: map[string]any{},
+				Keys: []string{`"q"`, "r&d"}, Allowed: []string{"name", "email"}})
+		default:
+			list = append(list, issues.Issue{Code: issues.InvalidFormat, Path: p, Input: "not an email", Format: "email"})
+		}
+	}
+	return list
+}
+
+// TestRenderingsAgreeUnderBudget: Format, Append, Result and Fields keep the
+// same fields for every byte budget, so that an MCP integration shows the
+// same lines with or without a contract section.
+func TestRenderingsAgreeUnderBudget(t *testing.T) {
+	list := thirtyIssues()
+	for budget := 200; budget <= 8<<10; budget += 7 {
+		e := selfheal.New(selfheal.WithMaxBytes(budget), selfheal.WithMaxIssues(-1))
+		text := e.Format("a", list)
+		if got := string(e.Append(nil, "a", list)); got != text {
+			t.Fatalf("budget %d: Append differs from Format:\n%s\n%s", budget, got, text)
+		}
+		res := e.Result("a", list)
+		if got := res.String(); got != text {
+			t.Fatalf("budget %d: Result differs from Format:\n%s\n%s", budget, got, text)
+		}
+		fields, more := e.Formatter().Fields(list)
+		if len(fields) != len(res.Fields) || more != res.More {
+			t.Fatalf("budget %d: Fields keeps %d (%q), Result %d (%q)", budget, len(fields), more, len(res.Fields), res.More)
+		}
+		if n := strings.Count(text, "<field "); n != len(fields) {
+			t.Fatalf("budget %d: %d lines in the text, %d fields", budget, n, len(fields))
+		}
+	}
+}
+
+// TestBudgetFieldCounts pins the counts the issue reported as disagreeing
+// (Format 5 vs Result 7 at 600 B with 12 failing fields). The fields of
+// these twelve take 117, 117, 98, 116, 140, 138, 98 and 162 bytes as the
+// envelope writes them: 332 fit in 400, 588 in 600, 824 in 900.
+func TestBudgetFieldCounts(t *testing.T) {
+	list := thirtyIssues()[:12]
+	for _, tc := range []struct{ budget, fields int }{{400, 3}, {600, 5}, {900, 7}} {
+		e := selfheal.New(selfheal.WithMaxBytes(tc.budget))
+		text := e.Format("a", list)
+		res := e.Result("a", list)
+		if n := strings.Count(text, "<field "); n != tc.fields || len(res.Fields) != tc.fields {
+			t.Errorf("budget %d: Format shows %d fields, Result %d; want %d", tc.budget, n, len(res.Fields), tc.fields)
+		}
+	}
+}

@@ -1,0 +1,157 @@
+package formatter
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"strings"
+	"testing"
+
+	"github.com/selfheal/selfheal/issues"
+)
+
+// TestNamesAreBounded: a key the model sent is cut in the name attribute
+// with its size stated, and a long path keeps its start and its end.
+func TestNamesAreBounded(t *testing.T) {
+	f := New(DefaultOptions())
+	deep := issues.Path{"data"}
+	for range 400 {
+		deep = append(deep, "a")
+	}
+	deep = append(deep, "last")
+	tests := []struct {
+		name string
+		path issues.Path
+		want string
+	}{
+		{"short key", issues.Path{"meta", "k"}, `meta.k`},
+		{"key at the budget", issues.Path{"meta", strings.Repeat("k", 60)}, `meta.` + strings.Repeat("k", 60)},
+		{"long key", issues.Path{"meta", strings.Repeat("k", 61)},
+			`meta[&quot;` + strings.Repeat("k", 60) + `… (61 characters)&quot;]`},
+		{"10 MiB key", issues.Path{"meta", strings.Repeat("k", 10<<20), 3},
+			`meta[&quot;` + strings.Repeat("k", 60) + `… (10485760 bytes)&quot;][3]`},
+		{"long key of runes", issues.Path{strings.Repeat("é", 100)},
+			`[&quot;` + strings.Repeat("é", 60) + `… (100 characters)&quot;]`},
+		{"invalid UTF-8 in a long key", issues.Path{strings.Repeat("\xff", 100)},
+			`[&quot;` + strings.Repeat(`\ufffd`, 60) + `… (100 characters)&quot;]`},
+		// 809 bytes: 160 kept from the start, 319 from the end.
+		{"deep path", deep, `data` + strings.Repeat(".a", 78) + `…` + strings.Repeat(".a", 157) + `.last`},
+		// Keys of control characters: six bytes each once escaped.
+		{"quoted keys", issues.Path{strings.Repeat("\x00", 300), "a.b", strings.Repeat("\x01", 300), "c[d]", "last"},
+			`[&quot;` + strings.Repeat(`\u0000`, 60) + `… (300 characters)&quot;]…[&quot;c[d]&quot;].last`},
+	}
+	for _, tc := range tests {
+		list := issues.List{{Code: issues.InvalidType, Path: tc.path, Input: 1, Expected: "string"}}
+		out := string(f.AppendValidation(nil, "x", list))
+		_, rest, _ := strings.Cut(out, `<field name="`)
+		name, _, _ := strings.Cut(rest, `">`)
+		if name != tc.want {
+			t.Errorf("%s: name\n%s\nwant\n%s", tc.name, name, tc.want)
+		}
+		if len(out) > 1<<10 {
+			t.Errorf("%s: %d bytes", tc.name, len(out))
+		}
+		fields, _ := f.Fields(list)
+		if got := string(xmlAttr(fields[0].Name)); got != tc.want {
+			t.Errorf("%s: Fields name\n%s\nwant\n%s", tc.name, got, tc.want)
+		}
+	}
+}
+
+func xmlAttr(s string) []byte {
+	var b strings.Builder
+	xml.EscapeText(&b, []byte(s))
+	return []byte(strings.ReplaceAll(b.String(), "&#34;", "&quot;"))
+}
+
+// TestListsAreBounded: ten long keys, each at its budget, do not make one
+// line longer than a few values.
+func TestListsAreBounded(t *testing.T) {
+	f := New(DefaultOptions())
+	var keys []string
+	for i := range 100000 {
+		keys = append(keys, strings.Repeat(string(rune('a'+i%26)), 1000)+string(rune('0'+i%10)))
+	}
+	list := issues.List{{Code: issues.UnrecognizedKeys, Input: map[string]any{}, Keys: keys, Allowed: []string{"name"}}}
+	line := string(f.AppendLine(nil, &list[0]))
+	if len(line) > 1500 {
+		t.Errorf("line of %d bytes:\n%s", len(line), line)
+	}
+	if !strings.Contains(line, ", and 99996 more") {
+		t.Errorf("the rest is not counted:\n%s", line)
+	}
+}
+
+// TestOmittedIssuesAreCounted: the issue an adapter appends for issues it
+// counted but did not build is no line, and its count joins the note.
+func TestOmittedIssuesAreCounted(t *testing.T) {
+	f := New(Options{MaxIssues: 2})
+	list := issues.List{
+		{Code: issues.InvalidType, Path: issues.Path{"b"}, Input: 1, Expected: "string"},
+		{Code: issues.InvalidType, Path: issues.Path{"a"}, Input: 1, Expected: "string"},
+		{Code: issues.InvalidType, Path: issues.Path{"c"}, Input: 1, Expected: "string"},
+		issues.Omitted(997),
+	}
+	out := string(f.AppendValidation(nil, "x", list))
+	if n := strings.Count(out, "<field "); n != 2 {
+		t.Errorf("%d lines:\n%s", n, out)
+	}
+	if !strings.Contains(out, "998 more") {
+		t.Errorf("want 998 more (one over the issue budget, 997 counted):\n%s", out)
+	}
+	fields, more := f.Fields(list)
+	if len(fields) != 2 || !strings.Contains(more, "998 more") {
+		t.Errorf("Fields: %d, %q", len(fields), more)
+	}
+	all := New(Options{MaxIssues: -1})
+	fields, more = all.Fields(list)
+	if len(fields) != 3 || !strings.Contains(more, "997 more") {
+		t.Errorf("no issue budget: %d, %q", len(fields), more)
+	}
+	if got := list.Error(); got != "b: invalid_type; a: invalid_type; c: invalid_type; and 997 more" {
+		t.Errorf("Error() = %q", got)
+	}
+}
+
+// TestBounded: the structured issues are bounded like the text.
+func TestBounded(t *testing.T) {
+	f := New(DefaultOptions())
+	big := strings.Repeat("k", 10<<20)
+	var keys []string
+	for i := range 100000 {
+		keys = append(keys, "x"+strings.Repeat("y", i%3)+string(rune('a'+i%26)))
+	}
+	var many issues.List
+	for i := range 100 {
+		many = append(many, issues.Issue{Code: issues.InvalidType, Path: issues.Path{"items", i}, Input: big, Expected: "integer"})
+	}
+	tests := []struct {
+		name   string
+		list   issues.List
+		issues int
+		max    int // bytes of JSON
+	}{
+		{"long key in a path", issues.List{{Code: issues.InvalidType, Path: issues.Path{"meta", big}, Input: 1, Expected: "string"}}, 1, 400},
+		{"long unknown key", issues.List{{Code: issues.UnrecognizedKeys, Input: map[string]any{big: 1}, Keys: []string{big}}}, 1, 400},
+		{"100k unknown keys", issues.List{{Code: issues.UnrecognizedKeys, Input: map[string]any{}, Keys: keys}}, 1, 400},
+		{"long repeated value", issues.List{{Code: issues.Custom, Check: issues.CheckUnique, Input: []any{big, big}, Values: []any{big, map[string]any{"a": big}}}}, 1, 600},
+		{"long message", issues.List{{Code: issues.Custom, Message: big}}, 1, 400},
+		{"100 issues", many, 20, 4 << 10},
+		{"counted", append(issues.List{many[0]}, issues.Omitted(5)), 1, 200},
+	}
+	for _, tc := range tests {
+		got := f.Bounded(tc.list)
+		data, err := json.Marshal(got)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if len(got) != tc.issues || len(data) > tc.max {
+			t.Errorf("%s: %d issues, %d bytes of JSON:\n%.600s", tc.name, len(got), len(data), data)
+		}
+		if strings.Contains(string(data), `"input"`) {
+			t.Errorf("%s: an input leaked: %.300s", tc.name, data)
+		}
+	}
+	if tc := tests[0]; tc.list[0].Path[1] != big {
+		t.Error("Bounded modified its argument")
+	}
+}
