@@ -91,26 +91,17 @@ func (s *state) longKey(p issues.Path) int {
 }
 
 // cutKey returns key cut at the value budget, rune-safely, with an
-// ellipsis and its real size.
+// ellipsis and its real size ("aaaa… (5000 characters)"). The cut is taken
+// on the raw key, which the path's quoting escapes.
 func (s *state) cutKey(key string) string {
-	// The cut is taken on the raw key, which the path's quoting escapes.
 	end, runes := 0, 0
 	for end < len(key) && runes < s.f.maxRunes {
 		_, size := utf8.DecodeRuneInString(key[end:])
 		end += size
 		runes++
 	}
-	b := make([]byte, 0, end+40)
-	b = append(b, key[:end]...)
-	b = append(b, "… ("...)
-	n, bytes, _ := sizeOf(key)
-	unit := "string"
-	if bytes {
-		unit = "bytes"
-	}
-	b = s.appendUnit(b, unit, int64(n))
-	b = append(b, ')')
-	return string(b)
+	text := append([]byte(key[:end]), "…"...)
+	return string(s.appendSized(nil, text, key))
 }
 
 // maxName is the most bytes of a field name before the escaping of XML,

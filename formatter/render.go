@@ -573,7 +573,7 @@ func (s *state) placeholder(dst []byte, p templates.Placeholder) []byte {
 	case templates.Pattern:
 		return s.appendQuoted(dst, is.Pattern)
 	case templates.Keys:
-		return s.appendStrings(dst, is.Keys)
+		return s.appendKeys(dst, is.Keys)
 	case templates.Suggestion:
 		if is.Code == issues.UnrecognizedKeys {
 			s.keySuggestions(is)
@@ -603,8 +603,7 @@ func (s *state) placeholder(dst []byte, p templates.Placeholder) []byte {
 	case templates.CustomMessage:
 		return appendInline(dst, strings.TrimRight(strings.TrimSpace(is.Message), ".。"))
 	case templates.ElementKey:
-		pv := preview{budget: s.f.maxRunes}
-		return pv.appendTop(dst, is.Key)
+		return s.appendCut(dst, is.Key)
 	case templates.Inner:
 		if s.inner == nil {
 			return dst
@@ -864,6 +863,54 @@ func (s *state) appendQuoted(dst []byte, str string) []byte {
 	return pv.appendString(dst, str, '\'')
 }
 
+// appendKeys lists keys the model sent, as appendStrings does, each cut
+// at the value budget with its size stated.
+func (s *state) appendKeys(dst []byte, keys []string) []byte {
+	start := len(dst)
+	for i, k := range keys {
+		if s.listFull(i, len(dst)-start) {
+			return s.appendMessage(dst, s.msg("list", "more", ""), int64(len(keys)-i))
+		}
+		if i > 0 {
+			dst = append(dst, ", "...)
+		}
+		pv := preview{budget: s.f.maxRunes}
+		at := len(dst)
+		dst = pv.appendString(dst, k, '\'')
+		if pv.truncated {
+			dst = s.appendSized(dst[:at], dst[at:], k)
+		}
+	}
+	return dst
+}
+
+// appendCut renders v, a key or value the model sent, within the value
+// budget, and states its real size when it was cut ("'aaaa…' (5000
+// characters)").
+func (s *state) appendCut(dst []byte, v any) []byte {
+	pv := preview{budget: s.f.maxRunes, redact: s.f.redact}
+	start := len(dst)
+	dst = pv.appendTop(dst, v)
+	if !pv.truncated {
+		return dst
+	}
+	if _, _, ok := sizeOf(v); !ok {
+		return dst
+	}
+	return s.appendSized(dst[:start], dst[start:], v)
+}
+
+// appendSized appends text, the cut rendering of v, with v's size in the
+// catalog's words ("{value} ({size})"). The message's placeholders read
+// the issue's value: v stands in for it meanwhile.
+func (s *state) appendSized(dst, text []byte, v any) []byte {
+	saveIs, saveValue := s.is, s.value
+	s.is, s.value = &issues.Issue{Input: v}, append([]byte(nil), text...)
+	dst = s.appendMessage(dst, s.msg("value", "sized", ""), 1)
+	s.is, s.value = saveIs, saveValue
+	return dst
+}
+
 // appendStrings lists strings quoted, shortened after maxListed or when
 // the list outgrows its bytes (see listFull).
 func (s *state) appendStrings(dst []byte, list []string) []byte {
@@ -932,8 +979,7 @@ func (s *state) appendValues(dst []byte, values []any) []byte {
 		if i > 0 {
 			dst = append(dst, ", "...)
 		}
-		pv := preview{budget: s.f.maxRunes}
-		dst = pv.appendTop(dst, v)
+		dst = s.appendCut(dst, v)
 	}
 	return dst
 }
@@ -1035,6 +1081,11 @@ func (s *state) multiples(is *issues.Issue) bool {
 			return true
 		}
 	}
+	if !modest(vt) || !modest(string(is.Divisor)) {
+		// 1e1000000 would take a million digits to write, and long to
+		// work out: the line says what is wrong without the neighbours.
+		return false
+	}
 	v, ok1 := new(big.Rat).SetString(vt)
 	d, ok2 := new(big.Rat).SetString(string(is.Divisor))
 	if !ok1 || !ok2 || d.Sign() <= 0 {
@@ -1049,6 +1100,19 @@ func (s *state) multiples(is *issues.Issue) bool {
 	hi := new(big.Rat).Add(lo, d)
 	s.lower = appendRat(s.lower[:0], lo)
 	s.upper = appendRat(s.upper[:0], hi)
+	return true
+}
+
+// modest reports whether the number literal num is short and its exponent
+// small, so that exact arithmetic on it stays cheap and its results short.
+func modest(num string) bool {
+	if len(num) > 40 {
+		return false
+	}
+	if i := strings.IndexAny(num, "eE"); i >= 0 {
+		e, err := strconv.Atoi(strings.TrimPrefix(num[i+1:], "+"))
+		return err == nil && e >= -40 && e <= 40
+	}
 	return true
 }
 

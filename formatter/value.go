@@ -276,7 +276,15 @@ func (p *preview) appendValue(dst []byte, v any, depth int) []byte {
 }
 
 // appendLiteral writes a number or keyword, counting it against the budget.
+// A literal longer than the budget (a number of a million digits) is cut
+// like a string: it is all ASCII.
 func (p *preview) appendLiteral(dst []byte, s string) []byte {
+	if len(s) > p.budget && p.budget > 0 {
+		p.truncated = true
+		dst = append(dst, s[:p.budget]...)
+		p.budget = 0
+		return append(dst, "…"...)
+	}
 	p.budget -= len(s)
 	return append(dst, s...)
 }
