@@ -89,6 +89,7 @@ var cases = []struct {
 	{"too_big.file", issues.Issue{Code: issues.TooBig, Path: P{"upload"}, Input: 2097152, Origin: "file", Maximum: "1048576", Inclusive: true}},
 	{"too_big.file.exclusive", issues.Issue{Code: issues.TooBig, Path: P{"upload"}, Input: 1048576, Origin: "file", Maximum: "1048576"}},
 	{"too_big.file.exact", issues.Issue{Code: issues.TooBig, Path: P{"key"}, Input: []byte(strings.Repeat("k", 40)), Origin: "bytes", Maximum: "32", Inclusive: true, Exact: true}},
+	{"too_big.depth", issues.Issue{Code: issues.TooBig, Path: P{"filter", "and", 0, "or"}, Input: issues.Unknown{Type: "array"}, Origin: issues.OriginDepth, Maximum: "4", Inclusive: true, Source: issues.SourceDepth}},
 	{"too_big.other_origin", issues.Issue{Code: issues.TooBig, Path: P{"x"}, Input: "v", Origin: "custom-thing", Maximum: "0", Inclusive: true}},
 	{"too_big.other_origin.exclusive", issues.Issue{Code: issues.TooBig, Path: P{"x"}, Input: "v", Origin: "custom-thing", Maximum: "0"}},
 	{"too_big.exact", issues.Issue{Code: issues.TooBig, Path: P{"x"}, Input: 3, Origin: "custom-thing", Maximum: "2", Inclusive: true, Exact: true}},

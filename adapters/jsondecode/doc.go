@@ -30,5 +30,6 @@
 //
 // Issue.Source names the check for logs: "json:syntax", "json:trailing",
 // "json:type", "json:range", "json:unknown_field", "json:format",
-// "json:key" and "json:unmarshaler".
+// "json:key" and "json:unmarshaler"; input nested deeper than
+// issues.DefaultMaxDepth is refused before parsing with issues.SourceDepth.
 package jsondecode

@@ -55,7 +55,16 @@ const formatJSON = "json"
 // encoding/json can see (that case, or a map key type it does not support)
 // is returned through Issues, or as is when Issues does not recognise it.
 //
+// Input nested deeper than issues.DefaultMaxDepth (64 levels of objects
+// and arrays, the root object being level 1) is refused before it is
+// parsed, with the one too_big issue of origin "depth" that
+// issues.CheckDepthJSON gives: no Go type a model's arguments decode into
+// is that deep, and the check keeps the cost of hostile nesting linear.
+// The limit is fixed: Decode has no options.
+//
 // Reports:
+//   - nesting deeper than issues.DefaultMaxDepth: that one issue, and
+//     nothing else (the input is not parsed);
 //   - malformed or truncated input: one custom issue at the root, whose
 //     Message says where ("Malformed JSON at byte offset 17") and whose Input
 //     is the ~20 bytes around that place, not the whole document; empty
@@ -83,6 +92,9 @@ func Decode(data []byte, v any) error {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return &json.InvalidUnmarshalError{Type: reflect.TypeOf(v)}
+	}
+	if is, deep := issues.CheckDepthJSON(data, issues.DefaultMaxDepth); deep {
+		return issues.List{is}
 	}
 	t := rv.Type().Elem()
 	sc := scratchPool.Get().(*scratch)
@@ -148,7 +160,8 @@ func (sc *scratch) release() {
 // DecodeReader reads r to its end and decodes it with Decode. The whole
 // stream is one document: a second value is trailing data, not the next
 // message. Read errors are returned as they are; bound the size with
-// http.MaxBytesReader or io.LimitReader first.
+// http.MaxBytesReader or io.LimitReader first. Nesting is bounded as in
+// Decode, checked on the bytes read before they are parsed.
 func DecodeReader(r io.Reader, v any) error {
 	data, err := io.ReadAll(r)
 	if err != nil {

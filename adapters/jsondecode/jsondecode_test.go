@@ -596,14 +596,21 @@ func TestConcurrent(t *testing.T) {
 }
 
 func TestDeepNesting(t *testing.T) {
+	// Decode refuses nesting past issues.DefaultMaxDepth before parsing
+	// (see depth_test.go); the parser keeps encoding/json's own limit as
+	// its bound on recursion.
 	deep := bytes.Repeat([]byte("["), maxDepth+1)
-	err := Decode(deep, new(any))
-	if l, ok := err.(issues.List); !ok || l[0].Source != "json:syntax" {
-		t.Errorf("got %v", err)
+	if l, ok := Decode(deep, new(any)).(issues.List); !ok || len(l) != 1 || l[0].Source != issues.SourceDepth {
+		t.Errorf("Decode: got %v", l)
 	}
-	ok := append(bytes.Repeat([]byte("["), maxDepth), bytes.Repeat([]byte("]"), maxDepth)...)
-	if err := Decode(ok, new(any)); err != nil {
-		t.Errorf("depth %d: %v", maxDepth, err)
+	p := parser{data: deep}
+	if _, ok := p.parse(); ok || p.errAt != maxDepth {
+		t.Errorf("parse: ok %v at %d, want a failure at %d", ok, p.errAt, maxDepth)
+	}
+	within := append(bytes.Repeat([]byte("["), maxDepth), bytes.Repeat([]byte("]"), maxDepth)...)
+	p = parser{data: within}
+	if _, ok := p.parse(); !ok {
+		t.Errorf("parse: depth %d fails at %d", maxDepth, p.errAt)
 	}
 }
 

@@ -31,6 +31,9 @@ type Schema struct {
 	sch  *jsonschema.Schema
 	locs map[string]*jsonschema.Schema // compiled subschemas by location
 	docs schemaconv.Docs               // schema documents by URL, for literals
+	// maxDepth is the nesting limit of instances, as WithMaxDepth set it
+	// (0: issues.DefaultMaxDepth, negative: none).
+	maxDepth int
 }
 
 // Option configures Compile.
@@ -43,6 +46,7 @@ type config struct {
 	loader   Loader
 	location string
 	hook     func(*jsonschema.Compiler)
+	maxDepth int
 }
 
 // WithDraft sets the draft used when the schema has no "$schema" (the
@@ -83,6 +87,18 @@ func WithCompiler(f func(*jsonschema.Compiler)) Option {
 	return func(c *config) { c.hook = f }
 }
 
+// WithMaxDepth sets how deeply an instance may nest objects and arrays (the
+// root object is level 1). Validate, AppendValidate and ValidateJSON refuse
+// a deeper instance before the library sees it, with one too_big issue of
+// origin "depth" (see issues.CheckDepth): the library's cost grows faster
+// than the depth (1,000 levels take it seconds, 5,000 minutes). n == 0
+// means issues.DefaultMaxDepth (64), the default; n < 0 turns the check
+// off. ValidateJSON's decoding still refuses JSON deeper than 1000 levels,
+// as a malformed-JSON issue.
+func WithMaxDepth(n int) Option {
+	return func(c *config) { c.maxDepth = n }
+}
+
 // Compile compiles a JSON Schema document. A schema that is not JSON, that
 // the meta-schema rejects, or whose references cannot be resolved is an
 // error, returned here rather than shown to a model later.
@@ -97,7 +113,7 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("jsonschemav5: the schema is not valid JSON: %w", err)
 	}
-	s := &Schema{docs: map[string]any{}}
+	s := &Schema{docs: map[string]any{}, maxDepth: cfg.maxDepth}
 	loc := cfg.location
 	if i := strings.IndexByte(loc, '#'); i >= 0 {
 		loc = loc[:i]
@@ -188,7 +204,8 @@ func (s *Schema) record(u string, doc any) {
 
 // FromCompiled wraps a schema compiled with the library directly. Its issues
 // carry every constraint; bounds are written from the library's exact values,
-// since the documents are not known.
+// since the documents are not known. Instances are held to
+// issues.DefaultMaxDepth (see WithMaxDepth).
 func FromCompiled(sch *jsonschema.Schema) *Schema {
 	return &Schema{sch: sch, locs: index(sch)}
 }
@@ -198,7 +215,9 @@ func (s *Schema) Compiled() *jsonschema.Schema { return s.sch }
 
 // Validate validates instance (a value decoded from JSON, numbers best as
 // json.Number) and returns its issues, or nil when it is valid. A valid
-// instance costs what the library's Validate costs and nothing more.
+// instance costs what the library's Validate costs and a walk of its
+// containers. An instance nested deeper than the limit (see WithMaxDepth)
+// is not validated: the answer is the one issue that refuses it.
 func (s *Schema) Validate(instance any) issues.List {
 	return s.AppendValidate(nil, instance)
 }
@@ -207,6 +226,15 @@ func (s *Schema) Validate(instance any) issues.List {
 // can reuse its list; a valid instance returns dst as it was. The issues
 // share slices with s and instance: treat them as read-only.
 func (s *Schema) AppendValidate(dst issues.List, instance any) issues.List {
+	if is, deep := issues.CheckDepth(instance, s.maxDepth); deep {
+		return append(dst, is)
+	}
+	return s.appendValidate(dst, instance)
+}
+
+// appendValidate is AppendValidate once the depth is known to be within
+// the limit.
+func (s *Schema) appendValidate(dst issues.List, instance any) issues.List {
 	err := s.sch.Validate(instance)
 	if err == nil {
 		return dst
@@ -216,14 +244,34 @@ func (s *Schema) AppendValidate(dst issues.List, instance any) issues.List {
 }
 
 // ValidateJSON decodes data (keeping numbers exact) and validates it.
-// Data that is not one well-formed JSON value is an invalid_format issue
-// (format "json") at the root, with the decoder's reason as its Message.
+// Data nested deeper than the limit (see WithMaxDepth) is refused from its
+// bytes, before it is decoded, with the one issue issues.CheckDepthJSON
+// gives; that check does not judge whether data is JSON. Data that is not
+// one well-formed JSON value is an invalid_format issue (format "json") at
+// the root, with the decoder's reason as its Message.
 func (s *Schema) ValidateJSON(data []byte) issues.List {
+	if is, deep := issues.CheckDepthJSON(data, s.maxDepth); deep {
+		return issues.List{is}
+	}
 	v, bad := schemaconv.DecodeArgs(data)
 	if bad != nil {
 		return bad
 	}
-	return s.Validate(v)
+	return s.appendValidate(nil, v)
+}
+
+// MaxDepth returns the nesting limit instances are held to (see
+// WithMaxDepth): issues.DefaultMaxDepth unless set, -1 for none. A caller
+// that decodes arguments itself checks them with it first
+// (issues.CheckDepthJSON).
+func (s *Schema) MaxDepth() int {
+	switch {
+	case s.maxDepth == 0:
+		return issues.DefaultMaxDepth
+	case s.maxDepth < 0:
+		return -1
+	}
+	return s.maxDepth
 }
 
 // split finds the compiled schema an absolute keyword location belongs to

@@ -11,6 +11,14 @@
 // argument is answered with a validation_error listing every problem. Logs,
 // including the errors the model does not see, go to standard error.
 //
+// Arguments nested deeper than 64 levels are refused with one issue (see
+// gosdk.WithMaxDepth). go-sdk ends the session on a message nested deeper
+// than 1000 levels; this server reads standard input through a filter that
+// answers such a message itself (a validation_error for a tools/call, a
+// JSON-RPC Invalid Request error for another request) and keeps serving.
+// When the session ends otherwise (the client closes standard input, or
+// sends what go-sdk cannot read), the server logs why and exits.
+//
 // Flags:
 //
 //	-locale TAG      language of validation errors when the client declares

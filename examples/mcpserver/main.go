@@ -7,8 +7,7 @@ import (
 	"log/slog"
 	"os"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
+	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/contract"
 	"github.com/selfheal/selfheal/mcp/gosdk"
 )
@@ -27,7 +26,16 @@ func main() {
 		opts = append(opts, gosdk.WithContract(lock))
 	}
 	s := NewServer(NewStore(), DefaultLimits, logger, opts...)
-	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
-		log.Fatal(err)
+	// Not mcp.StdioTransport: go-sdk ends the session on a message nested
+	// deeper than 1000 levels, so such messages are answered before it
+	// sees them (see stdioTransport).
+	t := stdioTransport(os.Stdin, os.Stdout, selfheal.New(selfheal.WithLocale(*locale)), logger)
+	if err := s.Run(context.Background(), t); err != nil {
+		// go-sdk ends the session on a message it cannot read (malformed
+		// JSON, a line over its length limit) or a closed pipe; say so
+		// plainly rather than with log.Fatal's bare error.
+		logger.Error("the MCP session ended with an error; the server exits", "error", err)
+		os.Exit(1)
 	}
+	logger.Info("the client closed the connection; the server exits")
 }

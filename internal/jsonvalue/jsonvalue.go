@@ -1,6 +1,7 @@
 // Package jsonvalue decodes one JSON value the way every part of the module
 // reads arguments and schemas: numbers kept exactly as written
-// (json.Number), and nothing but white space allowed after the value.
+// (json.Number), nothing but white space allowed after the value, and no
+// nesting deeper than MaxDepth.
 package jsonvalue
 
 import (
@@ -11,9 +12,26 @@ import (
 	"io"
 )
 
+// MaxDepth is the deepest nesting of objects and arrays that Decode and
+// DecodeLocated accept (the root object is level 1); deeper documents are
+// an error, found in one pass over the bytes before decoding.
+//
+// It is a structural bound, not the limit of arguments: schemas, lockfiles
+// and arguments files are read here, and a schema legitimately nests
+// deeper than the 64 levels arguments are held to (issues.DefaultMaxDepth,
+// which the adapters and integrations check before they decode). 1000 is
+// what go-sdk allows a whole JSON-RPC message, far beyond any real schema,
+// and well short of the 10,000 encoding/json accepts, which would make
+// what walks the tree afterwards (the JSON Schema compiler, the contract
+// diff) slow for nothing.
+const MaxDepth = 1000
+
 // Decode reads one JSON value with exact numbers; anything but white space
-// after it is an error.
+// after it, or nesting deeper than MaxDepth, is an error.
 func Decode(data []byte) (any, error) {
+	if off := tooDeep(data); off >= 0 {
+		return nil, fmt.Errorf("JSON nested deeper than %d levels (at byte %d)", MaxDepth, off)
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
@@ -30,6 +48,10 @@ func Decode(data []byte) (any, error) {
 // schema, a lockfile, arguments in a file): its errors say where the
 // document broke, by line and column.
 func DecodeLocated(data []byte) (any, error) {
+	if off := tooDeep(data); off >= 0 {
+		line, col := position(data, int64(off))
+		return nil, fmt.Errorf("JSON nested too deeply at line %d, column %d: more than %d levels of objects and arrays", line, col, MaxDepth)
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
@@ -81,4 +103,34 @@ func position(data []byte, off int64) (line, col int) {
 	line = bytes.Count(before, []byte("\n")) + 1
 	col = int(off) - bytes.LastIndexByte(before, '\n')
 	return line, col
+}
+
+// tooDeep returns the offset of the bracket that opens level MaxDepth+1
+// of data, or -1 when data nests no deeper than MaxDepth. Strings are
+// skipped, so brackets inside them do not count; malformed data is
+// scanned all the same (the decoder judges it next).
+func tooDeep(data []byte) int {
+	if len(data) <= MaxDepth {
+		return -1 // too short to hold MaxDepth+1 brackets: no pass needed
+	}
+	depth := 0
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			for i++; i < len(data) && data[i] != '"'; i++ {
+				if data[i] == '\\' {
+					i++ // the escaped byte, a quote included
+				}
+			}
+		case '{', '[':
+			if depth++; depth > MaxDepth {
+				return i
+			}
+		case '}', ']':
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	return -1
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/selfheal/selfheal/contract"
 	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/mcp/internal/toolcall"
 )
 
 // sdkValidationPrefix starts the error go-sdk's typed handlers set when the
@@ -22,8 +23,10 @@ const sdkValidationPrefix = `validating "arguments": `
 //
 //	server.AddReceivingMiddleware(gosdk.Middleware())
 //
-// On tools/call it leaves a success alone (it costs nothing then) and
-// rewrites three kinds of failure:
+// On tools/call it first refuses arguments nested deeper than WithMaxDepth
+// (64 levels by default) with a validation_error, before go-sdk validates
+// them or the handler runs; that costs one pass over the arguments' bytes.
+// Then it leaves a success alone and rewrites three kinds of failure:
 //
 //   - go-sdk's own argument validation failure (its one flattened string,
 //     first error only) becomes selfheal's validation_error with every
@@ -74,6 +77,9 @@ func (m *middleware) wrap(next mcp.MethodHandler) mcp.MethodHandler {
 		if method != "tools/call" || !ok {
 			return next(ctx, method, req)
 		}
+		if res := m.tooDeep(ctx, next, creq); res != nil {
+			return res, nil
+		}
 		res, err := m.call(ctx, next, method, creq)
 		if err != nil {
 			return res, err
@@ -94,6 +100,25 @@ func (m *middleware) wrap(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		return res, nil
 	}
+}
+
+// tooDeep returns the validation_error for arguments nested deeper than
+// WithMaxDepth, or nil. It runs before the rest of the chain, so that
+// go-sdk's validation (or a handler registered without one) never sees
+// them. A call of a tool that the server does not list is left to go-sdk.
+func (m *middleware) tooDeep(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) *mcp.CallToolResult {
+	if req.Params == nil {
+		return nil
+	}
+	list := toolcall.DepthIssues(req.Params.Arguments, m.cfg.MaxDepth)
+	if list == nil {
+		return nil
+	}
+	c := m.schema(ctx, next, req)
+	if c == nil {
+		return nil
+	}
+	return validationResult(ctx, m.cfg, req, req.Params.Name, list, c.structured, c.contract)
 }
 
 // call runs the rest of the chain, turning a panic into INTERNAL_ERROR.
@@ -159,7 +184,7 @@ func (m *middleware) compile(ctx context.Context, t *mcp.Tool) *compiled {
 	if v, ok := m.cache.Load(t); ok {
 		return v.(*compiled)
 	}
-	in, err := compileInput(t.InputSchema, nil, m.cfg.SchemaOpts)
+	in, err := compileInput(t.InputSchema, nil, m.cfg.SchemaOptions())
 	if err != nil {
 		m.cfg.Logger.WarnContext(ctx, "selfheal: the tool's input schema does not compile; keeping go-sdk's answer",
 			"tool", t.Name, "error", err)

@@ -112,6 +112,22 @@ func WithSchemaOptions(opts ...jsonschemav6.Option) Option {
 	return func(c *config) { c.SchemaOpts = append(c.SchemaOpts, opts...) }
 }
 
+// WithMaxDepth sets how deeply a call's arguments may nest objects and
+// arrays (the arguments object is level 1): deeper arguments are answered
+// with a validation_error holding one too_big issue of origin "depth"
+// (IsError true), checked on the wire bytes or the decoded arguments before
+// any validation, so hostile nesting costs one linear pass. n == 0 means
+// issues.DefaultMaxDepth (64), the default; n < 0 turns the check off. It
+// replaces a jsonschemav6.WithMaxDepth given to WithSchemaOptions.
+//
+// go-sdk itself refuses a JSON-RPC message nested deeper than 1000 levels
+// (its arguments sit 3 levels down) before any handler runs: it fails to
+// read the message and ends the session, so deeper arguments never reach
+// this check.
+func WithMaxDepth(n int) Option {
+	return func(c *config) { c.MaxDepth = n }
+}
+
 // engineFor returns the engine in the language the caller asked for.
 func (c *config) engineFor(ctx context.Context, req *mcp.CallToolRequest) *selfheal.Engine {
 	var tag string

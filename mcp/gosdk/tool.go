@@ -40,7 +40,8 @@ import (
 //     required arguments may be called without any), and when that fails the
 //     answer also says at (root) that the arguments are missing. Arguments
 //     that are not a JSON object, or not JSON, are a validation_error at
-//     (root);
+//     (root). Arguments nested deeper than WithMaxDepth (64 levels by
+//     default) are refused before they are validated, with one issue;
 //   - with WithContract or WithLockfile, the tool as tools/list shows it is
 //     compared here with its entry in the lockfile, and its validation
 //     errors carry the BREAKING and RISKY changes in a
@@ -102,7 +103,7 @@ func ToolFor[In, Out any](t *mcp.Tool, h mcp.ToolHandlerFor[In, Out], opts ...Op
 	} else {
 		st.structuredErrors = true
 	}
-	if st.in, err = compileInput(tt.InputSchema, resolved, st.cfg.SchemaOpts); err != nil {
+	if st.in, err = compileInput(tt.InputSchema, resolved, st.cfg.SchemaOptions()); err != nil {
 		return nil, nil, fmt.Errorf("input schema: %w", err)
 	}
 	lock, err := st.cfg.LoadLock()
@@ -249,7 +250,9 @@ func (st input) arguments(raw json.RawMessage) ([]byte, issues.List) {
 	} else {
 		var err error
 		if inst, err = jsonvalue.Decode(raw); err != nil {
-			return nil, st.sch.ValidateJSON(raw) // the adapter's malformed-JSON issue
+			// The adapter's malformed-JSON issue, or its depth issue for
+			// JSON deeper than jsonvalue decodes (it checks the bytes first).
+			return nil, st.sch.ValidateJSON(raw)
 		}
 		if _, ok := inst.(map[string]any); !ok {
 			return nil, toolcall.NotObject(inst)
@@ -260,6 +263,7 @@ func (st input) arguments(raw json.RawMessage) ([]byte, issues.List) {
 			return nil, issues.List{{Code: issues.Custom, Message: err.Error(), Input: inst, Source: "mcp:defaults"}}
 		}
 	}
+	// Validate refuses nesting past the limit before the library sees it.
 	if list := st.sch.Validate(inst); list != nil {
 		if absent {
 			list = toolcall.Absent(list)

@@ -124,6 +124,21 @@ func WithSchemaOptions(opts ...jsonschemav6.Option) Option {
 	return func(c *config) { c.SchemaOpts = append(c.SchemaOpts, opts...) }
 }
 
+// WithMaxDepth sets how deeply a call's arguments may nest objects and
+// arrays (the arguments object is level 1): deeper arguments are answered
+// with a validation_error holding one too_big issue of origin "depth"
+// (IsError true), checked on the wire bytes or the decoded arguments before
+// any validation, so hostile nesting costs one linear pass. n == 0 means
+// issues.DefaultMaxDepth (64), the default; n < 0 turns the check off. It
+// replaces a jsonschemav6.WithMaxDepth given to WithSchemaOptions.
+//
+// mcp-go decodes requests with encoding/json, which refuses nesting deeper
+// than 10,000 levels: such a request gets a JSON-RPC parse error from
+// mcp-go and never reaches this check.
+func WithMaxDepth(n int) Option {
+	return func(c *config) { c.MaxDepth = n }
+}
+
 // guardFor returns the guard of the tool named name, or nil.
 func (c *config) guardFor(name string) *guard.Guard {
 	if g, ok := c.guards[name]; ok {

@@ -48,7 +48,7 @@ func compile(t mcp.Tool, c *config) (*validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
 	}
-	sch, err := jsonschemav6.Compile(data, c.SchemaOpts...)
+	sch, err := jsonschemav6.Compile(data, c.SchemaOptions()...)
 	if err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
 	}
@@ -95,12 +95,16 @@ func hasOutputSchema(t mcp.Tool) bool {
 // the validation and nothing more. When they are invalid and the wire JSON
 // is at hand, the issues come from the same JSON decoded with exact
 // numbers, so a model is shown 1e400 or 9007199254740993 as it sent them.
+//
+// Arguments nested deeper than the schema's limit (WithMaxDepth) are
+// refused by the schema before the library validates them, and the refusal
+// is final: the wire JSON is not decoded again for it.
 func (v *validator) check(req mcp.CallToolRequest) issues.List {
 	raw := req.Params.RawArguments
 	switch args := req.Params.Arguments.(type) {
 	case map[string]any:
 		list := v.sch.Validate(args)
-		if list == nil || len(raw) == 0 {
+		if list == nil || len(raw) == 0 || toolcall.IsDepthRefusal(list) {
 			return list
 		}
 		if exact, err := jsonvalue.Decode(raw); err == nil {
@@ -133,7 +137,9 @@ func (v *validator) check(req mcp.CallToolRequest) issues.List {
 	}
 	inst, err := jsonvalue.Decode(raw)
 	if err != nil {
-		return v.sch.ValidateJSON(raw) // the adapter's malformed-JSON issue at (root)
+		// The adapter's malformed-JSON issue at (root), or its depth issue
+		// for JSON deeper than jsonvalue decodes (it checks the bytes first).
+		return v.sch.ValidateJSON(raw)
 	}
 	if _, ok := inst.(map[string]any); !ok {
 		return toolcall.NotObject(inst)

@@ -24,8 +24,13 @@ type Config struct {
 	Logger *slog.Logger
 	// Guard bounds the calls of the tool (or tools) configured.
 	Guard *guard.Guard
-	// SchemaOpts are passed to jsonschemav6.Compile.
+	// SchemaOpts are passed to jsonschemav6.Compile (through
+	// SchemaOptions, which adds MaxDepth).
 	SchemaOpts []jsonschemav6.Option
+	// MaxDepth is the nesting limit of a call's arguments: 0 for
+	// issues.DefaultMaxDepth, negative for none (see SchemaOptions and
+	// DepthIssues).
+	MaxDepth int
 
 	contract contractConfig
 }

@@ -1,0 +1,34 @@
+package toolcall
+
+import (
+	"github.com/selfheal/selfheal/adapters/jsonschemav6"
+	"github.com/selfheal/selfheal/issues"
+)
+
+// SchemaOptions returns the options an integration compiles a tool's input
+// schema with: SchemaOpts, then jsonschemav6.WithMaxDepth(MaxDepth). The
+// depth option comes last so that the integration's WithMaxDepth is the one
+// limit of the tool, whatever SchemaOpts hold: the same limit then guards
+// the bytes (DepthIssues) and the decoded arguments (Schema.Validate).
+func (c *Config) SchemaOptions() []jsonschemav6.Option {
+	opts := make([]jsonschemav6.Option, 0, len(c.SchemaOpts)+1)
+	opts = append(opts, c.SchemaOpts...)
+	return append(opts, jsonschemav6.WithMaxDepth(c.MaxDepth))
+}
+
+// DepthIssues returns the one issue that refuses raw arguments nested
+// deeper than max (0: issues.DefaultMaxDepth, negative: no limit), or nil.
+// Integrations call it on the wire bytes before decoding them, so that
+// hostile nesting costs one linear pass and no validation.
+func DepthIssues(raw []byte, max int) issues.List {
+	if is, deep := issues.CheckDepthJSON(raw, max); deep {
+		return issues.List{is}
+	}
+	return nil
+}
+
+// IsDepthRefusal reports whether list is the answer DepthIssues or a
+// schema's depth check gives: the arguments were refused unvalidated.
+func IsDepthRefusal(list issues.List) bool {
+	return len(list) == 1 && list[0].Source == issues.SourceDepth
+}
