@@ -156,3 +156,20 @@ func TestBounded(t *testing.T) {
 		t.Error("Bounded modified its argument")
 	}
 }
+
+// TestBestBranchCountsOmitted: a union's alternative that an adapter capped
+// holds the issues it counted too, so the other one is closer.
+func TestBestBranchCountsOmitted(t *testing.T) {
+	many := func(n int, expected string) []issues.Issue {
+		var out []issues.Issue
+		for i := range n {
+			out = append(out, issues.Issue{Code: issues.InvalidType, Path: issues.Path{i}, Input: 1, Expected: expected})
+		}
+		return out
+	}
+	capped := append(many(issues.BuildLimit, "string"), issues.Omitted(5000))
+	union := issues.Issue{Code: issues.InvalidUnion, Input: []any{}, Branches: [][]issues.Issue{capped, many(1001, "boolean")}}
+	if best := bestBranch(&union); len(best) != 1001 || best[0].Expected != "boolean" {
+		t.Errorf("best branch has %d issues, expects %q", len(best), best[0].Expected)
+	}
+}

@@ -1018,9 +1018,13 @@ func bestBranch(is *issues.Issue) []issues.Issue {
 		if len(br) == 0 {
 			continue
 		}
-		miss, depth := false, 0
+		miss, depth, n := false, 0, len(br)
 		for j := range br {
 			b := &br[j]
+			if b.Check == issues.CheckOmitted {
+				n += b.OmittedCount() - 1 // counted, not built: issues all the same
+				continue
+			}
 			depth = max(depth, len(b.Path))
 			if b.Code == issues.InvalidValue && len(b.Path) == len(is.Path)+1 {
 				miss = true
@@ -1028,10 +1032,10 @@ func bestBranch(is *issues.Issue) []issues.Issue {
 		}
 		better := best < 0 ||
 			(!miss && bMiss) ||
-			(miss == bMiss && len(br) < bN) ||
-			(miss == bMiss && len(br) == bN && depth > bDepth)
+			(miss == bMiss && n < bN) ||
+			(miss == bMiss && n == bN && depth > bDepth)
 		if better {
-			best, bMiss, bN, bDepth = i, miss, len(br), depth
+			best, bMiss, bN, bDepth = i, miss, n, depth
 		}
 	}
 	if best < 0 {

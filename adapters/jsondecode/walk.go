@@ -29,6 +29,14 @@ type walker struct {
 	// already holds a pointer is decoded into by encoding/json, through a
 	// type the walk never saw.
 	opaque bool
+	// omitted counts the issues found past issues.BuildLimit: the walk
+	// goes on to count them, but builds none (no path, no value).
+	omitted int
+}
+
+// room reports whether the list has room for another issue.
+func (w *walker) room() bool {
+	return len(w.list) < issues.BuildLimit
 }
 
 // path returns the current location as an issues.Path, nil at the root.
@@ -47,8 +55,13 @@ func (w *walker) path() issues.Path {
 	return p
 }
 
-// add records is at the current path, with the value of node i as Input.
+// add records is at the current path, with the value of node i as Input,
+// or counts it past the limit.
 func (w *walker) add(i int, is issues.Issue) {
+	if !w.room() {
+		w.omitted++
+		return
+	}
 	is.Path = w.path()
 	is.Input = w.value(i)
 	w.list = append(w.list, is)
@@ -58,8 +71,19 @@ func (w *walker) typeIssue(i int, expected string) {
 	w.add(i, issues.Issue{Code: issues.InvalidType, Expected: expected, Source: srcType})
 }
 
-// check walks node i against type t.
+// check walks the document's root, node i, against type t. The list holds
+// at most issues.BuildLimit issues, then one issues.Omitted counting the
+// others: 100,000 invalid items are read, and counted, but 1,000 built.
 func (w *walker) check(i int, t reflect.Type) {
+	w.visit(i, t)
+	if w.omitted > 0 {
+		w.list = append(w.list, issues.Omitted(w.omitted))
+		w.omitted = 0
+	}
+}
+
+// visit walks node i against type t.
+func (w *walker) visit(i int, t reflect.Type) {
 	ti := infoOf(t)
 	n := &w.nodes[i]
 	if n.kind == kNull {
@@ -75,7 +99,7 @@ func (w *walker) check(i int, t reflect.Type) {
 	case clsAny:
 		w.opaque = w.opaque || (t.Kind() == reflect.Interface && (n.kind == kObject || n.kind == kArray))
 	case clsPtr:
-		w.check(i, ti.elem)
+		w.visit(i, ti.elem)
 	case clsUnmarshaler, clsTime:
 		w.unmarshal(i, ti)
 	case clsText:
@@ -153,7 +177,7 @@ func (w *walker) elements(i int, elem reflect.Type, limit int) {
 	k := 0
 	for c := i + 1; c < w.nodes[i].next && k != limit; c = w.nodes[c].next {
 		w.segs = append(w.segs, seg{key: -1, idx: k})
-		w.check(c, elem)
+		w.visit(c, elem)
 		w.segs = w.segs[:len(w.segs)-1]
 		k++
 	}
@@ -169,19 +193,34 @@ func (w *walker) structMembers(i int, si *structInfo) {
 			if at < 0 {
 				at = len(w.list)
 			}
-			unknown = append(unknown, string(key))
+			// Past the limit the issue is counted, not built: its keys
+			// are not kept.
+			if at < issues.BuildLimit {
+				unknown = append(unknown, string(key))
+			}
 			continue
 		}
 		w.segs = append(w.segs, seg{key: c})
 		if f.quoted {
 			w.quoted(c+1, f.typ)
 		} else {
-			w.check(c+1, f.typ)
+			w.visit(c+1, f.typ)
 		}
 		w.segs = w.segs[:len(w.segs)-1]
 	}
 	if at < 0 {
 		return
+	}
+	if at >= issues.BuildLimit {
+		w.omitted++
+		return
+	}
+	if !w.room() {
+		// Full since its first key: the issue still goes in its place,
+		// and the last one built goes out, counted.
+		clear(w.list[len(w.list)-1:])
+		w.list = w.list[:len(w.list)-1]
+		w.omitted++
 	}
 	slices.Sort(unknown)
 	w.list = slices.Insert(w.list, at, issues.Issue{
@@ -218,7 +257,9 @@ func (w *walker) mapMembers(i int, ti *typeInfo) {
 				}
 			}
 		}
-		if bad {
+		if bad && !w.room() {
+			w.omitted++
+		} else if bad {
 			key := w.str(c)
 			inner.Input = key
 			w.list = append(w.list, issues.Issue{
@@ -227,7 +268,7 @@ func (w *walker) mapMembers(i int, ti *typeInfo) {
 			})
 		}
 		w.segs = append(w.segs, seg{key: c})
-		w.check(c+1, ti.elem)
+		w.visit(c+1, ti.elem)
 		w.segs = w.segs[:len(w.segs)-1]
 	}
 }
@@ -324,13 +365,31 @@ func (w *walker) unmarshalText(i int, ti *typeInfo) {
 // carrying the error's text, the only account of what the type expects.
 func (w *walker) unmarshalerFailed(i int, err error) {
 	if list, ok := Issues(err); ok && list[0].Source != srcSyntax && list[0].Source != srcTrailing {
-		base := w.path()
+		var base issues.Path // the current path, made for the first issue kept
+		based := false
 		for _, is := range list {
+			// The type's own list may be capped already: its count joins
+			// this one's, and its issues count against this limit.
+			if n := is.OmittedCount(); n > 0 {
+				w.omitted += n
+				continue
+			}
+			if !w.room() {
+				w.omitted++
+				continue
+			}
+			if !based {
+				base, based = w.path(), true
+			}
 			if len(base) > 0 {
 				is.Path = base.Append(is.Path...)
 			}
 			w.list = append(w.list, is)
 		}
+		return
+	}
+	if !w.room() {
+		w.omitted++
 		return
 	}
 	w.add(i, issues.Issue{Code: issues.Custom, Message: err.Error(), Source: srcUnmarshaler})

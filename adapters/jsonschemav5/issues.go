@@ -1,7 +1,9 @@
 package jsonschemav5
 
 import (
+	"encoding/binary"
 	"errors"
+	"hash/maphash"
 	"math/big"
 	"net/url"
 	"strconv"
@@ -40,6 +42,11 @@ func (s *Schema) Issues(err error, instance any) (issues.List, bool) {
 // AppendIssues is Issues appending the issues to dst, which it returns
 // unchanged, with false, when err is not a failure of validation. A server
 // that keeps dst[:0] from one call to the next reuses its list.
+//
+// A call appends at most issues.BuildLimit issues; past them it counts the
+// others, without building them, into one issues.Omitted at the end. Each
+// inner list (a union's branches, the issues of a key or of a string's
+// content) is capped the same way.
 //
 // The issues share slices (Values, Allowed …) with s and with instance:
 // treat them as read-only.
@@ -144,8 +151,15 @@ func isIndex(s string) bool {
 
 // add converts ve and its causes into k.
 func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
-	if ctx, after := contextStep(ve.KeywordLocation, c.koff); ctx != "" {
-		c.nested(k, ve, ctx, after)
+	// Most errors are outside propertyNames and contentSchema: those skip
+	// splitting the location.
+	if kl := ve.KeywordLocation; strings.Contains(kl, "propertyNames") || strings.Contains(kl, "contentSchema") {
+		if ctx, after := contextStep(kl, c.koff); ctx != "" {
+			c.nested(k, ve, ctx, after)
+			return
+		}
+	}
+	if !k.Room() && skipPast(k, ve) {
 		return
 	}
 	sch, kw := c.s.split(ve.AbsoluteKeywordLocation)
@@ -155,70 +169,78 @@ func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
 		sch, kw = c.s.split(a[:strings.LastIndexByte(a, '/')])
 		kw = append(kw, "not")
 	}
-	path, v := c.locate(ve.InstanceLocation)
-	src := func(kw string) string { return "jsonschema:" + kw }
 	first := ""
 	if len(kw) > 0 {
 		first = kw[0]
 	}
 	switch first {
 	case "", "$ref", "$recursiveRef", "$dynamicRef", "allOf", "then", "else":
-		if first == "" && len(ve.Causes) == 0 {
-			c.falseSchema(k, ve, path, v)
+		// A group: its causes are the failures, and where it sits is not
+		// needed (many a group holds one item of a long array).
+		if len(ve.Causes) > 0 {
+			for _, cause := range ve.Causes {
+				c.add(k, cause)
+			}
 			return
 		}
-		for _, cause := range ve.Causes {
-			c.add(k, cause)
+	}
+	path, v := c.locate(ve.InstanceLocation)
+	src := func(kw string) string { return "jsonschema:" + kw }
+	switch first {
+	case "", "$ref", "$recursiveRef", "$dynamicRef", "allOf", "then", "else":
+		// Without causes: a false schema, or nothing to say.
+		if first == "" {
+			c.falseSchema(k, ve, path, v)
 		}
 	case "type":
 		is := issues.Issue{Code: issues.InvalidType, Path: path, Input: v, Source: src("type")}
 		if sch != nil {
 			is.Expected = strings.Join(sch.Types, "|")
 		}
-		k.Out = append(k.Out, is)
+		k.Push(is)
 	case "enum":
 		is := issues.Issue{Code: issues.InvalidValue, Path: path, Input: v, Source: src("enum")}
 		if sch != nil {
 			is.Values = sch.Enum
 		}
-		k.Out = append(k.Out, is)
+		k.Push(is)
 	case "const":
 		is := issues.Issue{Code: issues.InvalidValue, Path: path, Input: v, Source: src("const")}
 		if sch != nil && len(sch.Constant) > 0 {
 			is.Values = []any{sch.Constant[0]}
 		}
-		k.Out = append(k.Out, is)
+		k.Push(is)
 	case "format":
 		is := issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Source: src("format")}
 		if sch != nil {
 			is.Format = sch.Format
 		}
-		k.Out = append(k.Out, is)
+		k.Push(is)
 	case "pattern":
 		is := issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Format: "regex", Source: src("pattern")}
 		if sch != nil && sch.Pattern != nil {
 			is.Pattern = sch.Pattern.String()
 		}
-		k.Out = append(k.Out, is)
+		k.Push(is)
 	case "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties":
-		k.Out = append(k.Out, sizeIssue(first, path, v, sch))
+		k.Push(sizeIssue(first, path, v, sch))
 	case "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum":
-		k.Out = append(k.Out, c.bound(first, path, v, sch))
+		k.Push(c.bound(first, path, v, sch))
 	case "multipleOf":
 		is := issues.Issue{Code: issues.NotMultipleOf, Path: path, Input: v, Source: src("multipleOf")}
 		if sch != nil {
 			is.Divisor = c.s.literal(sch.Location, "multipleOf", sch.MultipleOf)
 		}
-		k.Out = append(k.Out, is)
+		k.Push(is)
 	case "required":
 		obj, _ := v.(map[string]any)
 		if sch == nil {
-			k.Out = append(k.Out, issues.Issue{Code: issues.InvalidType, Path: path, Input: v, Source: src("required")})
+			k.Push(issues.Issue{Code: issues.InvalidType, Path: path, Input: v, Source: src("required")})
 			break
 		}
 		for _, name := range sch.Required {
 			if _, ok := obj[name]; !ok {
-				k.Out = append(k.Out, issues.Issue{Code: issues.InvalidType, Path: path.Append(name),
+				k.Push(issues.Issue{Code: issues.InvalidType, Path: path.Append(name),
 					Absent: true, Expected: propType(sch, name), Source: src("required")})
 			}
 		}
@@ -233,7 +255,7 @@ func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
 			}
 			if i, err := strconv.Atoi(kw[2]); err == nil && i < len(list) {
 				name := list[i]
-				k.Out = append(k.Out, issues.Issue{Code: issues.InvalidType, Path: path.Append(name), Absent: true,
+				k.Push(issues.Issue{Code: issues.InvalidType, Path: path.Append(name), Absent: true,
 					Expected: propType(sch, name), Source: src(first),
 					When: &issues.Condition{Op: issues.CondPresent, Fields: []issues.Path{path.Append(prop)}}})
 				break
@@ -257,9 +279,9 @@ func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
 				is.Values = []any{arr[i]}
 			}
 		}
-		k.Out = append(k.Out, is)
+		k.Push(is)
 	case "minContains", "maxContains":
-		k.Out = append(k.Out, c.contains(first, path, v, sch))
+		k.Push(c.contains(first, path, v, sch))
 	case "additionalItems":
 		is := issues.Issue{Code: issues.TooBig, Path: path, Input: v, Origin: issues.OriginArray,
 			Inclusive: true, Source: src("additionalItems")}
@@ -268,37 +290,37 @@ func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
 				is.Maximum = issues.Number(strconv.Itoa(len(items)))
 			}
 		}
-		k.Out = append(k.Out, is)
+		k.Push(is)
 	case "contentEncoding":
 		is := issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Source: src("contentEncoding")}
 		if sch != nil {
 			is.Format = sch.ContentEncoding
 		}
-		k.Out = append(k.Out, is)
+		k.Push(is)
 	case "contentMediaType":
 		is := issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Source: src("contentMediaType")}
 		if sch != nil {
 			is.Format = schemaconv.MediaFormat(sch.ContentMediaType)
 		}
-		k.Out = append(k.Out, is)
+		k.Push(is)
 	case "contentSchema":
 		// The content is not JSON. With a media type, its own failure
 		// already says so.
 		if sch == nil || sch.ContentMediaType == "" {
-			k.Out = append(k.Out, issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Format: "json",
+			k.Push(issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Format: "json",
 				Source: src("contentMediaType")})
 		}
 	case "not":
-		k.Out = append(k.Out, issues.Issue{Code: issues.Custom, Check: issues.CheckNot, Path: path, Input: v, Source: src("not")})
+		k.Push(issues.Issue{Code: issues.Custom, Check: issues.CheckNot, Path: path, Input: v, Source: src("not")})
 	case "anyOf":
-		k.Out = append(k.Out, c.union(path, v, ve.Causes, src("anyOf")))
+		k.Push(c.union(path, v, ve.Causes, src("anyOf")))
 	case "oneOf":
 		if len(ve.Causes) == 0 {
-			k.Out = append(k.Out, issues.Issue{Code: issues.Custom, Check: issues.CheckOneOf, Path: path,
+			k.Push(issues.Issue{Code: issues.Custom, Check: issues.CheckOneOf, Path: path,
 				Input: v, Source: src("oneOf")})
 			break
 		}
-		k.Out = append(k.Out, c.union(path, v, ve.Causes, src("oneOf")))
+		k.Push(c.union(path, v, ve.Causes, src("oneOf")))
 	default:
 		// An extension's keyword: its causes, if any, else a plain
 		// failure that names it for logs.
@@ -308,7 +330,7 @@ func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
 			}
 			break
 		}
-		k.Out = append(k.Out, issues.Issue{Code: issues.Custom, Check: issues.CheckNever, Path: path,
+		k.Push(issues.Issue{Code: issues.Custom, Check: issues.CheckNever, Path: path,
 			Input: v, Source: src(first)})
 	}
 }
@@ -323,9 +345,18 @@ func (c *conv) nested(k *sink, ve *jsonschema.ValidationError, ctx string, after
 		if len(toks) > 0 {
 			name = toks[len(toks)-1]
 		}
-		path, obj := c.locate(ploc)
 		inner := conv{s: c.s, base: name, iloc: ve.InstanceLocation, koff: after}
-		inner.add(k.keySink(path, obj, name), ve)
+		id := "k" + ploc + "\x00" + name
+		in := k.nestOf(id)
+		if in == nil {
+			if !k.Room() {
+				k.skipNest(id)
+				return
+			}
+			path, obj := c.locate(ploc)
+			in = k.newNest(id, &nest{path: path, input: obj, name: name})
+		}
+		inner.add(in, ve)
 		return
 	}
 	// contentSchema: the string is where the instance stops being JSON.
@@ -352,10 +383,45 @@ func (c *conv) nested(k *sink, ve *jsonschema.ValidationError, ctx string, after
 	for _, tok := range toks[:n] {
 		sloc += "/" + url.PathEscape(strings.ReplaceAll(strings.ReplaceAll(tok, "~", "~0"), "/", "~1"))
 	}
-	path, str := c.locate(sloc)
+	id := "c" + sloc
+	in := k.nestOf(id)
+	if in == nil {
+		if !k.Room() {
+			k.skipNest(id)
+			return
+		}
+		path, str := c.locate(sloc)
+		in = k.newNest(id, &nest{path: path, input: str, content: true})
+	}
+	// The content is decoded for each of its failures, as before the
+	// sink kept it: contents fail in few ways.
+	str := k.nested[id].input
 	owner, _ := c.s.split(strings.TrimSuffix(ve.AbsoluteKeywordLocation[:strings.LastIndex(ve.AbsoluteKeywordLocation, "/contentSchema")+1], "/"))
 	inner := conv{s: c.s, base: decodeContent(str, owner), iloc: sloc, koff: after}
-	inner.add(k.contentSink(path, str), ve)
+	inner.add(in, ve)
+}
+
+// skipPast counts the issues of ve without building them when k is full
+// (see schemaconv.Sink.Room). It reports false for the errors that may
+// still only add to an issue already built (unrecognized keys and excess
+// items of an object or array already reported), that word as many issues
+// as the instance says (required), or that merely group others, whose
+// causes are counted one by one where add reaches them. A union and a
+// failed contains are one issue whatever their causes.
+func skipPast(k *sink, ve *jsonschema.ValidationError) bool {
+	kl := ve.KeywordLocation
+	switch kl[strings.LastIndexByte(kl, '/')+1:] {
+	case "anyOf", "oneOf", "minContains":
+		k.Skip(1)
+		return true
+	case "additionalProperties", "unevaluatedProperties", "items", "additionalItems", "unevaluatedItems", "required":
+		return false
+	}
+	if len(ve.Causes) > 0 {
+		return false
+	}
+	k.Skip(1)
+	return true
 }
 
 // union reports a value that matches no alternative, with each
@@ -555,16 +621,89 @@ func evaluable(sch *jsonschema.Schema) []string {
 }
 
 // firstDuplicate returns the index of the first item equal to an earlier
-// one, or -1.
+// one, or -1. Short arrays compare their items pairwise; longer ones, as
+// the library does, hash each item and compare only the items of one hash,
+// so that a model sending 100,000 items costs linear time, not quadratic.
 func firstDuplicate(arr []any) int {
-	for i := 1; i < len(arr); i++ {
-		for j := 0; j < i; j++ {
-			if equal(arr[i], arr[j]) {
+	if len(arr) <= 20 {
+		for i := 1; i < len(arr); i++ {
+			for j := 0; j < i; j++ {
+				if equal(arr[i], arr[j]) {
+					return i
+				}
+			}
+		}
+		return -1
+	}
+	seen := make(map[uint64][]int, len(arr))
+	for i, item := range arr {
+		h := hashJSON(item)
+		for _, j := range seen[h] {
+			if equal(item, arr[j]) {
 				return i
 			}
 		}
+		seen[h] = append(seen[h], i)
 	}
 	return -1
+}
+
+var hashSeed = maphash.MakeSeed()
+
+// hashJSON hashes v so that values equal under equal hash alike: numbers
+// by their exact value, objects whatever the order of their keys.
+func hashJSON(v any) uint64 {
+	var h maphash.Hash
+	h.SetSeed(hashSeed)
+	writeJSON(&h, v)
+	return h.Sum64()
+}
+
+func writeJSON(h *maphash.Hash, v any) {
+	var n [8]byte
+	switch x := v.(type) {
+	case nil:
+		h.WriteByte(0)
+	case bool:
+		h.WriteByte(1)
+		if x {
+			h.WriteByte(1)
+		}
+	case string:
+		h.WriteByte(2)
+		h.WriteString(x)
+	case []any:
+		h.WriteByte(3)
+		binary.LittleEndian.PutUint64(n[:], uint64(len(x)))
+		h.Write(n[:])
+		for _, el := range x {
+			writeJSON(h, el)
+		}
+	case map[string]any:
+		// The members' own hashes, summed: the sum is the same in any
+		// order, and no sorting is needed.
+		var sum uint64
+		for k, el := range x {
+			var mh maphash.Hash
+			mh.SetSeed(hashSeed)
+			mh.WriteString(k)
+			mh.WriteByte(0)
+			writeJSON(&mh, el)
+			sum += mh.Sum64()
+		}
+		h.WriteByte(4)
+		binary.LittleEndian.PutUint64(n[:], sum)
+		h.Write(n[:])
+	default:
+		// A number: 1, 1.0 and 1e0 are equal.
+		h.WriteByte(5)
+		if r, ok := new(big.Rat).SetString(numText(v)); ok {
+			h.WriteByte(byte(r.Sign() + 1))
+			h.Write(r.Num().Bytes())
+			h.WriteByte(0)
+			h.Write(r.Denom().Bytes())
+		}
+	}
 }
 
 // equal is JSON equality: numbers by value, objects regardless of order.

@@ -16,11 +16,17 @@ import (
 // piece: unrecognized keys and excess items into one issue per object or
 // array (schemaconv.Sink), the failures of one property name into one
 // invalid_key, the failures inside one string's content into one content
-// issue.
+// issue. Like schemaconv.Sink it builds at most issues.BuildLimit issues;
+// the inner issues of each key or content are a list of their own, capped
+// the same way.
 type sink struct {
 	schemaconv.Sink
-	nested  map[string]*nest // path (+ name) → inner issues of a key or content
+	nested  map[string]*nest // object location + name, or string location → inner issues of a key or content
 	ordered []*nest
+	// skippedNest is the last nest counted rather than built: the
+	// failures of one name or content come one after another, and would
+	// have made one issue.
+	skippedNest string
 }
 
 type nest struct {
@@ -32,29 +38,34 @@ type nest struct {
 	inner   sink
 }
 
-func (k *sink) nestSink(id string, n *nest) *sink {
-	if old, ok := k.nested[id]; ok {
-		return &old.inner
+// nestOf returns the sink of the inner issues of the nest id, nil when there
+// is none yet.
+func (k *sink) nestOf(id string) *sink {
+	if n, ok := k.nested[id]; ok {
+		return &n.inner
 	}
+	return nil
+}
+
+// newNest adds the nest n under id, holding a place in Out for its issue,
+// and returns the sink of its inner issues. The caller asks Room first.
+func (k *sink) newNest(id string, n *nest) *sink {
 	if k.nested == nil {
 		k.nested = map[string]*nest{}
 	}
-	n.pos = len(k.Out)
-	k.Out = append(k.Out, issues.Issue{})
+	n.pos = k.Reserve()
 	k.nested[id] = n
 	k.ordered = append(k.ordered, n)
 	return &n.inner
 }
 
-// keySink returns the sink of the issues of property name name of the
-// object at path.
-func (k *sink) keySink(path issues.Path, obj any, name string) *sink {
-	return k.nestSink("k"+path.String()+"\x00"+name, &nest{path: path, input: obj, name: name})
-}
-
-// contentSink returns the sink of the issues inside the string at path.
-func (k *sink) contentSink(path issues.Path, str any) *sink {
-	return k.nestSink("c"+path.String(), &nest{path: path, input: str, content: true})
+// skipNest counts the issue of the nest id as not built, once for the
+// failures of one nest that come together.
+func (k *sink) skipNest(id string) {
+	if id != k.skippedNest {
+		k.skippedNest = id
+		k.Skip(1)
+	}
 }
 
 func (k *sink) finish() issues.List {
@@ -65,6 +76,9 @@ func (k *sink) finish() issues.List {
 			k.Out[n.pos] = issues.Issue{Code: issues.Custom, Check: issues.CheckContent, Path: n.path,
 				Input: n.input, Issues: inner, Source: "jsonschema:contentSchema"}
 		case len(inner) == 1 && inner[0].Check == issues.CheckNever && len(inner[0].Path) == 0:
+			// No name is allowed: an unrecognized key, which joins its
+			// object's issue, if any, in place of the placeholder.
+			k.Release(n.pos)
 			k.Unrecognized(n.path, n.input, n.name, nil, "jsonschema:propertyNames")
 		default:
 			k.Out[n.pos] = issues.Issue{Code: issues.InvalidKey, Path: n.path, Input: n.name, Key: n.name,

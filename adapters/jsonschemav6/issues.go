@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"maps"
+	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -49,6 +51,11 @@ func (s *Schema) Issues(err error, instance any) (issues.List, bool) {
 // server that keeps dst[:0] from one call to the next converts failures
 // without allocating a list.
 //
+// A call appends at most issues.BuildLimit issues; past them it counts the
+// others, without building them, into one issues.Omitted at the end. Each
+// inner list (a union's branches, the issues of a key or of a string's
+// content) is capped the same way.
+//
 // The issues share strings and slices (Path, Allowed, Values, Keys …) with
 // s, with err and with instance, the same ones from call to call: treat
 // them as read-only.
@@ -61,9 +68,10 @@ func (s *Schema) AppendIssues(dst issues.List, err error, instance any) (issues.
 	// Issues are large: growing the list one by one would copy them over
 	// and over, and room for more than there will be costs its clearing.
 	// A reused list with room for a usual call's failures is not sized
-	// first: counting them walks the whole tree.
+	// first: counting them walks the whole tree. No list is sized past
+	// the build limit and its Omitted issue.
 	if cap(dst)-len(dst) < reusedRoom {
-		dst = slices.Grow(dst, estimate(ve))
+		dst = slices.Grow(dst, issueCount(ve, issues.BuildLimit+1))
 	}
 	k := schemaconv.Sink{Out: dst, From: len(dst)}
 	c.add(&k, ve)
@@ -98,9 +106,9 @@ func validationError(err error) *jsonschema.ValidationError {
 type conv struct {
 	s    *Schema
 	base any
-	// taken records the objects already blamed for a property name (see
-	// propertyNamesLoc).
-	taken map[string]bool
+	// names holds, per depth, the objects a failing property name may
+	// belong to (see propertyNamesLoc).
+	names map[int]*names
 }
 
 // locate returns the path and the value at an instance location, the path
@@ -121,6 +129,9 @@ func (c *conv) add(k *schemaconv.Sink, ve *jsonschema.ValidationError) {
 		for _, cause := range ve.Causes {
 			c.add(k, cause)
 		}
+		return
+	}
+	if !k.Room() && skipPast(k, ve) {
 		return
 	}
 	loc := ve.InstanceLocation
@@ -506,10 +517,14 @@ func decodeContent(v any, sch *jsonschema.Schema) any {
 	return schemaconv.DecodeContent(data)
 }
 
-// estimate is how many issues a tree of errors gives, near enough to size
-// the list: one per missing property and one per other error that does
-// not merely group others.
-func estimate(ve *jsonschema.ValidationError) int {
+// issueCount is how many issues a tree of errors gives, counted as far as
+// max: one per missing property, one per other failure (a union, or the
+// failures of a key or of a string's content, make one issue together),
+// none for those that merely group others. Keys or items where the schema
+// is false count once for a run of them in one object or array, as they
+// merge (100,000 unevaluated keys are one issue): near enough to size a
+// list.
+func issueCount(ve *jsonschema.ValidationError, max int) int {
 	switch e := ve.ErrorKind.(type) {
 	case *kind.Required:
 		return len(e.Missing)
@@ -517,15 +532,70 @@ func estimate(ve *jsonschema.ValidationError) int {
 		return len(e.Missing)
 	case *kind.Dependency:
 		return len(e.Missing)
-	}
-	if len(ve.Causes) == 0 {
-		return 1
+	case *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
+	default:
+		if len(ve.Causes) == 0 || ownKind(ve.ErrorKind) {
+			return 1
+		}
 	}
 	n := 0
+	var prev *jsonschema.ValidationError // the last false schema counted
 	for _, c := range ve.Causes {
-		n += estimate(c)
+		if n >= max {
+			break
+		}
+		if _, ok := c.ErrorKind.(*kind.FalseSchema); ok {
+			if prev != nil && sameParent(prev.InstanceLocation, c.InstanceLocation) {
+				continue
+			}
+			prev = c
+		}
+		n += issueCount(c, max-n)
 	}
 	return n
+}
+
+// sameParent reports whether the instance locations a and b are members of
+// one object or array.
+func sameParent(a, b []string) bool {
+	return len(a) > 0 && len(a) == len(b) && slices.Equal(a[:len(a)-1], b[:len(b)-1])
+}
+
+// kindPkg is the package of the library's own error kinds.
+var kindPkg = reflect.TypeFor[kind.Type]().PkgPath()
+
+// ownKind reports whether k is one of the library's kinds, which add
+// words as issues of their own; an extension's kind is worded through its
+// causes when it has any.
+func ownKind(k jsonschema.ErrorKind) bool {
+	t := reflect.TypeOf(k)
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t.PkgPath() == kindPkg
+}
+
+// skipPast counts the issues of ve, an error that is not a mere group,
+// without building them, when k is full (see schemaconv.Sink.Room). It
+// reports false for those that may still only add to an issue already
+// built (unrecognized keys and excess items of an object or array already
+// reported: the sink counts the others) and for an extension's kind with
+// causes, each counted where add reaches it.
+//
+// A name failing propertyNames counts one issue although a name that no
+// schema allows would have joined its object's unrecognized_keys issue:
+// telling the two apart takes locating the object, the very work this
+// saves.
+func skipPast(k *schemaconv.Sink, ve *jsonschema.ValidationError) bool {
+	switch ve.ErrorKind.(type) {
+	case *kind.AdditionalProperties, *kind.FalseSchema:
+		return false
+	}
+	if len(ve.Causes) > 0 && !ownKind(ve.ErrorKind) {
+		return false
+	}
+	k.Skip(issueCount(ve, math.MaxInt))
+	return true
 }
 
 // propertyNamesLoc recovers the location of the object whose property name
@@ -533,25 +603,94 @@ func estimate(ve *jsonschema.ValidationError) int {
 // propertyNames error without copying it, so validating a later sibling
 // overwrites its elements; only its length can be trusted. Among the
 // objects at that depth that have the property, it picks the one that
-// agrees with most of the recorded elements and has not been blamed yet.
+// agrees with most of the recorded elements and has not been blamed yet
+// (the first in document order, keys sorted, of those that agree best).
+//
+// The objects at a depth are found in one walk of the instance, the first
+// time a name fails at that depth, and ranked once per recorded location:
+// many failing names cost a lookup each, not a walk each.
 func (c *conv) propertyNamesLoc(loc []string, prop string) []string {
-	var best []string
-	bestScore := -1
+	ix := c.namesAt(len(loc))
+	nc := ix.byName[prop]
+	if nc == nil {
+		return loc
+	}
+	if nc.order == nil || !slices.Equal(nc.orderLoc, loc) {
+		nc.rank(ix, loc)
+	}
+	for i := nc.next; i < len(nc.order); i++ {
+		if j := nc.order[i]; !nc.taken[j] {
+			nc.taken[j] = true
+			nc.next = i + 1
+			return ix.objs[nc.objs[j]]
+		}
+	}
+	return loc
+}
+
+// names lists the objects at one depth of the instance, for
+// propertyNamesLoc.
+type names struct {
+	objs   [][]string // the objects' locations, in document order (keys sorted)
+	byName map[string]*nameCands
+}
+
+// nameCands are the objects at one depth that have one property name.
+type nameCands struct {
+	objs  []int  // indexes in names.objs, in document order
+	taken []bool // per entry of objs: already blamed for the name
+	// order ranks the entries of objs against orderLoc: most elements in
+	// common first, document order among equals. Entries before next are
+	// taken.
+	order    []int
+	orderLoc []string
+	next     int
+}
+
+// rank orders nc's objects by how many elements of loc their location
+// shares.
+func (nc *nameCands) rank(ix *names, loc []string) {
+	score := make([]int, len(nc.objs))
+	for j, o := range nc.objs {
+		at := ix.objs[o]
+		for i := range at {
+			if at[i] == loc[i] {
+				score[j]++
+			}
+		}
+	}
+	nc.order = make([]int, len(nc.objs))
+	for j := range nc.order {
+		nc.order[j] = j
+	}
+	slices.SortStableFunc(nc.order, func(a, b int) int { return score[b] - score[a] })
+	nc.orderLoc, nc.next = slices.Clone(loc), 0
+}
+
+// namesAt returns the objects at depth d of the instance, walking it the
+// first time.
+func (c *conv) namesAt(d int) *names {
+	if ix := c.names[d]; ix != nil {
+		return ix
+	}
+	ix := &names{byName: map[string]*nameCands{}}
 	var walk func(v any, at []string)
 	walk = func(v any, at []string) {
-		if len(at) == len(loc) {
+		if len(at) == d {
 			obj, ok := v.(map[string]any)
-			if _, has := obj[prop]; !ok || !has {
+			if !ok {
 				return
 			}
-			score := 0
-			for i := range at {
-				if at[i] == loc[i] {
-					score++
+			o := len(ix.objs)
+			ix.objs = append(ix.objs, slices.Clone(at))
+			for name := range obj {
+				nc := ix.byName[name]
+				if nc == nil {
+					nc = &nameCands{}
+					ix.byName[name] = nc
 				}
-			}
-			if score > bestScore && !c.taken[strings.Join(at, "/")+"\x00"+prop] {
-				best, bestScore = slices.Clone(at), score
+				nc.objs = append(nc.objs, o)
+				nc.taken = append(nc.taken, false)
 			}
 			return
 		}
@@ -566,13 +705,10 @@ func (c *conv) propertyNamesLoc(loc []string, prop string) []string {
 			}
 		}
 	}
-	walk(c.base, make([]string, 0, len(loc)))
-	if best == nil {
-		return loc
+	walk(c.base, make([]string, 0, d))
+	if c.names == nil {
+		c.names = map[int]*names{}
 	}
-	if c.taken == nil {
-		c.taken = map[string]bool{}
-	}
-	c.taken[strings.Join(best, "/")+"\x00"+prop] = true
-	return best
+	c.names[d] = ix
+	return ix
 }

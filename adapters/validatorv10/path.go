@@ -211,8 +211,27 @@ func deref(v reflect.Value) reflect.Value {
 }
 
 // mapIndex finds the value whose key prints as text (validator writes map
-// keys with %v).
+// keys with %v). Keys of string and integer types are looked up directly:
+// walking the map for each failing key would cost quadratic time in a map
+// a model filled; other keys are compared as they print.
 func mapIndex(m reflect.Value, text string) reflect.Value {
+	kt := m.Type().Key()
+	switch kt.Kind() {
+	case reflect.String:
+		return m.MapIndex(reflect.ValueOf(text).Convert(kt))
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		n, err := strconv.ParseInt(text, 10, 64)
+		if err != nil || strconv.FormatInt(n, 10) != text || reflect.Zero(kt).OverflowInt(n) {
+			return reflect.Value{}
+		}
+		return m.MapIndex(reflect.ValueOf(n).Convert(kt))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		n, err := strconv.ParseUint(text, 10, 64)
+		if err != nil || strconv.FormatUint(n, 10) != text || reflect.Zero(kt).OverflowUint(n) {
+			return reflect.Value{}
+		}
+		return m.MapIndex(reflect.ValueOf(n).Convert(kt))
+	}
 	for it := m.MapRange(); it.Next(); {
 		if keyText(it.Key()) == text {
 			return it.Value()

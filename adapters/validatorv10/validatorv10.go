@@ -48,6 +48,10 @@ func Issues(err error) (issues.List, bool) {
 // Issues does. The issues' slices and pointers (Path, Values …) are shared
 // with the adapter's caches and with other calls' issues: treat them as
 // read-only.
+//
+// A call appends at most issues.BuildLimit issues (a dived slice of 100,000
+// bad items fails 100,000 ways); past them one issues.Omitted at the end
+// counts the others, which are not built.
 func AppendIssues(dst issues.List, err error) (issues.List, bool) {
 	switch e := err.(type) {
 	case nil:
@@ -142,6 +146,9 @@ func (m mapErrors) Error() string {
 
 func (m mapErrors) appendIssues(dst issues.List) (issues.List, bool) {
 	out := dst
+	// The build limit holds for the whole map: built counts the issues
+	// appended, omitted those found past the limit.
+	built, omitted := 0, 0
 	var walk func(m map[string]any, prefix issues.Path)
 	walk = func(m map[string]any, prefix issues.Path) {
 		keys := make([]string, 0, len(m))
@@ -156,15 +163,26 @@ func (m mapErrors) appendIssues(dst issues.List) (issues.List, bool) {
 			case validator.ValidationErrors:
 				// VarWithKey names the key itself first: the prefix is
 				// the path of the map holding it.
-				out, _ = convert(out, e, nil, prefix)
+				n := min(len(e), issues.BuildLimit-built)
+				out = appendConverted(out, e[:n], e, nil, prefix)
+				built += n
+				omitted += len(e) - n
 			case error:
 				// "The field: 'x' is not a map to dive".
+				if built == issues.BuildLimit {
+					omitted++
+					continue
+				}
 				out = append(out, issues.Issue{Code: issues.InvalidType, Path: prefix.Append(k),
 					Expected: "object", Source: "validator:map"})
+				built++
 			}
 		}
 	}
 	walk(m, nil)
+	if omitted > 0 {
+		out = append(out, issues.Omitted(omitted))
+	}
 	return out, len(out) > len(dst)
 }
 
@@ -174,13 +192,40 @@ type converter struct {
 	root   *rootInfo
 	prefix issues.Path
 	rename bool // the namespace uses a tag-name function's names
+	// byStructNS maps the Go namespace of each error to its namespace,
+	// the first error's for each, built when guessPath first looks
+	// through many errors: looking through them all for each issue would
+	// cost quadratic time.
+	byStructNS map[string]string
 }
 
-// convert appends one issue for each field error to dst.
+// manyErrs is how many errors guessPath compares one by one before it
+// maps them.
+const manyErrs = 16
+
+// convert appends one issue for each field error to dst, up to
+// issues.BuildLimit of them; past it, one issues.Omitted counts the rest.
+// A struct with a dived slice of 100,000 bad items fails 100,000 ways: the
+// formatter shows a few, and building the others would cost more than the
+// validation did.
 func convert(dst issues.List, errs validator.ValidationErrors, root *rootInfo, prefix issues.Path) (issues.List, bool) {
 	if len(errs) == 0 {
 		return dst, false
 	}
+	n := min(len(errs), issues.BuildLimit)
+	if n < len(errs) {
+		dst = slices.Grow(dst, n+1)
+	}
+	dst = appendConverted(dst, errs[:n], errs, root, prefix)
+	if n < len(errs) {
+		dst = append(dst, issues.Omitted(len(errs)-n))
+	}
+	return dst, true
+}
+
+// appendConverted appends the issues of errs, some of all (the whole
+// failure, which cross-field tags look through for other fields' names).
+func appendConverted(dst issues.List, errs, all validator.ValidationErrors, root *rootInfo, prefix issues.Path) issues.List {
 	n := len(dst)
 	dst = slices.Grow(dst, len(errs))[:n+len(errs)]
 	// Under a bound value or a map's prefix, paths depend on more than
@@ -193,11 +238,11 @@ func convert(dst issues.List, errs validator.ValidationErrors, root *rootInfo, p
 			continue
 		}
 		if c.errs == nil {
-			c = newConverter(errs, root, prefix)
+			c = newConverter(all, root, prefix)
 		}
 		c.convert(is, fe)
 	}
-	return dst, true
+	return dst
 }
 
 func newConverter(errs validator.ValidationErrors, root *rootInfo, prefix issues.Path) converter {
@@ -671,9 +716,23 @@ func (c *converter) guessPath(fe validator.FieldError, param string, cs bool) is
 	if parent != "" {
 		want = parent + "." + param
 	}
-	for _, o := range c.errs {
-		if o.StructNamespace() == want {
-			return pathOf(o.Namespace(), c.prefix)
+	if len(c.errs) <= manyErrs {
+		for _, o := range c.errs {
+			if o.StructNamespace() == want {
+				return pathOf(o.Namespace(), c.prefix)
+			}
+		}
+	} else {
+		if c.byStructNS == nil {
+			c.byStructNS = make(map[string]string, len(c.errs))
+			for _, o := range c.errs {
+				if _, seen := c.byStructNS[o.StructNamespace()]; !seen {
+					c.byStructNS[o.StructNamespace()] = o.Namespace()
+				}
+			}
+		}
+		if ns, ok := c.byStructNS[want]; ok {
+			return pathOf(ns, c.prefix)
 		}
 	}
 	// Same names in both forms, or none known: the Go names it is.
