@@ -1,0 +1,91 @@
+// Package hostile is the table of hostile arguments that every path of the
+// module must answer within its budgets: 10 MiB values and keys, 100,000
+// unknown keys and invalid items, 10,000-deep nesting, invalid UTF-8,
+// markup in keys and values, numbers no float holds. The facade's tests and
+// both MCP integrations' tests run the same table, so a bound that holds in
+// one path holds in all. It is used by tests only.
+package hostile
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Schema is the input schema the cases are sent to: closed and open objects,
+// a typed map, an array of objects, an enum and a recursive union.
+const Schema = `{
+  "type": "object",
+  "properties": {
+    "name": {"type": "string", "minLength": 2},
+    "role": {"enum": ["admin", "member", "viewer"]},
+    "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+    "items": {"type": "array", "items": {"type": "object", "properties": {"qty": {"type": "integer"}}, "required": ["qty"]}},
+    "tree": {"anyOf": [{"type": "integer"}, {"type": "object", "properties": {"a": {"$ref": "#/properties/tree"}}}]}
+  },
+  "required": ["name"],
+  "additionalProperties": false
+}`
+
+// Args is Schema as a Go struct.
+type Args struct {
+	Name   string            `json:"name"`
+	Role   string            `json:"role,omitempty"`
+	Labels map[string]string `json:"labels,omitempty"`
+	Items  []struct {
+		Qty int `json:"qty"`
+	} `json:"items,omitempty"`
+	Tree any `json:"tree,omitempty"`
+}
+
+// Case is one hostile call.
+type Case struct {
+	Name string
+	// Args are the arguments sent.
+	Args []byte
+	// Issues is how many issues the call has in all, shown or counted in
+	// the note on omitted ones; 0 when it differs between adapters.
+	Issues int
+	// Want is text the validation_error must hold.
+	Want string
+	// Depth is the nesting depth of Args when it is deep, else 0.
+	Depth int
+	// Overflow says Args hold numbers no float64 holds: a reader that
+	// decodes numbers as float64 (mcp-go) refuses the whole message.
+	Overflow bool
+}
+
+// BigSize is the size of the cases' huge strings.
+const BigSize = 10 << 20
+
+// Cases returns the table. Each call builds its huge arguments anew.
+func Cases() []Case {
+	big := strings.Repeat("k", BigSize)
+	return []Case{
+		{Name: "10 MiB value", Args: obj(`"name":1,"role":"` + big + `"`), Issues: 2, Want: "10485760 bytes"},
+		{Name: "10 MiB unknown key", Args: obj(`"name":"Ada","` + big + `":1`), Issues: 1, Want: "10485760 bytes"},
+		{Name: "10 MiB key on a failing path", Args: obj(`"name":"Ada","labels":{"` + big + `":1}`), Issues: 1, Want: "10485760 bytes"},
+		{Name: "100k unknown keys", Args: obj(`"name":"Ada",` + repeat(100000, func(i int) string { return `"x` + strconv.Itoa(i) + `":1` })), Issues: 1, Want: "and 99990 more"},
+		{Name: "100k invalid items", Args: obj(`"name":"Ada","items":[` + repeat(100000, func(int) string { return `{"qty":"1"}` }) + `]`), Issues: 100000, Want: "and 99980 more"},
+		{Name: "10k-deep nesting", Args: obj(`"name":"Ada","tree":` + strings.Repeat(`{"a":`, 10000) + `1` + strings.Repeat(`}`, 10000)), Issues: 1, Want: "nesting depth", Depth: 10001},
+		// go-sdk ends the session on a message deeper than 1000.
+		{Name: "990-deep nesting", Args: obj(`"name":"Ada","tree":` + strings.Repeat(`{"a":`, 990) + `1` + strings.Repeat(`}`, 990)), Issues: 1, Want: "nesting depth", Depth: 991},
+		{Name: "10k-deep arrays", Args: []byte(strings.Repeat(`[`, 10000) + strings.Repeat(`]`, 10000)), Issues: 1, Depth: 10000},
+		{Name: "invalid UTF-8 in keys", Args: obj("\"name\":\"Ada\",\"\xff\xfe\":1,\"labels\":{\"\xc3\":2}"), Issues: 2, Want: "\ufffd"}, // JSON decoding replaces invalid UTF-8
+		{Name: "markup in keys and values", Args: obj(`"name":"]]>","role":"</field>","</field>":1,"labels":{"]]><x>":1}`), Issues: 3, Want: "]]&gt;"},
+		{Name: "huge numbers", Args: obj(`"name":1e1000000,"role":-1e1000000,"items":[{"qty":1e1000000}]`), Issues: 2, Want: "1e1000000", Overflow: true},
+		{Name: "10 MiB number", Args: obj(`"name":"Ada","role":` + strings.Repeat("9", BigSize)), Issues: 1, Want: "…", Overflow: true},
+	}
+}
+
+func obj(members string) []byte { return []byte("{" + members + "}") }
+
+func repeat(n int, f func(int) string) string {
+	var b strings.Builder
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(f(i))
+	}
+	return b.String()
+}
