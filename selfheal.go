@@ -5,6 +5,8 @@ import (
 	"sync"
 
 	"github.com/selfheal/selfheal/adapters/jsondecode"
+	"github.com/selfheal/selfheal/adapters/jsonschemav5"
+	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/adapters/validatorv10"
 	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/formatter"
@@ -112,7 +114,9 @@ func (e *Engine) WithTemplates(overrides map[string]string) (*Engine, error) {
 
 // Issues returns the normalized issues of err, or nil when err is nil or
 // not a validation failure the engine understands. It accepts an
-// issues.List (or one wrapped) and every adapter's error.
+// issues.List (or one wrapped), every adapter's error, and the
+// *jsonschema.ValidationError of santhosh-tekuri/jsonschema v6 or v5 as the
+// library returns it.
 func (e *Engine) Issues(err error) issues.List {
 	if err == nil {
 		return nil
@@ -129,6 +133,15 @@ func (e *Engine) Issues(err error) issues.List {
 		return list
 	}
 	if list, ok := jsondecode.Issues(err); ok {
+		return list
+	}
+	// A JSON Schema error handed over as the library returned it: the
+	// instance is not at hand, so the issues say what the error tells of
+	// the value sent (see jsonschemav6.Issues).
+	if list, ok := jsonschemav6.Issues(err, issues.Unknown{}); ok {
+		return list
+	}
+	if list, ok := jsonschemav5.Issues(err, issues.Unknown{}); ok {
 		return list
 	}
 	return nil

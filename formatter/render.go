@@ -359,6 +359,11 @@ func (s *state) choose(is *issues.Issue, inner *issues.Issue) (*templates.Messag
 			}
 		}
 		if strings.TrimSpace(is.Message) != "" {
+			if u, ok := is.Input.(issues.Unknown); ok && u.Type == "" {
+				// A library's own message, relayed without the value
+				// (jsonschema v5's errors): it says what was sent.
+				return s.msg("custom", "unknown", ""), 1
+			}
 			return s.msg("custom", "", ""), 1
 		}
 	}
@@ -601,7 +606,12 @@ func (s *state) placeholder(dst []byte, p templates.Placeholder) []byte {
 	case templates.Upper:
 		return append(dst, s.upper...)
 	case templates.CustomMessage:
-		return appendInline(dst, strings.TrimRight(strings.TrimSpace(is.Message), ".。"))
+		msg := strings.TrimRight(strings.TrimSpace(is.Message), ".。")
+		if limit := 4 * s.f.maxRunes; len(msg) > limit {
+			// A message may quote what was sent (a library's does).
+			msg = cutString(msg, limit)
+		}
+		return appendInline(dst, msg)
 	case templates.ElementKey:
 		return s.appendCut(dst, is.Key)
 	case templates.Inner:

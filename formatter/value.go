@@ -99,6 +99,8 @@ func kindOf(v any) kind {
 // properties of an object. ok is false when v has no size.
 func sizeOf(v any) (n int, bytes bool, ok bool) {
 	switch v := v.(type) {
+	case issues.Unknown:
+		return v.Size, false, v.Sized
 	case string:
 		if len(v) > hugeString {
 			return len(v), true, true

@@ -14,7 +14,7 @@ func ExampleCheckDepthJSON() {
 		fmt.Println("5 levels: accepted")
 	}
 	is, _ := issues.CheckDepthJSON(data, 4)
-	fmt.Println(is.Path, is.Code, is.Origin, is.Maximum, is.Input)
+	fmt.Println(is.Path, is.Code, is.Origin, is.Maximum, is.Input.(issues.Unknown).Type)
 
 	// Hostile nesting costs one pass, however deep it goes.
 	hostile := []byte(strings.Repeat("[", 100000) + strings.Repeat("]", 100000))
@@ -22,14 +22,14 @@ func ExampleCheckDepthJSON() {
 	fmt.Println(len(is.Path), is.Maximum)
 	// Output:
 	// 5 levels: accepted
-	// filter.and[0].or too_big depth 4 {array}
+	// filter.and[0].or too_big depth 4 array
 	// 64 64
 }
 
 func ExampleCheckDepth() {
 	v := map[string]any{"a": []any{[]any{1.0}}, "b": "[[[not nesting]]]"}
 	is, deep := issues.CheckDepth(v, 2)
-	fmt.Println(deep, is.Path, is.Input)
+	fmt.Println(deep, is.Path, is.Input.(issues.Unknown).Type)
 	// Output:
-	// true a[0] {array}
+	// true a[0] array
 }

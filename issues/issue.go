@@ -196,6 +196,11 @@ type Condition struct {
 // says what kind of value was sent instead of showing one it never saw.
 type Unknown struct {
 	Type string
+	// Size is the value's length (characters of a string, items of an
+	// array, properties of an object) when the source knows it, as Sized
+	// says: a JSON Schema error tells a string's length, not the string.
+	Size  int
+	Sized bool
 }
 
 // List is a set of issues. It implements error so that adapters and handlers

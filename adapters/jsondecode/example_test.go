@@ -89,10 +89,10 @@ func ExampleIssues() {
 	err := json.Unmarshal([]byte(`{"customer":["Ann"]}`), &o)
 	list, ok := jsondecode.Issues(err)
 	// A bare error names the kind of value sent, not the value.
-	fmt.Println(ok, list[0].Path, list[0].Code, "expected", list[0].Expected, "sent", list[0].Input)
+	fmt.Println(ok, list[0].Path, list[0].Code, "expected", list[0].Expected, "sent", list[0].Input.(issues.Unknown).Type)
 	fmt.Println(selfheal.New().Format("orders.create", err))
 	// Output:
-	// true customer invalid_type expected string sent {array}
+	// true customer invalid_type expected string sent array
 	// <validation_error action="orders.create">
 	//   <field name="customer">Wrong type. You sent: an array. Expected a string.</field>
 	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>

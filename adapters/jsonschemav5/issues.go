@@ -19,6 +19,12 @@ import (
 // issues, with instance the value that was validated. It reports false when
 // err is not a failure of validation.
 //
+// When the instance is not at hand (an error handed over alone, as
+// selfheal's Engine gets it), pass issues.Unknown{} as instance. Version
+// 5's errors then hold nothing to word an issue from but the library's own
+// English message, which each issue carries as a custom message: it says
+// what was expected and what was sent.
+//
 // Version 5's errors name no constraint values, so without the compiled
 // schema Issues knows the code, path and value sent of each issue but not
 // its bounds, allowed values or names: call Schema.Issues on the Schema from
@@ -55,6 +61,11 @@ func (s *Schema) AppendIssues(dst issues.List, err error, instance any) (issues.
 		return dst, false
 	}
 	var ve *jsonschema.ValidationError
+	if _, unknown := instance.(issues.Unknown); unknown && errors.As(err, &ve) {
+		k := schemaconv.Sink{Out: dst, From: len(dst)}
+		relay(&k, ve)
+		return k.Finish(), true
+	}
 	if errors.As(err, &ve) {
 		c := conv{s: s, base: instance}
 		out := sink{Sink: schemaconv.Sink{Out: dst, From: len(dst)}}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"maps"
 	"math"
+	"math/big"
 	"reflect"
 	"slices"
 	"strconv"
@@ -23,6 +24,12 @@ import (
 // json.Decoder.UseNumber for exact numbers); the value shown for each issue is
 // read from it at the issue's instance location. It reports false when err
 // holds no *jsonschema.ValidationError.
+//
+// When the instance is not at hand (an error handed over alone, as
+// selfheal's Engine gets it), pass issues.Unknown{} as instance: each issue
+// then says what the error itself tells of the value sent (its JSON type,
+// its length, the value itself for enum, const, format and pattern
+// failures and its number for bounds) and nothing it does not.
 //
 // Without the compiled schema, Issues words what the error itself carries:
 // bounds are written from the library's exact rationals (0.1 stays 0.1, but
@@ -65,6 +72,7 @@ func (s *Schema) AppendIssues(dst issues.List, err error, instance any) (issues.
 		return dst, false
 	}
 	c := conv{s: s, base: instance}
+	_, c.unknown = instance.(issues.Unknown)
 	// Issues are large: growing the list one by one would copy them over
 	// and over, and room for more than there will be costs its clearing.
 	// A reused list with room for a usual call's failures is not sized
@@ -109,11 +117,17 @@ type conv struct {
 	// names holds, per depth, the objects a failing property name may
 	// belong to (see propertyNamesLoc).
 	names map[int]*names
+	// unknown says the instance is not at hand: values are what each
+	// error carries (see sent).
+	unknown bool
 }
 
 // locate returns the path and the value at an instance location, the path
 // n expects when the instance agrees.
 func (c *conv) locate(n *node, loc []string) (issues.Path, any) {
+	if c.unknown {
+		return schemaconv.GuessPath(loc), issues.Unknown{}
+	}
 	var at issues.Path
 	if n != nil {
 		at = n.at
@@ -144,6 +158,9 @@ func (c *conv) add(k *schemaconv.Sink, ve *jsonschema.ValidationError) {
 		sch = n.sch
 	}
 	path, v := c.locate(n, loc)
+	if c.unknown {
+		v = sent(ve.ErrorKind)
+	}
 	switch e := ve.ErrorKind.(type) {
 	case *kind.InvalidJsonValue:
 		k.Add(issues.InvalidType, path, v, "jsonschema:type").Expected = "string|number|boolean|null|object|array"
@@ -241,7 +258,10 @@ func (c *conv) add(k *schemaconv.Sink, ve *jsonschema.ValidationError) {
 			is.Message = e.Err.Error()
 		}
 	case *kind.ContentSchema:
-		inner := conv{s: c.s, base: decodeContent(v, sch)}
+		inner := conv{s: c.s, base: decodeContent(v, sch), unknown: c.unknown}
+		if c.unknown {
+			inner.base = issues.Unknown{}
+		}
 		var ik schemaconv.Sink
 		for _, cause := range ve.Causes {
 			inner.add(&ik, cause)
@@ -515,6 +535,62 @@ func decodeContent(v any, sch *jsonschema.Schema) any {
 		data = d
 	}
 	return schemaconv.DecodeContent(data)
+}
+
+// sent is what an error of kind k tells of the value sent, when the
+// instance is not at hand: the value itself where the kind carries it, else
+// an issues.Unknown with its type and length where the kind implies them.
+func sent(k jsonschema.ErrorKind) any {
+	sized := func(typ string, n int) issues.Unknown { return issues.Unknown{Type: typ, Size: n, Sized: true} }
+	switch e := k.(type) {
+	case *kind.Type:
+		return issues.Unknown{Type: e.Got}
+	case *kind.Enum:
+		return e.Got
+	case *kind.Const:
+		return e.Got
+	case *kind.Format:
+		return e.Got
+	case *kind.Pattern:
+		return e.Got
+	case *kind.MinLength:
+		return sized("string", e.Got)
+	case *kind.MaxLength:
+		return sized("string", e.Got)
+	case *kind.MinItems:
+		return sized("array", e.Got)
+	case *kind.MaxItems:
+		return sized("array", e.Got)
+	case *kind.MinProperties:
+		return sized("object", e.Got)
+	case *kind.MaxProperties:
+		return sized("object", e.Got)
+	case *kind.Minimum:
+		return ratValue(e.Got)
+	case *kind.Maximum:
+		return ratValue(e.Got)
+	case *kind.ExclusiveMinimum:
+		return ratValue(e.Got)
+	case *kind.ExclusiveMaximum:
+		return ratValue(e.Got)
+	case *kind.MultipleOf:
+		return ratValue(e.Got)
+	case *kind.Required, *kind.DependentRequired, *kind.Dependency, *kind.AdditionalProperties,
+		*kind.PropertyNames:
+		return issues.Unknown{Type: "object"}
+	case *kind.UniqueItems, *kind.Contains, *kind.MinContains, *kind.MaxContains, *kind.AdditionalItems:
+		return issues.Unknown{Type: "array"}
+	}
+	return issues.Unknown{}
+}
+
+// ratValue is a number the library read, written exactly, unless writing
+// it would take longer than it is worth (1e1000000).
+func ratValue(r *big.Rat) any {
+	if r == nil || r.Num().BitLen()+r.Denom().BitLen() > 512 {
+		return issues.Unknown{Type: "number"}
+	}
+	return json.Number(schemaconv.RatText(r))
 }
 
 // issueCount is how many issues a tree of errors gives, counted as far as

@@ -95,3 +95,17 @@ func fragmentTokens(frag string) []string {
 	}
 	return toks
 }
+
+// GuessPath is the path of the instance location toks when the instance is
+// not at hand to tell keys from indexes: tokens that are indexes in form
+// are taken for indexes, which they are far more often than keys.
+func GuessPath(toks []string) issues.Path {
+	p := make(issues.Path, len(toks))
+	for i, tok := range toks {
+		p[i] = tok
+		if n, err := strconv.Atoi(tok); err == nil && n >= 0 && strconv.Itoa(n) == tok {
+			p[i] = n
+		}
+	}
+	return p
+}

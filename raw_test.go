@@ -1,0 +1,101 @@
+package selfheal_test
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	jsonschemav5 "github.com/santhosh-tekuri/jsonschema/v5"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/selfheal/selfheal"
+	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/internal/jsonvalue"
+)
+
+const rawSchema = `{
+  "type": "object",
+  "properties": {
+    "name": {"type": "string", "minLength": 2},
+    "age": {"type": "integer", "minimum": 13},
+    "role": {"enum": ["admin", "member"]},
+    "email": {"type": "string", "format": "email"},
+    "tags": {"type": "array", "items": {"type": "string"}, "maxItems": 1},
+    "id": {"anyOf": [{"type": "integer"}, {"type": "string", "pattern": "^u_"}]}
+  },
+  "required": ["name", "email"],
+  "additionalProperties": false
+}`
+
+const rawArgs = `{"name":"A","age":12,"role":"Admin","emial":"x","tags":["a",1],"id":"v_1"}`
+
+// TestRawSchemaErrors: a *jsonschema.ValidationError straight from
+// santhosh-tekuri/jsonschema, the most natural line a user writes, is a
+// validation_error saying what was expected, never an INTERNAL_ERROR
+// telling the model its arguments were fine.
+func TestRawSchemaErrors(t *testing.T) {
+	schema, err := jsonvalue.Decode([]byte(rawSchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := jsonvalue.Decode([]byte(rawArgs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("tool.json", schema); err != nil {
+		t.Fatal(err)
+	}
+	v6err := c.MustCompile("tool.json").Validate(inst)
+
+	c5 := jsonschemav5.NewCompiler()
+	if err := c5.AddResource("tool.json", bytes.NewReader([]byte(rawSchema))); err != nil {
+		t.Fatal(err)
+	}
+	v5err := c5.MustCompile("tool.json").Validate(inst)
+
+	e := selfheal.New()
+	tests := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"v6", v6err, `<validation_error action="tool">
+  <field name="(root)">Unrecognized key 'emial'. You sent: 'emial'. Expected the object without this key.</field>
+  <field name="age">Number too small. You sent: 12. Expected a number greater than or equal to 13.</field>
+  <field name="email">Required field is missing. You sent: nothing. Expected a value.</field>
+  <field name="id">Matches none of the 2 alternatives; the closest one failed: Wrong type. You sent: a string. Expected an integer.</field>
+  <field name="name">Too short. You sent: a string (1 character). Expected at least 2 characters.</field>
+  <field name="role">Invalid value; did you mean 'admin'? You sent: 'Admin'. Expected one of 'admin', 'member'.</field>
+  <field name="tags">Too many items. You sent: an array (2 items). Expected at most 1 item.</field>
+  <field name="tags[1]">Wrong type. You sent: a number. Expected a string.</field>
+  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
+</validation_error>`},
+		{"v6 wrapped", fmt.Errorf("validate: %w", v6err), ""},
+		// Version 5's errors carry no values: each line is the library's.
+		{"v5", v5err, `<validation_error action="tool">
+  <field name="(root)">missing properties: 'email'.</field>
+  <field name="(root)">additionalProperties 'emial' not allowed.</field>
+  <field name="age">must be >= 13 but found 12.</field>
+  <field name="id">Matches none of the 2 alternatives; the closest one failed: expected integer, but got string.</field>
+  <field name="name">length must be >= 2, but got 1.</field>
+  <field name="role">value must be one of "admin", "member".</field>
+  <field name="tags">maximum 1 items required, but found 2 items.</field>
+  <field name="tags[1]">expected string, but got number.</field>
+  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
+</validation_error>`},
+	}
+	for _, tc := range tests {
+		got := e.Format("tool", tc.err)
+		if d, err := envelope.Parse(got); err != nil || d.Validation == nil {
+			t.Errorf("%s: not a validation_error (%v):\n%s", tc.name, err, got)
+			continue
+		}
+		if tc.want != "" && got != tc.want {
+			t.Errorf("%s: got\n%s\nwant\n%s", tc.name, got, tc.want)
+		}
+		if res := e.Result("tool", tc.err); res.String() != got {
+			t.Errorf("%s: Result differs from Format:\n%s", tc.name, res.String())
+		}
+	}
+}
