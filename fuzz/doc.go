@@ -12,6 +12,11 @@
 //     replacement of characters XML 1.0 forbids;
 //  4. nothing panics.
 //
+// FuzzBudget (budget_fuzz_test.go) sends arbitrary arguments, and the same
+// bytes made wide and deep, through jsondecode and both JSON Schema
+// adapters, and checks that the validation_error and the structured issues
+// stay within the byte budget plus a constant and parse, whatever was sent.
+//
 // The seed corpus (f.Add calls, plus any failing inputs saved under
 // testdata/fuzz/) runs as ordinary tests with go test ./fuzz/, including a
 // 1 MiB hostile string that is left out while the fuzz engine runs, where it

@@ -67,6 +67,7 @@ func FuzzJSONDecode(f *testing.F) {
 		`{"items":[{"qty":1.5},{"qty":1e2},{"qty":300,"qtty":1},{"next":{"next":{"sku":[]}}}]}`,
 		`{"by_id":{"300":true,"+5":false,"1.0":true},"quoted":"1e3","count":"12","ratio":"NaN"}`,
 		strings.Repeat(`[`, 200) + strings.Repeat(`]`, 200),
+		`{"extra":` + strings.Repeat(`[`, 70) + strings.Repeat(`]`, 70) + `}`, // encoding/json accepts it, Decode refuses it
 		"{\"name\":\"\xff\xfe\",\"\xffkey\":1}",
 	} {
 		f.Add([]byte(s))
@@ -95,6 +96,13 @@ func FuzzJSONDecode(f *testing.F) {
 		list, ok := err.(issues.List)
 		if !ok || len(list) == 0 {
 			t.Fatalf("Decode(%q) = %v (%T), want a non-empty issues.List", data, err, err)
+		}
+		if deep, over := issues.CheckDepthJSON(data, 0); over {
+			// Refused for its nesting, before encoding/json decodes it.
+			if len(list) != 1 || list[0].Origin != issues.OriginDepth || list[0].Path.Compare(deep.Path) != 0 {
+				t.Fatalf("Decode(%q) = %v, want the depth issue %v alone", data, list, deep)
+			}
+			return
 		}
 		if stdErr == nil {
 			t.Fatalf("Decode(%q) reported %v; encoding/json accepts it", data, list)
