@@ -115,6 +115,10 @@ var cases = []struct {
 	{"unrecognized_keys.suggest", issues.Issue{Code: issues.UnrecognizedKeys, Keys: []string{"nmae"}, Allowed: []string{"name", "email", "age"}}},
 	{"unrecognized_keys.suggest_case", issues.Issue{Code: issues.UnrecognizedKeys, Keys: []string{"userId", "Email"}, Allowed: []string{"user_id", "email"}}},
 	{"unrecognized_keys.many_allowed", issues.Issue{Code: issues.UnrecognizedKeys, Keys: []string{"x"}, Allowed: []string{"a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9", "a10", "a11", "a12"}}},
+	{"unrecognized_keys.near_miss", issues.Issue{Code: issues.UnrecognizedKeys, Input: map[string]any{"path": "a", "edits": []any{}, "dryrun": true},
+		Keys: []string{"dryrun"}, Allowed: []string{"dryRun"}, Check: issues.CheckNearMiss, Source: issues.SourceTypo}},
+	{"unrecognized_keys.near_miss_many", issues.Issue{Code: issues.UnrecognizedKeys, Path: P{"edits", 0}, Input: map[string]any{"old_text": "a", "newtext": "b"},
+		Keys: []string{"newtext", "old_text"}, Allowed: []string{"newText", "oldText"}, Check: issues.CheckNearMiss, Source: issues.SourceTypo}},
 
 	{"invalid_value", issues.Issue{Code: issues.InvalidValue, Path: P{"status"}, Input: "done", Values: []any{"open", "paid", "void"}}},
 	{"invalid_value.suggest", issues.Issue{Code: issues.InvalidValue, Path: P{"color"}, Input: "Blue", Values: []any{"red", "green", "blue"}}},

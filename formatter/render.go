@@ -304,6 +304,12 @@ func (s *state) choose(is *issues.Issue, inner *issues.Issue) (*templates.Messag
 		return s.msg("not_multiple_of", "plain", ""), 1
 	case issues.UnrecognizedKeys:
 		n := int64(len(is.Keys))
+		if is.Check == issues.CheckNearMiss {
+			// An open schema: the keys were accepted, and will be
+			// ignored. Allowed holds what the keys stand for, not the
+			// "only" keys, so it is worded as the suggestion itself.
+			return s.msg("unrecognized_keys", "near_miss", ""), n
+		}
 		if s.keySuggestions(is) {
 			return s.msg("unrecognized_keys", "suggest", ""), n
 		}

@@ -113,7 +113,8 @@ type Issue struct {
 	// Message is the human text of a custom issue.
 	Message string
 	// Check refines a Custom issue with a kind of check the formatter words
-	// specifically (see the Check constants); empty for other codes.
+	// specifically (see the Check constants); empty for other codes, but
+	// for CheckNearMiss on unrecognized_keys.
 	Check string
 	// Ref is the other field a cross-field check compared against
 	// (eqfield, gtfield …): the bound or value came from it.
@@ -154,7 +155,21 @@ const (
 	// schema (JSON Schema "contentSchema"); Issues holds its issues, with
 	// paths relative to the decoded content.
 	CheckContent = "content"
+	// CheckNearMiss refines an unrecognized_keys issue: the schema accepts
+	// keys it does not declare (it is open), so the keys were not refused,
+	// but each one is a near miss of a declared property that was not sent
+	// (same name but for case, '_' and '-', or a small edit distance away),
+	// which the tool would silently ignore: "dryrun" for "dryRun". Allowed
+	// holds the declared properties the keys stand for, each once, in the
+	// order of the first key that stands for it (with as many as Keys,
+	// Allowed[i] is what Keys[i] stands for), and nothing else: an open
+	// schema has no list of "only" keys.
+	CheckNearMiss = "near_miss"
 )
+
+// SourceTypo is the Source of a CheckNearMiss issue: no native check
+// failed, the adapter found the near miss itself.
+const SourceTypo = "selfheal:typo"
 
 // Ref is another field that a check compared against.
 type Ref struct {

@@ -24,4 +24,9 @@
 // transparently. Bounds are written exactly as the schema wrote them ("0.1",
 // "1e9") when Compile saw the document. Version 5 gives no reason for a
 // format failure, so Message stays empty where jsonschemav6 fills it.
+//
+// With WithTypos, Validate also reports undeclared keys that are near
+// misses of declared properties not sent ("dryrun" for "dryRun"), even in
+// an open schema that accepts them: the tool would silently ignore them.
+// They are unrecognized_keys issues with Check issues.CheckNearMiss.
 package jsonschemav5

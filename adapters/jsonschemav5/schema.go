@@ -13,6 +13,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
+	"github.com/selfheal/selfheal/adapters/internal/nearmiss"
 	"github.com/selfheal/selfheal/adapters/internal/schemaconv"
 	"github.com/selfheal/selfheal/issues"
 )
@@ -34,6 +35,9 @@ type Schema struct {
 	// maxDepth is the nesting limit of instances, as WithMaxDepth set it
 	// (0: issues.DefaultMaxDepth, negative: none).
 	maxDepth int
+	// typos describes the schema for the near-miss walk (see WithTypos);
+	// nil when WithTypos is off or the schema declares no property.
+	typos *nearmiss.Shape
 }
 
 // Option configures Compile.
@@ -47,6 +51,7 @@ type config struct {
 	location string
 	hook     func(*jsonschema.Compiler)
 	maxDepth int
+	typos    bool
 }
 
 // WithDraft sets the draft used when the schema has no "$schema" (the
@@ -155,6 +160,9 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 	}
 	s.sch = sch
 	s.locs = index(sch)
+	if cfg.typos {
+		s.typos = typoShape(sch)
+	}
 	return s, nil
 }
 
@@ -217,13 +225,16 @@ func (s *Schema) Compiled() *jsonschema.Schema { return s.sch }
 // json.Number) and returns its issues, or nil when it is valid. A valid
 // instance costs what the library's Validate costs and a walk of its
 // containers. An instance nested deeper than the limit (see WithMaxDepth)
-// is not validated: the answer is the one issue that refuses it.
+// is not validated: the answer is the one issue that refuses it. With
+// WithTypos, an instance the library finds valid may still have issues:
+// its near misses of declared properties.
 func (s *Schema) Validate(instance any) issues.List {
 	return s.AppendValidate(nil, instance)
 }
 
 // AppendValidate is Validate appending the issues to dst, so that a server
-// can reuse its list; a valid instance returns dst as it was. The issues
+// can reuse its list; a valid instance (without near misses, with
+// WithTypos) returns dst as it was. The issues
 // share slices with s and instance: treat them as read-only.
 func (s *Schema) AppendValidate(dst issues.List, instance any) issues.List {
 	if is, deep := issues.CheckDepth(instance, s.maxDepth); deep {
@@ -237,10 +248,18 @@ func (s *Schema) AppendValidate(dst issues.List, instance any) issues.List {
 func (s *Schema) appendValidate(dst issues.List, instance any) issues.List {
 	err := s.sch.Validate(instance)
 	if err == nil {
+		if s.typos != nil {
+			// Valid is where near misses matter most: the tool would run.
+			return nearmiss.Append(dst, len(dst), s.typos, instance)
+		}
 		return dst
 	}
 	list, ok := s.AppendIssues(dst, err, instance)
-	return schemaconv.Failed(dst, list, ok, err, instance)
+	list = schemaconv.Failed(dst, list, ok, err, instance)
+	if s.typos != nil {
+		list = nearmiss.Append(list, len(dst), s.typos, instance)
+	}
+	return list
 }
 
 // ValidateJSON decodes data (keeping numbers exact) and validates it.

@@ -25,4 +25,9 @@
 // transparently. Bounds are written exactly as the schema wrote them ("0.1",
 // "1e9"). A format failure keeps the library's reason in the issue's
 // Message, for logs; the formatter words formats itself.
+//
+// With WithTypos, Validate also reports undeclared keys that are near
+// misses of declared properties not sent ("dryrun" for "dryRun"), even in
+// an open schema that accepts them: the tool would silently ignore them.
+// They are unrecognized_keys issues with Check issues.CheckNearMiss.
 package jsonschemav6

@@ -128,6 +128,27 @@ func WithMaxDepth(n int) Option {
 	return func(c *config) { c.MaxDepth = n }
 }
 
+// WithTypos turns on or off the reporting of near misses of declared
+// properties (off by default): an argument key the tool's input schema does
+// not declare that is a near miss of a declared property not sent
+// ("dryrun" for "dryRun", "contents" for "content") is answered with a
+// validation_error that says what was meant (IsError true), even when the
+// schema is open and would accept the call, since the handler would never
+// see the argument it was meant to be. The issue is an unrecognized_keys
+// with Check issues.CheckNearMiss (see jsonschemav6.WithTypos); a missing
+// required property a near-miss key stands for is reported as that one
+// issue. A valid call without one pays a walk of its arguments and no
+// allocation. It replaces a jsonschemav6.WithTypos given to
+// WithSchemaOptions.
+//
+// Middleware leaves the calls go-sdk accepts alone, so there it words only
+// the calls go-sdk rejects (write_file with "contents" is one line, not a
+// missing "content"); register with AddTool to stop a call go-sdk accepts
+// ("dryrun").
+func WithTypos(on bool) Option {
+	return func(c *config) { c.Typos = &on }
+}
+
 // engineFor returns the engine in the language the caller asked for.
 func (c *config) engineFor(ctx context.Context, req *mcp.CallToolRequest) *selfheal.Engine {
 	var tag string

@@ -259,6 +259,13 @@ func (st input) arguments(raw json.RawMessage) ([]byte, issues.List) {
 		}
 	}
 	if st.defaults != nil {
+		// Defaults fill in what the model left out: "dryrun" sent for
+		// "dryRun", which has a default, is a near miss only in the
+		// arguments as sent (see WithTypos). Found there, they are the
+		// answer, with whatever else is wrong with them.
+		if st.sch.AppendNearMisses(nil, inst) != nil {
+			return nil, st.sch.Validate(inst)
+		}
 		if err := st.defaults.ApplyDefaults(&inst); err != nil {
 			return nil, issues.List{{Code: issues.Custom, Message: err.Error(), Input: inst, Source: "mcp:defaults"}}
 		}

@@ -31,6 +31,12 @@ type Config struct {
 	// issues.DefaultMaxDepth, negative for none (see SchemaOptions and
 	// DepthIssues).
 	MaxDepth int
+	// Typos, when set, turns the reporting of near misses of declared
+	// properties on or off (jsonschemav6.WithTypos, through
+	// SchemaOptions), whatever SchemaOpts say; nil leaves SchemaOpts'
+	// choice, off unless they turn it on. A pointer, so that the
+	// integration's option replaces the schema option only when given.
+	Typos *bool
 
 	contract contractConfig
 }

@@ -6,14 +6,20 @@ import (
 )
 
 // SchemaOptions returns the options an integration compiles a tool's input
-// schema with: SchemaOpts, then jsonschemav6.WithMaxDepth(MaxDepth). The
-// depth option comes last so that the integration's WithMaxDepth is the one
-// limit of the tool, whatever SchemaOpts hold: the same limit then guards
-// the bytes (DepthIssues) and the decoded arguments (Schema.Validate).
+// schema with: SchemaOpts, then jsonschemav6.WithMaxDepth(MaxDepth) and,
+// when Typos is set, jsonschemav6.WithTypos(*Typos). The depth option comes
+// last so that the integration's WithMaxDepth is the one limit of the
+// tool, whatever SchemaOpts hold: the same limit then guards the bytes
+// (DepthIssues) and the decoded arguments (Schema.Validate). The typos
+// option comes after SchemaOpts for the same reason.
 func (c *Config) SchemaOptions() []jsonschemav6.Option {
-	opts := make([]jsonschemav6.Option, 0, len(c.SchemaOpts)+1)
+	opts := make([]jsonschemav6.Option, 0, len(c.SchemaOpts)+2)
 	opts = append(opts, c.SchemaOpts...)
-	return append(opts, jsonschemav6.WithMaxDepth(c.MaxDepth))
+	opts = append(opts, jsonschemav6.WithMaxDepth(c.MaxDepth))
+	if c.Typos != nil {
+		opts = append(opts, jsonschemav6.WithTypos(*c.Typos))
+	}
+	return opts
 }
 
 // DepthIssues returns the one issue that refuses raw arguments nested

@@ -1,0 +1,374 @@
+// Package nearmiss finds, for the two JSON Schema adapters, the keys of an
+// instance that are near misses of declared properties: "dryrun" sent where
+// the schema declares "dryRun" and "dryRun" was not sent. Most MCP servers
+// have open schemas (no additionalProperties: false) and silently drop the
+// keys they do not declare, so the library finds such a call valid and the
+// tool runs without the argument the model meant to give it (edit_file with
+// "dryrun": true edits the file for real).
+//
+// An adapter describes its compiled schema once as a graph of Shapes (which
+// names each object declares, which schemas apply below), and Append walks
+// an instance along it after the library has validated it. It imports the
+// issues package, the standard library and internal/suggest only, never
+// either jsonschema library.
+package nearmiss
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/selfheal/selfheal/internal/suggest"
+	"github.com/selfheal/selfheal/issues"
+)
+
+// Matcher matches property names: a patternProperties regular expression
+// of either library.
+type Matcher interface{ MatchString(string) bool }
+
+// Shape is what the near-miss check knows of the schemas that apply to one
+// value of the instance (a schema and the subschemas applied in place with
+// it: $ref, allOf, anyOf, oneOf, if/then/else, dependent schemas). A nil
+// Shape knows nothing: the value and what it holds are not looked at.
+type Shape struct {
+	// Names are the property names the schemas declare, sorted: the keys
+	// that are not near misses, and the names near misses stand for.
+	Names []string
+	// Children holds the shape of each declared property's value, at the
+	// index of its name (nil when nothing below it is looked at).
+	Children []*Shape
+	// Patterns are the patternProperties: a key one of them matches is
+	// declared.
+	Patterns []Matcher
+	// Check says the object's undeclared keys are looked at: the schemas
+	// accept them without a say (no additionalProperties or
+	// unevaluatedProperties schema, which would make them entries of a
+	// record) and do not refuse them (additionalProperties: false, which
+	// the library reports itself, with the declared names to suggest).
+	Check bool
+	// Extra is the shape of the values of undeclared keys (an
+	// additionalProperties schema).
+	Extra *Shape
+	// Prefix holds the shapes of an array's first items, by index; Items
+	// the shape of the others.
+	Prefix []*Shape
+	Items  *Shape
+}
+
+// Empty reports whether sh looks at nothing: no near miss to find in the
+// value, nothing known below it. A builder prunes empty shapes to nil, so
+// that a walk does not descend where it cannot find anything.
+func (sh *Shape) Empty() bool {
+	if sh == nil {
+		return true
+	}
+	if sh.Check && len(sh.Names) > 0 || sh.Extra != nil || sh.Items != nil {
+		return false
+	}
+	for _, l := range [][]*Shape{sh.Prefix, sh.Children} {
+		for _, c := range l {
+			if c != nil {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// index returns the index of key in Names. Tool schemas declare a few
+// names: comparing lengths first answers most keys without reading them,
+// where a map would hash every key (the instance's keys may be long and
+// many).
+func (sh *Shape) index(key string) (int, bool) {
+	if len(sh.Names) <= 16 {
+		for i, n := range sh.Names {
+			if len(n) == len(key) && n == key {
+				return i, true
+			}
+		}
+		return 0, false
+	}
+	i, ok := slices.BinarySearch(sh.Names, key)
+	return i, ok
+}
+
+// matches reports whether key matches a patternProperties pattern.
+func (sh *Shape) matches(key string) bool {
+	for _, p := range sh.Patterns {
+		if p.MatchString(key) {
+			return true
+		}
+	}
+	return false
+}
+
+// sentSet records which of a Shape's names an object has: a bit per name
+// for the first 64, the object itself asked for the others.
+type sentSet struct {
+	bits uint64
+	obj  map[string]any
+}
+
+func (s *sentSet) has(sh *Shape, i int) bool {
+	if i < 64 {
+		return s.bits&(1<<i) != 0
+	}
+	_, ok := s.obj[sh.Names[i]]
+	return ok
+}
+
+// target returns the declared property that key, an undeclared key, stands
+// for among those not sent: one that is the same name written another way
+// (see suggest.SameName), else the closest (see suggest.Closest).
+func (sh *Shape) target(key string, sent *sentSet) (string, bool) {
+	var buf [32]string // the names not sent, on the stack for most schemas
+	missing := buf[:0]
+	for i, n := range sh.Names {
+		if sent.has(sh, i) {
+			continue
+		}
+		if suggest.SameName(key, n) {
+			return n, true
+		}
+		missing = append(missing, n)
+	}
+	return suggest.Closest(key, missing)
+}
+
+// Append appends the near misses of instance to list, whose issues from
+// index from on are those the library's failure gave for it (none when it
+// was valid), and returns the list. Each object with near misses gets one
+// unrecognized_keys issue with Check issues.CheckNearMiss and Source
+// issues.SourceTypo: Path and Input the object, Keys the near-miss keys
+// (sorted), Allowed the declared properties they stand for, each once, in
+// the order of their first key.
+//
+// A missing-property issue (invalid_type with Absent) in list[from:] for a
+// property that a near-miss key stands for is dropped: the model sent the
+// value under the wrong name, and one line naming both is the fix ('contents'
+// → 'content'), where two would read as two problems.
+//
+// When the instance has no near miss, Append returns list as it was and
+// allocates nothing. Past issues.BuildLimit issues in list[from:] the near
+// misses are counted into its issues.Omitted.
+func Append(list issues.List, from int, root *Shape, instance any) issues.List {
+	if root == nil {
+		return list
+	}
+	// A first walk only asks whether there is a near miss, and stops at
+	// the first: keeping the way to each value costs allocations that a
+	// valid call must not pay. A second one, on a hit, collects them all.
+	var probe walker
+	probe.walk(root, instance)
+	if !probe.found {
+		return list
+	}
+	w := walker{track: true}
+	w.walk(root, instance)
+	return w.merge(list, from)
+}
+
+// miss is one near-miss key of an object, and the name it stands for.
+type miss struct {
+	key, name string
+}
+
+// group is an object with near misses.
+type group struct {
+	path issues.Path
+	obj  map[string]any
+	// misses are the object's, sorted by key; names are the distinct
+	// names they stand for, in the order of their first key.
+	misses []miss
+	names  []string
+}
+
+// walker collects the near misses of one instance.
+type walker struct {
+	// groups are the objects with near misses, at most issues.BuildLimit;
+	// over counts those past it, not kept.
+	groups []group
+	over   int
+	// track says the way to each value is kept, for the paths of the
+	// objects with near misses; found says one was found.
+	track, found bool
+	// way is the way from the root to the value being walked.
+	way []step
+}
+
+// step is one element of the way from the root to a value: a key, or an
+// index when idx >= 0.
+type step struct {
+	key string
+	idx int
+}
+
+// path writes the way to the current value as an issues.Path.
+func (w *walker) path() issues.Path {
+	p := make(issues.Path, len(w.way))
+	for i, st := range w.way {
+		if st.idx >= 0 {
+			p[i] = st.idx
+		} else {
+			p[i] = st.key
+		}
+	}
+	return p
+}
+
+// walk looks for near misses in v, where sh applies, and below it.
+func (w *walker) walk(sh *Shape, v any) {
+	if w.found && !w.track {
+		return
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		sent := sentSet{obj: x}
+		undeclared := false
+		for key, val := range x {
+			child := sh.Extra
+			if i, ok := sh.index(key); ok {
+				if i < 64 {
+					sent.bits |= 1 << i
+				}
+				child = sh.Children[i]
+			} else {
+				undeclared = true
+			}
+			if child == nil {
+				continue
+			}
+			if w.track {
+				w.way = append(w.way, step{key: key, idx: -1})
+			}
+			w.walk(child, val)
+			if w.track {
+				w.way = w.way[:len(w.way)-1]
+			}
+		}
+		if undeclared && sh.Check && len(sh.Names) > 0 {
+			w.object(sh, x, &sent)
+		}
+	case []any:
+		for i, el := range x {
+			child := sh.Items
+			if i < len(sh.Prefix) {
+				child = sh.Prefix[i]
+			}
+			if child == nil {
+				continue
+			}
+			if w.track {
+				w.way = append(w.way, step{idx: i})
+			}
+			w.walk(child, el)
+			if w.track {
+				w.way = w.way[:len(w.way)-1]
+			}
+		}
+	}
+}
+
+// object records the near misses among the keys of obj, which has the
+// names of sent.
+func (w *walker) object(sh *Shape, obj map[string]any, sent *sentSet) {
+	var g *group
+	for key := range obj {
+		if _, ok := sh.index(key); ok || sh.matches(key) {
+			continue
+		}
+		name, ok := sh.target(key, sent)
+		if !ok {
+			continue
+		}
+		w.found = true
+		if !w.track {
+			return
+		}
+		if g == nil {
+			if len(w.groups) == issues.BuildLimit {
+				w.over++ // its issue, counted
+				return
+			}
+			w.groups = append(w.groups, group{path: w.path(), obj: obj})
+			g = &w.groups[len(w.groups)-1]
+		}
+		g.misses = append(g.misses, miss{key: key, name: name})
+	}
+	if g == nil {
+		return
+	}
+	// Keys in order, whatever the map's, and the names in the order of
+	// their first key.
+	slices.SortFunc(g.misses, func(a, b miss) int { return strings.Compare(a.key, b.key) })
+	for _, m := range g.misses {
+		if !slices.Contains(g.names, m.name) {
+			g.names = append(g.names, m.name)
+		}
+	}
+}
+
+// merge drops the missing-property issues the misses stand for from
+// list[from:] and appends one issue per object with misses.
+func (w *walker) merge(list issues.List, from int) issues.List {
+	var omitted issues.Issue
+	hasOmitted := len(list) > from && list[len(list)-1].OmittedCount() > 0
+	if hasOmitted {
+		omitted = list[len(list)-1]
+		list = list[:len(list)-1]
+	}
+	// Drop, keeping the order of the others.
+	kept := list[:from]
+	for i := from; i < len(list); i++ {
+		if !w.standsFor(&list[i]) {
+			kept = append(kept, list[i])
+		}
+	}
+	clear(list[len(kept):])
+	list = kept
+
+	added := make(issues.List, 0, len(w.groups))
+	for _, g := range w.groups {
+		keys := make([]string, len(g.misses))
+		for i, m := range g.misses {
+			keys[i] = m.key
+		}
+		added = append(added, issues.Issue{Code: issues.UnrecognizedKeys, Path: g.path, Input: g.obj,
+			Keys: keys, Allowed: g.names, Check: issues.CheckNearMiss, Source: issues.SourceTypo})
+	}
+	// The walk met the objects in the maps' order: show them in the
+	// instance's.
+	slices.SortStableFunc(added, func(a, b issues.Issue) int { return a.Path.Compare(b.Path) })
+	over := w.over
+	if room := issues.BuildLimit - (len(list) - from); len(added) > room {
+		over += len(added) - max(room, 0)
+		added = added[:max(room, 0)]
+	}
+	list = append(list, added...)
+	if over > 0 || hasOmitted {
+		if !hasOmitted {
+			omitted = issues.Omitted(0)
+		}
+		omitted.Omitted += over
+		list = append(list, omitted)
+	}
+	return list
+}
+
+// standsFor reports whether is says a property is missing that a near-miss
+// key stands for.
+func (w *walker) standsFor(is *issues.Issue) bool {
+	if is.Code != issues.InvalidType || !is.Absent || len(is.Path) == 0 {
+		return false
+	}
+	last, ok := is.Path[len(is.Path)-1].(string)
+	if !ok {
+		return false
+	}
+	parent := is.Path[:len(is.Path)-1]
+	for i := range w.groups {
+		if g := &w.groups[i]; slices.Contains(g.names, last) && g.path.Compare(parent) == 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,113 @@
+package jsonschemav5
+
+import (
+	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/selfheal/selfheal/adapters/internal/nearmiss"
+	"github.com/selfheal/selfheal/issues"
+)
+
+// WithTypos turns on or off the reporting of near misses of declared
+// properties (off by default). When on, Validate, AppendValidate and
+// ValidateJSON also report an undeclared key that is a near miss of a
+// declared property that was not sent ("dryrun" for "dryRun", "contents"
+// for "content": the same name but for ASCII case, '_' and '-', or within
+// the edit distance of the formatter's "did you mean"), even when the
+// library finds the instance valid: an open schema (no
+// additionalProperties: false) accepts the key and the tool silently
+// ignores it, so edit_file with "dryrun": true edits the file for real.
+//
+// Each object with near misses gets one unrecognized_keys issue with Check
+// issues.CheckNearMiss and Source issues.SourceTypo: Path and Input the
+// object, Keys the near-miss keys (sorted), Allowed the declared properties
+// they stand for (each once, in the order of their first key; see
+// issues.CheckNearMiss). A missing-property issue for a property a
+// near-miss key stands for is dropped: one line, 'contents' → 'content',
+// rather than two that read as two problems.
+//
+// Objects are looked at where the schema says which subschema applies:
+// the arguments, and below them through properties, additionalProperties,
+// items and prefixItems, with $ref, allOf, anyOf, oneOf, if/then/else and
+// dependent schemas applied in place (the names any of them declares are
+// declared). An object whose schemas refuse undeclared keys
+// (additionalProperties: false, unevaluatedProperties: false) is left to
+// the library, which reports them with the declared names to suggest from;
+// one whose additionalProperties or unevaluatedProperties is a schema is a
+// record whose undeclared keys are entries, not near misses. Keys matching
+// patternProperties are declared (their values are not looked into).
+//
+// A valid call with no near miss pays one walk over the instance's objects
+// and arrays at known subschemas, and allocates nothing. Schema.Issues and
+// AppendIssues, which convert an error, do not look for near misses.
+func WithTypos(on bool) Option {
+	return func(c *config) { c.typos = on }
+}
+
+// typoShape describes sch for the near-miss walk (see package nearmiss),
+// nil when there is nothing to look at.
+func typoShape(sch *jsonschema.Schema) *nearmiss.Shape {
+	return nearmiss.Build(sch, describe)
+}
+
+// describe reads what the near-miss walk needs of one subschema.
+func describe(x *jsonschema.Schema) nearmiss.Node[*jsonschema.Schema] {
+	n := nearmiss.Node[*jsonschema.Schema]{
+		Location:   x.Location,
+		Sure:       append([]*jsonschema.Schema{x.Ref, x.RecursiveRef, x.DynamicRef}, x.AllOf...),
+		Branches:   append([]*jsonschema.Schema{x.If, x.Then, x.Else}, x.AnyOf...),
+		Properties: x.Properties,
+		Prefix:     x.PrefixItems,
+	}
+	n.Branches = append(n.Branches, x.OneOf...)
+	for _, y := range x.DependentSchemas {
+		n.Branches = append(n.Branches, y)
+	}
+	for _, d := range x.Dependencies {
+		if y, ok := d.(*jsonschema.Schema); ok {
+			n.Branches = append(n.Branches, y)
+		}
+	}
+	for re := range x.PatternProperties {
+		n.Patterns = append(n.Patterns, re)
+	}
+	switch ap := x.AdditionalProperties.(type) {
+	case bool:
+		n.Refuses = !ap
+	case *jsonschema.Schema:
+		n.Extra = append(n.Extra, ap)
+	}
+	if u := x.UnevaluatedProperties; u != nil {
+		switch {
+		case u.Always == nil:
+			n.Extra = append(n.Extra, u)
+		case !*u.Always:
+			n.Refuses = true
+		}
+	}
+	switch it := x.Items.(type) {
+	case *jsonschema.Schema:
+		n.Items = append(n.Items, it)
+	case []*jsonschema.Schema:
+		n.Prefix = it
+		if ai, ok := x.AdditionalItems.(*jsonschema.Schema); ok {
+			n.Items = append(n.Items, ai)
+		}
+	}
+	if x.Items2020 != nil {
+		n.Items = append(n.Items, x.Items2020)
+	}
+	return n
+}
+
+// AppendNearMisses appends the near misses of instance (see WithTypos) to
+// dst without validating it, and returns dst as it was when there is none
+// or WithTypos is off, allocating nothing. A caller that changes the
+// instance between receiving and validating it looks here first: one that
+// fills in the schema's defaults would otherwise make "dryRun" sent when
+// the model sent "dryrun", and the near miss would go unseen.
+func (s *Schema) AppendNearMisses(dst issues.List, instance any) issues.List {
+	if s.typos == nil {
+		return dst
+	}
+	return nearmiss.Append(dst, len(dst), s.typos, instance)
+}

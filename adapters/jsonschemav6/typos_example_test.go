@@ -1,0 +1,29 @@
+package jsonschemav6_test
+
+import (
+	"fmt"
+
+	"github.com/selfheal/selfheal"
+	"github.com/selfheal/selfheal/adapters/jsonschemav6"
+)
+
+// An open schema accepts "dryrun" and the tool would ignore it, editing
+// for real: with WithTypos the call is answered with what to fix.
+func ExampleWithTypos() {
+	s, err := jsonschemav6.Compile([]byte(`{"type":"object",
+		"properties":{"path":{"type":"string"},"dryRun":{"type":"boolean"}},"required":["path"]}`),
+		jsonschemav6.WithTypos(true))
+	if err != nil {
+		panic(err)
+	}
+	list := s.ValidateJSON([]byte(`{"path":"notes.txt","dryrun":true}`))
+	is := list[0]
+	fmt.Println(is.Path, is.Code, is.Check, is.Keys, is.Allowed)
+	fmt.Print(selfheal.New().Format("edit_file", list))
+	// Output:
+	// (root) unrecognized_keys near_miss [dryrun] [dryRun]
+	// <validation_error action="edit_file">
+	//   <field name="(root)">Unrecognized key 'dryrun'; did you mean 'dryRun'? You sent: 'dryrun'. Expected 'dryRun': the tool ignores keys it does not declare.</field>
+	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
+	// </validation_error>
+}

@@ -1,0 +1,25 @@
+package jsonschemav6_test
+
+import (
+	"testing"
+
+	"github.com/selfheal/selfheal/adapters/jsonschemav6"
+	"github.com/selfheal/selfheal/internal/jsonschematest"
+	"github.com/selfheal/selfheal/issues"
+)
+
+func compileTypos(schema []byte, typos bool) (jsonschematest.Validator, error) {
+	s, err := jsonschemav6.Compile(schema, jsonschemav6.WithTypos(typos))
+	if err != nil {
+		return nil, err
+	}
+	return func(v any) issues.List { return s.Validate(v) }, nil
+}
+
+func TestTypos(t *testing.T) {
+	jsonschematest.RunTypos(t, compileTypos)
+}
+
+func TestTyposAllocations(t *testing.T) {
+	jsonschematest.TypoAllocations(t, compileTypos)
+}

@@ -1,0 +1,204 @@
+package jsonschematest
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"github.com/selfheal/selfheal"
+	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/internal/race"
+	"github.com/selfheal/selfheal/issues"
+)
+
+// The input schemas of the reference filesystem MCP server
+// (@modelcontextprotocol/server-filesystem, as its tools/list gives them):
+// open, as most servers' are, so that a key it does not declare is
+// accepted and dropped.
+const (
+	EditFileSchema  = `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"path":{"type":"string"},"edits":{"type":"array","items":{"type":"object","properties":{"oldText":{"type":"string","description":"Text to search for - must match exactly"},"newText":{"type":"string","description":"Text to replace with"}},"required":["oldText","newText"]}},"dryRun":{"default":false,"description":"Preview changes using git-style diff format","type":"boolean"}},"required":["path","edits"]}`
+	WriteFileSchema = `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"path":{"type":"string"},"content":{"type":"string"}},"required":["path","content"]}`
+)
+
+// TypoCase is one schema, one instance and the field lines of the
+// validation_error the facade renders for the adapter's issues with near
+// misses on (WithTypos), each "name<TAB>text" in the order shown; no line
+// means the instance is valid and has no near miss. Ja, when set, is the
+// same in Japanese; Issues, when set, the issues' JSON form.
+type TypoCase struct {
+	Name, Schema, Instance string
+	Want, Ja               []string
+	Issues                 string
+}
+
+// TypoTable is the near-miss table both adapters must pass.
+var TypoTable = []TypoCase{
+	{Name: "edit_file dryrun", Schema: EditFileSchema, Instance: `{"path":"a","edits":[],"dryrun":true}`,
+		Want: []string{"(root)\tUnrecognized key 'dryrun'; did you mean 'dryRun'? You sent: 'dryrun'. Expected 'dryRun': the tool ignores keys it does not declare."},
+		Ja:   []string{"(root)\t不明なキー 'dryrun' があります。'dryRun' の間違いではありませんか。送信値: 'dryrun'。期待: 'dryRun'。宣言されていないキーはツールに無視されます。"},
+		Issues: `[{"code":"unrecognized_keys","path":[],"input":{"path":"a","edits":[],"dryrun":true},"keys":["dryrun"],"allowed":["dryRun"],
+			"check":"near_miss","source":"selfheal:typo"}]`},
+	// The missing content is what 'contents' stands for: one line, not two.
+	{Name: "write_file contents", Schema: WriteFileSchema, Instance: `{"path":"a","contents":"x"}`,
+		Want: []string{"(root)\tUnrecognized key 'contents'; did you mean 'content'? You sent: 'contents'. Expected 'content': the tool ignores keys it does not declare."},
+		Issues: `[{"code":"unrecognized_keys","path":[],"input":{"path":"a","contents":"x"},"keys":["contents"],"allowed":["content"],
+			"check":"near_miss","source":"selfheal:typo"}]`},
+	{Name: "snake case", Schema: EditFileSchema, Instance: `{"path":"a","edits":[],"dry_run":true}`,
+		Want: []string{"(root)\tUnrecognized key 'dry_run'; did you mean 'dryRun'? You sent: 'dry_run'. Expected 'dryRun': the tool ignores keys it does not declare."}},
+	{Name: "upper case", Schema: EditFileSchema, Instance: `{"path":"a","edits":[],"DRYRUN":true}`,
+		Want: []string{"(root)\tUnrecognized key 'DRYRUN'; did you mean 'dryRun'? You sent: 'DRYRUN'. Expected 'dryRun': the tool ignores keys it does not declare."}},
+	// Beyond the edit distance, the same name once case and separators go.
+	{Name: "separators everywhere", Schema: EditFileSchema, Instance: `{"path":"a","edits":[],"d-r-y-r-u-n":true}`,
+		Want: []string{"(root)\tUnrecognized key 'd-r-y-r-u-n'; did you mean 'dryRun'? You sent: 'd-r-y-r-u-n'. Expected 'dryRun': the tool ignores keys it does not declare."}},
+	{Name: "two keys for one name", Schema: EditFileSchema, Instance: `{"path":"a","edits":[],"dryrun":true,"dry_run":false}`,
+		Want: []string{"(root)\tUnrecognized keys 'dry_run', 'dryrun'; did you mean 'dryRun'? You sent: 'dry_run', 'dryrun'. Expected 'dryRun': the tool ignores keys it does not declare."}},
+	{Name: "two in one object", Schema: WriteFileSchema, Instance: `{"pth":"a","contents":"x"}`,
+		Want: []string{"(root)\tUnrecognized keys 'contents', 'pth'; did you mean 'content', 'path'? You sent: 'contents', 'pth'. Expected 'content', 'path': the tool ignores keys it does not declare."}},
+	// Near a property that was sent: an extra key, not a misspelling.
+	{Name: "near a property sent", Schema: EditFileSchema, Instance: `{"path":"a","edits":[],"dryRun":false,"dryrun":true}`},
+	{Name: "near a property sent, another missing", Schema: WriteFileSchema, Instance: `{"path":"a","pth":"b"}`,
+		Want: []string{"content\tRequired field is missing. You sent: nothing. Expected a string."}},
+	{Name: "near nothing", Schema: EditFileSchema, Instance: `{"path":"a","edits":[],"mode":"x"}`},
+	{Name: "other failures kept", Schema: EditFileSchema, Instance: `{"path":1,"edits":[],"dryrun":true}`,
+		Want: []string{
+			"(root)\tUnrecognized key 'dryrun'; did you mean 'dryRun'? You sent: 'dryrun'. Expected 'dryRun': the tool ignores keys it does not declare.",
+			"path\tWrong type. You sent: 1 (a number). Expected a string.",
+		}},
+	{Name: "nested, valid", Schema: `{"type":"object","properties":{"opts":{"type":"object","properties":{"dryRun":{"type":"boolean"}}}}}`,
+		Instance: `{"opts":{"dryrun":true}}`,
+		Want:     []string{"opts\tUnrecognized key 'dryrun'; did you mean 'dryRun'? You sent: 'dryrun'. Expected 'dryRun': the tool ignores keys it does not declare."}},
+	// The missing newText is what 'newtext' stands for.
+	{Name: "nested in items", Schema: EditFileSchema, Instance: `{"path":"a","edits":[{"oldText":"x","newText":"y"},{"oldText":"x","newtext":"y"}]}`,
+		Want: []string{"edits[1]\tUnrecognized key 'newtext'; did you mean 'newText'? You sent: 'newtext'. Expected 'newText': the tool ignores keys it does not declare."}},
+	{Name: "through $ref and allOf", Schema: `{"$ref":"#/$defs/args","$defs":{"args":{"allOf":[{"properties":{"dryRun":{}}}],"properties":{"path":{}}}}}`,
+		Instance: `{"path":"a","dryrun":true}`,
+		Want:     []string{"(root)\tUnrecognized key 'dryrun'; did you mean 'dryRun'? You sent: 'dryrun'. Expected 'dryRun': the tool ignores keys it does not declare."}},
+	{Name: "recursive schema", Schema: `{"$ref":"#/$defs/node","$defs":{"node":{"type":"object","properties":{"name":{},"children":{"type":"array","items":{"$ref":"#/$defs/node"}}}}}}`,
+		Instance: `{"name":"a","children":[{"name":"b","children":[{"nmae":"c"}]}]}`,
+		Want:     []string{"children[0].children[0]\tUnrecognized key 'nmae'; did you mean 'name'? You sent: 'nmae'. Expected 'name': the tool ignores keys it does not declare."}},
+	// additionalProperties: false: the library's own line, not a second.
+	{Name: "closed schema", Schema: `{"type":"object","properties":{"path":{"type":"string"},"dryRun":{"type":"boolean"}},"additionalProperties":false}`,
+		Instance: `{"path":"a","dryrun":true}`,
+		Want:     []string{"(root)\tUnrecognized key 'dryrun'; did you mean 'dryRun'? You sent: 'dryrun'. Expected only these keys: 'dryRun', 'path'."}},
+	{Name: "closed by unevaluatedProperties", Schema: `{"$schema":"https://json-schema.org/draft/2020-12/schema","allOf":[{"properties":{"path":{}}}],"properties":{"dryRun":{}},"unevaluatedProperties":false}`,
+		Instance: `{"path":"a","dryrun":true}`,
+		Want:     []string{"(root)\tUnrecognized key 'dryrun'; did you mean 'dryRun'? You sent: 'dryrun'. Expected only these keys: 'dryRun', 'path'."}},
+	// A record: its undeclared keys are entries.
+	{Name: "additionalProperties schema", Schema: `{"type":"object","properties":{"total":{}},"additionalProperties":{"type":"number"}}`,
+		Instance: `{"totals":1}`},
+	{Name: "patternProperties", Schema: `{"type":"object","properties":{"dryRun":{}},"patternProperties":{"^dry":{}}}`,
+		Instance: `{"dryrun":true}`},
+	// Too short to tell a misspelling from another name.
+	{Name: "short names", Schema: `{"type":"object","properties":{"id":{},"to":{}}}`, Instance: `{"ip":1,"at":2}`},
+}
+
+// TypoCompiler compiles a schema for an adapter, with near misses on or off.
+type TypoCompiler func(schema []byte, typos bool) (Validator, error)
+
+// RunTypos checks every case of TypoTable with near misses on, and that with
+// them off no near-miss issue is ever reported.
+func RunTypos(t *testing.T, compile TypoCompiler) {
+	for _, c := range TypoTable {
+		t.Run(c.Name, func(t *testing.T) {
+			v := decode(t, c.Instance)
+			validate, err := compile([]byte(c.Schema), true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			list := validate(v)
+			if got := renderLines(t, list, ""); !slices.Equal(got, c.Want) {
+				t.Errorf("lines differ\n got: %q\nwant: %q", got, c.Want)
+			}
+			if c.Ja != nil {
+				if got := renderLines(t, list, "ja"); !slices.Equal(got, c.Ja) {
+					t.Errorf("ja lines differ\n got: %q\nwant: %q", got, c.Ja)
+				}
+			}
+			if c.Issues != "" {
+				var want issues.List
+				if err := json.Unmarshal([]byte(c.Issues), &want); err != nil {
+					t.Fatal(err)
+				}
+				if got, w := Canonical(list), Canonical(want); got != w {
+					t.Errorf("issues differ\n got: %s\nwant: %s", got, w)
+				}
+			}
+			off, err := compile([]byte(c.Schema), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, is := range off(v) {
+				if is.Check == issues.CheckNearMiss {
+					t.Errorf("near miss reported with the option off: %+v", is)
+				}
+			}
+		})
+	}
+}
+
+// decode decodes an instance as the adapters are given one.
+func decode(t *testing.T, instance string) any {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader([]byte(instance)))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// renderLines renders list through the facade, in locale ("" for the
+// default), and returns its field lines as "name<TAB>text", nil for none.
+func renderLines(t *testing.T, list issues.List, locale string) []string {
+	t.Helper()
+	if len(list) == 0 {
+		return nil
+	}
+	var opts []selfheal.Option
+	if locale != "" {
+		opts = append(opts, selfheal.WithLocale(locale))
+	}
+	doc, err := envelope.Parse(selfheal.New(opts...).Format("tool", list))
+	if err != nil || doc.Validation == nil {
+		t.Fatalf("rendered output does not parse as a validation_error: %v", err)
+	}
+	var lines []string
+	for _, f := range doc.Validation.Fields {
+		lines = append(lines, f.Name+"\t"+f.Text)
+	}
+	return lines
+}
+
+// TypoAllocations checks that near misses on cost a call without one no
+// allocation: a valid edit_file (nested edits included) and an invalid
+// one allocate no more with them on than off.
+func TypoAllocations(t *testing.T, compile TypoCompiler) {
+	t.Helper()
+	if race.Enabled {
+		t.Skip("allocation counts are meaningless under the race detector")
+	}
+	on, err := compile([]byte(EditFileSchema), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	off, err := compile([]byte(EditFileSchema), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, instance := range []string{
+		`{"path":"a","edits":[{"oldText":"x","newText":"y"},{"oldText":"z","newText":"w"}],"dryRun":true,"extra":1}`,
+		`{"path":1,"edits":[{"oldText":"x"}]}`,
+	} {
+		v := decode(t, instance)
+		if list := on(v); slices.ContainsFunc(list, func(is issues.Issue) bool { return is.Check == issues.CheckNearMiss }) {
+			t.Fatalf("%s: a near miss: %v", instance, list)
+		}
+		offAllocs := testing.AllocsPerRun(100, func() { _ = off(v) })
+		onAllocs := testing.AllocsPerRun(100, func() { _ = on(v) })
+		if onAllocs > offAllocs {
+			t.Errorf("%s: %v allocations per call with near misses on, %v off", instance, onAllocs, offAllocs)
+		}
+	}
+}

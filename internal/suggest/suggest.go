@@ -1,0 +1,189 @@
+// Package suggest finds the name a model most likely meant when it sent one
+// that does not exist: the formatter uses it for "did you mean" on unknown
+// keys and enum values, and the JSON Schema adapters to find near misses of
+// declared properties in open schemas. One implementation, so that what an
+// adapter calls a near miss is what the formatter would suggest.
+//
+// Nothing here allocates.
+package suggest
+
+import (
+	"math/bits"
+	"strings"
+)
+
+// Closest returns the option a model most likely meant by s: one that
+// differs only in case first, then the one at the smallest edit distance
+// (with transpositions, so "nmae" finds "name") when that distance is small
+// for the word's length (at most a third of the longer word). ok is false
+// when nothing is close enough to help. An option equal to s is never
+// suggested.
+func Closest(s string, options []string) (best string, ok bool) {
+	for _, o := range options {
+		if len(s) > 0 && len(o) > 0 && s[0]|o[0] < 0x80 && lower(s[0]) != lower(o[0]) {
+			continue // two ASCII first letters that differ in more than case
+		}
+		if strings.EqualFold(s, o) && s != o {
+			return o, true
+		}
+	}
+	if len(s) > MaxLen {
+		return "", false
+	}
+	bestD := -1
+	set := letters(s)
+	for _, o := range options {
+		if o == s {
+			continue
+		}
+		limit := max(len(s), len(o)) / 3
+		if bestD >= 0 {
+			limit = min(limit, bestD-1) // only a closer option can win
+		}
+		if d := len(s) - len(o); limit <= 0 || len(o) > MaxLen || d > limit || -d > limit {
+			continue // each edit changes the length by at most one
+		}
+		// Each edit brings in at most one letter the other word lacks and
+		// takes out at most one: more such letters than the limit and the
+		// words are too far apart, whatever their order.
+		oset := letters(o)
+		if bits.OnesCount32(oset&^set) > limit || bits.OnesCount32(set&^oset) > limit {
+			continue
+		}
+		d := EditDistance(s, o, limit)
+		if d >= 0 && (bestD < 0 || d < bestD) {
+			best, bestD = o, d
+		}
+	}
+	return best, bestD >= 0
+}
+
+// SameName reports whether a and b are one name written two ways: equal
+// once ASCII case is ignored and '_' and '-' are left out ("dry_run",
+// "DRYRUN", "dry-run" and "dryRun" are one name). Naming conventions differ
+// between languages and a model mixes them; an edit distance charges each
+// separator, so "d_r_y_r_u_n" would be too far from "dryRun".
+func SameName(a, b string) bool {
+	i, j := 0, 0
+	for {
+		for i < len(a) && (a[i] == '_' || a[i] == '-') {
+			i++
+		}
+		for j < len(b) && (b[j] == '_' || b[j] == '-') {
+			j++
+		}
+		if i == len(a) || j == len(b) {
+			return i == len(a) && j == len(b)
+		}
+		if lower(a[i]) != lower(b[j]) {
+			return false
+		}
+		i, j = i+1, j+1
+	}
+}
+
+// letters is the set of a word's bytes folded into 32 buckets (ASCII case
+// folds with them). Bytes sharing a bucket only make the bound Closest
+// takes from it lower, so it stays a bound.
+func letters(s string) uint32 {
+	var set uint32
+	for i := 0; i < len(s); i++ {
+		set |= 1 << (s[i] & 31)
+	}
+	return set
+}
+
+// MaxLen bounds the strings EditDistance compares, so that its table stays
+// on the stack; longer names are not worth a suggestion.
+const MaxLen = 48
+
+// EditDistance is the optimal string alignment distance between a and b,
+// ignoring ASCII case, or -1 when it exceeds limit or a string is longer
+// than MaxLen. Only the band of cells within limit of the diagonal is
+// computed: a cell outside it is more than limit edits away, and stands as
+// limit+1.
+func EditDistance(a, b string, limit int) int {
+	if len(a) > MaxLen || len(b) > MaxLen {
+		return -1
+	}
+	if d := len(a) - len(b); d > limit || -d > limit {
+		return -1
+	}
+	// Past their longest common prefix and suffix only the middles differ,
+	// and most misspellings leave a middle of a byte or two: those are
+	// answered without the table.
+	i := 0
+	for i < len(a) && i < len(b) && lower(a[i]) == lower(b[i]) {
+		i++
+	}
+	ea, eb := len(a), len(b)
+	for ea > i && eb > i && lower(a[ea-1]) == lower(b[eb-1]) {
+		ea, eb = ea-1, eb-1
+	}
+	a, b = a[i:ea], b[i:eb]
+	switch {
+	case len(a) == 0 || len(b) == 0:
+		return len(a) + len(b) // within limit: the lengths differ by no more
+	case limit == 0:
+		return -1
+	case len(a) == 1 && len(b) == 1:
+		return 1
+	case limit == 1:
+		// Both middles differ at both ends: only two swapped bytes are
+		// one edit apart.
+		if len(a) == 2 && len(b) == 2 && lower(a[0]) == lower(b[1]) && lower(a[1]) == lower(b[0]) {
+			return 1
+		}
+		return -1
+	}
+	var la, lb [MaxLen]byte
+	for i := range len(a) {
+		la[i] = lower(a[i])
+	}
+	for j := range len(b) {
+		lb[j] = lower(b[j])
+	}
+	// uint8 keeps the table small enough that clearing it costs nothing.
+	far := uint8(limit + 1)
+	var rows [3][MaxLen + 2]uint8
+	prev2, prev, cur := &rows[0], &rows[1], &rows[2]
+	for j := 0; j <= len(b); j++ {
+		prev[j] = uint8(min(j, limit+1))
+	}
+	for i := 1; i <= len(a); i++ {
+		lo, hi := max(1, i-limit), min(len(b), i+limit)
+		cur[0] = uint8(min(i, limit+1))
+		if lo > 1 {
+			cur[lo-1] = far // left of the band
+		}
+		rowMin := cur[0]
+		for j := lo; j <= hi; j++ {
+			cost := uint8(1)
+			if la[i-1] == lb[j-1] {
+				cost = 0
+			}
+			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && la[i-1] == lb[j-2] && la[i-2] == lb[j-1] {
+				v = min(v, prev2[j-2]+1)
+			}
+			cur[j] = v
+			rowMin = min(rowMin, v)
+		}
+		cur[hi+1] = far // right of the band
+		if int(rowMin) > limit {
+			return -1
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	if int(prev[len(b)]) > limit {
+		return -1
+	}
+	return int(prev[len(b)])
+}
+
+func lower(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
