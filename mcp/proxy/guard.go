@@ -1,0 +1,162 @@
+package proxy
+
+import (
+	"bytes"
+	"context"
+	"time"
+
+	"github.com/selfheal/selfheal/mcp/guard"
+)
+
+// toolGuard is one tool's guard in a session (WithGuard).
+type toolGuard struct {
+	g *guard.Guard
+	// waiting counts the calls of the tool waiting for a slot, each in a
+	// goroutine of its own (see wait); under session.mu.
+	waiting int
+}
+
+// queuedCall is a call waiting for a slot, by its id in session.queued.
+type queuedCall struct {
+	cancel context.CancelFunc
+	// cancelled: the client cancelled the call; under session.mu.
+	cancelled bool
+}
+
+// guardOf returns the guard of the named tool, made on its first call.
+// s.mu is held.
+func (s *session) guardOf(name string) *toolGuard {
+	tg := s.guards[name]
+	if tg == nil {
+		tg = &toolGuard{g: guard.New(*s.p.cfg.limits)} // the limits were checked by New
+		s.guards[name] = tg
+	}
+	return tg
+}
+
+// mustWait reports whether a call arriving now would wait in the guard's
+// queue. When it does not, guard.Acquire admits or refuses the call at
+// once: only this session acquires the guard's slots, and only from the
+// client's goroutine and from the goroutines of waiting calls, of which
+// there are none (waiting is 0), so nothing can take a free slot in
+// between. s.mu is held.
+func (tg *toolGuard) mustWait() bool {
+	l := tg.g.Limits()
+	if l.MaxActive == 0 || l.MaxQueued == guard.NoQueue {
+		return false // never queued: admitted or refused at once
+	}
+	if tg.waiting > 0 {
+		return true // behind the calls already waiting
+	}
+	return tg.g.Stats().Active >= l.MaxActive
+}
+
+// guarded passes a valid call of t through its guard. A call admitted at
+// once is forwarded now, one refused is answered now; a call that must
+// wait for a slot waits in a goroutine of its own (see wait), so that the
+// messages behind it (a response the server waits for, a cancellation) are
+// not held back: they may reach the server before it.
+func (s *session) guarded(line, id []byte, key string, t *tool, start time.Time) error {
+	s.mu.Lock()
+	tg := s.guardOf(t.name)
+	if tg.mustWait() {
+		tg.waiting++
+		ctx, cancel := context.WithCancel(s.ctx)
+		q := &queuedCall{cancel: cancel}
+		s.queued[key] = q
+		s.mu.Unlock()
+		s.waiters.Add(1)
+		go s.wait(ctx, tg, q, bytes.Clone(line), bytes.Clone(id), key, t) // line is valid until the next read
+		return nil
+	}
+	s.mu.Unlock()
+	release, te := tg.g.Acquire(s.ctx)
+	if te != nil {
+		return s.answerToolError(id, t, te, start)
+	}
+	s.hold(tg, key, release)
+	err := s.writeServer(line)
+	s.observe(Event{Tool: t.name, Duration: time.Since(start)})
+	return err
+}
+
+// wait waits for a slot for a queued call, then forwards it; or answers it
+// with the guard's tool_error (the queue filled up, the rate limit); or
+// drops it, unanswered, when the client cancelled it or Serve returned.
+func (s *session) wait(ctx context.Context, tg *toolGuard, q *queuedCall, line, id []byte, key string, t *tool) {
+	defer s.waiters.Done()
+	release, te := tg.g.Acquire(ctx)
+	s.mu.Lock()
+	tg.waiting--
+	cancelled := q.cancelled
+	if s.queued[key] == q {
+		delete(s.queued, key)
+	}
+	s.mu.Unlock()
+	q.cancel()
+	start := time.Now()
+	switch {
+	case cancelled || s.ctx.Err() != nil:
+		if te == nil {
+			release()
+		}
+	case te != nil:
+		if err := s.answerToolError(id, t, te, start); err != nil {
+			s.p.cfg.Logger.Debug("selfheal proxy: cannot answer a queued call", "error", err)
+		}
+	default:
+		s.hold(tg, key, release)
+		_ = s.writeServer(line) // never fails: a failure closes the server's side
+		s.observe(Event{Tool: t.name, Duration: time.Since(start)})
+	}
+}
+
+// hold keeps an admitted call's slot until the server's response to key
+// passes back (see serverMessage) or the client cancels the call.
+func (s *session) hold(tg *toolGuard, key string, release func()) {
+	if tg.g.Limits().MaxActive == 0 {
+		return // no slot: release does nothing
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.calls == nil { // Serve has returned
+		release()
+		return
+	}
+	if old := s.calls[key]; old != nil {
+		old() // the client reused the id of a call in flight
+	}
+	s.calls[key] = release
+}
+
+// cancelled reads the client's notifications/cancelled: a call in flight
+// frees its slot (the server stops it, and sends no response), a queued
+// call gives up its place and is never forwarded, and a tools/list request
+// is no longer awaited.
+func (s *session) cancelled(m *message) {
+	var requestID []byte
+	members(m.params, func(k, v []byte) {
+		if string(k) == `"requestId"` {
+			requestID = v
+		}
+	})
+	key, ok := idKey(requestID)
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	delete(s.lists, key)
+	release := s.calls[key]
+	delete(s.calls, key)
+	q := s.queued[key]
+	if q != nil {
+		q.cancelled = true
+	}
+	s.mu.Unlock()
+	if release != nil {
+		release()
+	}
+	if q != nil {
+		q.cancel()
+	}
+}

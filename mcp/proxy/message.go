@@ -1,0 +1,276 @@
+package proxy
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strconv"
+)
+
+// message is what the proxy reads of a JSON-RPC message: the raw bytes of
+// the members it needs, found by members. They point into the line, and are
+// valid as long as it is. The line itself is what is forwarded, never this.
+type message struct {
+	method                    string // "" for a response
+	hasMethod                 bool
+	id, params, result, error []byte // nil when absent
+}
+
+// decode reads line as one JSON-RPC 2.0 message. A line that is not one
+// JSON object, or not JSON-RPC 2.0 (a batch, another version, a method that
+// is not a string), is not read: it passes through and its receiver
+// answers it.
+//
+// decode checks the structure of the object, not every byte of its values
+// (see members): a message the proxy answers is checked whole first (see
+// call), so that a malformed line is always left to its receiver.
+func decode(line []byte) (*message, bool) {
+	var m message
+	var version, method []byte
+	ok := members(line, func(key, value []byte) {
+		switch string(key) {
+		case `"jsonrpc"`:
+			version = value
+		case `"id"`:
+			m.id = value
+		case `"method"`:
+			method = value
+		case `"params"`:
+			m.params = value
+		case `"result"`:
+			m.result = value
+		case `"error"`:
+			m.error = value
+		}
+	})
+	if !ok || str(version) != "2.0" || (method != nil && !isString(method)) {
+		return nil, false
+	}
+	m.method, m.hasMethod = str(method), method != nil
+	return &m, true
+}
+
+// isResponse reports whether m answers a request: it has a result or an
+// error and no method (a request from the other side may reuse the id).
+func (m *message) isResponse() bool {
+	return !m.hasMethod && (m.result != nil || m.error != nil)
+}
+
+// Methods the proxy reads.
+const (
+	methodInitialize  = "initialize"
+	methodToolsList   = "tools/list"
+	methodToolsCall   = "tools/call"
+	methodCancelled   = "notifications/cancelled"
+	methodListChanged = "notifications/tools/list_changed"
+)
+
+// members calls f with the key (quoted, as written) and the value (as
+// written) of each member of the JSON object data, in order, and reports
+// whether data is one object, with nothing but white space around it. Keys
+// match as JSON-RPC matches them: exactly, so a key written with escapes is
+// another key.
+//
+// It is a fast scan, not a parser: it follows strings (long ones in one
+// bytes.IndexByte per quote), objects and arrays, so that it finds where
+// each value ends, and leaves the values' contents to whoever reads them
+// (encoding/json for the few it decodes). On malformed input it returns
+// false, or reads what the receiver will reject anyway; it never panics.
+func members(data []byte, f func(key, value []byte)) bool {
+	i := skipSpace(data, 0)
+	if i == len(data) || data[i] != '{' {
+		return false
+	}
+	i = skipSpace(data, i+1)
+	if i < len(data) && data[i] == '}' {
+		return skipSpace(data, i+1) == len(data)
+	}
+	for i < len(data) {
+		if data[i] != '"' {
+			return false
+		}
+		end := skipString(data, i)
+		if end < 0 {
+			return false
+		}
+		key := data[i:end]
+		i = skipSpace(data, end)
+		if i == len(data) || data[i] != ':' {
+			return false
+		}
+		i = skipSpace(data, i+1)
+		end = skipValue(data, i)
+		if end < 0 {
+			return false
+		}
+		f(key, data[i:end])
+		i = skipSpace(data, end)
+		if i == len(data) {
+			return false
+		}
+		switch data[i] {
+		case ',':
+			i = skipSpace(data, i+1)
+		case '}':
+			return skipSpace(data, i+1) == len(data)
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// skipSpace returns the index of the first byte of data at or after i that
+// is not JSON white space.
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index just past the string that starts at
+// data[i] (a quote), or -1 when it does not end.
+func skipString(data []byte, i int) int {
+	for i++; ; {
+		q := bytes.IndexByte(data[i:], '"')
+		if q < 0 {
+			return -1
+		}
+		i += q
+		// The quote ends the string unless an odd number of backslashes
+		// escapes it.
+		n := 0
+		for n < i && data[i-1-n] == '\\' {
+			n++
+		}
+		i++
+		if n%2 == 0 {
+			return i
+		}
+	}
+}
+
+// skipValue returns the index just past the value that starts at data[i],
+// or -1 when it does not end (or does not start) there.
+func skipValue(data []byte, i int) int {
+	if i == len(data) {
+		return -1
+	}
+	switch data[i] {
+	case '"':
+		return skipString(data, i)
+	case '{', '[':
+		depth := 0
+		for i < len(data) {
+			switch data[i] {
+			case '"':
+				if i = skipString(data, i); i < 0 {
+					return -1
+				}
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return -1
+	case ',', ':', '}', ']':
+		return -1
+	}
+	// A number or a literal: up to the next delimiter.
+	start := i
+	for i < len(data) && !delimiter(data[i]) {
+		i++
+	}
+	if i == start {
+		return -1
+	}
+	return i
+}
+
+// delimiter reports whether c ends a number or a literal.
+func delimiter(c byte) bool {
+	switch c {
+	case ',', ':', '{', '}', '[', ']', '"', ' ', '\t', '\r', '\n':
+		return true
+	}
+	return false
+}
+
+// isString reports whether a raw value is a JSON string.
+func isString(raw []byte) bool { return len(raw) > 0 && raw[0] == '"' }
+
+// str returns the Go string of a raw JSON string value, or "" for anything
+// else (absent, not a string, malformed).
+func str(raw []byte) string {
+	if !isString(raw) || len(raw) < 2 {
+		return ""
+	}
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw[1 : len(raw)-1])
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return ""
+	}
+	return s
+}
+
+// idKey returns the key that identifies a request id, so that a response
+// matches its request whatever either side's JSON spelling: a string by its
+// value ("a" and "\u0061" are one id), a number by its value (1, 1.0 and
+// 1e0 are one id, as a JavaScript server echoes them). ok is false for an
+// id that is absent, null or neither a string nor a number: such a message
+// is not a request the proxy tracks or answers.
+func idKey(id []byte) (key string, ok bool) {
+	if len(id) == 0 {
+		return "", false
+	}
+	switch c := id[0]; {
+	case c == '"':
+		var s string
+		if json.Unmarshal(id, &s) != nil {
+			return "", false
+		}
+		return "s" + s, true
+	case c == '-' || ('0' <= c && c <= '9'):
+		if isInteger(id) {
+			return "n" + string(id), true
+		}
+		if !json.Valid(id) { // ParseFloat takes more than JSON: Inf, 0x1p4, 1_0
+			return "", false
+		}
+		f, err := strconv.ParseFloat(string(id), 64)
+		if err != nil {
+			return "", false
+		}
+		if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+			return "n" + strconv.FormatInt(int64(f), 10), true
+		}
+		return "n" + strconv.FormatFloat(f, 'g', -1, 64), true
+	}
+	return "", false
+}
+
+// isInteger reports whether a JSON number is written as a plain integer
+// (digits, a leading minus): its text is then its one spelling.
+func isInteger(num []byte) bool {
+	neg := num[0] == '-'
+	if neg {
+		num = num[1:]
+	}
+	if len(num) == 0 || (num[0] == '0' && (len(num) > 1 || neg)) {
+		return false // not JSON, or -0 (which is 0)
+	}
+	for _, c := range num {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}

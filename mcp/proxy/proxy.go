@@ -1,0 +1,167 @@
+package proxy
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/selfheal/selfheal"
+	"github.com/selfheal/selfheal/adapters/jsonschemav6"
+	"github.com/selfheal/selfheal/contract"
+	"github.com/selfheal/selfheal/mcp/guard"
+	"github.com/selfheal/selfheal/mcp/internal/toolcall"
+)
+
+// Proxy relays MCP messages between a client and a server and answers the
+// tools/call requests whose arguments fail the tool's input schema (see the
+// package documentation). Build one with New; it is safe for concurrent
+// use, and each Serve call is one session with its own learned tools and
+// guards. Compiled schemas are shared by the sessions of a Proxy.
+type Proxy struct {
+	cfg        config
+	schemaOpts []jsonschemav6.Option
+	lock       *contract.Lock // nil: no contract awareness
+	schemas    schemaCache
+	callLogMu  sync.Mutex // serializes the lines of the call log
+	// callLogFailed is set at the first failure to write the call log.
+	callLogFailed atomic.Bool
+}
+
+// Option configures New.
+type Option func(*config)
+
+type config struct {
+	toolcall.Config
+	typos    bool
+	limits   *guard.Limits // nil: no guard
+	callLog  io.Writer     // nil: no call log
+	observer func(Event)   // nil: none
+}
+
+// WithEngine sets the engine that words validation errors: its locale,
+// budgets (issues, bytes), examples and redaction (selfheal.New() by
+// default). A client may still ask for its own language per call or per
+// session (see the package documentation).
+func WithEngine(e *selfheal.Engine) Option {
+	return func(c *config) { c.Engine = e }
+}
+
+// WithTypos turns on or off the near misses in open schemas: an undeclared
+// key close to a declared property that was not sent ('dryrun' for
+// dryRun, 'contents' for content) is an issue with a did-you-mean even
+// when the schema allows other keys, because the server would drop it
+// silently (see jsonschemav6.WithTypos). On by default.
+func WithTypos(on bool) Option {
+	return func(c *config) { c.typos = on }
+}
+
+// WithContract makes the validation errors contract-aware: each tool, as
+// the server lists it, is compared with its entry in lock (a known-good
+// snapshot, see package contract and "selfheal lock"), and its validation
+// errors carry a <contract_awareness> section with the BREAKING and RISKY
+// changes since (at most 5, and how many more there are). nil turns it
+// off.
+func WithContract(lock *contract.Lock) Option {
+	return func(c *config) { c.SetLock(lock) }
+}
+
+// WithGuard gives each tool a guard with limits l (see package guard): a
+// call beyond them is answered by the proxy with the guard's SERVER_BUSY or
+// RATE_LIMITED tool_error and never reaches the server. An admitted call
+// holds its slot until the server's response passes back, or until the
+// client cancels it (notifications/cancelled). A call that must wait for a
+// slot (MaxQueued) waits without holding back the messages behind it, and
+// is forwarded once admitted; a queued call the client cancels is dropped,
+// unanswered, as MCP asks of a cancelled request. Arguments are checked
+// first: a bad call is told what to fix even when the server is busy. Only
+// the calls of listed tools are guarded. Limits out of range are New's
+// error.
+func WithGuard(l guard.Limits) Option {
+	return func(c *config) { c.limits = &l }
+}
+
+// WithLogger sets where the proxy logs what concerns its operator: a
+// schema that does not compile (once per schema), a tools/list result it
+// cannot read, a failing write to the server (slog.Default() by default).
+// Nothing the client or the model sent is logged.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) { c.Logger = l }
+}
+
+// WithCallLog writes one JSON object per line to w for each call the proxy
+// answers itself:
+//
+//	{"time":"2026-01-02T15:04:05.000Z","tool":"write_file","codes":["invalid_type"],"paths":["content"],"answer":"validation_error"}
+//
+// time is RFC 3339 in UTC; codes are the issue codes of a validation_error
+// in the order of its lines; paths the paths of those issues, each once,
+// with long keys cut as in the text; answer is "validation_error" or the
+// code of the guard's tool_error sent (SERVER_BUSY, RATE_LIMITED). No
+// value the model sent is written. Lines from concurrent sessions of the
+// proxy do not interleave.
+func WithCallLog(w io.Writer) Option {
+	return func(c *config) { c.callLog = w }
+}
+
+// WithMaxDepth sets how deeply a call's arguments may nest objects and
+// arrays (the arguments object is level 1): deeper arguments are answered
+// with a validation_error holding one too_big issue of origin "depth",
+// found in one pass over their bytes, before any validation. n == 0 means
+// issues.DefaultMaxDepth (64), the default; n < 0 turns the check off.
+func WithMaxDepth(n int) Option {
+	return func(c *config) { c.MaxDepth = n }
+}
+
+// WithObserver calls f once for each tools/call of a listed tool, forwarded
+// or answered, when the proxy is done with it: a hook for metrics. f runs
+// on the goroutine that handled the call (the one reading the client, or a
+// queued call's own), possibly at the same time for several calls: it must
+// be safe for concurrent use, quick, and must not block.
+func WithObserver(f func(Event)) Option {
+	return func(c *config) { c.observer = f }
+}
+
+// Event describes one tools/call of a listed tool, for WithObserver.
+type Event struct {
+	// Tool is the tool's name, as the server lists it.
+	Tool string
+	// Answered is true when the proxy answered the call itself; false when
+	// it forwarded the call to the server.
+	Answered bool
+	// Code is what the proxy answered: envelope.ValidationErrorCode
+	// (VALIDATION_ERROR) for bad arguments, else the code of the guard's
+	// tool_error (SERVER_BUSY, RATE_LIMITED); "" when forwarded.
+	Code string
+	// Issues are the issue codes of a validation_error, in the order of its
+	// lines; nil otherwise.
+	Issues []string
+	// Duration is the time the proxy spent on the call: checking it, and
+	// answering it or forwarding it, not counting the time it waited in a
+	// guard's queue.
+	Duration time.Duration
+}
+
+// New returns a proxy. Limits out of range (WithGuard) are an error.
+func New(opts ...Option) (*Proxy, error) {
+	c := config{typos: true}
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	if c.limits != nil {
+		if err := c.limits.Validate(); err != nil {
+			return nil, fmt.Errorf("proxy: %w", err)
+		}
+	}
+	c.Init()
+	lock, err := c.LoadLock()
+	if err != nil {
+		return nil, fmt.Errorf("proxy: lockfile: %w", err)
+	}
+	c.SchemaOpts = append(c.SchemaOpts, jsonschemav6.WithTypos(c.typos))
+	return &Proxy{cfg: c, schemaOpts: c.SchemaOptions(), lock: lock}, nil
+}

@@ -1,0 +1,710 @@
+package proxy_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/selfheal/selfheal"
+	"github.com/selfheal/selfheal/adapters/jsonschemav6"
+	"github.com/selfheal/selfheal/contract"
+	"github.com/selfheal/selfheal/mcp/gosdk"
+	"github.com/selfheal/selfheal/mcp/guard"
+	"github.com/selfheal/selfheal/mcp/proxy"
+)
+
+// The tools the fake server lists.
+const (
+	writeSchema = `{"type":"object","properties":{"path":{"type":"string"},"content":{"type":"string"},"dryRun":{"type":"boolean"}},"required":["path","content"]}`
+	editSchema  = `{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string","minLength":1},"edits":{"type":"array","items":{"type":"object"}}},"required":["path","edits"]}`
+	outSchema   = `{"type":"object","properties":{"ok":{"type":"boolean"}}}`
+)
+
+func toolJSON(name, in string) string {
+	return `{"name":"` + name + `","description":"` + name + ` tool","inputSchema":` + in + `}`
+}
+
+func toolsResult(tools ...string) string {
+	return `{"tools":[` + strings.Join(tools, ",") + `]}`
+}
+
+// listed is a rig whose server has listed write_file and edit_file.
+func listed(t testing.TB, opts ...proxy.Option) *rig {
+	r := newRig(t, opts...)
+	r.list("1", "", toolsResult(toolJSON("write_file", writeSchema), toolJSON("edit_file", editSchema)))
+	return r
+}
+
+// call is a tools/call request line.
+func call(id, tool, args string) string {
+	if args == "" {
+		return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"` + tool + `"}}` + "\n"
+	}
+	return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + args + `}}` + "\n"
+}
+
+// viaGosdk returns the result mcp/gosdk gives for the same call of a tool
+// with the same schemas, as JSON decoded into any: the answer the proxy
+// must reproduce.
+func viaGosdk(t *testing.T, name, in, out, args string, meta mcp.Meta, opts ...gosdk.Option) any {
+	t.Helper()
+	tool := &mcp.Tool{Name: name, Description: name + " tool", InputSchema: json.RawMessage(in)}
+	if out != "" {
+		tool.OutputSchema = json.RawMessage(out)
+	}
+	// Near misses in open schemas, on by default in the proxy.
+	opts = append([]gosdk.Option{gosdk.WithSchemaOptions(jsonschemav6.WithTypos(true))}, opts...)
+	_, h, err := gosdk.ToolFor(tool, func(context.Context, *mcp.CallToolRequest, map[string]any) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ran"}}}, nil, nil
+	}, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	params := &mcp.CallToolParamsRaw{Name: name, Meta: meta}
+	if args != "" {
+		params.Arguments = json.RawMessage(args)
+	}
+	res, err := h(context.Background(), &mcp.CallToolRequest{Params: params})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return decodeAny(t, mustMarshal(t, res))
+}
+
+func mustMarshal(t testing.TB, v any) []byte {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func decodeAny(t testing.TB, data []byte) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		t.Fatalf("%s: %v", data, err)
+	}
+	return v
+}
+
+// A bad call of a listed tool is answered by the proxy with the request's
+// own id (as written, whatever the spacing) and exactly the result
+// mcp/gosdk gives for the same tool and arguments; it never reaches the
+// server. A valid call and the server's response pass byte for byte.
+func TestBadCallAnswered(t *testing.T) {
+	for _, tc := range []struct {
+		name, id, wantID, tool, args string
+	}{
+		{"number id", `1`, `1`, "write_file", `{"path":"/a","contents":"x"}`},
+		{"near miss in an open schema", `1`, `1`, "write_file", `{"path":"/a","content":"x","dryrun":true}`},
+		{"spaced number id", ` 42 `, `42`, "write_file", `{"path":"/a"}`},
+		{"string id", `"req-7"`, `"req-7"`, "write_file", `{"path":3,"content":"x"}`},
+		{"escaped string id", `"a\u0041"`, `"a\u0041"`, "edit_file", `{"path":"","edits":[],"dryrun":true}`},
+		{"absent arguments", `5`, `5`, "write_file", ``},
+		{"null arguments", `5`, `5`, "write_file", `null`},
+		{"array arguments", `5`, `5`, "edit_file", `[1,2]`},
+		{"string arguments", `5`, `5`, "edit_file", `"path=/a"`},
+		{"too deep", `6`, `6`, "edit_file", `{"path":"/a","edits":[` + strings.Repeat("[", 80) + strings.Repeat("]", 80) + `]}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			noLeak(t, func(t *testing.T) {
+				r := listed(t)
+				resp := r.answered(call(tc.id, tc.tool, tc.args))
+				if string(resp.ID) != tc.wantID || resp.JSONRPC != "2.0" {
+					t.Errorf("id %s (jsonrpc %q), want %s", resp.ID, resp.JSONRPC, tc.wantID)
+				}
+				schema := map[string]string{"write_file": writeSchema, "edit_file": editSchema}[tc.tool]
+				want := viaGosdk(t, tc.tool, schema, "", tc.args, nil)
+				if got := decodeAny(t, resp.Result); !reflect.DeepEqual(got, want) {
+					t.Errorf("result\n got %s\nwant %s", resp.Result, mustMarshal(t, want))
+				}
+				r.finish()
+			})
+		})
+	}
+}
+
+// What the model reads, in full, for a misspelt key and a missing one.
+func TestAnswerText(t *testing.T) {
+	r := listed(t)
+	resp := r.answered(call("3", "edit_file", `{"path":"/a","edit":[]}`))
+	var res struct {
+		Content []struct{ Type, Text string }
+		IsError bool
+	}
+	if err := json.Unmarshal(resp.Result, &res); err != nil {
+		t.Fatal(err)
+	}
+	want := `<validation_error action="edit_file">
+  <field name="(root)">Unrecognized key 'edit'; did you mean 'edits'? You sent: 'edit'. Expected only these keys: 'edits', 'path'.</field>
+  <field name="edits">Required field is missing. You sent: nothing. Expected an array.</field>
+  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
+</validation_error>`
+	if len(res.Content) != 1 || res.Content[0].Type != "text" || !res.IsError {
+		t.Fatalf("result %s", resp.Result)
+	}
+	if res.Content[0].Text != want {
+		t.Errorf("text\n%s\nwant\n%s", res.Content[0].Text, want)
+	}
+	r.finish()
+}
+
+// Valid calls, calls of tools not listed, notifications and every other
+// message pass unchanged in both directions, including lines that are not
+// JSON and malformed calls (the server answers those).
+func TestPassThrough(t *testing.T) {
+	noLeak(t, func(t *testing.T) {
+		r := listed(t)
+		for _, line := range []string{
+			call("2", "write_file", `{"path":"/a","content":"hello"}`),
+			"{ \"jsonrpc\" : \"2.0\", \"id\" : 3 , \"method\":\"tools/call\",\"params\":{\"arguments\":{\"content\":\"x\",\"path\":\"/b\"},\"name\":\"write_file\"}}\r\n",
+			call("4", "unknown_tool", `{"anything":1}`),
+			`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"write_file","arguments":{}}}` + "\n", // a notification
+			`{"jsonrpc":"2.0","id":null,"method":"tools/call","params":{"name":"write_file","arguments":{}}}` + "\n",
+			`{"jsonrpc":"2.0","id":{},"method":"tools/call","params":{"name":"write_file","arguments":{}}}` + "\n",
+			`{"jsonrpc":"1.0","id":8,"method":"tools/call","params":{"name":"write_file","arguments":{}}}` + "\n",
+			`{"id":8,"method":"tools/call","params":{"name":"write_file","arguments":{}}}` + "\n",
+			`{"JSONRPC":"2.0","ID":8,"METHOD":"tools/call","PARAMS":{"name":"write_file","arguments":{}}}` + "\n", // keys are case-sensitive
+			`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"Name":"write_file","arguments":{}}}` + "\n",
+			`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"\x"}}}` + "\n", // a bad escape
+			`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"write_file","arguments":{}}} trailing` + "\n",
+			`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"write_file","arguments":{}}` + "\n", // cut short
+			`{"jsonrpc":"2.0","id":10,"method":"tools/call","params":"write_file"}` + "\n",
+			`[{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"write_file","arguments":{}}}]` + "\n", // a batch
+			`{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"/a","content":"x"}` + "\n",
+			`{"jsonrpc":"2.0","id":13,"method":"resources/read","params":{"uri":"file:///a"}}` + "\n",
+			`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}` + "\n",
+			`{"jsonrpc":"2.0","id":"s1","result":{"content":[]}}` + "\n", // answers a server request
+			"not json at all\n",
+			"\n",
+			"\x00\xff\xfe binary\n",
+		} {
+			r.passes(line)
+		}
+		for _, line := range []string{
+			`{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"ok"}]}}` + "\n",
+			`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":0.5}}` + "\n",
+			`{"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{}}` + "\n",
+			`{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"bad"}}` + "\n",
+			"server noise, not JSON\n",
+			"\n",
+		} {
+			r.returns(line)
+		}
+		r.finish()
+	})
+}
+
+// Pagination: every page is learned; a new listing (no cursor) replaces
+// the tools once its last page has passed, and until then the tools it
+// has not listed yet keep their old schemas.
+func TestPaginatedListing(t *testing.T) {
+	r := newRig(t)
+	r.list(`"p1"`, "", `{"tools":[`+toolJSON("write_file", writeSchema)+`],"nextCursor":"c2"}`)
+	r.list(`"p2"`, `,"params":{"cursor":"c2"}`, toolsResult(toolJSON("edit_file", editSchema)))
+	r.answered(call("1", "write_file", `{}`))
+	r.answered(call("2", "edit_file", `{}`))
+
+	// A new listing: its first page changes write_file (content no longer
+	// required); edit_file, not listed yet, keeps its schema.
+	loose := `{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`
+	r.list(` 3 `, `,"params":{}`, `{"tools":[`+toolJSON("write_file", loose)+`],"nextCursor":"c2"}`)
+	r.passes(call("4", "write_file", `{"path":"/a"}`))
+	r.answered(call("5", "edit_file", `{}`))
+	// Its last page lists a new tool and not edit_file: edit_file is gone.
+	r.list(`4.0`, `,"params":{"cursor":"c2"}`, toolsResult(toolJSON("move_file", loose)))
+	r.passes(call("6", "edit_file", `{}`))
+	r.answered(call("7", "move_file", `{}`))
+	r.finish()
+}
+
+// After notifications/tools/list_changed, the tools stay known until the
+// client lists them again; the new listing replaces them.
+func TestListChanged(t *testing.T) {
+	r := listed(t)
+	r.returns(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}` + "\n")
+	r.answered(call("2", "write_file", `{"path":"/a"}`)) // still the old schema
+	newWrite := `{"type":"object","properties":{"path":{"type":"string"},"text":{"type":"string"}},"required":["path","text"]}`
+	r.list("3", "", toolsResult(toolJSON("write_file", newWrite)))
+	r.passes(call("4", "write_file", `{"path":"/a","text":"x"}`))
+	r.answered(call("5", "write_file", `{"path":"/a","content":"x"}`))
+	r.passes(call("6", "edit_file", `{}`)) // no longer listed
+	r.finish()
+}
+
+// A tools/list result is recognised by its id only: a server request with
+// the same id, an error response, and a response to another id teach
+// nothing.
+func TestListMatchedByID(t *testing.T) {
+	r := newRig(t)
+	r.passes(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}` + "\n")
+	r.returns(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}` + "\n") // the server's own request
+	r.returns(`{"jsonrpc":"2.0","id":2,"result":` + toolsResult(toolJSON("write_file", writeSchema)) + "}\n")
+	r.passes(call("3", "write_file", `{}`))
+	r.returns(`{"jsonrpc":"2.0","id":1,"error":{"code":-1,"message":"no"}}` + "\n")
+	r.returns(`{"jsonrpc":"2.0","id":1,"result":` + toolsResult(toolJSON("write_file", writeSchema)) + "}\n") // no longer awaited
+	r.passes(call("4", "write_file", `{}`))
+	// The same id spelt differently by the server is still recognised.
+	r.passes(`{"jsonrpc":"2.0","id":"\u0078","method":"tools/list"}` + "\n")
+	r.returns(`{"jsonrpc":"2.0","id":"x","result":` + toolsResult(toolJSON("write_file", writeSchema)) + "}\n")
+	r.answered(call("5", "write_file", `{}`))
+	r.finish()
+}
+
+// A tool with an output schema gets the issues in _meta, as from gosdk.
+func TestOutputSchemaIssuesInMeta(t *testing.T) {
+	r := newRig(t)
+	tool := `{"name":"write_file","description":"write_file tool","inputSchema":` + writeSchema + `,"outputSchema":` + outSchema + `}`
+	r.list("1", "", toolsResult(tool))
+	args := `{"path":1}`
+	resp := r.answered(call("2", "write_file", args))
+	want := viaGosdk(t, "write_file", writeSchema, outSchema, args, nil)
+	if got := decodeAny(t, resp.Result); !reflect.DeepEqual(got, want) {
+		t.Errorf("result\n got %s\nwant %s", resp.Result, mustMarshal(t, want))
+	}
+	if !strings.Contains(string(resp.Result), `"_meta":{"selfheal/issues":{"issues":[`) || strings.Contains(string(resp.Result), "structuredContent") {
+		t.Errorf("issues not in _meta: %s", resp.Result)
+	}
+	r.finish()
+}
+
+// The client's language: per call (_meta), else per session (initialize),
+// else the engine's.
+func TestLocale(t *testing.T) {
+	r := newRig(t, proxy.WithEngine(selfheal.New(selfheal.WithExamples(false))))
+	r.passes(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"_meta":{"selfheal/locale":"ja"},"protocolVersion":"2025-11-25"}}` + "\n")
+	r.list("1", "", toolsResult(toolJSON("write_file", writeSchema)))
+	args := `{"path":"/a"}`
+	perSession := r.answered(call("2", "write_file", args))
+	want := viaGosdk(t, "write_file", writeSchema, "", args, mcp.Meta{"selfheal/locale": "ja"}, gosdk.WithExamples(false))
+	if got := decodeAny(t, perSession.Result); !reflect.DeepEqual(got, want) {
+		t.Errorf("initialize's locale\n got %s\nwant %s", perSession.Result, mustMarshal(t, want))
+	}
+	line := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"write_file","arguments":` + args + `,"_meta":{"selfheal/locale":"en"}}}` + "\n"
+	perCall := r.answered(line)
+	want = viaGosdk(t, "write_file", writeSchema, "", args, nil, gosdk.WithExamples(false))
+	if got := decodeAny(t, perCall.Result); !reflect.DeepEqual(got, want) {
+		t.Errorf("the call's locale\n got %s\nwant %s", perCall.Result, mustMarshal(t, want))
+	}
+	r.finish()
+}
+
+// With a lockfile, the answer carries the tool's contract changes, as
+// gosdk's does.
+func TestContract(t *testing.T) {
+	old, err := contract.NewTool("write_file", "write_file tool", json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"},"content":{"type":"string"}},"required":["path"]}`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lock, err := contract.NewLock([]contract.Tool{old})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := listed(t, proxy.WithContract(lock))
+	args := `{"path":"/a"}`
+	resp := r.answered(call("2", "write_file", args))
+	want := viaGosdk(t, "write_file", writeSchema, "", args, nil, gosdk.WithContract(lock))
+	if got := decodeAny(t, resp.Result); !reflect.DeepEqual(got, want) {
+		t.Errorf("result\n got %s\nwant %s", resp.Result, mustMarshal(t, want))
+	}
+	if !strings.Contains(string(resp.Result), "contract_awareness") {
+		t.Errorf("no contract section: %s", resp.Result)
+	}
+	r.finish()
+}
+
+// A schema that does not compile is logged once and its tool's calls pass
+// unchecked; the other tools are still checked.
+func TestSchemaThatDoesNotCompile(t *testing.T) {
+	var logs bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&logs, nil))
+	r := newRig(t, proxy.WithLogger(logger))
+	bad := `{"type":"object","properties":{"a":{"type":"nonsense"}}}`
+	result := toolsResult(toolJSON("broken", bad), toolJSON("write_file", writeSchema), `{"name":42}`, `{"name":"noschema"}`)
+	r.list("1", "", result)
+	r.list("2", "", result) // listed again: not compiled or logged again
+	r.passes(call("3", "broken", `{"a":1}`))
+	r.passes(call("4", "noschema", `[]`))
+	r.answered(call("5", "write_file", `{}`))
+	r.finish()
+	if n := strings.Count(logs.String(), "input schema does not compile"); n != 1 {
+		t.Errorf("logged %d times:\n%s", n, logs.String())
+	}
+}
+
+// Lines of 5 MiB pass intact both ways, one checked and valid, one a result.
+func TestHugeLines(t *testing.T) {
+	noLeak(t, func(t *testing.T) {
+		r := listed(t)
+		big := strings.Repeat("x", 5<<20)
+		r.passes(call("2", "write_file", `{"path":"/big","content":"`+big+`"}`))
+		r.returns(`{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"` + big + `"}]}}` + "\n")
+		r.passes(`{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"` + big + `"}}` + "\n")
+		// A bad call of 5 MiB is answered, with the value cut.
+		resp := r.answered(call("3", "write_file", `{"path":1,"content":"`+big+`"}`+"    "))
+		if len(resp.Result) > 64<<10 {
+			t.Errorf("answer of %d bytes", len(resp.Result))
+		}
+		r.passes("small after big\n")
+		r.finish()
+	})
+}
+
+// The client's last line without a newline is forwarded as it is, then
+// the server's input is closed; the server's last line, also without one,
+// reaches the client before Serve returns.
+func TestClientEOF(t *testing.T) {
+	noLeak(t, func(t *testing.T) {
+		r := listed(t)
+		r.fromClient(call("2", "write_file", `{"path":"/a","content":"x"}`))
+		r.fromClient(`{"jsonrpc":"2.0","method":"notifications/last"}`) // no newline
+		r.atServer()
+		r.client.Close() // the last line ends here
+		if got := r.atServer(); got != `{"jsonrpc":"2.0","method":"notifications/last"}` {
+			t.Errorf("last line %q", got)
+		}
+		if l, ok := <-r.toServer; ok {
+			t.Fatalf("line after the client's end: %q", l)
+		}
+		// The server answers after its input closed, then ends.
+		r.fromServer(`{"jsonrpc":"2.0","id":2,"result":{}}` + "\n")
+		if got := r.atClient(); got != `{"jsonrpc":"2.0","id":2,"result":{}}`+"\n" {
+			t.Errorf("got %q", got)
+		}
+		select {
+		case err := <-r.done:
+			t.Fatalf("Serve returned before the server ended: %v", err)
+		default:
+		}
+		r.fromServer(`{"jsonrpc":"2.0","method":"bye"}`)
+		r.server.Close()
+		if err := <-r.done; err != nil {
+			t.Fatal(err)
+		}
+		r.tcw.Close() // the collector reads a last line without newline at the end
+		if got := r.atClient(); got != `{"jsonrpc":"2.0","method":"bye"}` {
+			t.Errorf("got %q", got)
+		}
+	})
+}
+
+// When the server ends first, Serve returns nil at once, whatever the
+// client does; a read under way from the client ends with the client.
+func TestServerEndsFirst(t *testing.T) {
+	noLeak(t, func(t *testing.T) {
+		r := listed(t)
+		r.server.Close()
+		select {
+		case err := <-r.done:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(wait):
+			t.Fatal("Serve did not return")
+		}
+		r.fromClient("dropped\n") // read by the goroutine still reading, dropped
+		r.client.Close()
+		r.tcw.Close()
+		r.tsw.Close()
+	})
+}
+
+// Serve returns ctx's error when ctx ends.
+func TestContextCancelled(t *testing.T) {
+	noLeak(t, func(t *testing.T) {
+		r := listed(t)
+		r.cancel()
+		if err := <-r.done; err != context.Canceled {
+			t.Fatalf("Serve: %v", err)
+		}
+		r.client.Close()
+		r.server.Close()
+		r.tcw.Close()
+		r.tsw.Close()
+	})
+}
+
+// A failure to write to the client ends Serve with that error.
+func TestClientWriteError(t *testing.T) {
+	r := listed(t)
+	r.tcw.Close()
+	r.fromServer("anything\n")
+	if err := <-r.done; err == nil || !strings.Contains(err.Error(), "writing to the client") {
+		t.Fatalf("Serve: %v", err)
+	}
+}
+
+// writeAll writes lines to w, from any goroutine.
+func writeAll(t *testing.T, w io.Writer, lines []string) {
+	for _, l := range lines {
+		if _, err := io.WriteString(w, l); err != nil {
+			t.Errorf("write: %v", err)
+			return
+		}
+	}
+}
+
+// Messages in both directions, sent at the same time, keep their order;
+// each bad call is answered once and never forwarded.
+func TestOrderUnderInterleaving(t *testing.T) {
+	noLeak(t, func(t *testing.T) {
+		r := listed(t)
+		const n = 500
+		var fromClient, forwarded, fromServer []string
+		answers := map[string]bool{}
+		for i := range n {
+			var line string
+			switch i % 4 {
+			case 0:
+				line = call(fmt.Sprint(100+i), "write_file", `{"path":"/a","content":"x"}`)
+				forwarded = append(forwarded, line)
+			case 1:
+				line = call(fmt.Sprint(100+i), "write_file", `{"path":"/a"}`)
+				answers[fmt.Sprint(100+i)] = true
+			case 2:
+				line = fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"n":%d}}`+"\n", i)
+				forwarded = append(forwarded, line)
+			case 3:
+				line = fmt.Sprintf("garbage %d\n", i)
+				forwarded = append(forwarded, line)
+			}
+			fromClient = append(fromClient, line)
+			fromServer = append(fromServer, fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/message","params":{"n":%d}}`+"\n", i))
+		}
+		var wg sync.WaitGroup
+		wg.Go(func() { writeAll(t, r.client, fromClient) })
+		wg.Go(func() { writeAll(t, r.server, fromServer) })
+		for i, want := range forwarded {
+			if got := r.atServer(); got != want {
+				t.Fatalf("line %d at the server: %q, want %q", i, got, want)
+			}
+		}
+		next := 0
+		for next < len(fromServer) || len(answers) > 0 {
+			got := r.atClient()
+			if next < len(fromServer) && got == fromServer[next] {
+				next++
+				continue
+			}
+			var resp response
+			if err := json.Unmarshal([]byte(got), &resp); err != nil || !answers[string(resp.ID)] {
+				t.Fatalf("unexpected line at the client: %q", got)
+			}
+			delete(answers, string(resp.ID))
+		}
+		wg.Wait()
+		r.finish()
+	})
+}
+
+// The guard answers the calls beyond its limits, holds a slot until the
+// server's response passes, and frees it when the client cancels.
+func TestGuard(t *testing.T) {
+	noLeak(t, func(t *testing.T) {
+		var log bytes.Buffer
+		r := listed(t, proxy.WithGuard(guard.Limits{MaxActive: 1, MaxQueued: guard.NoQueue}), proxy.WithCallLog(&log))
+		r.passes(call("2", "write_file", `{"path":"/a","content":"x"}`))
+		busy := r.answered(call("3", "write_file", `{"path":"/a","content":"x"}`))
+		if !strings.Contains(string(busy.Result), `code=\"SERVER_BUSY\"`) || !strings.Contains(string(busy.Result), `"isError":true`) || string(busy.ID) != "3" {
+			t.Errorf("busy: %s %s", busy.ID, busy.Result)
+		}
+		r.passes(call("4", "edit_file", `{"path":"/a","edits":[]}`))         // another tool, another guard
+		r.answered(call("5", "write_file", `{"path":"/a"}`))                 // bad arguments: told what to fix first
+		r.passes(call("6", "unlisted", `{}`))                                // not a listed tool: not guarded
+		r.returns(`{"jsonrpc":"2.0","id":2,"result":{"content":[]}}` + "\n") // frees the slot
+		r.passes(call("7", "write_file", `{"path":"/a","content":"x"}`))
+		r.passes(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}` + "\n") // frees it too
+		r.passes(call("8", "write_file", `{"path":"/a","content":"x"}`))
+		r.finish()
+		if got := strings.Count(log.String(), `"answer":"SERVER_BUSY"`); got != 1 {
+			t.Errorf("call log:\n%s", log.String())
+		}
+	})
+}
+
+// A call above the rate is answered RATE_LIMITED with a retry_after.
+func TestGuardRate(t *testing.T) {
+	r := listed(t, proxy.WithGuard(guard.Limits{Rate: 1.0 / 60, Burst: 1}))
+	r.passes(call("2", "write_file", `{"path":"/a","content":"x"}`))
+	resp := r.answered(call("3", "write_file", `{"path":"/a","content":"x"}`))
+	if !strings.Contains(string(resp.Result), "RATE_LIMITED") || !strings.Contains(string(resp.Result), "retry_after") {
+		t.Errorf("%s", resp.Result)
+	}
+	r.finish()
+}
+
+// A call that must wait for a slot does not hold back the messages behind
+// it; it is forwarded when the slot frees up, unless the client cancels it.
+func TestGuardQueue(t *testing.T) {
+	noLeak(t, func(t *testing.T) {
+		r := listed(t, proxy.WithGuard(guard.Limits{MaxActive: 1, MaxQueued: 5}))
+		first := call("2", "write_file", `{"path":"/a","content":"1"}`)
+		queued := call("3", "write_file", `{"path":"/a","content":"2"}`)
+		cancelled := call("4", "write_file", `{"path":"/a","content":"3"}`)
+		r.passes(first)
+		r.fromClient(queued, cancelled)
+		r.passes(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":4}}` + "\n")
+		r.passes(sentinel) // not held back behind the queued calls
+		r.returns(`{"jsonrpc":"2.0","id":2,"result":{}}` + "\n")
+		if got := r.atServer(); got != queued {
+			t.Fatalf("got %q, want the queued call", got)
+		}
+		// The client ends while a call waits: it is forwarded before the
+		// server's input closes.
+		last := call("5", "write_file", `{"path":"/a","content":"4"}`)
+		r.fromClient(last)
+		r.passes(sentinel)
+		r.client.Close()
+		r.returns(`{"jsonrpc":"2.0","id":3,"result":{}}` + "\n")
+		if got := r.atServer(); got != last {
+			t.Fatalf("got %q, want the last call", got)
+		}
+		r.returns(`{"jsonrpc":"2.0","id":5,"result":{}}` + "\n")
+		r.finish()
+	})
+}
+
+// The call log has one line per answered call, with codes and paths and
+// none of the values sent; the observer sees every call of a listed tool.
+func TestCallLogAndObserver(t *testing.T) {
+	var log bytes.Buffer
+	var mu sync.Mutex
+	var events []proxy.Event
+	r := listed(t, proxy.WithCallLog(&log), proxy.WithObserver(func(ev proxy.Event) {
+		mu.Lock()
+		events = append(events, ev)
+		mu.Unlock()
+	}))
+	secret := "hunter2-" + strings.Repeat("s", 200)
+	r.answered(call("2", "write_file", `{"path":1,"content":"`+secret+`","`+secret+`":true}`))
+	r.passes(call("3", "write_file", `{"path":"/a","content":"x"}`))
+	r.passes(call("4", "unlisted", `{}`))
+	r.finish()
+	lines := strings.Split(strings.TrimSuffix(log.String(), "\n"), "\n")
+	if len(lines) != 1 {
+		t.Fatalf("call log:\n%s", log.String())
+	}
+	var entry map[string]any
+	if err := json.Unmarshal([]byte(lines[0]), &entry); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := time.Parse(time.RFC3339, entry["time"].(string)); err != nil {
+		t.Errorf("time: %v", err)
+	}
+	if entry["tool"] != "write_file" || entry["answer"] != "validation_error" ||
+		fmt.Sprint(entry["codes"]) != "[invalid_type]" || fmt.Sprint(entry["paths"]) != "[path]" {
+		t.Errorf("entry %s", lines[0])
+	}
+	if strings.Contains(log.String(), "hunter2") {
+		t.Errorf("a value sent is in the call log: %s", log.String())
+	}
+	if len(events) != 2 || !events[0].Answered || events[0].Code != "VALIDATION_ERROR" || events[0].Tool != "write_file" ||
+		fmt.Sprint(events[0].Issues) != "[invalid_type]" || events[1].Answered || events[1].Code != "" {
+		t.Errorf("events %+v", events)
+	}
+}
+
+// Keys a model sent are cut in the call log's paths.
+func TestCallLogCutsKeys(t *testing.T) {
+	var log bytes.Buffer
+	r := listed(t, proxy.WithCallLog(&log))
+	long := strings.Repeat("k", 5000)
+	r.answered(call("2", "edit_file", `{"path":"/a","edits":[{"`+long+`":1}],"x":{"`+long+`":{"y":1}}}`))
+	r.finish()
+	if log.Len() > 1000 || strings.Contains(log.String(), strings.Repeat("k", 100)) {
+		t.Errorf("call log of %d bytes: %.300s", log.Len(), log.String())
+	}
+}
+
+// WithMaxDepth sets the nesting limit of arguments.
+func TestMaxDepth(t *testing.T) {
+	r := listed(t, proxy.WithMaxDepth(3))
+	r.passes(call("2", "edit_file", `{"path":"/a","edits":[{}]}`))
+	resp := r.answered(call("3", "edit_file", `{"path":"/a","edits":[{"a":[]}]}`))
+	if !strings.Contains(string(resp.Result), `"origin":"depth"`) {
+		t.Errorf("%s", resp.Result)
+	}
+	r.finish()
+	r = listed(t, proxy.WithMaxDepth(-1))
+	deep := strings.Repeat("[", 200) + strings.Repeat("]", 200)
+	r.passes(call("2", "edit_file", `{"path":"/a","edits":[{"a":`+deep+`}]}`))
+	r.finish()
+}
+
+// Setup errors are New's.
+func TestNewErrors(t *testing.T) {
+	if _, err := proxy.New(proxy.WithGuard(guard.Limits{MaxActive: -1})); err == nil {
+		t.Error("negative MaxActive accepted")
+	}
+	if _, err := proxy.New(proxy.WithGuard(guard.Limits{Rate: -1})); err == nil {
+		t.Error("negative Rate accepted")
+	}
+	if _, err := proxy.New(nil, proxy.WithTypos(false), proxy.WithContract(nil)); err != nil {
+		t.Error(err)
+	}
+}
+
+// One proxy serves several sessions at once, each with its own tools.
+func TestConcurrentSessions(t *testing.T) {
+	p, err := proxy.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 4 {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			t.Parallel()
+			r := serveRig(t, p)
+			schema := writeSchema
+			if i%2 == 1 {
+				schema = `{"type":"object"}`
+			}
+			r.list("1", "", toolsResult(toolJSON("write_file", schema)))
+			for j := range 20 {
+				if i%2 == 1 {
+					r.passes(call(fmt.Sprint(j), "write_file", `{}`))
+				} else {
+					r.answered(call(fmt.Sprint(j), "write_file", `{}`))
+				}
+			}
+			r.finish()
+		})
+	}
+}
+
+// Names are read as JSON means them: a method or a tool name written with
+// escapes is the same name, and whitespace anywhere changes nothing.
+func TestEscapedNames(t *testing.T) {
+	r := listed(t)
+	resp := r.answered("  {\"params\" : {\"arguments\":{} , \"name\":\"write\\u005ffile\"},\t\"method\":\"tools\\/call\", \"id\" : \"x\",\"jsonrpc\":\"2.0\"}  \r\n")
+	if string(resp.ID) != `"x"` {
+		t.Errorf("id %s", resp.ID)
+	}
+	r.finish()
+}
+
+// A near miss of a declared key is answered even when the schema is open,
+// unless WithTypos(false).
+func TestTypos(t *testing.T) {
+	misspelt := call("2", "write_file", `{"path":"/a","content":"x","dryrun":true}`)
+	r := listed(t)
+	resp := r.answered(misspelt)
+	if !strings.Contains(string(resp.Result), "did you mean 'dryRun'?") {
+		t.Errorf("%s", resp.Result)
+	}
+	r.finish()
+	r = listed(t, proxy.WithTypos(false))
+	r.passes(misspelt)
+	r.finish()
+}

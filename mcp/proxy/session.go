@@ -1,0 +1,328 @@
+package proxy
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+
+	"github.com/selfheal/selfheal/mcp/internal/toolcall"
+)
+
+// Serve relays newline-delimited JSON-RPC messages (the stdio framing of
+// MCP) between a client and a server: what client sends goes to toServer,
+// what server sends goes to toClient, each line unchanged and in order.
+// Writes to toClient, of the server's messages and of the proxy's own
+// answers, never interleave: each is one whole line.
+//
+// When client ends (io.EOF), everything read from it is forwarded, then
+// toServer is closed if it is an io.Closer, and Serve keeps relaying the
+// server's messages until server ends. Serve returns when server ends (nil
+// at its io.EOF), when ctx is done (ctx.Err()), or at the first failure to
+// read client or server or to write toClient (that error). A failure to
+// write toServer does not end Serve: it is logged, toServer is closed, the
+// client's messages are dropped from then on, and Serve returns when the
+// server ends, as it does when its process exits.
+//
+// Serve does not wait for a read or a write under way on a peer that
+// neither sends nor reads (neither can be interrupted): when the server
+// ends first, the read from client under way ends when client does, and
+// what it reads is dropped. No write starts after Serve returns.
+func (p *Proxy) Serve(ctx context.Context, client io.Reader, toClient io.Writer, server io.Reader, toServer io.Writer) error {
+	ctx, cancel := context.WithCancel(ctx)
+	s := &session{
+		p:        p,
+		ctx:      ctx,
+		cancel:   cancel,
+		toClient: toClient,
+		toServer: toServer,
+		tools:    map[string]*tool{},
+		lists:    map[string]bool{},
+		calls:    map[string]func(){},
+		queued:   map[string]*queuedCall{},
+		guards:   map[string]*toolGuard{},
+	}
+	clientDone := make(chan error, 1)
+	serverDone := make(chan error, 1)
+	go func() { clientDone <- s.fromClient(client) }()
+	go func() { serverDone <- s.fromServer(server) }()
+
+	var err error
+wait:
+	for {
+		select {
+		case err = <-serverDone:
+			break wait
+		case err = <-clientDone:
+			if err != nil {
+				break wait
+			}
+			clientDone = nil // the client is done; relay the server's messages until it ends
+		case <-ctx.Done():
+			err = ctx.Err()
+			break wait
+		}
+	}
+	s.end()
+	return err
+}
+
+// session is the state of one Serve call.
+type session struct {
+	p      *Proxy
+	ctx    context.Context // done when Serve returns
+	cancel context.CancelFunc
+
+	// Writes to each peer are serialized by a mutex; once the flag is set,
+	// nothing more is written to that peer.
+	toClient     io.Writer
+	clientMu     sync.Mutex
+	clientClosed atomic.Bool
+	toServer     io.Writer
+	serverMu     sync.Mutex
+	serverClosed atomic.Bool
+
+	// waiters counts the calls waiting in a guard's queue (see guard.go).
+	waiters sync.WaitGroup
+
+	// mu guards what follows.
+	mu sync.Mutex
+	// tools are the tools learned from tools/list results, by name.
+	tools map[string]*tool
+	// listing holds the names listed so far by the listing under way (see
+	// learn); nil when none is.
+	listing map[string]bool
+	// lists are the ids (see idKey) of the client's tools/list requests
+	// whose results have not passed yet, each with whether it had a cursor.
+	lists map[string]bool
+	// locale is the language the client declared in its initialize
+	// request's _meta (see toolcall.MetaLocale); "" for none.
+	locale string
+	// guards, calls and queued are the state of WithGuard (see guard.go);
+	// calls is nil once Serve has returned.
+	guards map[string]*toolGuard
+	calls  map[string]func()
+	queued map[string]*queuedCall
+}
+
+// fromClient relays the client's messages to the server until the client
+// ends, then closes toServer. It returns the error reading the client or
+// writing an answer to it.
+func (s *session) fromClient(client io.Reader) error {
+	lr := newLineReader(client)
+	for {
+		line, err := lr.next()
+		if errors.Is(err, io.EOF) {
+			s.waiters.Wait() // the calls waiting for a slot are forwarded first
+			s.closeServer()
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("proxy: reading from the client: %w", err)
+		}
+		if s.ctx.Err() != nil {
+			return nil // Serve has returned
+		}
+		if line[len(line)-1] != '\n' {
+			// The client's last line, cut short: nothing may be written to
+			// the server after it, so the queued calls go first.
+			s.waiters.Wait()
+		}
+		if err := s.clientMessage(line); err != nil {
+			return err
+		}
+	}
+}
+
+// clientMessage handles one line from the client: it forwards it, unless it
+// is a tools/call the proxy answers (see call).
+func (s *session) clientMessage(line []byte) error {
+	m, ok := decode(line)
+	if !ok {
+		return s.writeServer(line)
+	}
+	switch m.method {
+	case methodToolsCall:
+		return s.call(line, m)
+	case methodToolsList:
+		s.listRequested(m)
+	case methodInitialize:
+		s.initialize(m)
+	case methodCancelled:
+		s.cancelled(m)
+	}
+	return s.writeServer(line)
+}
+
+// listRequested notes the id of a tools/list request, so that its result
+// is recognised, and whether it asks for a page after the first.
+func (s *session) listRequested(m *message) {
+	key, ok := idKey(m.id)
+	if !ok {
+		return
+	}
+	var cursor string
+	members(m.params, func(k, v []byte) { // absent or unreadable: no cursor
+		if string(k) == `"cursor"` {
+			cursor = str(v)
+		}
+	})
+	s.mu.Lock()
+	s.lists[key] = cursor != ""
+	s.mu.Unlock()
+}
+
+// initialize notes the language the client declares for the session in
+// the _meta of its initialize request.
+func (s *session) initialize(m *message) {
+	var meta []byte
+	members(m.params, func(k, v []byte) {
+		if string(k) == `"_meta"` {
+			meta = v
+		}
+	})
+	locale := metaLocale(meta)
+	s.mu.Lock()
+	s.locale = locale
+	s.mu.Unlock()
+}
+
+// metaLocale returns the language a _meta object declares (see
+// toolcall.MetaLocale), or "".
+func metaLocale(meta []byte) string {
+	if meta == nil {
+		return ""
+	}
+	var m map[string]any
+	if json.Unmarshal(meta, &m) != nil {
+		return ""
+	}
+	return toolcall.MetaLocaleOf(m)
+}
+
+// fromServer relays the server's messages to the client until the server
+// ends. It returns nil at the server's EOF, else the error reading it or
+// writing to the client.
+func (s *session) fromServer(server io.Reader) error {
+	lr := newLineReader(server)
+	for {
+		line, err := lr.next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("proxy: reading from the server: %w", err)
+		}
+		s.serverMessage(line)
+		if err := s.writeClient(line); err != nil {
+			return err
+		}
+	}
+}
+
+// serverMessage reads a line from the server before it is forwarded:
+// a tools/list result is learned, a response frees its call's guard slot,
+// notifications/tools/list_changed is noted.
+func (s *session) serverMessage(line []byte) {
+	m, ok := decode(line)
+	if !ok {
+		return
+	}
+	if m.method == methodListChanged {
+		// The tools stay known, with their schemas, until the client lists
+		// them again (as it does on this notification): the next listing
+		// replaces them.
+		s.p.cfg.Logger.Debug("selfheal proxy: the server's tools changed; they are learned again from the next tools/list result")
+		return
+	}
+	if !m.isResponse() {
+		return
+	}
+	key, ok := idKey(m.id)
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	cursor, isList := s.lists[key]
+	delete(s.lists, key)
+	release := s.calls[key]
+	delete(s.calls, key)
+	s.mu.Unlock()
+	if release != nil {
+		release()
+	}
+	if isList && m.result != nil {
+		s.learn(m.result, !cursor)
+	}
+}
+
+// writeClient writes one line to the client, whole.
+func (s *session) writeClient(line []byte) error {
+	s.clientMu.Lock()
+	defer s.clientMu.Unlock()
+	if s.clientClosed.Load() {
+		return nil
+	}
+	if _, err := s.toClient.Write(line); err != nil {
+		return fmt.Errorf("proxy: writing to the client: %w", err)
+	}
+	if line[len(line)-1] != '\n' {
+		// The server's last line, cut short: an answer written after it
+		// would join it.
+		s.clientClosed.Store(true)
+	}
+	return nil
+}
+
+// writeServer writes one line to the server, whole. A failure is logged and
+// closes the server's side: the server is gone, and Serve returns when its
+// output ends. It returns nil, as an error here does not end Serve.
+func (s *session) writeServer(line []byte) error {
+	s.serverMu.Lock()
+	defer s.serverMu.Unlock()
+	if s.serverClosed.Load() {
+		return nil
+	}
+	if _, err := s.toServer.Write(line); err != nil {
+		s.p.cfg.Logger.Warn("selfheal proxy: cannot write to the server; the client's messages are dropped from now on", "error", err)
+		s.closeServerLocked()
+	}
+	return nil
+}
+
+// closeServer closes toServer (if it is an io.Closer) once.
+func (s *session) closeServer() {
+	s.serverMu.Lock()
+	defer s.serverMu.Unlock()
+	if !s.serverClosed.Load() {
+		s.closeServerLocked()
+	}
+}
+
+func (s *session) closeServerLocked() {
+	s.serverClosed.Store(true)
+	if c, ok := s.toServer.(io.Closer); ok {
+		if err := c.Close(); err != nil {
+			s.p.cfg.Logger.Debug("selfheal proxy: closing the server's input", "error", err)
+		}
+	}
+}
+
+// end is Serve's last step: nothing more is written to either peer, the
+// calls waiting for a guard slot give up, and the slots held are freed.
+// toServer is not closed: the caller ends the server as it sees fit.
+func (s *session) end() {
+	s.clientClosed.Store(true)
+	s.serverClosed.Store(true)
+	s.cancel()
+	s.mu.Lock()
+	calls := s.calls
+	s.calls = nil
+	s.mu.Unlock()
+	for _, release := range calls {
+		release()
+	}
+}

@@ -1,0 +1,173 @@
+package proxy
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"sync"
+
+	"github.com/selfheal/selfheal/adapters/jsonschemav6"
+	"github.com/selfheal/selfheal/envelope"
+)
+
+// tool is one tool as the server listed it, ready to check its calls.
+type tool struct {
+	name string
+	// digest identifies the tool as listed (name, description, schemas):
+	// a tool listed again unchanged is neither compiled nor compared again.
+	digest [32]byte
+	// schema checks the arguments; nil when the calls pass unchecked (the
+	// tool has no input schema, or it does not compile).
+	schema *jsonschemav6.Schema
+	// output: the tool declares an output schema, so the issues of a bad
+	// call go in _meta rather than structuredContent, which clients check
+	// against that schema even when isError is true.
+	output bool
+	// contract is the <contract_awareness> section of its validation
+	// errors (see WithContract); nil for none.
+	contract *envelope.Contract
+}
+
+// wireTool is what the proxy reads of a tool in a tools/list result.
+type wireTool struct {
+	Name         string          `json:"name"`
+	Description  string          `json:"description"`
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema"`
+}
+
+// listPage is what the proxy reads of a tools/list result. Each tool is
+// read on its own, so that one it cannot read does not hide the others.
+type listPage struct {
+	Tools      []json.RawMessage `json:"tools"`
+	NextCursor *string           `json:"nextCursor"`
+}
+
+// learn reads one page of a tools/list result, before it is forwarded to
+// the client (so that a call the client sends once it has read the list is
+// checked). first says that the request had no cursor: the page starts a
+// new listing. A listing replaces the tools known when its last page (one
+// without nextCursor) arrives; until then, tools it has not listed yet stay
+// known with their old schemas, and the tools it has listed are known with
+// their new ones. A page of a request with a cursor outside of any listing
+// (the client fetched one page again) only adds and updates tools.
+func (s *session) learn(result json.RawMessage, first bool) {
+	var page listPage
+	if err := json.Unmarshal(result, &page); err != nil {
+		s.p.cfg.Logger.Debug("selfheal proxy: cannot read a tools/list result; its tools are not learned", "error", err)
+		return
+	}
+	learned := make([]*tool, 0, len(page.Tools))
+	for _, raw := range page.Tools {
+		var w wireTool
+		if err := json.Unmarshal(raw, &w); err != nil || w.Name == "" {
+			s.p.cfg.Logger.Debug("selfheal proxy: cannot read a tool of a tools/list result; its calls pass unchecked", "error", err)
+			continue
+		}
+		learned = append(learned, s.toolOf(&w))
+	}
+	last := page.NextCursor == nil || *page.NextCursor == ""
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if first {
+		s.listing = map[string]bool{}
+	}
+	for _, t := range learned {
+		s.tools[t.name] = t
+		if s.listing != nil {
+			s.listing[t.name] = true
+		}
+	}
+	if last && s.listing != nil {
+		for name := range s.tools {
+			if !s.listing[name] {
+				delete(s.tools, name)
+			}
+		}
+		s.listing = nil
+	}
+}
+
+// toolOf returns the tool w describes: the one already known when it is
+// listed unchanged, else a new one with its schema compiled (through the
+// proxy's cache) and its contract section computed.
+func (s *session) toolOf(w *wireTool) *tool {
+	d := toolDigest(w)
+	s.mu.Lock()
+	old := s.tools[w.Name]
+	s.mu.Unlock()
+	if old != nil && old.digest == d {
+		return old
+	}
+	t := &tool{name: w.Name, digest: d, output: present(w.OutputSchema)}
+	if !present(w.InputSchema) {
+		s.p.cfg.Logger.Warn("selfheal proxy: the tool has no input schema; its calls pass unchecked", "tool", w.Name)
+		return t
+	}
+	t.schema = s.p.schemas.compile(s.p, w.Name, w.InputSchema)
+	if t.schema != nil && s.p.lock != nil {
+		var out any
+		if t.output {
+			out = w.OutputSchema
+		}
+		ct, err := s.p.cfg.ToolContract(s.p.lock, w.Name, w.Description, w.InputSchema, out)
+		if err != nil {
+			s.p.cfg.Logger.Warn("selfheal proxy: cannot compare the tool with the lockfile", "tool", w.Name, "error", err)
+		}
+		t.contract = ct
+	}
+	return t
+}
+
+// present reports whether a schema is there: neither absent nor null.
+func present(schema json.RawMessage) bool {
+	return len(schema) > 0 && !bytes.Equal(schema, []byte("null"))
+}
+
+// toolDigest is the SHA-256 of a listed tool's name, description and
+// schemas, each preceded by its length.
+func toolDigest(w *wireTool) [32]byte {
+	h := sha256.New()
+	for _, part := range [][]byte{[]byte(w.Name), []byte(w.Description), w.InputSchema, w.OutputSchema} {
+		h.Write(binary.AppendUvarint(nil, uint64(len(part))))
+		h.Write(part)
+	}
+	var d [32]byte
+	h.Sum(d[:0])
+	return d
+}
+
+// maxSchemas bounds the schema cache: past it, the cache starts afresh.
+const maxSchemas = 1024
+
+// schemaCache holds each distinct input schema compiled once, keyed by the
+// SHA-256 of its bytes, for every session of a proxy. A schema that does not
+// compile is kept as nil, so that it is logged once.
+type schemaCache struct {
+	mu sync.Mutex
+	m  map[[32]byte]*jsonschemav6.Schema
+}
+
+// compile returns the compiled schema, or nil when it does not compile;
+// name is the tool it is compiled for, for the log.
+func (c *schemaCache) compile(p *Proxy, name string, raw json.RawMessage) *jsonschemav6.Schema {
+	key := sha256.Sum256(raw)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if sch, ok := c.m[key]; ok {
+		return sch
+	}
+	if c.m == nil || len(c.m) >= maxSchemas {
+		c.m = map[[32]byte]*jsonschemav6.Schema{}
+	}
+	sch, err := jsonschemav6.Compile(raw, p.schemaOpts...)
+	if err != nil {
+		p.cfg.Logger.Warn("selfheal proxy: a tool's input schema does not compile; its calls pass unchecked",
+			"tool", name, "error", err)
+		sch = nil
+	}
+	c.m[key] = sch
+	return sch
+}
