@@ -1,6 +1,7 @@
 // Command selfheal checks tool arguments against a JSON Schema and prints
-// what a model would be told, and keeps a lockfile of an MCP server's tool
-// contracts.
+// what a model would be told, keeps a lockfile of an MCP server's tool
+// contracts, and puts any stdio MCP server behind a proxy that answers bad
+// tool calls.
 //
 //	selfheal check --schema FILE --args FILE [--action NAME] [--locale TAG]
 //	               [--examples=false] [--draft 2020|2019|7|6|4] [--engine v6|v5] [--json]
@@ -26,4 +27,20 @@
 // the changes as a JSON array. Exit 1 when a change is BREAKING (or as
 // severe as --fail-on), 0 otherwise, 2 for a usage error, an unreadable or
 // invalid lockfile, or a server that fails (one line on standard error).
+//
+//	selfheal proxy [--locale TAG] [--examples=false] [--typos=off] [--lockfile FILE]
+//	               [--max-issues N] [--max-bytes N] [--max-value-runes N] [--redact a,b]
+//	               [--max-active N] [--max-queued N] [--rate R] [--burst N]
+//	               [--max-depth N] [--log FILE] -- COMMAND [ARG...]
+//
+// starts the MCP server COMMAND and relays JSON-RPC between it and the
+// client on standard input and output, unchanged, except that a tools/call
+// whose arguments fail the tool's input schema (or carry a near miss of a
+// declared key, unless --typos=off) is answered by the proxy with the
+// validation_error and never reaches the server. The server's standard
+// error is the proxy's; SIGINT and SIGTERM are passed on to it; when
+// standard input ends, the server's is closed and the proxy waits for it.
+// Exit status: the server's (128+N when signal N killed it), or 2 for a
+// usage error, an unreadable lockfile or log, or a server that cannot be
+// started (one line on standard error).
 package main

@@ -21,6 +21,7 @@ commands:
   check   validate tool arguments against a JSON Schema and print the validation_error
   lock    write the tool contracts of an MCP server (over stdio) to selfheal.lock
   diff    compare two lockfiles, or a lockfile with a running server; exit 1 on BREAKING
+  proxy   run an MCP server (over stdio) behind a proxy that answers bad tool calls
 
 run 'selfheal <command> -h' for a command's flags`
 
@@ -41,11 +42,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return lock(args[1:], stdout, stderr)
 	case "diff":
 		return diff(args[1:], stdout, stderr)
+	case "proxy":
+		return proxyCommand(args[1:], stdin, stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprintln(stdout, usage)
 		return exitValid
 	}
-	fmt.Fprintf(stderr, "selfheal: unknown command %q (want check, lock or diff)\n", args[0])
+	fmt.Fprintf(stderr, "selfheal: unknown command %q (want check, lock, diff or proxy)\n", args[0])
 	return exitUsage
 }
 

@@ -1,0 +1,547 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The lines a raw JSON-RPC client sends, as an MCP client would.
+const (
+	initializeLine  = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
+	initializedLine = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+	listLine        = `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
+	// emial for email, a one-character name: the answer must name both.
+	badCallLine  = `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"users.create","arguments":{"name":"A","emial":"ada@example.com","role":"admin"}}}`
+	goodCallLine = `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"users.create","arguments":{"name":"Ada Lovelace","email":"ada@example.com","role":"admin"}}}`
+)
+
+// TestProxyUsage: every way to call the command wrongly is one line on
+// standard error and exit 2, before any server is started (or because it
+// cannot be).
+func TestProxyUsage(t *testing.T) {
+	dir := t.TempDir()
+	lock := lockV1
+	tests := []struct {
+		name   string
+		args   []string
+		stderr string
+	}{
+		{"no command", []string{"proxy"}, "no server command: selfheal proxy [flags] -- COMMAND"},
+		{"nothing after --", []string{"proxy", "--typos=off", "--"}, "no server command"},
+		{"command without --", []string{"proxy", "npx", "-y", "server"}, "put the server command after --: selfheal proxy [flags] -- npx -y server"},
+		{"argument before --", []string{"proxy", "--typos", "off", "--", "x"}, `unexpected argument "off" before --`},
+		{"unknown flag", []string{"proxy", "--fast", "--", "x"}, "flag provided but not defined: -fast"},
+		{"bad typos", []string{"proxy", "--typos=maybe", "--", "x"}, `invalid boolean value "maybe" for -typos: want on or off`},
+		{"bad max-active", []string{"proxy", "--max-active", "-1", "--", "x"}, "--max-active must be 0 (no limit) or more, not -1"},
+		{"bad max-queued", []string{"proxy", "--max-active=1", "--max-queued=-2", "--", "x"}, "--max-queued must be"},
+		{"bad rate", []string{"proxy", "--rate=-3", "--", "x"}, "--rate must be 0 (no limit) or a positive number"},
+		{"NaN rate", []string{"proxy", "--rate=NaN", "--", "x"}, "--rate must be"},
+		{"bad burst", []string{"proxy", "--rate=1", "--burst=-1", "--", "x"}, "--burst must be"},
+		{"missing lockfile", []string{"proxy", "--lockfile", filepath.Join(dir, "nope.lock"), "--", "x"}, "nope.lock: no such file or directory"},
+		{"invalid lockfile", []string{"proxy", "--lockfile", "testdata/broken.schema.json", "--", "x"}, "testdata/broken.schema.json:"},
+		{"log in no directory", []string{"proxy", "--lockfile", lock, "--log", filepath.Join(dir, "no", "calls.log"), "--", "x"}, "no such file or directory"},
+		{"not found", []string{"proxy", "--", "nosuch-selfheal-server", "--stdio"}, `selfheal proxy: cannot start "nosuch-selfheal-server": executable file not found in $PATH`},
+		{"no such path", []string{"proxy", "--", "./nosuch"}, `selfheal proxy: cannot start "./nosuch": no such file or directory`},
+		{"not executable", []string{"proxy", "--", lock}, `selfheal proxy: cannot start "` + lock + `": permission denied`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(tt.args, strings.NewReader(""), &stdout, &stderr)
+			if code != 2 {
+				t.Fatalf("exit %d, want 2\nstderr: %s", code, stderr.String())
+			}
+			if !strings.Contains(stderr.String(), tt.stderr) {
+				t.Errorf("stderr %q does not say %q", stderr.String(), tt.stderr)
+			}
+			if lines := strings.Count(stderr.String(), "\n"); lines != 1 {
+				t.Errorf("stderr is %d lines, want one: %q", lines, stderr.String())
+			}
+			if stdout.Len() != 0 {
+				t.Errorf("stdout: %q", stdout.String())
+			}
+		})
+	}
+
+	// -h: the usage and the flags on standard output, exit 0.
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"proxy", "-h"}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("-h: exit %d: %s", code, stderr.String())
+	}
+	for _, want := range []string{proxyUsage, "-typos", "(default on)", "-max-active", "-lockfile", "-log"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("-h does not show %q:\n%s", want, stdout.String())
+		}
+	}
+}
+
+// binaries are the programs the process tests run: the example MCP server,
+// a stand-in child (testdata/child) and selfheal itself.
+type binaries struct{ server, child, selfheal string }
+
+// TestProxy runs the command against real programs: the project's example
+// MCP server spoken to in raw JSON-RPC, and a child that exits or traps
+// signals. The binaries are built once, for all its subtests.
+func TestProxy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the example server")
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("signals and /proc")
+	}
+	dir := t.TempDir()
+	build := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "../../examples/mcpserver", "./testdata/child", ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	bin := binaries{filepath.Join(dir, "mcpserver"), filepath.Join(dir, "child"), filepath.Join(dir, "selfheal")}
+
+	t.Run("session", func(t *testing.T) { testSession(t, bin) })
+	t.Run("malformed line", func(t *testing.T) { testMalformed(t, bin) })
+	t.Run("exit status", func(t *testing.T) { testExitStatus(t, bin) })
+	t.Run("no leaks", func(t *testing.T) { testNoLeaks(t, bin) })
+	t.Run("signals", func(t *testing.T) { testSignals(t, bin) })
+}
+
+// testSession drives a whole MCP session through the proxy and the same
+// one against the server directly: the list of tools is byte for byte the
+// server's, a bad call is answered by the proxy (its call log says so)
+// naming what was sent, a valid call gets the server's own answer, and
+// closing stdin ends the server and the proxy with status 0.
+func testSession(t *testing.T, bin binaries) {
+	direct := startDirect(t, bin.server)
+	direct.send(initializeLine)
+	direct.recv()
+	direct.send(initializedLine)
+	wantList := direct.call(listLine)
+	direct.call(badCallLine)
+	wantGood := direct.call(goodCallLine)
+	direct.close()
+
+	logPath := filepath.Join(t.TempDir(), "calls.log")
+	p := startProxy(t, "--log", logPath, "--", bin.server)
+	if got := p.call(initializeLine); !strings.Contains(got, `"id":1,"result"`) {
+		t.Fatalf("initialize: %s", got)
+	}
+	p.send(initializedLine)
+	if got := p.call(listLine); got != wantList {
+		t.Errorf("tools/list through the proxy differs from the server's:\n got %s\nwant %s", got, wantList)
+	}
+
+	bad := p.call(badCallLine)
+	var res struct {
+		ID     int `json:"id"`
+		Result struct {
+			IsError bool `json:"isError"`
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(bad), &res); err != nil {
+		t.Fatalf("bad call: %v: %s", err, bad)
+	}
+	if res.ID != 3 || !res.Result.IsError || len(res.Result.Content) == 0 {
+		t.Fatalf("bad call: want an isError result with id 3, got %s", bad)
+	}
+	text := res.Result.Content[0].Text
+	for _, want := range []string{`<validation_error action="users.create">`, "'emial'", "did you mean 'email'", "You sent: 'A'"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the validation_error does not say %q:\n%s", want, text)
+		}
+	}
+
+	if got := p.call(goodCallLine); got != wantGood {
+		t.Errorf("a valid call through the proxy:\n got %s\nwant %s", got, wantGood)
+	}
+
+	if code := p.close(); code != 0 {
+		t.Errorf("exit %d after stdin closed, want 0\nstderr: %s", code, p.stderr.String())
+	}
+	if kids := children(t); len(kids) > 0 {
+		t.Errorf("processes left running: %v", kids)
+	}
+
+	// The bad call, and only it, was answered by the proxy: one line, with
+	// the tool and never the values sent.
+	data, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 1 || !json.Valid([]byte(lines[0])) || !strings.Contains(lines[0], `"users.create"`) {
+		t.Errorf("call log: want one JSON line about users.create, got:\n%s", data)
+	}
+	if strings.Contains(string(data), "ada@example.com") {
+		t.Errorf("the call log holds a value sent: %s", data)
+	}
+}
+
+// testMalformed: a line that is not JSON goes to the server, which (being
+// go-sdk) ends its session and exits 1; the proxy does not answer it and
+// exits with the server's status, with the server's complaint on stderr.
+// The server dies while the client's stdin is still open.
+func testMalformed(t *testing.T, bin binaries) {
+	p := startProxy(t, "--", bin.server)
+	p.call(initializeLine)
+	p.send(initializedLine)
+	p.send(`{not json`)
+	code := p.wait()
+	if code != 1 {
+		t.Errorf("exit %d, want the server's 1\nstderr: %s", code, p.stderr.String())
+	}
+	if extra := p.rest(); extra != "" {
+		t.Errorf("something answered the malformed line: %s", extra)
+	}
+	if !strings.Contains(p.stderr.String(), "invalid character 'n' looking for beginning of object key string") {
+		t.Errorf("the server's stderr is not ours:\n%s", p.stderr.String())
+	}
+	p.closeStdin()
+}
+
+// testExitStatus: the proxy's exit status is the child's, including when
+// the child exits before the client says anything, and with every flag set.
+func testExitStatus(t *testing.T, bin binaries) {
+	for _, n := range []int{0, 3, 42} {
+		p := startProxy(t, "--", bin.child, "exit", strconv.Itoa(n))
+		if code := p.wait(); code != n {
+			t.Errorf("child exit %d: proxy exit %d", n, code)
+		}
+		p.closeStdin()
+	}
+	// Every flag, set: accepted (the child's 3, not a usage error's 2).
+	p := startProxy(t, "--typos=off", "--examples=false", "--locale", "ja", "--redact=pin,iban",
+		"--max-issues", "5", "--max-bytes", "-1", "--max-value-runes", "20", "--lockfile", lockV1,
+		"--max-active", "1", "--max-queued", "-1", "--rate", "5", "--burst", "2", "--max-depth", "10",
+		"--log", filepath.Join(t.TempDir(), "calls.log"), "--", bin.child, "exit", "3")
+	if code := p.wait(); code != 3 {
+		t.Errorf("with every flag: exit %d, want 3\nstderr: %s", code, p.stderr.String())
+	}
+	p.closeStdin()
+}
+
+// testNoLeaks: after run returns, every goroutine and descriptor it
+// started is gone, whether the client ends the session or the server dies
+// first.
+func testNoLeaks(t *testing.T, bin binaries) {
+	if _, err := os.Stat("/proc/self/fd"); err != nil {
+		t.Skip("no /proc/self/fd")
+	}
+	session := func() {
+		p := startProxy(t, "--", bin.server)
+		p.call(initializeLine)
+		p.send(initializedLine)
+		p.call(listLine)
+		p.call(badCallLine)
+		if code := p.close(); code != 0 {
+			t.Fatalf("exit %d: %s", code, p.stderr.String())
+		}
+	}
+	serverDies := func() {
+		p := startProxy(t, "--", bin.child, "exit", "3")
+		if code := p.wait(); code != 3 {
+			t.Fatalf("exit %d: %s", code, p.stderr.String())
+		}
+		p.closeStdin()
+	}
+	// Once before counting: signal.Notify starts the runtime's signal
+	// goroutine, which stays for the life of the process.
+	session()
+	for _, f := range []struct {
+		name string
+		run  func()
+	}{{"session", session}, {"server dies first", serverDies}} {
+		goroutines, fds := runtime.NumGoroutine(), openFDs(t)
+		f.run()
+		deadline := time.Now().Add(5 * time.Second)
+		for runtime.NumGoroutine() > goroutines && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if n := runtime.NumGoroutine(); n > goroutines {
+			buf := make([]byte, 1<<20)
+			t.Errorf("%s: %d goroutines before, %d after:\n%s", f.name, goroutines, n, buf[:runtime.Stack(buf, true)])
+		}
+		if n := openFDs(t); n != fds {
+			t.Errorf("%s: %d open descriptors before, %d after", f.name, fds, n)
+		}
+		if kids := children(t); len(kids) > 0 {
+			t.Errorf("%s: processes left running: %v", f.name, kids)
+		}
+	}
+}
+
+// testSignals runs the built selfheal binary, as a client would, and
+// signals it: the child gets the signal, and the proxy ends with the
+// child's status (7 when it traps the signal, 128+N when the signal kills
+// it).
+func testSignals(t *testing.T, bin binaries) {
+	tests := []struct {
+		mode   string
+		sig    syscall.Signal
+		code   int
+		stderr string
+	}{
+		{"trap", syscall.SIGTERM, 7, "child: got terminated"},
+		{"trap", syscall.SIGINT, 7, "child: got interrupt"},
+		{"wait", syscall.SIGTERM, 128 + int(syscall.SIGTERM), ""},
+		{"wait", syscall.SIGINT, 128 + int(syscall.SIGINT), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode+" "+tt.sig.String(), func(t *testing.T) {
+			cmd := exec.Command(bin.selfheal, "proxy", "--", bin.child, tt.mode)
+			var stderr bytes.Buffer // read only after Wait
+			cmd.Stderr = &stderr
+			stdin, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer stdin.Close()
+			stdout, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// The child's "ready" comes through the proxy's relay, which
+			// starts after the proxy listens for signals, and after the
+			// child does.
+			line, err := bufio.NewReader(stdout).ReadString('\n')
+			if line != "ready\n" {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatalf("first line %q, %v; stderr: %s", line, err, stderr.String())
+			}
+			if err := cmd.Process.Signal(tt.sig); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				cmd.Process.Kill()
+				<-done
+				t.Fatalf("the proxy did not end after %v; stderr: %s", tt.sig, stderr.String())
+			}
+			if ws := cmd.ProcessState.Sys().(syscall.WaitStatus); ws.Signaled() {
+				t.Fatalf("the proxy was killed by %v instead of forwarding it", ws.Signal())
+			}
+			if code := cmd.ProcessState.ExitCode(); code != tt.code {
+				t.Errorf("exit %d, want %d; stderr: %s", code, tt.code, stderr.String())
+			}
+			if !strings.Contains(stderr.String(), tt.stderr) {
+				t.Errorf("stderr %q does not say %q", stderr.String(), tt.stderr)
+			}
+		})
+	}
+}
+
+// proxyRun is `selfheal proxy` running in-process on pipes, as a client
+// sees it.
+type proxyRun struct {
+	t      *testing.T
+	stdin  *os.File      // the client's end of the proxy's stdin
+	lines  chan string   // what the proxy writes on stdout, line by line
+	stderr *bytes.Buffer // read only once run has returned
+	code   chan int
+}
+
+func startProxy(t *testing.T, args ...string) *proxyRun {
+	t.Helper()
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outR, outW := io.Pipe()
+	p := &proxyRun{t: t, stdin: inW, lines: make(chan string, 100), stderr: new(bytes.Buffer), code: make(chan int, 1)}
+	go func() {
+		code := run(append([]string{"proxy"}, args...), inR, outW, p.stderr)
+		inR.Close()
+		outW.Close()
+		p.code <- code
+	}()
+	go readLines(outR, p.lines)
+	return p
+}
+
+func (p *proxyRun) send(line string) {
+	p.t.Helper()
+	if _, err := io.WriteString(p.stdin, line+"\n"); err != nil {
+		p.t.Fatalf("send: %v", err)
+	}
+}
+
+func (p *proxyRun) recv() string {
+	p.t.Helper()
+	return recvLine(p.t, p.lines)
+}
+
+func (p *proxyRun) call(line string) string {
+	p.t.Helper()
+	p.send(line)
+	return p.recv()
+}
+
+// wait waits for run to return and gives its exit status.
+func (p *proxyRun) wait() int {
+	p.t.Helper()
+	select {
+	case code := <-p.code:
+		return code
+	case <-time.After(15 * time.Second):
+		p.t.Fatal("the proxy did not return")
+		return -1
+	}
+}
+
+// rest is whatever the proxy wrote on stdout that was not read yet; call
+// it after wait.
+func (p *proxyRun) rest() string {
+	var b strings.Builder
+	for l := range p.lines {
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
+func (p *proxyRun) closeStdin() { p.stdin.Close() }
+
+// close ends the session as a client does, by closing stdin, and returns
+// the exit status.
+func (p *proxyRun) close() int {
+	p.t.Helper()
+	p.closeStdin()
+	code := p.wait()
+	if extra := p.rest(); extra != "" {
+		p.t.Errorf("unread output: %s", extra)
+	}
+	return code
+}
+
+// directRun is the server run without the proxy.
+type directRun struct {
+	t     *testing.T
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	lines chan string
+}
+
+func startDirect(t *testing.T, bin string) *directRun {
+	t.Helper()
+	cmd := exec.Command(bin)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	d := &directRun{t: t, cmd: cmd, stdin: stdin, lines: make(chan string, 100)}
+	go readLines(stdout, d.lines)
+	return d
+}
+
+func (d *directRun) send(line string) {
+	d.t.Helper()
+	if _, err := io.WriteString(d.stdin, line+"\n"); err != nil {
+		d.t.Fatalf("send: %v", err)
+	}
+}
+
+func (d *directRun) recv() string {
+	d.t.Helper()
+	return recvLine(d.t, d.lines)
+}
+
+func (d *directRun) call(line string) string {
+	d.t.Helper()
+	d.send(line)
+	return d.recv()
+}
+
+func (d *directRun) close() {
+	d.stdin.Close()
+	for range d.lines {
+	}
+	if err := d.cmd.Wait(); err != nil {
+		d.t.Errorf("the server run directly: %v", err)
+	}
+}
+
+// readLines sends each line read from r, without its newline, then closes
+// lines when r ends.
+func readLines(r io.Reader, lines chan<- string) {
+	defer close(lines)
+	br := bufio.NewReader(r)
+	for {
+		line, err := br.ReadString('\n')
+		if line != "" {
+			lines <- strings.TrimSuffix(line, "\n")
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func recvLine(t *testing.T, lines <-chan string) string {
+	t.Helper()
+	select {
+	case l, ok := <-lines:
+		if !ok {
+			t.Fatal("the output ended")
+		}
+		return l
+	case <-time.After(15 * time.Second):
+		t.Fatal("no answer in 15s")
+		return ""
+	}
+}
+
+// openFDs counts this process's open descriptors.
+func openFDs(t *testing.T) int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(entries)
+}
+
+// children lists the processes whose parent is this one: none should
+// remain (not even unreaped) once run has returned.
+func children(t *testing.T) []string {
+	t.Helper()
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	me := strconv.Itoa(os.Getpid())
+	var kids []string
+	for _, path := range stats {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			continue // gone since the glob
+		}
+		// pid (comm) state ppid ...; comm may hold spaces and parentheses.
+		s := string(data)
+		fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(fields) > 1 && fields[1] == me {
+			kids = append(kids, strings.TrimSpace(s[:strings.LastIndexByte(s, ')')+1]))
+		}
+	}
+	return kids
+}
