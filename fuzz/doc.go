@@ -17,6 +17,11 @@
 // adapters, and checks that the validation_error and the structured issues
 // stay within the byte budget plus a constant and parse, whatever was sent.
 //
+// FuzzProxy (proxy_fuzz_test.go) drives mcp/proxy with random
+// interleavings of valid, invalid and malformed messages in both
+// directions, and checks that every line comes out exactly once on the
+// other side or is answered exactly once, never both, never reordered.
+//
 // The seed corpus (f.Add calls, plus any failing inputs saved under
 // testdata/fuzz/) runs as ordinary tests with go test ./fuzz/, including a
 // 1 MiB hostile string that is left out while the fuzz engine runs, where it
