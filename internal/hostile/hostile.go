@@ -7,8 +7,12 @@
 package hostile
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
+	"testing"
+
+	"github.com/selfheal/selfheal/envelope"
 )
 
 // Schema is the input schema the cases are sent to: closed and open objects,
@@ -88,4 +92,25 @@ func repeat(n int, f func(int) string) string {
 		b.WriteString(f(i))
 	}
 	return b.String()
+}
+
+// CheckResult checks an MCP integration's answer to the hostile call tc:
+// isError, a validation_error of at most 20 lines within the default 4 KiB
+// of lines plus the envelope and its always-shown first line, and
+// structured issues (structuredContent or _meta) bounded the same way.
+func CheckResult(t *testing.T, tc Case, text string, isError bool, structured any) {
+	t.Helper()
+	const bound = 8 << 10
+	d, err := envelope.Parse(text)
+	if !isError || err != nil || d.Validation == nil {
+		t.Errorf("%s: isError %v, not a validation_error (%v):\n%.1000s", tc.Name, isError, err, text)
+		return
+	}
+	if len(text) > bound || len(d.Validation.Fields) > 20 {
+		t.Errorf("%s: %d bytes, %d lines:\n%.3000s", tc.Name, len(text), len(d.Validation.Fields), text)
+	}
+	data, err := json.Marshal(structured)
+	if err != nil || len(data) > bound || !strings.HasPrefix(string(data), `{"issues":[{`) {
+		t.Errorf("%s: structured issues of %d bytes (%v): %.1000s", tc.Name, len(data), err, data)
+	}
 }

@@ -3,12 +3,10 @@ package gosdk_test
 import (
 	"context"
 	"encoding/json"
-	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/internal/hostile"
 	"github.com/selfheal/selfheal/mcp/gosdk"
 )
@@ -48,7 +46,7 @@ func TestHostileArguments(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.Name, err)
 		}
-		checkHostile(t, tc, text(t, res), res.IsError, res.StructuredContent)
+		hostile.CheckResult(t, tc, text(t, res), res.IsError, res.StructuredContent)
 	}
 	if calls != 0 {
 		t.Errorf("the handler ran %d times", calls)
@@ -57,23 +55,5 @@ func TestHostileArguments(t *testing.T) {
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "tool", Arguments: map[string]any{"name": "Ada"}})
 	if err != nil || res.IsError || text(t, res) != "ran" {
 		t.Errorf("after the hostile calls: %v %v", err, res)
-	}
-}
-
-// checkHostile checks one answer to a hostile call.
-func checkHostile(t *testing.T, tc hostile.Case, text string, isError bool, structured any) {
-	t.Helper()
-	const bound = 8 << 10 // 4 KiB of lines, the envelope and the first line
-	d, err := envelope.Parse(text)
-	if !isError || err != nil || d.Validation == nil {
-		t.Errorf("%s: isError %v, not a validation_error (%v):\n%.1000s", tc.Name, isError, err, text)
-		return
-	}
-	if len(text) > bound || len(d.Validation.Fields) > 20 {
-		t.Errorf("%s: %d bytes, %d lines:\n%.3000s", tc.Name, len(text), len(d.Validation.Fields), text)
-	}
-	data, err := json.Marshal(structured)
-	if err != nil || len(data) > bound || !strings.HasPrefix(string(data), `{"issues":[{`) {
-		t.Errorf("%s: structured issues of %d bytes (%v): %.1000s", tc.Name, len(data), err, data)
 	}
 }

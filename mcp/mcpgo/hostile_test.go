@@ -3,13 +3,11 @@ package mcpgo_test
 import (
 	"context"
 	"encoding/json"
-	"strings"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/internal/hostile"
 	"github.com/selfheal/selfheal/mcp/mcpgo"
 )
@@ -49,30 +47,12 @@ func TestHostileArguments(t *testing.T) {
 		} else {
 			res = call(t, c, "tool", string(tc.Args), nil)
 		}
-		checkHostile(t, tc, text(res), res.IsError, res.StructuredContent)
+		hostile.CheckResult(t, tc, text(res), res.IsError, res.StructuredContent)
 	}
 	if calls != 0 {
 		t.Errorf("the handler ran %d times", calls)
 	}
 	if res := call(t, c, "tool", `{"name":"Ada"}`, nil); res.IsError || text(res) != "ran" {
 		t.Errorf("after the hostile calls: %s", text(res))
-	}
-}
-
-// checkHostile checks one answer to a hostile call.
-func checkHostile(t *testing.T, tc hostile.Case, text string, isError bool, structured any) {
-	t.Helper()
-	const bound = 8 << 10 // 4 KiB of lines, the envelope and the first line
-	d, err := envelope.Parse(text)
-	if !isError || err != nil || d.Validation == nil {
-		t.Errorf("%s: isError %v, not a validation_error (%v):\n%.1000s", tc.Name, isError, err, text)
-		return
-	}
-	if len(text) > bound || len(d.Validation.Fields) > 20 {
-		t.Errorf("%s: %d bytes, %d lines:\n%.3000s", tc.Name, len(text), len(d.Validation.Fields), text)
-	}
-	data, err := json.Marshal(structured)
-	if err != nil || len(data) > bound || !strings.HasPrefix(string(data), `{"issues":[{`) {
-		t.Errorf("%s: structured issues of %d bytes (%v): %.1000s", tc.Name, len(data), err, data)
 	}
 }
