@@ -3,7 +3,6 @@ package guard
 import (
 	"container/list"
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"sync"
@@ -13,6 +12,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/mcp/guard/internal/refuse"
 )
 
 // NoQueue, as Limits.MaxQueued, makes a guard shed a call at once when every
@@ -161,7 +161,7 @@ func (g *Guard) Acquire(ctx context.Context) (release func(), te *envelope.ToolE
 		return noop, nil
 	}
 	if ctx.Err() != nil {
-		return nil, cancelled(ctx)
+		return nil, refuse.Cancelled(ctx)
 	}
 
 	g.mu.Lock()
@@ -176,7 +176,7 @@ func (g *Guard) Acquire(ctx context.Context) (release func(), te *envelope.ToolE
 	}
 	if g.l.MaxQueued == NoQueue || (g.l.MaxQueued > 0 && g.queue.Len() >= g.l.MaxQueued) {
 		g.mu.Unlock()
-		return nil, busy()
+		return nil, refuse.Busy()
 	}
 	if te := g.takeToken(); te != nil {
 		g.mu.Unlock()
@@ -199,13 +199,13 @@ func (g *Guard) Acquire(ctx context.Context) (release func(), te *envelope.ToolE
 	if !w.granted {
 		g.queue.Remove(w.elem)
 		g.mu.Unlock()
-		return nil, cancelled(ctx)
+		return nil, refuse.Cancelled(ctx)
 	}
 	g.mu.Unlock()
 	// The slot was handed over as the context ended: pass it on, so that
 	// a call that gave up never holds one.
 	g.release()
-	return nil, cancelled(ctx)
+	return nil, refuse.Cancelled(ctx)
 }
 
 // takeToken takes one token from the rate limiter, or says how long to wait
@@ -229,7 +229,7 @@ func (g *Guard) takeToken() *envelope.ToolError {
 		}
 		d = time.Second
 	}
-	return rateLimited(d)
+	return refuse.RateLimited(d)
 }
 
 // releaser returns an idempotent release of one slot.
@@ -253,43 +253,4 @@ func (g *Guard) release() {
 		return // the slot changes hands; active is unchanged
 	}
 	g.active--
-}
-
-// The envelopes. Their text is fixed: nothing of the call, the caller or the
-// limits reaches the model.
-
-func busy() *envelope.ToolError {
-	return &envelope.ToolError{
-		Code:     envelope.ServerBusy,
-		Severity: envelope.SeverityError,
-		Message:  "The server is busy: too many calls of this tool are running or waiting.",
-		Recovery: "Wait a few seconds, then call again. Send calls one at a time: wait for each result before the next call.",
-	}
-}
-
-func rateLimited(d time.Duration) *envelope.ToolError {
-	return &envelope.ToolError{
-		Code:       envelope.RateLimited,
-		Severity:   envelope.SeverityError,
-		Message:    "Too many calls of this tool: the rate limit is reached.",
-		Recovery:   "Wait for the time in retry_after, then call again. Do not retry before then, and send calls one at a time.",
-		RetryAfter: d,
-	}
-}
-
-func cancelled(ctx context.Context) *envelope.ToolError {
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return &envelope.ToolError{
-			Code:     envelope.Timeout,
-			Severity: envelope.SeverityError,
-			Message:  "The call timed out while waiting for the server: too many calls of this tool were running.",
-			Recovery: "Wait a few seconds, then call again once. Send calls one at a time: wait for each result before the next call.",
-		}
-	}
-	return &envelope.ToolError{
-		Code:     envelope.ServerBusy,
-		Severity: envelope.SeverityError,
-		Message:  "The call was cancelled while waiting for the server; it did not run.",
-		Recovery: "If the call is still needed, send it again, one call at a time.",
-	}
 }

@@ -55,7 +55,7 @@ func (s *session) call(line []byte, m *message) error {
 			return s.answerIssues(m.id, t, list, locale, start)
 		}
 	}
-	if s.p.cfg.limits != nil {
+	if s.p.cfg.limits != nil || s.p.cfg.limiter != nil {
 		if !json.Valid(line) {
 			return s.writeServer(line) // malformed: the server answers, with no slot taken
 		}

@@ -3,6 +3,8 @@ package proxy
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"time"
 
 	"github.com/selfheal/selfheal/mcp/guard"
@@ -57,6 +59,18 @@ func (tg *toolGuard) mustWait() bool {
 // messages behind it (a response the server waits for, a cancellation) are
 // not held back: they may reach the server before it.
 func (s *session) guarded(line, id []byte, key string, t *tool, start time.Time) error {
+	if lim := s.p.cfg.limiter; lim != nil {
+		// A shared limiter never queues for long (see guard.Limiter): the
+		// call is admitted or refused here, in order.
+		release, te := lim.Acquire(s.ctx, limiterKey(t.name, s.limitBy))
+		if te != nil {
+			return s.answerToolError(id, t, te, start)
+		}
+		s.hold(key, release)
+		err := s.writeServer(line)
+		s.observe(Event{Tool: t.name, Duration: time.Since(start)})
+		return err
+	}
 	s.mu.Lock()
 	tg := s.guardOf(t.name)
 	if tg.mustWait() {
@@ -74,7 +88,9 @@ func (s *session) guarded(line, id []byte, key string, t *tool, start time.Time)
 	if te != nil {
 		return s.answerToolError(id, t, te, start)
 	}
-	s.hold(tg, key, release)
+	if tg.g.Limits().MaxActive > 0 { // else release does nothing
+		s.hold(key, release)
+	}
 	err := s.writeServer(line)
 	s.observe(Event{Tool: t.name, Duration: time.Since(start)})
 	return err
@@ -105,7 +121,7 @@ func (s *session) wait(ctx context.Context, tg *toolGuard, q *queuedCall, line, 
 			s.p.cfg.Logger.Debug("selfheal proxy: cannot answer a queued call", "error", err)
 		}
 	default:
-		s.hold(tg, key, release)
+		s.hold(key, release)
 		_ = s.writeServer(line) // never fails: a failure closes the server's side
 		s.observe(Event{Tool: t.name, Duration: time.Since(start)})
 	}
@@ -113,10 +129,7 @@ func (s *session) wait(ctx context.Context, tg *toolGuard, q *queuedCall, line, 
 
 // hold keeps an admitted call's slot until the server's response to key
 // passes back (see serverMessage) or the client cancels the call.
-func (s *session) hold(tg *toolGuard, key string, release func()) {
-	if tg.g.Limits().MaxActive == 0 {
-		return // no slot: release does nothing
-	}
+func (s *session) hold(key string, release func()) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.calls == nil { // Serve has returned
@@ -159,4 +172,23 @@ func (s *session) cancelled(m *message) {
 	if q != nil {
 		q.cancel()
 	}
+}
+
+// limiterKey is the key a call of tool is counted under by a limiter: the
+// tool's name, after the hash of WithLimitBy's value when there is one (a
+// fixed-length prefix, so that no two pairs make the same key).
+func limiterKey(tool, by string) string {
+	if by == "" {
+		return tool
+	}
+	return by + "/" + tool
+}
+
+// hashLimitBy is the hex SHA-256 of a WithLimitBy value, or "" for "".
+func hashLimitBy(v string) string {
+	if v == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(v))
+	return hex.EncodeToString(sum[:])
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -35,10 +36,13 @@ type Option func(*config)
 
 type config struct {
 	toolcall.Config
-	typos    bool
-	limits   *guard.Limits // nil: no guard
-	callLog  io.Writer     // nil: no call log
-	observer func(Event)   // nil: none
+	typos     bool
+	limits    *guard.Limits // nil: no guard
+	limiter   guard.Limiter // nil: none (WithLimiter)
+	limitBy   func(*http.Request) string
+	transport http.RoundTripper // nil: http.DefaultTransport
+	callLog   io.Writer         // nil: no call log
+	observer  func(Event)       // nil: none
 }
 
 // WithEngine sets the engine that words validation errors: its locale,
@@ -81,6 +85,37 @@ func WithContract(lock *contract.Lock) Option {
 // error.
 func WithGuard(l guard.Limits) Option {
 	return func(c *config) { c.limits = &l }
+}
+
+// WithLimiter admits the calls of every listed tool through lim, a
+// limiter whose counters may be shared by every replica of a proxy (see
+// mcp/guard/redisguard): each call is counted under a key made of the
+// tool's name and, over HTTP, of what WithLimitBy says of its request, so
+// that limits are per tool by default. A call lim refuses is answered with
+// its tool_error, as with WithGuard; an admitted call holds what lim gave it
+// until the server's response passes back. WithLimiter and WithGuard are
+// exclusive: New says so.
+func WithLimiter(lim guard.Limiter) Option {
+	return func(c *config) { c.limiter = lim }
+}
+
+// WithLimitBy splits the limits of WithGuard and WithLimiter over HTTP by
+// what f returns for the request carrying a call (a session id, an API
+// key's header): each tool's limits apply per distinct value. The value is
+// hashed (SHA-256) before it is used as a key, so no token reaches a
+// limiter's store, a log or the model in clear. f returning "" counts the
+// call with those of every other request without a value. f runs on the
+// request's goroutine. Over stdio, f is called once per session, with the
+// request that started it (see Commands).
+func WithLimitBy(f func(r *http.Request) string) Option {
+	return func(c *config) { c.limitBy = f }
+}
+
+// WithTransport sets the transport of the requests to the upstream server
+// (http.DefaultTransport by default): its TLS settings, its timeouts, or a
+// wrapper counting its failures.
+func WithTransport(rt http.RoundTripper) Option {
+	return func(c *config) { c.transport = rt }
 }
 
 // WithLogger sets where the proxy logs what concerns its operator: a
@@ -156,6 +191,9 @@ func New(opts ...Option) (*Proxy, error) {
 		if err := c.limits.Validate(); err != nil {
 			return nil, fmt.Errorf("proxy: %w", err)
 		}
+	}
+	if c.limits != nil && c.limiter != nil {
+		return nil, fmt.Errorf("proxy: WithGuard and WithLimiter both set; choose one")
 	}
 	c.Init()
 	lock, err := c.LoadLock()

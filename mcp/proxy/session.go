@@ -32,8 +32,15 @@ import (
 // ends first, the read from client under way ends when client does, and
 // what it reads is dropped. No write starts after Serve returns.
 func (p *Proxy) Serve(ctx context.Context, client io.Reader, toClient io.Writer, server io.Reader, toServer io.Writer) error {
+	return p.serve(ctx, client, toClient, server, toServer, "")
+}
+
+// serve is Serve for a session whose calls a limiter (WithLimiter) counts
+// under limitBy, the hash of WithLimitBy's value for it ("" for none).
+func (p *Proxy) serve(ctx context.Context, client io.Reader, toClient io.Writer, server io.Reader, toServer io.Writer, limitBy string) error {
 	ctx, cancel := context.WithCancel(ctx)
 	s := &session{
+		limitBy:  limitBy,
 		p:        p,
 		ctx:      ctx,
 		cancel:   cancel,
@@ -84,6 +91,9 @@ type session struct {
 	toServer     io.Writer
 	serverMu     sync.Mutex
 	serverClosed atomic.Bool
+
+	// limitBy is the hash of WithLimitBy's value for the session, or "".
+	limitBy string
 
 	// waiters counts the calls waiting in a guard's queue (see guard.go).
 	waiters sync.WaitGroup

@@ -1,0 +1,139 @@
+package proxy
+
+import (
+	"bytes"
+	"io"
+)
+
+// event is one server-sent event of a Streamable HTTP response or GET
+// stream: its data (the lines of its data fields, joined by "\n"), its
+// type and its id. The MCP messages are the data of events whose type is
+// "" or "message".
+type event struct {
+	typ, id string
+	data    []byte
+}
+
+// isMessage reports whether ev carries a JSON-RPC message.
+func (ev *event) isMessage() bool {
+	return ev.typ == "" || ev.typ == "message"
+}
+
+// sseScanner reads a stream of server-sent events as its bytes pass by:
+// Write is fed the bytes in any chunks, and each complete event is given to
+// the function, in order. It keeps only the event being read, so its
+// memory is bounded by the largest event. It follows the WHATWG
+// event-stream rules: lines end with "\n", "\r\n" or "\r"; a line starting
+// with ":" is a comment; "field: value" loses one space after the colon;
+// an event ends with an empty line, and one without data is not dispatched.
+type sseScanner struct {
+	on func(*event)
+
+	line    []byte // the line being read, without its end
+	afterCR bool   // the last byte was "\r": a "\n" next ends nothing
+	ev      event
+	data    bytes.Buffer
+	hasData bool
+}
+
+func newSSEScanner(on func(*event)) *sseScanner {
+	return &sseScanner{on: on}
+}
+
+// Write scans p; it never fails.
+func (s *sseScanner) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		if s.afterCR && p[0] == '\n' {
+			p = p[1:]
+			s.afterCR = false
+			continue
+		}
+		s.afterCR = false
+		i := bytes.IndexAny(p, "\r\n")
+		if i < 0 {
+			s.line = append(s.line, p...)
+			break
+		}
+		s.line = append(s.line, p[:i]...)
+		s.afterCR = p[i] == '\r'
+		p = p[i+1:]
+		s.field(s.line)
+		s.line = s.line[:0]
+	}
+	return n, nil
+}
+
+// field handles one complete line.
+func (s *sseScanner) field(line []byte) {
+	if len(line) == 0 {
+		s.dispatch()
+		return
+	}
+	if line[0] == ':' {
+		return
+	}
+	name, value, _ := bytes.Cut(line, []byte(":"))
+	value = bytes.TrimPrefix(value, []byte(" "))
+	switch string(name) {
+	case "data":
+		if s.hasData {
+			s.data.WriteByte('\n')
+		}
+		s.data.Write(value)
+		s.hasData = true
+	case "event":
+		s.ev.typ = string(value)
+	case "id":
+		if bytes.IndexByte(value, 0) < 0 {
+			s.ev.id = string(value)
+		}
+	}
+}
+
+func (s *sseScanner) dispatch() {
+	if s.hasData {
+		ev := s.ev
+		ev.data = s.data.Bytes()
+		s.on(&ev)
+	}
+	s.ev.typ = ""
+	s.data.Reset()
+	s.hasData = false
+	// The id is kept: in the event-stream rules it is the stream's last
+	// event id until another one is set.
+}
+
+// writeEvent writes one event carrying a JSON-RPC message (a line as the
+// stdio framing has it, or a body) to w: an id if id is not "", and the
+// message as data, one data field per line of it.
+func writeEvent(w io.Writer, id string, msg []byte) error {
+	var b bytes.Buffer
+	b.Grow(len(msg) + len(id) + 32)
+	b.WriteString("event: message\n")
+	if id != "" {
+		b.WriteString("id: ")
+		b.WriteString(id)
+		b.WriteByte('\n')
+	}
+	msg = bytes.TrimRight(msg, "\r\n")
+	for {
+		i := bytes.IndexAny(msg, "\r\n")
+		if i < 0 {
+			break
+		}
+		b.WriteString("data: ")
+		b.Write(msg[:i])
+		b.WriteByte('\n')
+		j := i + 1
+		if msg[i] == '\r' && j < len(msg) && msg[j] == '\n' {
+			j++
+		}
+		msg = msg[j:]
+	}
+	b.WriteString("data: ")
+	b.Write(msg)
+	b.WriteString("\n\n")
+	_, err := w.Write(b.Bytes())
+	return err
+}
