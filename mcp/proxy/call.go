@@ -23,37 +23,23 @@ func (s *session) call(line []byte, m *message) error {
 	if !ok {
 		return s.writeServer(line)
 	}
-	var name, args, meta []byte
-	if !members(m.params, func(k, v []byte) {
-		switch string(k) {
-		case `"name"`:
-			name = v
-		case `"arguments"`:
-			args = v
-		case `"_meta"`:
-			meta = v
-		}
-	}) {
+	c, ok := readCall(m.params)
+	if !ok {
 		return s.writeServer(line)
 	}
-	s.mu.Lock()
-	t := s.tools[str(name)]
-	locale := s.locale
-	s.mu.Unlock()
+	t := s.tools.lookup(c.name)
 	if t == nil {
 		return s.writeServer(line)
 	}
 	start := time.Now()
-	if t.schema != nil {
-		if list := arguments(t.schema, args, s.p.cfg.MaxDepth); list != nil {
-			if !json.Valid(line) {
-				return s.writeServer(line) // malformed: the server answers
-			}
-			if tag := metaLocale(meta); tag != "" {
-				locale = tag
-			}
-			return s.answerIssues(m.id, t, list, locale, start)
+	if list := s.p.check(t, c.args); list != nil {
+		if !json.Valid(line) {
+			return s.writeServer(line) // malformed: the server answers
 		}
+		s.mu.Lock()
+		locale := s.locale
+		s.mu.Unlock()
+		return s.writeClient(s.p.issuesAnswer(m.id, t, list, c.locale(locale), start))
 	}
 	if s.p.cfg.limits != nil || s.p.cfg.limiter != nil {
 		if !json.Valid(line) {
@@ -62,8 +48,50 @@ func (s *session) call(line []byte, m *message) error {
 		return s.guarded(line, m.id, key, t, start)
 	}
 	err := s.writeServer(line)
-	s.observe(Event{Tool: t.name, Duration: time.Since(start)})
+	s.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
 	return err
+}
+
+// callParams is what the proxy reads of a tools/call's params: the raw
+// members it needs.
+type callParams struct {
+	name       string
+	args, meta []byte // nil when absent
+}
+
+// readCall reads the params of a tools/call; ok is false when they are not
+// an object.
+func readCall(params []byte) (c callParams, ok bool) {
+	var name []byte
+	ok = members(params, func(k, v []byte) {
+		switch string(k) {
+		case `"name"`:
+			name = v
+		case `"arguments"`:
+			c.args = v
+		case `"_meta"`:
+			c.meta = v
+		}
+	})
+	c.name = str(name)
+	return c, ok
+}
+
+// locale is the language the call asks for in its _meta, else session's.
+func (c *callParams) locale(session string) string {
+	if tag := metaLocale(c.meta); tag != "" {
+		return tag
+	}
+	return session
+}
+
+// check returns the issues of a call's arguments, or nil when they are
+// valid or t has no schema to check them with.
+func (p *Proxy) check(t *tool, args []byte) issues.List {
+	if t.schema == nil {
+		return nil
+	}
+	return arguments(t.schema, args, p.cfg.MaxDepth)
 }
 
 // arguments checks a call's raw arguments as the Go integrations do (see
@@ -115,10 +143,12 @@ type textContent struct {
 	Text string `json:"text"`
 }
 
-// answerIssues answers a call whose arguments failed with the
-// validation_error, in the language tag asks for ("" for the engine's).
-func (s *session) answerIssues(id []byte, t *tool, list issues.List, tag string, start time.Time) error {
-	e := s.p.cfg.EngineFor(tag)
+// issuesAnswer returns the response (one line) to the call of id whose
+// arguments failed with list: the validation_error, in the language tag
+// asks for ("" for the engine's). It reports the call to the call log and
+// the observer.
+func (p *Proxy) issuesAnswer(id []byte, t *tool, list issues.List, tag string, start time.Time) []byte {
+	e := p.cfg.EngineFor(tag)
 	sc := toolcall.Structured(e, list)
 	res := callResult{
 		Content: []textContent{{Type: "text", Text: toolcall.Text(e, t.name, list, t.contract)}},
@@ -129,37 +159,42 @@ func (s *session) answerIssues(id []byte, t *tool, list issues.List, tag string,
 	} else {
 		res.StructuredContent = &sc
 	}
-	err := s.answer(id, res)
-	if s.p.cfg.callLog != nil || s.p.cfg.observer != nil {
+	line := responseLine(id, res)
+	if p.cfg.callLog != nil || p.cfg.observer != nil {
 		codes, paths := summary(sc.Issues)
-		s.p.logCall(t.name, codes, paths, "validation_error")
-		s.observe(Event{Tool: t.name, Answered: true, Code: string(envelope.ValidationErrorCode), Issues: codes, Duration: time.Since(start)})
+		p.logCall(t.name, codes, paths, "validation_error")
+		p.observe(Event{Tool: t.name, Answered: true, Code: string(envelope.ValidationErrorCode), Issues: codes, Duration: time.Since(start)})
 	}
-	return err
+	return line
+}
+
+// toolErrorAnswer returns the response (one line) to the call of id that a
+// guard refused with te, and reports it.
+func (p *Proxy) toolErrorAnswer(id []byte, t *tool, te *envelope.ToolError, start time.Time) []byte {
+	line := responseLine(id, callResult{
+		Content: []textContent{{Type: "text", Text: te.String()}},
+		IsError: te.IsError(),
+	})
+	p.logCall(t.name, nil, nil, string(te.Code))
+	p.observe(Event{Tool: t.name, Answered: true, Code: string(te.Code), Duration: time.Since(start)})
+	return line
 }
 
 // answerToolError answers a call with a tool_error (a guard's).
 func (s *session) answerToolError(id []byte, t *tool, te *envelope.ToolError, start time.Time) error {
-	res := callResult{
-		Content: []textContent{{Type: "text", Text: te.String()}},
-		IsError: te.IsError(),
-	}
-	err := s.answer(id, res)
-	s.p.logCall(t.name, nil, nil, string(te.Code))
-	s.observe(Event{Tool: t.name, Answered: true, Code: string(te.Code), Duration: time.Since(start)})
-	return err
+	return s.writeClient(s.p.toolErrorAnswer(id, t, te, start))
 }
 
-// answer writes the response to the request of id to the client: one line,
-// with the id as the request wrote it.
-func (s *session) answer(id []byte, res callResult) error {
+// responseLine is the response to the request of id, with the id as the
+// request wrote it: one line, ending with a newline.
+func responseLine(id []byte, res callResult) []byte {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf) // Encode ends the line
 	enc.SetEscapeHTML(false)     // the text is XML: keep its < and > readable
 	if err := enc.Encode(response{JSONRPC: "2.0", ID: id, Result: res}); err != nil {
-		return err // not reached: every value here encodes
+		panic(err) // not reached: every value here encodes
 	}
-	return s.writeClient(buf.Bytes())
+	return buf.Bytes()
 }
 
 // summary returns the codes of the issues, in order, and their paths, each
@@ -179,8 +214,8 @@ func summary(list issues.List) (codes, paths []string) {
 }
 
 // observe reports ev to WithObserver's function, if any.
-func (s *session) observe(ev Event) {
-	if f := s.p.cfg.observer; f != nil {
+func (p *Proxy) observe(ev Event) {
+	if f := p.cfg.observer; f != nil {
 		f(ev)
 	}
 }

@@ -68,7 +68,7 @@ func (s *session) guarded(line, id []byte, key string, t *tool, start time.Time)
 		}
 		s.hold(key, release)
 		err := s.writeServer(line)
-		s.observe(Event{Tool: t.name, Duration: time.Since(start)})
+		s.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
 		return err
 	}
 	s.mu.Lock()
@@ -92,7 +92,7 @@ func (s *session) guarded(line, id []byte, key string, t *tool, start time.Time)
 		s.hold(key, release)
 	}
 	err := s.writeServer(line)
-	s.observe(Event{Tool: t.name, Duration: time.Since(start)})
+	s.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
 	return err
 }
 
@@ -123,7 +123,7 @@ func (s *session) wait(ctx context.Context, tg *toolGuard, q *queuedCall, line, 
 	default:
 		s.hold(key, release)
 		_ = s.writeServer(line) // never fails: a failure closes the server's side
-		s.observe(Event{Tool: t.name, Duration: time.Since(start)})
+		s.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
 	}
 }
 

@@ -46,7 +46,6 @@ func (p *Proxy) serve(ctx context.Context, client io.Reader, toClient io.Writer,
 		cancel:   cancel,
 		toClient: toClient,
 		toServer: toServer,
-		tools:    map[string]*tool{},
 		lists:    map[string]bool{},
 		calls:    map[string]func(){},
 		queued:   map[string]*queuedCall{},
@@ -98,13 +97,11 @@ type session struct {
 	// waiters counts the calls waiting in a guard's queue (see guard.go).
 	waiters sync.WaitGroup
 
+	// tools are the tools learned from tools/list results.
+	tools toolSet
+
 	// mu guards what follows.
 	mu sync.Mutex
-	// tools are the tools learned from tools/list results, by name.
-	tools map[string]*tool
-	// listing holds the names listed so far by the listing under way (see
-	// learn); nil when none is.
-	listing map[string]bool
 	// lists are the ids (see idKey) of the client's tools/list requests
 	// whose results have not passed yet, each with whether it had a cursor.
 	lists map[string]bool
@@ -265,7 +262,7 @@ func (s *session) serverMessage(line []byte) {
 		release()
 	}
 	if isList && m.result != nil {
-		s.learn(m.result, !cursor)
+		s.tools.learn(s.p, m.result, !cursor)
 	}
 }
 

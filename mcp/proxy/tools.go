@@ -44,6 +44,23 @@ type listPage struct {
 	NextCursor *string           `json:"nextCursor"`
 }
 
+// toolSet is the tools a session knows, learned from tools/list results.
+type toolSet struct {
+	mu sync.Mutex
+	// tools are the tools learned, by name.
+	tools map[string]*tool
+	// listing holds the names listed so far by the listing under way (see
+	// learn); nil when none is.
+	listing map[string]bool
+}
+
+// lookup returns the tool named name, or nil when it is not known.
+func (ts *toolSet) lookup(name string) *tool {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return ts.tools[name]
+}
+
 // learn reads one page of a tools/list result, before it is forwarded to
 // the client (so that a call the client sends once it has read the list is
 // checked). first says that the request had no cursor: the page starts a
@@ -51,70 +68,75 @@ type listPage struct {
 // without nextCursor) arrives; until then, tools it has not listed yet stay
 // known with their old schemas, and the tools it has listed are known with
 // their new ones. A page of a request with a cursor outside of any listing
-// (the client fetched one page again) only adds and updates tools.
-func (s *session) learn(result json.RawMessage, first bool) {
+// (the client fetched one page again) only adds and updates tools. It
+// returns the next page's cursor, "" after the last page, and whether the
+// result could be read.
+func (ts *toolSet) learn(p *Proxy, result json.RawMessage, first bool) (next string, ok bool) {
 	var page listPage
 	if err := json.Unmarshal(result, &page); err != nil {
-		s.p.cfg.Logger.Debug("selfheal proxy: cannot read a tools/list result; its tools are not learned", "error", err)
-		return
+		p.cfg.Logger.Debug("selfheal proxy: cannot read a tools/list result; its tools are not learned", "error", err)
+		return "", false
 	}
 	learned := make([]*tool, 0, len(page.Tools))
 	for _, raw := range page.Tools {
 		var w wireTool
 		if err := json.Unmarshal(raw, &w); err != nil || w.Name == "" {
-			s.p.cfg.Logger.Debug("selfheal proxy: cannot read a tool of a tools/list result; its calls pass unchecked", "error", err)
+			p.cfg.Logger.Debug("selfheal proxy: cannot read a tool of a tools/list result; its calls pass unchecked", "error", err)
 			continue
 		}
-		learned = append(learned, s.toolOf(&w))
+		learned = append(learned, ts.toolOf(p, &w))
 	}
-	last := page.NextCursor == nil || *page.NextCursor == ""
+	if page.NextCursor != nil {
+		next = *page.NextCursor
+	}
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if ts.tools == nil {
+		ts.tools = map[string]*tool{}
+	}
 	if first {
-		s.listing = map[string]bool{}
+		ts.listing = map[string]bool{}
 	}
 	for _, t := range learned {
-		s.tools[t.name] = t
-		if s.listing != nil {
-			s.listing[t.name] = true
+		ts.tools[t.name] = t
+		if ts.listing != nil {
+			ts.listing[t.name] = true
 		}
 	}
-	if last && s.listing != nil {
-		for name := range s.tools {
-			if !s.listing[name] {
-				delete(s.tools, name)
+	if next == "" && ts.listing != nil {
+		for name := range ts.tools {
+			if !ts.listing[name] {
+				delete(ts.tools, name)
 			}
 		}
-		s.listing = nil
+		ts.listing = nil
 	}
+	return next, true
 }
 
 // toolOf returns the tool w describes: the one already known when it is
 // listed unchanged, else a new one with its schema compiled (through the
 // proxy's cache) and its contract section computed.
-func (s *session) toolOf(w *wireTool) *tool {
+func (ts *toolSet) toolOf(p *Proxy, w *wireTool) *tool {
 	d := toolDigest(w)
-	s.mu.Lock()
-	old := s.tools[w.Name]
-	s.mu.Unlock()
-	if old != nil && old.digest == d {
+	if old := ts.lookup(w.Name); old != nil && old.digest == d {
 		return old
 	}
 	t := &tool{name: w.Name, digest: d, output: present(w.OutputSchema)}
 	if !present(w.InputSchema) {
-		s.p.cfg.Logger.Warn("selfheal proxy: the tool has no input schema; its calls pass unchecked", "tool", w.Name)
+		p.cfg.Logger.Warn("selfheal proxy: the tool has no input schema; its calls pass unchecked", "tool", w.Name)
 		return t
 	}
-	t.schema = s.p.schemas.compile(s.p, w.Name, w.InputSchema)
-	if t.schema != nil && s.p.lock != nil {
+	t.schema = p.schemas.compile(p, w.Name, w.InputSchema)
+	if t.schema != nil && p.lock != nil {
 		var out any
 		if t.output {
 			out = w.OutputSchema
 		}
-		ct, err := s.p.cfg.ToolContract(s.p.lock, w.Name, w.Description, w.InputSchema, out)
+		ct, err := p.cfg.ToolContract(p.lock, w.Name, w.Description, w.InputSchema, out)
 		if err != nil {
-			s.p.cfg.Logger.Warn("selfheal proxy: cannot compare the tool with the lockfile", "tool", w.Name, "error", err)
+			p.cfg.Logger.Warn("selfheal proxy: cannot compare the tool with the lockfile", "tool", w.Name, "error", err)
 		}
 		t.contract = ct
 	}
