@@ -1,0 +1,283 @@
+package redisguard
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/mcp/guard"
+	"github.com/selfheal/selfheal/mcp/guard/internal/refuse"
+)
+
+// Defaults of the options.
+const (
+	defaultPrefix  = "selfheal"
+	defaultTimeout = 100 * time.Millisecond
+	defaultSlotTTL = 30 * time.Second
+)
+
+// maxInterval caps the time between two calls of a rate limit (about 31
+// years), so that the microseconds of a tiny Rate stay exact in Redis.
+const maxInterval = 1e15 // µs
+
+// logEvery is how often, at most, a Limiter logs that Redis failed: an
+// outage fails every call, and one line a minute says so without flooding
+// the log.
+const logEvery = time.Minute
+
+// errReply is a script reply of an unexpected shape (another script under
+// the same SHA, a proxy in between): a Redis failure like any other.
+var errReply = errors.New("redisguard: unexpected reply from the acquire script")
+
+// Limiter is a [guard.Limiter] whose counters live in Redis, so that every
+// replica of a server enforces one limit per key. It is safe for
+// concurrent use; make one per set of Limits and share it.
+type Limiter struct {
+	c   redis.UniversalClient
+	l   guard.Limits
+	cfg config
+
+	// ownDeadline: the client honours context deadlines itself
+	// (ContextTimeoutEnabled); otherwise each call runs in a goroutine that
+	// Acquire stops waiting for at the deadline.
+	ownDeadline bool
+	// rated: l has a rate limit.
+	rated bool
+	// The script's arguments that do not change, converted once.
+	args [4]any // interval µs, tolerance µs, MaxActive, slot TTL µs
+	// ttlArg is the slot TTL in µs, for refreshScript.
+	ttlArg any
+
+	nextLog atomic.Int64 // unix ns before which failures are not logged
+}
+
+// Option configures a Limiter.
+type Option func(*config)
+
+type config struct {
+	prefix     string
+	failClosed bool
+	timeout    time.Duration
+	log        *slog.Logger
+	slotTTL    time.Duration
+}
+
+// WithPrefix sets the prefix of the Limiter's keys in Redis, "selfheal" by
+// default. Limiters with different Limits on one Redis need different
+// prefixes (or different keys), or they share counters.
+func WithPrefix(prefix string) Option { return func(c *config) { c.prefix = prefix } }
+
+// WithFailClosed says what Acquire does when Redis cannot be reached or
+// fails: false (the default) admits the call unchecked, so that an outage
+// of Redis does not become an outage of the tools (fail open); true refuses
+// it with a SERVER_BUSY saying the limits are unavailable, for limits that
+// protect something that must not be overrun (fail closed).
+func WithFailClosed(closed bool) Option { return func(c *config) { c.failClosed = closed } }
+
+// WithTimeout sets the deadline of every Redis call, 100ms by default, so
+// that a slow or hung Redis delays a call by at most that much, then counts
+// as a failure (see [WithFailClosed]). It holds even when the client does
+// not honour context deadlines (ContextTimeoutEnabled false), at the cost
+// of a goroutine per Redis call; set ContextTimeoutEnabled on the client to
+// save it.
+func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
+
+// WithLogger sets where Redis failures are logged, slog.Default() by
+// default. A failure is logged at most once a minute per Limiter, saying
+// whether calls are admitted (fail open) or refused (fail closed).
+func WithLogger(l *slog.Logger) Option { return func(c *config) { c.log = l } }
+
+// WithSlotTTL sets how long a concurrency slot lasts in Redis, 30s by
+// default. A held slot is refreshed every third of it, so a long call keeps
+// its slot; the slots of a replica that crashed, or lost Redis, without
+// releasing them come back after at most this long. A shorter TTL frees
+// them sooner at the cost of more refreshes.
+func WithSlotTTL(d time.Duration) Option { return func(c *config) { c.slotTTL = d } }
+
+// New returns a limiter enforcing l for each key, with its counters in
+// Redis. It returns an error when l is out of range (see
+// [guard.Limits.Validate]), when l.MaxQueued asks for a queue (calls beyond
+// MaxActive are shed, never queued, see the package documentation), or
+// when an option is out of range. It does not contact Redis: a Redis that
+// is down at startup is a failure of the first calls, not of New.
+func New(client redis.UniversalClient, l guard.Limits, opts ...Option) (*Limiter, error) {
+	if client == nil {
+		return nil, errors.New("redisguard: the Redis client is nil")
+	}
+	if err := l.Validate(); err != nil {
+		return nil, fmt.Errorf("redisguard: %w", err)
+	}
+	if l.MaxQueued > 0 {
+		return nil, errors.New("redisguard: calls beyond MaxActive are not queued; MaxQueued must be 0 or NoQueue")
+	}
+	cfg := config{prefix: defaultPrefix, timeout: defaultTimeout, slotTTL: defaultSlotTTL}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.timeout <= 0 {
+		return nil, fmt.Errorf("redisguard: WithTimeout(%v); want a positive duration", cfg.timeout)
+	}
+	if cfg.slotTTL < time.Millisecond {
+		return nil, fmt.Errorf("redisguard: WithSlotTTL(%v); want 1ms or more (Redis expires keys in milliseconds)", cfg.slotTTL)
+	}
+	if cfg.log == nil {
+		cfg.log = slog.Default()
+	}
+	var interval, tolerance float64 // 0: no rate limit
+	if l.Rate > 0 && !math.IsInf(l.Rate, 1) {
+		interval = min(1e6/l.Rate, maxInterval)
+		tolerance = interval * float64(max(l.Burst, 1))
+	}
+	ttl := strconv.FormatInt(cfg.slotTTL.Microseconds(), 10)
+	return &Limiter{
+		c:           client,
+		l:           l,
+		cfg:         cfg,
+		ownDeadline: honoursDeadlines(client),
+		rated:       interval > 0,
+		args: [4]any{
+			strconv.FormatFloat(interval, 'g', -1, 64),
+			strconv.FormatFloat(tolerance, 'g', -1, 64),
+			strconv.Itoa(l.MaxActive),
+			ttl,
+		},
+		ttlArg: ttl,
+	}, nil
+}
+
+// honoursDeadlines reports whether client stops a command at its context's
+// deadline. go-redis does only with ContextTimeoutEnabled; without it a
+// hung Redis holds a command for ReadTimeout (forever when it is -1).
+func honoursDeadlines(client redis.UniversalClient) bool {
+	switch c := client.(type) {
+	case *redis.Client:
+		return c.Options().ContextTimeoutEnabled
+	case *redis.ClusterClient:
+		return c.Options().ContextTimeoutEnabled
+	case *redis.Ring:
+		return c.Options().ContextTimeoutEnabled
+	}
+	return false
+}
+
+// noop is the release of a call that holds no slot in Redis.
+func noop() {}
+
+// Acquire admits one call of key, as [guard.Guard.Acquire] does, with one
+// Redis round trip (none when l limits nothing). On success it returns a
+// release function to call once the call is done; calling it again does
+// nothing. On failure release is nil and te says why, in the same words as
+// the in-process guard:
+//
+//   - SERVER_BUSY when MaxActive calls of key run (on any replica): calls
+//     are never queued;
+//   - RATE_LIMITED above the rate, with retry_after the exact time until
+//     the bucket admits one call;
+//   - TIMEOUT or SERVER_BUSY when ctx ended before or during the call to
+//     Redis;
+//   - when Redis fails or does not answer within the timeout: admitted
+//     (fail open, the default; release does nothing) or SERVER_BUSY saying
+//     the limits are unavailable (fail closed).
+//
+// A call shed for concurrency takes no token of the rate limit; a call
+// refused for the rate takes no slot.
+func (l *Limiter) Acquire(ctx context.Context, key string) (release func(), te *envelope.ToolError) {
+	if l.l.MaxActive == 0 && !l.rated {
+		return noop, nil // no limit: nothing to ask Redis
+	}
+	if ctx.Err() != nil {
+		return nil, refuse.Cancelled(ctx)
+	}
+	keys := l.keys(key)
+	var holder string
+	if l.l.MaxActive > 0 {
+		holder = rand.Text() // 128 random bits: no two holders collide
+	}
+	var reply []int64
+	err := l.call(ctx, func(ctx context.Context) (err error) {
+		reply, err = acquireScript.Run(ctx, l.c, keys[:], l.args[0], l.args[1], l.args[2], l.args[3], holder).Int64Slice()
+		return err
+	})
+	if err == nil && len(reply) != 2 {
+		err = errReply
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, refuse.Cancelled(ctx)
+		}
+		return l.failed(err)
+	}
+	switch reply[0] {
+	case 0:
+		if l.l.MaxActive == 0 {
+			return noop, nil
+		}
+		return l.hold(keys[1], holder), nil
+	case 1:
+		return nil, refuse.Busy()
+	case 2:
+		return nil, refuse.RateLimited(time.Duration(max(reply[1], 1)) * time.Microsecond)
+	}
+	return l.failed(errReply)
+}
+
+// keys returns the rate and active keys of key: prefix:{sha256(key)}:kind.
+// The hash keeps keys, tokens and tool names out of Redis; the braces make
+// the two keys one hash slot, so that the script may touch both on Redis
+// Cluster.
+func (l *Limiter) keys(key string) [2]string {
+	sum := sha256.Sum256([]byte(key))
+	base := l.cfg.prefix + ":{" + hex.EncodeToString(sum[:]) + "}:"
+	return [2]string{base + "rate", base + "active"}
+}
+
+// failed answers a call whose Redis call failed, as configured, and logs
+// the failure at most once a minute.
+func (l *Limiter) failed(err error) (func(), *envelope.ToolError) {
+	if l.cfg.failClosed {
+		l.logf(slog.LevelError, "redisguard: Redis is unavailable; refusing calls until it answers (fail closed)", err)
+		return nil, refuse.Unavailable()
+	}
+	l.logf(slog.LevelWarn, "redisguard: Redis is unavailable; admitting calls without limits until it answers (fail open)", err)
+	return noop, nil
+}
+
+// logf logs msg and err unless a failure was logged less than a minute ago.
+func (l *Limiter) logf(level slog.Level, msg string, err error) {
+	now := time.Now().UnixNano()
+	next := l.nextLog.Load()
+	if now < next || !l.nextLog.CompareAndSwap(next, now+int64(logEvery)) {
+		return
+	}
+	l.cfg.log.Log(context.Background(), level, msg, "err", err)
+}
+
+// call runs f with the Limiter's timeout. When the client does not stop at
+// a deadline itself, f runs in a goroutine and call stops waiting for it
+// at the deadline: a hung Redis never hangs a tool call.
+func (l *Limiter) call(ctx context.Context, f func(context.Context) error) error {
+	ctx, cancel := context.WithTimeout(ctx, l.cfg.timeout)
+	defer cancel()
+	if l.ownDeadline {
+		return f(ctx)
+	}
+	done := make(chan error, 1)
+	go func() { done <- f(ctx) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

@@ -1,0 +1,567 @@
+package redisguard_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/internal/redistest"
+	"github.com/selfheal/selfheal/mcp/guard"
+	"github.com/selfheal/selfheal/mcp/guard/internal/refuse"
+	"github.com/selfheal/selfheal/mcp/guard/redisguard"
+)
+
+// hangBound is how long any Acquire or release may take before a test calls
+// it a hang. It is not a timing assertion: the Limiter's own deadline is
+// 100ms, and only a call that waits on a dead Redis can reach 5s.
+const hangBound = 5 * time.Second
+
+var _ guard.Limiter = (*redisguard.Limiter)(nil)
+
+// TestMain silences go-redis's own log: the tests that stop Redis make it
+// report every refused dial.
+func TestMain(m *testing.M) {
+	redis.SetLogger(silent{})
+	os.Exit(m.Run())
+}
+
+type silent struct{}
+
+func (silent) Printf(context.Context, string, ...any) {}
+
+// newClient returns a client of the Redis at addr, closed when t ends. It
+// honours context deadlines, as the package documentation recommends.
+func newClient(t testing.TB, addr string) *redis.Client {
+	c := redis.NewClient(&redis.Options{Addr: addr, ContextTimeoutEnabled: true})
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// quiet is a logger that drops everything, for tests that make Redis fail
+// but do not look at the log.
+var quiet = redisguard.WithLogger(slog.New(slog.DiscardHandler))
+
+// newLimiter is redisguard.New, failing t on an error. Its Redis failures
+// are not logged unless opts set a logger.
+func newLimiter(t testing.TB, c redis.UniversalClient, l guard.Limits, opts ...redisguard.Option) *redisguard.Limiter {
+	t.Helper()
+	lim, err := redisguard.New(c, l, append([]redisguard.Option{quiet}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lim
+}
+
+// outcome is what an Acquire answered: "ok", or the refusal's code.
+func outcome(te *envelope.ToolError) string {
+	if te == nil {
+		return "ok"
+	}
+	return string(te.Code)
+}
+
+// acquire calls lim.Acquire, failing t if it does not return within
+// hangBound.
+func acquire(t *testing.T, lim *redisguard.Limiter, ctx context.Context, key string) (func(), *envelope.ToolError) {
+	t.Helper()
+	var (
+		release func()
+		te      *envelope.ToolError
+	)
+	within(t, "Acquire", func() { release, te = lim.Acquire(ctx, key) })
+	return release, te
+}
+
+// within runs f and fails t if it has not returned after hangBound.
+func within(t *testing.T, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { f(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(hangBound):
+		t.Fatalf("%s has not returned after %v", what, hangBound)
+	}
+}
+
+func TestNewRefuses(t *testing.T) {
+	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"}) // never dialled: New does not contact Redis
+	defer c.Close()
+	tests := []struct {
+		name string
+		c    redis.UniversalClient
+		l    guard.Limits
+		opts []redisguard.Option
+		want string
+	}{
+		{"nil client", nil, guard.Limits{MaxActive: 1}, nil,
+			"redisguard: the Redis client is nil"},
+		{"limits out of range", c, guard.Limits{MaxActive: -1}, nil,
+			"redisguard: guard: MaxActive is -1; want 0 (no limit) or more"},
+		{"a queue", c, guard.Limits{MaxActive: 2, MaxQueued: 10}, nil,
+			"redisguard: calls beyond MaxActive are not queued; MaxQueued must be 0 or NoQueue"},
+		{"no timeout", c, guard.Limits{Rate: 1}, []redisguard.Option{redisguard.WithTimeout(0)},
+			"redisguard: WithTimeout(0s); want a positive duration"},
+		{"slot TTL below Redis's resolution", c, guard.Limits{MaxActive: 1}, []redisguard.Option{redisguard.WithSlotTTL(time.Microsecond)},
+			"redisguard: WithSlotTTL(1µs); want 1ms or more (Redis expires keys in milliseconds)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lim, err := redisguard.New(tt.c, tt.l, tt.opts...)
+			if err == nil || err.Error() != tt.want {
+				t.Fatalf("New: %v, %v; want error %q", lim, err, tt.want)
+			}
+		})
+	}
+	for _, q := range []int{0, guard.NoQueue} {
+		if _, err := redisguard.New(c, guard.Limits{MaxActive: 2, MaxQueued: q}); err != nil {
+			t.Errorf("MaxQueued %d: %v; want it accepted (shed at once)", q, err)
+		}
+	}
+}
+
+func TestRate(t *testing.T) {
+	addr := redistest.Start(t)
+	replicas := []*redis.Client{newClient(t, addr), newClient(t, addr)}
+	const limited = "RATE_LIMITED"
+	tests := []struct {
+		name  string
+		calls []struct{ replica, key int } // of 8 calls
+		want  []string
+	}{
+		{
+			name:  "one replica",
+			calls: []struct{ replica, key int }{{0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}},
+			want:  []string{"ok", "ok", "ok", limited, limited, limited, limited, limited},
+		},
+		{
+			name:  "two replicas share the bucket",
+			calls: []struct{ replica, key int }{{0, 0}, {1, 0}, {0, 0}, {1, 0}, {0, 0}, {1, 0}, {0, 0}, {1, 0}},
+			want:  []string{"ok", "ok", "ok", limited, limited, limited, limited, limited},
+		},
+		{
+			name:  "keys are independent",
+			calls: []struct{ replica, key int }{{0, 0}, {1, 1}, {0, 0}, {1, 1}, {0, 0}, {1, 1}, {0, 0}, {1, 1}},
+			want:  []string{"ok", "ok", "ok", "ok", "ok", "ok", limited, limited},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := guard.Limits{Rate: 1, Burst: 3}
+			lims := []*redisguard.Limiter{
+				newLimiter(t, replicas[0], l, redisguard.WithPrefix(t.Name())),
+				newLimiter(t, replicas[1], l, redisguard.WithPrefix(t.Name())),
+			}
+			keys := []string{"search", "write_file"}
+			start := time.Now()
+			var got []string
+			for i, c := range tt.calls {
+				release, te := acquire(t, lims[c.replica], context.Background(), keys[c.key])
+				got = append(got, outcome(te))
+				if te == nil {
+					release()
+					continue
+				}
+				if te.RetryAfter <= 0 || te.RetryAfter > time.Second {
+					t.Errorf("call %d: retry_after %v; want in (0, 1s]", i, te.RetryAfter)
+				}
+				if te.String() != refuse.RateLimited(te.RetryAfter).String() {
+					t.Errorf("call %d: %s\nwant the in-process guard's words", i, te)
+				}
+			}
+			if elapsed := time.Since(start); elapsed >= time.Second {
+				t.Skipf("the calls took %v, long enough for the bucket to refill a token", elapsed)
+			}
+			if strings.Join(got, " ") != strings.Join(tt.want, " ") {
+				t.Errorf("got  %v\nwant %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// The wait is exact, as the in-process guard's: one call every 30 s reads
+// retry_after 30 s, not a guess.
+func TestRateRetryAfter(t *testing.T) {
+	lim := newLimiter(t, newClient(t, redistest.Start(t)), guard.Limits{Rate: 1.0 / 30, Burst: 1})
+	if _, te := acquire(t, lim, context.Background(), "k"); te != nil {
+		t.Fatalf("first call: %s", te)
+	}
+	_, te := acquire(t, lim, context.Background(), "k")
+	if te == nil || te.Code != envelope.RateLimited || te.RetryAfter.Round(10*time.Second) != 30*time.Second {
+		t.Fatalf("second call: %v; want RATE_LIMITED with retry_after 30s", te)
+	}
+}
+
+func TestConcurrency(t *testing.T) {
+	addr := redistest.Start(t)
+	l := guard.Limits{MaxActive: 2, MaxQueued: guard.NoQueue}
+	a := newLimiter(t, newClient(t, addr), l) // two replicas
+	b := newLimiter(t, newClient(t, addr), l)
+	ctx := context.Background()
+
+	releaseA, te := acquire(t, a, ctx, "k")
+	if te != nil {
+		t.Fatalf("first call: %s", te)
+	}
+	releaseB, te := acquire(t, b, ctx, "k")
+	if te != nil {
+		t.Fatalf("second call: %s", te)
+	}
+	for _, lim := range []*redisguard.Limiter{a, b} {
+		if _, te := acquire(t, lim, ctx, "k"); te == nil || te.String() != refuse.Busy().String() {
+			t.Fatalf("third call while two run: %v; want\n%s", te, refuse.Busy())
+		}
+	}
+	if release, te := acquire(t, a, ctx, "other"); te != nil {
+		t.Errorf("another key: %s; want it admitted", te)
+	} else {
+		release()
+	}
+	releaseA()
+	releaseC, te := acquire(t, b, ctx, "k")
+	if te != nil {
+		t.Fatalf("a call after a release: %s", te)
+	}
+	releaseB()
+	releaseC()
+}
+
+// A call shed for concurrency takes no token, and a call refused for the
+// rate takes no slot, as in the in-process guard.
+func TestLimitsTogether(t *testing.T) {
+	c := newClient(t, redistest.Start(t))
+	lim := newLimiter(t, c, guard.Limits{MaxActive: 1, Rate: 1.0 / 60, Burst: 2})
+	ctx := context.Background()
+	release, te := acquire(t, lim, ctx, "k") // token 1 of 2
+	if te != nil {
+		t.Fatal(te)
+	}
+	var got []string
+	for range 5 { // shed: no token taken
+		_, te := acquire(t, lim, ctx, "k")
+		got = append(got, outcome(te))
+	}
+	release()
+	release, te = acquire(t, lim, ctx, "k") // token 2 of 2
+	got = append(got, outcome(te))
+	if te == nil {
+		release()
+	}
+	_, te = acquire(t, lim, ctx, "k") // no token left: no slot taken
+	got = append(got, outcome(te))
+	want := "SERVER_BUSY SERVER_BUSY SERVER_BUSY SERVER_BUSY SERVER_BUSY ok RATE_LIMITED"
+	if strings.Join(got, " ") != want {
+		t.Fatalf("got  %s\nwant %s", strings.Join(got, " "), want)
+	}
+	n, err := c.ZCard(ctx, activeKey("selfheal", "k")).Result()
+	if err != nil || n != 0 {
+		t.Fatalf("slots held after the rate-limited call: %d, %v; want 0", n, err)
+	}
+}
+
+// A replica that crashed with a slot held gives it back after the slot
+// TTL; a replica that holds a slot for longer than the TTL keeps it.
+func TestSlotExpiry(t *testing.T) {
+	addr := redistest.Start(t)
+	l := guard.Limits{MaxActive: 1}
+	lim := newLimiter(t, newClient(t, addr), l)
+	ctx := context.Background()
+
+	t.Run("crashed replica", func(t *testing.T) {
+		crashed := redis.NewClient(&redis.Options{Addr: addr, ContextTimeoutEnabled: true})
+		dead := newLimiter(t, crashed, l, redisguard.WithSlotTTL(300*time.Millisecond))
+		releaseDead, te := acquire(t, dead, ctx, "crash")
+		if te != nil {
+			t.Fatal(te)
+		}
+		crashed.Close() // its connections are gone: no refresh, no release
+		defer releaseDead()
+
+		if _, te := acquire(t, lim, ctx, "crash"); outcome(te) != "SERVER_BUSY" {
+			t.Fatalf("while the crashed replica's slot lasts: %v; want SERVER_BUSY", te)
+		}
+		deadline := time.Now().Add(hangBound)
+		for {
+			release, te := acquire(t, lim, ctx, "crash")
+			if te == nil {
+				release()
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the crashed replica's slot did not come back: %s", te)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	})
+
+	t.Run("long call", func(t *testing.T) {
+		long := newLimiter(t, newClient(t, addr), l, redisguard.WithSlotTTL(300*time.Millisecond))
+		release, te := acquire(t, long, ctx, "long")
+		if te != nil {
+			t.Fatal(te)
+		}
+		time.Sleep(time.Second) // over three TTLs: refreshed, not expired
+		if _, te := acquire(t, lim, ctx, "long"); outcome(te) != "SERVER_BUSY" {
+			t.Fatalf("while a long call holds the slot: %v; want SERVER_BUSY", te)
+		}
+		release()
+		if release, te := acquire(t, lim, ctx, "long"); te != nil {
+			t.Fatalf("after the long call: %s", te)
+		} else {
+			release()
+		}
+	})
+}
+
+// Calling release twice frees one slot once: the second call does not
+// free the slot of a later call.
+func TestReleaseIdempotent(t *testing.T) {
+	lim := newLimiter(t, newClient(t, redistest.Start(t)), guard.Limits{MaxActive: 1})
+	ctx := context.Background()
+	first, te := acquire(t, lim, ctx, "k")
+	if te != nil {
+		t.Fatal(te)
+	}
+	first()
+	second, te := acquire(t, lim, ctx, "k")
+	if te != nil {
+		t.Fatal(te)
+	}
+	within(t, "release", first) // again
+	if _, te := acquire(t, lim, ctx, "k"); outcome(te) != "SERVER_BUSY" {
+		t.Fatalf("after a second release of the first call: %v; want SERVER_BUSY (the second call still runs)", te)
+	}
+	second()
+	second()
+}
+
+// secretKey's SHA-256 is written out, so that the test does not take the
+// key format from the code it tests.
+const (
+	secretKey     = "delete_file/sk-live-4f9a2c"
+	secretKeyHash = "bb59a881bb162de1ccd54611a43582071db32efea58c04bb6ca77d2e0a9005d0"
+)
+
+// activeKey is where the slots of key live.
+func activeKey(prefix, key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return prefix + ":{" + hex.EncodeToString(sum[:]) + "}:active"
+}
+
+func TestKeysHashed(t *testing.T) {
+	c := newClient(t, redistest.Start(t))
+	lim := newLimiter(t, c, guard.Limits{MaxActive: 2, Rate: 1, Burst: 5})
+	ctx := context.Background()
+	for range 2 {
+		release, te := acquire(t, lim, ctx, secretKey)
+		if te != nil {
+			t.Fatal(te)
+		}
+		defer release()
+	}
+	_, te := acquire(t, lim, ctx, secretKey)
+	if outcome(te) != "SERVER_BUSY" {
+		t.Fatalf("third concurrent call: %v; want SERVER_BUSY", te)
+	}
+	var keys []string
+	iter := c.Scan(ctx, 0, "*", 100).Iterator()
+	for iter.Next(ctx) {
+		keys = append(keys, iter.Val())
+	}
+	if err := iter.Err(); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{
+		"selfheal:{" + secretKeyHash + "}:rate":   true,
+		"selfheal:{" + secretKeyHash + "}:active": true,
+	}
+	if len(keys) != len(want) {
+		t.Errorf("keys in Redis: %q; want %d", keys, len(want))
+	}
+	for _, k := range keys {
+		if !want[k] {
+			t.Errorf("unexpected key %q", k)
+		}
+		for _, part := range []string{secretKey, "delete_file", "sk-live", "4f9a2c"} {
+			if strings.Contains(k, part) {
+				t.Errorf("key %q holds %q in clear", k, part)
+			}
+		}
+	}
+	// Both keys expire: the rate key when the bucket is full again (two
+	// calls at 1/s: within 2s; the shed call took no token), the active
+	// key with its last slot.
+	for k, max := range map[string]time.Duration{
+		"selfheal:{" + secretKeyHash + "}:rate":   2 * time.Second,
+		"selfheal:{" + secretKeyHash + "}:active": 30 * time.Second,
+	} {
+		if ttl, err := c.PTTL(ctx, k).Result(); err != nil || ttl <= 0 || ttl > max {
+			t.Errorf("PTTL %s: %v, %v; want in (0, %v]", k, ttl, err, max)
+		}
+	}
+}
+
+func TestCancelled(t *testing.T) {
+	lim := newLimiter(t, newClient(t, redistest.Start(t)), guard.Limits{MaxActive: 1, Rate: 10})
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	expired, cancel2 := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel2()
+	tests := []struct {
+		name string
+		ctx  context.Context
+		code envelope.Code
+		msg  string
+	}{
+		{"cancelled", cancelled, envelope.ServerBusy, "The call was cancelled while waiting for the server; it did not run."},
+		{"deadline", expired, envelope.Timeout, "The call timed out while waiting for the server: too many calls of this tool were running."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			release, te := acquire(t, lim, tt.ctx, "k")
+			if release != nil || te == nil || te.Code != tt.code || te.Message != tt.msg {
+				t.Fatalf("got %v; want %s %q", te, tt.code, tt.msg)
+			}
+		})
+	}
+}
+
+// Redis stopped (connections refused) or frozen (no answer): a call is
+// admitted when failing open, refused with the unavailable envelope when
+// failing closed, and nothing waits longer than the Limiter's deadline;
+// the failure is logged once. Once Redis is back, the limits are too.
+func TestRedisDown(t *testing.T) {
+	tests := []struct {
+		name       string
+		failClosed bool
+		freeze     bool // SIGSTOP instead of kill
+		honour     bool // the client stops at deadlines itself
+		want       string
+		log        string
+	}{
+		{"stopped, fail open", false, false, true, "ok", "level=WARN msg=\"redisguard: Redis is unavailable; admitting calls without limits until it answers (fail open)\""},
+		{"stopped, fail closed", true, false, true, "SERVER_BUSY", "level=ERROR msg=\"redisguard: Redis is unavailable; refusing calls until it answers (fail closed)\""},
+		{"frozen, fail open", false, true, true, "ok", "(fail open)"},
+		{"frozen, fail closed", true, true, true, "SERVER_BUSY", "(fail closed)"},
+		{"frozen, client without deadlines, fail open", false, true, false, "ok", "(fail open)"},
+		{"frozen, client without deadlines, fail closed", true, true, false, "SERVER_BUSY", "(fail closed)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := redistest.StartServer(t)
+			// Without ContextTimeoutEnabled and with no read timeout,
+			// go-redis alone would wait for a frozen Redis forever.
+			c := redis.NewClient(&redis.Options{Addr: srv.Addr, ContextTimeoutEnabled: tt.honour, ReadTimeout: -1})
+			t.Cleanup(func() { c.Close() })
+			var log syncBuffer
+			lim := newLimiter(t, c, guard.Limits{MaxActive: 1, Rate: 1000},
+				redisguard.WithFailClosed(tt.failClosed),
+				redisguard.WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
+			ctx := context.Background()
+
+			held, te := acquire(t, lim, ctx, "k")
+			if te != nil {
+				t.Fatalf("before Redis fails: %s", te)
+			}
+			if tt.freeze {
+				srv.Pause()
+				t.Cleanup(srv.Resume) // before the server is stopped
+			} else {
+				srv.Stop()
+			}
+			for i := range 3 {
+				release, te := acquire(t, lim, ctx, "k")
+				if got := outcome(te); got != tt.want {
+					t.Fatalf("call %d: %v; want %s", i, te, tt.want)
+				}
+				if te == nil {
+					within(t, "release", release)
+				} else if te.Code != envelope.ServerBusy || te.Message != "The server cannot take calls right now: its call limits are unavailable." {
+					t.Fatalf("call %d: %s; want the unavailable envelope", i, te)
+				}
+			}
+			within(t, "release while Redis is down", held)
+			if lines := strings.Split(strings.TrimSpace(log.String()), "\n"); len(lines) != 1 || !strings.Contains(lines[0], tt.log) {
+				t.Errorf("log:\n%s\nwant one line with %s", log.String(), tt.log)
+			}
+			if tt.freeze {
+				return
+			}
+			srv.Restart()
+			var got []string
+			for range 2 {
+				_, te := acquire(t, lim, ctx, "k") // not released
+				got = append(got, outcome(te))
+			}
+			if strings.Join(got, " ") != "ok SERVER_BUSY" {
+				t.Errorf("after Redis restarted: %v; want [ok SERVER_BUSY]", got)
+			}
+		})
+	}
+}
+
+// go-redis runs a script by its SHA and sends it whole when Redis does not
+// know it, as after a restart or SCRIPT FLUSH.
+func TestScriptFlushed(t *testing.T) {
+	c := newClient(t, redistest.Start(t))
+	lim := newLimiter(t, c, guard.Limits{MaxActive: 1})
+	ctx := context.Background()
+	for i := range 2 {
+		if err := c.ScriptFlush(ctx).Err(); err != nil {
+			t.Fatal(err)
+		}
+		release, te := acquire(t, lim, ctx, "k")
+		if te != nil {
+			t.Fatalf("call %d after SCRIPT FLUSH: %s", i, te)
+		}
+		release()
+	}
+}
+
+// Limits that limit nothing never ask Redis: no failure, no log.
+func TestNoLimits(t *testing.T) {
+	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"})
+	defer c.Close()
+	var log syncBuffer
+	lim, err := redisguard.New(c, guard.Limits{}, redisguard.WithFailClosed(true), redisguard.WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	release, te := acquire(t, lim, context.Background(), "k")
+	if te != nil {
+		t.Fatal(te)
+	}
+	release()
+	if log.String() != "" {
+		t.Errorf("log: %s", log.String())
+	}
+}
+
+// syncBuffer is a log written by the Limiter's goroutines and read by the
+// test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
