@@ -10,7 +10,9 @@
 //
 //   - rate: a GCRA (a token bucket kept as one timestamp) of Rate calls per
 //     second and Burst at once. A call above the rate is answered
-//     RATE_LIMITED with the exact time until a call is admitted;
+//     RATE_LIMITED with the exact time until a call is admitted. A Rate of
+//     a million calls a second or more is no limit: no Redis runs that
+//     many scripts for one key, and the clock counts microseconds;
 //   - concurrency: at most MaxActive calls of a key hold a slot, across
 //     replicas. A slot expires after a TTL (WithSlotTTL) and is refreshed
 //     while held, so a replica that crashes, or loses Redis, without

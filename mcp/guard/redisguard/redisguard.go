@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -30,6 +29,12 @@ const (
 // maxInterval caps the time between two calls of a rate limit (about 31
 // years), so that the microseconds of a tiny Rate stay exact in Redis.
 const maxInterval = 1e15 // µs
+
+// maxRate is the Rate from which a Limiter does not limit the rate: a
+// million calls a second of one key is more than one Redis runs scripts,
+// so such a limit never binds, and the script's clock counts whole
+// microseconds (an interval under one would be lost in rounding).
+const maxRate = 1e6
 
 // logEvery is how often, at most, a Limiter logs that Redis failed: an
 // outage fails every call, and one line a minute says so without flooding
@@ -135,7 +140,7 @@ func New(client redis.UniversalClient, l guard.Limits, opts ...Option) (*Limiter
 		cfg.log = slog.Default()
 	}
 	var interval, tolerance float64 // 0: no rate limit
-	if l.Rate > 0 && !math.IsInf(l.Rate, 1) {
+	if l.Rate > 0 && l.Rate < maxRate {
 		interval = min(1e6/l.Rate, maxInterval)
 		tolerance = interval * float64(max(l.Burst, 1))
 	}

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"log/slog"
+	"math"
 	"os"
 	"strings"
 	"sync"
@@ -528,22 +529,25 @@ func TestScriptFlushed(t *testing.T) {
 	}
 }
 
-// Limits that limit nothing never ask Redis: no failure, no log.
+// Limits that limit nothing never ask Redis: no failure, no log. A rate of
+// a million calls a second or more is no limit (see New).
 func TestNoLimits(t *testing.T) {
-	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"})
+	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"}) // nothing listens
 	defer c.Close()
-	var log syncBuffer
-	lim, err := redisguard.New(c, guard.Limits{}, redisguard.WithFailClosed(true), redisguard.WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
-	if err != nil {
-		t.Fatal(err)
-	}
-	release, te := acquire(t, lim, context.Background(), "k")
-	if te != nil {
-		t.Fatal(te)
-	}
-	release()
-	if log.String() != "" {
-		t.Errorf("log: %s", log.String())
+	for _, l := range []guard.Limits{{}, {Rate: 1e6}, {Rate: math.Inf(1), Burst: 3}, {MaxQueued: guard.NoQueue}} {
+		var log syncBuffer
+		lim, err := redisguard.New(c, l, redisguard.WithFailClosed(true), redisguard.WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		release, te := acquire(t, lim, context.Background(), "k")
+		if te != nil {
+			t.Fatalf("%+v: %s", l, te)
+		}
+		release()
+		if log.String() != "" {
+			t.Errorf("%+v: log: %s", l, log.String())
+		}
 	}
 }
 
