@@ -258,11 +258,15 @@ func (l *Limiter) failed(err error) (func(), *envelope.ToolError) {
 	return noop, nil
 }
 
-// logf logs msg and err unless a failure was logged less than a minute ago.
+// logf logs msg and err (if any) unless a failure was logged less than a minute ago.
 func (l *Limiter) logf(level slog.Level, msg string, err error) {
 	now := time.Now().UnixNano()
 	next := l.nextLog.Load()
 	if now < next || !l.nextLog.CompareAndSwap(next, now+int64(logEvery)) {
+		return
+	}
+	if err == nil {
+		l.cfg.log.Log(context.Background(), level, msg)
 		return
 	}
 	l.cfg.log.Log(context.Background(), level, msg, "err", err)

@@ -280,7 +280,7 @@ func TestSlotExpiry(t *testing.T) {
 
 	t.Run("crashed replica", func(t *testing.T) {
 		crashed := redis.NewClient(&redis.Options{Addr: addr, ContextTimeoutEnabled: true})
-		dead := newLimiter(t, crashed, l, redisguard.WithSlotTTL(300*time.Millisecond))
+		dead := newLimiter(t, crashed, l, redisguard.WithSlotTTL(time.Second))
 		releaseDead, te := acquire(t, dead, ctx, "crash")
 		if te != nil {
 			t.Fatal(te)
@@ -306,12 +306,12 @@ func TestSlotExpiry(t *testing.T) {
 	})
 
 	t.Run("long call", func(t *testing.T) {
-		long := newLimiter(t, newClient(t, addr), l, redisguard.WithSlotTTL(300*time.Millisecond))
+		long := newLimiter(t, newClient(t, addr), l, redisguard.WithSlotTTL(600*time.Millisecond))
 		release, te := acquire(t, long, ctx, "long")
 		if te != nil {
 			t.Fatal(te)
 		}
-		time.Sleep(time.Second) // over three TTLs: refreshed, not expired
+		time.Sleep(1500 * time.Millisecond) // 2.5 TTLs: refreshed every 200ms, not expired
 		if _, te := acquire(t, lim, ctx, "long"); outcome(te) != "SERVER_BUSY" {
 			t.Fatalf("while a long call holds the slot: %v; want SERVER_BUSY", te)
 		}
