@@ -1,14 +1,726 @@
 package proxy
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
 	"net/http"
+	"net/http/httputil"
 	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/selfheal/selfheal/mcp/guard"
 )
 
-// HTTPHandler returns a Streamable HTTP reverse proxy to the MCP server at
-// upstream (the URL of its MCP endpoint).
+// The bounds of the HTTP proxy.
+const (
+	// maxCheckedBody is the largest POST body the proxy reads to check it;
+	// a larger one is forwarded unread (its receiver decides).
+	maxCheckedBody = 16 << 20
+	// maxListBody bounds a tools/list response to the proxy's own listing.
+	maxListBody = 64 << 20
+	// maxListPages bounds the pages of the proxy's own listing.
+	maxListPages = 100
+	// listTimeout bounds the proxy's own listing of a session's tools.
+	listTimeout = 5 * time.Second
+	// listTTL is how long a listing stands before the next call re-lists:
+	// another replica may have relayed a notifications/tools/list_changed.
+	listTTL = time.Minute
+	// listRetry is how long after a failed listing the proxy lists again.
+	listRetry = 5 * time.Second
+	// maxHTTPSessions bounds the sessions whose tools the proxy knows.
+	maxHTTPSessions = 10000
+	// sessionIdle is how long a session's tools are kept unused once there
+	// are maxHTTPSessions.
+	sessionIdle = 30 * time.Minute
+)
+
+// HTTPHandler returns a Streamable HTTP reverse proxy (the MCP 2025-11-25
+// transport) to the MCP server whose endpoint is upstream: every request,
+// whatever its path, goes to upstream's URL, with its query when upstream
+// has none. It panics when upstream is not an absolute http or https URL,
+// as a misconfigured route would.
+//
+// POST, GET and DELETE pass through with their headers (Mcp-Session-Id,
+// MCP-Protocol-Version, Last-Event-ID, Authorization and the others, less
+// the hop-by-hop ones), and so do the responses, JSON or text/event-stream;
+// the events of a stream are forwarded as they arrive, never held back.
+// What the proxy reads, it reads as over stdio (see the package
+// documentation): the tools/list results of each session, whichever body
+// carries them, and the tools/call requests. A bad call is answered by the
+// proxy in the form the client asks for: a JSON body, or a stream of one
+// event when its Accept names text/event-stream and not JSON.
+//
+// Sessions are told apart by their Mcp-Session-Id (by the hash of the
+// Authorization header for a server without sessions). Behind a load
+// balancer, a replica may see a session's calls without having relayed
+// its listing: on the first such call, the proxy lists the session's tools
+// itself, with the call's headers, and checks the call once they are known;
+// it lists them again after a minute, so that a change announced on
+// another replica's stream is learned. A call it cannot check (the listing
+// failed, the tool is not listed) is forwarded.
+//
+// The guards (WithGuard, WithLimiter) are shared by every session of the
+// handler, per tool, or per the value of WithLimitBy. A call waiting for a
+// slot waits on its own request; an admitted one holds its slot until its
+// response has passed.
+//
+// When the upstream server cannot be reached or fails before its response
+// has passed, a request gets a JSON-RPC error (HTTP 502 when nothing was
+// sent yet, else the last event of its stream), so that no call hangs; a
+// stream that the server ends cleanly after giving event ids is left for
+// the client to resume.
 func (p *Proxy) HTTPHandler(upstream *url.URL) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.Error(w, "not yet", http.StatusNotImplemented)
+	if upstream == nil || (upstream.Scheme != "http" && upstream.Scheme != "https") || upstream.Host == "" {
+		panic(fmt.Sprintf("proxy: HTTPHandler needs an absolute http or https URL, not %q", upstream))
+	}
+	transport := p.cfg.transport
+	if transport == nil {
+		transport = http.DefaultTransport
+	}
+	h := &httpProxy{
+		p:        p,
+		upstream: upstream,
+		limiter:  p.cfg.limiter,
+		client: &http.Client{
+			Transport:     transport,
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		},
+		sessions: map[string]*httpSession{},
+	}
+	if h.limiter == nil && p.cfg.limits != nil {
+		h.limiter, _ = guard.NewLocal(*p.cfg.limits) // the limits were checked by New
+	}
+	h.rp = &httputil.ReverseProxy{
+		Rewrite:        h.rewrite,
+		Transport:      transport,
+		ModifyResponse: h.modifyResponse,
+		ErrorHandler:   h.upstreamError,
+		ErrorLog:       slog.NewLogLogger(p.cfg.Logger.Handler(), slog.LevelDebug),
+	}
+	return h
+}
+
+// httpProxy is the handler HTTPHandler returns.
+type httpProxy struct {
+	p        *Proxy
+	upstream *url.URL
+	rp       *httputil.ReverseProxy
+	client   *http.Client // the proxy's own listings
+	limiter  guard.Limiter
+	listSeq  atomic.Uint64 // the ids of the proxy's own requests
+	// loggedAt is when an upstream failure was last logged (Unix ns): they
+	// are logged once a minute at most.
+	loggedAt atomic.Int64
+
+	mu       sync.Mutex
+	sessions map[string]*httpSession // by sessionKey
+}
+
+// httpSession is what the proxy knows of one session.
+type httpSession struct {
+	tools toolSet
+
+	mu       sync.Mutex
+	used     time.Time // the last request that needed it
+	locale   string    // declared in the initialize request's _meta
+	listedAt time.Time // the last listing's end; zero: none yet
+	stale    bool      // the server announced that its tools changed
+	failedAt time.Time // the proxy's last listing failed then
+	// listing is closed when the proxy's listing under way ends; nil when
+	// none is.
+	listing chan struct{}
+}
+
+// exchange is what the proxy remembers of a request it forwards, for its
+// response (see modifyResponse).
+type exchange struct {
+	key    string // the session's key
+	method string
+	id     []byte // the request's id; nil for a notification or a response
+	// first: a tools/list request without a cursor.
+	first bool
+	// locale: what an initialize request declares in its _meta.
+	locale string
+}
+
+type exchangeKey struct{}
+
+func (h *httpProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	x := &exchange{key: sessionKey(r)}
+	if r.Method == http.MethodPost {
+		body, whole, err := readBody(r)
+		if err != nil {
+			http.Error(w, "selfheal proxy: cannot read the request body", http.StatusBadRequest)
+			return
+		}
+		if whole {
+			if done, release := h.post(w, r, body, x); done {
+				return
+			} else if release != nil {
+				defer release()
+			}
+		}
+	}
+	h.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), exchangeKey{}, x)))
+}
+
+// readBody reads a POST body of up to maxCheckedBody bytes and puts it back
+// in r for forwarding. whole is false for a larger body: r then reads the
+// bytes read and the rest, unchecked.
+func readBody(r *http.Request) (body []byte, whole bool, err error) {
+	body, err = io.ReadAll(io.LimitReader(r.Body, maxCheckedBody+1))
+	if err != nil {
+		return nil, false, err
+	}
+	if len(body) > maxCheckedBody {
+		r.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
+		return body, false, nil
+	}
+	r.Body.Close()
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	r.ContentLength = int64(len(body))
+	r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+	return body, true, nil
+}
+
+// post reads the message of a POST body and answers a bad tools/call
+// itself (done); otherwise it notes in x what the response is read for,
+// and returns the release of the call's guard slot, if it took one.
+func (h *httpProxy) post(w http.ResponseWriter, r *http.Request, body []byte, x *exchange) (done bool, release func()) {
+	m, ok := decode(body)
+	if !ok || !m.hasMethod {
+		return false, nil
+	}
+	x.method = m.method
+	if _, ok := idKey(m.id); ok {
+		x.id = m.id
+	}
+	switch m.method {
+	case methodToolsCall:
+		return h.call(w, r, body, m, x)
+	case methodToolsList:
+		x.first = true
+		members(m.params, func(k, v []byte) {
+			if string(k) == `"cursor"` && str(v) != "" {
+				x.first = false
+			}
+		})
+	case methodInitialize:
+		members(m.params, func(k, v []byte) {
+			if string(k) == `"_meta"` {
+				x.locale = metaLocale(v)
+			}
+		})
+	}
+	return false, nil
+}
+
+// call checks a tools/call as the stdio proxy does, after learning the
+// session's tools if this replica does not know them yet.
+func (h *httpProxy) call(w http.ResponseWriter, r *http.Request, body []byte, m *message, x *exchange) (done bool, release func()) {
+	if x.id == nil {
+		return false, nil
+	}
+	c, ok := readCall(m.params)
+	if !ok {
+		return false, nil
+	}
+	sess := h.session(x.key)
+	h.listIfNeeded(r, sess)
+	t := sess.tools.lookup(c.name)
+	if t == nil {
+		return false, nil
+	}
+	start := time.Now()
+	if list := h.p.check(t, c.args); list != nil {
+		if !json.Valid(body) {
+			return false, nil // malformed: the server answers
+		}
+		sess.mu.Lock()
+		locale := sess.locale
+		sess.mu.Unlock()
+		writeAnswer(w, r, h.p.issuesAnswer(m.id, t, list, c.locale(locale), start))
+		return true, nil
+	}
+	if h.limiter != nil {
+		if !json.Valid(body) {
+			return false, nil // malformed: the server answers, with no slot taken
+		}
+		release, te := h.limiter.Acquire(r.Context(), limiterKey(t.name, h.limitBy(r)))
+		if te != nil {
+			writeAnswer(w, r, h.p.toolErrorAnswer(m.id, t, te, start))
+			return true, nil
+		}
+		h.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
+		return false, release
+	}
+	h.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
+	return false, nil
+}
+
+// limitBy is the hash of WithLimitBy's value for r, or "".
+func (h *httpProxy) limitBy(r *http.Request) string {
+	if f := h.p.cfg.limitBy; f != nil {
+		return hashLimitBy(f(r))
+	}
+	return ""
+}
+
+// writeAnswer writes the proxy's response to a POSTed request: a JSON body,
+// or one event of a stream when the client accepts only that.
+func writeAnswer(w http.ResponseWriter, r *http.Request, msg []byte) {
+	accept := r.Header.Get("Accept")
+	if accept != "" && !accepts(accept, "application/json") && accepts(accept, "text/event-stream") {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Cache-Control", "no-cache")
+		w.WriteHeader(http.StatusOK)
+		_ = writeEvent(w, "", msg) // a client gone is no one's concern
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", fmt.Sprint(len(msg)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(msg)
+}
+
+// accepts reports whether an Accept header admits the media type want
+// (exactly, or through type/* or */*).
+func accepts(accept, want string) bool {
+	typ, _, _ := strings.Cut(want, "/")
+	for part := range strings.SplitSeq(accept, ",") {
+		mt, _, _ := strings.Cut(part, ";")
+		mt = strings.TrimSpace(mt)
+		if strings.EqualFold(mt, want) || mt == "*/*" || strings.EqualFold(mt, typ+"/*") {
+			return true
+		}
+	}
+	return false
+}
+
+// sessionKey is the key of the session a request belongs to: its
+// Mcp-Session-Id, or for a server without sessions the hash of its
+// Authorization header, so that callers with different credentials, who
+// may see different tools, are not mixed.
+func sessionKey(r *http.Request) string {
+	if id := r.Header.Get("Mcp-Session-Id"); id != "" {
+		return "s" + id
+	}
+	return "a" + hashLimitBy(r.Header.Get("Authorization"))
+}
+
+// session returns the session of key, made on its first use. When there
+// are maxHTTPSessions, those unused for sessionIdle are forgotten first,
+// then the least recently used half.
+func (h *httpProxy) session(key string) *httpSession {
+	now := time.Now()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	sess := h.sessions[key]
+	if sess == nil {
+		if len(h.sessions) >= maxHTTPSessions {
+			h.forget(now)
+		}
+		sess = &httpSession{}
+		h.sessions[key] = sess
+	}
+	sess.mu.Lock()
+	sess.used = now
+	sess.mu.Unlock()
+	return sess
+}
+
+// forget drops sessions to make room; h.mu is held.
+func (h *httpProxy) forget(now time.Time) {
+	type use struct {
+		key  string
+		used time.Time
+	}
+	uses := make([]use, 0, len(h.sessions))
+	for k, s := range h.sessions {
+		s.mu.Lock()
+		used := s.used
+		s.mu.Unlock()
+		if now.Sub(used) > sessionIdle {
+			delete(h.sessions, k)
+			continue
+		}
+		uses = append(uses, use{k, used})
+	}
+	if len(h.sessions) < maxHTTPSessions {
+		return
+	}
+	slices.SortFunc(uses, func(a, b use) int { return a.used.Compare(b.used) })
+	for _, u := range uses[:len(uses)/2] {
+		delete(h.sessions, u.key)
+	}
+}
+
+// listIfNeeded lists the session's tools itself when this replica has no
+// listing of them, or an old or stale one, and waits for the listing (one
+// at a time per session: concurrent calls wait for the same one).
+func (h *httpProxy) listIfNeeded(r *http.Request, sess *httpSession) {
+	now := time.Now()
+	sess.mu.Lock()
+	fresh := !sess.listedAt.IsZero() && !sess.stale && now.Sub(sess.listedAt) < listTTL
+	failed := !sess.failedAt.IsZero() && now.Sub(sess.failedAt) < listRetry
+	if fresh || failed {
+		sess.mu.Unlock()
+		return
+	}
+	wait := sess.listing
+	if wait == nil {
+		sess.listing = make(chan struct{})
+	}
+	sess.mu.Unlock()
+	if wait != nil {
+		select {
+		case <-wait:
+		case <-r.Context().Done():
+		}
+		return
+	}
+
+	// The listing outlives the call that started it: the calls waiting
+	// for it need it even when this client goes.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), listTimeout)
+	err := h.list(ctx, r, sess)
+	cancel()
+	sess.mu.Lock()
+	if err != nil {
+		sess.failedAt = time.Now()
+	} else {
+		sess.failedAt = time.Time{}
+	}
+	close(sess.listing)
+	sess.listing = nil
+	sess.mu.Unlock()
+	if err != nil {
+		h.logUpstream("selfheal proxy: cannot list the tools of a session; its calls pass unchecked for now", err)
+	}
+}
+
+// list lists the session's tools with the headers of r (its session,
+// protocol version and credentials), every page, and learns them.
+func (h *httpProxy) list(ctx context.Context, r *http.Request, sess *httpSession) error {
+	cursor := ""
+	for page := 0; page < maxListPages; page++ {
+		id := fmt.Sprintf(`"selfheal-proxy/tools-list/%d"`, h.listSeq.Add(1))
+		params := ""
+		if cursor != "" {
+			c, _ := json.Marshal(cursor)
+			params = `,"params":{"cursor":` + string(c) + `}`
+		}
+		body := `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/list"` + params + `}`
+		result, err := h.roundTrip(ctx, r, []byte(id), body)
+		if err != nil {
+			return err
+		}
+		next, ok := sess.tools.learn(h.p, result, cursor == "")
+		if !ok {
+			return errors.New("the tools/list result cannot be read")
+		}
+		if next == "" {
+			sess.listed()
+			return nil
+		}
+		cursor = next
+	}
+	return fmt.Errorf("the tools/list results have more than %d pages", maxListPages)
+}
+
+// listed notes that a listing of the session's tools has ended.
+func (s *httpSession) listed() {
+	s.mu.Lock()
+	s.listedAt = time.Now()
+	s.stale = false
+	s.mu.Unlock()
+}
+
+// roundTrip POSTs the proxy's own request body (of id) to the upstream
+// server with the headers of r, and returns the result of its response,
+// from a JSON body or from the event of a stream that carries it.
+func (h *httpProxy) roundTrip(ctx context.Context, r *http.Request, id []byte, body string) (json.RawMessage, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.upstream.String(), strings.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header = r.Header.Clone()
+	for _, k := range []string{"Content-Length", "Accept-Encoding", "Last-Event-Id", "Connection", "Keep-Alive",
+		"Proxy-Connection", "Proxy-Authorization", "Te", "Trailer", "Transfer-Encoding", "Upgrade"} {
+		req.Header.Del(k)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := h.client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("tools/list: HTTP %s", resp.Status)
+	}
+	want, _ := idKey(id)
+	var found *message
+	take := func(data []byte) {
+		if m, ok := decode(data); ok && m.isResponse() {
+			if k, _ := idKey(m.id); k == want {
+				found = m
+			}
+		}
+	}
+	body2 := io.LimitReader(resp.Body, maxListBody)
+	if mediaType(resp.Header.Get("Content-Type")) == "text/event-stream" {
+		sc := newSSEScanner(func(ev *event) {
+			if found == nil && ev.isMessage() {
+				take(bytes.Clone(ev.data))
+			}
+		})
+		buf := make([]byte, 32<<10)
+		for found == nil {
+			n, err := body2.Read(buf)
+			_, _ = sc.Write(buf[:n])
+			if err != nil {
+				break
+			}
+		}
+	} else {
+		data, err := io.ReadAll(body2)
+		if err != nil {
+			return nil, err
+		}
+		take(data)
+	}
+	switch {
+	case found == nil:
+		return nil, errors.New("no response to tools/list")
+	case found.result == nil:
+		return nil, fmt.Errorf("tools/list: error %s", found.error)
+	}
+	return found.result, nil
+}
+
+// mediaType is the media type of a Content-Type, lower case, or "".
+func mediaType(ct string) string {
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return ""
+	}
+	return mt
+}
+
+// rewrite sends every request to the upstream endpoint.
+func (h *httpProxy) rewrite(pr *httputil.ProxyRequest) {
+	u := *h.upstream
+	if u.RawQuery == "" {
+		u.RawQuery = pr.In.URL.RawQuery
+	}
+	pr.Out.URL = &u
+	pr.Out.Host = ""
+	pr.SetXForwarded()
+	// The proxy reads the bodies: they must come back uncompressed (the
+	// transport asks for gzip itself and undoes it).
+	pr.Out.Header.Del("Accept-Encoding")
+}
+
+// modifyResponse reads what the proxy needs of a response as it passes:
+// a new session's locale, a session ended, the tools of a tools/list
+// result, the notifications/tools/list_changed of a stream. A JSON response
+// to a request is read whole before it is sent, so that a failure reading
+// it is answered with a JSON-RPC error; a stream is read as it passes.
+func (h *httpProxy) modifyResponse(resp *http.Response) error {
+	x, _ := resp.Request.Context().Value(exchangeKey{}).(*exchange)
+	if x == nil {
+		return nil
+	}
+	ok := resp.StatusCode/100 == 2
+	switch {
+	case ok && x.method == methodInitialize:
+		key := x.key
+		if id := resp.Header.Get("Mcp-Session-Id"); id != "" {
+			key = "s" + id
+		}
+		{
+			sess := h.session(key)
+			sess.mu.Lock()
+			sess.locale = x.locale
+			sess.mu.Unlock()
+		}
+	case ok && resp.Request.Method == http.MethodDelete:
+		h.mu.Lock()
+		delete(h.sessions, x.key)
+		h.mu.Unlock()
+	}
+	switch mediaType(resp.Header.Get("Content-Type")) {
+	case "text/event-stream":
+		resp.Body = h.tap(resp.Body, x)
+	case "application/json":
+		if x.id == nil {
+			return nil
+		}
+		data, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			return err
+		}
+		if m, ok := decode(data); ok {
+			h.response(x, m)
+		}
+		resp.Body = io.NopCloser(bytes.NewReader(data))
+	}
+	return nil
+}
+
+// response reads a message of the upstream server passing to the client
+// in the response to x: the tools of a tools/list result are learned, a
+// notifications/tools/list_changed makes the session's listing stale. It
+// reports whether m is the response to x's request.
+func (h *httpProxy) response(x *exchange, m *message) bool {
+	if m.method == methodListChanged {
+		sess := h.session(x.key)
+		sess.mu.Lock()
+		sess.stale = true
+		sess.mu.Unlock()
+		return false
+	}
+	if x.id == nil || !m.isResponse() {
+		return false
+	}
+	want, _ := idKey(x.id)
+	if got, _ := idKey(m.id); got != want {
+		return false
+	}
+	if x.method == methodToolsList && m.result != nil {
+		sess := h.session(x.key)
+		if next, ok := sess.tools.learn(h.p, m.result, x.first); ok && next == "" {
+			sess.listed()
+		}
+	}
+	return true
+}
+
+// tap reads the events of a stream as they pass (see response). When the
+// stream of a request fails before the request's response has passed, or
+// ends without it and without an event id to resume from, the tap ends the
+// stream with a JSON-RPC error response, so that the call does not hang.
+func (h *httpProxy) tap(body io.ReadCloser, x *exchange) io.ReadCloser {
+	t := &sseTap{body: body, x: x}
+	t.sc = newSSEScanner(func(ev *event) {
+		if ev.id != "" {
+			t.resumable = true
+		}
+		if !ev.isMessage() {
+			return
+		}
+		if m, ok := decode(ev.data); ok && h.response(x, m) {
+			t.answered = true
+		}
 	})
+	return t
+}
+
+// sseTap is the body of a stream the proxy reads as it passes.
+type sseTap struct {
+	body      io.ReadCloser
+	x         *exchange
+	sc        *sseScanner
+	answered  bool   // the request's response has passed
+	resumable bool   // an event had an id
+	tail      []byte // the bytes to send once the stream has ended
+	end       error  // what Read returns once tail is sent; nil while the stream runs
+}
+
+func (t *sseTap) Read(p []byte) (int, error) {
+	if t.end != nil {
+		if len(t.tail) == 0 {
+			return 0, t.end
+		}
+		n := copy(p, t.tail)
+		t.tail = t.tail[n:]
+		return n, nil
+	}
+	n, err := t.body.Read(p)
+	_, _ = t.sc.Write(p[:n])
+	if err == nil {
+		return n, nil
+	}
+	t.end = io.EOF
+	if t.x.id != nil && !t.answered && (!errors.Is(err, io.EOF) || !t.resumable) {
+		var b bytes.Buffer
+		if t.sc.pending() {
+			// Whatever was cut short becomes an event of a type that MCP
+			// clients ignore, rather than half a message.
+			b.WriteString("\nevent: selfheal-discarded\n\n")
+		}
+		_ = writeEvent(&b, "", errorResponse(t.x.id, "selfheal proxy: the MCP server ended its response before answering"))
+		t.tail = b.Bytes()
+	} else if !errors.Is(err, io.EOF) {
+		t.end = err
+	}
+	return n, nil
+}
+
+func (t *sseTap) Close() error { return t.body.Close() }
+
+// errorResponse is a JSON-RPC error response to the request of id, for a
+// failure of the upstream server (code -32603, internal error).
+func errorResponse(id []byte, msg string) []byte {
+	data, err := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}{JSONRPC: "2.0", ID: id, Error: struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}{-32603, msg}})
+	if err != nil {
+		return []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"selfheal proxy: the MCP server failed"}}`)
+	}
+	return data
+}
+
+// upstreamError answers a request the upstream server did not answer
+// (unreachable, failed, or its response could not be read): a JSON-RPC
+// error with HTTP 502 for a request, a plain 502 otherwise.
+func (h *httpProxy) upstreamError(w http.ResponseWriter, r *http.Request, err error) {
+	if r.Context().Err() != nil {
+		return // the client is gone
+	}
+	h.logUpstream("selfheal proxy: the MCP server failed", err)
+	x, _ := r.Context().Value(exchangeKey{}).(*exchange)
+	if x == nil || x.id == nil {
+		http.Error(w, "selfheal proxy: the MCP server cannot be reached", http.StatusBadGateway)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusBadGateway)
+	_, _ = w.Write(errorResponse(x.id, "selfheal proxy: the MCP server cannot be reached"))
+}
+
+// logUpstream logs a failure of the upstream server, once a minute at
+// most: a server that is down must not flood the log.
+func (h *httpProxy) logUpstream(msg string, err error) {
+	now := time.Now().UnixNano()
+	last := h.loggedAt.Load()
+	if now-last < int64(time.Minute) && last != 0 {
+		return
+	}
+	if h.loggedAt.CompareAndSwap(last, now) {
+		h.p.cfg.Logger.Warn(msg+" (logged once a minute at most)", "error", err)
+	}
 }

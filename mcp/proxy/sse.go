@@ -91,6 +91,11 @@ func (s *sseScanner) field(line []byte) {
 	}
 }
 
+// pending reports whether an event has been begun and not ended.
+func (s *sseScanner) pending() bool {
+	return len(s.line) > 0 || s.hasData || s.ev.typ != ""
+}
+
 func (s *sseScanner) dispatch() {
 	if s.hasData {
 		ev := s.ev
