@@ -18,7 +18,10 @@ import (
 //     round trip for Acquire, both limits in one script, and one for
 //     release). It is what every replica of a server sharing one limit
 //     pays; the difference is the price of sharing. Skipped when
-//     redis-server is not installed.
+//     redis-server is not installed;
+//   - redis-ping: one PING on such a client, the floor of one round trip,
+//     to read redis as round trips (about two) plus the scripts' work.
+//     On a loaded machine a round trip is mostly waiting to be scheduled.
 //
 // Both enforce the same Limits, rate and concurrency, set so that no call
 // is refused: the admitted path is the one every call takes.
@@ -43,13 +46,25 @@ func BenchmarkLimit(b *testing.B) {
 		}
 		run(b, lim)
 	})
-	b.Run("redis", func(b *testing.B) {
+	client := func(b *testing.B) *redis.Client { // a server of its own
 		c := redis.NewClient(&redis.Options{Addr: redistest.Start(b), ContextTimeoutEnabled: true})
-		defer c.Close()
-		lim, err := redisguard.New(c, guardBenchLimits, redisguard.WithFailClosed(true))
+		b.Cleanup(func() { c.Close() })
+		return c
+	}
+	b.Run("redis", func(b *testing.B) {
+		lim, err := redisguard.New(client(b), guardBenchLimits, redisguard.WithFailClosed(true))
 		if err != nil {
 			b.Fatal(err)
 		}
 		run(b, lim)
+	})
+	b.Run("redis-ping", func(b *testing.B) {
+		c := client(b)
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := c.Ping(ctx).Err(); err != nil {
+				b.Fatal(err)
+			}
+		}
 	})
 }
