@@ -106,9 +106,19 @@ func (p *Proxy) HTTPHandler(upstream *url.URL) http.Handler {
 		ModifyResponse: h.modifyResponse,
 		ErrorHandler:   h.upstreamError,
 		ErrorLog:       slog.NewLogLogger(p.cfg.Logger.Handler(), slog.LevelDebug),
+		BufferPool:     copyBuffers{},
 	}
 	return h
 }
+
+// copyBuffers are the buffers ReverseProxy copies response bodies with,
+// reused: without them each response allocates 32 KiB.
+type copyBuffers struct{}
+
+var copyBufferPool = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+
+func (copyBuffers) Get() []byte  { return *copyBufferPool.Get().(*[]byte) }
+func (copyBuffers) Put(b []byte) { copyBufferPool.Put(&b) }
 
 // httpProxy is the handler HTTPHandler returns.
 type httpProxy struct {
