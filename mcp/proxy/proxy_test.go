@@ -18,6 +18,7 @@ import (
 	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/contract"
+	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/mcp/gosdk"
 	"github.com/selfheal/selfheal/mcp/guard"
 	"github.com/selfheal/selfheal/mcp/proxy"
@@ -707,4 +708,54 @@ func TestTypos(t *testing.T) {
 	r = listed(t, proxy.WithTypos(false))
 	r.passes(misspelt)
 	r.finish()
+}
+
+// recordingLimiter admits up to max calls at once per key, as a shared
+// limiter would, and records the keys it is asked about.
+type recordingLimiter struct {
+	mu     sync.Mutex
+	max    int
+	active map[string]int
+	keys   []string
+}
+
+func (l *recordingLimiter) Acquire(_ context.Context, key string) (func(), *envelope.ToolError) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.keys = append(l.keys, key)
+	if l.active[key] >= l.max {
+		return nil, &envelope.ToolError{Code: envelope.ServerBusy, Severity: envelope.SeverityError, Message: "busy", Recovery: "wait"}
+	}
+	l.active[key]++
+	return func() {
+		l.mu.Lock()
+		l.active[key]--
+		l.mu.Unlock()
+	}, nil
+}
+
+// WithLimiter admits the calls of listed tools, in order, by tool name;
+// the slot is held until the response passes.
+func TestLimiter(t *testing.T) {
+	lim := &recordingLimiter{max: 1, active: map[string]int{}}
+	r := listed(t, proxy.WithLimiter(lim))
+	r.passes(call("2", "write_file", `{"path":"/a","content":"x"}`))
+	busy := r.answered(call("3", "write_file", `{"path":"/a","content":"x"}`))
+	if !strings.Contains(string(busy.Result), `code=\"SERVER_BUSY\"`) {
+		t.Errorf("busy: %s", busy.Result)
+	}
+	r.passes(call("4", "edit_file", `{"path":"/a","edits":[]}`))
+	r.returns(`{"jsonrpc":"2.0","id":2,"result":{"content":[]}}` + "\n")
+	r.passes(call("5", "write_file", `{"path":"/a","content":"x"}`))
+	r.finish()
+	if got, want := fmt.Sprint(lim.keys), "[write_file write_file edit_file write_file]"; got != want {
+		t.Errorf("keys %s, want %s", got, want)
+	}
+}
+
+func TestGuardAndLimiterExclusive(t *testing.T) {
+	_, err := proxy.New(proxy.WithGuard(guard.Limits{MaxActive: 1}), proxy.WithLimiter(&recordingLimiter{}))
+	if err == nil || err.Error() != "proxy: WithGuard and WithLimiter both set; choose one" {
+		t.Errorf("err = %v", err)
+	}
 }
