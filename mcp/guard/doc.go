@@ -23,6 +23,11 @@
 //	}
 //	defer release()
 //
+// A [Limiter] keeps such limits per key (per tool, per tool and caller):
+// [Local] in this process, mcp/guard/redisguard in Redis, so that the
+// replicas of a server behind a load balancer share one rate and one
+// concurrency limit. mcp/proxy takes either.
+//
 // The envelopes are fixed texts: no argument, caller identity, key or limit
 // value ever reaches the model. A guard starts no goroutine and holds no
 // timer; a refused call costs one small allocation, an admitted call with a

@@ -46,3 +46,26 @@ func ExampleGuard_Acquire_rate() {
 	// first call admitted
 	// RATE_LIMITED 30s
 }
+
+// A Limiter keeps limits per key: here per tool, each with its own one
+// call per minute. mcp/guard/redisguard is the same with its counters in
+// Redis, shared by every replica.
+func ExampleLocal() {
+	var lim guard.Limiter
+	lim, err := guard.NewLocal(guard.Limits{Rate: 1.0 / 60, Burst: 1})
+	if err != nil {
+		panic(err)
+	}
+	ctx := context.Background()
+	for _, tool := range []string{"read_file", "write_file", "read_file"} {
+		if _, te := lim.Acquire(ctx, tool); te != nil {
+			fmt.Println(tool, te.Code)
+			continue
+		}
+		fmt.Println(tool, "admitted")
+	}
+	// Output:
+	// read_file admitted
+	// write_file admitted
+	// read_file RATE_LIMITED
+}
