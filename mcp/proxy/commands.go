@@ -1,26 +1,1121 @@
 package proxy
 
 import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
 	"net/http"
+	"os"
 	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"time"
 )
 
-// Commands serves a stdio MCP server over Streamable HTTP, one process per
-// session.
+// The bounds and timings of Commands. Everything a client controls is
+// bounded: the size of a body, the messages of a batch, the sessions (each
+// one a process), the messages kept for a session with no stream open.
+const (
+	// cmdMaxSessions bounds the sessions of a Commands, hence its
+	// processes: an initialize request beyond it is answered 503.
+	cmdMaxSessions = 1000
+	// cmdIdle is how long a session with no request under way and no
+	// stream open lives: a client that went away without DELETE does not
+	// keep its process forever.
+	cmdIdle = 30 * time.Minute
+	// cmdGrace is how long a server has to exit once its stdin is closed
+	// (and how long its output may stay open after it exited) before it is
+	// killed.
+	cmdGrace = 2 * time.Second
+	// cmdKeepAlive is the interval of the SSE comments that keep a quiet
+	// stream open through proxies and load balancers (the TypeScript SDK's
+	// default).
+	cmdKeepAlive = 15 * time.Second
+	// cmdMaxBody bounds a POST body (the TypeScript SDK's default, 4 MiB):
+	// a larger one is answered 413.
+	cmdMaxBody = 4 << 20
+	// cmdMaxBatch bounds the messages of a JSON-RPC batch (as the
+	// TypeScript SDK does).
+	cmdMaxBatch = 100
+	// cmdBacklog bounds the server's messages kept for a session with no
+	// stream open to carry them; the oldest are dropped beyond it.
+	cmdBacklog = 1000
+	// cmdQueue bounds the messages waiting to be written to one stream:
+	// beyond it the session's server is read no further until that
+	// stream's client reads, as a stdio client that does not read holds
+	// its server back.
+	cmdQueue = 256
+)
+
+// headerSessionID is the header carrying a session's id.
+const headerSessionID = "Mcp-Session-Id"
+
+// methodProgress is the notification a request's progress token routes.
+const methodProgress = "notifications/progress"
+
+// Commands serves a stdio MCP server over the Streamable HTTP transport of
+// MCP (revision 2025-11-25), one process per session: each initialize
+// request starts a process, whose session ends with it. A server that
+// speaks only stdio can so be reached over HTTP and run behind a load
+// balancer (with sticky sessions: a session lives in one replica). Each
+// session is relayed as Serve relays one over stdio, with its own learned
+// tools, guards and answers to bad calls (see the package documentation).
+//
+// A Commands is an http.Handler, safe for concurrent use; Close ends it.
+//
+// Over HTTP, POST carries the client's messages (one JSON-RPC message per
+// body, or a batch of at most 100): a notification or a response is
+// answered 202; a request is answered with a text/event-stream stream
+// carrying the server's messages that concern it and then its response,
+// when the client accepts text/event-stream, else with the response as
+// JSON. GET opens the session's stream of the server's other requests and
+// notifications (one at a time); DELETE ends the session. Bodies are
+// bounded at 4 MiB (413 beyond), sessions at 1000 (503 for a new one
+// beyond), and a session with no request under way and no stream open for
+// 30 minutes is ended. No event carries an id: streams are not resumable,
+// and a client reconnecting with Last-Event-ID gets a new stream.
+//
+// The server's messages go where the client can read them, each once and
+// in the order the server wrote them: a response to the POST of its
+// request (dropped if that client has gone); a progress notification to
+// the stream of the request that carried its progress token; another
+// request or notification to the GET stream, else to the oldest open POST
+// stream, else to a backlog of the 1000 latest, delivered when a GET
+// stream opens.
+//
+// A session ends when the client sends DELETE, when it is idle, at Close,
+// or when its process exits. Then the process's stdin is closed and it has
+// two seconds to exit before it is killed; every request still waiting for
+// its response gets a JSON-RPC error (code -32000) rather than hanging,
+// and later requests for the session get 404.
+//
+// Commands does not check the Origin header (DNS rebinding) nor
+// authenticate anyone: wrap it (http.CrossOriginProtection, an
+// authenticating handler) as the deployment needs.
 type Commands struct {
 	p     *Proxy
 	start func() *exec.Cmd
+
+	// The bounds and timings (the constants above), fields so that a test
+	// may lower them.
+	maxSessions            int
+	idle, grace, keepAlive time.Duration
+	maxBody                int64
+	maxBatch               int
+	backlog, queue         int
+
+	mu       sync.Mutex
+	sessions map[string]*cmdSession // by id; a session leaves when it ends
+	starting int                    // sessions whose process is being started
+	closed   bool
+	// running counts the sessions started or being started until their
+	// process has been reaped: Close waits for them.
+	running sync.WaitGroup
 }
 
-// Commands returns a handler serving the stdio server start makes.
+// Commands returns a handler that starts the process start returns for
+// each new session (see the Commands type). start is called once per
+// initialize request, on its goroutine, and must return a new, unstarted
+// command. Commands sets the command's Stdin and Stdout to pipes of its
+// own; Stderr is left as start set it (nil: discarded). When start leaves
+// WaitDelay at 0 it is set to two seconds, so that a process the server
+// started and that holds its stderr open cannot keep a session from
+// ending.
 func (p *Proxy) Commands(start func() *exec.Cmd) *Commands {
-	return &Commands{p: p, start: start}
+	return &Commands{
+		p: p, start: start,
+		maxSessions: cmdMaxSessions, idle: cmdIdle, grace: cmdGrace, keepAlive: cmdKeepAlive,
+		maxBody: cmdMaxBody, maxBatch: cmdMaxBatch, backlog: cmdBacklog, queue: cmdQueue,
+		sessions: map[string]*cmdSession{},
+	}
 }
 
-// ServeHTTP serves one request of the Streamable HTTP transport.
+// ServeHTTP serves one request of the Streamable HTTP transport: POST,
+// GET or DELETE (405 for other methods). After Close, every request is
+// answered 503.
 func (c *Commands) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	http.Error(w, "not yet", http.StatusNotImplemented)
+	c.mu.Lock()
+	closed := c.closed
+	c.mu.Unlock()
+	if closed {
+		cmdError(w, http.StatusServiceUnavailable, -32000, "Service Unavailable: the server is shutting down")
+		return
+	}
+	switch r.Method {
+	case http.MethodPost:
+		c.post(w, r)
+	case http.MethodGet:
+		c.get(w, r)
+	case http.MethodDelete:
+		c.delete(w, r)
+	default:
+		w.Header().Set("Allow", "GET, POST, DELETE")
+		cmdError(w, http.StatusMethodNotAllowed, -32000, "Method not allowed.")
+	}
 }
 
-// Close ends every session and its process.
-func (c *Commands) Close() error { return nil }
+// Close ends every session: it closes each process's stdin, waits a short
+// grace (two seconds) for it to exit, kills what is left, and returns once
+// every process has been reaped. Requests under way get their JSON-RPC
+// error; new requests get 503. It returns nil.
+func (c *Commands) Close() error {
+	c.mu.Lock()
+	c.closed = true
+	all := make([]*cmdSession, 0, len(c.sessions))
+	for _, s := range c.sessions {
+		all = append(all, s)
+	}
+	c.mu.Unlock()
+	for _, s := range all {
+		s.stop("the proxy is shutting down; the MCP server did not answer")
+	}
+	c.running.Wait()
+	return nil
+}
+
+// post handles a POST: an initialize request starts a session, any other
+// message goes to the session its Mcp-Session-Id names.
+func (c *Commands) post(w http.ResponseWriter, r *http.Request) {
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		cmdError(w, http.StatusUnsupportedMediaType, -32000, "Unsupported Media Type: Content-Type must be application/json")
+		return
+	}
+	if r.ContentLength > c.maxBody {
+		cmdError(w, http.StatusRequestEntityTooLarge, -32000, c.tooLarge())
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, c.maxBody))
+	if err != nil {
+		if tooBig := (*http.MaxBytesError)(nil); errors.As(err, &tooBig) {
+			cmdError(w, http.StatusRequestEntityTooLarge, -32000, c.tooLarge())
+		} else {
+			cmdError(w, http.StatusBadRequest, -32700, "Parse error: the body cannot be read")
+		}
+		return
+	}
+	msgs, batch, bad := parsePosted(body, c.maxBatch)
+	if bad != nil {
+		cmdError(w, http.StatusBadRequest, bad.code, bad.msg)
+		return
+	}
+	initialize := slices.ContainsFunc(msgs, func(m posted) bool { return m.key != "" && m.method == methodInitialize })
+	if !initialize {
+		if s := c.session(w, r); s != nil {
+			s.post(w, r, msgs, batch)
+		}
+		return
+	}
+	if len(msgs) > 1 {
+		cmdError(w, http.StatusBadRequest, -32600, "Invalid Request: Only one initialization request is allowed")
+		return
+	}
+	if id := r.Header.Get(headerSessionID); id != "" {
+		c.mu.Lock()
+		known := c.sessions[id] != nil
+		c.mu.Unlock()
+		if known {
+			cmdError(w, http.StatusBadRequest, -32600, "Invalid Request: Server already initialized")
+		} else {
+			cmdError(w, http.StatusNotFound, -32001, "Session not found")
+		}
+		return
+	}
+	s, status, msg := c.open(r)
+	if s == nil {
+		cmdError(w, status, -32000, msg)
+		return
+	}
+	s.post(w, r, msgs, batch)
+}
+
+func (c *Commands) tooLarge() string {
+	return fmt.Sprintf("Payload Too Large: Request body must not exceed %d bytes", c.maxBody)
+}
+
+// get opens the session's standalone stream.
+func (c *Commands) get(w http.ResponseWriter, r *http.Request) {
+	if !cmdAccepts(r, "text/event-stream") {
+		// 406 as the TypeScript SDK answers; 405 would tell the client
+		// that the endpoint has no stream at all.
+		cmdError(w, http.StatusNotAcceptable, -32000, "Not Acceptable: Client must accept text/event-stream")
+		return
+	}
+	s := c.session(w, r)
+	if s == nil {
+		return
+	}
+	defer s.leave()
+	st := &cmdStream{wake: make(chan struct{}, 1), sse: true, standalone: true}
+	s.mu.Lock()
+	if s.ended {
+		s.mu.Unlock()
+		cmdError(w, http.StatusNotFound, -32001, "Session not found")
+		return
+	}
+	if s.get != nil {
+		s.mu.Unlock()
+		cmdError(w, http.StatusConflict, -32000, "Conflict: Only one SSE stream is allowed per session")
+		return
+	}
+	s.get = st
+	st.queue, s.backlog, s.dropped = s.backlog, nil, 0
+	s.mu.Unlock()
+	sseHeaders(w, s.id)
+	w.WriteHeader(http.StatusOK)
+	s.pump(w, r, st)
+}
+
+// delete ends a session, and answers once its process has been reaped.
+func (c *Commands) delete(w http.ResponseWriter, r *http.Request) {
+	s := c.session(w, r)
+	if s == nil {
+		return
+	}
+	s.stop("the session was ended (DELETE) before the MCP server answered")
+	s.leave()
+	select {
+	case <-s.done:
+	case <-r.Context().Done():
+	}
+	w.WriteHeader(http.StatusOK)
+}
+
+// session returns the session r names, entered (see enter), or answers r
+// with 400 (no session named) or 404 (none known) and returns nil.
+func (c *Commands) session(w http.ResponseWriter, r *http.Request) *cmdSession {
+	id := r.Header.Get(headerSessionID)
+	if id == "" {
+		cmdError(w, http.StatusBadRequest, -32000, "Bad Request: Mcp-Session-Id header is required")
+		return nil
+	}
+	c.mu.Lock()
+	s := c.sessions[id]
+	c.mu.Unlock()
+	if s == nil || !s.enter() {
+		cmdError(w, http.StatusNotFound, -32001, "Session not found")
+		return nil
+	}
+	return s
+}
+
+// open starts a session for the initialize request r: its process and
+// relay. It returns the session, entered, or nil with the HTTP status and
+// message to answer.
+func (c *Commands) open(r *http.Request) (*cmdSession, int, string) {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil, http.StatusServiceUnavailable, "Service Unavailable: the server is shutting down"
+	}
+	if len(c.sessions)+c.starting >= c.maxSessions {
+		c.mu.Unlock()
+		c.p.cfg.Logger.Warn("selfheal proxy: a new session is refused: too many sessions", "max", c.maxSessions)
+		return nil, http.StatusServiceUnavailable, "Service Unavailable: too many sessions"
+	}
+	c.starting++
+	c.running.Add(1)
+	c.mu.Unlock()
+
+	s, err := c.startSession(r)
+	c.mu.Lock()
+	c.starting--
+	if err != nil {
+		c.mu.Unlock()
+		c.running.Done()
+		c.p.cfg.Logger.Error("selfheal proxy: cannot start the MCP server of a new session", "error", err)
+		return nil, http.StatusInternalServerError, "Internal error: cannot start the MCP server"
+	}
+	c.sessions[s.id] = s
+	closed := c.closed
+	c.mu.Unlock()
+	s.launch()
+	if closed { // Close ran meanwhile, without this session
+		s.stop("the proxy is shutting down; the MCP server did not answer")
+		s.leave()
+		return nil, http.StatusServiceUnavailable, "Service Unavailable: the server is shutting down"
+	}
+	return s, 0, ""
+}
+
+// startSession starts a session's process, with pipes for its stdin and
+// stdout.
+func (c *Commands) startSession(r *http.Request) (*cmdSession, error) {
+	var limitBy string
+	if f := c.p.cfg.limitBy; f != nil {
+		limitBy = hashLimitBy(f(r))
+	}
+	var raw [16]byte
+	if _, err := rand.Read(raw[:]); err != nil {
+		return nil, err
+	}
+	cmd := c.start()
+	if cmd == nil {
+		return nil, errors.New("the start function returned no command")
+	}
+	// Pipes of our own rather than cmd.StdinPipe and cmd.StdoutPipe, as in
+	// "selfheal proxy": Wait closes those, so it could not run while Serve
+	// still reads the server's last messages; with these, Wait only reaps
+	// the process and the relay ends at the server's EOF.
+	childIn, toChild, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	fromChild, childOut, err := os.Pipe()
+	if err != nil {
+		childIn.Close()
+		toChild.Close()
+		return nil, err
+	}
+	cmd.Stdin, cmd.Stdout = childIn, childOut
+	if cmd.WaitDelay == 0 {
+		cmd.WaitDelay = c.grace
+	}
+	err = cmd.Start()
+	// The child has its own copies of its ends (or failed to start); ours
+	// must go, or neither side would ever see EOF.
+	childIn.Close()
+	childOut.Close()
+	if err != nil {
+		toChild.Close()
+		fromChild.Close()
+		return nil, err
+	}
+	s := &cmdSession{
+		c: c, id: hex.EncodeToString(raw[:]), cmd: cmd, limitBy: limitBy,
+		toChild: toChild, fromChild: fromChild,
+		stopCh: make(chan struct{}), endedCh: make(chan struct{}),
+		served: make(chan struct{}), routed: make(chan struct{}),
+		exited: make(chan struct{}), done: make(chan struct{}),
+		waiters:  map[string]*cmdStream{},
+		progress: map[string]*cmdStream{},
+		busy:     1, // the initialize request
+	}
+	s.room = sync.NewCond(&s.mu)
+	s.inR, s.in = io.Pipe()
+	s.outR, s.outW = io.Pipe()
+	return s, nil
+}
+
+// cmdSession is one session of Commands: a process, Serve relaying
+// between it and the pipes of the bridge, and the HTTP requests under way.
+type cmdSession struct {
+	c       *Commands
+	id      string
+	cmd     *exec.Cmd
+	limitBy string
+
+	// in carries the client's messages to Serve (read from inR); inMu
+	// keeps each POST's messages whole and together. Serve writes the
+	// server's messages to outW; the router reads them from outR.
+	in        *io.PipeWriter
+	inR       *io.PipeReader
+	inMu      sync.Mutex
+	outR      *io.PipeReader
+	outW      *io.PipeWriter
+	toChild   *os.File // the process's stdin
+	fromChild *os.File // the process's stdout
+
+	stopOnce sync.Once
+	stopCh   chan struct{} // closed to end the session (DELETE, Close, idle)
+	stopWhy  string        // written before stopCh is closed
+	endedCh  chan struct{} // closed by end
+	served   chan struct{} // Serve has returned
+	routed   chan struct{} // the router has read the server's last message
+	exited   chan struct{} // the process has been reaped
+	done     chan struct{} // all of the above
+
+	mu sync.Mutex
+	// room is signalled when a stream's queue is emptied, when a stream
+	// goes, and when the session ends: the router may wait on it for a
+	// stream to have room.
+	room  *sync.Cond
+	ended bool
+	// waiters are the streams of the POSTs waiting for a response, by the
+	// key (idKey) of their request's id.
+	waiters map[string]*cmdStream
+	// get is the open GET stream, or nil.
+	get *cmdStream
+	// posts are the open SSE streams of POSTs, oldest first.
+	posts []*cmdStream
+	// progress are the SSE streams of POSTs by the key of their request's
+	// progress token.
+	progress map[string]*cmdStream
+	// backlog holds the server's messages that no stream could carry, for
+	// the next GET stream; dropped counts those it let go since.
+	backlog [][]byte
+	dropped int
+	// busy counts the requests under way (streams included); when it
+	// falls to 0 a timer ends the session after the idle time, unless
+	// idleGen has moved on.
+	busy      int
+	idleGen   int
+	idleTimer *time.Timer
+}
+
+// cmdStream is where the server's messages for one HTTP response go: the
+// stream of a POST or of the GET, or the JSON answer of a POST.
+type cmdStream struct {
+	wake       chan struct{} // a buffer of 1: something changed
+	sse        bool          // text/event-stream, else a JSON answer
+	standalone bool          // the GET stream
+	// Under the session's mu:
+	queue   [][]byte          // messages to write, in order
+	pending map[string][]byte // the requests not answered yet: key → id
+	order   []string          // the requests' keys, in the body's order (JSON)
+	answers map[string][]byte // the responses by key (JSON)
+	tokens  []string          // the keys of the requests' progress tokens
+	final   bool              // every request is answered: nothing more comes
+	gone    bool              // the handler has left
+}
+
+func (st *cmdStream) signal() {
+	select {
+	case st.wake <- struct{}{}:
+	default:
+	}
+}
+
+// launch starts the session's goroutines: the reaper, Serve, the router
+// and the supervisor.
+func (s *cmdSession) launch() {
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		if err := s.cmd.Wait(); err != nil {
+			s.c.p.cfg.Logger.Debug("selfheal proxy: a session's MCP server ended", "status", err)
+		}
+		close(s.exited)
+	}()
+	go func() {
+		err := s.c.p.serve(ctx, s.inR, s.outW, s.fromChild, s.toChild, s.limitBy)
+		if err != nil && !errors.Is(err, context.Canceled) {
+			s.c.p.cfg.Logger.Debug("selfheal proxy: a session's relay ended", "error", err)
+		}
+		s.outW.Close()
+		close(s.served)
+	}()
+	go s.routeAll()
+	go s.supervise(cancel)
+}
+
+// supervise ends the session when its process's output ends, when the
+// process exits, or when the session is stopped; then it ends the process
+// and waits for the relay's goroutines.
+func (s *cmdSession) supervise(cancel context.CancelFunc) {
+	defer s.c.running.Done()
+	why, stopped := "the MCP server exited before it answered", false
+	select {
+	case <-s.routed:
+	case <-s.exited:
+		// Its output may still hold messages, or be held open by a
+		// process it started: the messages are routed first, for a while.
+		t := time.NewTimer(s.c.grace)
+		select {
+		case <-s.routed:
+		case <-t.C:
+		case <-s.stopCh:
+			why, stopped = s.stopWhy, true
+		}
+		t.Stop()
+	case <-s.stopCh:
+		why, stopped = s.stopWhy, true
+	}
+	s.end(why)
+	// The end of the client's input: Serve passes on what it read, then
+	// closes the server's stdin, its cue to exit.
+	s.in.Close()
+	t := time.NewTimer(s.c.grace)
+	select {
+	case <-s.exited:
+	case <-t.C:
+		s.c.p.cfg.Logger.Warn("selfheal proxy: a session's MCP server did not exit once its input was closed; it is killed", "grace", s.c.grace)
+		if err := s.cmd.Process.Kill(); err != nil {
+			s.c.p.cfg.Logger.Debug("selfheal proxy: killing a session's MCP server", "error", err)
+		}
+		<-s.exited
+	}
+	t.Stop()
+	if !stopped {
+		s.c.p.cfg.Logger.Warn("selfheal proxy: a session's MCP server exited; the session is ended", "status", s.cmd.ProcessState.String())
+	}
+	// Serve's read of the output ends even when a process the server
+	// started holds it open.
+	s.fromChild.Close()
+	cancel()
+	<-s.served
+	s.toChild.Close() // Serve may have closed it: the error is of no interest
+	<-s.routed
+	close(s.done)
+}
+
+// stop asks the supervisor to end the session; why is the message of the
+// errors its pending requests get.
+func (s *cmdSession) stop(why string) {
+	s.stopOnce.Do(func() {
+		s.stopWhy = why
+		close(s.stopCh)
+	})
+}
+
+// end ends the session for its clients: each request waiting for a
+// response gets an error saying why, the streams end once they have
+// written what they hold, and the session is forgotten (404 from now on).
+func (s *cmdSession) end(why string) {
+	s.mu.Lock()
+	if s.ended {
+		s.mu.Unlock()
+		return
+	}
+	s.ended = true
+	close(s.endedCh)
+	if s.idleTimer != nil {
+		s.idleTimer.Stop()
+	}
+	for key, st := range s.waiters {
+		s.answerLocked(st, key, errorLine(st.pending[key], why))
+	}
+	s.backlog = nil
+	if s.get != nil {
+		s.get.signal()
+	}
+	s.room.Broadcast()
+	s.mu.Unlock()
+
+	s.c.mu.Lock()
+	if s.c.sessions[s.id] == s {
+		delete(s.c.sessions, s.id)
+	}
+	s.c.mu.Unlock()
+}
+
+// enter counts a request under way; false when the session has ended.
+func (s *cmdSession) enter() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended {
+		return false
+	}
+	s.busy++
+	s.idleGen++
+	if s.idleTimer != nil {
+		s.idleTimer.Stop()
+		s.idleTimer = nil
+	}
+	return true
+}
+
+// leave counts a request done; the last one arms the idle timer.
+func (s *cmdSession) leave() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.busy--
+	if s.busy > 0 || s.ended || s.c.idle <= 0 {
+		return
+	}
+	s.idleGen++
+	gen := s.idleGen
+	s.idleTimer = time.AfterFunc(s.c.idle, func() {
+		s.mu.Lock()
+		idle := s.idleGen == gen && !s.ended
+		s.mu.Unlock()
+		if idle {
+			s.c.p.cfg.Logger.Info("selfheal proxy: a session is ended: idle", "idle", s.c.idle)
+			s.stop("the session was idle")
+		}
+	})
+}
+
+// post sends a POST's messages to the session and answers it: 202 when
+// they hold no request, else the stream or the JSON of the responses. The
+// session has been entered for it.
+func (s *cmdSession) post(w http.ResponseWriter, r *http.Request, msgs []posted, batch bool) {
+	defer s.leave()
+	st := &cmdStream{wake: make(chan struct{}, 1), sse: cmdAccepts(r, "text/event-stream")}
+	var lines []byte
+	requests := 0
+	for _, m := range msgs {
+		lines = append(lines, m.line...)
+		if m.key != "" {
+			requests++
+		}
+	}
+	s.mu.Lock()
+	if s.ended {
+		s.mu.Unlock()
+		cmdError(w, http.StatusNotFound, -32001, "Session not found")
+		return
+	}
+	seen := map[string]bool{}
+	for _, m := range msgs {
+		if m.key == "" {
+			continue
+		}
+		if s.waiters[m.key] != nil || seen[m.key] {
+			s.mu.Unlock()
+			cmdError(w, http.StatusBadRequest, -32600, "Invalid Request: a request with this id is already under way")
+			return
+		}
+		seen[m.key] = true
+	}
+	if requests > 0 {
+		st.pending = make(map[string][]byte, requests)
+		if !st.sse {
+			st.answers = make(map[string][]byte, requests)
+		}
+		for _, m := range msgs {
+			if m.key == "" {
+				continue
+			}
+			st.pending[m.key] = m.id
+			st.order = append(st.order, m.key)
+			s.waiters[m.key] = st
+			if st.sse && m.token != "" {
+				s.progress[m.token] = st
+				st.tokens = append(st.tokens, m.token)
+			}
+		}
+		if st.sse {
+			s.posts = append(s.posts, st)
+		}
+	}
+	s.mu.Unlock()
+
+	err := s.send(lines)
+	w.Header().Set(headerSessionID, s.id)
+	if requests == 0 {
+		if err != nil {
+			cmdError(w, http.StatusNotFound, -32001, "Session not found")
+			return
+		}
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	// A failed send means the session is ending: its end answers the
+	// requests with an error, which is written as any response.
+	if st.sse {
+		sseHeaders(w, s.id)
+		w.WriteHeader(http.StatusOK)
+		s.pump(w, r, st)
+		return
+	}
+	s.answerJSON(w, r, st, batch)
+}
+
+// send writes a POST's messages to Serve, whole.
+func (s *cmdSession) send(lines []byte) error {
+	s.inMu.Lock()
+	defer s.inMu.Unlock()
+	_, err := s.in.Write(lines)
+	return err
+}
+
+// pump writes the messages routed to an SSE stream, flushing them, until
+// the stream is done (a POST's every request answered; the GET's session
+// ended) or its client has gone.
+func (s *cmdSession) pump(w http.ResponseWriter, r *http.Request, st *cmdStream) {
+	rc := http.NewResponseController(w)
+	flush := func() error {
+		if err := rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
+			return err
+		}
+		return nil
+	}
+	if flush() != nil { // the headers: the client knows its stream is open
+		s.drop(st, nil)
+		return
+	}
+	var tick <-chan time.Time
+	if d := s.c.keepAlive; d > 0 {
+		t := time.NewTicker(d)
+		defer t.Stop()
+		tick = t.C
+	}
+	ended := s.endedCh
+	for {
+		s.mu.Lock()
+		lines := st.queue
+		st.queue = nil
+		last := st.final || (st.standalone && s.ended)
+		if len(lines) > 0 {
+			s.room.Broadcast()
+		}
+		s.mu.Unlock()
+		for i, line := range lines {
+			if err := writeEvent(w, "", line); err != nil {
+				s.drop(st, lines[i:])
+				return
+			}
+		}
+		if len(lines) > 0 && flush() != nil {
+			s.drop(st, nil)
+			return
+		}
+		if last {
+			return
+		}
+		select {
+		case <-st.wake:
+		case <-ended:
+			ended = nil // once is enough: the end has answered or ended this stream
+		case <-r.Context().Done():
+			s.drop(st, nil)
+			return
+		case <-tick:
+			if _, err := io.WriteString(w, ": keepalive\n\n"); err != nil || flush() != nil {
+				s.drop(st, nil)
+				return
+			}
+		}
+	}
+}
+
+// answerJSON waits for the responses to a POST's requests and writes them
+// as JSON: the response, or the array of the responses of a batch in the
+// order of its requests.
+func (s *cmdSession) answerJSON(w http.ResponseWriter, r *http.Request, st *cmdStream, batch bool) {
+	for {
+		s.mu.Lock()
+		if st.final {
+			var body []byte
+			if batch {
+				body = append(body, '[')
+			}
+			for i, key := range st.order {
+				if i > 0 {
+					body = append(body, ',')
+				}
+				body = append(body, bytes.TrimRight(st.answers[key], "\r\n")...)
+			}
+			if batch {
+				body = append(body, ']')
+			}
+			s.mu.Unlock()
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusOK)
+			if _, err := w.Write(body); err != nil {
+				s.c.p.cfg.Logger.Debug("selfheal proxy: a response could not be written: the client has gone", "error", err)
+			}
+			return
+		}
+		s.mu.Unlock()
+		select {
+		case <-st.wake:
+		case <-r.Context().Done():
+			s.drop(st, nil)
+			return
+		}
+	}
+}
+
+// drop forgets a stream whose client has gone: the responses to its
+// requests are dropped when they come, and the other messages it held,
+// unwritten, go where they would have gone without it.
+func (s *cmdSession) drop(st *cmdStream, unwritten [][]byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st.gone = true
+	for key := range st.pending {
+		if s.waiters[key] == st {
+			delete(s.waiters, key)
+		}
+	}
+	s.unlistLocked(st)
+	left := slices.Concat(unwritten, st.queue)
+	st.queue = nil
+	for _, line := range left {
+		m, ok := decode(line)
+		if !ok || m.isResponse() || s.ended {
+			s.c.p.cfg.Logger.Debug("selfheal proxy: a response is dropped: its client has gone")
+			continue
+		}
+		if t := s.targetLocked(m); t != nil {
+			t.queue = append(t.queue, line)
+			t.signal()
+		} else {
+			s.backlogLocked(line)
+		}
+	}
+	s.room.Broadcast()
+}
+
+// unlistLocked removes a stream from where the router finds streams.
+func (s *cmdSession) unlistLocked(st *cmdStream) {
+	s.posts = slices.DeleteFunc(s.posts, func(p *cmdStream) bool { return p == st })
+	for _, tok := range st.tokens {
+		if s.progress[tok] == st {
+			delete(s.progress, tok)
+		}
+	}
+	st.tokens = nil
+	if s.get == st {
+		s.get = nil
+	}
+}
+
+// routeAll routes the server's messages, as Serve writes them, until Serve
+// has returned.
+func (s *cmdSession) routeAll() {
+	defer close(s.routed)
+	lr := newLineReader(s.outR)
+	for {
+		line, err := lr.next()
+		if err != nil {
+			break
+		}
+		s.route(line)
+	}
+	s.outR.Close()
+}
+
+// route sends one of the server's messages to its stream (see the Commands
+// type). It waits while that stream holds cmdQueue messages its client has
+// not read yet, so that each stream gets its messages in order and memory
+// stays bounded.
+func (s *cmdSession) route(line []byte) {
+	line = bytes.Clone(line) // valid until the next read otherwise
+	m, ok := decode(line)
+	if !ok {
+		if len(bytes.TrimSpace(line)) > 0 {
+			s.c.p.cfg.Logger.Debug("selfheal proxy: the MCP server wrote a line that is not a JSON-RPC message; it is dropped")
+		}
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for !s.ended {
+		var st *cmdStream
+		var key string
+		if m.isResponse() {
+			key, _ = idKey(m.id)
+			st = s.waiters[key]
+			if st == nil {
+				s.c.p.cfg.Logger.Debug("selfheal proxy: a response is dropped: its client has gone")
+				return
+			}
+		} else {
+			st = s.targetLocked(m)
+		}
+		if st != nil && st.sse && len(st.queue) >= s.c.queue {
+			s.room.Wait()
+			continue // the streams may have changed meanwhile
+		}
+		switch {
+		case m.isResponse():
+			s.answerLocked(st, key, line)
+		case st == nil:
+			s.backlogLocked(line)
+		default:
+			st.queue = append(st.queue, line)
+			st.signal()
+		}
+		return
+	}
+}
+
+// targetLocked returns the stream for a request or a notification of the
+// server, or nil when none is open.
+func (s *cmdSession) targetLocked(m *message) *cmdStream {
+	if m.method == methodProgress {
+		var token []byte
+		members(m.params, func(k, v []byte) {
+			if string(k) == `"progressToken"` {
+				token = v
+			}
+		})
+		if key, ok := idKey(token); ok && s.progress[key] != nil {
+			return s.progress[key]
+		}
+	}
+	if s.get != nil {
+		return s.get
+	}
+	if len(s.posts) > 0 {
+		return s.posts[0]
+	}
+	return nil
+}
+
+// answerLocked gives a stream the response (or error) to its request of
+// key.
+func (s *cmdSession) answerLocked(st *cmdStream, key string, line []byte) {
+	delete(s.waiters, key)
+	delete(st.pending, key)
+	if st.sse {
+		st.queue = append(st.queue, line)
+	} else {
+		st.answers[key] = line
+	}
+	if len(st.pending) == 0 {
+		st.final = true
+		s.unlistLocked(st)
+	}
+	st.signal()
+}
+
+// backlogLocked keeps a message for the next GET stream, dropping the
+// oldest beyond the bound.
+func (s *cmdSession) backlogLocked(line []byte) {
+	s.backlog = append(s.backlog, line)
+	if len(s.backlog) <= s.c.backlog {
+		return
+	}
+	s.backlog[0] = nil
+	s.backlog = s.backlog[1:]
+	s.dropped++
+	if s.dropped == 1 {
+		s.c.p.cfg.Logger.Warn("selfheal proxy: a session's MCP server sends messages while no stream is open to carry them; the oldest are dropped", "kept", s.c.backlog)
+	}
+}
+
+// posted is one JSON-RPC message of a POST body, as the session's server
+// gets it.
+type posted struct {
+	line   []byte // one line: compact JSON and "\n"
+	method string
+	id     []byte // a request's id, as written
+	key    string // a request's id key (idKey); "" for a notification or a response
+	token  string // the key of a request's progress token (params._meta.progressToken); "" for none
+}
+
+// badBody is why a POST body is refused: a JSON-RPC error code and message.
+type badBody struct {
+	code int
+	msg  string
+}
+
+// parsePosted reads a POST body: one JSON-RPC message, or a batch (a JSON
+// array) of at most maxBatch, each element a message sent on its own, as
+// the TypeScript SDK does.
+func parsePosted(body []byte, maxBatch int) ([]posted, bool, *badBody) {
+	body = bytes.Trim(body, " \t\r\n")
+	var elems []json.RawMessage
+	batch := len(body) > 0 && body[0] == '['
+	if batch {
+		if json.Unmarshal(body, &elems) != nil {
+			return nil, false, &badBody{-32700, "Parse error: Invalid JSON"}
+		}
+		if len(elems) == 0 {
+			return nil, false, &badBody{-32600, "Invalid Request: an empty batch"}
+		}
+		if len(elems) > maxBatch {
+			return nil, false, &badBody{-32600, fmt.Sprintf("Invalid Request: Batch must not exceed %d messages", maxBatch)}
+		}
+	} else {
+		if !json.Valid(body) {
+			return nil, false, &badBody{-32700, "Parse error: Invalid JSON"}
+		}
+		elems = []json.RawMessage{body}
+	}
+	msgs := make([]posted, 0, len(elems))
+	for _, e := range elems {
+		line := []byte(e)
+		// One message per line: a body may hold newlines between tokens
+		// (never inside a string, where JSON escapes them).
+		if bytes.ContainsAny(line, "\r\n") {
+			var b bytes.Buffer
+			if json.Compact(&b, line) != nil {
+				return nil, false, &badBody{-32700, "Parse error: Invalid JSON"}
+			}
+			line = b.Bytes()
+		}
+		line = append(line[:len(line):len(line)], '\n')
+		m, ok := decode(line)
+		if !ok {
+			return nil, false, &badBody{-32700, "Parse error: Invalid JSON-RPC message"}
+		}
+		p := posted{line: line, method: m.method}
+		switch {
+		case m.hasMethod && m.id != nil:
+			key, ok := idKey(m.id)
+			if !ok {
+				return nil, false, &badBody{-32600, "Invalid Request: a request's id must be a string or a number"}
+			}
+			p.id, p.key, p.token = m.id, key, progressToken(m.params)
+		case m.hasMethod: // a notification
+		case m.isResponse(): // to a request of the server
+		default:
+			return nil, false, &badBody{-32700, "Parse error: Invalid JSON-RPC message"}
+		}
+		msgs = append(msgs, p)
+	}
+	return msgs, batch, nil
+}
+
+// progressToken returns the key (idKey) of the progress token in a
+// request's params._meta, or "".
+func progressToken(params []byte) string {
+	var meta, token []byte
+	members(params, func(k, v []byte) {
+		if string(k) == `"_meta"` {
+			meta = v
+		}
+	})
+	members(meta, func(k, v []byte) {
+		if string(k) == `"progressToken"` {
+			token = v
+		}
+	})
+	key, _ := idKey(token)
+	return key
+}
+
+// errorLine is the JSON-RPC error response, one line, to the request of id
+// that the session's server will not answer.
+func errorLine(id []byte, why string) []byte {
+	data, err := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   cmdRPCError     `json:"error"`
+	}{"2.0", id, cmdRPCError{-32000, "Session ended: " + why}})
+	if err != nil { // an id decode accepted and Marshal does not: never
+		data = []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Session ended"}}`)
+	}
+	return append(data, '\n')
+}
+
+type cmdRPCError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+// cmdError answers a request that reaches no server with status and a
+// JSON-RPC error without an id, as the TypeScript SDK does.
+func cmdError(w http.ResponseWriter, status, code int, msg string) {
+	data, err := json.Marshal(struct {
+		JSONRPC string      `json:"jsonrpc"`
+		Error   cmdRPCError `json:"error"`
+		ID      *int        `json:"id"`
+	}{JSONRPC: "2.0", Error: cmdRPCError{code, msg}})
+	if err != nil {
+		data = []byte(`{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"},"id":null}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(data)
+}
+
+// cmdAccepts reports whether r's Accept header names the media type want
+// (a substring match, as the TypeScript SDK's).
+func cmdAccepts(r *http.Request, want string) bool {
+	for _, v := range r.Header.Values("Accept") {
+		if strings.Contains(strings.ToLower(v), want) {
+			return true
+		}
+	}
+	return false
+}
+
+// sseHeaders sets the headers of an event stream of session id.
+func sseHeaders(w http.ResponseWriter, id string) {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache, no-transform")
+	h.Set("X-Accel-Buffering", "no") // nginx: no buffering of the events
+	h.Set(headerSessionID, id)
+}

@@ -1,0 +1,924 @@
+package proxy
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// hang bounds every wait of these tests: a deadline that only a hang
+// reaches, never a timing assertion.
+const hang = 20 * time.Second
+
+// The fake server: the test binary run again as a child, speaking
+// newline-delimited JSON-RPC by hand, for what examples/mcpserver does not
+// do (progress, requests to the client, crashing, hanging, ignoring the
+// end of its input).
+const fakeEnv = "SELFHEAL_FAKE_MCP"
+
+// TestCommandsFakeServer is not a test: it is the fake server, when the
+// Commands tests start the test binary as their child.
+func TestCommandsFakeServer(t *testing.T) {
+	if os.Getenv(fakeEnv) != "1" {
+		t.Skip("the fake MCP server of the Commands tests, run as their child")
+	}
+	fakeServer(os.Stdin, os.Stdout)
+	os.Exit(0)
+}
+
+// fakeCmd returns the command of a fake server.
+func fakeCmd() *exec.Cmd {
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCommandsFakeServer$")
+	cmd.Env = append(os.Environ(), fakeEnv+"=1")
+	cmd.Stderr = os.Stderr
+	return cmd
+}
+
+// fakeTools is the fake server's tools/list result.
+const fakeTools = `{"tools":[
+{"name":"echo","inputSchema":{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}},
+{"name":"progress","inputSchema":{"type":"object"}},
+{"name":"notify","inputSchema":{"type":"object"}},
+{"name":"ask","inputSchema":{"type":"object"}},
+{"name":"wait","inputSchema":{"type":"object"}},
+{"name":"crash","inputSchema":{"type":"object"}},
+{"name":"hang","inputSchema":{"type":"object"}},
+{"name":"stubborn","inputSchema":{"type":"object"}}]}`
+
+type fakeMsg struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id,omitempty"`
+	Method  string          `json:"method,omitempty"`
+	Params  json.RawMessage `json:"params,omitempty"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   json.RawMessage `json:"error,omitempty"`
+}
+
+// fakeServer serves in and out until in ends (or forever, once told to
+// be stubborn).
+func fakeServer(in io.Reader, out io.Writer) {
+	var mu sync.Mutex
+	write := func(v any) {
+		data, err := json.Marshal(v)
+		if err != nil {
+			panic(err)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		out.Write(append(data, '\n'))
+	}
+	result := func(id json.RawMessage, res string) {
+		write(fakeMsg{JSONRPC: "2.0", ID: id, Result: json.RawMessage(res)})
+	}
+	text := func(id json.RawMessage, s string) {
+		data, _ := json.Marshal(s)
+		result(id, `{"content":[{"type":"text","text":`+string(data)+`}]}`)
+	}
+	var (
+		stateMu  sync.Mutex
+		answers  = map[string]chan json.RawMessage{} // the server's requests awaiting the client's response
+		released = make(chan struct{})
+		stubborn bool
+	)
+	sc := bufio.NewScanner(in)
+	sc.Buffer(nil, 16<<20)
+	for sc.Scan() {
+		var m fakeMsg
+		if json.Unmarshal(sc.Bytes(), &m) != nil {
+			continue
+		}
+		if m.Method == "" { // the client's response to the server's request
+			stateMu.Lock()
+			ch := answers[string(m.ID)]
+			stateMu.Unlock()
+			if ch != nil {
+				ch <- m.Result
+			}
+			continue
+		}
+		switch m.Method {
+		case "initialize":
+			var p struct {
+				ProtocolVersion string `json:"protocolVersion"`
+			}
+			json.Unmarshal(m.Params, &p)
+			result(m.ID, `{"protocolVersion":"`+p.ProtocolVersion+`","capabilities":{"tools":{}},"serverInfo":{"name":"fake","version":"`+strconv.Itoa(os.Getpid())+`"}}`)
+		case "tools/list":
+			result(m.ID, fakeTools)
+		case "test/release":
+			close(released)
+		case "tools/call":
+			var p struct {
+				Name      string         `json:"name"`
+				Arguments map[string]any `json:"arguments"`
+				Meta      struct {
+					ProgressToken json.RawMessage `json:"progressToken"`
+				} `json:"_meta"`
+			}
+			json.Unmarshal(m.Params, &p)
+			switch p.Name {
+			case "echo":
+				text(m.ID, fmt.Sprint(p.Arguments["text"]))
+			case "progress":
+				for i := 1; i <= 3; i++ {
+					write(fakeMsg{JSONRPC: "2.0", Method: "notifications/progress",
+						Params: json.RawMessage(`{"progressToken":` + string(p.Meta.ProgressToken) + `,"progress":` + strconv.Itoa(i) + `,"total":3}`)})
+				}
+				text(m.ID, "done")
+			case "notify":
+				write(fakeMsg{JSONRPC: "2.0", Method: "notifications/message", Params: json.RawMessage(`{"level":"info","data":"hello"}`)})
+				text(m.ID, "notified")
+			case "ask":
+				ch := make(chan json.RawMessage, 1)
+				stateMu.Lock()
+				answers[`"ask-1"`] = ch
+				stateMu.Unlock()
+				write(fakeMsg{JSONRPC: "2.0", ID: json.RawMessage(`"ask-1"`), Method: "roots/list", Params: json.RawMessage(`{}`)})
+				go func(id json.RawMessage) { text(id, string(<-ch)) }(m.ID)
+			case "wait":
+				go func(id json.RawMessage) { <-released; text(id, "released") }(m.ID)
+			case "crash":
+				os.Exit(3)
+			case "hang":
+			case "stubborn":
+				stateMu.Lock()
+				stubborn = true
+				stateMu.Unlock()
+				text(m.ID, "stubborn")
+			}
+		default:
+			if m.ID != nil {
+				result(m.ID, `{}`)
+			}
+		}
+	}
+	stateMu.Lock()
+	s := stubborn
+	stateMu.Unlock()
+	if s {
+		select {} // until killed
+	}
+}
+
+// commands serves a Commands of start on an httptest server; tune may
+// lower its bounds before it serves. The server and the Commands are
+// closed at the end of the test.
+func commands(t *testing.T, start func() *exec.Cmd, tune func(*Commands), opts ...Option) (*Commands, string) {
+	t.Helper()
+	p, err := New(append([]Option{WithLogger(slog.New(slog.DiscardHandler))}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := p.Commands(start)
+	if tune != nil {
+		tune(c)
+	}
+	srv := httptest.NewServer(c)
+	t.Cleanup(func() {
+		c.Close()
+		srv.Close()
+	})
+	return c, srv.URL
+}
+
+// lookup returns the session of id, or nil.
+func (c *Commands) lookup(id string) *cmdSession {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sessions[id]
+}
+
+// connect opens a session with the go-sdk client.
+func connect(t *testing.T, url string, opts *mcp.ClientOptions, roots ...*mcp.Root) *mcp.ClientSession {
+	t.Helper()
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, opts)
+	client.AddRoots(roots...)
+	ctx, cancel := context.WithTimeout(context.Background(), hang)
+	defer cancel()
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs
+}
+
+func ctxHang(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), hang)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func callText(t *testing.T, res *mcp.CallToolResult) string {
+	t.Helper()
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+// reaped waits for a session's process to be reaped and checks that it is
+// gone.
+func reaped(t *testing.T, s *cmdSession) {
+	t.Helper()
+	select {
+	case <-s.exited:
+	case <-time.After(hang):
+		t.Fatal("the session's process was not reaped")
+	}
+	if err := syscall.Kill(s.cmd.Process.Pid, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Fatalf("the process %d is still there: %v", s.cmd.Process.Pid, err)
+	}
+}
+
+// buildExample builds examples/mcpserver, a go-sdk stdio server.
+func buildExample(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "mcpserver")
+	out, err := exec.Command("go", "build", "-o", bin, "github.com/selfheal/selfheal/examples/mcpserver").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build examples/mcpserver: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// The example server (go-sdk, stdio only) behind Commands, driven by the
+// go-sdk client over Streamable HTTP.
+func TestCommandsExampleServer(t *testing.T) {
+	bin := buildExample(t)
+	c, url := commands(t, func() *exec.Cmd { return exec.Command(bin) }, nil)
+
+	t.Run("tools/list as over stdio", func(t *testing.T) {
+		direct := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+		ds, err := direct.Connect(ctxHang(t), &mcp.CommandTransport{Command: exec.Command(bin)}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ds.Close()
+		want, err := ds.ListTools(ctxHang(t), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs := connect(t, url, nil)
+		defer cs.Close()
+		got, err := cs.ListTools(ctxHang(t), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, w := mustJSON(t, got.Tools), mustJSON(t, want.Tools)
+		if g != w {
+			t.Fatalf("tools over HTTP:\n%s\nover stdio:\n%s", g, w)
+		}
+		if len(got.Tools) != 4 {
+			t.Fatalf("%d tools", len(got.Tools))
+		}
+	})
+
+	t.Run("bad and valid calls", func(t *testing.T) {
+		cs := connect(t, url, nil)
+		defer cs.Close()
+		if _, err := cs.ListTools(ctxHang(t), nil); err != nil {
+			t.Fatal(err)
+		}
+		res, err := cs.CallTool(ctxHang(t), &mcp.CallToolParams{Name: "billing.get_invoice", Arguments: map[string]any{"id": "nope", "dryrun": true}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.IsError || !strings.Contains(callText(t, res), "<validation_error") {
+			t.Fatalf("bad call: isError %v, %q", res.IsError, callText(t, res))
+		}
+		res, err = cs.CallTool(ctxHang(t), &mcp.CallToolParams{Name: "billing.get_invoice", Arguments: map[string]any{"id": "inv_2026_0001"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.IsError || !strings.Contains(string(mustJSON(t, res.StructuredContent)), `"inv_2026_0001"`) {
+			t.Fatalf("valid call: isError %v, %s", res.IsError, mustJSON(t, res))
+		}
+	})
+
+	t.Run("DELETE ends the process", func(t *testing.T) {
+		cs := connect(t, url, nil)
+		s := c.lookup(cs.ID())
+		if s == nil {
+			t.Fatalf("no session %q", cs.ID())
+		}
+		if err := cs.Close(); err != nil { // DELETE
+			t.Fatal(err)
+		}
+		reaped(t, s)
+		if c.lookup(cs.ID()) != nil {
+			t.Fatal("the session is still known")
+		}
+		resp := do(t, url, "POST", cs.ID(), "application/json, text/event-stream", `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+		if resp.StatusCode != http.StatusNotFound {
+			t.Fatalf("a request of the ended session: %d", resp.StatusCode)
+		}
+	})
+
+	t.Run("unknown or missing session", func(t *testing.T) {
+		for _, tc := range []struct {
+			method, id string
+			want       int
+		}{
+			{"POST", "0123456789abcdef0123456789abcdef", http.StatusNotFound},
+			{"GET", "nope", http.StatusNotFound},
+			{"DELETE", "nope", http.StatusNotFound},
+			{"POST", "", http.StatusBadRequest},
+			{"GET", "", http.StatusBadRequest},
+			{"DELETE", "", http.StatusBadRequest},
+		} {
+			resp := do(t, url, tc.method, tc.id, "application/json, text/event-stream", `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+			body := rpcErrorOf(t, resp)
+			if resp.StatusCode != tc.want || body.Error.Code == 0 || string(body.ID) != "null" {
+				t.Errorf("%s with session %q: %d %+v, want %d and a JSON-RPC error", tc.method, tc.id, resp.StatusCode, body, tc.want)
+			}
+		}
+	})
+
+	t.Run("10 sessions in parallel, a process each", func(t *testing.T) {
+		const n = 10
+		var wg sync.WaitGroup
+		sessions := make([]*cmdSession, n)
+		errs := make(chan error, n)
+		for i := range n {
+			wg.Go(func() {
+				cs := connect(t, url, nil)
+				defer cs.Close()
+				sessions[i] = c.lookup(cs.ID())
+				if _, err := cs.ListTools(ctxHang(t), nil); err != nil {
+					errs <- err
+					return
+				}
+				id := fmt.Sprintf("inv_2026_%04d", i%6+1) // the store has 6
+				res, err := cs.CallTool(ctxHang(t), &mcp.CallToolParams{Name: "billing.get_invoice", Arguments: map[string]any{"id": id}})
+				if err != nil {
+					errs <- err
+					return
+				}
+				if res.IsError || !strings.Contains(string(mustJSON(t, res.StructuredContent)), id) {
+					errs <- fmt.Errorf("session %d: %s", i, mustJSON(t, res))
+				}
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Error(err)
+		}
+		pids := map[int]bool{}
+		for i, s := range sessions {
+			if s == nil {
+				t.Fatalf("session %d unknown", i)
+			}
+			reaped(t, s)
+			pids[s.cmd.Process.Pid] = true
+		}
+		if len(pids) != n {
+			t.Fatalf("%d processes for %d sessions", len(pids), n)
+		}
+	})
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// do sends one HTTP request to the endpoint, with a session id when sid is
+// not "".
+func do(t *testing.T, url, method, sid, accept, body string) *http.Response {
+	t.Helper()
+	req, err := http.NewRequestWithContext(ctxHang(t), method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if accept != "" {
+		req.Header.Set("Accept", accept)
+	}
+	if sid != "" {
+		req.Header.Set(headerSessionID, sid)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
+type rpcBody struct {
+	ID     json.RawMessage `json:"id"`
+	Result json.RawMessage `json:"result"`
+	Error  struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// rpcErrorOf reads a JSON body.
+func rpcErrorOf(t *testing.T, resp *http.Response) rpcBody {
+	t.Helper()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b rpcBody
+	if err := json.Unmarshal(data, &b); err != nil {
+		t.Fatalf("%d %q: %v", resp.StatusCode, data, err)
+	}
+	return b
+}
+
+// events returns the messages of an event stream, in order; the channel
+// closes at the end of the stream.
+func events(resp *http.Response) <-chan string {
+	ch := make(chan string, 100)
+	go func() {
+		defer close(ch)
+		sc := newSSEScanner(func(ev *event) {
+			if ev.isMessage() {
+				ch <- string(ev.data)
+			}
+		})
+		io.Copy(sc, resp.Body)
+	}()
+	return ch
+}
+
+// next returns the next message of a stream.
+func next(t *testing.T, ch <-chan string, what string) string {
+	t.Helper()
+	select {
+	case m, ok := <-ch:
+		if !ok {
+			t.Fatalf("%s: the stream ended", what)
+		}
+		return m
+	case <-time.After(hang):
+		t.Fatalf("%s: nothing came", what)
+	}
+	return ""
+}
+
+// ends checks that a stream ends with nothing more.
+func ends(t *testing.T, ch <-chan string, what string) {
+	t.Helper()
+	select {
+	case m, ok := <-ch:
+		if ok {
+			t.Fatalf("%s: unexpected %s", what, m)
+		}
+	case <-time.After(hang):
+		t.Fatalf("%s: the stream did not end", what)
+	}
+}
+
+const (
+	both     = "application/json, text/event-stream"
+	jsonOnly = "application/json"
+)
+
+// initialize opens a session by hand and returns its id.
+func initialize(t *testing.T, url string) string {
+	t.Helper()
+	resp := do(t, url, "POST", "", jsonOnly, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	b := rpcErrorOf(t, resp)
+	sid := resp.Header.Get(headerSessionID)
+	if resp.StatusCode != http.StatusOK || b.Result == nil || len(sid) != 32 {
+		t.Fatalf("initialize: %d %+v, session %q", resp.StatusCode, b, sid)
+	}
+	resp = do(t, url, "POST", sid, both, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	if resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("initialized: %d", resp.StatusCode)
+	}
+	return sid
+}
+
+func call(id, tool string) string {
+	return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"` + tool + `","arguments":{}}}`
+}
+
+// Progress notifications go to the stream of the request that carries
+// their token, before its response, even with a GET stream open.
+func TestCommandsProgress(t *testing.T) {
+	_, url := commands(t, fakeCmd, nil)
+
+	t.Run("go-sdk client", func(t *testing.T) {
+		var mu sync.Mutex
+		var got []string
+		three := make(chan struct{})
+		cs := connect(t, url, &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+			mu.Lock()
+			defer mu.Unlock()
+			got = append(got, fmt.Sprint(r.Params.ProgressToken, " ", r.Params.Progress))
+			if len(got) == 3 {
+				close(three)
+			}
+		}})
+		defer cs.Close()
+		params := &mcp.CallToolParams{Name: "progress", Arguments: map[string]any{}}
+		params.SetProgressToken("tok-1")
+		res, err := cs.CallTool(ctxHang(t), params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if callText(t, res) != "done" {
+			t.Fatalf("result %s", mustJSON(t, res))
+		}
+		select {
+		case <-three:
+		case <-time.After(hang):
+			t.Fatal("the progress notifications did not all arrive")
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if want := []string{"tok-1 1", "tok-1 2", "tok-1 3"}; fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("progress %q, want %q", got, want)
+		}
+	})
+
+	t.Run("by hand, with a GET stream open", func(t *testing.T) {
+		sid := initialize(t, url)
+		get := events(do(t, url, "GET", sid, "text/event-stream", ""))
+		resp := do(t, url, "POST", sid, both, `{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"name":"progress","arguments":{},"_meta":{"progressToken":7}}}`)
+		if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" || resp.StatusCode != http.StatusOK {
+			t.Fatalf("%d %s", resp.StatusCode, ct)
+		}
+		post := events(resp)
+		for i := 1; i <= 3; i++ {
+			m := next(t, post, "progress")
+			if !strings.Contains(m, `"method":"notifications/progress"`) || !strings.Contains(m, `"progress":`+strconv.Itoa(i)) {
+				t.Fatalf("event %d: %s", i, m)
+			}
+		}
+		if m := next(t, post, "response"); !strings.Contains(m, `"id":"c1"`) || !strings.Contains(m, `"done"`) {
+			t.Fatalf("response %s", m)
+		}
+		ends(t, post, "the POST stream")
+		// The GET stream got none of it: the next thing on it is this.
+		resp = do(t, url, "POST", sid, jsonOnly, call("2", "notify"))
+		if b := rpcErrorOf(t, resp); !strings.Contains(string(b.Result), "notified") {
+			t.Fatalf("notify: %+v", b)
+		}
+		if m := next(t, get, "GET"); !strings.Contains(m, `"notifications/message"`) {
+			t.Fatalf("GET stream: %s", m)
+		}
+	})
+}
+
+// The server's requests reach the client on the GET stream, and the
+// client's response reaches the server.
+func TestCommandsServerRequest(t *testing.T) {
+	_, url := commands(t, fakeCmd, nil)
+
+	t.Run("go-sdk client", func(t *testing.T) {
+		cs := connect(t, url, nil, &mcp.Root{URI: "file:///work", Name: "work"})
+		defer cs.Close()
+		res, err := cs.CallTool(ctxHang(t), &mcp.CallToolParams{Name: "ask", Arguments: map[string]any{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(callText(t, res), "file:///work") {
+			t.Fatalf("result %s", mustJSON(t, res))
+		}
+	})
+
+	t.Run("by hand", func(t *testing.T) {
+		sid := initialize(t, url)
+		get := events(do(t, url, "GET", sid, "text/event-stream", ""))
+		answer := make(chan rpcBody, 1)
+		go func() {
+			answer <- rpcErrorOf(t, do(t, url, "POST", sid, jsonOnly, call("5", "ask")))
+		}()
+		if m := next(t, get, "the server's request"); !strings.Contains(m, `"id":"ask-1"`) || !strings.Contains(m, `"roots/list"`) {
+			t.Fatalf("GET stream: %s", m)
+		}
+		resp := do(t, url, "POST", sid, both, `{"jsonrpc":"2.0","id":"ask-1","result":{"roots":[{"uri":"file:///by-hand"}]}}`)
+		if resp.StatusCode != http.StatusAccepted {
+			t.Fatalf("the client's response: %d", resp.StatusCode)
+		}
+		select {
+		case b := <-answer:
+			if string(b.ID) != "5" || !strings.Contains(string(b.Result), "file:///by-hand") {
+				t.Fatalf("call: %+v", b)
+			}
+		case <-time.After(hang):
+			t.Fatal("no answer")
+		}
+		// A second GET stream is refused while one is open.
+		if resp := do(t, url, "GET", sid, "text/event-stream", ""); resp.StatusCode != http.StatusConflict {
+			t.Fatalf("second GET: %d", resp.StatusCode)
+		}
+	})
+}
+
+// Messages sent while no stream is open wait for the GET stream.
+func TestCommandsBacklog(t *testing.T) {
+	_, url := commands(t, fakeCmd, nil)
+	sid := initialize(t, url)
+	for i := range 3 {
+		b := rpcErrorOf(t, do(t, url, "POST", sid, jsonOnly, call(strconv.Itoa(i+1), "notify")))
+		if !strings.Contains(string(b.Result), "notified") {
+			t.Fatalf("notify: %+v", b)
+		}
+	}
+	get := events(do(t, url, "GET", sid, "text/event-stream", ""))
+	for range 3 {
+		if m := next(t, get, "backlog"); !strings.Contains(m, `"notifications/message"`) {
+			t.Fatalf("GET stream: %s", m)
+		}
+	}
+}
+
+// JSON answers, batches, bodies over several lines.
+func TestCommandsJSONAndBatch(t *testing.T) {
+	_, url := commands(t, fakeCmd, nil)
+	sid := initialize(t, url)
+
+	resp := do(t, url, "POST", sid, jsonOnly, "{\n  \"jsonrpc\": \"2.0\",\n  \"id\": 1,\n  \"method\": \"tools/call\",\r\n  \"params\": {\"name\": \"echo\", \"arguments\": {\"text\": \"two\\nlines\"}}\n}\n")
+	if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
+		t.Fatalf("Content-Type %q", ct)
+	}
+	if b := rpcErrorOf(t, resp); string(b.ID) != "1" || !strings.Contains(string(b.Result), `two\nlines`) {
+		t.Fatalf("echo: %+v", b)
+	}
+
+	batch := `[` + call(`"a"`, "notify") + `,{"jsonrpc":"2.0","method":"notifications/whatever"},{"jsonrpc":"2.0","id":"b","method":"tools/call","params":{"name":"echo","arguments":{"text":"b"}}}]`
+	resp = do(t, url, "POST", sid, jsonOnly, batch)
+	data, _ := io.ReadAll(resp.Body)
+	var answers []rpcBody
+	if err := json.Unmarshal(data, &answers); err != nil || len(answers) != 2 || string(answers[0].ID) != `"a"` || string(answers[1].ID) != `"b"` {
+		t.Fatalf("batch: %s (%v)", data, err)
+	}
+
+	resp = do(t, url, "POST", sid, both, strings.ReplaceAll(strings.ReplaceAll(batch, `"a"`, `"c"`), `"b"`, `"d"`))
+	ids := map[string]bool{}
+	for m := range events(resp) {
+		var b rpcBody
+		json.Unmarshal([]byte(m), &b)
+		if b.Result != nil {
+			ids[string(b.ID)] = true
+		}
+	}
+	if !ids[`"c"`] || !ids[`"d"`] || len(ids) != 2 {
+		t.Fatalf("the stream's responses: %v", ids)
+	}
+
+	// A bad call is answered by the proxy, through the same routing.
+	do(t, url, "POST", sid, jsonOnly, `{"jsonrpc":"2.0","id":"l","method":"tools/list"}`).Body.Close()
+	b := rpcErrorOf(t, do(t, url, "POST", sid, jsonOnly, call("9", "echo")))
+	if !strings.Contains(string(b.Result), "validation_error") || !strings.Contains(string(b.Result), `"isError":true`) {
+		t.Fatalf("bad call: %s", b.Result)
+	}
+}
+
+// What the transport refuses, and how.
+func TestCommandsRefusals(t *testing.T) {
+	c, url := commands(t, fakeCmd, func(c *Commands) { c.maxBody = 1 << 10; c.maxBatch = 3 })
+	sid := initialize(t, url)
+	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	for _, tc := range []struct {
+		name, method, sid, ctype, accept, body string
+		want, code                             int
+	}{
+		{"PUT", "PUT", sid, "application/json", both, ping, http.StatusMethodNotAllowed, -32000},
+		{"GET without text/event-stream", "GET", sid, "", jsonOnly, "", http.StatusNotAcceptable, -32000},
+		{"not JSON's media type", "POST", sid, "text/plain", both, ping, http.StatusUnsupportedMediaType, -32000},
+		{"too large", "POST", sid, "application/json", both, `{"jsonrpc":"2.0","method":"x","params":"` + strings.Repeat("x", 2<<10) + `"}`, http.StatusRequestEntityTooLarge, -32000},
+		{"not JSON", "POST", sid, "application/json", both, `{"jsonrpc":`, http.StatusBadRequest, -32700},
+		{"not JSON-RPC", "POST", sid, "application/json", both, `{"hello":1}`, http.StatusBadRequest, -32700},
+		{"an object id", "POST", sid, "application/json", both, `{"jsonrpc":"2.0","id":{},"method":"ping"}`, http.StatusBadRequest, -32600},
+		{"empty batch", "POST", sid, "application/json", both, `[]`, http.StatusBadRequest, -32600},
+		{"batch too long", "POST", sid, "application/json", both, "[" + strings.Repeat(`{"jsonrpc":"2.0","method":"x"},`, 3) + ping + "]", http.StatusBadRequest, -32600},
+		{"initialize again", "POST", sid, "application/json", both, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`, http.StatusBadRequest, -32600},
+		{"initialize in a batch", "POST", "", "application/json", both, `[{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}},` + ping + `]`, http.StatusBadRequest, -32600},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequestWithContext(ctxHang(t), tc.method, url, strings.NewReader(tc.body))
+			if tc.ctype != "" {
+				req.Header.Set("Content-Type", tc.ctype)
+			}
+			req.Header.Set("Accept", tc.accept)
+			if tc.sid != "" {
+				req.Header.Set(headerSessionID, tc.sid)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			b := rpcErrorOf(t, resp)
+			if resp.StatusCode != tc.want || b.Error.Code != tc.code {
+				t.Fatalf("%d %+v, want %d and code %d", resp.StatusCode, b, tc.want, tc.code)
+			}
+			if tc.want == http.StatusMethodNotAllowed && resp.Header.Get("Allow") != "GET, POST, DELETE" {
+				t.Fatalf("Allow %q", resp.Header.Get("Allow"))
+			}
+		})
+	}
+
+	t.Run("a request id already under way", func(t *testing.T) {
+		first := events(do(t, url, "POST", sid, both, call("77", "wait")))
+		resp := do(t, url, "POST", sid, both, call("77", "echo"))
+		if b := rpcErrorOf(t, resp); resp.StatusCode != http.StatusBadRequest || b.Error.Code != -32600 {
+			t.Fatalf("%d %+v", resp.StatusCode, b)
+		}
+		do(t, url, "POST", sid, both, `{"jsonrpc":"2.0","method":"test/release"}`)
+		if m := next(t, first, "first"); !strings.Contains(m, "released") {
+			t.Fatalf("first: %s", m)
+		}
+	})
+
+	t.Run("too many sessions", func(t *testing.T) {
+		c.mu.Lock()
+		c.maxSessions = len(c.sessions)
+		c.mu.Unlock()
+		resp := do(t, url, "POST", "", both, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+		if b := rpcErrorOf(t, resp); resp.StatusCode != http.StatusServiceUnavailable || b.Error.Code != -32000 {
+			t.Fatalf("%d %+v", resp.StatusCode, b)
+		}
+	})
+}
+
+// The server exits with a request pending: the request gets a JSON-RPC
+// error, the session is gone.
+func TestCommandsServerCrash(t *testing.T) {
+	c, url := commands(t, fakeCmd, nil)
+
+	t.Run("by hand", func(t *testing.T) {
+		sid := initialize(t, url)
+		s := c.lookup(sid)
+		get := events(do(t, url, "GET", sid, "text/event-stream", ""))
+		pending := events(do(t, url, "POST", sid, both, call("1", "hang")))
+		crash := events(do(t, url, "POST", sid, both, call("2", "crash")))
+		for _, tc := range []struct {
+			ch <-chan string
+			id string
+		}{{pending, "1"}, {crash, "2"}} {
+			var b rpcBody
+			json.Unmarshal([]byte(next(t, tc.ch, "error")), &b)
+			if string(b.ID) != tc.id || b.Error.Code != -32000 || !strings.Contains(b.Error.Message, "exited") {
+				t.Fatalf("request %s: %+v", tc.id, b)
+			}
+			ends(t, tc.ch, "POST stream")
+		}
+		ends(t, get, "GET stream")
+		reaped(t, s)
+		if resp := do(t, url, "POST", sid, both, call("3", "echo")); resp.StatusCode != http.StatusNotFound {
+			t.Fatalf("after the crash: %d", resp.StatusCode)
+		}
+	})
+
+	t.Run("go-sdk client", func(t *testing.T) {
+		cs := connect(t, url, nil)
+		defer cs.Close()
+		_, err := cs.CallTool(ctxHang(t), &mcp.CallToolParams{Name: "crash", Arguments: map[string]any{}})
+		if err == nil || !strings.Contains(err.Error(), "exited") {
+			t.Fatalf("crash: %v", err)
+		}
+	})
+}
+
+// DELETE with a request pending: the request gets its error, the process
+// exits (or is killed when it does not).
+func TestCommandsDelete(t *testing.T) {
+	c, url := commands(t, fakeCmd, func(c *Commands) { c.grace = 100 * time.Millisecond })
+	for _, stubborn := range []bool{false, true} {
+		t.Run(fmt.Sprint("stubborn ", stubborn), func(t *testing.T) {
+			sid := initialize(t, url)
+			s := c.lookup(sid)
+			if stubborn {
+				rpcErrorOf(t, do(t, url, "POST", sid, jsonOnly, call("0", "stubborn")))
+			}
+			pending := events(do(t, url, "POST", sid, both, call("1", "hang")))
+			if resp := do(t, url, "DELETE", sid, "", ""); resp.StatusCode != http.StatusOK {
+				t.Fatalf("DELETE: %d", resp.StatusCode)
+			}
+			reaped(t, s)
+			var b rpcBody
+			json.Unmarshal([]byte(next(t, pending, "error")), &b)
+			if string(b.ID) != "1" || b.Error.Code != -32000 || !strings.Contains(b.Error.Message, "DELETE") {
+				t.Fatalf("pending request: %+v", b)
+			}
+			ends(t, pending, "POST stream")
+			if resp := do(t, url, "DELETE", sid, "", ""); resp.StatusCode != http.StatusNotFound {
+				t.Fatalf("DELETE again: %d", resp.StatusCode)
+			}
+		})
+	}
+}
+
+// A client that goes away: its response is dropped, the session goes on.
+func TestCommandsClientGone(t *testing.T) {
+	c, url := commands(t, fakeCmd, nil)
+	sid := initialize(t, url)
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "POST", url, strings.NewReader(call("1", "wait")))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", both)
+	req.Header.Set(headerSessionID, sid)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	resp.Body.Close()
+	// Once the proxy has seen the client go, the request is forgotten.
+	s := c.lookup(sid)
+	for deadline := time.Now().Add(hang); ; time.Sleep(time.Millisecond) {
+		s.mu.Lock()
+		n := len(s.waiters)
+		s.mu.Unlock()
+		if n == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the request of the client gone is still awaited")
+		}
+	}
+	do(t, url, "POST", sid, both, `{"jsonrpc":"2.0","method":"test/release"}`)
+	// Its response is dropped; the session goes on.
+	b := rpcErrorOf(t, do(t, url, "POST", sid, jsonOnly, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"again"}}}`))
+	if string(b.ID) != "2" || !strings.Contains(string(b.Result), "again") {
+		t.Fatalf("the next call: %+v", b)
+	}
+}
+
+// A session with nothing under way ends after the idle time.
+func TestCommandsIdle(t *testing.T) {
+	c, url := commands(t, fakeCmd, func(c *Commands) { c.idle = 50 * time.Millisecond })
+	sid := initialize(t, url)
+	s := c.lookup(sid)
+	reaped(t, s)
+	if c.lookup(sid) != nil {
+		t.Fatal("the idle session is still known")
+	}
+}
+
+// Close ends every session and refuses what comes after.
+func TestCommandsClose(t *testing.T) {
+	var calls []string
+	var mu sync.Mutex
+	c, url := commands(t, fakeCmd, nil, WithLimitBy(func(r *http.Request) string {
+		mu.Lock()
+		defer mu.Unlock()
+		calls = append(calls, r.Header.Get("Content-Type"))
+		return "k"
+	}))
+	var all []*cmdSession
+	var pending []<-chan string
+	for range 3 {
+		sid := initialize(t, url)
+		s := c.lookup(sid)
+		if s.limitBy != hashLimitBy("k") {
+			t.Fatalf("limitBy %q", s.limitBy)
+		}
+		all = append(all, s)
+		pending = append(pending, events(do(t, url, "POST", sid, both, call("1", "hang"))))
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range all {
+		reaped(t, s)
+		var b rpcBody
+		json.Unmarshal([]byte(next(t, pending[i], "error")), &b)
+		if b.Error.Code != -32000 {
+			t.Fatalf("pending request: %+v", b)
+		}
+	}
+	resp := do(t, url, "POST", "", both, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`)
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("after Close: %d", resp.StatusCode)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(calls) != 3 {
+		t.Fatalf("WithLimitBy's function called %d times for 3 sessions", len(calls))
+	}
+}
+
