@@ -6,24 +6,45 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log"
 	"log/slog"
 	"math"
+	"net"
+	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"os/signal"
 	"strings"
 	"sync"
 	"syscall"
+	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/contract"
 	"github.com/selfheal/selfheal/formatter"
 	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/mcp/guard"
+	"github.com/selfheal/selfheal/mcp/guard/redisguard"
 	"github.com/selfheal/selfheal/mcp/proxy"
 )
 
 const proxyUsage = "usage: selfheal proxy [flags] -- COMMAND [ARG...]"
+
+// proxyHelp is what -h prints above the flags: the three ways to run the
+// proxy.
+const proxyHelp = proxyUsage + `
+       selfheal proxy --listen ADDR [flags] --upstream URL
+       selfheal proxy --listen ADDR [flags] -- COMMAND [ARG...]`
+
+// commandsPath is the MCP endpoint of --listen ADDR -- COMMAND.
+const commandsPath = "/mcp"
+
+// shutdownTimeout bounds how long the calls under way may take to finish
+// once SIGINT or SIGTERM asks an HTTP proxy to stop.
+const shutdownTimeout = 10 * time.Second
 
 // forwarded are the signals the proxy passes on to the server: what a
 // client (or a user at a terminal) sends to stop the server reaches the
@@ -53,13 +74,19 @@ func proxyCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	burst := fs.Int("burst", 0, "per tool, with --rate: how many calls may be admitted at once above the rate (0 means 1)")
 	maxDepth := fs.Int("max-depth", issues.DefaultMaxDepth, "how deeply a call's arguments may nest objects and arrays before the proxy answers the call with too_big; negative means no limit")
 	logPath := fs.String("log", "", "append one JSON line per call the proxy answers to this file (time, tool, codes, paths; never the values sent)")
+	listen := fs.String("listen", "", "serve MCP's Streamable HTTP transport on this address (host:port): in front of --upstream URL, at its path, or of the stdio server COMMAND, one process per session, at "+commandsPath)
+	upstream := fs.String("upstream", "", "with --listen: the URL of the Streamable HTTP MCP server behind the proxy (http://host:port/mcp)")
+	redisURL := fs.String("redis", "", "keep the counters of --max-active and --rate in this Redis (redis://[user:password@]host:port/db), shared by every replica of the proxy; calls beyond --max-active are not queued")
+	redisFail := fs.String("redis-fail", "open", "with --redis, what a call gets while Redis cannot be reached: open (admitted unchecked) or closed (SERVER_BUSY)")
+	limitBy := fs.String("limit-by", "", "with --listen: apply the limits per session (session: its Mcp-Session-Id) or per value of a request header (header:NAME, as header:X-Api-Key) rather than per tool for everyone")
+	metricsAddr := fs.String("metrics", "", "serve Prometheus metrics at "+metricsPath+" on this address (host:port)")
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "selfheal proxy: "+format+"\n", a...)
 		return exitUsage
 	}
 	flags, command, dashed := splitCommand(args)
 	if err := fs.Parse(flags); err != nil {
-		return parseError(err, fs, proxyUsage, stdout, fail)
+		return parseError(err, fs, proxyHelp, stdout, fail)
 	}
 	if fs.NArg() > 0 {
 		if dashed {
@@ -69,11 +96,55 @@ func proxyCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		// the boundary explicit rather than guess it.
 		return fail("put the server command after --: selfheal proxy [flags] -- %s", strings.Join(fs.Args(), " "))
 	}
-	if len(command) == 0 {
-		return fail("no server command: %s", strings.TrimPrefix(proxyUsage, "usage: "))
-	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	var upstreamURL *url.URL
+	switch {
+	case *listen == "" && set["listen"]:
+		return fail("--listen needs an address, as --listen 127.0.0.1:8080")
+	case *listen == "" && set["upstream"]:
+		return fail("--upstream needs --listen ADDR: selfheal proxy --listen ADDR --upstream %s", *upstream)
+	case *listen == "" && set["limit-by"]:
+		return fail("--limit-by needs --listen: over stdio the proxy has one client")
+	case *listen == "" && len(command) == 0:
+		return fail("no server command: %s", strings.TrimPrefix(proxyUsage, "usage: "))
+	case *listen != "" && set["upstream"] && len(command) > 0:
+		return fail("--upstream and a server command after -- exclude each other: the proxy is in front of one server")
+	case *listen != "" && set["upstream"]:
+		u, err := url.Parse(*upstream)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fail("--upstream must be an absolute http or https URL, as http://127.0.0.1:3000/mcp, not %q", *upstream)
+		}
+		upstreamURL = u
+	case *listen != "" && len(command) == 0:
+		return fail("--listen needs --upstream URL or a server command after --: selfheal proxy --listen ADDR --upstream URL, or selfheal proxy --listen ADDR -- COMMAND")
+	}
+	limitKey, err := parseLimitBy(*limitBy)
+	if err != nil {
+		return fail("%v", err)
+	}
+	if *redisFail != "open" && *redisFail != "closed" {
+		return fail("--redis-fail must be open or closed, not %q", *redisFail)
+	}
+	if set["redis-fail"] && *redisURL == "" {
+		return fail("--redis-fail needs --redis URL")
+	}
+	var redisOpts *redis.Options
+	if *redisURL != "" {
+		o, err := redis.ParseURL(*redisURL)
+		if err != nil {
+			return fail("--redis %q: %s", *redisURL, strings.TrimPrefix(oneLine(err), "redis: "))
+		}
+		// go-redis itself stops at the limiter's deadline.
+		o.ContextTimeoutEnabled = true
+		redisOpts = o
+		if set["max-queued"] {
+			return fail("--max-queued cannot be used with --redis: the limits kept in Redis have no queue, a call beyond --max-active is answered SERVER_BUSY at once")
+		}
+		if !set["max-active"] && !set["rate"] {
+			return fail("--redis keeps the counters of --max-active and --rate: set one of them")
+		}
+	}
 
 	engineOpts := []selfheal.Option{
 		selfheal.WithLocale(*locale),
@@ -96,7 +167,6 @@ func proxyCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		proxy.WithEngine(selfheal.New(engineOpts...)),
 		proxy.WithTypos(bool(typos)),
 		proxy.WithMaxDepth(*maxDepth),
-		proxy.WithLogger(slog.New(slog.NewTextHandler(errOut, nil)).With("component", "selfheal proxy")),
 	}
 	if *lockfile != "" {
 		l, err := contract.ReadFile(*lockfile)
@@ -105,12 +175,29 @@ func proxyCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		}
 		opts = append(opts, proxy.WithContract(l))
 	}
+	logger := slog.New(slog.NewTextHandler(errOut, nil)).With("component", "selfheal proxy")
 	if set["max-active"] || set["max-queued"] || set["rate"] || set["burst"] {
 		l := guard.Limits{MaxActive: *maxActive, MaxQueued: *maxQueued, Rate: *rate, Burst: *burst}
 		if err := checkLimits(l); err != nil {
 			return fail("%v", err)
 		}
-		opts = append(opts, proxy.WithGuard(l))
+		if redisOpts == nil {
+			opts = append(opts, proxy.WithGuard(l))
+		} else {
+			l.MaxQueued = guard.NoQueue
+			client := redis.NewClient(redisOpts)
+			defer client.Close()
+			lim, err := redisguard.New(client, l,
+				redisguard.WithFailClosed(*redisFail == "closed"),
+				redisguard.WithLogger(logger))
+			if err != nil {
+				return fail("%v", oneLine(err))
+			}
+			opts = append(opts, proxy.WithLimiter(lim))
+		}
+	}
+	if limitKey != nil {
+		opts = append(opts, proxy.WithLimitBy(limitKey))
 	}
 	if *logPath != "" {
 		f, err := os.OpenFile(*logPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
@@ -120,11 +207,168 @@ func proxyCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		defer f.Close()
 		opts = append(opts, proxy.WithCallLog(f))
 	}
+	var metrics *proxyMetrics
+	if *metricsAddr != "" {
+		metrics = newProxyMetrics()
+		opts = append(opts, proxy.WithObserver(metrics.observe))
+		if upstreamURL != nil {
+			opts = append(opts, proxy.WithTransport(metrics.transport(http.DefaultTransport)))
+		}
+	}
+	opts = append(opts, proxy.WithLogger(logger))
 	p, err := proxy.New(opts...)
 	if err != nil {
 		return fail("%v", oneLine(err))
 	}
-	return runChild(p, command, stdin, stdout, errOut)
+	if *listen != "" && upstreamURL == nil {
+		// Every session starts the command: one that cannot be found is
+		// the operator's error now, not each client's later.
+		if _, err := exec.LookPath(command[0]); err != nil {
+			return fail("cannot start %q: %s", command[0], startError(err))
+		}
+	}
+	if metrics != nil {
+		ln, err := net.Listen("tcp", *metricsAddr)
+		if err != nil {
+			return fail("--metrics: %v", oneLine(err))
+		}
+		srv := &http.Server{
+			Handler:           metrics.handler(),
+			ReadHeaderTimeout: 10 * time.Second,
+			ErrorLog:          log.New(errOut, "selfheal proxy: metrics: ", 0),
+		}
+		go srv.Serve(ln)
+		defer srv.Close()
+		fmt.Fprintf(errOut, "selfheal proxy: metrics on http://%s%s\n", ln.Addr(), metricsPath)
+	}
+	switch {
+	case *listen == "":
+		return runChild(p, command, stdin, stdout, errOut)
+	case upstreamURL != nil:
+		path := upstreamURL.Path
+		if path == "" {
+			path = "/"
+		}
+		return serveHTTP(*listen, path, p.HTTPHandler(upstreamURL), nil, errOut)
+	default:
+		cmds := p.Commands(func() *exec.Cmd {
+			cmd := exec.Command(command[0], command[1:]...)
+			cmd.Stderr = errOut
+			return cmd
+		})
+		return serveHTTP(*listen, commandsPath, cmds, cmds.Close, errOut)
+	}
+}
+
+// parseLimitBy reads --limit-by: the function giving the value of a
+// request the limits are kept per, or nil for none.
+func parseLimitBy(s string) (func(*http.Request) string, error) {
+	switch {
+	case s == "":
+		return nil, nil
+	case s == "session":
+		return func(r *http.Request) string { return r.Header.Get("Mcp-Session-Id") }, nil
+	case strings.HasPrefix(s, "header:") && validHeaderName(strings.TrimPrefix(s, "header:")):
+		name := http.CanonicalHeaderKey(strings.TrimPrefix(s, "header:"))
+		return func(r *http.Request) string { return r.Header.Get(name) }, nil
+	}
+	return nil, fmt.Errorf("--limit-by must be session or header:NAME (as header:X-Api-Key), not %q", s)
+}
+
+// validHeaderName reports whether s is a header name: one or more token
+// characters (RFC 9110).
+func validHeaderName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// serveHTTP serves h at path on addr (404 elsewhere) until SIGINT or
+// SIGTERM, then stops: no new request is accepted, the standalone streams
+// (GET) end at once, the calls under way have shutdownTimeout to finish
+// (a second signal cuts them), and then closeFn (if any) ends what h still
+// holds. It prints the address it listens on, so that --listen :0 can be
+// used, and returns 0 when stopped by a signal, 2 when it cannot listen, 1
+// when serving fails.
+func serveHTTP(addr, path string, h http.Handler, closeFn func() error, stderr io.Writer) int {
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, forwarded...)
+	defer signal.Stop(sigs)
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		if closeFn != nil {
+			closeFn()
+		}
+		fmt.Fprintf(stderr, "selfheal proxy: --listen: %s\n", oneLine(err))
+		return exitUsage
+	}
+	// A standalone stream (GET) carries only what the server sends on its
+	// own and may be reopened by its client, elsewhere: it does not hold a
+	// shutdown back.
+	streams, endStreams := context.WithCancel(context.Background())
+	defer endStreams()
+	srv := &http.Server{
+		Handler:           endpoint(path, h, streams),
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          log.New(stderr, "selfheal proxy: ", 0),
+	}
+	srv.RegisterOnShutdown(endStreams)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	fmt.Fprintf(stderr, "selfheal proxy: listening on http://%s%s\n", ln.Addr(), path)
+
+	code := 0
+	select {
+	case <-sigs:
+		ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+		stopped := make(chan error, 1)
+		go func() { stopped <- srv.Shutdown(ctx) }()
+		select {
+		case err = <-stopped:
+		case <-sigs:
+			cancel()
+			err = <-stopped
+		}
+		cancel()
+		if err != nil {
+			srv.Close()
+		}
+		<-served
+	case err := <-served:
+		fmt.Fprintf(stderr, "selfheal proxy: %s\n", oneLine(err))
+		code = 1
+	}
+	if closeFn != nil {
+		if err := closeFn(); err != nil {
+			fmt.Fprintf(stderr, "selfheal proxy: %s\n", oneLine(err))
+		}
+	}
+	return code
+}
+
+// endpoint serves h at path only; a GET (a standalone stream) also ends
+// when streams does.
+func endpoint(path string, h http.Handler, streams context.Context) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != path {
+			http.Error(w, "selfheal proxy: not found; the MCP endpoint is "+path, http.StatusNotFound)
+			return
+		}
+		if r.Method == http.MethodGet {
+			ctx, cancel := context.WithCancel(r.Context())
+			defer cancel()
+			stop := context.AfterFunc(streams, cancel)
+			defer stop()
+			r = r.WithContext(ctx)
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // runChild starts command with pipes for its stdin and stdout and our
@@ -230,13 +474,13 @@ func exitStatus(ps *os.ProcessState) int {
 // "exec:" or "fork/exec PATH:" prefixes, since the message already names
 // the command.
 func startError(err error) string {
-	var ee *exec.Error
-	if errors.As(err, &ee) {
-		return ee.Err.Error()
-	}
 	var pe *os.PathError
 	if errors.As(err, &pe) {
 		return pe.Err.Error()
+	}
+	var ee *exec.Error
+	if errors.As(err, &ee) {
+		return ee.Err.Error()
 	}
 	return oneLine(err)
 }

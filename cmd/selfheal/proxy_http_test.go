@@ -1,0 +1,717 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/selfheal/selfheal/internal/redistest"
+)
+
+// callTimeout bounds every call of these tests: a call that takes longer
+// hangs. It is generous, never a measure of speed.
+const callTimeout = 60 * time.Second
+
+// TestProxyHTTPUsage: the flags of the HTTP proxy, its limits kept in
+// Redis and its metrics, used wrongly, are one line on standard error and
+// exit 2, before anything listens or starts.
+func TestProxyHTTPUsage(t *testing.T) {
+	up := "http://127.0.0.1:1/mcp"
+	tests := []struct {
+		name   string
+		args   []string
+		stderr string // the whole line
+	}{
+		{"upstream without listen", []string{"--upstream", up}, "selfheal proxy: --upstream needs --listen ADDR: selfheal proxy --listen ADDR --upstream " + up},
+		{"upstream without listen, with command", []string{"--upstream", up, "--", "x"}, "selfheal proxy: --upstream needs --listen ADDR: selfheal proxy --listen ADDR --upstream " + up},
+		{"empty listen", []string{"--listen=", "--upstream", up}, "selfheal proxy: --listen needs an address, as --listen 127.0.0.1:8080"},
+		{"listen alone", []string{"--listen", "127.0.0.1:0"}, "selfheal proxy: --listen needs --upstream URL or a server command after --: selfheal proxy --listen ADDR --upstream URL, or selfheal proxy --listen ADDR -- COMMAND"},
+		{"upstream and command", []string{"--listen", "127.0.0.1:0", "--upstream", up, "--", "x"}, "selfheal proxy: --upstream and a server command after -- exclude each other: the proxy is in front of one server"},
+		{"upstream not http", []string{"--listen", "127.0.0.1:0", "--upstream", "ftp://h/mcp"}, `selfheal proxy: --upstream must be an absolute http or https URL, as http://127.0.0.1:3000/mcp, not "ftp://h/mcp"`},
+		{"upstream relative", []string{"--listen", "127.0.0.1:0", "--upstream", "/mcp"}, `selfheal proxy: --upstream must be an absolute http or https URL, as http://127.0.0.1:3000/mcp, not "/mcp"`},
+		{"upstream unparsable", []string{"--listen", "127.0.0.1:0", "--upstream", "http://[::1"}, `selfheal proxy: --upstream must be an absolute http or https URL, as http://127.0.0.1:3000/mcp, not "http://[::1"`},
+		{"limit-by over stdio", []string{"--limit-by", "session", "--", "x"}, "selfheal proxy: --limit-by needs --listen: over stdio the proxy has one client"},
+		{"limit-by unknown", []string{"--listen", "127.0.0.1:0", "--limit-by", "ip", "--upstream", up}, `selfheal proxy: --limit-by must be session or header:NAME (as header:X-Api-Key), not "ip"`},
+		{"limit-by no header", []string{"--listen", "127.0.0.1:0", "--limit-by", "header:", "--upstream", up}, `selfheal proxy: --limit-by must be session or header:NAME (as header:X-Api-Key), not "header:"`},
+		{"limit-by bad header", []string{"--listen", "127.0.0.1:0", "--limit-by", "header:X Key", "--upstream", up}, `selfheal proxy: --limit-by must be session or header:NAME (as header:X-Api-Key), not "header:X Key"`},
+		{"redis-fail unknown", []string{"--redis", "redis://127.0.0.1:1", "--rate", "1", "--redis-fail", "maybe", "--", "x"}, `selfheal proxy: --redis-fail must be open or closed, not "maybe"`},
+		{"redis-fail without redis", []string{"--redis-fail", "closed", "--rate", "1", "--", "x"}, "selfheal proxy: --redis-fail needs --redis URL"},
+		{"redis bad scheme", []string{"--redis", "http://127.0.0.1:6379", "--rate", "1", "--", "x"}, `selfheal proxy: --redis "http://127.0.0.1:6379": invalid URL scheme: http`},
+		{"redis bad db", []string{"--redis", "redis://127.0.0.1:6379/x", "--rate", "1", "--", "x"}, `selfheal proxy: --redis "redis://127.0.0.1:6379/x": invalid database number: "x"`},
+		{"redis with max-queued", []string{"--redis", "redis://127.0.0.1:1", "--max-active", "1", "--max-queued", "5", "--", "x"}, "selfheal proxy: --max-queued cannot be used with --redis: the limits kept in Redis have no queue, a call beyond --max-active is answered SERVER_BUSY at once"},
+		{"redis with max-queued -1", []string{"--redis", "redis://127.0.0.1:1", "--max-active", "1", "--max-queued=-1", "--", "x"}, "selfheal proxy: --max-queued cannot be used with --redis: the limits kept in Redis have no queue, a call beyond --max-active is answered SERVER_BUSY at once"},
+		{"redis without limits", []string{"--redis", "redis://127.0.0.1:1", "--", "x"}, "selfheal proxy: --redis keeps the counters of --max-active and --rate: set one of them"},
+		{"redis, bad rate", []string{"--redis", "redis://127.0.0.1:1", "--rate=-1", "--", "x"}, "selfheal proxy: --rate must be 0 (no limit) or a positive number of calls per second, not -1"},
+		{"listen, command not found", []string{"--listen", "127.0.0.1:0", "--", "nosuch-selfheal-server"}, `selfheal proxy: cannot start "nosuch-selfheal-server": executable file not found in $PATH`},
+		{"listen, no such path", []string{"--listen", "127.0.0.1:0", "--", "./nosuch"}, `selfheal proxy: cannot start "./nosuch": no such file or directory`},
+		{"listen, bad port", []string{"--listen", "127.0.0.1:99999", "--upstream", up}, "selfheal proxy: --listen: listen tcp: address 99999: invalid port"},
+		{"metrics, bad port", []string{"--metrics", "127.0.0.1:99999", "--", "x"}, "selfheal proxy: --metrics: listen tcp: address 99999: invalid port"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(append([]string{"proxy"}, tt.args...), strings.NewReader(""), &stdout, &stderr)
+			if code != 2 {
+				t.Fatalf("exit %d, want 2\nstderr: %s", code, stderr.String())
+			}
+			if got := stderr.String(); got != tt.stderr+"\n" {
+				t.Errorf("stderr:\n got %q\nwant %q", got, tt.stderr+"\n")
+			}
+			if stdout.Len() != 0 {
+				t.Errorf("stdout: %q", stdout.String())
+			}
+		})
+	}
+
+	// An address in use: the error names it, exit 2.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"proxy", "--listen", l.Addr().String(), "--upstream", up}, nil, &stdout, &stderr); code != 2 {
+		t.Fatalf("address in use: exit %d, want 2: %s", code, stderr.String())
+	}
+	if got := stderr.String(); !strings.HasPrefix(got, "selfheal proxy: --listen: listen tcp "+l.Addr().String()+": bind: address already in use") || strings.Count(got, "\n") != 1 {
+		t.Errorf("address in use: stderr %q", got)
+	}
+
+	// -h shows the three forms and the new flags.
+	stdout.Reset()
+	if code := run([]string{"proxy", "-h"}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("-h: exit %d", code)
+	}
+	for _, want := range []string{proxyHelp, "-listen", "-upstream", "-redis", "-redis-fail", "-limit-by", "-metrics"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("-h does not show %q:\n%s", want, stdout.String())
+		}
+	}
+}
+
+// TestParseLimitBy: session is the Mcp-Session-Id header, header:NAME the
+// named header, whatever its case.
+func TestParseLimitBy(t *testing.T) {
+	r := httptest.NewRequest("POST", "/mcp", nil)
+	r.Header.Set("Mcp-Session-Id", "s1")
+	r.Header.Set("X-Api-Key", "k1")
+	for _, tt := range []struct{ flag, want string }{
+		{"session", "s1"},
+		{"header:X-Api-Key", "k1"},
+		{"header:x-api-key", "k1"},
+		{"header:Authorization", ""},
+	} {
+		f, err := parseLimitBy(tt.flag)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.flag, err)
+		}
+		if got := f(r); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.flag, got, tt.want)
+		}
+	}
+	if f, err := parseLimitBy(""); f != nil || err != nil {
+		t.Errorf("empty: %v, %v", f != nil, err)
+	}
+}
+
+// TestLabelSet: a label keeps its first values, then is "other".
+func TestLabelSet(t *testing.T) {
+	s := newLabelSet(2)
+	for _, tt := range []struct{ in, want string }{{"a", "a"}, {"b", "b"}, {"a", "a"}, {"c", "other"}, {"b", "b"}} {
+		if got := s.label(tt.in); got != tt.want {
+			t.Errorf("label(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// httpBinaries are the programs the HTTP tests run.
+type httpBinaries struct{ selfheal, server string }
+
+// TestProxyHTTP runs the built command as an operator would: in front of
+// a stdio server over HTTP, in front of an HTTP server, two replicas
+// sharing their limits in a real Redis, and with metrics.
+func TestProxyHTTP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command and the example server")
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("signals and /proc")
+	}
+	dir := t.TempDir()
+	build := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "../../examples/mcpserver", ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	bin := httpBinaries{filepath.Join(dir, "selfheal"), filepath.Join(dir, "mcpserver")}
+
+	t.Run("metrics over stdio", func(t *testing.T) { testMetricsStdio(t, bin) })
+	t.Run("metrics of upstream errors", func(t *testing.T) { testMetricsUpstream(t, bin) })
+	t.Run("stdio server over HTTP", func(t *testing.T) { testCommandsHTTP(t, bin) })
+	t.Run("replicas share a rate limit", func(t *testing.T) { testReplicasRate(t, bin) })
+	t.Run("replicas share max-active", func(t *testing.T) { testReplicasActive(t, bin) })
+}
+
+// testMetricsStdio: with --metrics, a bad call through the stdio proxy is
+// counted (call, answer, issues, latency) and served in Prometheus's text
+// format, with the Go and process collectors; no upstream error.
+func testMetricsStdio(t *testing.T, bin httpBinaries) {
+	cmd := exec.Command(bin.selfheal, "proxy", "--metrics", "127.0.0.1:0", "--", bin.server)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := startWatched(t, cmd)
+	metricsURL := p.waitLine(t, "selfheal proxy: metrics on ")
+
+	lines := make(chan string, 100)
+	go readLines(stdout, lines)
+	call := func(line string) string {
+		t.Helper()
+		if _, err := io.WriteString(stdin, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		return recvLine(t, lines)
+	}
+	call(initializeLine)
+	io.WriteString(stdin, initializedLine+"\n")
+	call(listLine)
+	if bad := call(badCallLine); !strings.Contains(bad, "validation_error") {
+		t.Fatalf("bad call: %s", bad)
+	}
+
+	text := get(t, metricsURL)
+	for _, want := range []string{
+		`selfheal_proxy_calls_total{tool="users.create"} 1`,
+		`selfheal_proxy_answered_total{code="VALIDATION_ERROR",tool="users.create"} 1`,
+		`selfheal_proxy_issues_total{code="unrecognized_keys"} 1`,
+		`selfheal_proxy_issues_total{code="too_small"} 1`,
+		`selfheal_proxy_added_latency_seconds_count 1`,
+		`selfheal_proxy_added_latency_seconds_bucket{le="1e-06"}`,
+		`selfheal_proxy_upstream_errors_total 0`,
+		`go_goroutines `,
+		`process_cpu_seconds_total `,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the metrics do not hold %q:\n%s", want, text)
+		}
+	}
+	if resp, err := http.Get(strings.TrimSuffix(metricsURL, "/metrics") + "/other"); err == nil {
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound {
+			t.Errorf("/other: %s, want 404", resp.Status)
+		}
+	}
+
+	stdin.Close()
+	if code := p.wait(t); code != 0 {
+		t.Errorf("exit %d after stdin closed, want 0\nstderr: %s", code, p.stderr.String())
+	}
+}
+
+// testMetricsUpstream: an upstream server that cannot be reached is
+// answered 502 with a JSON-RPC error, and counted; SIGTERM then ends the
+// proxy with status 0.
+func testMetricsUpstream(t *testing.T, bin httpBinaries) {
+	dead := deadAddr(t)
+	p := startWatched(t, exec.Command(bin.selfheal, "proxy", "--listen", "127.0.0.1:0",
+		"--upstream", "http://"+dead+"/mcp", "--metrics", "127.0.0.1:0"))
+	metricsURL := p.waitLine(t, "selfheal proxy: metrics on ")
+	endpoint := p.waitLine(t, "selfheal proxy: listening on ")
+	if !strings.HasSuffix(endpoint, "/mcp") {
+		t.Errorf("the endpoint %s is not at the upstream's path /mcp", endpoint)
+	}
+
+	resp, err := http.Post(endpoint, "application/json", strings.NewReader(initializeLine))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadGateway || !json.Valid(body) || !strings.Contains(string(body), `"error"`) {
+		t.Errorf("initialize to a dead upstream: %s %s; want 502 with a JSON-RPC error", resp.Status, body)
+	}
+	// Elsewhere than the endpoint: 404, and nothing is forwarded.
+	resp, err = http.Post(strings.TrimSuffix(endpoint, "/mcp")+"/other", "application/json", strings.NewReader(initializeLine))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Errorf("POST /other: %s, want 404", resp.Status)
+	}
+	if text := get(t, metricsURL); !strings.Contains(text, "selfheal_proxy_upstream_errors_total 1\n") {
+		t.Errorf("one upstream error, not counted:\n%s", text)
+	}
+	if code := p.signal(t, syscall.SIGTERM); code != 0 {
+		t.Errorf("exit %d after SIGTERM, want 0\nstderr: %s", code, p.stderr.String())
+	}
+}
+
+// testCommandsHTTP: `--listen ADDR -- SERVER` serves a stdio server over
+// Streamable HTTP to the go-sdk client: its tools, a bad call answered
+// with the validation_error, a valid call answered by the server, the
+// session ended with DELETE; at SIGINT, with a session still open, the
+// proxy ends with status 0 and no server process is left.
+func testCommandsHTTP(t *testing.T, bin httpBinaries) {
+	p := startWatched(t, exec.Command(bin.selfheal, "proxy", "--listen", "127.0.0.1:0", "--", bin.server))
+	endpoint := p.waitLine(t, "selfheal proxy: listening on ")
+	if !strings.HasSuffix(endpoint, "/mcp") {
+		t.Errorf("endpoint %s, want .../mcp", endpoint)
+	}
+
+	cs := connect(t, endpoint, nil)
+	tools := listTools(t, cs)
+	if !tools["users.create"] {
+		t.Fatalf("users.create is not listed: %v", tools)
+	}
+	res := callTool(t, cs, "users.create", map[string]any{"name": "A", "emial": "ada@example.com", "role": "admin"})
+	text := resultText(res)
+	if !res.IsError {
+		t.Errorf("bad call: not an error: %s", text)
+	}
+	for _, want := range []string{`<validation_error action="users.create">`, "did you mean 'email'", "You sent: 'A'"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the validation_error does not say %q:\n%s", want, text)
+		}
+	}
+	res = callTool(t, cs, "users.create", map[string]any{"name": "Ada Lovelace", "email": "ada@example.com", "role": "admin"})
+	if res.IsError || strings.Contains(resultText(res), "validation_error") {
+		t.Errorf("valid call: %s", resultText(res))
+	}
+	if err := cs.Close(); err != nil { // DELETE
+		t.Errorf("closing the session: %v", err)
+	}
+
+	// A second session, left open (its GET stream too): SIGINT ends it.
+	cs2 := connect(t, endpoint, nil)
+	listTools(t, cs2)
+	if n := len(processesOf(t, bin.server)); n != 1 {
+		t.Errorf("%d server processes for one open session, want 1", n)
+	}
+	if code := p.signal(t, syscall.SIGINT); code != 0 {
+		t.Errorf("exit %d after SIGINT, want 0\nstderr: %s", code, p.stderr.String())
+	}
+	cs2.Close()
+	if left := processesOf(t, bin.server); len(left) > 0 {
+		t.Errorf("server processes left running: %v", left)
+	}
+}
+
+// upstream is a Streamable HTTP MCP server of the go-sdk, in the test:
+// echo answers its arguments; the first call of slow waits until the gate
+// is open, saying on entered that it runs, the others answer at once.
+type upstream struct {
+	url     string
+	entered chan struct{}
+	gate    chan struct{}
+	once    sync.Once
+	// slowCalls counts the calls of slow that reached the server.
+	slowCalls atomic.Int64
+}
+
+// open lets the waiting call of slow end.
+func (u *upstream) open() { u.once.Do(func() { close(u.gate) }) }
+
+func startUpstream(t *testing.T) *upstream {
+	t.Helper()
+	u := &upstream{entered: make(chan struct{}, 100), gate: make(chan struct{})}
+	server := mcp.NewServer(&mcp.Implementation{Name: "upstream", Version: "1"}, nil)
+	schema := json.RawMessage(`{"type":"object","properties":{"text":{"type":"string","minLength":1}},"required":["text"],"additionalProperties":false}`)
+	server.AddTool(&mcp.Tool{Name: "echo", InputSchema: schema}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "echo: " + string(req.Params.Arguments)}}}, nil
+	})
+	server.AddTool(&mcp.Tool{Name: "slow", InputSchema: schema}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if u.slowCalls.Add(1) > 1 {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "slow done at once"}}}, nil
+		}
+		u.entered <- struct{}{}
+		select {
+		case <-u.gate:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "slow done"}}}, nil
+	})
+	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
+	t.Cleanup(srv.Close) // after the gate is open: Close waits for the handlers
+	t.Cleanup(u.open)
+	u.url = srv.URL + "/mcp"
+	return u
+}
+
+// testReplicasRate: two replicas in front of one server, their rate limit
+// (1 call per second, 3 at once) kept in one Redis: eight quick calls of a
+// session, alternating between the replicas, are admitted three times (four
+// if a second passed), the rest answered RATE_LIMITED by whichever replica
+// got them. Then Redis stops: the calls go on (fail open), none hangs.
+func testReplicasRate(t *testing.T, bin httpBinaries) {
+	up := startUpstream(t)
+	rs := redistest.StartServer(t)
+	var eps []string
+	for range 2 {
+		p := startWatched(t, exec.Command(bin.selfheal, "proxy", "--listen", "127.0.0.1:0", "--upstream", up.url,
+			"--rate", "1", "--burst", "3", "--redis", "redis://"+rs.Addr))
+		eps = append(eps, p.waitLine(t, "selfheal proxy: listening on "))
+	}
+	lb := newBalancer(eps)
+	cs := connect(t, eps[0], lb.client())
+	defer cs.Close()
+	if tools := listTools(t, cs); !tools["echo"] {
+		t.Fatalf("echo is not listed: %v", tools)
+	}
+
+	lb.alternate.Store(true)
+	start := time.Now()
+	var ok int
+	limited := map[string]int{} // by replica
+	for i := range 8 {
+		res := callTool(t, cs, "echo", map[string]any{"text": fmt.Sprint("call ", i)})
+		text := resultText(res)
+		switch {
+		case !res.IsError && strings.HasPrefix(text, "echo: "):
+			ok++
+		case res.IsError && strings.Contains(text, "<tool_error") && strings.Contains(text, "RATE_LIMITED") && strings.Contains(text, "retry_after"):
+			limited[eps[i%2]]++
+		default:
+			t.Fatalf("call %d: neither the server's answer nor RATE_LIMITED: %s", i, text)
+		}
+	}
+	elapsed := time.Since(start)
+	if most := 3 + int(elapsed/time.Second) + 1; ok < 3 || ok > most {
+		t.Errorf("%d calls admitted in %v, want 3 to %d", ok, elapsed, most)
+	}
+	if elapsed < time.Second && (limited[eps[0]] == 0 || limited[eps[1]] == 0) {
+		t.Errorf("a replica never refused a call: each counted alone? refused by replica: %v", limited)
+	}
+
+	// Redis is gone: calls are admitted unchecked, through both replicas,
+	// and none hangs.
+	rs.Stop()
+	for i := range 6 {
+		res := callTool(t, cs, "echo", map[string]any{"text": fmt.Sprint("after ", i)})
+		if res.IsError {
+			t.Errorf("call %d with Redis stopped: %s", i, resultText(res))
+		}
+	}
+	// A bad call is still answered by the proxy.
+	res := callTool(t, cs, "echo", map[string]any{"txt": "x"})
+	if !res.IsError || !strings.Contains(resultText(res), `<validation_error action="echo">`) {
+		t.Errorf("bad call with Redis stopped: %s", resultText(res))
+	}
+}
+
+// testReplicasActive: two replicas with --max-active 1 in one Redis: while
+// a slow call holds the slot through replica A, a call through replica B
+// is answered SERVER_BUSY; once it ends, B admits a call.
+func testReplicasActive(t *testing.T, bin httpBinaries) {
+	up := startUpstream(t)
+	rs := redistest.StartServer(t)
+	var eps []string
+	for range 2 {
+		p := startWatched(t, exec.Command(bin.selfheal, "proxy", "--listen", "127.0.0.1:0", "--upstream", up.url,
+			"--max-active", "1", "--redis", "redis://"+rs.Addr, "--redis-fail", "closed"))
+		eps = append(eps, p.waitLine(t, "selfheal proxy: listening on "))
+	}
+	a := connect(t, eps[0], nil)
+	defer a.Close()
+	b := connect(t, eps[1], nil)
+	defer b.Close()
+	listTools(t, a)
+	listTools(t, b)
+
+	held := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		res, err := a.CallTool(ctx, &mcp.CallToolParams{Name: "slow", Arguments: map[string]any{"text": "hold"}})
+		if err != nil {
+			res = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
+		}
+		held <- res
+	}()
+	select {
+	case <-up.entered:
+	case <-time.After(callTimeout):
+		t.Fatal("the slow call never reached the server")
+	}
+
+	res := callTool(t, b, "slow", map[string]any{"text": "second"})
+	text := resultText(res)
+	if !res.IsError || !strings.Contains(text, "<tool_error") || !strings.Contains(text, "SERVER_BUSY") {
+		t.Errorf("a call through B while A holds the only slot: %s; want SERVER_BUSY", text)
+	}
+	if n := up.slowCalls.Load(); n != 1 {
+		t.Errorf("the server got %d calls, want 1", n)
+	}
+
+	up.open()
+	select {
+	case res := <-held:
+		if res.IsError {
+			t.Errorf("the slow call: %s", resultText(res))
+		}
+	case <-time.After(callTimeout):
+		t.Fatal("the slow call hangs")
+	}
+	if res := callTool(t, b, "slow", map[string]any{"text": "third"}); res.IsError {
+		t.Errorf("a call through B once the slot is free: %s", resultText(res))
+	}
+}
+
+// balancer sends a client's requests to the replicas: all to the first,
+// until alternate is set; then each POST to the next replica in turn, as a
+// round-robin load balancer without sticky sessions would.
+type balancer struct {
+	hosts     []string
+	alternate atomic.Bool
+	n         atomic.Int64
+}
+
+func newBalancer(endpoints []string) *balancer {
+	lb := &balancer{}
+	for _, e := range endpoints {
+		u, _ := url.Parse(e)
+		lb.hosts = append(lb.hosts, u.Host)
+	}
+	return lb
+}
+
+func (lb *balancer) client() *http.Client { return &http.Client{Transport: lb} }
+
+func (lb *balancer) RoundTrip(r *http.Request) (*http.Response, error) {
+	host := lb.hosts[0]
+	if lb.alternate.Load() && r.Method == http.MethodPost {
+		host = lb.hosts[int(lb.n.Add(1)-1)%len(lb.hosts)]
+	}
+	r = r.Clone(r.Context())
+	r.URL.Host, r.Host = host, ""
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// watched is a process of the test whose standard error is read line by
+// line, for the addresses it prints.
+type watched struct {
+	cmd    *exec.Cmd
+	stderr *syncBuffer
+	lines  chan string
+	done   chan struct{} // closed once Wait has returned
+}
+
+func startWatched(t *testing.T, cmd *exec.Cmd) *watched {
+	t.Helper()
+	errR, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w := &watched{cmd: cmd, stderr: &syncBuffer{}, lines: make(chan string, 1000), done: make(chan struct{})}
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		sc := bufio.NewScanner(errR)
+		for sc.Scan() {
+			w.stderr.Write(append(sc.Bytes(), '\n'))
+			select {
+			case w.lines <- sc.Text():
+			default:
+			}
+		}
+		io.Copy(io.Discard, errR)
+	}()
+	go func() {
+		<-copied // Wait closes the pipe: read it all first
+		cmd.Wait()
+		close(w.done)
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-w.done:
+		default:
+			cmd.Process.Kill()
+			<-w.done
+		}
+	})
+	return w
+}
+
+// waitLine returns the rest of the first line on stderr after prefix.
+func (w *watched) waitLine(t *testing.T, prefix string) string {
+	t.Helper()
+	deadline := time.After(callTimeout)
+	for {
+		select {
+		case line := <-w.lines:
+			if rest, ok := strings.CutPrefix(line, prefix); ok {
+				return rest
+			}
+		case <-w.done:
+			t.Fatalf("the process ended before saying %q:\n%s", prefix, w.stderr.String())
+		case <-deadline:
+			t.Fatalf("the process never said %q:\n%s", prefix, w.stderr.String())
+		}
+	}
+}
+
+// wait waits for the process to end and returns its exit status.
+func (w *watched) wait(t *testing.T) int {
+	t.Helper()
+	select {
+	case <-w.done:
+	case <-time.After(callTimeout):
+		t.Fatalf("the process did not end:\n%s", w.stderr.String())
+	}
+	if ws, ok := w.cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		t.Fatalf("killed by %v:\n%s", ws.Signal(), w.stderr.String())
+	}
+	return w.cmd.ProcessState.ExitCode()
+}
+
+// signal sends sig and returns the exit status.
+func (w *watched) signal(t *testing.T, sig os.Signal) int {
+	t.Helper()
+	if err := w.cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	return w.wait(t)
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+// connect opens a go-sdk client session to endpoint over Streamable HTTP.
+func connect(t *testing.T, endpoint string, hc *http.Client) *mcp.ClientSession {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	client := mcp.NewClient(&mcp.Implementation{Name: "selfheal-test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: hc, MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatalf("connect %s: %v", endpoint, err)
+	}
+	return cs
+}
+
+// listTools returns the names of the session's tools.
+func listTools(t *testing.T, cs *mcp.ClientSession) map[string]bool {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	res, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatalf("tools/list: %v", err)
+	}
+	names := map[string]bool{}
+	for _, tool := range res.Tools {
+		names[tool.Name] = true
+	}
+	return names
+}
+
+// callTool calls a tool; a call that does not end within callTimeout
+// hangs, and fails the test.
+func callTool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("tools/call %s: %v", name, err)
+	}
+	return res
+}
+
+// resultText is the text of a result's content.
+func resultText(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+// get returns the body of a GET of u.
+func get(t *testing.T, u string) string {
+	t.Helper()
+	resp, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %s %v", u, resp.Status, err)
+	}
+	return string(body)
+}
+
+// deadAddr is a loopback address where nothing listens.
+func deadAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return addr
+}
+
+// processesOf lists the running processes of the program at path.
+func processesOf(t *testing.T, path string) []string {
+	t.Helper()
+	exes, _ := filepath.Glob("/proc/[0-9]*/exe")
+	var out []string
+	for _, exe := range exes {
+		target, err := os.Readlink(exe)
+		if err != nil || target != path {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join(filepath.Dir(exe), "stat"))
+		if err == nil && strings.Contains(string(stat), ") Z ") {
+			continue // a zombie: it has exited
+		}
+		out = append(out, filepath.Dir(exe))
+	}
+	return out
+}
