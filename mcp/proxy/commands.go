@@ -252,7 +252,7 @@ func (c *Commands) get(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.leave()
-	st := &cmdStream{wake: make(chan struct{}, 1), sse: true, standalone: true}
+	st := &cmdStream{wake: make(chan struct{}, 1), sse: true, standalone: true, pumping: true}
 	s.mu.Lock()
 	if s.ended {
 		s.mu.Unlock()
@@ -473,6 +473,11 @@ type cmdStream struct {
 	tokens  []string          // the keys of the requests' progress tokens
 	final   bool              // every request is answered: nothing more comes
 	gone    bool              // the handler has left
+	// pumping: the handler writes what comes (see pump). Until then (a
+	// POST's handler may be held writing its body to a server that does not
+	// read), the router never waits for the stream to have room: a full one
+	// is passed over, and its responses are queued regardless.
+	pumping bool
 }
 
 func (st *cmdStream) signal() {
@@ -726,6 +731,9 @@ func (s *cmdSession) pump(w http.ResponseWriter, r *http.Request, st *cmdStream)
 		}
 		return nil
 	}
+	s.mu.Lock()
+	st.pumping = true
+	s.mu.Unlock()
 	if flush() != nil { // the headers: the client knows its stream is open
 		s.drop(st, nil)
 		return
@@ -901,7 +909,7 @@ func (s *cmdSession) route(line []byte) {
 		} else {
 			st = s.targetLocked(m)
 		}
-		if st != nil && st.sse && len(st.queue) >= s.c.queue {
+		if st != nil && st.sse && st.pumping && len(st.queue) >= s.c.queue {
 			s.room.Wait()
 			continue // the streams may have changed meanwhile
 		}
@@ -919,8 +927,13 @@ func (s *cmdSession) route(line []byte) {
 }
 
 // targetLocked returns the stream for a request or a notification of the
-// server, or nil when none is open.
+// server, or nil when none is open. A stream that is full and not pumping
+// yet is passed over: waiting for it could wait for ever, on a server
+// that does not read the rest of its POST's body until it has written.
 func (s *cmdSession) targetLocked(m *message) *cmdStream {
+	fits := func(st *cmdStream) bool {
+		return st != nil && (st.pumping || len(st.queue) < s.c.queue)
+	}
 	if m.method == methodProgress {
 		var token []byte
 		members(m.params, func(k, v []byte) {
@@ -928,15 +941,17 @@ func (s *cmdSession) targetLocked(m *message) *cmdStream {
 				token = v
 			}
 		})
-		if key, ok := idKey(token); ok && s.progress[key] != nil {
+		if key, ok := idKey(token); ok && fits(s.progress[key]) {
 			return s.progress[key]
 		}
 	}
-	if s.get != nil {
+	if fits(s.get) {
 		return s.get
 	}
-	if len(s.posts) > 0 {
-		return s.posts[0]
+	for _, st := range s.posts {
+		if fits(st) {
+			return st
+		}
 	}
 	return nil
 }

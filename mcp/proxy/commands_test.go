@@ -1,3 +1,5 @@
+//go:build unix
+
 package proxy
 
 import (
@@ -12,6 +14,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -60,7 +63,8 @@ const fakeTools = `{"tools":[
 {"name":"wait","inputSchema":{"type":"object"}},
 {"name":"crash","inputSchema":{"type":"object"}},
 {"name":"hang","inputSchema":{"type":"object"}},
-{"name":"stubborn","inputSchema":{"type":"object"}}]}`
+{"name":"stubborn","inputSchema":{"type":"object"}},
+{"name":"flood","inputSchema":{"type":"object"}}]}`
 
 type fakeMsg struct {
 	JSONRPC string          `json:"jsonrpc"`
@@ -97,6 +101,10 @@ func fakeServer(in io.Reader, out io.Writer) {
 		released = make(chan struct{})
 		stubborn bool
 	)
+	// flood waits for SIGUSR1, which must not kill the process if it
+	// comes early.
+	usr1 := make(chan os.Signal, 1)
+	signal.Notify(usr1, syscall.SIGUSR1)
 	sc := bufio.NewScanner(in)
 	sc.Buffer(nil, 16<<20)
 	for sc.Scan() {
@@ -154,6 +162,12 @@ func fakeServer(in io.Reader, out io.Writer) {
 				go func(id json.RawMessage) { text(id, string(<-ch)) }(m.ID)
 			case "wait":
 				go func(id json.RawMessage) { <-released; text(id, "released") }(m.ID)
+			case "flood": // reading nothing meanwhile
+				<-usr1
+				for range 2000 {
+					write(fakeMsg{JSONRPC: "2.0", Method: "notifications/message", Params: json.RawMessage(`{"level":"info","data":"flood"}`)})
+				}
+				text(m.ID, "flooded")
 			case "crash":
 				os.Exit(3)
 			case "hang":
@@ -922,3 +936,54 @@ func TestCommandsClose(t *testing.T) {
 	}
 }
 
+// A server that writes a flood of notifications without reading its
+// input, while a POST's body waits to be written to it and that POST's
+// stream is the only one open: the stream is not waited for, so the flood
+// passes, the body is read, and every request is answered.
+func TestCommandsNoDeadlock(t *testing.T) {
+	c, url := commands(t, fakeCmd, nil)
+	sid := initialize(t, url)
+	s := c.lookup(sid)
+	registered := func(key string) {
+		t.Helper()
+		for deadline := time.Now().Add(hang); ; time.Sleep(time.Millisecond) {
+			s.mu.Lock()
+			ok := s.waiters[key] != nil
+			s.mu.Unlock()
+			if ok {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("request %s not under way", key)
+			}
+		}
+	}
+	answers := make(chan string, 3)
+	post := func(accept, body string) {
+		go func() {
+			resp := do(t, url, "POST", sid, accept, body)
+			data, _ := io.ReadAll(resp.Body)
+			answers <- string(data)
+		}()
+	}
+	post(jsonOnly, call("1", "flood")) // the server stops reading
+	registered("n1")
+	// A body larger than the pipe to the server: Serve holds it, unwritten.
+	post(jsonOnly, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"`+strings.Repeat("x", 1<<20)+`"}}}`)
+	registered("n2")
+	post(both, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"3"}}}`) // its body waits behind the other
+	registered("n3")
+	if err := s.cmd.Process.Signal(syscall.SIGUSR1); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		select {
+		case a := <-answers:
+			if !strings.Contains(a, `"result"`) {
+				t.Fatalf("answer %.200s", a)
+			}
+		case <-time.After(hang):
+			t.Fatal("deadlock")
+		}
+	}
+}
