@@ -90,6 +90,10 @@ const methodProgress = "notifications/progress"
 // stream, else to a backlog of the 1000 latest, delivered when a GET
 // stream opens.
 //
+// WithLimitBy's function is called once per session, with its initialize
+// request carrying the new session's Mcp-Session-Id header, so that a
+// function of that header limits per session.
+//
 // A session ends when the client sends DELETE, when it is idle, at Close,
 // or when its process exits. Then the process's stdin is closed and it has
 // two seconds to exit before it is killed; every request still waiting for
@@ -347,13 +351,19 @@ func (c *Commands) open(r *http.Request) (*cmdSession, int, string) {
 // startSession starts a session's process, with pipes for its stdin and
 // stdout.
 func (c *Commands) startSession(r *http.Request) (*cmdSession, error) {
-	var limitBy string
-	if f := c.p.cfg.limitBy; f != nil {
-		limitBy = hashLimitBy(f(r))
-	}
 	var raw [16]byte
 	if _, err := rand.Read(raw[:]); err != nil {
 		return nil, err
+	}
+	id := hex.EncodeToString(raw[:])
+	var limitBy string
+	if f := c.p.cfg.limitBy; f != nil {
+		// The initialize request, with the session's id as every later
+		// request carries it: a function keyed on Mcp-Session-Id limits
+		// per session, as over HTTP.
+		r = r.Clone(r.Context())
+		r.Header.Set(headerSessionID, id)
+		limitBy = hashLimitBy(f(r))
 	}
 	cmd := c.start()
 	if cmd == nil {
@@ -388,7 +398,7 @@ func (c *Commands) startSession(r *http.Request) (*cmdSession, error) {
 		return nil, err
 	}
 	s := &cmdSession{
-		c: c, id: hex.EncodeToString(raw[:]), cmd: cmd, limitBy: limitBy,
+		c: c, id: id, cmd: cmd, limitBy: limitBy,
 		toChild: toChild, fromChild: fromChild,
 		stopCh: make(chan struct{}), endedCh: make(chan struct{}),
 		served: make(chan struct{}), routed: make(chan struct{}),

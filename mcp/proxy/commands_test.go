@@ -900,7 +900,7 @@ func TestCommandsClose(t *testing.T) {
 	c, url := commands(t, fakeCmd, nil, WithLimitBy(func(r *http.Request) string {
 		mu.Lock()
 		defer mu.Unlock()
-		calls = append(calls, r.Header.Get("Content-Type"))
+		calls = append(calls, r.Header.Get(headerSessionID))
 		return "k"
 	}))
 	var all []*cmdSession
@@ -933,6 +933,11 @@ func TestCommandsClose(t *testing.T) {
 	defer mu.Unlock()
 	if len(calls) != 3 {
 		t.Fatalf("WithLimitBy's function called %d times for 3 sessions", len(calls))
+	}
+	for i, s := range all {
+		if calls[i] != s.id {
+			t.Errorf("WithLimitBy's function saw session %q, want %q", calls[i], s.id)
+		}
 	}
 }
 

@@ -63,4 +63,19 @@
 // paths, never a value sent), WithObserver reports every call of a listed
 // tool to a metrics hook, and WithLogger receives what the operator must
 // know (a schema that does not compile).
+//
+// # Over HTTP, one process per session
+//
+// Commands serves a stdio server over the Streamable HTTP transport: each
+// initialize request starts the server's process, relayed as Serve relays
+// one, and the session (its Mcp-Session-Id) ends with it. A server that
+// speaks only stdio can so sit behind a load balancer with sticky
+// sessions. The server's messages go to the client's open streams by
+// response id, progress token and stream, each once and in order; what no
+// stream can carry waits, bounded, for the next GET stream. A session
+// ends at DELETE, when idle, at Close, or when its process exits: its
+// process has two seconds to exit once its stdin is closed before it is
+// killed, and every request still waiting gets a JSON-RPC error rather
+// than hanging. Bodies, batches, sessions and waiting messages are
+// bounded.
 package proxy
