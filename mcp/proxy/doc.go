@@ -58,11 +58,26 @@
 // # Guards and logs
 //
 // WithGuard bounds each tool's calls (package guard): a call beyond the
-// limits is answered with SERVER_BUSY or RATE_LIMITED. WithCallLog writes
+// limits is answered with SERVER_BUSY or RATE_LIMITED; WithLimiter does the
+// same with a limiter whose counters may live elsewhere (Redis). WithCallLog writes
 // one JSON line per call the proxy answers (time, tool, issue codes,
 // paths, never a value sent), WithObserver reports every call of a listed
 // tool to a metrics hook, and WithLogger receives what the operator must
 // know (a schema that does not compile).
+//
+// # Over HTTP, in front of a remote server
+//
+// HTTPHandler is the same proxy for a Streamable HTTP server: a reverse
+// proxy (net/http/httputil) that passes POST, GET and DELETE with their
+// headers and streams, reads the tools/list results whichever body carries
+// them, and answers a bad tools/call as JSON or as one server-sent event,
+// as the client accepts. Behind a load balancer, a replica that did not
+// relay a session's listing lists its tools itself, with the call's
+// headers, before checking the call. WithGuard's limits are then shared by
+// all the sessions of the handler, per tool; WithLimitBy splits them per
+// session or per caller (hashed); WithLimiter with mcp/guard/redisguard
+// shares them across replicas. An upstream failure is a JSON-RPC error to
+// every request it leaves unanswered, never a hang.
 //
 // # Over HTTP, one process per session
 //
