@@ -14,7 +14,7 @@
 // methods the proxy does not know, and lines that are not JSON. A line is
 // forwarded as soon as it is read; none is held back waiting for another.
 // There is no size limit short of memory, and memory is bounded by the
-// largest single message. The proxy sends no request of its own.
+// largest single message. Over stdio the proxy sends no request of its own.
 //
 // # What it reads
 //
