@@ -174,8 +174,12 @@ type Event struct {
 	// lines; nil otherwise.
 	Issues []string
 	// Duration is the time the proxy spent on the call: checking it, and
-	// answering it or forwarding it, not counting the time it waited in a
-	// guard's queue.
+	// answering it or forwarding it. Over stdio it does not count the time
+	// the call waited in a guard's queue. Over HTTP it counts the guard's or
+	// the limiter's decision (a Redis round trip with redisguard), a wait
+	// for a slot included, and, for the first call a replica sees of a
+	// session, the listing of its tools; the forwarding itself is the
+	// relaying of the request and its response, not measured.
 	Duration time.Duration
 }
 
