@@ -1,7 +1,7 @@
 // Command selfheal checks tool arguments against a JSON Schema and prints
 // what a model would be told, keeps a lockfile of an MCP server's tool
-// contracts, and puts any stdio MCP server behind a proxy that answers bad
-// tool calls.
+// contracts, and puts any MCP server, over stdio or Streamable HTTP, behind
+// a proxy that answers bad tool calls.
 //
 //	selfheal check --schema FILE --args FILE [--action NAME] [--locale TAG]
 //	               [--examples=false] [--draft 2020|2019|7|6|4] [--engine v6|v5] [--json]
@@ -43,4 +43,35 @@
 // Exit status: the server's (128+N when signal N killed it), or 2 for a
 // usage error, an unreadable lockfile or log, or a server that cannot be
 // started (one line on standard error).
+//
+//	selfheal proxy --listen ADDR [flags] --upstream URL
+//	selfheal proxy --listen ADDR [flags] -- COMMAND [ARG...]
+//	  flags: the above, and [--redis URL [--redis-fail open|closed]]
+//	         [--limit-by session|header:NAME] [--metrics ADDR]
+//
+// serves MCP's Streamable HTTP transport on ADDR with the same checks: in
+// front of the Streamable HTTP server at URL, at URL's path (requests to
+// other paths get 404), or of the stdio server COMMAND, one process per
+// session, at /mcp. It prints "selfheal proxy: listening on
+// http://ADDR/PATH" on standard error (so ADDR may be 127.0.0.1:0). SIGINT
+// or SIGTERM stops it: no new request, the standalone streams (GET) end,
+// the calls under way have 10 seconds to finish (a second signal cuts
+// them), the sessions' processes are ended; exit 0.
+//
+// --redis redis://[user:password@]host:port/db keeps the counters of
+// --max-active and --rate in Redis, shared by every replica (there is no
+// queue: --max-queued is refused, a call beyond --max-active is answered
+// SERVER_BUSY at once); --redis-fail says what a call gets while Redis
+// cannot be reached: admitted unchecked (open, the default) or SERVER_BUSY
+// (closed). Without --redis, the limits of --listen --upstream are shared
+// by all the sessions, those of --listen -- COMMAND are each session's (its
+// own process's), as over stdio. --limit-by applies the limits per session
+// (its Mcp-Session-Id) or per value of a request header (header:X-Api-Key)
+// instead of per tool for all; values are hashed, never stored in clear.
+// --metrics ADDR, in every mode, serves Prometheus metrics at /metrics on
+// ADDR (printed as "selfheal proxy: metrics on http://ADDR/metrics"):
+// selfheal_proxy_calls_total{tool}, selfheal_proxy_answered_total{tool,code},
+// selfheal_proxy_issues_total{code}, selfheal_proxy_added_latency_seconds,
+// selfheal_proxy_upstream_errors_total, with the Go and process metrics;
+// at most 1000 tool names are kept as labels, then "other".
 package main
