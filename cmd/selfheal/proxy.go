@@ -17,6 +17,7 @@ import (
 	"os/signal"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -290,12 +291,12 @@ func validHeaderName(s string) bool {
 }
 
 // serveHTTP serves h at path on addr (404 elsewhere) until SIGINT or
-// SIGTERM, then stops: no new request is accepted, the standalone streams
-// (GET) end at once, the calls under way have shutdownTimeout to finish
-// (a second signal cuts them), and then closeFn (if any) ends what h still
-// holds. It prints the address it listens on, so that --listen :0 can be
-// used, and returns 0 when stopped by a signal, 2 when it cannot listen, 1
-// when serving fails.
+// SIGTERM, then stops: no new connection is accepted, the calls under way
+// have shutdownTimeout to finish (a second signal cuts them), the
+// standalone streams (GET) end once they have, and then closeFn (if any)
+// ends what h still holds. It prints the address it listens on, so that
+// --listen :0 can be used, and returns 0 when stopped by a signal, 2 when
+// it cannot listen, 1 when serving fails.
 func serveHTTP(addr, path string, h http.Handler, closeFn func() error, stderr io.Writer) int {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, forwarded...)
@@ -308,17 +309,14 @@ func serveHTTP(addr, path string, h http.Handler, closeFn func() error, stderr i
 		fmt.Fprintf(stderr, "selfheal proxy: --listen: %s\n", oneLine(err))
 		return exitUsage
 	}
-	// A standalone stream (GET) carries only what the server sends on its
-	// own and may be reopened by its client, elsewhere: it does not hold a
-	// shutdown back.
 	streams, endStreams := context.WithCancel(context.Background())
 	defer endStreams()
+	ep := &mcpEndpoint{path: path, h: h, streams: streams}
 	srv := &http.Server{
-		Handler:           endpoint(path, h, streams),
+		Handler:           ep,
 		ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog:          log.New(stderr, "selfheal proxy: ", 0),
 	}
-	srv.RegisterOnShutdown(endStreams)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	fmt.Fprintf(stderr, "selfheal proxy: listening on http://%s%s\n", ln.Addr(), path)
@@ -329,6 +327,14 @@ func serveHTTP(addr, path string, h http.Handler, closeFn func() error, stderr i
 		ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 		stopped := make(chan error, 1)
 		go func() { stopped <- srv.Shutdown(ctx) }()
+		// A standalone stream carries only what the server sends on its
+		// own, and never ends by itself: it must not hold the shutdown
+		// back. But a client may take its end for the session's (the
+		// go-sdk's fails its calls under way), so it ends after them.
+		go func() {
+			ep.waitCalls(ctx)
+			endStreams()
+		}()
 		select {
 		case err = <-stopped:
 		case <-sigs:
@@ -336,6 +342,7 @@ func serveHTTP(addr, path string, h http.Handler, closeFn func() error, stderr i
 			err = <-stopped
 		}
 		cancel()
+		endStreams()
 		if err != nil {
 			srv.Close()
 		}
@@ -352,23 +359,46 @@ func serveHTTP(addr, path string, h http.Handler, closeFn func() error, stderr i
 	return code
 }
 
-// endpoint serves h at path only; a GET (a standalone stream) also ends
-// when streams does.
-func endpoint(path string, h http.Handler, streams context.Context) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != path {
-			http.Error(w, "selfheal proxy: not found; the MCP endpoint is "+path, http.StatusNotFound)
+// mcpEndpoint serves h at path only. It counts the requests under way
+// other than the standalone streams (GET), and ends those streams when
+// streams ends.
+type mcpEndpoint struct {
+	path    string
+	h       http.Handler
+	streams context.Context
+	calls   atomic.Int64 // requests other than GET under way
+}
+
+func (e *mcpEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != e.path {
+		http.Error(w, "selfheal proxy: not found; the MCP endpoint is "+e.path, http.StatusNotFound)
+		return
+	}
+	if r.Method != http.MethodGet {
+		e.calls.Add(1)
+		defer e.calls.Add(-1)
+		e.h.ServeHTTP(w, r)
+		return
+	}
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	stop := context.AfterFunc(e.streams, cancel)
+	defer stop()
+	e.h.ServeHTTP(w, r.WithContext(ctx))
+}
+
+// waitCalls returns once no request other than a GET is under way, or
+// when ctx ends.
+func (e *mcpEndpoint) waitCalls(ctx context.Context) {
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for e.calls.Load() > 0 {
+		select {
+		case <-ctx.Done():
 			return
+		case <-tick.C:
 		}
-		if r.Method == http.MethodGet {
-			ctx, cancel := context.WithCancel(r.Context())
-			defer cancel()
-			stop := context.AfterFunc(streams, cancel)
-			defer stop()
-			r = r.WithContext(ctx)
-		}
-		h.ServeHTTP(w, r)
-	})
+	}
 }
 
 // runChild starts command with pipes for its stdin and stdout and our

@@ -168,6 +168,7 @@ func TestProxyHTTP(t *testing.T) {
 	t.Run("stdio server over HTTP", func(t *testing.T) { testCommandsHTTP(t, bin) })
 	t.Run("replicas share a rate limit", func(t *testing.T) { testReplicasRate(t, bin) })
 	t.Run("replicas share max-active", func(t *testing.T) { testReplicasActive(t, bin) })
+	t.Run("graceful shutdown", func(t *testing.T) { testGracefulShutdown(t, bin) })
 }
 
 // testMetricsStdio: with --metrics, a bad call through the stdio proxy is
@@ -476,8 +477,76 @@ func testReplicasActive(t *testing.T, bin httpBinaries) {
 	case <-time.After(callTimeout):
 		t.Fatal("the slow call hangs")
 	}
-	if res := callTool(t, b, "slow", map[string]any{"text": "third"}); res.IsError {
-		t.Errorf("a call through B once the slot is free: %s", resultText(res))
+	// The slot is given back once the response has passed A, in Redis: a
+	// moment after the client may have read it.
+	for deadline := time.Now().Add(callTimeout); ; time.Sleep(20 * time.Millisecond) {
+		res := callTool(t, b, "slow", map[string]any{"text": "third"})
+		if !res.IsError {
+			break
+		}
+		if !strings.Contains(resultText(res), "SERVER_BUSY") || time.Now().After(deadline) {
+			t.Fatalf("a call through B once the slot is free: %s", resultText(res))
+		}
+	}
+}
+
+// testGracefulShutdown: at SIGTERM the proxy stops taking connections, but
+// a call under way gets its answer; then the proxy exits 0.
+func testGracefulShutdown(t *testing.T, bin httpBinaries) {
+	up := startUpstream(t)
+	p := startWatched(t, exec.Command(bin.selfheal, "proxy", "--listen", "127.0.0.1:0", "--upstream", up.url))
+	endpoint := p.waitLine(t, "selfheal proxy: listening on ")
+	cs := connect(t, endpoint, nil)
+	defer cs.Close()
+	listTools(t, cs)
+
+	held := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "slow", Arguments: map[string]any{"text": "in flight"}})
+		if err != nil {
+			res = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
+		}
+		held <- res
+	}()
+	select {
+	case <-up.entered:
+	case <-time.After(callTimeout):
+		t.Fatal("the slow call never reached the server")
+	}
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	// The listener closes at once: shutdown has begun.
+	host := strings.TrimPrefix(strings.TrimSuffix(endpoint, "/mcp"), "http://")
+	for deadline := time.Now().Add(callTimeout); ; {
+		c, err := net.Dial("tcp", host)
+		if err != nil {
+			break
+		}
+		c.Close()
+		if time.Now().After(deadline) {
+			t.Fatal("the proxy still accepts connections after SIGTERM")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	select {
+	case <-p.done:
+		t.Fatalf("the proxy exited with a call under way:\n%s", p.stderr.String())
+	default:
+	}
+	up.open()
+	select {
+	case res := <-held:
+		if res.IsError || resultText(res) != "slow done" {
+			t.Errorf("the call under way at SIGTERM: %s", resultText(res))
+		}
+	case <-time.After(callTimeout):
+		t.Fatal("the call under way hangs")
+	}
+	if code := p.wait(t); code != 0 {
+		t.Errorf("exit %d after SIGTERM, want 0\n%s", code, p.stderr.String())
 	}
 }
 
