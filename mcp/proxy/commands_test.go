@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -989,6 +990,47 @@ func TestCommandsNoDeadlock(t *testing.T) {
 			}
 		case <-time.After(hang):
 			t.Fatal("deadlock")
+		}
+	}
+}
+
+// Once closed, a Commands leaves no goroutine behind: neither the
+// sessions' relays nor their streams.
+func TestCommandsNoLeak(t *testing.T) {
+	http.DefaultClient.CloseIdleConnections()
+	before := runtime.NumGoroutine()
+	func() {
+		p, err := New(WithLogger(slog.New(slog.DiscardHandler)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := p.Commands(fakeCmd)
+		srv := httptest.NewServer(c)
+		defer srv.Close()
+		// One session ended by DELETE, one by its process, one left open
+		// with its GET stream and a request pending.
+		for _, end := range []string{"delete", "crash", "open"} {
+			sid := initialize(t, srv.URL)
+			get := events(do(t, srv.URL, "GET", sid, "text/event-stream", ""))
+			switch end {
+			case "delete":
+				do(t, srv.URL, "DELETE", sid, "", "").Body.Close()
+				ends(t, get, "GET")
+			case "crash":
+				rpcErrorOf(t, do(t, srv.URL, "POST", sid, jsonOnly, call("1", "crash")))
+				ends(t, get, "GET")
+			case "open":
+				events(do(t, srv.URL, "POST", sid, both, call("1", "hang")))
+			}
+		}
+		c.Close()
+	}()
+
+	http.DefaultClient.CloseIdleConnections()
+	for deadline := time.Now().Add(hang); runtime.NumGoroutine() > before; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<20)
+			t.Fatalf("%d goroutines before, %d after:\n%s", before, runtime.NumGoroutine(), buf[:runtime.Stack(buf, true)])
 		}
 	}
 }
