@@ -17,6 +17,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/selfheal/selfheal/mcp/guard"
 )
 
 // The bounds and timings of Commands. Everything a client controls is
@@ -77,7 +79,7 @@ const methodProgress = "notifications/progress"
 // when the client accepts text/event-stream, else with the response as
 // JSON. GET opens the session's stream of the server's other requests and
 // notifications (one at a time); DELETE ends the session. Bodies are
-// bounded at 4 MiB (413 beyond), sessions at 1000 (503 for a new one
+// bounded at 4 MiB (413 beyond), processes at 1000 (503 for a new session
 // beyond), and a session with no request under way and no stream open for
 // 30 minutes is ended. No event carries an id: streams are not resumable,
 // and a client reconnecting with Last-Event-ID gets a new stream.
@@ -90,7 +92,10 @@ const methodProgress = "notifications/progress"
 // stream, else to a backlog of the 1000 latest, delivered when a GET
 // stream opens.
 //
-// WithLimitBy's function is called once per session, with its initialize
+// The limits of WithGuard and WithLimiter are shared by all the sessions,
+// per tool (and per WithLimitBy's value), as over HTTPHandler: one process
+// per session must not mean a limit per session. WithLimitBy's function is
+// called once per session, with its initialize
 // request carrying the new session's Mcp-Session-Id header, so that a
 // function of that header limits per session.
 //
@@ -106,6 +111,10 @@ const methodProgress = "notifications/progress"
 type Commands struct {
 	p     *Proxy
 	start func() *exec.Cmd
+	// limiter admits the calls of every session: WithLimiter's, or one in
+	// this process for WithGuard's limits, so that limits are per tool
+	// across sessions as over HTTPHandler; nil for none.
+	limiter guard.Limiter
 
 	// The bounds and timings (the constants above), fields so that a test
 	// may lower them.
@@ -117,8 +126,10 @@ type Commands struct {
 
 	mu       sync.Mutex
 	sessions map[string]*cmdSession // by id; a session leaves when it ends
-	starting int                    // sessions whose process is being started
-	closed   bool
+	// live counts the processes started or being started and not reaped
+	// yet: the bound of maxSessions, ended sessions' processes included.
+	live   int
+	closed bool
 	// running counts the sessions started or being started until their
 	// process has been reaped: Close waits for them.
 	running sync.WaitGroup
@@ -133,8 +144,12 @@ type Commands struct {
 // started and that holds its stderr open cannot keep a session from
 // ending.
 func (p *Proxy) Commands(start func() *exec.Cmd) *Commands {
+	limiter := p.cfg.limiter
+	if limiter == nil && p.cfg.limits != nil {
+		limiter, _ = guard.NewLocal(*p.cfg.limits) // the limits were checked by New
+	}
 	return &Commands{
-		p: p, start: start,
+		p: p, start: start, limiter: limiter,
 		maxSessions: cmdMaxSessions, idle: cmdIdle, grace: cmdGrace, keepAlive: cmdKeepAlive,
 		maxBody: cmdMaxBody, maxBatch: cmdMaxBatch, backlog: cmdBacklog, queue: cmdQueue,
 		sessions: map[string]*cmdSession{},
@@ -318,19 +333,19 @@ func (c *Commands) open(r *http.Request) (*cmdSession, int, string) {
 		c.mu.Unlock()
 		return nil, http.StatusServiceUnavailable, "Service Unavailable: the server is shutting down"
 	}
-	if len(c.sessions)+c.starting >= c.maxSessions {
+	if c.live >= c.maxSessions {
 		c.mu.Unlock()
 		c.p.cfg.Logger.Warn("selfheal proxy: a new session is refused: too many sessions", "max", c.maxSessions)
 		return nil, http.StatusServiceUnavailable, "Service Unavailable: too many sessions"
 	}
-	c.starting++
+	c.live++
 	c.running.Add(1)
 	c.mu.Unlock()
 
 	s, err := c.startSession(r)
 	c.mu.Lock()
-	c.starting--
 	if err != nil {
+		c.live--
 		c.mu.Unlock()
 		c.running.Done()
 		c.p.cfg.Logger.Error("selfheal proxy: cannot start the MCP server of a new session", "error", err)
@@ -508,7 +523,7 @@ func (s *cmdSession) launch() {
 		close(s.exited)
 	}()
 	go func() {
-		err := s.c.p.serve(ctx, s.inR, s.outW, s.fromChild, s.toChild, s.limitBy)
+		err := s.c.p.serve(ctx, s.inR, s.outW, s.fromChild, s.toChild, s.c.limiter, s.limitBy)
 		if err != nil && !errors.Is(err, context.Canceled) {
 			s.c.p.cfg.Logger.Debug("selfheal proxy: a session's relay ended", "error", err)
 		}
@@ -566,6 +581,9 @@ func (s *cmdSession) supervise(cancel context.CancelFunc) {
 	<-s.served
 	s.toChild.Close() // Serve may have closed it: the error is of no interest
 	<-s.routed
+	s.c.mu.Lock()
+	s.c.live--
+	s.c.mu.Unlock()
 	close(s.done)
 }
 

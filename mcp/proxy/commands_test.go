@@ -770,7 +770,7 @@ func TestCommandsRefusals(t *testing.T) {
 
 	t.Run("too many sessions", func(t *testing.T) {
 		c.mu.Lock()
-		c.maxSessions = len(c.sessions)
+		c.maxSessions = c.live
 		c.mu.Unlock()
 		resp := do(t, url, "POST", "", both, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
 		if b := rpcErrorOf(t, resp); resp.StatusCode != http.StatusServiceUnavailable || b.Error.Code != -32000 {
