@@ -63,9 +63,8 @@
 // queue: --max-queued is refused, a call beyond --max-active is answered
 // SERVER_BUSY at once); --redis-fail says what a call gets while Redis
 // cannot be reached: admitted unchecked (open, the default) or SERVER_BUSY
-// (closed). Without --redis, the limits of --listen --upstream are shared
-// by all the sessions, those of --listen -- COMMAND are each session's (its
-// own process's), as over stdio. --limit-by applies the limits per session
+// (closed). Without --redis, the limits of --listen are kept in the proxy's
+// process and shared by all its sessions, per tool. --limit-by applies the limits per session
 // (its Mcp-Session-Id) or per value of a request header (header:X-Api-Key)
 // instead of per tool for all; values are hashed, never stored in clear.
 // --metrics ADDR, in every mode, serves Prometheus metrics at /metrics on

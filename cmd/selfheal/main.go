@@ -21,7 +21,7 @@ commands:
   check   validate tool arguments against a JSON Schema and print the validation_error
   lock    write the tool contracts of an MCP server (over stdio) to selfheal.lock
   diff    compare two lockfiles, or a lockfile with a running server; exit 1 on BREAKING
-  proxy   run an MCP server (over stdio) behind a proxy that answers bad tool calls
+  proxy   put a proxy that answers bad tool calls in front of an MCP server (stdio or HTTP)
 
 run 'selfheal <command> -h' for a command's flags`
 

@@ -41,7 +41,7 @@ func (s *session) call(line []byte, m *message) error {
 		s.mu.Unlock()
 		return s.writeClient(s.p.issuesAnswer(m.id, t, list, c.locale(locale), start))
 	}
-	if s.p.cfg.limits != nil || s.p.cfg.limiter != nil {
+	if s.p.cfg.limits != nil || s.limiter != nil {
 		if !json.Valid(line) {
 			return s.writeServer(line) // malformed: the server answers, with no slot taken
 		}

@@ -59,7 +59,7 @@ func (tg *toolGuard) mustWait() bool {
 // messages behind it (a response the server waits for, a cancellation) are
 // not held back: they may reach the server before it.
 func (s *session) guarded(line, id []byte, key string, t *tool, start time.Time) error {
-	if lim := s.p.cfg.limiter; lim != nil {
+	if lim := s.limiter; lim != nil {
 		// A shared limiter never queues for long (see guard.Limiter): the
 		// call is admitted or refused here, in order.
 		release, te := lim.Acquire(s.ctx, limiterKey(t.name, s.limitBy))

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/selfheal/selfheal/mcp/guard"
 	"github.com/selfheal/selfheal/mcp/internal/toolcall"
 )
 
@@ -32,14 +33,16 @@ import (
 // ends first, the read from client under way ends when client does, and
 // what it reads is dropped. No write starts after Serve returns.
 func (p *Proxy) Serve(ctx context.Context, client io.Reader, toClient io.Writer, server io.Reader, toServer io.Writer) error {
-	return p.serve(ctx, client, toClient, server, toServer, "")
+	return p.serve(ctx, client, toClient, server, toServer, p.cfg.limiter, "")
 }
 
-// serve is Serve for a session whose calls a limiter (WithLimiter) counts
-// under limitBy, the hash of WithLimitBy's value for it ("" for none).
-func (p *Proxy) serve(ctx context.Context, client io.Reader, toClient io.Writer, server io.Reader, toServer io.Writer, limitBy string) error {
+// serve is Serve for a session whose calls limiter admits (instead of the
+// session's own guards; nil for those), under keys with limitBy, the hash
+// of WithLimitBy's value for it ("" for none).
+func (p *Proxy) serve(ctx context.Context, client io.Reader, toClient io.Writer, server io.Reader, toServer io.Writer, limiter guard.Limiter, limitBy string) error {
 	ctx, cancel := context.WithCancel(ctx)
 	s := &session{
+		limiter:  limiter,
 		limitBy:  limitBy,
 		p:        p,
 		ctx:      ctx,
@@ -91,7 +94,9 @@ type session struct {
 	serverMu     sync.Mutex
 	serverClosed atomic.Bool
 
+	// limiter admits the session's calls when not nil (see serve), and
 	// limitBy is the hash of WithLimitBy's value for the session, or "".
+	limiter guard.Limiter
 	limitBy string
 
 	// waiters counts the calls waiting in a guard's queue (see guard.go).
