@@ -55,6 +55,12 @@ func testServer(version string) {
 				return &mcp.CallToolResult{}, nil
 			})
 	}
+	if version == "plain" { // a tool that fails as servers without selfheal do
+		s.AddTool(&mcp.Tool{Name: "fail", InputSchema: json.RawMessage(`{"type":"object"}`)},
+			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "write failed: disk full"}}}, nil
+			})
+	}
 	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		os.Stderr.WriteString(err.Error() + "\n")
 		os.Exit(1)

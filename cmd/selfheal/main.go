@@ -21,6 +21,7 @@ commands:
   check   validate tool arguments against a JSON Schema and print the validation_error
   lock    write the tool contracts of an MCP server (over stdio) to selfheal.lock
   diff    compare two lockfiles, or a lockfile with a running server; exit 1 on BREAKING
+  call    call one tool of a stdio MCP server and print the envelope a model reads, parsed
   proxy   put a proxy that answers bad tool calls in front of an MCP server (stdio or HTTP)
 
 run 'selfheal <command> -h' for a command's flags`
@@ -44,11 +45,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return diff(args[1:], stdout, stderr)
 	case "proxy":
 		return proxyCommand(args[1:], stdin, stdout, stderr)
+	case "call":
+		return callCommand(args[1:], stdin, stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprintln(stdout, usage)
 		return exitValid
 	}
-	fmt.Fprintf(stderr, "selfheal: unknown command %q (want check, lock, diff or proxy)\n", args[0])
+	fmt.Fprintf(stderr, "selfheal: unknown command %q (want check, lock, diff, proxy or call)\n", args[0])
 	return exitUsage
 }
 

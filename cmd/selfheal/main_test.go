@@ -91,7 +91,7 @@ func checkGolden(t *testing.T, name string, got []byte) {
 
 // -h prints a command's usage and flags on stdout and exits 0.
 func TestHelp(t *testing.T) {
-	for cmd, flag := range map[string]string{"check": "-schema", "lock": "-out", "diff": "-fail-on"} {
+	for cmd, flag := range map[string]string{"check": "-schema", "lock": "-out", "diff": "-fail-on", "call": "-json"} {
 		var stdout, stderr bytes.Buffer
 		if code := run([]string{cmd, "-h"}, strings.NewReader(""), &stdout, &stderr); code != 0 || stderr.Len() != 0 {
 			t.Errorf("%s -h: exit %d, stderr %q", cmd, code, stderr.String())

@@ -1,0 +1,255 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/selfheal/selfheal/envelope"
+)
+
+const callUsage = "usage: selfheal call [--json] [--timeout D] -- COMMAND [ARG...] TOOL ARGS.json"
+
+// callCommand implements `selfheal call`: it starts the stdio MCP server
+// COMMAND, calls TOOL once with the arguments in the file ARGS.json ("-":
+// standard input), and prints what a model would read, parsed: the code,
+// the fields, the recovery. It returns 0 when the call succeeded (a warning
+// included), 1 when it failed (an error result, or a JSON-RPC error from
+// the server), 2 for a usage error or when the server cannot be reached.
+func callCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("call", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	asJSON := fs.Bool("json", false, "print one JSON object: isError, the result's text, and its envelope parsed (tool_error or validation_error), or the server's JSON-RPC error")
+	timeout := fs.Duration("timeout", 30*time.Second, "how long to wait for the server to start and answer")
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "selfheal call: "+format+"\n", a...)
+		return exitUsage
+	}
+	flags, command, dashed := splitCommand(args)
+	if err := fs.Parse(flags); err != nil {
+		return parseError(err, fs, callUsage, stdout, fail)
+	}
+	switch {
+	case fs.NArg() > 0:
+		return fail("unexpected argument %q before --: %s", fs.Arg(0), strings.TrimPrefix(callUsage, "usage: "))
+	case !dashed || len(command) < 3:
+		return fail("want a server command, a tool and an arguments file after --: %s", strings.TrimPrefix(callUsage, "usage: "))
+	case *timeout <= 0:
+		return fail("--timeout must be positive, not %v", *timeout)
+	}
+	tool, argsPath := command[len(command)-2], command[len(command)-1]
+	command = command[:len(command)-2]
+	raw, err := readArgs(argsPath, stdin)
+	if err != nil {
+		return fail("%v", err)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
+	defer cancel()
+	cmd := exec.Command(command[0], command[1:]...)
+	var serverErr tailBuffer
+	cmd.Stderr = io.MultiWriter(stderr, &serverErr)
+	client := mcp.NewClient(&mcp.Implementation{Name: "selfheal call", Version: "1"}, nil)
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil)
+	if err != nil {
+		return fail("%v", serverFailure("starting "+command[0], err, ctx, &serverErr))
+	}
+	defer session.Close()
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: raw})
+	var rpcErr *jsonrpc.Error
+	switch {
+	case errors.As(err, &rpcErr):
+		// The server refused the call itself, as servers without selfheal
+		// do for bad arguments: the call failed, not the tool.
+		return printCall(stdout, callOutput{RPCError: &rpcError{Code: rpcErr.Code, Message: rpcErr.Message}}, *asJSON)
+	case err != nil:
+		return fail("%v", serverFailure("calling "+tool, err, ctx, &serverErr))
+	}
+	out := callOutput{IsError: res.IsError, Text: callText(res)}
+	if doc, err := envelope.Parse(out.Text); err == nil {
+		out.ToolError, out.Validation = doc.ToolError, doc.Validation
+	}
+	return printCall(stdout, out, *asJSON)
+}
+
+// readArgs reads the call's arguments: a JSON value, from a file or "-".
+func readArgs(path string, stdin io.Reader) (json.RawMessage, error) {
+	var data []byte
+	var err error
+	if path == "-" {
+		data, err = io.ReadAll(stdin)
+	} else {
+		data, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !json.Valid(data) {
+		return nil, fmt.Errorf("%s: the arguments are not JSON", path)
+	}
+	return json.RawMessage(data), nil
+}
+
+// callText is the text of a result's text blocks, in order.
+func callText(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(t.Text)
+		}
+	}
+	return b.String()
+}
+
+// callOutput is what `selfheal call` prints.
+type callOutput struct {
+	IsError    bool
+	Text       string
+	ToolError  *envelope.ToolError
+	Validation *envelope.ValidationError
+	RPCError   *rpcError
+}
+
+type rpcError struct {
+	Code    int64  `json:"code"`
+	Message string `json:"message"`
+}
+
+// The --json form, with the names of the wire contract's elements.
+type (
+	jsonOutput struct {
+		IsError    bool            `json:"isError"`
+		Text       string          `json:"text,omitempty"`
+		ToolError  *jsonToolError  `json:"tool_error,omitempty"`
+		Validation *jsonValidation `json:"validation_error,omitempty"`
+		RPCError   *rpcError       `json:"rpc_error,omitempty"`
+	}
+	jsonToolError struct {
+		Code       envelope.Code     `json:"code"`
+		Severity   envelope.Severity `json:"severity"`
+		Message    string            `json:"message"`
+		Recovery   string            `json:"recovery,omitempty"`
+		Actions    []string          `json:"actions,omitempty"`
+		Details    []jsonDetail      `json:"details,omitempty"`
+		RetryAfter float64           `json:"retry_after_seconds,omitempty"`
+	}
+	jsonDetail struct {
+		Key   string `json:"key"`
+		Value string `json:"value"`
+	}
+	jsonValidation struct {
+		Action   string                    `json:"action"`
+		Fields   []jsonField               `json:"fields"`
+		More     string                    `json:"more,omitempty"`
+		Contract []envelope.ContractChange `json:"contract_changes,omitempty"`
+		Recovery string                    `json:"recovery"`
+	}
+	jsonField struct {
+		Name string `json:"name"`
+		Text string `json:"text"`
+	}
+)
+
+func (out callOutput) json() jsonOutput {
+	j := jsonOutput{IsError: out.IsError, Text: out.Text, RPCError: out.RPCError}
+	if te := out.ToolError; te != nil {
+		jt := &jsonToolError{Code: te.Code, Severity: te.Severity, Message: te.Message,
+			Recovery: te.Recovery, Actions: te.Actions, RetryAfter: te.RetryAfter.Seconds()}
+		for _, d := range te.Details {
+			jt.Details = append(jt.Details, jsonDetail{d.Key, d.Value})
+		}
+		j.ToolError = jt
+	}
+	if v := out.Validation; v != nil {
+		jv := &jsonValidation{Action: v.Action, Fields: []jsonField{}, More: v.More, Recovery: v.Recovery}
+		for _, f := range v.Fields {
+			jv.Fields = append(jv.Fields, jsonField{f.Name, f.Text})
+		}
+		if v.Contract != nil {
+			jv.Contract = v.Contract.Changes
+		}
+		j.Validation = jv
+	}
+	return j
+}
+
+// printCall prints out and returns the exit status it stands for.
+func printCall(w io.Writer, out callOutput, asJSON bool) int {
+	status := exitValid
+	if out.IsError || out.RPCError != nil {
+		status = exitInvalid
+	}
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out.json()); err != nil {
+			return exitUsage
+		}
+		return status
+	}
+	switch {
+	case out.RPCError != nil:
+		fmt.Fprintf(w, "JSON-RPC error %d: %s\n", out.RPCError.Code, out.RPCError.Message)
+	case out.Validation != nil:
+		v := out.Validation
+		fmt.Fprintf(w, "%s %s\n", envelope.ValidationErrorCode, v.Action)
+		for _, f := range v.Fields {
+			fmt.Fprintf(w, "  %s: %s\n", f.Name, f.Text)
+		}
+		if v.More != "" {
+			fmt.Fprintf(w, "  %s\n", v.More)
+		}
+		if v.Contract != nil {
+			for _, c := range v.Contract.Changes {
+				fmt.Fprintf(w, "contract %s: %s\n", c.Severity, c.Description)
+			}
+		}
+		fmt.Fprintf(w, "recovery: %s\n", v.Recovery)
+	case out.ToolError != nil:
+		te := out.ToolError
+		if !out.IsError {
+			fmt.Fprintln(w, "warning (the call succeeded):")
+		}
+		fmt.Fprintf(w, "%s (%s)\nmessage: %s\n", te.Code, te.Severity, te.Message)
+		if te.Recovery != "" {
+			fmt.Fprintf(w, "recovery: %s\n", te.Recovery)
+		}
+		if len(te.Actions) > 0 {
+			fmt.Fprintf(w, "actions: %s\n", strings.Join(te.Actions, ", "))
+		}
+		for _, d := range te.Details {
+			fmt.Fprintf(w, "detail %s: %s\n", d.Key, d.Value)
+		}
+		if te.RetryAfter > 0 {
+			fmt.Fprintf(w, "retry_after: %v\n", te.RetryAfter)
+		}
+		if !out.IsError {
+			fmt.Fprintf(w, "result:\n%s\n", strings.TrimSpace(textWithout(out.Text)))
+		}
+	default:
+		fmt.Fprintln(w, out.Text)
+	}
+	return status
+}
+
+// textWithout returns a result's text without its <tool_error> envelope:
+// what a warning accompanies.
+func textWithout(text string) string {
+	i := strings.Index(text, "<tool_error")
+	j := strings.Index(text, "</tool_error>")
+	if i < 0 || j < i {
+		return text
+	}
+	return text[:i] + text[j+len("</tool_error>"):]
+}

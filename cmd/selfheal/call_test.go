@@ -1,0 +1,92 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// exampleServer builds examples/mcpserver once for the tests of call.
+var exampleServer = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "selfheal-call")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "mcpserver")
+	if out, err := exec.Command("go", "build", "-o", bin, "../../examples/mcpserver").CombinedOutput(); err != nil {
+		return "", &exec.ExitError{Stderr: out}
+	}
+	return bin, nil
+})
+
+// selfheal call prints what the model reads, parsed, and exits 0 for a
+// success (a warning included), 1 for a failed call, 2 for a usage or
+// transport error.
+func TestCall(t *testing.T) {
+	bin, err := exampleServer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(serverEnv, "plain") // the test binary, run as a server, is a plain go-sdk server
+	for _, tc := range []struct {
+		name   string
+		flags  []string
+		server string
+		tool   string
+		args   string
+		code   int
+	}{
+		{"validation_error", nil, bin, "billing.get_invoice", `{"id":5,"extra":true}`, 1},
+		{"validation_error-json", []string{"--json"}, bin, "billing.get_invoice", `{"id":5}`, 1},
+		{"not_found", nil, bin, "billing.get_invoice", `{"id":"inv_1234_5678"}`, 1},
+		{"not_found-json", []string{"--json"}, bin, "billing.get_invoice", `{"id":"inv_1234_5678"}`, 1},
+		{"warning", nil, bin, "billing.list_invoices", `{"customer_id":"cus_Ab12Cd34","page_size":1}`, 0},
+		{"success", nil, bin, "billing.get_invoice", `{"id":"inv_2026_0001"}`, 0},
+		{"plain-error", nil, self, "fail", `{}`, 1},
+		{"rpc-error", nil, self, "nope", `{}`, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			args := append([]string{"call"}, tc.flags...)
+			args = append(args, "--", tc.server, tc.tool, "-")
+			code := run(args, strings.NewReader(tc.args), &stdout, &stderr)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, tc.code, stderr.String())
+			}
+			checkGolden(t, "call/"+tc.name, stdout.Bytes())
+		})
+	}
+}
+
+func TestCallUsage(t *testing.T) {
+	dir := t.TempDir()
+	notJSON := filepath.Join(dir, "args.json")
+	if err := os.WriteFile(notJSON, []byte("{id:"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"call"}, "selfheal call: want a server command, a tool and an arguments file after --: selfheal call [--json] [--timeout D] -- COMMAND [ARG...] TOOL ARGS.json\n"},
+		{[]string{"call", "--", "srv", "tool"}, "selfheal call: want a server command, a tool and an arguments file after --: selfheal call [--json] [--timeout D] -- COMMAND [ARG...] TOOL ARGS.json\n"},
+		{[]string{"call", "srv", "--", "a", "b", "c"}, "selfheal call: unexpected argument \"srv\" before --: selfheal call [--json] [--timeout D] -- COMMAND [ARG...] TOOL ARGS.json\n"},
+		{[]string{"call", "--timeout", "0s", "--", "a", "b", "c"}, "selfheal call: --timeout must be positive, not 0s\n"},
+		{[]string{"call", "--", "srv", "tool", notJSON}, "selfheal call: " + notJSON + ": the arguments are not JSON\n"},
+		{[]string{"call", "--", "srv", "tool", filepath.Join(dir, "missing.json")}, "selfheal call: open " + filepath.Join(dir, "missing.json") + ": no such file or directory\n"},
+		{[]string{"call", "--", filepath.Join(dir, "no-server"), "tool", "-"}, "selfheal call: starting " + filepath.Join(dir, "no-server") + ": fork/exec " + filepath.Join(dir, "no-server") + ": no such file or directory\n"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(tc.args, strings.NewReader("{}"), &stdout, &stderr); code != 2 || stderr.String() != tc.want || stdout.Len() != 0 {
+			t.Errorf("%q: exit %d, stderr %q, stdout %q\nwant exit 2, %q", tc.args, code, stderr.String(), stdout.String(), tc.want)
+		}
+	}
+}
