@@ -7,9 +7,9 @@ import (
 	"sync"
 
 	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/internal/templates"
 	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/locales"
-	"github.com/selfheal/selfheal/templates"
 )
 
 // Defaults of the output budget.

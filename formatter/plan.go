@@ -7,8 +7,8 @@ import (
 	"unsafe"
 
 	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/internal/templates"
 	"github.com/selfheal/selfheal/issues"
-	"github.com/selfheal/selfheal/templates"
 )
 
 // A line is mostly text that depends only on where the issue comes from:

@@ -9,9 +9,9 @@ import (
 	"unsafe"
 
 	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/internal/templates"
 	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/locales"
-	"github.com/selfheal/selfheal/templates"
 )
 
 // msg looks a key up in the formatter's catalog, then in English, so that a

@@ -12,7 +12,7 @@ import (
 	"golang.org/x/text/feature/plural"
 	"golang.org/x/text/language"
 
-	"github.com/selfheal/selfheal/templates"
+	"github.com/selfheal/selfheal/internal/templates"
 )
 
 // The shipped catalogs: one file per language, named by its BCP 47 tag.

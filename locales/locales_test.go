@@ -8,7 +8,7 @@ import (
 
 	"golang.org/x/text/language"
 
-	"github.com/selfheal/selfheal/templates"
+	"github.com/selfheal/selfheal/internal/templates"
 )
 
 // TestEveryLocaleHasEveryKey is what makes adding a language a data-only

@@ -3,7 +3,7 @@ package templates_test
 import (
 	"fmt"
 
-	"github.com/selfheal/selfheal/templates"
+	"github.com/selfheal/selfheal/internal/templates"
 )
 
 // values fills placeholders from a map; the formatter's real filler renders
