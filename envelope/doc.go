@@ -1,8 +1,9 @@
 // Package envelope writes and reads the XML wire shapes that selfheal sends
 // to a language model: <tool_error> for any failed tool call and
 // <validation_error> (with its optional <contract_awareness> section) for
-// invalid arguments. It is the only package in the module that writes or
-// escapes XML, and it knows nothing of what the messages mean.
+// invalid arguments. With the module's internal/xmlenc, through which it
+// writes, it is the only code that writes or escapes XML, and it knows
+// nothing of what the messages mean.
 //
 // # Writing
 //
@@ -19,9 +20,8 @@
 // INTERNAL_ERROR that does not leak the error's text. [FromPanic] does the
 // same for a recovered panic.
 //
-// [ValidationError] renders already-worded field lines. A formatter on a hot
-// path streams the same bytes into its own buffer with
-// [AppendValidationOpen], [AppendField] and [AppendValidationClose].
+// [ValidationError] renders already-worded field lines. The formatter streams
+// the same bytes into its own buffer through the same internal writer.
 //
 // Output is exactly the layout of the design document: two-space
 // indentation, \n line ends, no XML declaration, no newline after the closing

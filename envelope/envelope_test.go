@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/internal/xmlenc"
 )
 
 func TestRetryAfter(t *testing.T) {
@@ -242,18 +243,10 @@ func TestValidationSections(t *testing.T) {
 	}
 }
 
-// The streaming API and ValidationError.AppendXML are one code path.
-func TestStreamingMatchesValue(t *testing.T) {
-	v := seedValidationError()
-	v.Fields = append(v.Fields, envelope.Field{Name: "items[0].qty", Text: "Too big. You sent: 1000. Expected at most 99."})
-	v.More = "…and 1 more issue not shown."
-	v.Contract = &envelope.Contract{Changes: []envelope.ContractChange{{Severity: "RISKY", Field: "qty", Description: "Maximum lowered", Before: "1000", After: "99"}}}
-
-	dst := envelope.AppendValidationOpen(nil, v.Action)
-	dst = envelope.AppendField(dst, v.Fields[0].Name, []byte(v.Fields[0].Text)) // mixed string and []byte
-	dst = envelope.AppendField(dst, []byte(v.Fields[1].Name), v.Fields[1].Text)
-	dst = envelope.AppendValidationClose(dst, v.More, v.Contract, "")
-	if string(dst) != v.String() {
-		t.Errorf("streamed:\n%s\nvalue:\n%s", dst, v.String())
+// The streaming writer the formatter uses (internal/xmlenc) and
+// ValidationError.AppendXML share the recovery line an empty one means.
+func TestDefaultRecoveryIsOne(t *testing.T) {
+	if envelope.DefaultRecovery != xmlenc.DefaultRecovery {
+		t.Errorf("envelope.DefaultRecovery %q != xmlenc.DefaultRecovery %q", envelope.DefaultRecovery, xmlenc.DefaultRecovery)
 	}
 }

@@ -105,32 +105,6 @@ func ExampleValidationError() {
 	// </validation_error>
 }
 
-func ExampleAppendField() {
-	// A formatter streams the envelope into its own reused buffer: no
-	// ValidationError value, no strings built, no allocation once warm.
-	buf := make([]byte, 0, 512)
-	line := []byte("Too small. You sent: 0. Expected a number >= 1.")
-
-	buf = envelope.AppendValidationOpen(buf, "billing.create_invoice")
-	buf = envelope.AppendField(buf, "amount", line)
-	buf = envelope.AppendValidationClose(buf, "…and 2 more issues not shown.", nil, "")
-	fmt.Println(string(buf))
-	// Output:
-	// <validation_error action="billing.create_invoice">
-	//   <field name="amount">Too small. You sent: 0. Expected a number >= 1.</field>
-	//   <more>…and 2 more issues not shown.</more>
-	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
-	// </validation_error>
-}
-
-func ExampleAppendText() {
-	// Text that would break the XML is escaped, forbidden characters are
-	// shown or replaced, and everything else stays readable.
-	fmt.Println(string(envelope.AppendText(nil, "a < b && c > d ]]> \x00 \xff")))
-	// Output:
-	// a &lt; b &amp;&amp; c > d ]]&gt; \u0000 �
-}
-
 func ExampleParse() {
 	result := "Tool call failed:\n" + `<tool_error code="RATE_LIMITED" severity="error">
   <message>Too many calls</message>

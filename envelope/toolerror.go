@@ -3,6 +3,8 @@ package envelope
 import (
 	"strconv"
 	"time"
+
+	"github.com/selfheal/selfheal/internal/xmlenc"
 )
 
 // MaxRetryAfter caps the retry_after section. Longer durations are written as
@@ -69,18 +71,18 @@ func (e ToolError) brand() ToolError { return e }
 // allocate.
 func (e ToolError) AppendXML(dst []byte) []byte {
 	dst = append(dst, `<tool_error code="`...)
-	dst = appendEscaped(dst, string(e.Code.orInternal()), inAttr)
+	dst = xmlenc.AppendAttr(dst, string(e.Code.orInternal()))
 	dst = append(dst, `" severity="`...)
 	dst = append(dst, e.Severity.norm()...)
 	dst = append(dst, "\">\n"...)
-	dst = appendElem(dst, "  ", "message", e.Message)
+	dst = xmlenc.AppendElem(dst, "  ", "message", e.Message)
 	if e.Recovery != "" {
-		dst = appendElem(dst, "  ", "recovery", e.Recovery)
+		dst = xmlenc.AppendElem(dst, "  ", "recovery", e.Recovery)
 	}
 	if len(e.Actions) > 0 {
 		dst = append(dst, "  <available_actions>\n"...)
 		for _, a := range e.Actions {
-			dst = appendElem(dst, "    ", "action", a)
+			dst = xmlenc.AppendElem(dst, "    ", "action", a)
 		}
 		dst = append(dst, "  </available_actions>\n"...)
 	}
@@ -88,9 +90,9 @@ func (e ToolError) AppendXML(dst []byte) []byte {
 		dst = append(dst, "  <details>\n"...)
 		for _, d := range e.Details {
 			dst = append(dst, `    <detail key="`...)
-			dst = appendEscaped(dst, d.Key, inAttr)
+			dst = xmlenc.AppendAttr(dst, d.Key)
 			dst = append(dst, `">`...)
-			dst = appendEscaped(dst, d.Value, inText)
+			dst = xmlenc.AppendText(dst, d.Value)
 			dst = append(dst, "</detail>\n"...)
 		}
 		dst = append(dst, "  </details>\n"...)
@@ -117,16 +119,4 @@ func retrySeconds(d time.Duration) int64 {
 		return int64(MaxRetryAfter / time.Second)
 	}
 	return int64((d + time.Second - 1) / time.Second)
-}
-
-// appendElem appends one indented element holding escaped text, and a newline.
-func appendElem(dst []byte, indent, name, text string) []byte {
-	dst = append(dst, indent...)
-	dst = append(dst, '<')
-	dst = append(dst, name...)
-	dst = append(dst, '>')
-	dst = appendEscaped(dst, text, inText)
-	dst = append(dst, "</"...)
-	dst = append(dst, name...)
-	return append(dst, ">\n"...)
 }

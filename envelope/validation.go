@@ -1,6 +1,10 @@
 package envelope
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/selfheal/selfheal/internal/xmlenc"
+)
 
 // DefaultRecovery is the recovery line of a validation_error when none is
 // given. It ends with "Do not explain the error." because a model's instinct
@@ -60,90 +64,45 @@ func (v ValidationError) String() string {
 }
 
 // AppendXML appends the <validation_error> XML to dst and returns the
-// extended buffer; it is [AppendValidationOpen], one [AppendField] per field
-// and [AppendValidationClose]. The layout follows [ToolError.AppendXML]. With
-// enough capacity in dst it does not allocate.
+// extended buffer. The layout follows [ToolError.AppendXML]. With enough
+// capacity in dst it does not allocate.
 func (v ValidationError) AppendXML(dst []byte) []byte {
-	dst = AppendValidationOpen(dst, v.Action)
+	dst = xmlenc.AppendValidationOpen(dst, v.Action)
 	for _, f := range v.Fields {
-		dst = AppendField(dst, f.Name, f.Text)
+		dst = xmlenc.AppendField(dst, f.Name, f.Text)
 	}
-	return AppendValidationClose(dst, v.More, v.Contract, v.Recovery)
-}
-
-// AppendValidationOpen appends the opening line of a validation_error,
-// `<validation_error action="...">` and a newline. With [AppendField] and
-// [AppendValidationClose] it lets a caller stream the envelope into its own
-// buffer without building a ValidationError.
-func AppendValidationOpen(dst []byte, action string) []byte {
-	dst = append(dst, `<validation_error action="`...)
-	dst = appendEscaped(dst, action, inAttr)
-	return append(dst, "\">\n"...)
-}
-
-// AppendField appends one `  <field name="...">...</field>` line and a
-// newline. Name and text may each be a string or a []byte, so a caller that
-// assembles the text in a scratch buffer passes it without a conversion.
-func AppendField[N, T string | []byte](dst []byte, name N, text T) []byte {
-	dst = AppendFieldOpen(dst, name)
-	dst = appendEscaped(dst, text, inText)
-	return AppendFieldClose(dst)
-}
-
-// AppendFieldOpen and AppendFieldClose write AppendField's line around a
-// text the caller appends itself: escaped with AppendText, or as it is when
-// Plain accepts it. A writer that renders the text in pieces it has checked
-// writes it once, in place, instead of building it aside and scanning it
-// again. The caller vouches for the text: one Plain rejects, appended
-// unescaped, would make the envelope malformed.
-func AppendFieldOpen[N string | []byte](dst []byte, name N) []byte {
-	dst = append(dst, `  <field name="`...)
-	dst = appendEscaped(dst, name, inAttr)
-	return append(dst, `">`...)
-}
-
-// AppendFieldClose ends the line AppendFieldOpen began.
-func AppendFieldClose(dst []byte) []byte {
-	return append(dst, "</field>\n"...)
-}
-
-// AppendValidationClose appends the end of a validation_error: the optional
-// more note, the optional contract_awareness section, the recovery line (empty
-// means [DefaultRecovery]) and the closing tag, with no newline after it.
-func AppendValidationClose(dst []byte, more string, c *Contract, recovery string) []byte {
-	if more != "" {
-		dst = appendElem(dst, "  ", "more", more)
+	var section func([]byte) []byte
+	if c := v.Contract; c != nil && (len(c.Changes) > 0 || c.More > 0) {
+		section = c.appendXML
 	}
-	if c != nil && (len(c.Changes) > 0 || c.More > 0) {
-		dst = append(dst, "  <contract_awareness"...)
-		if c.More > 0 {
-			dst = append(dst, ` omitted="`...)
-			dst = strconv.AppendInt(dst, int64(c.More), 10)
-			dst = append(dst, '"')
+	return xmlenc.AppendValidationClose(dst, v.More, section, v.Recovery)
+}
+
+// appendXML appends the <contract_awareness> section of a validation_error.
+func (c *Contract) appendXML(dst []byte) []byte {
+	dst = append(dst, "  <contract_awareness"...)
+	if c.More > 0 {
+		dst = append(dst, ` omitted="`...)
+		dst = strconv.AppendInt(dst, int64(c.More), 10)
+		dst = append(dst, '"')
+	}
+	dst = append(dst, ">\n"...)
+	for _, ch := range c.Changes {
+		dst = append(dst, `    <change severity="`...)
+		dst = xmlenc.AppendAttr(dst, ch.Severity)
+		dst = append(dst, `" field="`...)
+		dst = xmlenc.AppendAttr(dst, ch.Field)
+		if ch.Before != "" {
+			dst = append(dst, `" before="`...)
+			dst = xmlenc.AppendAttr(dst, ch.Before)
 		}
-		dst = append(dst, ">\n"...)
-		for _, ch := range c.Changes {
-			dst = append(dst, `    <change severity="`...)
-			dst = appendEscaped(dst, ch.Severity, inAttr)
-			dst = append(dst, `" field="`...)
-			dst = appendEscaped(dst, ch.Field, inAttr)
-			if ch.Before != "" {
-				dst = append(dst, `" before="`...)
-				dst = appendEscaped(dst, ch.Before, inAttr)
-			}
-			if ch.After != "" {
-				dst = append(dst, `" after="`...)
-				dst = appendEscaped(dst, ch.After, inAttr)
-			}
-			dst = append(dst, `">`...)
-			dst = appendEscaped(dst, ch.Description, inText)
-			dst = append(dst, "</change>\n"...)
+		if ch.After != "" {
+			dst = append(dst, `" after="`...)
+			dst = xmlenc.AppendAttr(dst, ch.After)
 		}
-		dst = append(dst, "  </contract_awareness>\n"...)
+		dst = append(dst, `">`...)
+		dst = xmlenc.AppendText(dst, ch.Description)
+		dst = append(dst, "</change>\n"...)
 	}
-	if recovery == "" {
-		recovery = DefaultRecovery
-	}
-	dst = appendElem(dst, "  ", "recovery", recovery)
-	return append(dst, "</validation_error>"...)
+	return append(dst, "  </contract_awareness>\n"...)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/internal/templates"
+	"github.com/selfheal/selfheal/internal/xmlenc"
 	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/locales"
 )
@@ -94,7 +95,7 @@ func New(o Options) *Formatter {
 	if m := f.cat.Message("recovery", "", ""); m != nil {
 		f.recovery = m.Template(templates.Other).Source()
 	}
-	f.close = envelope.AppendValidationClose(nil, "", nil, f.recovery)
+	f.close = xmlenc.AppendValidationClose(nil, "", nil, f.recovery)
 	f.renderUnits()
 	f.pool.New = func() any { return &state{f: f} }
 	return f
@@ -111,7 +112,7 @@ func (f *Formatter) Recovery() string { return f.recovery }
 func (f *Formatter) AppendValidation(dst []byte, action string, list issues.List) []byte {
 	s := f.get()
 	defer f.put(s)
-	dst = envelope.AppendValidationOpen(dst, action)
+	dst = xmlenc.AppendValidationOpen(dst, action)
 	s.out = dst
 	s.fields = nil
 	s.run(list)
@@ -124,7 +125,7 @@ func (f *Formatter) AppendValidation(dst []byte, action string, list issues.List
 	if more == "" {
 		return append(dst, f.close...) // the same every time: written once
 	}
-	return envelope.AppendValidationClose(dst, more, nil, f.recovery)
+	return xmlenc.AppendValidationClose(dst, more, nil, f.recovery)
 }
 
 // Fields returns the field lines for the issues, and the note on omitted
@@ -344,7 +345,7 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue) bool {
 		s.prev = append(append(append(s.prev[:0], s.name...), 0), s.line...)
 		// The budget counts the field as the envelope writes it, as
 		// AppendValidation does, so that both keep the same fields.
-		s.tmp = envelope.AppendField(s.tmp[:0], s.name, s.line)
+		s.tmp = xmlenc.AppendField(s.tmp[:0], s.name, s.line)
 		if s.bytes+len(s.tmp) > s.f.maxBytes && s.lines > 0 {
 			return false
 		}
@@ -365,9 +366,9 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue) bool {
 				s.known, s.knownHidden = true, f.hidden
 			}
 		case element:
-			s.out = envelope.AppendFieldOpen(s.out, s.name)
+			s.out = xmlenc.AppendFieldOpen(s.out, s.name)
 		default:
-			s.out = envelope.AppendFieldOpen(s.out, s.appendName(s.name[:0], *path))
+			s.out = xmlenc.AppendFieldOpen(s.out, s.appendName(s.name[:0], *path))
 		}
 		at := len(s.out)
 		s.top, s.plain = true, false
@@ -375,9 +376,9 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue) bool {
 		s.top = false
 		if !s.plain {
 			s.line = append(s.line[:0], s.out[at:]...)
-			s.out = envelope.AppendText(s.out[:at], s.line)
+			s.out = xmlenc.AppendText(s.out[:at], s.line)
 		}
-		s.out = envelope.AppendFieldClose(s.out)
+		s.out = xmlenc.AppendFieldClose(s.out)
 		field := s.out[start:]
 		if s.lines > 0 && string(s.out[s.prevAt:start]) == string(field) {
 			s.out = s.out[:start]

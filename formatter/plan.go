@@ -6,8 +6,8 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/internal/templates"
+	"github.com/selfheal/selfheal/internal/xmlenc"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -40,7 +40,7 @@ type plans struct {
 type plan struct {
 	key   planKey
 	tpl   *templates.Template
-	plain bool        // its fixed text needs no escaping (envelope.Plain)
+	plain bool        // its fixed text needs no escaping (xmlenc.Plain)
 	used  atomic.Bool // hit since its pair last needed room
 }
 
@@ -281,7 +281,7 @@ func (s *state) plan(tpl *templates.Template) (*templates.Template, bool) {
 	}
 	p := &plan{key: newPlanKey(tpl, is, s.hidden)}
 	p.tpl = tpl.Partial(s, p.key.fixed)
-	p.plain = envelope.Plain(p.tpl.Append(nil, noFiller{}))
+	p.plain = xmlenc.Plain(p.tpl.Append(nil, noFiller{}))
 	victim.Store(p)
 	return p.tpl, p.plain
 }

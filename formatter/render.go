@@ -8,8 +8,8 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/internal/templates"
+	"github.com/selfheal/selfheal/internal/xmlenc"
 	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/locales"
 )
@@ -84,7 +84,7 @@ func (s *state) sensitive(p issues.Path) bool {
 }
 
 // fieldAt returns the memo of the field at path p: the opening of its
-// line (as envelope.AppendFieldOpen writes it) and whether it is
+// line (as xmlenc.AppendFieldOpen writes it) and whether it is
 // sensitive. The lines of a call, and of the calls a pooled state serves,
 // sit at the same few paths, which adapters hand out as the same slices;
 // an entry is found by the slice's address and used only when the path is
@@ -116,7 +116,7 @@ func (s *state) fieldAt(p issues.Path) *fieldEntry {
 	e := first
 	s.name = s.appendName(s.name[:0], p)
 	e.path = append(e.path[:0], p...)
-	e.open = envelope.AppendFieldOpen(e.open[:0], s.name)
+	e.open = xmlenc.AppendFieldOpen(e.open[:0], s.name)
 	e.hidden, e.ok = s.sensitive(p), true
 	return e
 }
@@ -521,7 +521,7 @@ func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 	start := len(dst)
 	dst = s.placeholder(dst, p)
 	s.watch = true
-	if !s.dirty && !envelope.Plain(dst[start:]) {
+	if !s.dirty && !xmlenc.Plain(dst[start:]) {
 		s.dirty = true
 	}
 	return dst

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/internal/xmlenc"
 )
 
 // Names in this file start with "envelope" or "Fuzz": other packages' targets
@@ -306,12 +307,15 @@ func FuzzValidationError(f *testing.F) {
 		}
 		out := v.String()
 
-		// The streaming API gives the same bytes, from []byte as from string.
-		dst := envelope.AppendValidationOpen(nil, action)
-		dst = envelope.AppendField(dst, []byte(name1), []byte(text1))
-		dst = envelope.AppendField(dst, name2, []byte(text2))
-		if dst = envelope.AppendValidationClose(dst, more, v.Contract, recovery); string(dst) != out {
-			t.Fatalf("streamed and value forms differ:\n%s\n%s", dst, out)
+		// The formatter's streaming writer gives the same bytes, from []byte
+		// as from string (the contract section is the envelope's own).
+		noContract := v
+		noContract.Contract = nil
+		dst := xmlenc.AppendValidationOpen(nil, action)
+		dst = xmlenc.AppendField(dst, []byte(name1), []byte(text1))
+		dst = xmlenc.AppendField(dst, name2, []byte(text2))
+		if dst = xmlenc.AppendValidationClose(dst, more, nil, recovery); string(dst) != noContract.String() {
+			t.Fatalf("streamed and value forms differ:\n%s\n%s", dst, noContract.String())
 		}
 
 		want := envelope.ValidationError{

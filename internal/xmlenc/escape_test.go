@@ -1,4 +1,4 @@
-package envelope
+package xmlenc
 
 import (
 	"math/rand/v2"

@@ -1,10 +1,11 @@
-package envelope
+package xmlenc
 
 import "unsafe"
 
 // This file holds the module's one XML escaper. Every byte of user data the
-// project emits goes through appendEscaped, so the well-formedness guarantee
-// (fuzz-tested in fuzz/) rests on this function alone.
+// project emits goes through appendEscaped (by AppendText and AppendAttr), so
+// the well-formedness guarantee (fuzz-tested in fuzz/) rests on this function
+// alone.
 
 // Character classes for the escaper's fast scan. A byte with no bit set for
 // the current mode is copied as part of an unchanged run.
@@ -36,12 +37,18 @@ const hexDigits = "0123456789abcdef"
 // as one call on the concatenation, because the "]]>" rule looks at what dst
 // already ends with.
 //
-// The escaping is the package's (see the package documentation): & and < are
+// The escaping is the envelope package's (see its documentation): & and < are
 // escaped, > only where it would close "]]>", \r becomes &#13;, other C0
 // controls are shown as \u00XX, and invalid UTF-8 bytes, U+FFFE and U+FFFF
 // become U+FFFD. With enough capacity in dst it does not allocate.
 func AppendText[T string | []byte](dst []byte, s T) []byte {
 	return appendEscaped(dst, s, inText)
+}
+
+// AppendAttr appends s to dst escaped as a double-quoted attribute value:
+// as AppendText, and " is &quot;, \t, \n and \r are &#9;, &#10; and &#13;.
+func AppendAttr[T string | []byte](dst []byte, s T) []byte {
+	return appendEscaped(dst, s, inAttr)
 }
 
 // Plain reports whether s can be copied as element text as it is, whatever

@@ -1,0 +1,9 @@
+// Package xmlenc is the module's one XML escaper and the streaming writer of
+// a <validation_error>'s lines. Package envelope renders every envelope
+// through it; the formatter streams a validation_error into its own buffer
+// with it, without building an envelope.ValidationError.
+//
+// It is internal so that these primitives, whose callers vouch for what they
+// append (see [AppendFieldOpen] and [Plain]), are not part of the public API.
+// The escaping rules are documented in package envelope.
+package xmlenc
