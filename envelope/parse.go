@@ -4,10 +4,10 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // ErrNotEnvelope is returned, wrapped with the reason and a line number, when
@@ -27,11 +27,25 @@ type Document struct {
 //
 // Text before the first <tool_error or <validation_error start tag and after
 // its end tag is ignored, so a tool result with a preamble or trailing
-// newline parses. The envelope itself is read strictly with encoding/xml:
-// unknown, repeated or misordered elements, unknown attributes, stray text,
-// comments, an unknown severity or a malformed retry_after are errors
-// wrapping [ErrNotEnvelope], never guesses. Element text is returned exactly,
-// leading and trailing spaces included.
+// newline parses. The envelope itself is read strictly, by a reader of
+// exactly these two shapes: unknown, repeated or misordered elements, unknown
+// attributes, stray text, comments, processing instructions, namespaces, an
+// unknown severity or a malformed retry_after are errors wrapping
+// [ErrNotEnvelope], never guesses. Element text is returned exactly, leading
+// and trailing spaces included. Text that is not well-formed XML (a
+// mismatched end tag, an unknown entity, a character XML 1.0 forbids,
+// invalid UTF-8, a truncated envelope) gives an *xml.SyntaxError, wrapped
+// too, whose line counts from the start of text.
+//
+// Besides the renderers' own spelling, Parse accepts what XML defines to
+// mean the same: the five predefined entities and numeric character
+// references (&#9;, &#x1F642;) anywhere in text and attribute values,
+// CDATA sections inside element text, single-quoted attribute values,
+// whitespace around '=' and before the end of a tag, an empty element
+// written <name/>, and any whitespace between elements. As XML specifies,
+// a raw \r or \r\n in text reads as \n, and a raw tab, newline or \r\n in an
+// attribute value reads as one space (the renderers escape all of them).
+// Returned strings may share memory with text.
 //
 // For anything the renderers wrote, Parse returns the values given to them,
 // except for what rendering normalizes: the replacements of the escaping (C0
@@ -45,24 +59,21 @@ func Parse(text string) (Document, error) {
 	if start < 0 {
 		return Document{}, fmt.Errorf("%w: no <tool_error> or <validation_error> element found", ErrNotEnvelope)
 	}
-	p := &parser{
-		d:     xml.NewDecoder(strings.NewReader(text[start:])),
-		line0: strings.Count(text[:start], "\n"),
+	r := reader{s: text, pos: start + 1}
+	if strings.HasPrefix(text[start+1:], "tool_error") {
+		r.pos += len("tool_error")
+		e, err := r.toolError()
+		if err != nil {
+			return Document{}, err
+		}
+		return Document{ToolError: e}, nil
 	}
-	t, err := p.token()
+	r.pos += len("validation_error")
+	v, err := r.validation()
 	if err != nil {
 		return Document{}, err
 	}
-	root, ok := t.(xml.StartElement)
-	if !ok { // unreachable: text[start:] begins with a start tag
-		return Document{}, p.errorf("no start tag")
-	}
-	if root.Name.Local == "tool_error" {
-		e, err := p.toolError(root)
-		return Document{ToolError: e}, err
-	}
-	v, err := p.validation(root)
-	return Document{Validation: v}, err
+	return Document{Validation: v}, nil
 }
 
 // findStart returns the offset of the first <tool_error or <validation_error
@@ -88,171 +99,514 @@ func findStart(s string) int {
 	return best
 }
 
-// parser walks the tokens of one envelope. Lines in errors count from the
-// start of the text given to Parse.
-type parser struct {
-	d     *xml.Decoder
-	line0 int // newlines before the envelope's start
+// reader is a cursor over the text given to Parse. Its methods read one
+// piece of an envelope at r.pos and leave r.pos after it; offsets and lines
+// in errors count from the start of the text.
+type reader struct {
+	s   string
+	pos int
 }
 
-func (p *parser) errorf(format string, args ...any) error {
-	line, _ := p.d.InputPos()
-	return fmt.Errorf("%w: line %d: %s", ErrNotEnvelope, p.line0+line, fmt.Sprintf(format, args...))
+// line is the 1-based line number of offset off.
+func (r *reader) line(off int) int { return 1 + strings.Count(r.s[:off], "\n") }
+
+// errorf reports text that is well-formed XML but not our shape, at off.
+func (r *reader) errorf(off int, format string, args ...any) error {
+	return fmt.Errorf("%w: line %d, offset %d: %s", ErrNotEnvelope, r.line(off), off, fmt.Sprintf(format, args...))
 }
 
-// token returns the next element or text token. Comments, processing
-// instructions and directives are refused: the renderers write none.
-func (p *parser) token() (xml.Token, error) {
-	t, err := p.d.Token()
+// syntaxf reports text that is not well-formed XML, at off.
+func (r *reader) syntaxf(off int, format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...) + " at offset " + strconv.Itoa(off)
+	return fmt.Errorf("%w: %w", ErrNotEnvelope, &xml.SyntaxError{Msg: msg, Line: r.line(off)})
+}
+
+// eof reports the end of the text inside the envelope.
+func (r *reader) eof() error { return r.syntaxf(len(r.s), "unexpected EOF") }
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func (r *reader) skipSpace() {
+	for r.pos < len(r.s) && isSpace(r.s[r.pos]) {
+		r.pos++
+	}
+}
+
+// isNameByte reports whether c may be part of an element or attribute name:
+// what XML allows in ASCII, and any byte of a multi-byte character.
+func isNameByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+		c == '_' || c == '-' || c == '.' || c == ':' || c >= 0x80
+}
+
+// name reads an element or attribute name at r.pos, possibly empty.
+func (r *reader) name() string {
+	start := r.pos
+	for r.pos < len(r.s) && isNameByte(r.s[r.pos]) {
+		r.pos++
+	}
+	return r.s[start:r.pos]
+}
+
+// attrs reads the rest of the start tag of elem, after its name: its
+// attributes, whose values it stores in vals in the order of names, up to
+// and including '>' or "/>". The first required names must be present, and
+// any other attribute is an error. It reports whether the tag was "/>".
+func (r *reader) attrs(elem string, names []string, vals []string, required int) (empty bool, err error) {
+	var seen uint8
+	for {
+		spaced := r.pos < len(r.s) && isSpace(r.s[r.pos])
+		r.skipSpace()
+		if r.pos >= len(r.s) {
+			return false, r.eof()
+		}
+		switch c := r.s[r.pos]; {
+		case c == '>':
+			r.pos++
+		case c == '/' && strings.HasPrefix(r.s[r.pos:], "/>"):
+			r.pos += 2
+			empty = true
+		case !spaced || !isNameByte(c):
+			return false, r.syntaxf(r.pos, "unexpected %q in the start tag of <%s>", c, elem)
+		default:
+			at := r.pos
+			name := r.name()
+			value, err := r.attrValue(elem, name)
+			if err != nil {
+				return false, err
+			}
+			i := slicesIndex(names, name)
+			if i < 0 || seen&(1<<i) != 0 {
+				if name == "xmlns" || strings.HasPrefix(name, "xmlns:") {
+					return false, r.errorf(at, "unexpected attribute %q on <%s>: namespaced envelopes are not ours", name, elem)
+				}
+				return false, r.errorf(at, "unexpected attribute %q on <%s>", name, elem)
+			}
+			vals[i], seen = value, seen|1<<i
+			continue
+		}
+		for i := range required {
+			if seen&(1<<i) == 0 {
+				return false, r.errorf(r.pos, "<%s> has no %s attribute", elem, names[i])
+			}
+		}
+		return empty, nil
+	}
+}
+
+func slicesIndex(names []string, name string) int {
+	for i, n := range names {
+		if n == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// attrValue reads `S? = S? "value"` (or 'value') after the attribute name
+// and returns the value decoded.
+func (r *reader) attrValue(elem, name string) (string, error) {
+	r.skipSpace()
+	if r.pos >= len(r.s) {
+		return "", r.eof()
+	}
+	if r.s[r.pos] != '=' {
+		return "", r.syntaxf(r.pos, "attribute %s of <%s> has no value", name, elem)
+	}
+	r.pos++
+	r.skipSpace()
+	if r.pos >= len(r.s) {
+		return "", r.eof()
+	}
+	quote := r.s[r.pos]
+	if quote != '"' && quote != '\'' {
+		return "", r.syntaxf(r.pos, "unquoted value of attribute %s of <%s>", name, elem)
+	}
+	r.pos++
+	return r.chars(quote)
+}
+
+// Byte classes of chars: a byte with the bit of the current mode set needs a
+// closer look; any other byte is copied as it is.
+const (
+	inText = 1 << iota // element text, up to '<'
+	inAttr             // an attribute value, up to its quote
+)
+
+var special = func() (t [256]uint8) {
+	for c := range 0x20 {
+		t[c] = inText | inAttr // forbidden, or whitespace an attribute normalizes
+	}
+	t['\t'], t['\n'] = inAttr, inAttr // raw in text
+	for _, c := range `&<` {
+		t[c] = inText | inAttr
+	}
+	t['>'] = inText // only "]]>" is forbidden in text
+	t['"'], t['\''] = inAttr, inAttr
+	for c := 0x80; c < 0x100; c++ {
+		t[c] = inText | inAttr // check the UTF-8 sequence
+	}
+	return t
+}()
+
+// chars reads character data at r.pos up to end: '<' for element text (the
+// '<' is left for the caller), or the quote of an attribute value (consumed).
+// It decodes entities, applies XML's line-end and attribute-value
+// normalization, and refuses characters XML forbids. When nothing needs
+// decoding the result is a substring of the text, without allocating.
+func (r *reader) chars(end byte) (string, error) {
+	mode := uint8(inText)
+	if end != '<' {
+		mode = inAttr
+	}
+	s, start := r.s, r.pos
+	var b strings.Builder // the decoded value, once it differs from s[start:i]
+	last := start         // start of the run not yet copied to b
+	i := start
+	for ; i < len(s); i++ {
+		c := s[i]
+		if special[c]&mode == 0 {
+			continue
+		}
+		var rep string // what replaces s[i:i+n]
+		n := 1
+		switch {
+		case c == end:
+			goto done
+		case c == '<': // in an attribute value
+			return "", r.syntaxf(i, "unescaped < inside attribute value")
+		case c == '"' || c == '\'': // the other quote
+			continue
+		case c == '>':
+			if i-start >= 2 && s[i-2] == ']' && s[i-1] == ']' {
+				return "", r.syntaxf(i-2, "unescaped ]]> not in CDATA section")
+			}
+			continue
+		case c == '&':
+			var err error
+			if rep, n, err = r.entity(i); err != nil {
+				return "", err
+			}
+		case c == '\r':
+			rep = "\n" // \r\n and a lone \r are one line end
+			if i+1 < len(s) && s[i+1] == '\n' {
+				n = 2
+			}
+			if mode == inAttr {
+				rep = " "
+			}
+		case c == '\t' || c == '\n': // in an attribute value
+			rep = " "
+		case c < 0x20:
+			return "", r.syntaxf(i, "illegal character code %U", rune(c))
+		default:
+			ch, size := utf8.DecodeRuneInString(s[i:])
+			if ch == utf8.RuneError && size == 1 {
+				return "", r.syntaxf(i, "invalid UTF-8")
+			}
+			if ch == 0xFFFE || ch == 0xFFFF {
+				return "", r.syntaxf(i, "illegal character code %U", ch)
+			}
+			i += size - 1
+			continue
+		}
+		if last == start {
+			b.Grow(i - start + len(rep) + 16)
+		}
+		b.WriteString(s[last:i])
+		b.WriteString(rep)
+		i += n - 1
+		last = i + 1
+	}
+	return "", r.eof()
+done:
+	r.pos = i
+	if mode == inAttr {
+		r.pos++ // the quote
+	}
+	if last == start {
+		return s[start:i], nil
+	}
+	b.WriteString(s[last:i])
+	return b.String(), nil
+}
+
+// entity reads the entity or character reference at s[i] == '&' and returns
+// what it stands for and its length.
+func (r *reader) entity(i int) (string, int, error) {
+	s := r.s
+	end := i + 1
+	for end < len(s) && (isNameByte(s[end]) || s[end] == '#') {
+		end++
+	}
+	if end == len(s) {
+		return "", 0, r.eof()
+	}
+	ref := s[i+1 : end]
+	if s[end] != ';' {
+		return "", 0, r.syntaxf(i, "invalid character entity &%.12s (no semicolon)", ref)
+	}
+	n := end + 1 - i
+	switch ref {
+	case "lt":
+		return "<", n, nil
+	case "gt":
+		return ">", n, nil
+	case "amp":
+		return "&", n, nil
+	case "quot":
+		return `"`, n, nil
+	case "apos":
+		return "'", n, nil
+	}
+	if num, ok := strings.CutPrefix(ref, "#"); ok {
+		base := 10
+		if hex, ok := strings.CutPrefix(num, "x"); ok {
+			num, base = hex, 16
+		}
+		// ParseUint takes no sign and, in an explicit base, no underscore.
+		if v, err := strconv.ParseUint(num, base, 32); err == nil && isXMLChar(rune(v)) {
+			return string(rune(v)), n, nil
+		}
+	}
+	return "", 0, r.syntaxf(i, "invalid character entity &%.12s;", ref)
+}
+
+// isXMLChar reports whether ch is a Char of XML 1.0.
+func isXMLChar(ch rune) bool {
+	return ch == '\t' || ch == '\n' || ch == '\r' ||
+		ch >= 0x20 && ch <= 0xD7FF || ch >= 0xE000 && ch <= 0xFFFD || ch >= 0x10000 && ch <= 0x10FFFF
+}
+
+// child reads up to the next child element of parent and returns its name
+// and the offset of its '<', r.pos after the name, or "" after parent's end
+// tag. Whitespace between elements
+// is skipped; anything else but a start or end tag is an error.
+func (r *reader) child(parent string) (name string, at int, err error) {
+	r.skipSpace()
+	s := r.s
+	at = r.pos
 	switch {
-	case err == io.EOF:
-		return nil, p.errorf("unexpected end of input")
-	case err != nil:
-		if se, ok := errors.AsType[*xml.SyntaxError](err); ok {
-			se.Line += p.line0
+	case at >= len(s):
+		return "", at, r.eof()
+	case s[at] != '<':
+		end := strings.IndexByte(s[at:], '<')
+		if end < 0 {
+			end = len(s) - at
 		}
-		return nil, fmt.Errorf("%w: %w", ErrNotEnvelope, err)
+		return "", at, r.errorf(at, "unexpected text %.40q between elements of <%s>", s[at:at+end], parent)
+	case strings.HasPrefix(s[at:], "</"):
+		return "", at, r.endTag(parent)
 	}
-	switch t := t.(type) {
-	case xml.StartElement:
-		if t.Name.Space != "" {
-			return nil, p.errorf("unexpected namespaced element <%s:%s>", t.Name.Space, t.Name.Local)
-		}
-	case xml.EndElement, xml.CharData:
-	default:
-		return nil, p.errorf("unexpected %T", t)
+	if err := r.markup(at, parent); err != nil {
+		return "", at, err
 	}
-	return t, nil
+	r.pos++
+	if name = r.name(); name == "" {
+		return "", at, r.syntaxf(at, "expected element name after <")
+	}
+	return name, at, nil
 }
 
-// child returns the next child element of the current element, or false at
-// its end tag. Whitespace between elements is skipped; other text is an error.
-func (p *parser) child() (xml.StartElement, bool, error) {
+// markup refuses the markup at s[at] == '<' that is not an element: comments,
+// CDATA between elements, processing instructions and declarations.
+func (r *reader) markup(at int, parent string) error {
+	rest := r.s[at:]
+	switch {
+	case strings.HasPrefix(rest, "<!--"):
+		return r.errorf(at, "unexpected comment in <%s>", parent)
+	case strings.HasPrefix(rest, "<![CDATA["):
+		return r.errorf(at, "unexpected CDATA section between elements of <%s>", parent)
+	case strings.HasPrefix(rest, "<!"):
+		return r.errorf(at, "unexpected declaration in <%s>", parent)
+	case strings.HasPrefix(rest, "<?"):
+		return r.errorf(at, "unexpected processing instruction in <%s>", parent)
+	}
+	return nil
+}
+
+// endTag reads `</name S? >` at r.pos.
+func (r *reader) endTag(name string) error {
+	at := r.pos
+	r.pos += 2
+	got := r.name()
+	r.skipSpace()
+	if r.pos >= len(r.s) {
+		return r.eof()
+	}
+	if got != name || r.s[r.pos] != '>' {
+		return r.syntaxf(at, "element <%s> closed by </%.40s>", name, r.s[at+2:r.pos])
+	}
+	r.pos++
+	return nil
+}
+
+// text reads the content of the leaf element name, after its start tag:
+// character data and CDATA sections, up to and including its end tag.
+func (r *reader) text(name string) (string, error) {
+	value, err := r.chars('<')
+	if err != nil {
+		return "", err
+	}
 	for {
-		t, err := p.token()
-		if err != nil {
-			return xml.StartElement{}, false, err
-		}
-		switch t := t.(type) {
-		case xml.StartElement:
-			return t, true, nil
-		case xml.EndElement:
-			return xml.StartElement{}, false, nil
-		case xml.CharData:
-			if strings.TrimLeft(string(t), " \t\r\n") != "" {
-				return xml.StartElement{}, false, p.errorf("unexpected text %.40q between elements", t)
+		at := r.pos // at '<'
+		switch rest := r.s[at:]; {
+		case strings.HasPrefix(rest, "</"):
+			return value, r.endTag(name)
+		case strings.HasPrefix(rest, "<![CDATA["):
+			// Rare: the renderers escape instead. Join the pieces.
+			end := strings.Index(rest, "]]>")
+			if end < 0 {
+				return "", r.eof()
 			}
+			cdata, err := r.cdata(at+len("<![CDATA["), at+end)
+			if err != nil {
+				return "", err
+			}
+			r.pos = at + end + len("]]>")
+			more, err := r.chars('<')
+			if err != nil {
+				return "", err
+			}
+			value += cdata + more
+		default:
+			if err := r.markup(at, name); err != nil {
+				return "", err
+			}
+			r.pos++
+			return "", r.errorf(at, "unexpected <%s> inside <%s>", r.name(), name)
 		}
 	}
 }
 
-// text returns the character data of the leaf element se, exactly as written
-// (entities decoded, nothing trimmed), and consumes its end tag.
-func (p *parser) text(se xml.StartElement) (string, error) {
-	var b strings.Builder
+// cdata returns the content of a CDATA section, s[start:end]: taken as it
+// is but for line ends, once its characters are checked.
+func (r *reader) cdata(start, end int) (string, error) {
+	s := r.s[start:end]
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 && c != '\t' && c != '\n' && c != '\r':
+			return "", r.syntaxf(start+i, "illegal character code %U", rune(c))
+		case c >= 0x80:
+			ch, size := utf8.DecodeRuneInString(s[i:])
+			if ch == utf8.RuneError && size == 1 {
+				return "", r.syntaxf(start+i, "invalid UTF-8")
+			}
+			if ch == 0xFFFE || ch == 0xFFFF {
+				return "", r.syntaxf(start+i, "illegal character code %U", ch)
+			}
+			i += size - 1
+		}
+	}
+	if strings.IndexByte(s, '\r') >= 0 {
+		s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+	}
+	return s, nil
+}
+
+// leaf reads the element name, after its name in the start tag: its
+// attributes (as attrs) and its text.
+func (r *reader) leaf(name string, names, vals []string, required int) (string, error) {
+	empty, err := r.attrs(name, names, vals, required)
+	if err != nil || empty {
+		return "", err
+	}
+	return r.text(name)
+}
+
+// list reads the list element name, which has no attributes, after its name
+// in the start tag: item elements, each read by item, then its end tag.
+func (r *reader) list(name, itemName string, item func() error) error {
+	empty, err := r.attrs(name, nil, nil, 0)
+	if err != nil || empty {
+		return err
+	}
 	for {
-		t, err := p.token()
-		if err != nil {
-			return "", err
+		c, at, err := r.child(name)
+		if err != nil || c == "" {
+			return err
 		}
-		switch t := t.(type) {
-		case xml.CharData:
-			b.Write(t)
-		case xml.EndElement:
-			return b.String(), nil
-		case xml.StartElement:
-			return "", p.errorf("unexpected <%s> inside <%s>", t.Name.Local, se.Name.Local)
+		if c != itemName {
+			return r.errorf(at, "unexpected element <%s> in <%s>", c, name)
+		}
+		if err := item(); err != nil {
+			return err
 		}
 	}
-}
-
-// attrs returns the values of se's attributes in the order of names; the
-// first required names must be present, and any other attribute is an error.
-func (p *parser) attrs(se xml.StartElement, required int, names ...string) ([]string, error) {
-	vals := make([]string, len(names))
-	seen := make([]bool, len(names))
-	for _, a := range se.Attr {
-		i := -1
-		for j, n := range names {
-			if a.Name.Space == "" && a.Name.Local == n {
-				i = j
-			}
-		}
-		if i < 0 || seen[i] {
-			return nil, p.errorf("unexpected attribute %q on <%s>", a.Name.Local, se.Name.Local)
-		}
-		vals[i], seen[i] = a.Value, true
-	}
-	for i := range required {
-		if !seen[i] {
-			return nil, p.errorf("<%s> has no %s attribute", se.Name.Local, names[i])
-		}
-	}
-	return vals, nil
 }
 
 // order checks that child name comes after the previous one in want (only
 // the repeatable name may repeat) and returns its position.
-func (p *parser) order(parent, name string, prev int, want []string, repeatable string) (int, error) {
+func (r *reader) order(at int, parent, name string, prev int, want []string, repeatable string) (int, error) {
 	for i, w := range want {
 		if w != name {
 			continue
 		}
 		if i < prev || i == prev && name != repeatable {
-			return 0, p.errorf("<%s> repeated or out of order in <%s>", name, parent)
+			return 0, r.errorf(at, "<%s> repeated or out of order in <%s>", name, parent)
 		}
 		return i, nil
 	}
-	return 0, p.errorf("unexpected element <%s> in <%s>", name, parent)
+	return 0, r.errorf(at, "unexpected element <%s> in <%s>", name, parent)
 }
 
-var toolErrorOrder = []string{"", "message", "recovery", "available_actions", "details", "retry_after"}
+var (
+	toolErrorAttrs = []string{"code", "severity"}
+	toolErrorOrder = []string{"", "message", "recovery", "available_actions", "details", "retry_after"}
+	detailAttrs    = []string{"key"}
+)
 
-func (p *parser) toolError(root xml.StartElement) (*ToolError, error) {
-	a, err := p.attrs(root, 2, "code", "severity")
+// toolError reads a tool_error after the name of its start tag.
+func (r *reader) toolError() (*ToolError, error) {
+	at := r.pos
+	var a [2]string
+	empty, err := r.attrs("tool_error", toolErrorAttrs, a[:], 2)
 	if err != nil {
 		return nil, err
 	}
 	e := &ToolError{Code: Code(a[0]), Severity: Severity(a[1])}
 	if e.Code == "" {
-		return nil, p.errorf("empty code")
+		return nil, r.errorf(at, "empty code")
 	}
 	if e.Severity.norm() != e.Severity {
-		return nil, p.errorf("unknown severity %q", e.Severity)
+		return nil, r.errorf(at, "unknown severity %q", e.Severity)
 	}
 	stage, message := 0, false
-	for {
-		c, ok, err := p.child()
+	for !empty {
+		name, at, err := r.child("tool_error")
 		if err != nil {
 			return nil, err
 		}
-		if !ok {
+		if name == "" {
 			break
 		}
-		if stage, err = p.order("tool_error", c.Name.Local, stage, toolErrorOrder, ""); err != nil {
+		if stage, err = r.order(at, "tool_error", name, stage, toolErrorOrder, ""); err != nil {
 			return nil, err
 		}
-		if _, err = p.attrs(c, 0); err != nil { // no child of tool_error has attributes
-			return nil, err
-		}
-		switch c.Name.Local {
+		switch name {
 		case "message":
-			e.Message, err = p.text(c)
+			e.Message, err = r.leaf(name, nil, nil, 0)
 			message = true
 		case "recovery":
-			e.Recovery, err = p.text(c)
+			e.Recovery, err = r.leaf(name, nil, nil, 0)
 		case "available_actions":
-			err = p.list(c, "action", 0, nil, func(_ []string, text string) {
+			err = r.list(name, "action", func() error {
+				text, err := r.leaf("action", nil, nil, 0)
 				e.Actions = append(e.Actions, text)
+				return err
 			})
 		case "details":
-			err = p.list(c, "detail", 1, []string{"key"}, func(a []string, text string) {
-				e.Details = append(e.Details, Detail{a[0], text})
+			err = r.list(name, "detail", func() error {
+				var key [1]string
+				text, err := r.leaf("detail", detailAttrs, key[:], 1)
+				e.Details = append(e.Details, Detail{key[0], text})
+				return err
 			})
 		case "retry_after":
+			at := r.pos
 			var s string
-			if s, err = p.text(c); err == nil {
-				e.RetryAfter, err = p.retry(s)
+			if s, err = r.leaf(name, nil, nil, 0); err == nil {
+				e.RetryAfter, err = r.retry(at, s)
 			}
 		}
 		if err != nil {
@@ -260,43 +614,13 @@ func (p *parser) toolError(root xml.StartElement) (*ToolError, error) {
 		}
 	}
 	if !message {
-		return nil, p.errorf("<tool_error> has no <message>")
+		return nil, r.errorf(r.pos, "<tool_error> has no <message>")
 	}
 	return e, nil
 }
 
-// element reads the leaf element se: its attributes (as attrs) and its text.
-func (p *parser) element(se xml.StartElement, required int, names ...string) ([]string, string, error) {
-	a, err := p.attrs(se, required, names...)
-	if err != nil {
-		return nil, "", err
-	}
-	text, err := p.text(se)
-	return a, text, err
-}
-
-// list reads the children of the list element se (whose own attributes the
-// caller has read): item elements with the given attributes, each handed to
-// add.
-func (p *parser) list(se xml.StartElement, item string, required int, names []string, add func(attrs []string, text string)) error {
-	for {
-		c, ok, err := p.child()
-		if err != nil || !ok {
-			return err
-		}
-		if c.Name.Local != item {
-			return p.errorf("unexpected element <%s> in <%s>", c.Name.Local, se.Name.Local)
-		}
-		a, text, err := p.element(c, required, names...)
-		if err != nil {
-			return err
-		}
-		add(a, text)
-	}
-}
-
 // retry reads "1 second" or "N seconds", exactly as AppendXML writes them.
-func (p *parser) retry(s string) (time.Duration, error) {
+func (r *reader) retry(at int, s string) (time.Duration, error) {
 	num, unit, _ := strings.Cut(s, " ")
 	n, err := strconv.ParseInt(num, 10, 64)
 	want := "seconds"
@@ -304,57 +628,73 @@ func (p *parser) retry(s string) (time.Duration, error) {
 		want = "second"
 	}
 	if err != nil || n < 1 || n > int64(MaxRetryAfter/time.Second) || strconv.FormatInt(n, 10) != num || unit != want {
-		return 0, p.errorf("malformed retry_after %.40q", s)
+		return 0, r.errorf(at, "malformed retry_after %.40q", s)
 	}
 	return time.Duration(n) * time.Second, nil
 }
 
-var validationOrder = []string{"", "field", "more", "contract_awareness", "recovery"}
+var (
+	validationAttrs = []string{"action"}
+	validationOrder = []string{"", "field", "more", "contract_awareness", "recovery"}
+	fieldAttrs      = []string{"name"}
+	contractAttrs   = []string{"omitted"}
+	changeAttrs     = []string{"severity", "field", "before", "after"}
+)
 
-func (p *parser) validation(root xml.StartElement) (*ValidationError, error) {
-	a, err := p.attrs(root, 1, "action")
+// validation reads a validation_error after the name of its start tag.
+func (r *reader) validation() (*ValidationError, error) {
+	var a [1]string
+	empty, err := r.attrs("validation_error", validationAttrs, a[:], 1)
 	if err != nil {
 		return nil, err
 	}
 	v := &ValidationError{Action: a[0]}
 	stage := 0
-	for {
-		c, ok, err := p.child()
+	for !empty {
+		name, at, err := r.child("validation_error")
 		if err != nil {
 			return nil, err
 		}
-		if !ok {
+		if name == "" {
 			break
 		}
-		if stage, err = p.order("validation_error", c.Name.Local, stage, validationOrder, "field"); err != nil {
+		if stage, err = r.order(at, "validation_error", name, stage, validationOrder, "field"); err != nil {
 			return nil, err
 		}
-		switch c.Name.Local {
+		switch name {
 		case "field":
-			var a []string
+			var fieldName [1]string
 			var text string
-			if a, text, err = p.element(c, 1, "name"); err == nil {
-				v.Fields = append(v.Fields, Field{a[0], text})
+			if text, err = r.leaf(name, fieldAttrs, fieldName[:], 1); err == nil {
+				if v.Fields == nil {
+					v.Fields = make([]Field, 0, 8)
+				}
+				v.Fields = append(v.Fields, Field{fieldName[0], text})
 			}
 		case "more":
-			_, v.More, err = p.element(c, 0)
+			v.More, err = r.leaf(name, nil, nil, 0)
 		case "contract_awareness":
-			v.Contract, err = p.contract(c)
+			v.Contract, err = r.contract()
 		case "recovery":
-			_, v.Recovery, err = p.element(c, 0)
+			v.Recovery, err = r.leaf(name, nil, nil, 0)
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
 	if stage != len(validationOrder)-1 {
-		return nil, p.errorf("<validation_error> has no <recovery>")
+		return nil, r.errorf(r.pos, "<validation_error> has no <recovery>")
 	}
 	return v, nil
 }
 
-func (p *parser) contract(se xml.StartElement) (*Contract, error) {
-	a, err := p.attrs(se, 0, "omitted")
+// contract reads a contract_awareness section after the name of its start
+// tag.
+func (r *reader) contract() (*Contract, error) {
+	const name = "contract_awareness"
+	at := r.pos
+	var a [1]string
+	empty, err := r.attrs(name, contractAttrs, a[:], 0)
 	if err != nil {
 		return nil, err
 	}
@@ -362,12 +702,27 @@ func (p *parser) contract(se xml.StartElement) (*Contract, error) {
 	if a[0] != "" {
 		n, err := strconv.Atoi(a[0])
 		if err != nil || n < 1 || strconv.Itoa(n) != a[0] {
-			return nil, p.errorf("malformed omitted count %.40q", a[0])
+			return nil, r.errorf(at, "malformed omitted count %.40q", a[0])
 		}
 		c.More = n
 	}
-	err = p.list(se, "change", 2, []string{"severity", "field", "before", "after"}, func(a []string, text string) {
+	for !empty {
+		child, at, err := r.child(name)
+		if err != nil {
+			return nil, err
+		}
+		if child == "" {
+			break
+		}
+		if child != "change" {
+			return nil, r.errorf(at, "unexpected element <%s> in <%s>", child, name)
+		}
+		var a [4]string
+		text, err := r.leaf(child, changeAttrs, a[:], 2)
+		if err != nil {
+			return nil, err
+		}
 		c.Changes = append(c.Changes, ContractChange{Severity: a[0], Field: a[1], Description: text, Before: a[2], After: a[3]})
-	})
-	return c, err
+	}
+	return c, nil
 }
