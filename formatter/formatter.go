@@ -54,6 +54,8 @@ func DefaultOptions() Options {
 // immutable and safe for concurrent use.
 type Formatter struct {
 	cat       *locales.Catalog
+	msgs      *messages
+	formats   map[string]formatText
 	examples  bool
 	maxIssues int
 	maxBytes  int
@@ -92,7 +94,8 @@ func New(o Options) *Formatter {
 		o.Redact = defaultRedact
 	}
 	f.redact = newRedactor(o.Redact)
-	if m := f.cat.Message("recovery", "", ""); m != nil {
+	f.msgs, f.formats = resolve(f.cat), formatTexts(f.cat)
+	if m := f.msgs[msgRecovery]; m != nil {
 		f.recovery = m.Template(templates.Other).Source()
 	}
 	f.close = xmlenc.AppendValidationClose(nil, "", nil, f.recovery)
@@ -207,7 +210,6 @@ type state struct {
 	vsuggFor *issues.Issue
 	vsugg    string
 	vsuggOK  bool
-	memo     [memoSize]memoEntry
 	// redacted memoizes the redactor's answer per path key.
 	redacted [64]redactEntry
 	lower    []byte
@@ -396,7 +398,7 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue) bool {
 }
 
 func (s *state) appendMore(dst []byte, n int) []byte {
-	return s.appendMessage(dst, s.msg("more", "", ""), int64(n))
+	return s.appendMessage(dst, s.m(msgMore), int64(n))
 }
 
 // isPathKey reports whether v can stand in a path as a key or an index.

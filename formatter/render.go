@@ -11,54 +11,11 @@ import (
 	"github.com/selfheal/selfheal/internal/templates"
 	"github.com/selfheal/selfheal/internal/xmlenc"
 	"github.com/selfheal/selfheal/issues"
-	"github.com/selfheal/selfheal/locales"
 )
-
-// msg looks a key up in the formatter's catalog, then in English, so that a
-// catalog missing a key still says something precise.
-func (s *state) msg(a, b, c string) *templates.Message {
-	e := s.lookup(a, b, c)
-	if e.m == nil && !e.fallback {
-		e.m, e.fallback = locales.Default().Message(a, b, c), true
-	}
-	return e.m
-}
-
-// own looks a key up in the formatter's catalog only.
-func (s *state) own(a, b, c string) *templates.Message {
-	if e := s.lookup(a, b, c); !e.fallback {
-		return e.m
-	}
-	return nil // the catalog has none; the slot holds English's
-}
-
-// lookup returns the memo entry of a key. A line asks for several
-// messages, almost always by the same constant strings, so a small memo in
-// the (pooled, per-call) state answers by string identity before the
-// catalog's map is hashed.
-//
-// Slots come in pairs, the one used last first, so that two keys whose
-// addresses collide do not evict each other on every line.
-func (s *state) lookup(a, b, c string) *memoEntry {
-	i := memoSlot(a, b, c) &^ 1
-	first, second := &s.memo[i], &s.memo[i+1]
-	if first.is(a, b, c) {
-		return first
-	}
-	if !second.is(a, b, c) {
-		*second = memoEntry{a: a, b: b, c: c, m: s.f.cat.Message(a, b, c), ok: true}
-	}
-	*first, *second = *second, *first
-	return first
-}
-
-func (e *memoEntry) is(a, b, c string) bool {
-	return e.ok && same(e.a, a) && same(e.b, b) && same(e.c, c)
-}
 
 // sensitive reports whether any key of the path is sensitive. Lines ask it
 // of the same few keys again and again, so the answer per key is kept in a
-// memo by string identity, like own's.
+// memo by content.
 func (s *state) sensitive(p issues.Path) bool {
 	for _, el := range p {
 		k, ok := el.(string)
@@ -72,8 +29,8 @@ func (s *state) sensitive(p issues.Path) bool {
 			}
 			continue
 		}
-		e := &s.redacted[memoSlot(k, "", "")&(len(s.redacted)-1)]
-		if !e.ok || !same(e.key, k) {
+		e := &s.redacted[strHash(k)&(len(s.redacted)-1)]
+		if !e.ok || e.key != k {
 			*e = redactEntry{key: k, hit: s.f.redact.matches(k), ok: true}
 		}
 		if e.hit {
@@ -159,32 +116,13 @@ type redactEntry struct {
 	hit, ok bool
 }
 
-// memoEntry is one slot of the lookup memo: the catalog's message for the
-// key, or (fallback) English's when the catalog has none.
-type memoEntry struct {
-	a, b, c      string
-	m            *templates.Message
-	ok, fallback bool
-}
-
-const memoSize = 128 // a power of two
-
-// memoSlot hashes the strings' addresses and lengths: cheap, and equal for
-// the same constants every time.
-func memoSlot(a, b, c string) int {
-	h := uintptr(unsafe.Pointer(unsafe.StringData(a)))>>3 ^
-		uintptr(unsafe.Pointer(unsafe.StringData(b)))>>2*31 ^
-		uintptr(unsafe.Pointer(unsafe.StringData(c)))>>1*17 ^
-		uintptr(len(a)<<8|len(b)<<4|len(c))
-	return int(h^h>>7^h>>13) & (memoSize - 1)
-}
-
-// same reports whether x and y are the same string in memory. Equal
-// contents at different addresses only miss the memo, never give a wrong
-// answer; the memo's entries keep their strings alive, so an address
-// cannot be reused for other contents while it is cached.
-func same(x, y string) bool {
-	return len(x) == len(y) && unsafe.StringData(x) == unsafe.StringData(y)
+// strHash is a cheap hash of a short string's content, for the memos.
+func strHash(k string) int {
+	h := uint32(2166136261)
+	for i := 0; i < len(k); i++ {
+		h = (h ^ uint32(k[i])) * 16777619
+	}
+	return int(h ^ h>>15)
 }
 
 // appendMessage renders m, choosing its plural form by count.
@@ -219,233 +157,11 @@ func (s *state) appendIssue(dst []byte, is, inner *issues.Issue) []byte {
 		hidden = s.sensitive(is.Path)
 	}
 	s.known = false
-	s.is, s.inner, s.hidden = is, nil, hidden
-	m, count := s.choose(is, inner)
-	dst = s.appendPlanned(dst, m, count)
+	s.is, s.inner, s.hidden = is, innerOf(is, inner), hidden
+	id := s.choose(is)
+	dst = s.appendPlanned(dst, s.m(id), countOf(id, is))
 	s.is, s.inner, s.hidden = saveIs, saveInner, saveHidden
 	return dst
-}
-
-// choose picks the message for an issue: the code's template refined by
-// origin, format, type hint or the facts available, and the count that
-// selects its plural form. It also records what the placeholders need.
-func (s *state) choose(is *issues.Issue, inner *issues.Issue) (*templates.Message, int64) {
-	switch is.Code {
-	case issues.InvalidType:
-		if is.Absent {
-			if is.When != nil {
-				return s.msg("invalid_type", "missing", "when"), 1
-			}
-			return s.msg("invalid_type", "missing", ""), 1
-		}
-		if _, ok := is.Input.(issues.Unknown); ok {
-			return s.msg("invalid_type", "unknown", ""), 1
-		}
-		if str, ok := is.Input.(string); ok {
-			if hint := typeHint(str, is.Expected); hint != "" {
-				return s.msg("invalid_type", hint, ""), 1
-			}
-		}
-		return s.msg("invalid_type", "", ""), 1
-	case issues.TooSmall, issues.TooBig:
-		code := string(is.Code)
-		variant := ""
-		switch {
-		case is.Exact:
-			variant = "exact"
-		case !is.Inclusive:
-			variant = "exclusive"
-		}
-		if is.Ref != nil && !is.Exact {
-			return s.msg(code, "ref", variant), 1
-		}
-		origin := canonicalOrigin(is.Origin, is.Input)
-		if m := s.own(code, origin, variant); m != nil {
-			return m, 1
-		}
-		if variant != "" {
-			if m := s.msg(code, origin, variant); m != nil {
-				return m, 1
-			}
-			if m := s.msg(code, variant, ""); m != nil {
-				return m, 1
-			}
-		}
-		if m := s.msg(code, origin, ""); m != nil && variant == "" {
-			return m, 1
-		}
-		return s.msg(code, "", ""), 1
-	case issues.InvalidFormat:
-		f := is.Format
-		if is.Ref != nil {
-			if m := s.msg("invalid_format", f, "ref"); m != nil {
-				return m, 1
-			}
-		}
-		switch {
-		case f == "regex" && is.Pattern == "":
-			// JSON Schema's format "regex": the value must be a regex.
-		case f != "":
-			if m := s.msg("invalid_format", f, ""); m != nil && f != "other" && f != "unnamed" {
-				return m, 1
-			}
-		}
-		if f == "" {
-			return s.msg("invalid_format", "unnamed", ""), 1
-		}
-		if s.msg("format", f, "") != nil {
-			return s.msg("invalid_format", "", ""), 1
-		}
-		return s.msg("invalid_format", "other", ""), 1
-	case issues.NotMultipleOf:
-		if s.multiples(is) {
-			return s.msg("not_multiple_of", "", ""), 1
-		}
-		return s.msg("not_multiple_of", "plain", ""), 1
-	case issues.UnrecognizedKeys:
-		n := int64(len(is.Keys))
-		if is.Check == issues.CheckNearMiss {
-			// An open schema: the keys were accepted, and will be
-			// ignored. Allowed holds what the keys stand for, not the
-			// "only" keys, so it is worded as the suggestion itself.
-			return s.msg("unrecognized_keys", "near_miss", ""), n
-		}
-		if s.keySuggestions(is) {
-			return s.msg("unrecognized_keys", "suggest", ""), n
-		}
-		if len(is.Allowed) > 0 {
-			return s.msg("unrecognized_keys", "allowed", ""), n
-		}
-		return s.msg("unrecognized_keys", "", ""), n
-	case issues.InvalidValue:
-		if is.Check == issues.CheckNot {
-			if is.Ref != nil {
-				return s.msg("invalid_value", "not", "ref"), 1
-			}
-			if len(is.Values) > 0 {
-				return s.msg("invalid_value", "not", ""), 1
-			}
-		} else if is.Ref != nil {
-			return s.msg("invalid_value", "ref", ""), 1
-		}
-		switch len(is.Values) {
-		case 0:
-			return s.msg("invalid_value", "none", ""), 1
-		case 1:
-			return s.msg("invalid_value", "single", ""), 1
-		}
-		if _, ok := s.valueSuggestion(is); ok {
-			return s.msg("invalid_value", "suggest", ""), 1
-		}
-		return s.msg("invalid_value", "", ""), 1
-	case issues.InvalidUnion:
-		if inner == nil {
-			if best := bestBranch(is); len(best) > 0 {
-				inner = &best[0]
-			}
-		}
-		if inner == nil {
-			return s.msg("invalid_union", "bare", ""), 1
-		}
-		s.inner = inner
-		return s.msg("invalid_union", "", ""), int64(len(is.Branches))
-	case issues.InvalidKey, issues.InvalidElement:
-		if inner == nil && len(is.Issues) > 0 {
-			inner = &is.Issues[0]
-		}
-		if inner == nil {
-			return s.msg(string(is.Code), "bare", ""), 1
-		}
-		s.inner = inner
-		return s.msg(string(is.Code), "", ""), 1
-	case issues.Custom:
-		if is.Check != "" {
-			if m := s.checkMessage(is); m != nil {
-				return m, 1
-			}
-		}
-		if strings.TrimSpace(is.Message) != "" {
-			if u, ok := is.Input.(issues.Unknown); ok && u.Type == "" {
-				// A library's own message, relayed without the value
-				// (jsonschema v5's errors): it says what was sent.
-				return s.msg("custom", "unknown", ""), 1
-			}
-			return s.msg("custom", "", ""), 1
-		}
-	}
-	return s.msg("custom", "bare", ""), 1
-}
-
-// checkMessage picks the wording of a Custom issue's Check, refined by the
-// facts it carries, or nil when the catalogs have none for it.
-func (s *state) checkMessage(is *issues.Issue) *templates.Message {
-	variant := ""
-	switch is.Check {
-	case issues.CheckContains:
-		switch {
-		case is.Minimum != "" && is.Minimum == is.Maximum:
-			variant = "exact"
-		case is.Minimum != "" && is.Maximum != "":
-			variant = "between"
-		case is.Maximum != "":
-			variant = "max"
-		}
-	case issues.CheckContent:
-		if len(is.Issues) == 0 {
-			return nil
-		}
-		s.inner = &is.Issues[0]
-	case issues.CheckExcluded:
-		if is.When != nil {
-			variant = "when"
-		}
-	case issues.CheckUnique:
-		switch {
-		case len(is.Values) == 0:
-			variant = "bare"
-		case is.Pattern != "":
-			variant = "by"
-		}
-	}
-	if m := s.msg("custom", is.Check, variant); m != nil {
-		return m
-	}
-	return s.msg("custom", is.Check, "")
-}
-
-// typeHint recognises the two mistakes models make most with types: a
-// quoted scalar ("42" for 42) and an object or array sent as JSON text.
-func typeHint(str, expected string) string {
-	t := strings.TrimSpace(str)
-	for e := range strings.SplitSeq(expected, "|") {
-		switch e {
-		case "number":
-			if issues.Number(t).IsNumeric() {
-				return "quoted_number"
-			}
-		case "integer":
-			if issues.Number(t).IsNumeric() && isIntegral(t) {
-				return "quoted_number"
-			}
-		case "boolean":
-			if t == "true" || t == "false" {
-				return "quoted"
-			}
-		case "null":
-			if t == "null" {
-				return "quoted"
-			}
-		case "object", "array":
-			open := byte('{')
-			if e == "array" {
-				open = '['
-			}
-			if len(t) <= hugeString && len(t) > 1 && t[0] == open && json.Valid([]byte(t)) {
-				return "json_string"
-			}
-		}
-	}
-	return ""
 }
 
 func isIntegral(num string) bool {
@@ -541,7 +257,7 @@ func (s *state) placeholder(dst []byte, p templates.Placeholder) []byte {
 		first := true
 		for e := range strings.SplitSeq(is.Expected, "|") {
 			if !first {
-				dst = s.appendMessage(dst, s.msg("list", "or", ""), 1)
+				dst = s.appendMessage(dst, s.m(msgListOr), 1)
 			}
 			first = false
 			dst = s.appendType(dst, e)
@@ -554,12 +270,12 @@ func (s *state) placeholder(dst []byte, p templates.Placeholder) []byte {
 	case templates.Maximum:
 		return s.appendBound(dst, is.Maximum)
 	case templates.Format:
-		if m := s.own("format", is.Format, "label"); m != nil {
+		if m := s.f.formatLabel(is.Format); m != nil {
 			return s.appendMessage(dst, m, 1)
 		}
 		return s.appendQuoted(dst, is.Format)
 	case templates.FormatExpected:
-		return s.appendMessage(dst, s.msg("format", is.Format, ""), 1)
+		return s.appendMessage(dst, s.f.formatMsg(is.Format), 1)
 	case templates.Example:
 		if !s.f.examples {
 			return dst
@@ -580,7 +296,7 @@ func (s *state) placeholder(dst []byte, p templates.Placeholder) []byte {
 			pv := preview{budget: len(ex)}
 			s.value = pv.appendString(s.value[:0], ex, '\'')
 		}
-		return s.appendMessage(dst, s.msg("example", "", ""), 1)
+		return s.appendMessage(dst, s.m(msgExample), 1)
 	case templates.Pattern:
 		return s.appendQuoted(dst, is.Pattern)
 	case templates.Keys:
@@ -600,7 +316,7 @@ func (s *state) placeholder(dst []byte, p templates.Placeholder) []byte {
 		}
 		if is.Code == issues.Custom && s.hidden {
 			// The repeated items of a sensitive field are its values.
-			return s.appendMessage(dst, s.msg("value", "hidden", ""), 1)
+			return s.appendMessage(dst, s.m(msgValueHidden), 1)
 		}
 		return s.appendValues(dst, is.Values)
 	case templates.Count:
@@ -658,16 +374,16 @@ func (s *state) appendRef(dst []byte) []byte {
 	dst = s.appendPath(dst, ref.Path)
 	switch {
 	case ref.Absent:
-		s.value = s.appendMessage(s.value[:0], s.msg("value", "absent", ""), 1)
+		s.value = s.appendMessage(s.value[:0], s.m(msgValueAbsent), 1)
 	case ref.Value == nil:
 		return dst
 	case s.f.redact.path(ref.Path) || s.hidden:
-		s.value = s.appendMessage(s.value[:0], s.msg("value", "hidden", ""), 1)
+		s.value = s.appendMessage(s.value[:0], s.m(msgValueHidden), 1)
 	default:
 		pv := preview{budget: s.f.maxRunes, redact: s.f.redact}
 		s.value = pv.appendTop(s.value[:0], ref.Value)
 	}
-	return s.appendMessage(dst, s.msg("ref", "value", ""), 1)
+	return s.appendMessage(dst, s.m(msgRefValue), 1)
 }
 
 // appendPath renders a path quoted like a value: 'mode', 'items[0].name'.
@@ -685,7 +401,7 @@ func (s *state) appendCondition(dst []byte) []byte {
 	if c == nil {
 		return dst
 	}
-	m := s.msg("condition", c.Op, "")
+	m := s.m(idOf("condition", c.Op, ""))
 	if m == nil {
 		return dst
 	}
@@ -695,7 +411,7 @@ func (s *state) appendCondition(dst []byte) []byte {
 		if len(c.Fields) > 1 && len(c.Fields) == len(c.Values) {
 			for i := range c.Fields {
 				if i > 0 {
-					s.cond = s.appendMessage(s.cond, s.msg("list", "and", ""), 1)
+					s.cond = s.appendMessage(s.cond, s.m(msgListAnd), 1)
 				}
 				s.cond = s.appendPair(s.cond, c.Fields[i], c.Values[i:i+1])
 			}
@@ -706,7 +422,7 @@ func (s *state) appendCondition(dst []byte) []byte {
 		for i, f := range c.Fields {
 			if i > 0 {
 				if c.Op == issues.CondPresent || c.Op == issues.CondAbsent {
-					s.cond = s.appendMessage(s.cond, s.msg("list", "or", ""), 1)
+					s.cond = s.appendMessage(s.cond, s.m(msgListOr), 1)
 				} else {
 					s.cond = append(s.cond, ", "...)
 				}
@@ -726,13 +442,13 @@ func (s *state) appendPair(dst []byte, field issues.Path, values []any) []byte {
 	s.value = s.value[:0]
 	for i, v := range values {
 		if i > 0 {
-			s.value = s.appendMessage(s.value, s.msg("list", "or", ""), 1)
+			s.value = s.appendMessage(s.value, s.m(msgListOr), 1)
 		}
 		pv := preview{budget: s.f.maxRunes}
 		s.value = pv.appendTop(s.value, v)
 	}
 	s.field, s.fieldSet = s.pair, true
-	dst = s.appendMessage(dst, s.msg("condition", "is", ""), 1)
+	dst = s.appendMessage(dst, s.m(msgConditionIs), 1)
 	s.field, s.fieldSet = nil, false
 	return dst
 }
@@ -752,23 +468,23 @@ func bytesString(b []byte) string {
 func (s *state) appendSent(dst []byte) []byte {
 	is := s.is
 	if is.Absent {
-		return s.appendMessage(dst, s.msg("value", "absent", ""), 1)
+		return s.appendMessage(dst, s.m(msgValueAbsent), 1)
 	}
 	if u, ok := is.Input.(issues.Unknown); ok {
 		// The adapter knows the kind of value sent but not the value.
 		if k := kindOf(u); k != kindOther {
 			return s.appendType(dst, typeName[k])
 		}
-		return s.appendMessage(dst, s.msg("value", "unknown", ""), 1)
+		return s.appendMessage(dst, s.m(msgValueUnknown), 1)
 	}
 	if s.hidden {
 		if s.tpl.Has(templates.Received) || s.tpl.Has(templates.Size) {
-			return s.appendMessage(dst, s.msg("value", "hidden", ""), 1)
+			return s.appendMessage(dst, s.m(msgValueHidden), 1)
 		}
 		if _, _, ok := sizeOf(is.Input); ok {
-			return s.appendMessage(dst, s.msg("value", "redacted", ""), 1)
+			return s.appendMessage(dst, s.m(msgValueRedacted), 1)
 		}
-		return s.appendMessage(dst, s.msg("value", "redacted", "unsized"), 1)
+		return s.appendMessage(dst, s.m(msgValueRedactedUnsized), 1)
 	}
 	pv := preview{budget: s.f.maxRunes, redact: s.f.redact}
 	start := len(dst)
@@ -780,7 +496,7 @@ func (s *state) appendSent(dst []byte) []byte {
 	if k := kindOf(is.Input); (pv.truncated || k == kindArray || k == kindObject) && !s.tpl.Has(templates.Size) {
 		if _, _, ok := sizeOf(is.Input); ok {
 			s.value = append(s.value[:0], dst[start:]...)
-			return s.appendMessage(dst[:start], s.msg("value", "sized", ""), 1)
+			return s.appendMessage(dst[:start], s.m(msgValueSized), 1)
 		}
 	}
 	return dst
@@ -820,7 +536,7 @@ func (s *state) appendUnit(dst []byte, unit string, n int64) []byte {
 	if u := unitIndex(unit); u >= 0 && n >= 0 && n < smallCounts {
 		return append(dst, s.f.units[u][n]...)
 	}
-	return s.appendMessage(dst, s.msg("unit", unit, ""), n)
+	return s.appendMessage(dst, s.m(idOf("unit", unit, "")), n)
 }
 
 // units are the unit keys whose small counts a Formatter renders once.
@@ -843,7 +559,7 @@ func (f *Formatter) renderUnits() {
 	s := &state{f: f}
 	for i, u := range units {
 		for n := range int64(smallCounts) {
-			f.units[i][n] = string(s.appendMessage(nil, s.msg("unit", u, ""), n))
+			f.units[i][n] = string(s.appendMessage(nil, s.m(idOf("unit", u, "")), n))
 		}
 	}
 }
@@ -868,7 +584,7 @@ func (s *state) appendBound(dst []byte, b issues.Number) []byte {
 // appendType renders a type name as the catalog's phrase ("an integer"),
 // or as the bare name when the catalog has no phrase for it.
 func (s *state) appendType(dst []byte, name string) []byte {
-	if m := s.msg("type", name, ""); m != nil {
+	if m := s.m(idOf("type", name, "")); m != nil {
 		return s.appendMessage(dst, m, 1)
 	}
 	return appendInline(dst, name)
@@ -885,7 +601,7 @@ func (s *state) appendKeys(dst []byte, keys []string) []byte {
 	start := len(dst)
 	for i, k := range keys {
 		if s.listFull(i, len(dst)-start) {
-			return s.appendMessage(dst, s.msg("list", "more", ""), int64(len(keys)-i))
+			return s.appendMessage(dst, s.m(msgListMore), int64(len(keys)-i))
 		}
 		if i > 0 {
 			dst = append(dst, ", "...)
@@ -922,7 +638,7 @@ func (s *state) appendCut(dst []byte, v any) []byte {
 func (s *state) appendSized(dst, text []byte, v any) []byte {
 	saveIs, saveValue := s.is, s.value
 	s.is, s.value = &issues.Issue{Input: v}, append([]byte(nil), text...)
-	dst = s.appendMessage(dst, s.msg("value", "sized", ""), 1)
+	dst = s.appendMessage(dst, s.m(msgValueSized), 1)
 	s.is, s.value = saveIs, saveValue
 	return dst
 }
@@ -933,7 +649,7 @@ func (s *state) appendStrings(dst []byte, list []string) []byte {
 	start := len(dst)
 	for i, v := range list {
 		if s.listFull(i, len(dst)-start) {
-			return s.appendMessage(dst, s.msg("list", "more", ""), int64(len(list)-i))
+			return s.appendMessage(dst, s.m(msgListMore), int64(len(list)-i))
 		}
 		if i > 0 {
 			dst = append(dst, ", "...)
@@ -974,7 +690,7 @@ func (s *state) appendSuggestions(dst []byte) []byte {
 	n, start := 0, len(dst)
 	for _, v := range s.sugg {
 		if s.listFull(n, len(dst)-start) {
-			return s.appendMessage(dst, s.msg("list", "more", ""), int64(len(s.sugg)-n))
+			return s.appendMessage(dst, s.m(msgListMore), int64(len(s.sugg)-n))
 		}
 		if n > 0 {
 			dst = append(dst, ", "...)
@@ -990,7 +706,7 @@ func (s *state) appendValues(dst []byte, values []any) []byte {
 	start := len(dst)
 	for i, v := range values {
 		if s.listFull(i, len(dst)-start) {
-			return s.appendMessage(dst, s.msg("list", "more", ""), int64(len(values)-i))
+			return s.appendMessage(dst, s.m(msgListMore), int64(len(values)-i))
 		}
 		if i > 0 {
 			dst = append(dst, ", "...)
