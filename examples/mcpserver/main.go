@@ -17,7 +17,10 @@ func main() {
 	lockfile := flag.String("lockfile", os.Getenv("SELFHEAL_LOCKFILE"), "known-good lockfile of the tools, for contract awareness (default $SELFHEAL_LOCKFILE)")
 	flag.Parse()
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	opts := []gosdk.Option{gosdk.WithLocale(*locale)}
+	// The engine words every validation error: its locale is the server's
+	// language when the client declares none.
+	engine := selfheal.New(selfheal.WithLocale(*locale))
+	opts := []gosdk.Option{gosdk.WithEngine(engine)}
 	if *lockfile != "" {
 		lock, err := contract.ReadFile(*lockfile)
 		if err != nil {
@@ -29,7 +32,7 @@ func main() {
 	// Not mcp.StdioTransport: go-sdk ends the session on a message nested
 	// deeper than 1000 levels, so such messages are answered before it
 	// sees them (see stdioTransport).
-	t := stdioTransport(os.Stdin, os.Stdout, selfheal.New(selfheal.WithLocale(*locale)), logger)
+	t := stdioTransport(os.Stdin, os.Stdout, engine, logger)
 	if err := s.Run(context.Background(), t); err != nil {
 		// go-sdk ends the session on a message it cannot read (malformed
 		// JSON, a line over its length limit) or a closed pipe; say so

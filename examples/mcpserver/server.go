@@ -114,7 +114,7 @@ type ExportResult struct {
 
 // NewServer returns the example MCP server over store. Each tool is
 // registered with gosdk.AddTool, the one line that differs from go-sdk's
-// mcp.AddTool; opts apply to every tool (WithLocale, WithLogger …).
+// mcp.AddTool; opts apply to every tool (WithEngine, WithContract …).
 func NewServer(store *Store, limits Limits, logger *slog.Logger, opts ...gosdk.Option) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "selfheal-example", Version: "1.0.0"}, &mcp.ServerOptions{Logger: logger})
 	opts = append([]gosdk.Option{gosdk.WithLogger(logger)}, opts...)

@@ -133,7 +133,7 @@ func TestContractOptions(t *testing.T) {
 		{"same contract", []gosdk.Option{gosdk.WithContract(lockOf(t, map[string]string{"search": liveSearch}))}, "none"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, h, err := gosdk.ToolFor(searchTool(), rawHandler, tc.opts...)
+			_, h, err := gosdk.Handler(searchTool(), rawHandler, tc.opts...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -156,9 +156,9 @@ func TestLockfileErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, path := range []string{filepath.Join(dir, "missing.lock"), bad} {
-		_, _, err := gosdk.ToolFor(searchTool(), rawHandler, gosdk.WithLockfile(path))
+		_, _, err := gosdk.Handler(searchTool(), rawHandler, gosdk.WithLockfile(path))
 		if err == nil || !strings.Contains(err.Error(), "lockfile: ") || !strings.Contains(err.Error(), path) {
-			t.Errorf("ToolFor with %s: %v", path, err)
+			t.Errorf("Handler with %s: %v", path, err)
 		}
 		func() {
 			defer func() {

@@ -60,7 +60,7 @@ func TestDeepArgumentsDirect(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tool := &mcp.Tool{Name: "deep", InputSchema: tc.schema}
-			_, h, err := gosdk.ToolFor(tool, func(context.Context, *mcp.CallToolRequest, map[string]any) (*mcp.CallToolResult, any, error) {
+			_, h, err := gosdk.Handler(tool, func(context.Context, *mcp.CallToolRequest, map[string]any) (*mcp.CallToolResult, any, error) {
 				t.Fatal("handler called")
 				return nil, nil, nil
 			})

@@ -13,9 +13,11 @@
 // AddTool advertises the same tool (the input and output schemas mcp.AddTool
 // would infer or take), validates arguments with the JSON Schema adapter
 // (jsonschemav6) before the handler runs, and turns handler errors and
-// panics into tool_error envelopes (see AddTool). Options set the language,
-// the budgets, redaction, the logger of errors the model must not see, and
-// a guard (package guard) shedding load with SERVER_BUSY or RATE_LIMITED.
+// panics into tool_error envelopes (see AddTool). Options set the engine
+// that words the errors (its language, budgets and redaction: WithEngine),
+// the logger of errors the model must not see, and guards (package guard)
+// shedding load with SERVER_BUSY or RATE_LIMITED. They are the options of
+// package mcp/mcpgo, under the same names and with the same meaning.
 //
 // Servers that keep mcp.AddTool can add Middleware instead: it rewrites
 // go-sdk's own validation failures into validation_errors (a valid call
@@ -28,7 +30,7 @@
 // or in _meta under MetaIssues when the tool declares an output schema
 // (clients check structuredContent against it even on errors), without the
 // values sent. The language is the client's when it declares one
-// (MetaLocale), else WithLocale's.
+// (MetaLocale), else that of WithEngine's engine.
 //
 // Given a known-good lockfile of the tools (WithLockfile or WithContract;
 // see package contract and "selfheal lock"), each validation_error also

@@ -142,13 +142,13 @@ func TestValidAndInvalid(t *testing.T) {
 // Called directly, the handler sees what no go-sdk client sends: absent
 // arguments and malformed JSON.
 func TestArgumentsAsAWhole(t *testing.T) {
-	_, h, err := gosdk.ToolFor(&mcp.Tool{Name: "search"}, func(context.Context, *mcp.CallToolRequest, Search) (*mcp.CallToolResult, any, error) {
+	_, h, err := gosdk.Handler(&mcp.Tool{Name: "search"}, func(context.Context, *mcp.CallToolRequest, Search) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ran"}}}, nil, nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, optional, err := gosdk.ToolFor(&mcp.Tool{Name: "ping"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+	_, optional, err := gosdk.Handler(&mcp.Tool{Name: "ping"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "pong"}}}, nil, nil
 	})
 	if err != nil {

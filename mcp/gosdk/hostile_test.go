@@ -30,7 +30,7 @@ func TestHostileArguments(t *testing.T) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ran"}}}, nil, nil
 	}
 	gosdk.AddTool(s, tool, handler)
-	_, direct, err := gosdk.ToolFor(tool, handler)
+	_, direct, err := gosdk.Handler(tool, handler)
 	if err != nil {
 		t.Fatal(err)
 	}

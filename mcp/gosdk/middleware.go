@@ -11,6 +11,7 @@ import (
 
 	"github.com/selfheal/selfheal/contract"
 	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/mcp/guard"
 	"github.com/selfheal/selfheal/mcp/internal/toolcall"
 )
 
@@ -44,11 +45,17 @@ const sdkValidationPrefix = `validating "arguments": `
 // With WithContract or WithLockfile, the rewritten validation_error carries
 // the tool's <contract_awareness> section, computed when its schema is
 // compiled; a lockfile that cannot be read is logged once, and the
-// middleware then works without it. Other handler errors keep go-sdk's text. WithGuard does not apply here
-// (the middleware does not know which tool a guard is for); register with
-// AddTool to guard a tool.
+// middleware then works without it. Other handler errors keep go-sdk's text.
+//
+// WithGuard bounds the calls of every tool, WithToolGuard those of one
+// tool (over WithGuard): a call the guard refuses is answered with its
+// SERVER_BUSY, RATE_LIMITED or TIMEOUT tool_error and the handler does not
+// run, unless its arguments are invalid: then it gets its
+// validation_error, as with AddTool. As go-sdk validates the arguments
+// after the middleware, an invalid call the guard admits holds its slot
+// (and has used a token of the rate) while go-sdk rejects it.
 func Middleware(opts ...Option) mcp.Middleware {
-	m := &middleware{cfg: newConfig(opts)}
+	m := &middleware{cfg: toolcall.NewConfig(opts)}
 	lock, err := m.cfg.LoadLock()
 	if err != nil {
 		m.cfg.Logger.Error("selfheal: cannot read the lockfile; validation errors are not contract-aware", "error", err)
@@ -58,7 +65,7 @@ func Middleware(opts ...Option) mcp.Middleware {
 }
 
 type middleware struct {
-	cfg   *config
+	cfg   *toolcall.Config
 	lock  *contract.Lock // nil: no contract awareness
 	cache sync.Map       // *mcp.Tool → *compiled
 }
@@ -80,6 +87,16 @@ func (m *middleware) wrap(next mcp.MethodHandler) mcp.MethodHandler {
 		if res := m.tooDeep(ctx, next, creq); res != nil {
 			return res, nil
 		}
+		if g := m.guardFor(creq); g != nil {
+			release, te := g.Acquire(ctx)
+			if te != nil {
+				if v := m.validate(ctx, next, creq); v != nil {
+					return v, nil
+				}
+				return errorResult(*te, te), nil
+			}
+			defer release()
+		}
 		res, err := m.call(ctx, next, method, creq)
 		if err != nil {
 			return res, err
@@ -90,9 +107,11 @@ func (m *middleware) wrap(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		cause := r.GetError()
 		if strings.HasPrefix(cause.Error(), sdkValidationPrefix) {
-			if v := m.revalidate(ctx, next, creq); v != nil {
+			if v := m.validate(ctx, next, creq); v != nil {
 				return v, nil
 			}
+			m.cfg.Logger.DebugContext(ctx, "selfheal: keeping go-sdk's answer to arguments selfheal accepts or cannot check",
+				"tool", creq.Params.Name)
 			return res, nil
 		}
 		if te, ok := AsToolError(cause); ok {
@@ -100,6 +119,14 @@ func (m *middleware) wrap(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		return res, nil
 	}
+}
+
+// guardFor returns the guard of the called tool, or nil.
+func (m *middleware) guardFor(req *mcp.CallToolRequest) *guard.Guard {
+	if req.Params == nil {
+		return m.cfg.Guard
+	}
+	return m.cfg.GuardFor(req.Params.Name)
 }
 
 // tooDeep returns the validation_error for arguments nested deeper than
@@ -134,17 +161,18 @@ func (m *middleware) call(ctx context.Context, next mcp.MethodHandler, method st
 	return next(ctx, method, req)
 }
 
-// revalidate validates the call's arguments with selfheal and returns the
+// validate validates the call's arguments with selfheal and returns the
 // validation_error, or nil when it finds nothing wrong or cannot tell.
-func (m *middleware) revalidate(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) *mcp.CallToolResult {
+func (m *middleware) validate(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) *mcp.CallToolResult {
+	if req.Params == nil {
+		return nil
+	}
 	c := m.schema(ctx, next, req)
 	if c == nil || c.err != nil {
 		return nil
 	}
 	_, list := c.in.arguments(req.Params.Arguments)
 	if list == nil {
-		m.cfg.Logger.DebugContext(ctx, "selfheal: go-sdk rejected arguments that the tool's schema accepts",
-			"tool", req.Params.Name)
 		return nil
 	}
 	return validationResult(ctx, m.cfg, req, req.Params.Name, list, c.structured, c.contract)

@@ -1,7 +1,6 @@
 package gosdk
 
 import (
-	"context"
 	"log/slog"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,89 +18,42 @@ import (
 // the language is read, in this order, from the tools/call request's _meta,
 // from the _meta of the client's initialize request, and from the
 // Accept-Language header of an HTTP transport; when none is set, the
-// server's WithLocale (English by default) applies. WithLocaleFunc replaces
-// this lookup.
+// locale of WithEngine's engine (English by default) applies. The key is
+// the one package mcp/mcpgo reads.
 const MetaLocale = toolcall.MetaLocale
 
-// Option configures AddTool and Middleware.
-type Option func(*config)
+// Option configures AddTool, Handler and Middleware. Package mcp/mcpgo has
+// the same options, under the same names and with the same meaning.
+type Option = toolcall.Option
 
-type config struct {
-	toolcall.Config
-	localeFunc func(context.Context, *mcp.CallToolRequest) string
-}
-
-func newConfig(opts []Option) *config {
-	c := &config{}
-	for _, o := range opts {
-		if o != nil {
-			o(c)
-		}
-	}
-	c.Init()
-	return c
-}
-
-// WithEngine sets the engine that words validation errors. It replaces the
-// engine built from WithExamples, WithMaxIssues, WithMaxBytes and
-// WithRedact, which are then ignored; WithLocale still applies (through
-// Engine.Locale), as does the client's declared locale.
-func WithEngine(e *selfheal.Engine) Option {
-	return func(c *config) { c.Engine = e }
-}
-
-// WithLocale sets the server's language for validation errors (a BCP 47 tag
-// or an Accept-Language value; English by default). A client that declares
-// its own (see MetaLocale) gets its own.
-func WithLocale(tag string) Option {
-	return func(c *config) { c.SetLocale(tag) }
-}
-
-// WithLocaleFunc replaces the per-call lookup of the client's language
-// described at MetaLocale. f returns a BCP 47 tag or an Accept-Language
-// value, or "" for the server's default.
-func WithLocaleFunc(f func(ctx context.Context, req *mcp.CallToolRequest) string) Option {
-	return func(c *config) { c.localeFunc = f }
-}
-
-// WithExamples turns the valid examples after format expectations on or off
-// (on by default), as selfheal.WithExamples.
-func WithExamples(on bool) Option {
-	return func(c *config) { c.EngineOpts = append(c.EngineOpts, selfheal.WithExamples(on)) }
-}
-
-// WithMaxIssues caps the field lines of one validation_error (20 by
-// default), as selfheal.WithMaxIssues.
-func WithMaxIssues(n int) Option {
-	return func(c *config) { c.EngineOpts = append(c.EngineOpts, selfheal.WithMaxIssues(n)) }
-}
-
-// WithMaxBytes caps the bytes of field lines of one validation_error (4 KiB
-// by default), as selfheal.WithMaxBytes.
-func WithMaxBytes(n int) Option {
-	return func(c *config) { c.EngineOpts = append(c.EngineOpts, selfheal.WithMaxBytes(n)) }
-}
-
-// WithRedact sets the field names whose values are never shown to the
-// model, replacing the default list, as selfheal.WithRedact.
-func WithRedact(names ...string) Option {
-	return func(c *config) { c.EngineOpts = append(c.EngineOpts, selfheal.WithRedact(names...)) }
-}
+// WithEngine sets the engine that words validation errors (selfheal.New()
+// by default). Everything about the wording is the engine's: the server's
+// language, the budgets, examples and redaction are set with its options,
+//
+//	gosdk.WithEngine(selfheal.New(selfheal.WithLocale("de"), selfheal.WithMaxBytes(2048)))
+//
+// A client that declares its own language (see MetaLocale) gets the same
+// engine in that language (Engine.Locale).
+func WithEngine(e *selfheal.Engine) Option { return toolcall.WithEngine(e) }
 
 // WithLogger sets where the errors the model must not see are logged: a
 // handler's plain error, a recovered panic with its stack, an output that
-// fails the output schema (slog.Default() by default).
-func WithLogger(l *slog.Logger) Option {
-	return func(c *config) { c.Logger = l }
-}
+// fails the output schema, an unreadable lockfile for Middleware
+// (slog.Default() by default).
+func WithLogger(l *slog.Logger) Option { return toolcall.WithLogger(l) }
 
-// WithGuard bounds the tool's calls with g (see package guard): a call it
-// sheds is answered with its SERVER_BUSY or RATE_LIMITED tool_error and the
-// handler does not run. Arguments are validated first, so an invalid call is
-// told what to fix even when the server is busy. Share one guard between
-// tools to bound them together. Middleware ignores this option.
-func WithGuard(g *guard.Guard) Option {
-	return func(c *config) { c.Guard = g }
+// WithGuard bounds the calls with g (see package guard): a call it refuses
+// is answered with its SERVER_BUSY, RATE_LIMITED or TIMEOUT tool_error and
+// the handler does not run. An invalid call is told what to fix even when
+// the guard refuses it. With AddTool and Handler it bounds that tool; with
+// Middleware it bounds every tool without a WithToolGuard of its own.
+// Share one guard between tools to bound them together.
+func WithGuard(g *guard.Guard) Option { return toolcall.WithGuard(g) }
+
+// WithToolGuard bounds the calls of the tool named name with g, for
+// Middleware, which serves every tool; it takes precedence over WithGuard.
+func WithToolGuard(name string, g *guard.Guard) Option {
+	return toolcall.WithToolGuard(name, g)
 }
 
 // WithSchemaOptions passes options to jsonschemav6.Compile, such as
@@ -109,7 +61,7 @@ func WithGuard(g *guard.Guard) Option {
 // Format assertion is on by default: an argument declared "format": "email"
 // must be an email (go-sdk's own validator does not check formats).
 func WithSchemaOptions(opts ...jsonschemav6.Option) Option {
-	return func(c *config) { c.SchemaOpts = append(c.SchemaOpts, opts...) }
+	return toolcall.WithSchemaOptions(opts...)
 }
 
 // WithMaxDepth sets how deeply a call's arguments may nest objects and
@@ -124,9 +76,7 @@ func WithSchemaOptions(opts ...jsonschemav6.Option) Option {
 // (its arguments sit 3 levels down) before any handler runs: it fails to
 // read the message and ends the session, so deeper arguments never reach
 // this check.
-func WithMaxDepth(n int) Option {
-	return func(c *config) { c.MaxDepth = n }
-}
+func WithMaxDepth(n int) Option { return toolcall.WithMaxDepth(n) }
 
 // WithTypos turns on or off the reporting of near misses of declared
 // properties (off by default): an argument key the tool's input schema does
@@ -145,26 +95,42 @@ func WithMaxDepth(n int) Option {
 // the calls go-sdk rejects (write_file with "contents" is one line, not a
 // missing "content"); register with AddTool to stop a call go-sdk accepts
 // ("dryrun").
-func WithTypos(on bool) Option {
-	return func(c *config) { c.Typos = &on }
+func WithTypos(on bool) Option { return toolcall.WithTypos(on) }
+
+// WithContract makes the validation errors contract-aware: each tool's
+// live contract (its name, description and schemas as tools/list shows
+// them) is compared at registration (or, for Middleware, when its schema is
+// first compiled) with the entry of the same name in l, a known-good
+// snapshot of the tools (see package contract and selfheal lock), and every
+// validation_error of the tool then carries a <contract_awareness> section
+// listing the BREAKING and RISKY changes since l, at most
+// WithContractLimit of them. A model that learned the old contract is told
+// in the same turn what changed. A tool that l does not know, or with no
+// such change, gets no section. nil turns it off.
+func WithContract(l *contract.Lock) Option { return toolcall.WithContract(l) }
+
+// WithLockfile is WithContract with the lockfile at path, read once (with
+// contract.ReadFile) when the first tool is registered. A lockfile that
+// cannot be read or parsed is a registration error: AddTool panics and
+// Handler returns it. Middleware logs it once and works without contract
+// awareness.
+func WithLockfile(path string) Option { return toolcall.WithLockfile(path) }
+
+// WithContractLimit caps the changes a <contract_awareness> section lists
+// (5 by default); the section says how many more there were. n <= 0 lists
+// them all.
+func WithContractLimit(n int) Option { return toolcall.WithContractLimit(n) }
+
+// engineFor returns the engine in the language the client declared.
+func engineFor(c *toolcall.Config, req *mcp.CallToolRequest) *selfheal.Engine {
+	return c.EngineFor(clientLocale(req))
 }
 
-// engineFor returns the engine in the language the caller asked for.
-func (c *config) engineFor(ctx context.Context, req *mcp.CallToolRequest) *selfheal.Engine {
-	var tag string
-	if c.localeFunc != nil {
-		tag = c.localeFunc(ctx, req)
-	} else {
-		tag = ClientLocale(req)
-	}
-	return c.EngineFor(tag)
-}
-
-// ClientLocale returns the language the client declared for a call, or ""
+// clientLocale returns the language the client declared for a call, or ""
 // when it declared none: the MetaLocale entry of the call's _meta, else that
 // of the initialize request's _meta, else the Accept-Language header of the
 // HTTP request that carried the call.
-func ClientLocale(req *mcp.CallToolRequest) string {
+func clientLocale(req *mcp.CallToolRequest) string {
 	if req == nil {
 		return ""
 	}
@@ -184,34 +150,4 @@ func ClientLocale(req *mcp.CallToolRequest) string {
 		return toolcall.AcceptLanguage(req.Extra.Header)
 	}
 	return ""
-}
-
-// WithContract makes the validation errors contract-aware: each tool's
-// live contract (its name, description and schemas as tools/list shows
-// them) is compared at registration with the entry of the same name in l,
-// a known-good snapshot of the tools (see package contract and selfheal
-// lock), and every validation_error of the tool then carries a
-// <contract_awareness> section listing the BREAKING and RISKY changes since
-// l, at most WithContractLimit of them. A model that learned the old
-// contract is told in the same turn what changed. A tool that l does not
-// know, or with no such change, gets no section. nil turns it off.
-func WithContract(l *contract.Lock) Option {
-	return func(c *config) { c.SetLock(l) }
-}
-
-// WithLockfile is WithContract with the lockfile at path, read once (with
-// contract.ReadFile) when the first tool is registered. A lockfile that
-// cannot be read or parsed is a registration error: AddTool panics and
-// ToolFor returns it. Middleware logs it once and works without contract
-// awareness.
-func WithLockfile(path string) Option {
-	load := toolcall.LockfileLoader(path)
-	return func(c *config) { c.SetLockLoader(load) }
-}
-
-// WithContractLimit caps the changes a <contract_awareness> section lists
-// (5 by default); the section says how many more there were. n <= 0 lists
-// them all.
-func WithContractLimit(n int) Option {
-	return func(c *config) { c.SetContractLimit(n) }
 }

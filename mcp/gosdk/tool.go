@@ -32,7 +32,7 @@ import (
 //   - the input schema is compiled once, here, with jsonschemav6. Like
 //     mcp.AddTool, AddTool panics when a schema cannot be inferred, resolved
 //     or compiled: a registration error is a programming error, found at
-//     startup (use ToolFor to get it as an error instead);
+//     startup (use Handler to get it as an error instead);
 //   - per call, the arguments are validated against it and every failure is
 //     reported in one validation_error (IsError true, the text as content,
 //     the issues as structured content, see IssuesContent); the handler is
@@ -67,20 +67,22 @@ import (
 // and the client gets IsError false, the output, and the warning's
 // tool_error text as a last content block.
 func AddTool[In, Out any](s *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out], opts ...Option) {
-	tt, th, err := ToolFor(t, h, opts...)
+	tt, th, err := Handler(t, h, opts...)
 	if err != nil {
 		panic(fmt.Sprintf("gosdk.AddTool: tool %q: %v", t.Name, err))
 	}
 	s.AddTool(tt, th)
 }
 
-// ToolFor returns the tool and the low-level handler that AddTool registers
-// with Server.AddTool, or the error for which AddTool would panic. It is for
-// servers that register tools themselves (or call the handler directly in
-// tests). t is not modified.
-func ToolFor[In, Out any](t *mcp.Tool, h mcp.ToolHandlerFor[In, Out], opts ...Option) (*mcp.Tool, mcp.ToolHandler, error) {
+// Handler returns the handler AddTool registers for t, with the tool as
+// AddTool advertises it (its schemas inferred as mcp.AddTool would), or the
+// error for which AddTool would panic. It is for servers that register
+// tools themselves with Server.AddTool, or call the handler directly in
+// tests; package mcp/mcpgo's Handler is the same for mcp-go. t is not
+// modified.
+func Handler[In, Out any](t *mcp.Tool, h mcp.ToolHandlerFor[In, Out], opts ...Option) (*mcp.Tool, mcp.ToolHandler, error) {
 	tt := *t
-	st := &tool[In, Out]{cfg: newConfig(opts), name: t.Name, h: h}
+	st := &tool[In, Out]{cfg: toolcall.NewConfig(opts), name: t.Name, h: h}
 
 	// As go-sdk's toolForErr: an "any" input is an empty object schema.
 	if reflect.TypeFor[In]() == reflect.TypeFor[any]() && tt.InputSchema == nil {
@@ -164,7 +166,7 @@ func hasDefaults(s *jsonschema.Schema, depth int) bool {
 
 // tool is one registered tool: its compiled schemas and handler.
 type tool[In, Out any] struct {
-	cfg      *config
+	cfg      *toolcall.Config
 	name     string
 	h        mcp.ToolHandlerFor[In, Out]
 	in       input
@@ -186,7 +188,7 @@ func (st *tool[In, Out]) handle(ctx context.Context, req *mcp.CallToolRequest) (
 	if list != nil {
 		return validationResult(ctx, st.cfg, req, st.name, list, st.structuredErrors, st.contract), nil
 	}
-	if g := st.cfg.Guard; g != nil {
+	if g := st.cfg.GuardFor(st.name); g != nil {
 		release, te := g.Acquire(ctx)
 		if te != nil {
 			return errorResult(*te, te), nil

@@ -8,6 +8,8 @@ import (
 	"slices"
 
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/selfheal/selfheal/mcp/internal/toolcall"
 )
 
 // ErrInputSchemaValidation is what Check returns when s was created with
@@ -29,7 +31,7 @@ var ErrInputSchemaValidation = errors.New("mcp-go's WithInputSchemaValidation is
 // field it cannot tell, and reports nothing for it.
 func Check(s *server.MCPServer, opts ...Option) error {
 	errs := []error{checkValidation(s)}
-	c := newConfig(opts)
+	c := toolcall.NewConfig(opts)
 	tools := s.ListTools()
 	for _, name := range slices.Sorted(maps.Keys(tools)) {
 		if _, err := compile(tools[name].Tool, c); err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/contract"
 	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/mcp/mcpgo"
@@ -208,13 +209,13 @@ func TestLockfileErrors(t *testing.T) {
 func TestContractGolden(t *testing.T) {
 	lock := usersLock(t, "users.create", oldUsersSchema)
 	s := server.NewMCPServer("s", "1")
-	mcpgo.AddTool(s, usersTool(), ok, mcpgo.WithContract(lock), mcpgo.WithExamples(false))
+	mcpgo.AddTool(s, usersTool(), ok, mcpgo.WithContract(lock), mcpgo.WithEngine(selfheal.New(selfheal.WithExamples(false))))
 	res := call(t, inProcess(t, s), "users.create", badUser, nil)
 	got := render(t, res)
 	checkGolden(t, "users.create.contract_awareness", got)
 
 	s = server.NewMCPServer("s", "1")
-	s.Use(mcpgo.Middleware(mcpgo.WithContract(lock), mcpgo.WithExamples(false)))
+	s.Use(mcpgo.Middleware(mcpgo.WithContract(lock), mcpgo.WithEngine(selfheal.New(selfheal.WithExamples(false)))))
 	s.AddTool(usersTool(), ok)
 	if m := render(t, call(t, inProcess(t, s), "users.create", badUser, nil)); m != got {
 		t.Errorf("middleware:\n%s\nwant\n%s", m, got)

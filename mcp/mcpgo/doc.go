@@ -31,6 +31,10 @@
 //     rides on the handler's result with IsError false); any other error,
 //     and a panic, becomes INTERNAL_ERROR, the raw error logged, not shown.
 //
+// The options are those of package mcp/gosdk, under the same names and with
+// the same meaning: WithEngine sets the engine that words the errors (its
+// language, budgets and redaction), WithGuard and WithToolGuard the guards.
+//
 // # mcp-go's own validation must stay off
 //
 // server.WithInputSchemaValidation runs before any handler or middleware

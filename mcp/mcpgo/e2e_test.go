@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/internal/golden"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -75,7 +76,7 @@ func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	f := &fixture{log: &syncBuffer{}, entered: make(chan struct{}, 1), finish: make(chan struct{})}
 	logger := slog.New(slog.NewTextHandler(f.log, nil))
-	opts := []mcpgo.Option{mcpgo.WithLogger(logger), mcpgo.WithExamples(false)}
+	opts := []mcpgo.Option{mcpgo.WithLogger(logger), mcpgo.WithEngine(selfheal.New(selfheal.WithExamples(false)))}
 	s := server.NewMCPServer("selfheal-test", "1.0.0")
 
 	users := mcp.NewToolWithRawSchema("users.create", "Create a user", json.RawMessage(usersSchema))

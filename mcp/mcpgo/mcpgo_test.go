@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/mcp/mcpgo"
 )
 
@@ -27,7 +28,7 @@ func TestHandlerMalformedArguments(t *testing.T) {
 		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			t.Fatal("handler called")
 			return nil, nil
-		}, mcpgo.WithExamples(false))
+		}, mcpgo.WithEngine(selfheal.New(selfheal.WithExamples(false))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +125,7 @@ func call(t *testing.T, c *client.Client, name, args string, meta map[string]any
 func TestMiddleware(t *testing.T) {
 	var log bytes.Buffer
 	s := server.NewMCPServer("s", "1")
-	s.Use(mcpgo.Middleware(mcpgo.WithExamples(false), mcpgo.WithLogger(slog.New(slog.NewTextHandler(&log, nil)))))
+	s.Use(mcpgo.Middleware(mcpgo.WithEngine(selfheal.New(selfheal.WithExamples(false))), mcpgo.WithLogger(slog.New(slog.NewTextHandler(&log, nil)))))
 	calls := 0
 	s.AddTool(mcp.NewTool("users.get", mcp.WithString("id", mcp.Required(), mcp.MinLength(3))),
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/selfheal/selfheal/contract"
+	"github.com/selfheal/selfheal/mcp/internal/toolcall"
 )
 
 // Middleware returns a tool handler middleware that does for every tool of
@@ -41,7 +42,7 @@ import (
 // never reach this one. Middleware logs an error (WithLogger) on the first
 // call of a server where it is on; Check returns it as an error.
 func Middleware(opts ...Option) server.ToolHandlerMiddleware {
-	m := &middleware{c: newConfig(opts)}
+	m := &middleware{c: toolcall.NewConfig(opts)}
 	lock, err := m.c.LoadLock()
 	if err != nil {
 		m.c.Logger.Error("selfheal: cannot read the lockfile; validation errors are not contract-aware", "error", err)
@@ -55,7 +56,7 @@ func Middleware(opts ...Option) server.ToolHandlerMiddleware {
 }
 
 type middleware struct {
-	c       *config
+	c       *toolcall.Config
 	lock    *contract.Lock // nil: no contract awareness
 	tools   sync.Map       // tool name → *cached
 	servers sync.Map       // *server.MCPServer → struct{}: checked for WithInputSchemaValidation
@@ -83,7 +84,7 @@ func (m *middleware) serve(ctx context.Context, req mcp.CallToolRequest, next se
 	if t, ok := lookupTool(ctx, s, name); ok {
 		v = m.validator(ctx, t)
 	}
-	return m.c.serve(ctx, req, name, v, next)
+	return serve(ctx, m.c, req, name, v, next)
 }
 
 // lookupTool finds the tool a call addresses as mcp-go does: the session's

@@ -1,7 +1,6 @@
 package mcpgo
 
 import (
-	"context"
 	"log/slog"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -16,104 +15,43 @@ import (
 // MetaLocale is the _meta key a client may set on a tools/call request to
 // choose the language of the validation_error it gets back, as a BCP 47 tag
 // ("ja", "de-CH") or an Accept-Language value. When it is not set, the
-// Accept-Language header of an HTTP transport is used, and then the
-// server's WithLocale (English by default). WithLocaleFunc replaces this
-// lookup. The key is the one package mcp/gosdk reads.
+// Accept-Language header of an HTTP transport is used, and then the locale
+// of WithEngine's engine (English by default). The key is the one package
+// mcp/gosdk reads.
 const MetaLocale = toolcall.MetaLocale
 
-// Option configures AddTool, Handler and Middleware.
-type Option func(*config)
+// Option configures AddTool, Handler, Middleware and Check. Package
+// mcp/gosdk has the same options, under the same names and with the same
+// meaning.
+type Option = toolcall.Option
 
-type config struct {
-	toolcall.Config
-	localeFunc func(context.Context, mcp.CallToolRequest) string
-	guards     map[string]*guard.Guard
-}
-
-func newConfig(opts []Option) *config {
-	c := &config{}
-	for _, o := range opts {
-		if o != nil {
-			o(c)
-		}
-	}
-	c.Init()
-	return c
-}
-
-// WithEngine sets the engine that words validation errors. It replaces the
-// engine built from WithExamples, WithMaxIssues, WithMaxBytes and
-// WithRedact, which are then ignored; WithLocale still applies (through
-// Engine.Locale), as does the client's declared locale.
-func WithEngine(e *selfheal.Engine) Option {
-	return func(c *config) { c.Engine = e }
-}
-
-// WithLocale sets the server's language for validation errors (a BCP 47 tag
-// or an Accept-Language value; English by default). A client that declares
-// its own (see MetaLocale) gets its own.
-func WithLocale(tag string) Option {
-	return func(c *config) { c.SetLocale(tag) }
-}
-
-// WithLocaleFunc replaces the per-call lookup of the client's language
-// described at MetaLocale. f returns a BCP 47 tag or an Accept-Language
-// value, or "" for the server's default.
-func WithLocaleFunc(f func(ctx context.Context, req mcp.CallToolRequest) string) Option {
-	return func(c *config) { c.localeFunc = f }
-}
-
-// WithExamples turns the valid examples after format expectations on or off
-// (on by default), as selfheal.WithExamples.
-func WithExamples(on bool) Option {
-	return func(c *config) { c.EngineOpts = append(c.EngineOpts, selfheal.WithExamples(on)) }
-}
-
-// WithMaxIssues caps the field lines of one validation_error (20 by
-// default), as selfheal.WithMaxIssues.
-func WithMaxIssues(n int) Option {
-	return func(c *config) { c.EngineOpts = append(c.EngineOpts, selfheal.WithMaxIssues(n)) }
-}
-
-// WithMaxBytes caps the bytes of field lines of one validation_error (4 KiB
-// by default), as selfheal.WithMaxBytes.
-func WithMaxBytes(n int) Option {
-	return func(c *config) { c.EngineOpts = append(c.EngineOpts, selfheal.WithMaxBytes(n)) }
-}
-
-// WithRedact sets the field names whose values are never shown to the
-// model, replacing the default list, as selfheal.WithRedact.
-func WithRedact(names ...string) Option {
-	return func(c *config) { c.EngineOpts = append(c.EngineOpts, selfheal.WithRedact(names...)) }
-}
+// WithEngine sets the engine that words validation errors (selfheal.New()
+// by default). Everything about the wording is the engine's: the server's
+// language, the budgets, examples and redaction are set with its options,
+//
+//	mcpgo.WithEngine(selfheal.New(selfheal.WithLocale("de"), selfheal.WithMaxBytes(2048)))
+//
+// A client that declares its own language (see MetaLocale) gets the same
+// engine in that language (Engine.Locale).
+func WithEngine(e *selfheal.Engine) Option { return toolcall.WithEngine(e) }
 
 // WithLogger sets where what the model must not see is logged: a handler's
 // plain error, a recovered panic with its stack, a schema that does not
 // compile, a misconfigured server (slog.Default() by default).
-func WithLogger(l *slog.Logger) Option {
-	return func(c *config) { c.Logger = l }
-}
+func WithLogger(l *slog.Logger) Option { return toolcall.WithLogger(l) }
 
 // WithGuard bounds the calls with g (see package guard): a call it refuses
 // is answered with its SERVER_BUSY, RATE_LIMITED or TIMEOUT tool_error and
-// the handler does not run. Arguments are validated first, so an invalid
-// call is told what to fix even when the server is busy, and takes no slot
-// or token. With AddTool and Handler it bounds that tool; with Middleware it
-// bounds every tool without a WithToolGuard of its own. Share one guard
-// between tools to bound them together.
-func WithGuard(g *guard.Guard) Option {
-	return func(c *config) { c.Guard = g }
-}
+// the handler does not run. An invalid call is told what to fix even when
+// the guard refuses it. With AddTool and Handler it bounds that tool; with
+// Middleware it bounds every tool without a WithToolGuard of its own.
+// Share one guard between tools to bound them together.
+func WithGuard(g *guard.Guard) Option { return toolcall.WithGuard(g) }
 
 // WithToolGuard bounds the calls of the tool named name with g, for
 // Middleware, which serves every tool; it takes precedence over WithGuard.
 func WithToolGuard(name string, g *guard.Guard) Option {
-	return func(c *config) {
-		if c.guards == nil {
-			c.guards = map[string]*guard.Guard{}
-		}
-		c.guards[name] = g
-	}
+	return toolcall.WithToolGuard(name, g)
 }
 
 // WithSchemaOptions passes options to jsonschemav6.Compile, such as
@@ -121,7 +59,7 @@ func WithToolGuard(name string, g *guard.Guard) Option {
 // Format assertion is on by default: an argument declared "format": "email"
 // must be an email.
 func WithSchemaOptions(opts ...jsonschemav6.Option) Option {
-	return func(c *config) { c.SchemaOpts = append(c.SchemaOpts, opts...) }
+	return toolcall.WithSchemaOptions(opts...)
 }
 
 // WithMaxDepth sets how deeply a call's arguments may nest objects and
@@ -135,9 +73,7 @@ func WithSchemaOptions(opts ...jsonschemav6.Option) Option {
 // mcp-go decodes requests with encoding/json, which refuses nesting deeper
 // than 10,000 levels: such a request gets a JSON-RPC parse error from
 // mcp-go and never reaches this check.
-func WithMaxDepth(n int) Option {
-	return func(c *config) { c.MaxDepth = n }
-}
+func WithMaxDepth(n int) Option { return toolcall.WithMaxDepth(n) }
 
 // WithTypos turns on or off the reporting of near misses of declared
 // properties (off by default): an argument key the tool's input schema does
@@ -151,68 +87,45 @@ func WithMaxDepth(n int) Option {
 // issue. A valid call without one pays a walk of its arguments and no
 // allocation. It replaces a jsonschemav6.WithTypos given to
 // WithSchemaOptions.
-func WithTypos(on bool) Option {
-	return func(c *config) { c.Typos = &on }
-}
-
-// guardFor returns the guard of the tool named name, or nil.
-func (c *config) guardFor(name string) *guard.Guard {
-	if g, ok := c.guards[name]; ok {
-		return g
-	}
-	return c.Guard
-}
-
-// engineFor returns the engine in the language the caller asked for.
-func (c *config) engineFor(ctx context.Context, req mcp.CallToolRequest) *selfheal.Engine {
-	var tag string
-	if c.localeFunc != nil {
-		tag = c.localeFunc(ctx, req)
-	} else {
-		tag = ClientLocale(req)
-	}
-	return c.EngineFor(tag)
-}
-
-// ClientLocale returns the language the client declared for a call, or ""
-// when it declared none: the MetaLocale entry of the call's _meta, else the
-// Accept-Language header of the HTTP request that carried the call.
-func ClientLocale(req mcp.CallToolRequest) string {
-	if m := req.Params.Meta; m != nil {
-		if s := toolcall.MetaLocaleOf(m.AdditionalFields); s != "" {
-			return s
-		}
-	}
-	return toolcall.AcceptLanguage(req.Header)
-}
+func WithTypos(on bool) Option { return toolcall.WithTypos(on) }
 
 // WithContract makes the validation errors contract-aware: each tool's
 // live contract (its name, description and schemas as tools/list shows
-// them) is compared with the entry of the same name in l, a known-good
-// snapshot of the tools (see package contract and selfheal lock), when the
-// tool is registered (AddTool, Handler) or its schema first compiled
-// (Middleware), and every validation_error of the tool then carries a
-// <contract_awareness> section listing the BREAKING and RISKY changes since
-// l, at most WithContractLimit of them. A model that learned the old
-// contract is told in the same turn what changed. A tool that l does not
-// know, or with no such change, gets no section. nil turns it off.
-func WithContract(l *contract.Lock) Option {
-	return func(c *config) { c.SetLock(l) }
-}
+// them) is compared at registration (or, for Middleware, when its schema is
+// first compiled) with the entry of the same name in l, a known-good
+// snapshot of the tools (see package contract and selfheal lock), and every
+// validation_error of the tool then carries a <contract_awareness> section
+// listing the BREAKING and RISKY changes since l, at most
+// WithContractLimit of them. A model that learned the old contract is told
+// in the same turn what changed. A tool that l does not know, or with no
+// such change, gets no section. nil turns it off.
+func WithContract(l *contract.Lock) Option { return toolcall.WithContract(l) }
 
 // WithLockfile is WithContract with the lockfile at path, read once (with
 // contract.ReadFile) when the first tool is registered. A lockfile that
 // cannot be read or parsed is a registration error: AddTool panics and
 // Handler returns it. Middleware logs it once and works without contract
 // awareness.
-func WithLockfile(path string) Option {
-	load := toolcall.LockfileLoader(path)
-	return func(c *config) { c.SetLockLoader(load) }
-}
+func WithLockfile(path string) Option { return toolcall.WithLockfile(path) }
 
 // WithContractLimit caps the changes a <contract_awareness> section lists
 // (5 by default); the section says how many more there were. n <= 0 lists
 // them all.
-func WithContractLimit(n int) Option {
-	return func(c *config) { c.SetContractLimit(n) }
+func WithContractLimit(n int) Option { return toolcall.WithContractLimit(n) }
+
+// engineFor returns the engine in the language the client declared.
+func engineFor(c *toolcall.Config, req mcp.CallToolRequest) *selfheal.Engine {
+	return c.EngineFor(clientLocale(req))
+}
+
+// clientLocale returns the language the client declared for a call, or ""
+// when it declared none: the MetaLocale entry of the call's _meta, else the
+// Accept-Language header of the HTTP request that carried the call.
+func clientLocale(req mcp.CallToolRequest) string {
+	if m := req.Params.Meta; m != nil {
+		if s := toolcall.MetaLocaleOf(m.AdditionalFields); s != "" {
+			return s
+		}
+	}
+	return toolcall.AcceptLanguage(req.Header)
 }

@@ -36,8 +36,8 @@ type IssuesContent = toolcall.IssuesContent
 // validationResult is the answer to invalid arguments: the validation_error
 // text (with the tool's contract_awareness section ct, if any), IsError
 // true, and the issues as structured content or in _meta.
-func validationResult(ctx context.Context, c *config, req mcp.CallToolRequest, action string, list issues.List, structured bool, ct *envelope.Contract) *mcp.CallToolResult {
-	e := c.engineFor(ctx, req)
+func validationResult(ctx context.Context, c *toolcall.Config, req mcp.CallToolRequest, action string, list issues.List, structured bool, ct *envelope.Contract) *mcp.CallToolResult {
+	e := engineFor(c, req)
 	res := &mcp.CallToolResult{
 		Content: []mcp.Content{mcp.TextContent{Type: mcp.ContentTypeText, Text: toolcall.Text(e, action, list, ct)}},
 		IsError: true,

@@ -12,6 +12,7 @@ import (
 
 	"github.com/selfheal/selfheal/contract"
 	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/mcp/internal/toolcall"
 )
 
 // AddTool adds a tool and its handler to s, as s.AddTool does, with
@@ -59,7 +60,7 @@ import (
 // would never reach selfheal. AddTool logs an error (WithLogger) when it is
 // on; Check returns it as an error.
 func AddTool(s *server.MCPServer, tool mcp.Tool, h server.ToolHandlerFunc, opts ...Option) {
-	c := newConfig(opts)
+	c := toolcall.NewConfig(opts)
 	t, err := newTool(tool, h, c)
 	if err != nil {
 		panic(fmt.Sprintf("mcpgo.AddTool: tool %q: %v", tool.Name, err))
@@ -88,7 +89,7 @@ func AddTool(s *server.MCPServer, tool mcp.Tool, h server.ToolHandlerFunc, opts 
 // themselves (s.AddTools, session tools) or call the handler directly in
 // tests. Register it with the same tool: its schema is the one validated.
 func Handler(tool mcp.Tool, h server.ToolHandlerFunc, opts ...Option) (server.ToolHandlerFunc, error) {
-	t, err := newTool(tool, h, newConfig(opts))
+	t, err := newTool(tool, h, toolcall.NewConfig(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -105,13 +106,13 @@ func sameSchema(a, b mcp.Tool) bool {
 // tool is one registered tool: its compiled schema, handler and options.
 type tool struct {
 	name string
-	c    *config
+	c    *toolcall.Config
 	h    server.ToolHandlerFunc
 	v    atomic.Pointer[validator]
 	lock *contract.Lock // nil: no contract awareness
 }
 
-func newTool(t mcp.Tool, h server.ToolHandlerFunc, c *config) (*tool, error) {
+func newTool(t mcp.Tool, h server.ToolHandlerFunc, c *toolcall.Config) (*tool, error) {
 	if h == nil {
 		return nil, fmt.Errorf("nil handler")
 	}
@@ -133,29 +134,29 @@ func newTool(t mcp.Tool, h server.ToolHandlerFunc, c *config) (*tool, error) {
 
 // handle is the server.ToolHandlerFunc registered for the tool.
 func (t *tool) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	return t.c.serve(ctx, req, t.name, t.v.Load(), t.h)
+	return serve(ctx, t.c, req, t.name, t.v.Load(), t.h)
 }
 
 // serve validates, guards and runs one call of the tool named name. v may
 // be nil (no usable schema: not validated).
-func (c *config) serve(ctx context.Context, req mcp.CallToolRequest, name string, v *validator, h server.ToolHandlerFunc) (*mcp.CallToolResult, error) {
+func serve(ctx context.Context, c *toolcall.Config, req mcp.CallToolRequest, name string, v *validator, h server.ToolHandlerFunc) (*mcp.CallToolResult, error) {
 	if v != nil {
 		if list := v.check(req); list != nil {
 			return validationResult(ctx, c, req, name, list, v.structured, v.contract), nil
 		}
 	}
-	if g := c.guardFor(name); g != nil {
+	if g := c.GuardFor(name); g != nil {
 		release, te := g.Acquire(ctx)
 		if te != nil {
 			return ToolErrorResult(*te), nil
 		}
 		defer release()
 	}
-	return c.run(ctx, req, name, h)
+	return run(ctx, c, req, name, h)
 }
 
 // run calls the handler and turns what it returns into the result.
-func (c *config) run(ctx context.Context, req mcp.CallToolRequest, name string, h server.ToolHandlerFunc) (res *mcp.CallToolResult, err error) {
+func run(ctx context.Context, c *toolcall.Config, req mcp.CallToolRequest, name string, h server.ToolHandlerFunc) (res *mcp.CallToolResult, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			c.Logger.ErrorContext(ctx, "selfheal: tool handler panicked",

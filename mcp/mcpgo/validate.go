@@ -43,7 +43,7 @@ func SchemaJSON(t mcp.Tool) ([]byte, error) {
 }
 
 // compile compiles t's input schema with the configured options.
-func compile(t mcp.Tool, c *config) (*validator, error) {
+func compile(t mcp.Tool, c *toolcall.Config) (*validator, error) {
 	data, err := SchemaJSON(t)
 	if err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
@@ -57,7 +57,7 @@ func compile(t mcp.Tool, c *config) (*validator, error) {
 
 // withContract sets v's contract_awareness section: t's changes since its
 // entry in lock (nil: none).
-func (v *validator) withContract(t mcp.Tool, lock *contract.Lock, c *config) error {
+func (v *validator) withContract(t mcp.Tool, lock *contract.Lock, c *toolcall.Config) error {
 	in, out := wireSchemas(t)
 	ct, err := c.ToolContract(lock, t.Name, t.Description, in, out)
 	if err != nil {

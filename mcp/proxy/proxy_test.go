@@ -65,7 +65,7 @@ func viaGosdk(t *testing.T, name, in, out, args string, meta mcp.Meta, opts ...g
 	}
 	// Near misses in open schemas, on by default in the proxy.
 	opts = append([]gosdk.Option{gosdk.WithSchemaOptions(jsonschemav6.WithTypos(true))}, opts...)
-	_, h, err := gosdk.ToolFor(tool, func(context.Context, *mcp.CallToolRequest, map[string]any) (*mcp.CallToolResult, any, error) {
+	_, h, err := gosdk.Handler(tool, func(context.Context, *mcp.CallToolRequest, map[string]any) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ran"}}}, nil, nil
 	}, opts...)
 	if err != nil {
@@ -289,13 +289,13 @@ func TestLocale(t *testing.T) {
 	r.list("1", "", toolsResult(toolJSON("write_file", writeSchema)))
 	args := `{"path":"/a"}`
 	perSession := r.answered(call("2", "write_file", args))
-	want := viaGosdk(t, "write_file", writeSchema, "", args, mcp.Meta{"selfheal/locale": "ja"}, gosdk.WithExamples(false))
+	want := viaGosdk(t, "write_file", writeSchema, "", args, mcp.Meta{"selfheal/locale": "ja"}, gosdk.WithEngine(selfheal.New(selfheal.WithExamples(false))))
 	if got := decodeAny(t, perSession.Result); !reflect.DeepEqual(got, want) {
 		t.Errorf("initialize's locale\n got %s\nwant %s", perSession.Result, mustMarshal(t, want))
 	}
 	line := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"write_file","arguments":` + args + `,"_meta":{"selfheal/locale":"en"}}}` + "\n"
 	perCall := r.answered(line)
-	want = viaGosdk(t, "write_file", writeSchema, "", args, nil, gosdk.WithExamples(false))
+	want = viaGosdk(t, "write_file", writeSchema, "", args, nil, gosdk.WithEngine(selfheal.New(selfheal.WithExamples(false))))
 	if got := decodeAny(t, perCall.Result); !reflect.DeepEqual(got, want) {
 		t.Errorf("the call's locale\n got %s\nwant %s", perCall.Result, mustMarshal(t, want))
 	}

@@ -8,22 +8,21 @@ import (
 	"github.com/selfheal/selfheal/mcp/guard"
 )
 
-// Config is the SDK-neutral part of an integration's options. Each
-// integration embeds it in its own config, sets it through its options and
-// calls Init once they are applied.
+// Config is the SDK-neutral configuration of a tool call: the options of
+// both integrations (see Option) and the part of the proxy's that they
+// share. It is complete once Init has run.
 type Config struct {
-	// Engine words validation errors; built by Init from EngineOpts when
-	// nil, else switched to Locale when that is set.
+	// Engine words validation errors, in its own locale unless the client
+	// declares one (see EngineFor); selfheal.New() after Init when unset.
 	Engine *selfheal.Engine
-	// EngineOpts are the options of the engine Init builds.
-	EngineOpts []selfheal.Option
-	// Locale is the server's language ("" for the engine's).
-	Locale string
 	// Logger receives what the model must not see; slog.Default() after
 	// Init when unset.
 	Logger *slog.Logger
-	// Guard bounds the calls of the tool (or tools) configured.
+	// Guard bounds the calls of the tool (or tools) configured, except
+	// those of a tool with a guard of its own (see GuardFor).
 	Guard *guard.Guard
+	// toolGuards are the guards of single tools, by name (WithToolGuard).
+	toolGuards map[string]*guard.Guard
 	// SchemaOpts are passed to jsonschemav6.Compile (through
 	// SchemaOptions, which adds MaxDepth).
 	SchemaOpts []jsonschemav6.Option
@@ -41,23 +40,25 @@ type Config struct {
 	contract contractConfig
 }
 
-// SetLocale sets the server's language, for an engine built or given.
-func (c *Config) SetLocale(tag string) {
-	c.Locale = tag
-	c.EngineOpts = append(c.EngineOpts, selfheal.WithLocale(tag))
-}
-
 // Init completes the configuration once the options are applied: the
-// engine and the logger (slog.Default() when none was set).
+// engine (selfheal.New() when none was set) and the logger (slog.Default()
+// when none was set).
 func (c *Config) Init() {
 	if c.Engine == nil {
-		c.Engine = selfheal.New(c.EngineOpts...)
-	} else if c.Locale != "" {
-		c.Engine = c.Engine.Locale(c.Locale)
+		c.Engine = selfheal.New()
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
 	}
+}
+
+// GuardFor returns the guard of the tool named name: its own (see
+// WithToolGuard), else Guard; nil for none.
+func (c *Config) GuardFor(name string) *guard.Guard {
+	if g, ok := c.toolGuards[name]; ok {
+		return g
+	}
+	return c.Guard
 }
 
 // EngineFor returns the engine in the language tag the caller declared, or
