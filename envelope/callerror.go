@@ -1,0 +1,114 @@
+package envelope
+
+import (
+	"strconv"
+	"strings"
+	"time"
+)
+
+// CallError is the Go error a client gets for a failed tool call whose
+// result is one of this package's envelopes: the result said isError true
+// and its text parsed as a <tool_error> or a <validation_error>. The MCP
+// client helpers (mcp/gosdk.CallTool, mcp/mcpgo.CallTool) return it; find
+// it with errors.As and branch on Code instead of matching strings.
+//
+// It is named for where it is met (the caller's side of a call) rather than
+// for the envelope: [ToolError] is already the server's value and error,
+// and a CallError may hold either envelope. Both shapes are flattened into
+// one struct so a client switches on Code alone: a validation_error reads
+// as Code VALIDATION_ERROR, Severity error, with its Fields set and its
+// recovery line in Recovery. Sections the envelope did not carry are zero.
+type CallError struct {
+	Code       Code          // the tool_error's code; VALIDATION_ERROR for a validation_error
+	Severity   Severity      // error or critical (a warning is never a CallError)
+	Message    string        // the tool_error's message; empty for a validation_error
+	Recovery   string        // what the model should do next; for a validation_error its recovery line
+	Actions    []string      // tools the model may call instead
+	Details    []Detail      // the tool_error's key/value details, in order
+	RetryAfter time.Duration // how long to wait before calling again; zero when not given
+
+	// The validation_error's sections; zero for a tool_error.
+	Action   string    // the tool action the arguments were meant for
+	Fields   []Field   // one per invalid argument: Name is its path ("items[0].name", "(root)"), Text what is wrong
+	More     string    // the note on issues left out, if any
+	Contract *Contract // the tool's contract changes (contract_awareness), if any
+
+	// Text is the raw text of the result, every text block in order: the
+	// envelope as the model read it.
+	Text string
+}
+
+// NewCallError returns the CallError of a parsed envelope doc (from
+// [Parse]) and the result text it was read from, or nil when doc holds
+// neither envelope. It does not look at the severity: a client that
+// received a warning on a success should not make it an error.
+func NewCallError(doc Document, text string) *CallError {
+	switch {
+	case doc.ToolError != nil:
+		e := doc.ToolError
+		return &CallError{
+			Code: e.Code.orInternal(), Severity: e.Severity.norm(), Message: e.Message,
+			Recovery: e.Recovery, Actions: e.Actions, Details: e.Details, RetryAfter: e.RetryAfter,
+			Text: text,
+		}
+	case doc.Validation != nil:
+		v := doc.Validation
+		return &CallError{
+			Code: ValidationErrorCode, Severity: SeverityError, Recovery: v.Recovery,
+			Action: v.Action, Fields: v.Fields, More: v.More, Contract: v.Contract,
+			Text: text,
+		}
+	}
+	return nil
+}
+
+// maxErrorPaths is how many field paths Error lists before "…".
+const maxErrorPaths = 5
+
+// Error returns one line. For a tool_error it is "CODE: message", as
+// [ToolError.Error]. For a validation_error it counts the fields and lists
+// their paths, at most five then "…":
+//
+//	VALIDATION_ERROR: 2 fields: age, email
+//
+// Line breaks in the message or a path are written as spaces, so the line
+// stays one log line.
+func (e *CallError) Error() string {
+	var b strings.Builder
+	b.WriteString(string(e.Code.orInternal()))
+	if e.Code == ValidationErrorCode && e.Message == "" {
+		b.WriteString(": ")
+		b.WriteString(strconv.Itoa(len(e.Fields)))
+		if len(e.Fields) == 1 {
+			b.WriteString(" field")
+		} else {
+			b.WriteString(" fields")
+		}
+		for i, f := range e.Fields {
+			if i == maxErrorPaths {
+				b.WriteString(", …")
+				break
+			}
+			if i == 0 {
+				b.WriteString(": ")
+			} else {
+				b.WriteString(", ")
+			}
+			b.WriteString(oneLine(f.Name))
+		}
+		return b.String()
+	}
+	if e.Message != "" {
+		b.WriteString(": ")
+		b.WriteString(oneLine(e.Message))
+	}
+	return b.String()
+}
+
+// oneLine replaces line breaks with spaces.
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\r\n") {
+		return s
+	}
+	return strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ").Replace(s)
+}
