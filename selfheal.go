@@ -4,12 +4,11 @@ import (
 	"errors"
 	"sync"
 
-	"github.com/selfheal/selfheal/adapters/jsondecode"
-	"github.com/selfheal/selfheal/adapters/jsonschemav5"
-	"github.com/selfheal/selfheal/adapters/jsonschemav6"
-	"github.com/selfheal/selfheal/adapters/validatorv10"
 	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/formatter"
+	"github.com/selfheal/selfheal/internal/recognize"
+	"github.com/selfheal/selfheal/internal/schemav5"
+	"github.com/selfheal/selfheal/internal/schemav6"
 	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/locales"
 )
@@ -114,9 +113,13 @@ func (e *Engine) WithTemplates(overrides map[string]string) (*Engine, error) {
 
 // Issues returns the normalized issues of err, or nil when err is nil or
 // not a validation failure the engine understands. It accepts an
-// issues.List (or one wrapped), every adapter's error, and the
-// *jsonschema.ValidationError of santhosh-tekuri/jsonschema v6 or v5 as the
-// library returns it.
+// issues.Carrier anywhere in err's chain (an issues.List, every adapter's
+// error, a user's own error type with an Issues method), the
+// *jsonschema.ValidationError of santhosh-tekuri/jsonschema v6 or v5 as
+// the library returns it, and the raw errors of go-playground/validator
+// and encoding/json when the program imports adapters/validatorv10 or
+// adapters/jsondecode (the engine imports neither, so that a program links
+// only the validation libraries it uses).
 func (e *Engine) Issues(err error) issues.List {
 	if err == nil {
 		return nil
@@ -125,26 +128,36 @@ func (e *Engine) Issues(err error) issues.List {
 	if list, ok := err.(issues.List); ok {
 		return list
 	}
-	var list issues.List
-	if errors.As(err, &list) {
+	if list, ok := appendIssues(nil, err); ok && len(list) > 0 {
 		return list
 	}
-	if list, ok := validatorv10.Issues(err); ok {
-		return list
+	return nil
+}
+
+// appendIssues appends the issues of err to dst, trying the cheap
+// recognitions (a type assertion) before those that cost something on
+// every other error (errors.As, reading the error's text).
+func appendIssues(dst issues.List, err error) (issues.List, bool) {
+	if c, ok := err.(issues.Carrier); ok {
+		return append(dst, c.Issues()...), true
 	}
-	if list, ok := jsondecode.Issues(err); ok {
-		return list
+	if list, ok := recognize.AppendTyped(dst, err); ok {
+		return list, true
+	}
+	var c issues.Carrier
+	if errors.As(err, &c) {
+		return append(dst, c.Issues()...), true
 	}
 	// A JSON Schema error handed over as the library returned it: the
 	// instance is not at hand, so the issues say what the error tells of
 	// the value sent (see jsonschemav6.Issues).
-	if list, ok := jsonschemav6.Issues(err, issues.Unknown{}); ok {
-		return list
+	if list, ok := (*schemav6.Schema)(nil).AppendIssues(dst, err, issues.Unknown{}); ok {
+		return list, true
 	}
-	if list, ok := jsonschemav5.Issues(err, issues.Unknown{}); ok {
-		return list
+	if list, ok := schemav5.AppendIssues(dst, err); ok {
+		return list, true
 	}
-	return nil
+	return recognize.AppendFallback(dst, err)
 }
 
 // Format returns the text to send back for a failed call of action: the
@@ -169,10 +182,7 @@ func (e *Engine) Append(dst []byte, action string, err error) []byte {
 		return e.appendList(dst, action, err, list)
 	}
 	p := listPool.Get().(*issues.List)
-	list, ok := validatorv10.AppendIssues((*p)[:0], err)
-	if !ok {
-		list = append(list, e.Issues(err)...)
-	}
+	list, _ := appendIssues((*p)[:0], err)
 	dst = e.appendList(dst, action, err, list)
 	clear(list) // let the pooled list keep no value a model sent alive
 	if cap(list) <= maxPooledIssues {

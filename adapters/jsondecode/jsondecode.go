@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/selfheal/selfheal/internal/recognize"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -218,6 +219,17 @@ func Issues(err error) (issues.List, bool) {
 		return issues.List{{Code: issues.UnrecognizedKeys, Keys: []string{key}, Source: srcUnknownField}}, true
 	}
 	return nil, false
+}
+
+// The root package's Engine reads encoding/json's own errors (a
+// *json.SyntaxError, a *json.UnmarshalTypeError, an unknown field) through
+// this converter, so that it need not import this package. Decode's
+// errors, an issues.List, need none.
+func init() {
+	recognize.RegisterFallback(func(dst issues.List, err error) (issues.List, bool) {
+		list, ok := Issues(err)
+		return append(dst, list...), ok
+	})
 }
 
 // syntaxIssue reports malformed input at byte offset at of a document of

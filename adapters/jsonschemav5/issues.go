@@ -11,7 +11,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
-	"github.com/selfheal/selfheal/adapters/internal/schemaconv"
+	"github.com/selfheal/selfheal/internal/schemaconv"
+	"github.com/selfheal/selfheal/internal/schemav5"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -60,12 +61,10 @@ func (s *Schema) AppendIssues(dst issues.List, err error, instance any) (issues.
 	if err == nil {
 		return dst, false
 	}
-	var ve *jsonschema.ValidationError
-	if _, unknown := instance.(issues.Unknown); unknown && errors.As(err, &ve) {
-		k := schemaconv.Sink{Out: dst, From: len(dst)}
-		relay(&k, ve)
-		return k.Finish(), true
+	if _, unknown := instance.(issues.Unknown); unknown {
+		return schemav5.AppendIssues(dst, err)
 	}
+	var ve *jsonschema.ValidationError
 	if errors.As(err, &ve) {
 		c := conv{s: s, base: instance}
 		out := sink{Sink: schemaconv.Sink{Out: dst, From: len(dst)}}
@@ -75,16 +74,7 @@ func (s *Schema) AppendIssues(dst issues.List, err error, instance any) (issues.
 		}
 		return dst, true
 	}
-	var loop jsonschema.InfiniteLoopError
-	if errors.As(err, &loop) {
-		return append(dst, issues.Issue{Code: issues.Custom, Check: issues.CheckNever, Input: instance, Source: "jsonschema:$ref"}), true
-	}
-	var bad jsonschema.InvalidJSONTypeError
-	if errors.As(err, &bad) {
-		return append(dst, issues.Issue{Code: issues.InvalidType, Input: instance,
-			Expected: "string|number|boolean|null|object|array", Source: "jsonschema:type"}), true
-	}
-	return dst, false
+	return schemav5.AppendOther(dst, err, instance)
 }
 
 // conv converts one tree of errors. base is the value instance locations
@@ -99,26 +89,9 @@ type conv struct {
 	koff int
 }
 
-// pointer splits a JSON pointer as version 5 writes it (tokens escaped,
-// then percent-encoded) into its tokens.
-func pointer(p string) []string {
-	p = strings.TrimPrefix(p, "/")
-	if p == "" {
-		return nil
-	}
-	toks := strings.Split(p, "/")
-	for i, t := range toks {
-		if u, err := url.PathUnescape(t); err == nil {
-			t = u
-		}
-		toks[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
-	}
-	return toks
-}
-
 // locate returns the path and value at an instance location.
 func (c *conv) locate(loc string) (issues.Path, any) {
-	return schemaconv.Locate(c.base, nil, pointer(strings.TrimPrefix(loc, c.iloc)))
+	return schemaconv.Locate(c.base, nil, schemav5.Pointer(strings.TrimPrefix(loc, c.iloc)))
 }
 
 // parent returns the instance location without its last token.
@@ -137,7 +110,7 @@ var named = map[string]bool{"properties": true, "patternProperties": true, "depe
 // contextStep finds the first propertyNames or contentSchema step of a
 // keyword location at or after token koff, and the index after it.
 func contextStep(kwloc string, koff int) (string, int) {
-	toks := pointer(kwloc)
+	toks := schemav5.Pointer(kwloc)
 	for i := 0; i < len(toks); {
 		kw := toks[i]
 		switch {
@@ -351,7 +324,7 @@ func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
 func (c *conv) nested(k *sink, ve *jsonschema.ValidationError, ctx string, after int) {
 	if ctx == "propertyNames" {
 		ploc := parentLoc(ve.InstanceLocation)
-		toks := pointer(strings.TrimPrefix(ve.InstanceLocation, ploc))
+		toks := schemav5.Pointer(strings.TrimPrefix(ve.InstanceLocation, ploc))
 		name := ""
 		if len(toks) > 0 {
 			name = toks[len(toks)-1]
@@ -371,7 +344,7 @@ func (c *conv) nested(k *sink, ve *jsonschema.ValidationError, ctx string, after
 		return
 	}
 	// contentSchema: the string is where the instance stops being JSON.
-	toks := pointer(strings.TrimPrefix(ve.InstanceLocation, c.iloc))
+	toks := schemav5.Pointer(strings.TrimPrefix(ve.InstanceLocation, c.iloc))
 	v, n := c.base, 0
 	for _, tok := range toks {
 		if _, ok := v.(string); ok {

@@ -14,7 +14,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/selfheal/selfheal/adapters/internal/nearmiss"
-	"github.com/selfheal/selfheal/adapters/internal/schemaconv"
+	"github.com/selfheal/selfheal/internal/schemaconv"
 	"github.com/selfheal/selfheal/issues"
 )
 

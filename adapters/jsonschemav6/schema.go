@@ -2,8 +2,6 @@ package jsonschemav6
 
 import (
 	"fmt"
-	"math/big"
-	"strconv"
 	"strings"
 
 	"github.com/selfheal/selfheal/internal/jsonvalue"
@@ -11,7 +9,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/selfheal/selfheal/adapters/internal/nearmiss"
-	"github.com/selfheal/selfheal/adapters/internal/schemaconv"
+	"github.com/selfheal/selfheal/internal/schemaconv"
+	"github.com/selfheal/selfheal/internal/schemav6"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -22,13 +21,9 @@ const DefaultLocation = "mem:///schema.json"
 // Schema is a compiled JSON Schema that reports failures as issues. It is
 // immutable and safe for concurrent use.
 type Schema struct {
-	sch   *jsonschema.Schema
-	nodes map[string]*node // every compiled subschema by location
-	index nodeIndex        // the same, found faster
-	docs  schemaconv.Docs  // schema documents by URL, for literals
-	// counts writes each count the schema names (minLength, maxItems …)
-	// once, so that issues share the text rather than write it again.
-	counts map[int]issues.Number
+	// k is the compiled schema with what its failures' issues take from
+	// it, worked out once (see internal/schemav6).
+	k *schemav6.Schema
 	// maxDepth is the nesting limit of instances, as WithMaxDepth set it
 	// (0: issues.DefaultMaxDepth, negative: none).
 	maxDepth int
@@ -132,7 +127,8 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("jsonschemav6: the schema is not valid JSON: %w", err)
 	}
-	s := &Schema{docs: map[string]any{}, maxDepth: cfg.maxDepth}
+	s := &Schema{maxDepth: cfg.maxDepth}
+	docs := schemaconv.Docs{}
 	c := jsonschema.NewCompiler()
 	if cfg.draft != nil {
 		c.DefaultDraft(cfg.draft)
@@ -144,7 +140,7 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 		c.AssertContent()
 	}
 	if cfg.loader != nil {
-		c.UseLoader(recorder{next: cfg.loader, docs: s.docs})
+		c.UseLoader(recorder{next: cfg.loader, docs: docs})
 	}
 	if cfg.configureHook != nil {
 		cfg.configureHook(c)
@@ -160,9 +156,8 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("jsonschemav6: the schema does not compile: %w", err)
 	}
-	s.docs[loc] = doc
-	s.sch = sch
-	s.prepare()
+	docs[loc] = doc
+	s.k = schemav6.New(sch, docs)
 	if cfg.typos {
 		s.typos = typoShape(sch)
 	}
@@ -174,13 +169,11 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 // library's exact values, since the documents are not known. Instances are
 // held to issues.DefaultMaxDepth (see WithMaxDepth).
 func FromCompiled(sch *jsonschema.Schema) *Schema {
-	s := &Schema{sch: sch}
-	s.prepare()
-	return s
+	return &Schema{k: schemav6.New(sch, nil)}
 }
 
 // Compiled returns the library's compiled schema.
-func (s *Schema) Compiled() *jsonschema.Schema { return s.sch }
+func (s *Schema) Compiled() *jsonschema.Schema { return s.k.Compiled() }
 
 // Validate validates instance (a value decoded from JSON, numbers best as
 // json.Number) and returns its issues, or nil when it is valid. A valid
@@ -210,7 +203,7 @@ func (s *Schema) AppendValidate(dst issues.List, instance any) issues.List {
 // appendValidate is AppendValidate once the depth is known to be within
 // the limit.
 func (s *Schema) appendValidate(dst issues.List, instance any) issues.List {
-	err := s.sch.Validate(instance)
+	err := s.k.Compiled().Validate(instance)
 	if err == nil {
 		if s.typos != nil {
 			// Valid is where near misses matter most: the tool would run.
@@ -255,51 +248,4 @@ func (s *Schema) MaxDepth() int {
 		return -1
 	}
 	return s.maxDepth
-}
-
-// node returns the prepared subschema at a location, or nil.
-func (s *Schema) node(loc string) *node {
-	if s == nil {
-		return nil
-	}
-	if n := s.index.find(loc); n != nil {
-		return n
-	}
-	return s.nodes[loc]
-}
-
-// at returns the compiled schema at a location, or nil.
-func (s *Schema) at(loc string) *jsonschema.Schema {
-	if n := s.node(loc); n != nil {
-		return n.sch
-	}
-	return nil
-}
-
-// literal returns the number keyword kw of the schema at loc as the document
-// wrote it, or else the library's exact value written plainly.
-func (s *Schema) literal(loc, kw string, r *big.Rat) issues.Number {
-	if s == nil {
-		return schemaconv.RatText(r)
-	}
-	return schemaconv.LiteralIn(s.lookup(loc), kw, r)
-}
-
-// lookup returns the value of the schema document at a location.
-func (s *Schema) lookup(loc string) any {
-	if n := s.nodes[loc]; n != nil && n.doc != nil {
-		return n.doc
-	}
-	return s.docs.Lookup(loc)
-}
-
-// count writes n, a count of characters, items or properties, as the
-// schema's own text when the schema names it.
-func (s *Schema) count(n int) issues.Number {
-	if s != nil {
-		if c, ok := s.counts[n]; ok {
-			return c
-		}
-	}
-	return issues.Number(strconv.Itoa(n))
 }

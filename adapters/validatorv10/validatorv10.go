@@ -15,6 +15,7 @@ import (
 
 	"github.com/go-playground/validator/v10"
 
+	"github.com/selfheal/selfheal/internal/recognize"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -80,6 +81,13 @@ func AppendIssues(dst issues.List, err error) (issues.List, bool) {
 	return dst, false
 }
 
+// The root package's Engine reads validator's own errors through this
+// converter, so that it need not import this package (nor make every
+// program link go-playground/validator): a program that passes a raw
+// validator.ValidationErrors to Engine.Format imports this package, or
+// anything that does, or wraps the error with Bind.
+func init() { recognize.Register(AppendIssues) }
+
 // Bind attaches the validated value to the validator's error, so that
 // Issues can name the fields that cross-field and conditional tags refer to
 // by their JSON names and show their current values, and tell a map key's
@@ -110,6 +118,12 @@ type bound struct {
 
 func (b *bound) Error() string { return b.err.Error() }
 func (b *bound) Unwrap() error { return b.err }
+
+// Issues makes a bound error an issues.Carrier.
+func (b *bound) Issues() issues.List {
+	list, _ := b.appendIssues(nil)
+	return list
+}
 
 func (b *bound) appendIssues(dst issues.List) (issues.List, bool) {
 	return convert(dst, b.ve, newRoot(b.v), nil)
@@ -142,6 +156,12 @@ func (m mapErrors) Error() string {
 		fmt.Fprintf(&b, "%s: %v", k, m[k])
 	}
 	return b.String()
+}
+
+// Issues makes a Map error an issues.Carrier.
+func (m mapErrors) Issues() issues.List {
+	list, _ := m.appendIssues(nil)
+	return list
 }
 
 func (m mapErrors) appendIssues(dst issues.List) (issues.List, bool) {

@@ -5,7 +5,7 @@ import (
 
 	"github.com/selfheal/selfheal/internal/jsonvalue"
 
-	"github.com/selfheal/selfheal/adapters/internal/schemaconv"
+	"github.com/selfheal/selfheal/internal/schemaconv"
 )
 
 // Example turns a JSON Schema instance location into the path a model reads

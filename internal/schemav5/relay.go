@@ -1,11 +1,11 @@
-package jsonschemav5
+package schemav5
 
 import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
-	"github.com/selfheal/selfheal/adapters/internal/schemaconv"
+	"github.com/selfheal/selfheal/internal/schemaconv"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -16,7 +16,7 @@ import (
 // closest alternative as it does for every union.
 func relay(k *schemaconv.Sink, ve *jsonschema.ValidationError) {
 	kw := ve.KeywordLocation[strings.LastIndexByte(ve.KeywordLocation, '/')+1:]
-	path := schemaconv.GuessPath(pointer(ve.InstanceLocation))
+	path := schemaconv.GuessPath(Pointer(ve.InstanceLocation))
 	switch {
 	case (kw == "anyOf" || kw == "oneOf") && len(ve.Causes) > 0:
 		branches := make([][]issues.Issue, 0, len(ve.Causes))

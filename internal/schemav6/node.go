@@ -1,4 +1,4 @@
-package jsonschemav6
+package schemav6
 
 import (
 	"math/big"
@@ -10,7 +10,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/selfheal/selfheal/adapters/internal/schemaconv"
+	"github.com/selfheal/selfheal/internal/schemaconv"
 	"github.com/selfheal/selfheal/issues"
 )
 
