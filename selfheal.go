@@ -117,9 +117,11 @@ func (e *Engine) WithTemplates(overrides map[string]string) (*Engine, error) {
 // error, a user's own error type with an Issues method), the
 // *jsonschema.ValidationError of santhosh-tekuri/jsonschema v6 or v5 as
 // the library returns it, and the raw errors of go-playground/validator
-// and encoding/json when the program imports adapters/validatorv10 or
-// adapters/jsondecode (the engine imports neither, so that a program links
-// only the validation libraries it uses).
+// and encoding/json, worded precisely when the program imports
+// adapters/validatorv10 or adapters/jsondecode (the engine imports
+// neither, so that a program links only the validation libraries it uses;
+// without validatorv10, each validator failure is a line naming the tag
+// it failed).
 func (e *Engine) Issues(err error) issues.List {
 	if err == nil {
 		return nil
@@ -157,7 +159,10 @@ func appendIssues(dst issues.List, err error) (issues.List, bool) {
 	if list, ok := schemav5.AppendIssues(dst, err); ok {
 		return list, true
 	}
-	return recognize.AppendFallback(dst, err)
+	if list, ok := recognize.AppendFallback(dst, err); ok {
+		return list, true
+	}
+	return appendFieldErrors(dst, err)
 }
 
 // Format returns the text to send back for a failed call of action: the

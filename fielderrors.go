@@ -1,0 +1,76 @@
+package selfheal
+
+import (
+	"errors"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/selfheal/selfheal/issues"
+)
+
+// fieldError is the part of go-playground/validator's FieldError that the
+// engine reads, declared here so that the engine need not import the
+// validator (see appendFieldErrors).
+type fieldError interface {
+	Tag() string
+	Param() string
+	Namespace() string
+	Value() any
+}
+
+var fieldErrorType = reflect.TypeFor[fieldError]()
+
+// appendFieldErrors is the last resort for a validator.ValidationErrors
+// (a slice of FieldError, recognised by its methods) when the program does
+// not import adapters/validatorv10, whose converter words each tag
+// precisely: each failure becomes a custom issue at its field naming the
+// tag it failed, so that the model still reads a validation_error about
+// its arguments, never an INTERNAL_ERROR telling it they were fine.
+func appendFieldErrors(dst issues.List, err error) (issues.List, bool) {
+	for err != nil {
+		if v := reflect.ValueOf(err); v.Kind() == reflect.Slice && v.Len() > 0 && v.Type().Elem().Implements(fieldErrorType) {
+			for i := range min(v.Len(), issues.BuildLimit) {
+				fe, ok := v.Index(i).Interface().(fieldError)
+				if !ok {
+					continue
+				}
+				tag := fe.Tag()
+				if p := fe.Param(); p != "" {
+					tag += "=" + p
+				}
+				dst = append(dst, issues.Issue{Code: issues.Custom, Path: namespacePath(fe.Namespace()),
+					Input: fe.Value(), Message: "Fails the validation rule '" + tag + "'", Source: "validator:" + fe.Tag()})
+			}
+			if v.Len() > issues.BuildLimit {
+				dst = append(dst, issues.Omitted(v.Len()-issues.BuildLimit))
+			}
+			return dst, true
+		}
+		err = errors.Unwrap(err)
+	}
+	return dst, false
+}
+
+// namespacePath reads a validator namespace (User.addresses[0].city)
+// without its leading struct name into a path.
+func namespacePath(ns string) issues.Path {
+	_, ns, _ = strings.Cut(ns, ".")
+	var p issues.Path
+	for part := range strings.SplitSeq(ns, ".") {
+		name, rest, _ := strings.Cut(part, "[")
+		if name != "" {
+			p = append(p, name)
+		}
+		for rest != "" {
+			key, after, _ := strings.Cut(rest, "]")
+			if n, err := strconv.Atoi(key); err == nil {
+				p = append(p, n)
+			} else {
+				p = append(p, key)
+			}
+			_, rest, _ = strings.Cut(after, "[")
+		}
+	}
+	return p
+}

@@ -1,0 +1,44 @@
+package selfheal_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/go-playground/validator/v10"
+
+	"github.com/selfheal/selfheal"
+)
+
+type rawUser struct {
+	Name    string   `validate:"required"`
+	Age     int      `validate:"gte=18"`
+	Tags    []string `validate:"dive,min=2"`
+	Address struct {
+		City string `validate:"required"`
+	}
+}
+
+// TestRawValidatorErrors: a validator.ValidationErrors passed as the
+// validator returns it, in a program that need not import
+// adapters/validatorv10, is a validation_error naming each field, never an
+// INTERNAL_ERROR telling the model its arguments were fine.
+func TestRawValidatorErrors(t *testing.T) {
+	err := validator.New().Struct(rawUser{Age: 3, Tags: []string{"ok", "x"}})
+	e := selfheal.New()
+	for _, err := range []error{err, fmt.Errorf("validate: %w", err)} {
+		got := e.Format("users.create", err)
+		for _, want := range []string{`<validation_error action="users.create">`,
+			`<field name="Name">`, `<field name="Age">`, `<field name="Tags[1]">`, `<field name="Address.City">`} {
+			if !strings.Contains(got, want) {
+				t.Errorf("Format lacks %q:\n%s", want, got)
+			}
+		}
+		if res := e.Result("users.create", err); res.String() != got {
+			t.Errorf("Result differs from Format:\n%s", res.String())
+		}
+	}
+	if got := e.Format("users.create", validator.New().Struct(nil)); !strings.Contains(got, `code="INTERNAL_ERROR"`) {
+		t.Errorf("InvalidValidationError gives:\n%s", got)
+	}
+}
