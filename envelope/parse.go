@@ -151,14 +151,14 @@ func (r *reader) name() string {
 // attrs reads the rest of the start tag of elem, after its name: its
 // attributes, whose values it stores in vals in the order of names, up to
 // and including '>' or "/>". The first required names must be present, and
-// any other attribute is an error. It reports whether the tag was "/>".
-func (r *reader) attrs(elem string, names []string, vals []string, required int) (empty bool, err error) {
-	var seen uint8
+// any other attribute is an error. It reports whether the tag was "/>", and
+// which names were present (bit i for names[i]).
+func (r *reader) attrs(elem string, names []string, vals []string, required int) (empty bool, seen uint8, err error) {
 	for {
 		spaced := r.pos < len(r.s) && isSpace(r.s[r.pos])
 		r.skipSpace()
 		if r.pos >= len(r.s) {
-			return false, r.eof()
+			return false, 0, r.eof()
 		}
 		switch c := r.s[r.pos]; {
 		case c == '>':
@@ -167,30 +167,30 @@ func (r *reader) attrs(elem string, names []string, vals []string, required int)
 			r.pos += 2
 			empty = true
 		case !spaced || !isNameByte(c):
-			return false, r.syntaxf(r.pos, "unexpected %q in the start tag of <%s>", c, elem)
+			return false, 0, r.syntaxf(r.pos, "unexpected %q in the start tag of <%s>", c, elem)
 		default:
 			at := r.pos
 			name := r.name()
 			value, err := r.attrValue(elem, name)
 			if err != nil {
-				return false, err
+				return false, 0, err
 			}
 			i := slicesIndex(names, name)
 			if i < 0 || seen&(1<<i) != 0 {
 				if name == "xmlns" || strings.HasPrefix(name, "xmlns:") {
-					return false, r.errorf(at, "unexpected attribute %q on <%s>: namespaced envelopes are not ours", name, elem)
+					return false, 0, r.errorf(at, "unexpected attribute %q on <%s>: namespaced envelopes are not ours", name, elem)
 				}
-				return false, r.errorf(at, "unexpected attribute %q on <%s>", name, elem)
+				return false, 0, r.errorf(at, "unexpected attribute %q on <%s>", name, elem)
 			}
 			vals[i], seen = value, seen|1<<i
 			continue
 		}
 		for i := range required {
 			if seen&(1<<i) == 0 {
-				return false, r.errorf(r.pos, "<%s> has no %s attribute", elem, names[i])
+				return false, 0, r.errorf(r.pos, "<%s> has no %s attribute", elem, names[i])
 			}
 		}
-		return empty, nil
+		return empty, seen, nil
 	}
 }
 
@@ -507,7 +507,7 @@ func (r *reader) cdata(start, end int) (string, error) {
 // leaf reads the element name, after its name in the start tag: its
 // attributes (as attrs) and its text.
 func (r *reader) leaf(name string, names, vals []string, required int) (string, error) {
-	empty, err := r.attrs(name, names, vals, required)
+	empty, _, err := r.attrs(name, names, vals, required)
 	if err != nil || empty {
 		return "", err
 	}
@@ -517,7 +517,7 @@ func (r *reader) leaf(name string, names, vals []string, required int) (string, 
 // list reads the list element name, which has no attributes, after its name
 // in the start tag: item elements, each read by item, then its end tag.
 func (r *reader) list(name, itemName string, item func() error) error {
-	empty, err := r.attrs(name, nil, nil, 0)
+	empty, _, err := r.attrs(name, nil, nil, 0)
 	if err != nil || empty {
 		return err
 	}
@@ -560,7 +560,7 @@ var (
 func (r *reader) toolError() (*ToolError, error) {
 	at := r.pos
 	var a [2]string
-	empty, err := r.attrs("tool_error", toolErrorAttrs, a[:], 2)
+	empty, _, err := r.attrs("tool_error", toolErrorAttrs, a[:], 2)
 	if err != nil {
 		return nil, err
 	}
@@ -644,7 +644,7 @@ var (
 // validation reads a validation_error after the name of its start tag.
 func (r *reader) validation() (*ValidationError, error) {
 	var a [1]string
-	empty, err := r.attrs("validation_error", validationAttrs, a[:], 1)
+	empty, _, err := r.attrs("validation_error", validationAttrs, a[:], 1)
 	if err != nil {
 		return nil, err
 	}
@@ -694,12 +694,12 @@ func (r *reader) contract() (*Contract, error) {
 	const name = "contract_awareness"
 	at := r.pos
 	var a [1]string
-	empty, err := r.attrs(name, contractAttrs, a[:], 0)
+	empty, seen, err := r.attrs(name, contractAttrs, a[:], 0)
 	if err != nil {
 		return nil, err
 	}
 	c := &Contract{}
-	if a[0] != "" {
+	if seen != 0 { // omitted="" is malformed, not absent
 		n, err := strconv.Atoi(a[0])
 		if err != nil || n < 1 || strconv.Itoa(n) != a[0] {
 			return nil, r.errorf(at, "malformed omitted count %.40q", a[0])

@@ -230,6 +230,7 @@ func TestParseStrict(t *testing.T) {
 		{"severity in another case", `<tool_error code="X" severity="Error"><message>m</message></tool_error>`, "unknown severity", false},
 		{"retry with spaces", te("<retry_after> 30 seconds</retry_after>"), "malformed retry_after", false},
 		{"retry leading zero", te("<retry_after>030 seconds</retry_after>"), "malformed retry_after", false},
+		{"omitted empty", `<validation_error action="a"><contract_awareness omitted=""/><recovery>r</recovery></validation_error>`, "malformed omitted", false},
 		{"omitted zero", `<validation_error action="a"><contract_awareness omitted="0"/><recovery>r</recovery></validation_error>`, "malformed omitted", false},
 		{"omitted with plus", `<validation_error action="a"><contract_awareness omitted="+1"/><recovery>r</recovery></validation_error>`, "malformed omitted", false},
 		{"text in contract", `<validation_error action="a"><contract_awareness>x</contract_awareness><recovery>r</recovery></validation_error>`, "unexpected text", false},
