@@ -114,7 +114,7 @@ func (m *middleware) wrap(next mcp.MethodHandler) mcp.MethodHandler {
 				"tool", creq.Params.Name)
 			return res, nil
 		}
-		if te, ok := AsToolError(cause); ok {
+		if te, ok := toolcall.AsToolError(cause); ok {
 			return errorResult(te, cause), nil
 		}
 		return res, nil

@@ -319,7 +319,7 @@ func (st *tool[In, Out]) run(ctx context.Context, req *mcp.CallToolRequest, in I
 		if wireErr, ok := err.(*jsonrpc.Error); ok {
 			return nil, wireErr // a protocol error, as in go-sdk
 		}
-		te, ok := AsToolError(err)
+		te, ok := toolcall.AsToolError(err)
 		if !ok {
 			st.cfg.Logger.ErrorContext(ctx, "selfheal: tool handler failed", "tool", st.name, "error", err)
 		}
@@ -398,9 +398,3 @@ func isObjectJSON(data []byte) bool {
 	data = bytes.TrimLeft(data, " \t\r\n")
 	return len(data) > 0 && data[0] == '{'
 }
-
-// AsToolError returns the envelope to send for a handler's error and
-// whether err held one: an envelope of package envelope found in err's tree
-// comes back unchanged; any other error gives INTERNAL_ERROR (or TIMEOUT for
-// a deadline), as envelope.Wrap.
-func AsToolError(err error) (envelope.ToolError, bool) { return toolcall.AsToolError(err) }

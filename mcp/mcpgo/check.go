@@ -41,9 +41,9 @@ func Check(s *server.MCPServer, opts ...Option) error {
 	return errors.Join(errs...)
 }
 
-// InputSchemaValidation reports whether s was created with
+// inputSchemaValidation reports whether s was created with
 // server.WithInputSchemaValidation, and whether it could tell (see Check).
-func InputSchemaValidation(s *server.MCPServer) (on, known bool) {
+func inputSchemaValidation(s *server.MCPServer) (on, known bool) {
 	if s == nil {
 		return false, true
 	}
@@ -55,7 +55,7 @@ func InputSchemaValidation(s *server.MCPServer) (on, known bool) {
 }
 
 func checkValidation(s *server.MCPServer) error {
-	if on, _ := InputSchemaValidation(s); on {
+	if on, _ := inputSchemaValidation(s); on {
 		return ErrInputSchemaValidation
 	}
 	return nil

@@ -51,22 +51,14 @@ func validationResult(ctx context.Context, c *toolcall.Config, req mcp.CallToolR
 	return res
 }
 
-// ToolErrorResult returns the result that carries te: its tool_error text as
-// the only content, IsError from its severity (false for a warning).
-// Handlers rarely need it: returning an envelope as the handler's error
-// gives the same result.
-func ToolErrorResult(te envelope.ToolError) *mcp.CallToolResult {
+// toolErrorResult returns the result that carries te: its tool_error text
+// as the only content, IsError from its severity (false for a warning).
+func toolErrorResult(te envelope.ToolError) *mcp.CallToolResult {
 	return &mcp.CallToolResult{
 		Content: []mcp.Content{mcp.TextContent{Type: mcp.ContentTypeText, Text: te.String()}},
 		IsError: te.IsError(),
 	}
 }
-
-// AsToolError returns the envelope to send for a handler's error and
-// whether err held one: an envelope of package envelope found in err's tree
-// comes back unchanged; any other error gives INTERNAL_ERROR (or TIMEOUT for
-// a deadline), as envelope.Wrap.
-func AsToolError(err error) (envelope.ToolError, bool) { return toolcall.AsToolError(err) }
 
 // isProtocolError reports the errors mcp-go sends as JSON-RPC errors on
 // purpose, which pass through unchanged.

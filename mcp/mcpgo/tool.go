@@ -18,8 +18,9 @@ import (
 // AddTool adds a tool and its handler to s, as s.AddTool does, with
 // selfheal answering every failure:
 //
-//   - the tool's input schema (RawInputSchema when set, else InputSchema;
-//     see SchemaJSON) is compiled once, here, with jsonschemav6. AddTool
+//   - the tool's input schema (RawInputSchema when set, else InputSchema,
+//     {"type":"object"} when that is empty: MCP arguments are always an
+//     object) is compiled once, here, with jsonschemav6. AddTool
 //     panics when it does not compile, as s.AddTool panics on an invalid
 //     tool definition: a registration error is found at startup (use
 //     Handler to get it as an error instead). When s changes the schema at
@@ -98,8 +99,8 @@ func Handler(tool mcp.Tool, h server.ToolHandlerFunc, opts ...Option) (server.To
 
 // sameSchema reports whether a and b validate against the same schema.
 func sameSchema(a, b mcp.Tool) bool {
-	x, err1 := SchemaJSON(a)
-	y, err2 := SchemaJSON(b)
+	x, err1 := schemaJSON(a)
+	y, err2 := schemaJSON(b)
 	return err1 == nil && err2 == nil && bytes.Equal(x, y)
 }
 
@@ -148,7 +149,7 @@ func serve(ctx context.Context, c *toolcall.Config, req mcp.CallToolRequest, nam
 	if g := c.GuardFor(name); g != nil {
 		release, te := g.Acquire(ctx)
 		if te != nil {
-			return ToolErrorResult(*te), nil
+			return toolErrorResult(*te), nil
 		}
 		defer release()
 	}
@@ -161,7 +162,7 @@ func run(ctx context.Context, c *toolcall.Config, req mcp.CallToolRequest, name 
 		if v := recover(); v != nil {
 			c.Logger.ErrorContext(ctx, "selfheal: tool handler panicked",
 				"tool", name, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
-			res, err = ToolErrorResult(envelope.FromPanic(v)), nil
+			res, err = toolErrorResult(envelope.FromPanic(v)), nil
 		}
 	}()
 	res, err = h(ctx, req)
@@ -171,12 +172,12 @@ func run(ctx context.Context, c *toolcall.Config, req mcp.CallToolRequest, name 
 	if isProtocolError(err) {
 		return res, err
 	}
-	te, ok := AsToolError(err)
+	te, ok := toolcall.AsToolError(err)
 	if !ok {
 		c.Logger.ErrorContext(ctx, "selfheal: tool handler failed", "tool", name, "error", err)
 	}
 	if te.IsError() || res == nil {
-		return ToolErrorResult(te), nil // a lone warning: IsError false
+		return toolErrorResult(te), nil // a lone warning: IsError false
 	}
 	res.Content = append(res.Content, mcp.TextContent{Type: mcp.ContentTypeText, Text: te.String()})
 	return res, nil

@@ -27,11 +27,11 @@ type validator struct {
 	contract *envelope.Contract
 }
 
-// SchemaJSON returns the JSON Schema that arguments of t are validated
+// schemaJSON returns the JSON Schema that arguments of t are validated
 // against: t.RawInputSchema when set, else t.InputSchema marshaled. A tool
 // with an empty InputSchema (no type, properties or required names) is
 // validated against {"type":"object"}: MCP arguments are always an object.
-func SchemaJSON(t mcp.Tool) ([]byte, error) {
+func schemaJSON(t mcp.Tool) ([]byte, error) {
 	if len(t.RawInputSchema) > 0 {
 		return t.RawInputSchema, nil
 	}
@@ -44,7 +44,7 @@ func SchemaJSON(t mcp.Tool) ([]byte, error) {
 
 // compile compiles t's input schema with the configured options.
 func compile(t mcp.Tool, c *toolcall.Config) (*validator, error) {
-	data, err := SchemaJSON(t)
+	data, err := schemaJSON(t)
 	if err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
 	}

@@ -1,0 +1,5 @@
+package mcpgo
+
+// InputSchemaValidation is inputSchemaValidation, for the tests of package
+// mcpgo_test.
+var InputSchemaValidation = inputSchemaValidation
