@@ -2,6 +2,7 @@ package formatter
 
 import (
 	"cmp"
+	"hash/maphash"
 	"math"
 	"slices"
 	"sync"
@@ -100,6 +101,7 @@ func New(o Options) *Formatter {
 	}
 	f.close = xmlenc.AppendValidationClose(nil, "", nil, f.recovery)
 	f.renderUnits()
+	f.plans.seed = maphash.MakeSeed()
 	f.pool.New = func() any { return &state{f: f} }
 	return f
 }
@@ -214,6 +216,7 @@ type state struct {
 	redacted [64]redactEntry
 	lower    []byte
 	upper    []byte
+	pkey     []byte // the key of the plan being looked up
 
 	// {field} and {condition}: the other field of a cross-field check and
 	// the condition of a conditional requirement are rendered into these.

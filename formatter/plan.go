@@ -1,10 +1,13 @@
 package formatter
 
 import (
+	"encoding/binary"
 	"encoding/json"
-	"slices"
+	"hash/maphash"
+	"math"
+	"strconv"
+	"sync"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/selfheal/selfheal/internal/templates"
 	"github.com/selfheal/selfheal/internal/xmlenc"
@@ -14,34 +17,31 @@ import (
 // A line is mostly text that depends only on where the issue comes from:
 // the bound, the expected type, the format and its example, the allowed
 // values. Servers send the same failures again and again with different
-// values, so the formatter keeps, per template and such facts, a partial
+// values, so the formatter keeps, per message and such facts, a partial
 // template with those parts already rendered (templates.Template.Partial),
 // and renders only the value-dependent placeholders on each call.
 //
-// The cache is a fixed array of slots, so its memory is bounded whatever
-// the issues: a pair of slots is chosen by a cheap hash of the facts' addresses
-// (adapters hand out the same strings for the same schema keyword), and a
-// plan is used only when its facts are equal in content, so a collision or
-// a fresh copy of a string costs a miss, never a wrong line. A plan is
-// built the second time its pair misses the same hash, and a plan that is
-// being hit is not evicted by another, so one-off issues do not allocate
-// and two that collide do not evict each other on every call.
+// Plans are keyed by content: the key is the facts written out as bytes
+// (planKey), so a fresh copy of a string finds the same plan and a slice
+// changed in place finds another. The cache is bounded: once it holds
+// maxPlans plans it starts again empty. A plan is built the second time its
+// key is missed, so that one-off issues do not allocate.
 
-const planSlots = 512 // a power of two
+// maxPlans bounds the plans of one Formatter.
+const maxPlans = 1024
 
-// plans is a Formatter's cache of partial templates: pairs of slots, so
-// that two facts whose hashes collide can both keep a plan.
+// plans is a Formatter's cache of partial templates.
 type plans struct {
-	slot [planSlots]atomic.Pointer[plan]
-	seen [planSlots / 2]atomic.Uintptr // the last hash each pair missed
+	mu   sync.RWMutex
+	m    map[string]*plan
+	seed maphash.Seed
+	seen [256]atomic.Uint64 // hashes of keys missed once
 }
 
-// plan is a template with the parts fixed by key already rendered.
+// plan is a template with the parts fixed by its key already rendered.
 type plan struct {
-	key   planKey
 	tpl   *templates.Template
-	plain bool        // its fixed text needs no escaping (xmlenc.Plain)
-	used  atomic.Bool // hit since its pair last needed room
+	plain bool // its fixed text needs no escaping (xmlenc.Plain)
 }
 
 // noFiller renders every placeholder as nothing: what is left of a partial
@@ -49,24 +49,6 @@ type plan struct {
 type noFiller struct{}
 
 func (noFiller) AppendPlaceholder(dst []byte, _ templates.Placeholder) []byte { return dst }
-
-// planKey is everything the fixed placeholders read. Only placeholders
-// whose text is a function of these are fixed (see fixed).
-type planKey struct {
-	tpl              *templates.Template
-	code             issues.Code
-	kind             kind // of the value sent: origins and examples depend on it
-	hidden           bool // the field is sensitive
-	absent           bool // nothing was sent: {sent} says so
-	allowed          allowedFacts
-	expected, origin string
-	minimum, maximum issues.Number
-	format, pattern  string
-	divisor          issues.Number
-	message          string
-	keys             []string // unrecognized_keys: the allowed keys
-	values           []any    // invalid_value and the like: the allowed values
-}
 
 // allowedFacts says what {allowed} is rendered from.
 type allowedFacts uint8
@@ -94,8 +76,14 @@ func allowedOf(tpl *templates.Template, is *issues.Issue) allowedFacts {
 	return allowedOpen
 }
 
-// fixed reports whether placeholder p is rendered into the plan.
-func (k *planKey) fixed(p templates.Placeholder) bool {
+// fixedSet says which placeholders a plan renders: those whose text is a
+// function of the facts in its key.
+type fixedSet struct {
+	absent  bool
+	allowed allowedFacts
+}
+
+func (k fixedSet) fixed(p templates.Placeholder) bool {
 	switch p {
 	case templates.Expected, templates.Minimum, templates.Maximum, templates.Format,
 		templates.FormatExpected, templates.Example, templates.Pattern, templates.Divisor,
@@ -113,94 +101,90 @@ func (k *planKey) fixed(p templates.Placeholder) bool {
 // earlier placeholder left behind, so it must see them all rendered.
 func planned(tpl *templates.Template) bool { return !tpl.Has(templates.Value) }
 
-// newPlanKey copies the facts of is, and the slices it reads, so that the
-// caller may change them afterwards.
-func newPlanKey(tpl *templates.Template, is *issues.Issue, hidden bool) planKey {
-	k := planKey{tpl: tpl, code: is.Code, kind: kindOf(is.Input), hidden: hidden, absent: is.Absent,
-		allowed: allowedOf(tpl, is), expected: is.Expected, origin: is.Origin,
-		minimum: is.Minimum, maximum: is.Maximum, format: is.Format, pattern: is.Pattern,
-		divisor: is.Divisor, message: is.Message}
-	switch k.allowed {
-	case allowedKeys:
-		k.keys = slices.Clone(is.Allowed)
-	case allowedValues:
-		k.values = slices.Clone(is.Values)
+// planKey writes everything the fixed placeholders read into dst: the
+// message and its form, the facts of is, whether its field is sensitive.
+// Strings are written with their length, so that no two sets of facts
+// write the same key.
+func planKey(dst []byte, id msgID, form templates.Form, is *issues.Issue, hidden bool, allowed allowedFacts) []byte {
+	dst = append(dst, byte(id), byte(id>>8), byte(form), byte(kindOf(is.Input)),
+		boolByte(hidden)|boolByte(is.Absent)<<1, byte(allowed))
+	for _, str := range [...]string{string(is.Code), is.Expected, is.Origin, string(is.Minimum),
+		string(is.Maximum), is.Format, is.Pattern, string(is.Divisor), is.Message} {
+		dst = appendKeyString(dst, str)
 	}
-	return k
-}
-
-// planHash mixes the addresses of the facts of is: equal facts from the
-// same source land in the same pair of slots at the cost of one
-// multiplication.
-func planHash(tpl *templates.Template, is *issues.Issue, hidden bool, allowed allowedFacts) uintptr {
-	// The facts that tell sites apart; the others are compared, not hashed.
-	h := uintptr(unsafe.Pointer(tpl)) ^ addr(is.Expected)*3 ^ addr(string(is.Minimum))*5 ^
-		addr(string(is.Maximum))*7 ^ addr(is.Format)*11 ^ addr(is.Pattern)*13
 	switch allowed {
 	case allowedKeys:
-		h ^= uintptr(unsafe.Pointer(unsafe.SliceData(is.Allowed))) * 17
+		dst = binary.AppendUvarint(dst, uint64(len(is.Allowed)))
+		for _, k := range is.Allowed {
+			dst = appendKeyString(dst, k)
+		}
 	case allowedValues:
-		h ^= uintptr(unsafe.Pointer(unsafe.SliceData(is.Values))) * 17
+		dst = binary.AppendUvarint(dst, uint64(len(is.Values)))
+		for _, v := range is.Values {
+			dst = appendKeyScalar(dst, v)
+		}
 	}
-	h ^= uintptr(kindOf(is.Input)) | boolBit(hidden)<<4 | boolBit(is.Absent)<<5 | uintptr(allowed)<<6
-	x := uint64(h) * 0x9E3779B97F4A7C15
-	return uintptr(x ^ x>>32)
+	return dst
 }
 
-func addr(s string) uintptr { return uintptr(unsafe.Pointer(unsafe.StringData(s))) }
-
-// eq is a == b, answered inline when both are the same memory, as the
-// facts of a plan and of the issues that hit it usually are.
-func eq(a, b string) bool {
-	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || a == b)
+func appendKeyString(dst []byte, str string) []byte {
+	return append(binary.AppendUvarint(dst, uint64(len(str))), str...)
 }
 
-func boolBit(b bool) uintptr {
+// appendKeyScalar writes a plain scalar (see scalars) with its type, so
+// that 1 and "1" and 1.0 key differently, as they render differently.
+func appendKeyScalar(dst []byte, v any) []byte {
+	var tag byte
+	var num []byte
+	var buf [24]byte
+	switch v := v.(type) {
+	case nil:
+		return append(dst, 0)
+	case string:
+		return appendKeyString(append(dst, 1), v)
+	case json.Number:
+		return appendKeyString(append(dst, 2), string(v))
+	case issues.Number:
+		return appendKeyString(append(dst, 3), string(v))
+	case bool:
+		return append(dst, 4, boolByte(v))
+	case float64:
+		tag, num = 5, binary.LittleEndian.AppendUint64(buf[:0], math.Float64bits(v))
+	case float32:
+		tag, num = 6, binary.LittleEndian.AppendUint32(buf[:0], math.Float32bits(v))
+	case int:
+		tag, num = 7, strconv.AppendInt(buf[:0], int64(v), 10)
+	case int8:
+		tag, num = 8, strconv.AppendInt(buf[:0], int64(v), 10)
+	case int16:
+		tag, num = 9, strconv.AppendInt(buf[:0], int64(v), 10)
+	case int32:
+		tag, num = 10, strconv.AppendInt(buf[:0], int64(v), 10)
+	case int64:
+		tag, num = 11, strconv.AppendInt(buf[:0], v, 10)
+	case uint:
+		tag, num = 12, strconv.AppendUint(buf[:0], uint64(v), 10)
+	case uint8:
+		tag, num = 13, strconv.AppendUint(buf[:0], uint64(v), 10)
+	case uint16:
+		tag, num = 14, strconv.AppendUint(buf[:0], uint64(v), 10)
+	case uint32:
+		tag, num = 15, strconv.AppendUint(buf[:0], uint64(v), 10)
+	case uint64:
+		tag, num = 16, strconv.AppendUint(buf[:0], v, 10)
+	}
+	return append(append(dst, tag, byte(len(num))), num...)
+}
+
+func boolByte(b bool) byte {
 	if b {
 		return 1
 	}
 	return 0
 }
 
-// matches compares the facts of is with the key's by content. The values
-// are plain scalars on both sides (see scalars), so comparing them cannot
-// panic.
-func (k *planKey) matches(tpl *templates.Template, is *issues.Issue, hidden bool, allowed allowedFacts) bool {
-	if k.tpl != tpl || k.hidden != hidden || k.absent != is.Absent || k.allowed != allowed || !eq(string(k.code), string(is.Code)) ||
-		!eq(k.expected, is.Expected) || !eq(k.origin, is.Origin) || !eq(string(k.minimum), string(is.Minimum)) ||
-		!eq(string(k.maximum), string(is.Maximum)) || !eq(k.format, is.Format) || !eq(k.pattern, is.Pattern) ||
-		!eq(string(k.divisor), string(is.Divisor)) || !eq(k.message, is.Message) || k.kind != kindOf(is.Input) {
-		return false
-	}
-	switch allowed {
-	case allowedKeys:
-		if len(k.keys) != len(is.Allowed) {
-			return false
-		}
-		for i, key := range k.keys {
-			if !eq(key, is.Allowed[i]) {
-				return false
-			}
-		}
-	case allowedValues:
-		if len(k.values) != len(is.Values) {
-			return false
-		}
-		for i, v := range k.values {
-			if str, ok := v.(string); ok { // most enums: compared by address first
-				if other, ok := is.Values[i].(string); !ok || !eq(str, other) {
-					return false
-				}
-			} else if v != is.Values[i] {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// scalars reports whether every value is a plain comparable scalar, which
-// a plan can hold a copy of and compare safely.
+// scalars reports whether every value is a plain scalar, which a plan's
+// key can write out (appendKeyScalar).
 func scalars(values []any) bool {
 	for _, v := range values {
 		switch v.(type) {
@@ -213,12 +197,13 @@ func scalars(values []any) bool {
 	return true
 }
 
-// appendPlanned renders message m for s.is like appendMessage, through
+// appendPlanned renders message id for s.is like appendMessage, through
 // the plan cache. For the top level of a line (s.top) it also works out
 // whether the line is plain, so that emitLine can copy it as it is.
-func (s *state) appendPlanned(dst []byte, m *templates.Message, count int64) []byte {
+func (s *state) appendPlanned(dst []byte, id msgID, count int64) []byte {
 	top := s.top
 	s.top = false
+	m := s.m(id)
 	if m == nil {
 		return dst
 	}
@@ -228,7 +213,7 @@ func (s *state) appendPlanned(dst []byte, m *templates.Message, count int64) []b
 	}
 	tpl, cnt := s.tpl, s.count
 	s.tpl, s.count = m.Template(form), count
-	t, plain := s.plan(s.tpl)
+	t, plain := s.plan(id, form, s.tpl)
 	if top && plain {
 		s.watch, s.dirty = true, false
 		dst = t.Append(dst, s)
@@ -241,47 +226,33 @@ func (s *state) appendPlanned(dst []byte, m *templates.Message, count int64) []b
 }
 
 // plan returns the template to render for s.is, the cached partial one
-// when its facts match (else tpl itself), and whether its fixed text is
-// plain.
-func (s *state) plan(tpl *templates.Template) (*templates.Template, bool) {
+// when there is one for its facts (else tpl itself), and whether its fixed
+// text is plain.
+func (s *state) plan(id msgID, form templates.Form, tpl *templates.Template) (*templates.Template, bool) {
 	if !planned(tpl) {
 		return tpl, false
 	}
 	is := s.is
 	allowed := allowedOf(tpl, is)
-	h := planHash(tpl, is, s.hidden, allowed)
+	s.pkey = planKey(s.pkey[:0], id, form, is, s.hidden, allowed)
 	c := &s.f.plans
-	pair := h & (planSlots/2 - 1)
-	a, b := &c.slot[2*pair], &c.slot[2*pair+1]
-	for _, slot := range [2]*atomic.Pointer[plan]{a, b} {
-		if p := slot.Load(); p != nil && p.key.matches(tpl, is, s.hidden, allowed) {
-			if !p.used.Load() { // read first: hits then write nothing shared
-				p.used.Store(true)
-			}
-			return p.tpl, p.plain
-		}
+	c.mu.RLock()
+	p := c.m[string(s.pkey)]
+	c.mu.RUnlock()
+	if p != nil {
+		return p.tpl, p.plain
 	}
-	if c.seen[pair].Swap(h) != h {
+	h := maphash.Bytes(c.seed, s.pkey)
+	if c.seen[h&(uint64(len(c.seen))-1)].Swap(h) != h {
 		return tpl, false // first sight: perhaps a one-off, not worth a plan yet
 	}
-	// Room: an empty slot, else one not hit since the pair last needed
-	// room; a pair whose plans are both in use keeps them, this time.
-	victim := a
-	switch pa, pb := a.Load(), b.Load(); {
-	case pa == nil:
-	case pb == nil:
-		victim = b
-	case !pa.used.Load():
-	case !pb.used.Load():
-		victim = b
-	default:
-		pa.used.Store(false)
-		pb.used.Store(false)
-		return tpl, false
-	}
-	p := &plan{key: newPlanKey(tpl, is, s.hidden)}
-	p.tpl = tpl.Partial(s, p.key.fixed)
+	p = &plan{tpl: tpl.Partial(s, fixedSet{absent: is.Absent, allowed: allowed}.fixed)}
 	p.plain = xmlenc.Plain(p.tpl.Append(nil, noFiller{}))
-	victim.Store(p)
+	c.mu.Lock()
+	if len(c.m) >= maxPlans || c.m == nil {
+		c.m = make(map[string]*plan, 64)
+	}
+	c.m[string(s.pkey)] = p
+	c.mu.Unlock()
 	return p.tpl, p.plain
 }

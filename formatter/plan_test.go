@@ -30,9 +30,8 @@ func TestPlansRenderTheSameLines(t *testing.T) {
 	}
 }
 
-// A plan is found by the facts' addresses but used only when they are
-// equal in content: a slice changed in place, or a fresh string, must give
-// the line of the new facts.
+// A plan is found by the facts' content: a slice changed in place, or a
+// fresh string, must give the line of the new facts.
 func TestPlansFollowContent(t *testing.T) {
 	f := New(DefaultOptions())
 	values := []any{"admin", "member"}
@@ -88,7 +87,7 @@ func TestPlannedLinesAreEscaped(t *testing.T) {
 	}
 }
 
-// The field memo finds a path by its slice's address but uses it only when
+// The field memo finds a path by a hash of its content and uses it only when
 // the path is equal in content: a path changed in place gets its own name
 // and its own sensitivity.
 func TestFieldMemoFollowsContent(t *testing.T) {

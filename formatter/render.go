@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unsafe"
 
 	"github.com/selfheal/selfheal/internal/templates"
 	"github.com/selfheal/selfheal/internal/xmlenc"
@@ -43,13 +42,23 @@ func (s *state) sensitive(p issues.Path) bool {
 // fieldAt returns the memo of the field at path p: the opening of its
 // line (as xmlenc.AppendFieldOpen writes it) and whether it is
 // sensitive. The lines of a call, and of the calls a pooled state serves,
-// sit at the same few paths, which adapters hand out as the same slices;
-// an entry is found by the slice's address and used only when the path is
-// equal in content. nil for a path with elements other than keys and
-// indexes.
+// sit at the same few paths; an entry is found by a hash of the path's
+// content and used only when the path is equal. nil for a path with
+// elements other than keys and indexes.
 func (s *state) fieldAt(p issues.Path) *fieldEntry {
-	h := uintptr(unsafe.Pointer(unsafe.SliceData(p)))>>3 ^ uintptr(len(p))
-	i := int(h^h>>7) & (len(s.fieldMemo) - 1) &^ 1
+	h := len(p)
+	for _, el := range p {
+		switch el := el.(type) {
+		case string:
+			if len(el) > maxMemoKey {
+				return nil // not pinned in the pool, and cut by appendName
+			}
+			h = h*31 ^ strHash(el)
+		case int:
+			h = h*31 ^ el
+		}
+	}
+	i := (h ^ h>>7) & (len(s.fieldMemo) - 1) &^ 1
 	// Pairs of slots, the one used last first, as in lookup.
 	first, second := &s.fieldMemo[i], &s.fieldMemo[i+1]
 	if first.ok && samePath(first.path, p) {
@@ -98,7 +107,7 @@ func samePath(a, p issues.Path) bool {
 	for i, el := range a {
 		switch x := el.(type) {
 		case string:
-			if y, ok := p[i].(string); !ok || !eq(x, y) {
+			if y, ok := p[i].(string); !ok || x != y {
 				return false
 			}
 		case int:
@@ -159,7 +168,7 @@ func (s *state) appendIssue(dst []byte, is, inner *issues.Issue) []byte {
 	s.known = false
 	s.is, s.inner, s.hidden = is, innerOf(is, inner), hidden
 	id := s.choose(is)
-	dst = s.appendPlanned(dst, s.m(id), countOf(id, is))
+	dst = s.appendPlanned(dst, id, countOf(id, is))
 	s.is, s.inner, s.hidden = saveIs, saveInner, saveHidden
 	return dst
 }
@@ -285,7 +294,7 @@ func (s *state) placeholder(dst []byte, p templates.Placeholder) []byte {
 		case is.Format == timeLayout && is.Pattern != "":
 			s.scratch = exampleTime.AppendFormat(s.scratch[:0], is.Pattern)
 			pv := preview{budget: len(s.scratch)}
-			s.value = pv.appendString(s.value[:0], bytesString(s.scratch), '\'')
+			s.value = pv.appendBytes(s.value[:0], s.scratch, '\'')
 		case !ok:
 			return dst
 		case kindOf(is.Input) == kindNumber && issues.Number(ex).IsNumeric():
@@ -389,7 +398,8 @@ func (s *state) appendRef(dst []byte) []byte {
 // appendPath renders a path quoted like a value: 'mode', 'items[0].name'.
 func (s *state) appendPath(dst []byte, p issues.Path) []byte {
 	s.scratch = p.AppendTo(s.scratch[:0])
-	return s.appendQuoted(dst, bytesString(s.scratch))
+	pv := preview{budget: 2 * s.f.maxRunes}
+	return pv.appendBytes(dst, s.scratch, '\'')
 }
 
 // appendCondition renders the condition of a conditional requirement:
@@ -453,14 +463,6 @@ func (s *state) appendPair(dst []byte, field issues.Path, values []any) []byte {
 	return dst
 }
 
-// bytesString views b as a string for a call that only reads it and keeps
-// nothing of it.
-func bytesString(b []byte) string {
-	if len(b) == 0 {
-		return ""
-	}
-	return unsafe.String(&b[0], len(b))
-}
 
 // appendSent renders the value sent: "nothing" when absent, its type and
 // size when the field is sensitive, else a preview, with the full size when

@@ -169,6 +169,15 @@ func stringOf(v any) (string, bool) {
 // break the line or hide a character, and cuts it at the budget with an
 // ellipsis.
 func (p *preview) appendString(dst []byte, s string, q byte) []byte {
+	return appendQuotedText(p, dst, s, q)
+}
+
+// appendBytes is appendString for text in a byte slice.
+func (p *preview) appendBytes(dst []byte, s []byte, q byte) []byte {
+	return appendQuotedText(p, dst, s, q)
+}
+
+func appendQuotedText[S string | []byte](p *preview, dst []byte, s S, q byte) []byte {
 	const hex = "0123456789abcdef"
 	if q != 0 {
 		dst = append(dst, q)
@@ -212,7 +221,7 @@ func (p *preview) appendString(dst []byte, s string, q byte) []byte {
 			i++
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
+		r, size := utf8.DecodeRuneInString(string(s[i:min(i+utf8.UTFMax, len(s))]))
 		switch {
 		case r == utf8.RuneError && size == 1:
 			dst = append(dst, `\ufffd`...)
