@@ -12,9 +12,15 @@
 //	</validation_error>
 //
 // An Engine accepts the failures a Go service already produces (an
-// issues.List, encoding/json decode errors through adapters/jsondecode, and
-// the other adapters as they land), normalizes them into issues typed like
-// Zod's, words them in the client's language and writes the envelope. Any
-// other error becomes an INTERNAL_ERROR tool_error that does not leak its
-// text. The data flows one way: adapter → issues → formatter → envelope.
+// issues.List, the adapters' errors, a *jsonschema.ValidationError straight
+// from santhosh-tekuri/jsonschema v5 or v6, go-playground/validator's and
+// encoding/json's errors), normalizes them into issues typed like Zod's,
+// words them in the client's language and writes the envelope. Any other
+// error becomes an INTERNAL_ERROR tool_error that does not leak its text.
+// The data flows one way: adapter → issues → formatter → envelope.
+//
+// The Engine recognises errors through issues.Carrier, which the adapters'
+// errors implement and a user's own error type may implement too; it
+// imports no adapter, so a program links only the validation libraries it
+// uses (see Engine.Issues).
 package selfheal
