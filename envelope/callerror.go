@@ -20,7 +20,7 @@ import (
 // recovery line in Recovery. Sections the envelope did not carry are zero.
 type CallError struct {
 	Code       Code          // the tool_error's code; VALIDATION_ERROR for a validation_error
-	Severity   Severity      // error or critical (a warning is never a CallError)
+	Severity   Severity      // error or critical; warning only if a server flagged a warning isError
 	Message    string        // the tool_error's message; empty for a validation_error
 	Recovery   string        // what the model should do next; for a validation_error its recovery line
 	Actions    []string      // tools the model may call instead

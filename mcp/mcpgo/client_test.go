@@ -265,6 +265,15 @@ func TestCallToolRetry(t *testing.T) {
 		}
 	})
 
+	t.Run("unknown tool", func(t *testing.T) {
+		// mcp-go answers a JSON-RPC error: returned as the client does
+		res, err := mcpgo.CallTool(ctx, c, callRequest("nope", nil), mcpgo.WithRetry(3), mcpgo.WithRetryNonIdempotent())
+		var ce *envelope.CallError
+		if err == nil || errors.As(err, &ce) || res != nil {
+			t.Errorf("res = %v, err = %v; want the client's error", res, err)
+		}
+	})
+
 	t.Run("plain error text passes through", func(t *testing.T) {
 		res, err := mcpgo.CallTool(ctx, c, callRequest("plain", nil), mcpgo.WithRetry(3), mcpgo.WithRetryNonIdempotent())
 		if err != nil {
