@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -175,7 +176,7 @@ func (r *reader) attrs(elem string, names []string, vals []string, required int)
 			if err != nil {
 				return false, 0, err
 			}
-			i := slicesIndex(names, name)
+			i := slices.Index(names, name)
 			if i < 0 || seen&(1<<i) != 0 {
 				if name == "xmlns" || strings.HasPrefix(name, "xmlns:") {
 					return false, 0, r.errorf(at, "unexpected attribute %q on <%s>: namespaced envelopes are not ours", name, elem)
@@ -192,15 +193,6 @@ func (r *reader) attrs(elem string, names []string, vals []string, required int)
 		}
 		return empty, seen, nil
 	}
-}
-
-func slicesIndex(names []string, name string) int {
-	for i, n := range names {
-		if n == name {
-			return i
-		}
-	}
-	return -1
 }
 
 // attrValue reads `S? = S? "value"` (or 'value') after the attribute name
@@ -263,6 +255,7 @@ func (r *reader) chars(end byte) (string, error) {
 	var b strings.Builder // the decoded value, once it differs from s[start:i]
 	last := start         // start of the run not yet copied to b
 	i := start
+scan:
 	for ; i < len(s); i++ {
 		c := s[i]
 		if special[c]&mode == 0 {
@@ -272,7 +265,7 @@ func (r *reader) chars(end byte) (string, error) {
 		n := 1
 		switch {
 		case c == end:
-			goto done
+			break scan
 		case c == '<': // in an attribute value
 			return "", r.syntaxf(i, "unescaped < inside attribute value")
 		case c == '"' || c == '\'': // the other quote
@@ -318,8 +311,9 @@ func (r *reader) chars(end byte) (string, error) {
 		i += n - 1
 		last = i + 1
 	}
-	return "", r.eof()
-done:
+	if i == len(s) {
+		return "", r.eof()
+	}
 	r.pos = i
 	if mode == inAttr {
 		r.pos++ // the quote
@@ -380,8 +374,8 @@ func isXMLChar(ch rune) bool {
 
 // child reads up to the next child element of parent and returns its name
 // and the offset of its '<', r.pos after the name, or "" after parent's end
-// tag. Whitespace between elements
-// is skipped; anything else but a start or end tag is an error.
+// tag. Whitespace between elements is skipped; anything else but a start or
+// end tag is an error.
 func (r *reader) child(parent string) (name string, at int, err error) {
 	r.skipSpace()
 	s := r.s
@@ -448,13 +442,18 @@ func (r *reader) text(name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	var joined strings.Builder // the pieces, once a CDATA section splits the text
+	split := false
 	for {
 		at := r.pos // at '<'
 		switch rest := r.s[at:]; {
 		case strings.HasPrefix(rest, "</"):
+			if split {
+				value = joined.String()
+			}
 			return value, r.endTag(name)
 		case strings.HasPrefix(rest, "<![CDATA["):
-			// Rare: the renderers escape instead. Join the pieces.
+			// Rare: the renderers escape instead.
 			end := strings.Index(rest, "]]>")
 			if end < 0 {
 				return "", r.eof()
@@ -468,7 +467,12 @@ func (r *reader) text(name string) (string, error) {
 			if err != nil {
 				return "", err
 			}
-			value += cdata + more
+			if !split {
+				joined.WriteString(value)
+				split = true
+			}
+			joined.WriteString(cdata)
+			joined.WriteString(more)
 		default:
 			if err := r.markup(at, name); err != nil {
 				return "", err

@@ -285,3 +285,14 @@ func TestParseAllocs(t *testing.T) {
 		}
 	}
 }
+
+// Cost is linear in the text whatever it holds: many CDATA sections or
+// entities in one element are joined once, not copied again per piece.
+func TestParseManyPieces(t *testing.T) {
+	const n = 200_000
+	text := `<tool_error code="X" severity="error"><message>` + strings.Repeat("<![CDATA[a]]>&amp;", n) + `</message></tool_error>`
+	d, err := envelope.Parse(text)
+	if err != nil || d.ToolError.Message != strings.Repeat("a&", n) {
+		t.Fatalf("Parse of %d CDATA sections and entities: %v", n, err)
+	}
+}
