@@ -50,8 +50,10 @@ func WithLogger(l *slog.Logger) Option { return toolcall.WithLogger(l) }
 // Share one guard between tools to bound them together.
 func WithGuard(g *guard.Guard) Option { return toolcall.WithGuard(g) }
 
-// WithToolGuard bounds the calls of the tool named name with g, for
-// Middleware, which serves every tool; it takes precedence over WithGuard.
+// WithToolGuard bounds the calls of the tool named name with g, instead of
+// WithGuard's guard; a nil g leaves the tool unguarded. It is meant for
+// Middleware, which serves every tool; with AddTool and Handler it applies
+// to the tool of that name.
 func WithToolGuard(name string, g *guard.Guard) Option {
 	return toolcall.WithToolGuard(name, g)
 }
