@@ -141,8 +141,9 @@ func (f *Formatter) Fields(list issues.List) (fields []envelope.Field, more stri
 	defer f.put(s)
 	s.fields = make([]envelope.Field, 0, min(len(list), f.maxIssues))
 	s.collect = true
+	s.out = s.buf[:0] // the fields as the envelope writes them, then dropped
 	s.run(list)
-	s.collect = false
+	s.buf, s.collect = s.out[:0], false
 	if s.omitted > 0 {
 		more = string(s.appendMore(s.tmp[:0], s.omitted))
 	}
@@ -163,10 +164,10 @@ func (f *Formatter) get() *state { return f.pool.Get().(*state) }
 
 func (f *Formatter) put(s *state) {
 	const keep = 64 << 10 // don't let one huge call pin memory in the pool
-	if cap(s.name) > keep || cap(s.line) > keep || cap(s.tmp) > keep {
+	if cap(s.name) > keep || cap(s.line) > keep || cap(s.tmp) > keep || cap(s.buf) > keep {
 		return
 	}
-	s.out, s.is, s.suggFor, s.vsuggFor, s.known = nil, nil, nil, nil, false
+	s.out, s.is, s.suggFor, s.vsuggFor = nil, nil, nil, nil
 	clear(s.sugg)
 	f.pool.Put(s)
 }
@@ -175,13 +176,13 @@ func (f *Formatter) put(s *state) {
 // renders without allocating.
 type state struct {
 	f       *Formatter
-	out     []byte // the envelope being written (AppendValidation)
+	out     []byte // the fields being written (see emitLine)
+	buf     []byte // Fields' out
 	fields  []envelope.Field
-	collect bool
+	collect bool   // Fields: keep each field's name and text too
 	name    []byte // the current field name
 	line    []byte // the current line
-	prev    []byte // the previous field name and line, to drop duplicates (Fields)
-	prevAt  int    // where the previous field starts in out (AppendValidation)
+	prevAt  int    // where the previous field starts in out
 	tmp     []byte
 	path    issues.Path
 	cut     issues.Path // a path with its long keys cut (appendName)
@@ -189,14 +190,6 @@ type state struct {
 	lines   int
 	bytes   int
 	omitted int
-
-	// While a line renders: top marks its top-level message; watch, dirty
-	// and plain track whether its text is plain (see appendPlanned).
-	top, watch, dirty, plain bool
-	// known says knownHidden answers whether the line's field is sensitive
-	// (from the field memo), for appendIssue.
-	known, knownHidden bool
-	fieldMemo          [32]fieldEntry
 
 	// while a template renders
 	is     *issues.Issue
@@ -231,7 +224,6 @@ type state struct {
 // duplicates and stopping at the budget.
 func (s *state) run(list issues.List) {
 	s.lines, s.bytes, s.omitted = 0, 0, 0
-	s.prev = s.prev[:0]
 	s.order = s.order[:0]
 	// Issues an adapter counted past issues.BuildLimit without building
 	// them are not lines, but they are more issues.
@@ -325,78 +317,43 @@ func (s *state) emitIssue(is *issues.Issue) bool {
 	return s.emitLine(&is.Path, is, nil)
 }
 
-// emitLine renders is (with inner as its inner issue, if any) at path.
+// emitLine writes the field of is (with inner as its inner issue, if any)
+// at path into s.out, as the envelope shows it, and for Fields also keeps
+// its name and text. It is the one place lines are made: the budget, the
+// issue cap and the dropping of repeated lines are decided here, on the
+// bytes the envelope holds, whatever the caller wants of them. It reports
+// false when the budget is spent.
 func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue) bool {
 	if s.lines >= s.f.maxIssues {
 		return false
 	}
-	element := is.Code == issues.InvalidElement && isPathKey(is.Key)
-	if element {
+	if is.Code == issues.InvalidElement && isPathKey(is.Key) {
 		// The element's own path names the field, not its container's.
 		s.path = append(append(s.path[:0], (*path)...), is.Key)
 		s.name = s.appendName(s.name[:0], s.path)
 		clear(s.path)
-	} else if s.collect {
+	} else {
 		s.name = s.appendName(s.name[:0], *path)
 	}
-	// Identical lines for the same field say nothing new: the previous
-	// line is compared as written, in the envelope or in s.prev.
-	if s.collect {
-		s.line = s.appendIssue(s.line[:0], is, inner)
-		if n := len(s.name); len(s.prev) == n+1+len(s.line) && string(s.prev[:n]) == string(s.name) &&
-			string(s.prev[n+1:]) == string(s.line) {
-			return true
-		}
-		s.prev = append(append(append(s.prev[:0], s.name...), 0), s.line...)
-		// The budget counts the field as the envelope writes it, as
-		// AppendValidation does, so that both keep the same fields.
-		s.tmp = xmlenc.AppendField(s.tmp[:0], s.name, s.line)
-		if s.bytes+len(s.tmp) > s.f.maxBytes && s.lines > 0 {
-			return false
-		}
-		s.bytes += len(s.tmp)
-		s.fields = append(s.fields, envelope.Field{Name: string(s.name), Text: string(s.line)})
-	} else {
-		// The line is rendered in place; only a line that is not plain
-		// (see appendPlanned) is moved aside and escaped back.
-		start := len(s.out)
-		var f *fieldEntry
-		if !element {
-			f = s.fieldAt(*path)
-		}
-		switch {
-		case f != nil:
-			s.out = append(s.out, f.open...)
-			if path == &is.Path {
-				s.known, s.knownHidden = true, f.hidden
-			}
-		case element:
-			s.out = xmlenc.AppendFieldOpen(s.out, s.name)
-		default:
-			s.out = xmlenc.AppendFieldOpen(s.out, s.appendName(s.name[:0], *path))
-		}
-		at := len(s.out)
-		s.top, s.plain = true, false
-		s.out = s.appendIssue(s.out, is, inner)
-		s.top = false
-		if !s.plain {
-			s.line = append(s.line[:0], s.out[at:]...)
-			s.out = xmlenc.AppendText(s.out[:at], s.line)
-		}
-		s.out = xmlenc.AppendFieldClose(s.out)
-		field := s.out[start:]
-		if s.lines > 0 && string(s.out[s.prevAt:start]) == string(field) {
-			s.out = s.out[:start]
-			return true
-		}
-		if s.bytes+len(field) > s.f.maxBytes && s.lines > 0 {
-			s.out = s.out[:start]
-			return false
-		}
-		s.bytes += len(field)
-		s.prevAt = start
+	s.line = s.appendIssue(s.line[:0], is, inner)
+	start := len(s.out)
+	s.out = xmlenc.AppendField(s.out, s.name, s.line)
+	field := s.out[start:]
+	switch {
+	case s.lines > 0 && string(s.out[s.prevAt:start]) == string(field):
+		// The same line for the same field says nothing new.
+		s.out = s.out[:start]
+		return true
+	case s.bytes+len(field) > s.f.maxBytes && s.lines > 0:
+		s.out = s.out[:start]
+		return false
 	}
+	s.bytes += len(field)
+	s.prevAt = start
 	s.lines++
+	if s.collect {
+		s.fields = append(s.fields, envelope.Field{Name: string(s.name), Text: string(s.line)})
+	}
 	return true
 }
 

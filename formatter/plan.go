@@ -10,7 +10,6 @@ import (
 	"sync/atomic"
 
 	"github.com/selfheal/selfheal/internal/templates"
-	"github.com/selfheal/selfheal/internal/xmlenc"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -40,15 +39,8 @@ type plans struct {
 
 // plan is a template with the parts fixed by its key already rendered.
 type plan struct {
-	tpl   *templates.Template
-	plain bool // its fixed text needs no escaping (xmlenc.Plain)
+	tpl *templates.Template
 }
-
-// noFiller renders every placeholder as nothing: what is left of a partial
-// template is its fixed text.
-type noFiller struct{}
-
-func (noFiller) AppendPlaceholder(dst []byte, _ templates.Placeholder) []byte { return dst }
 
 // allowedFacts says what {allowed} is rendered from.
 type allowedFacts uint8
@@ -198,11 +190,8 @@ func scalars(values []any) bool {
 }
 
 // appendPlanned renders message id for s.is like appendMessage, through
-// the plan cache. For the top level of a line (s.top) it also works out
-// whether the line is plain, so that emitLine can copy it as it is.
+// the plan cache.
 func (s *state) appendPlanned(dst []byte, id msgID, count int64) []byte {
-	top := s.top
-	s.top = false
 	m := s.m(id)
 	if m == nil {
 		return dst
@@ -213,24 +202,16 @@ func (s *state) appendPlanned(dst []byte, id msgID, count int64) []byte {
 	}
 	tpl, cnt := s.tpl, s.count
 	s.tpl, s.count = m.Template(form), count
-	t, plain := s.plan(id, form, s.tpl)
-	if top && plain {
-		s.watch, s.dirty = true, false
-		dst = t.Append(dst, s)
-		s.watch, s.plain = false, !s.dirty
-	} else {
-		dst = t.Append(dst, s)
-	}
+	dst = s.plan(id, form, s.tpl).Append(dst, s)
 	s.tpl, s.count = tpl, cnt
 	return dst
 }
 
-// plan returns the template to render for s.is, the cached partial one
-// when there is one for its facts (else tpl itself), and whether its fixed
-// text is plain.
-func (s *state) plan(id msgID, form templates.Form, tpl *templates.Template) (*templates.Template, bool) {
+// plan returns the template to render for s.is: the cached partial one
+// when there is one for its facts, else tpl itself.
+func (s *state) plan(id msgID, form templates.Form, tpl *templates.Template) *templates.Template {
 	if !planned(tpl) {
-		return tpl, false
+		return tpl
 	}
 	is := s.is
 	allowed := allowedOf(tpl, is)
@@ -240,19 +221,18 @@ func (s *state) plan(id msgID, form templates.Form, tpl *templates.Template) (*t
 	p := c.m[string(s.pkey)]
 	c.mu.RUnlock()
 	if p != nil {
-		return p.tpl, p.plain
+		return p.tpl
 	}
 	h := maphash.Bytes(c.seed, s.pkey)
 	if c.seen[h&(uint64(len(c.seen))-1)].Swap(h) != h {
-		return tpl, false // first sight: perhaps a one-off, not worth a plan yet
+		return tpl // first sight: perhaps a one-off, not worth a plan yet
 	}
 	p = &plan{tpl: tpl.Partial(s, fixedSet{absent: is.Absent, allowed: allowed}.fixed)}
-	p.plain = xmlenc.Plain(p.tpl.Append(nil, noFiller{}))
 	c.mu.Lock()
 	if len(c.m) >= maxPlans || c.m == nil {
 		c.m = make(map[string]*plan, 64)
 	}
 	c.m[string(s.pkey)] = p
 	c.mu.Unlock()
-	return p.tpl, p.plain
+	return p.tpl
 }

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/selfheal/selfheal/internal/templates"
-	"github.com/selfheal/selfheal/internal/xmlenc"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -39,85 +38,10 @@ func (s *state) sensitive(p issues.Path) bool {
 	return false
 }
 
-// fieldAt returns the memo of the field at path p: the opening of its
-// line (as xmlenc.AppendFieldOpen writes it) and whether it is
-// sensitive. The lines of a call, and of the calls a pooled state serves,
-// sit at the same few paths; an entry is found by a hash of the path's
-// content and used only when the path is equal. nil for a path with
-// elements other than keys and indexes.
-func (s *state) fieldAt(p issues.Path) *fieldEntry {
-	h := len(p)
-	for _, el := range p {
-		switch el := el.(type) {
-		case string:
-			if len(el) > maxMemoKey {
-				return nil // not pinned in the pool, and cut by appendName
-			}
-			h = h*31 ^ strHash(el)
-		case int:
-			h = h*31 ^ el
-		}
-	}
-	i := (h ^ h>>7) & (len(s.fieldMemo) - 1) &^ 1
-	// Pairs of slots, the one used last first, as in lookup.
-	first, second := &s.fieldMemo[i], &s.fieldMemo[i+1]
-	if first.ok && samePath(first.path, p) {
-		return first
-	}
-	*first, *second = *second, *first
-	if first.ok && samePath(first.path, p) {
-		return first
-	}
-	for _, el := range p {
-		switch el := el.(type) {
-		case string:
-			if len(el) > maxMemoKey {
-				return nil // not pinned in the pool, and cut by appendName
-			}
-		case int:
-		default:
-			return nil
-		}
-	}
-	e := first
-	s.name = s.appendName(s.name[:0], p)
-	e.path = append(e.path[:0], p...)
-	e.open = xmlenc.AppendFieldOpen(e.open[:0], s.name)
-	e.hidden, e.ok = s.sensitive(p), true
-	return e
-}
-
 // maxMemoKey is the longest key the pooled memos keep: longer keys are
 // not names a schema declares, and a pooled state must not keep alive a
 // 10 MiB key a model sent.
 const maxMemoKey = 64
-
-// fieldEntry is one slot of the field memo.
-type fieldEntry struct {
-	path       issues.Path // a copy: the caller's may change
-	open       []byte
-	hidden, ok bool
-}
-
-// samePath reports whether memo path a, of keys and indexes only, equals p.
-func samePath(a, p issues.Path) bool {
-	if len(a) != len(p) {
-		return false
-	}
-	for i, el := range a {
-		switch x := el.(type) {
-		case string:
-			if y, ok := p[i].(string); !ok || x != y {
-				return false
-			}
-		case int:
-			if y, ok := p[i].(int); !ok || x != y {
-				return false
-			}
-		}
-	}
-	return true
-}
 
 // redactEntry is one slot of the sensitive-key memo.
 type redactEntry struct {
@@ -161,12 +85,7 @@ func (s *state) appendIssue(dst []byte, is, inner *issues.Issue) []byte {
 	saveIs, saveInner, saveHidden := s.is, s.inner, s.hidden
 	// Whether the field is sensitive is asked by several placeholders;
 	// answer it once per issue.
-	hidden := s.knownHidden
-	if !s.known {
-		hidden = s.sensitive(is.Path)
-	}
-	s.known = false
-	s.is, s.inner, s.hidden = is, innerOf(is, inner), hidden
+	s.is, s.inner, s.hidden = is, innerOf(is, inner), s.sensitive(is.Path)
 	id := s.choose(is)
 	dst = s.appendPlanned(dst, id, countOf(id, is))
 	s.is, s.inner, s.hidden = saveIs, saveInner, saveHidden
@@ -235,24 +154,8 @@ func unitKey(origin string) string {
 }
 
 // AppendPlaceholder renders one placeholder of the template being written.
-// It implements templates.Filler. While a planned line whose fixed text is
-// plain is written (s.watch), it checks what each placeholder adds, so that
-// the line can be copied into the envelope without a second scan.
+// It implements templates.Filler.
 func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
-	if !s.watch {
-		return s.placeholder(dst, p)
-	}
-	s.watch = false // nested messages are part of this placeholder's text
-	start := len(dst)
-	dst = s.placeholder(dst, p)
-	s.watch = true
-	if !s.dirty && !xmlenc.Plain(dst[start:]) {
-		s.dirty = true
-	}
-	return dst
-}
-
-func (s *state) placeholder(dst []byte, p templates.Placeholder) []byte {
 	is := s.is
 	switch p {
 	case templates.Sent:
@@ -462,7 +365,6 @@ func (s *state) appendPair(dst []byte, field issues.Path, values []any) []byte {
 	s.field, s.fieldSet = nil, false
 	return dst
 }
-
 
 // appendSent renders the value sent: "nothing" when absent, its type and
 // size when the field is sensitive, else a preview, with the full size when
