@@ -80,24 +80,20 @@ func Parse(text string) (Document, error) {
 // findStart returns the offset of the first <tool_error or <validation_error
 // start tag (the name followed by a space, '/', '>' or the end), or -1.
 func findStart(s string) int {
-	best := -1
-	for _, tag := range [...]string{"<tool_error", "<validation_error"} {
-		for off := 0; ; {
-			i := strings.Index(s[off:], tag)
-			if i < 0 {
-				break
-			}
-			j := off + i + len(tag)
-			if j == len(s) || strings.IndexByte(" \t\r\n/>", s[j]) >= 0 {
-				if best < 0 || off+i < best {
-					best = off + i
+	for off := 0; ; {
+		i := strings.IndexByte(s[off:], '<')
+		if i < 0 {
+			return -1
+		}
+		off += i + 1
+		for _, name := range [...]string{"tool_error", "validation_error"} {
+			if strings.HasPrefix(s[off:], name) {
+				if j := off + len(name); j == len(s) || strings.IndexByte(" \t\r\n/>", s[j]) >= 0 {
+					return off - 1
 				}
-				break
 			}
-			off = j
 		}
 	}
-	return best
 }
 
 // reader is a cursor over the text given to Parse. Its methods read one
@@ -406,6 +402,9 @@ func (r *reader) child(parent string) (name string, at int, err error) {
 // CDATA between elements, processing instructions and declarations.
 func (r *reader) markup(at int, parent string) error {
 	rest := r.s[at:]
+	if len(rest) < 2 || rest[1] != '!' && rest[1] != '?' {
+		return nil // an element
+	}
 	switch {
 	case strings.HasPrefix(rest, "<!--"):
 		return r.errorf(at, "unexpected comment in <%s>", parent)
