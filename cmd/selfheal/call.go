@@ -16,12 +16,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/mcp/gosdk"
 )
 
 const callUsage = "usage: selfheal call [--json] [--timeout D] -- COMMAND [ARG...] TOOL ARGS.json"
 
 // callCommand implements `selfheal call`: it starts the stdio MCP server
-// COMMAND, calls TOOL once with the arguments in the file ARGS.json ("-":
+// COMMAND, calls TOOL once (with gosdk.CallTool, which reads the envelope
+// back as an *envelope.CallError) with the arguments in the file ARGS.json ("-":
 // standard input), and prints what a model would read, parsed: the code,
 // the fields, the recovery. It returns 0 when the call succeeded (a warning
 // included), 1 when it failed (an error result, or a JSON-RPC error from
@@ -65,9 +67,12 @@ func callCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail("%v", serverFailure("starting "+command[0], err, ctx, &serverErr))
 	}
 	defer session.Close()
-	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: raw})
+	res, err := gosdk.CallTool(ctx, session, &mcp.CallToolParams{Name: tool, Arguments: raw})
+	var failed *envelope.CallError
 	var rpcErr *jsonrpc.Error
 	switch {
+	case errors.As(err, &failed):
+		return printCall(stdout, callOutput{IsError: true, Text: failed.Text, Failed: failed}, *asJSON)
 	case errors.As(err, &rpcErr):
 		// The server refused the call itself, as servers without selfheal
 		// do for bad arguments: the call failed, not the tool.
@@ -75,11 +80,7 @@ func callCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case err != nil:
 		return fail("%v", serverFailure("calling "+tool, err, ctx, &serverErr))
 	}
-	out := callOutput{IsError: res.IsError, Text: callText(res)}
-	if doc, err := envelope.Parse(out.Text); err == nil {
-		out.ToolError, out.Validation = doc.ToolError, doc.Validation
-	}
-	return printCall(stdout, out, *asJSON)
+	return printCall(stdout, callOutput{IsError: res.IsError, Text: callText(res), Warning: gosdk.Warning(res)}, *asJSON)
 }
 
 // readArgs reads the call's arguments: a JSON value, from a file or "-".
@@ -111,13 +112,15 @@ func callText(res *mcp.CallToolResult) string {
 	return b.String()
 }
 
-// callOutput is what `selfheal call` prints.
+// callOutput is what `selfheal call` prints: a failed call's envelope
+// (Failed), or a result with perhaps a warning, or the server's JSON-RPC
+// error.
 type callOutput struct {
-	IsError    bool
-	Text       string
-	ToolError  *envelope.ToolError
-	Validation *envelope.ValidationError
-	RPCError   *rpcError
+	IsError  bool
+	Text     string
+	Failed   *envelope.CallError
+	Warning  *envelope.ToolError
+	RPCError *rpcError
 }
 
 type rpcError struct {
@@ -162,25 +165,31 @@ type (
 
 func (out callOutput) json() jsonOutput {
 	j := jsonOutput{IsError: out.IsError, Text: out.Text, RPCError: out.RPCError}
-	if te := out.ToolError; te != nil {
-		jt := &jsonToolError{Code: te.Code, Severity: te.Severity, Message: te.Message,
-			Recovery: te.Recovery, Actions: te.Actions, RetryAfter: te.RetryAfter.Seconds()}
-		for _, d := range te.Details {
-			jt.Details = append(jt.Details, jsonDetail{d.Key, d.Value})
+	switch f := out.Failed; {
+	case f != nil && f.Code == envelope.ValidationErrorCode:
+		jv := &jsonValidation{Action: f.Action, Fields: []jsonField{}, More: f.More, Recovery: f.Recovery}
+		for _, fl := range f.Fields {
+			jv.Fields = append(jv.Fields, jsonField{fl.Name, fl.Text})
 		}
-		j.ToolError = jt
-	}
-	if v := out.Validation; v != nil {
-		jv := &jsonValidation{Action: v.Action, Fields: []jsonField{}, More: v.More, Recovery: v.Recovery}
-		for _, f := range v.Fields {
-			jv.Fields = append(jv.Fields, jsonField{f.Name, f.Text})
-		}
-		if v.Contract != nil {
-			jv.Contract = v.Contract.Changes
+		if f.Contract != nil {
+			jv.Contract = f.Contract.Changes
 		}
 		j.Validation = jv
+	case f != nil:
+		j.ToolError = jsonToolErrorOf(f.Code, f.Severity, f.Message, f.Recovery, f.Actions, f.Details, f.RetryAfter)
+	case out.Warning != nil:
+		w := out.Warning
+		j.ToolError = jsonToolErrorOf(w.Code, w.Severity, w.Message, w.Recovery, w.Actions, w.Details, w.RetryAfter)
 	}
 	return j
+}
+
+func jsonToolErrorOf(code envelope.Code, sev envelope.Severity, msg, recovery string, actions []string, details []envelope.Detail, retry time.Duration) *jsonToolError {
+	jt := &jsonToolError{Code: code, Severity: sev, Message: msg, Recovery: recovery, Actions: actions, RetryAfter: retry.Seconds()}
+	for _, d := range details {
+		jt.Details = append(jt.Details, jsonDetail{d.Key, d.Value})
+	}
+	return jt
 }
 
 // printCall prints out and returns the exit status it stands for.
@@ -198,49 +207,50 @@ func printCall(w io.Writer, out callOutput, asJSON bool) int {
 		}
 		return status
 	}
-	switch {
+	switch f := out.Failed; {
 	case out.RPCError != nil:
 		fmt.Fprintf(w, "JSON-RPC error %d: %s\n", out.RPCError.Code, out.RPCError.Message)
-	case out.Validation != nil:
-		v := out.Validation
-		fmt.Fprintf(w, "%s %s\n", envelope.ValidationErrorCode, v.Action)
-		for _, f := range v.Fields {
-			fmt.Fprintf(w, "  %s: %s\n", f.Name, f.Text)
+	case f != nil && f.Code == envelope.ValidationErrorCode:
+		fmt.Fprintf(w, "%s %s\n", f.Code, f.Action)
+		for _, fl := range f.Fields {
+			fmt.Fprintf(w, "  %s: %s\n", fl.Name, fl.Text)
 		}
-		if v.More != "" {
-			fmt.Fprintf(w, "  %s\n", v.More)
+		if f.More != "" {
+			fmt.Fprintf(w, "  %s\n", f.More)
 		}
-		if v.Contract != nil {
-			for _, c := range v.Contract.Changes {
+		if f.Contract != nil {
+			for _, c := range f.Contract.Changes {
 				fmt.Fprintf(w, "contract %s: %s\n", c.Severity, c.Description)
 			}
 		}
-		fmt.Fprintf(w, "recovery: %s\n", v.Recovery)
-	case out.ToolError != nil:
-		te := out.ToolError
-		if !out.IsError {
-			fmt.Fprintln(w, "warning (the call succeeded):")
-		}
-		fmt.Fprintf(w, "%s (%s)\nmessage: %s\n", te.Code, te.Severity, te.Message)
-		if te.Recovery != "" {
-			fmt.Fprintf(w, "recovery: %s\n", te.Recovery)
-		}
-		if len(te.Actions) > 0 {
-			fmt.Fprintf(w, "actions: %s\n", strings.Join(te.Actions, ", "))
-		}
-		for _, d := range te.Details {
-			fmt.Fprintf(w, "detail %s: %s\n", d.Key, d.Value)
-		}
-		if te.RetryAfter > 0 {
-			fmt.Fprintf(w, "retry_after: %v\n", te.RetryAfter)
-		}
-		if !out.IsError {
-			fmt.Fprintf(w, "result:\n%s\n", strings.TrimSpace(textWithout(out.Text)))
-		}
+		fmt.Fprintf(w, "recovery: %s\n", f.Recovery)
+	case f != nil:
+		printToolError(w, f.Code, f.Severity, f.Message, f.Recovery, f.Actions, f.Details, f.RetryAfter)
+	case out.Warning != nil:
+		fmt.Fprintln(w, "warning (the call succeeded):")
+		we := out.Warning
+		printToolError(w, we.Code, we.Severity, we.Message, we.Recovery, we.Actions, we.Details, we.RetryAfter)
+		fmt.Fprintf(w, "result:\n%s\n", strings.TrimSpace(textWithout(out.Text)))
 	default:
 		fmt.Fprintln(w, out.Text)
 	}
 	return status
+}
+
+func printToolError(w io.Writer, code envelope.Code, sev envelope.Severity, msg, recovery string, actions []string, details []envelope.Detail, retry time.Duration) {
+	fmt.Fprintf(w, "%s (%s)\nmessage: %s\n", code, sev, msg)
+	if recovery != "" {
+		fmt.Fprintf(w, "recovery: %s\n", recovery)
+	}
+	if len(actions) > 0 {
+		fmt.Fprintf(w, "actions: %s\n", strings.Join(actions, ", "))
+	}
+	for _, d := range details {
+		fmt.Fprintf(w, "detail %s: %s\n", d.Key, d.Value)
+	}
+	if retry > 0 {
+		fmt.Fprintf(w, "retry_after: %v\n", retry)
+	}
 }
 
 // textWithout returns a result's text without its <tool_error> envelope:
