@@ -22,7 +22,7 @@ import (
 const callUsage = "usage: selfheal call [--json] [--timeout D] -- COMMAND [ARG...] TOOL ARGS.json"
 
 // callCommand implements `selfheal call`: it starts the stdio MCP server
-// COMMAND, calls TOOL once (with gosdk.CallTool, which reads the envelope
+// COMMAND, lists its tools, calls TOOL once (with gosdk.CallTool, which reads the envelope
 // back as an *envelope.CallError) with the arguments in the file ARGS.json ("-":
 // standard input), and prints what a model would read, parsed: the code,
 // the fields, the recovery. It returns 0 when the call succeeded (a warning
@@ -67,7 +67,18 @@ func callCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail("%v", serverFailure("starting "+command[0], err, ctx, &serverErr))
 	}
 	defer session.Close()
-	res, err := gosdk.CallTool(ctx, session, &mcp.CallToolParams{Name: tool, Arguments: raw})
+	// List the tools first, as a model's client does: a proxy in front of
+	// the server checks only the calls of tools it has seen listed.
+	var opts []gosdk.CallOption
+	for t, err := range session.Tools(ctx, nil) {
+		if err != nil {
+			return fail("%v", serverFailure("listing tools", err, ctx, &serverErr))
+		}
+		if t.Name == tool {
+			opts = append(opts, gosdk.WithTool(t))
+		}
+	}
+	res, err := gosdk.CallTool(ctx, session, &mcp.CallToolParams{Name: tool, Arguments: raw}, opts...)
 	var failed *envelope.CallError
 	var rpcErr *jsonrpc.Error
 	switch {
