@@ -33,10 +33,11 @@ type Document struct {
 // attributes, stray text, comments, processing instructions, namespaces, an
 // unknown severity or a malformed retry_after are errors wrapping
 // [ErrNotEnvelope], never guesses. Element text is returned exactly, leading
-// and trailing spaces included. Text that is not well-formed XML (a
-// mismatched end tag, an unknown entity, a character XML 1.0 forbids,
-// invalid UTF-8, a truncated envelope) gives an *xml.SyntaxError, wrapped
-// too, whose line counts from the start of text.
+// and trailing spaces included. Errors name the line and the byte offset,
+// counted from the start of text. Text that is not well-formed XML (a
+// mismatched end tag, an unknown entity, a character XML 1.0 forbids, raw
+// or as a reference, invalid UTF-8, a truncated envelope) gives an
+// *xml.SyntaxError, wrapped too.
 //
 // Besides the renderers' own spelling, Parse accepts what XML defines to
 // mean the same: the five predefined entities and numeric character
