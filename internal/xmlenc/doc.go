@@ -3,7 +3,7 @@
 // through it; the formatter streams a validation_error into its own buffer
 // with it, without building an envelope.ValidationError.
 //
-// It is internal so that these primitives, whose callers vouch for what they
-// append (see [AppendFieldOpen] and [Plain]), are not part of the public API.
+// It is internal so that these streaming primitives, which only the
+// formatter needs, are not part of the public API.
 // The escaping rules are documented in package envelope.
 package xmlenc

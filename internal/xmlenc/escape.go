@@ -51,31 +51,6 @@ func AppendAttr[T string | []byte](dst []byte, s T) []byte {
 	return appendEscaped(dst, s, inAttr)
 }
 
-// Plain reports whether s can be copied as element text as it is, whatever
-// precedes it: AppendText appends s itself. It is cautious: text with a >
-// (which "]]" before it would make a markup end) or any non-ASCII byte
-// (whose UTF-8 must be checked) is not plain.
-func Plain[T string | []byte](s T) bool {
-	str := asString(s)
-	i := 0
-	for ; i+8 <= len(str); i += 8 {
-		if plain8(load8(str, i), inText) {
-			continue
-		}
-		for _, c := range []byte(str[i : i+8]) {
-			if special[c]&inText != 0 {
-				return false
-			}
-		}
-	}
-	for ; i < len(str); i++ {
-		if special[str[i]]&inText != 0 {
-			return false
-		}
-	}
-	return true
-}
-
 // appendEscaped appends s escaped for element text (mode inText) or for a
 // double-quoted attribute value (mode inAttr). It scans bytes once, copying
 // unchanged runs in one append, and never allocates beyond growing dst.

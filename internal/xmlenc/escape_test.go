@@ -135,26 +135,3 @@ func TestPlain8NeverSkipsASpecialByte(t *testing.T) {
 		}
 	}
 }
-
-// Plain accepts exactly the texts AppendText writes unchanged whatever
-// precedes them (cautiously: no > and no non-ASCII byte).
-func TestPlain(t *testing.T) {
-	for _, s := range []string{"", "plain text, quotes \" and 'apostrophes', tabs\tand\nnewlines",
-		"a & b", "<", ">", "]]>", "\r", "\x00", "caf\u00e9", "\xff", strings.Repeat("x", 17) + "<"} {
-		escaped := string(AppendText(nil, s))
-		want := escaped == s
-		for i := range len(s) {
-			if s[i] >= 0x80 || s[i] == '>' {
-				want = false
-			}
-		}
-		if got := Plain(s); got != want {
-			t.Errorf("Plain(%q) = %v, want %v", s, got, want)
-		}
-		if Plain(s) {
-			if got, want := string(AppendFieldClose(append(AppendFieldOpen(nil, "n"), s...))), string(AppendField(nil, "n", s)); got != want {
-				t.Errorf("a plain text written as it is gives %q, want %q", got, want)
-			}
-		}
-	}
-}

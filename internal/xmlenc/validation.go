@@ -18,25 +18,10 @@ func AppendValidationOpen(dst []byte, action string) []byte {
 // newline. Name and text may each be a string or a []byte, so a caller that
 // assembles the text in a scratch buffer passes it without a conversion.
 func AppendField[N, T string | []byte](dst []byte, name N, text T) []byte {
-	dst = AppendFieldOpen(dst, name)
-	dst = AppendText(dst, text)
-	return AppendFieldClose(dst)
-}
-
-// AppendFieldOpen and AppendFieldClose write AppendField's line around a
-// text the caller appends itself: escaped with AppendText, or as it is when
-// Plain accepts it. A writer that renders the text in pieces it has checked
-// writes it once, in place, instead of building it aside and scanning it
-// again. The caller vouches for the text: one Plain rejects, appended
-// unescaped, would make the envelope malformed.
-func AppendFieldOpen[N string | []byte](dst []byte, name N) []byte {
 	dst = append(dst, `  <field name="`...)
 	dst = AppendAttr(dst, name)
-	return append(dst, `">`...)
-}
-
-// AppendFieldClose ends the line AppendFieldOpen began.
-func AppendFieldClose(dst []byte) []byte {
+	dst = append(dst, `">`...)
+	dst = AppendText(dst, text)
 	return append(dst, "</field>\n"...)
 }
 

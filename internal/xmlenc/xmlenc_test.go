@@ -32,9 +32,7 @@ func TestStreamingMatchesValue(t *testing.T) {
 	v.Contract = &envelope.Contract{More: 2}
 	dst = xmlenc.AppendValidationOpen(dst[:0], v.Action)
 	for _, f := range v.Fields {
-		dst = xmlenc.AppendFieldOpen(dst, f.Name)
-		dst = xmlenc.AppendText(dst, f.Text)
-		dst = xmlenc.AppendFieldClose(dst)
+		dst = xmlenc.AppendField(dst, f.Name, f.Text)
 	}
 	dst = xmlenc.AppendValidationClose(dst, v.More, func(b []byte) []byte {
 		return append(b, "  <contract_awareness omitted=\"2\">\n  </contract_awareness>\n"...)
