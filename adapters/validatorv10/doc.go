@@ -25,4 +25,11 @@
 // fields be named by their JSON names and shown with their values; Map
 // accepts ValidateMap's result. Adapters never word anything: the
 // formatter does.
+//
+// selfheal's Engine does not import this package, so that a program that
+// does not use the validator does not link it. Bind's and Map's errors are
+// issues.Carrier values the Engine reads like any other; a raw
+// validator.ValidationErrors passed to Engine.Format is worded by this
+// package's converter when the program imports it (it registers itself),
+// and otherwise as one line per field naming the tag it failed.
 package validatorv10
