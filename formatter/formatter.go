@@ -124,8 +124,8 @@ func (f *Formatter) AppendValidation(dst []byte, action string, list issues.List
 	dst = s.out
 	more := ""
 	if s.omitted > 0 {
-		s.tmp = s.appendMore(s.tmp[:0], s.omitted)
-		more = string(s.tmp)
+		s.line = s.appendMore(s.line[:0], s.omitted)
+		more = string(s.line)
 	}
 	if more == "" {
 		return append(dst, f.close...) // the same every time: written once
@@ -145,7 +145,7 @@ func (f *Formatter) Fields(list issues.List) (fields []envelope.Field, more stri
 	s.run(list)
 	s.buf, s.collect = s.out[:0], false
 	if s.omitted > 0 {
-		more = string(s.appendMore(s.tmp[:0], s.omitted))
+		more = string(s.appendMore(s.line[:0], s.omitted))
 	}
 	fields, s.fields = s.fields, nil
 	return fields, more
@@ -164,26 +164,30 @@ func (f *Formatter) get() *state { return f.pool.Get().(*state) }
 
 func (f *Formatter) put(s *state) {
 	const keep = 64 << 10 // don't let one huge call pin memory in the pool
-	if cap(s.name) > keep || cap(s.line) > keep || cap(s.tmp) > keep || cap(s.buf) > keep {
+	if cap(s.name) > keep || cap(s.line) > keep || cap(s.buf) > keep {
 		return
 	}
-	s.out, s.is, s.suggFor, s.vsuggFor = nil, nil, nil, nil
+	s.out, s.frame, s.suggFor, s.vsuggFor = nil, frame{}, nil, nil
 	clear(s.sugg)
 	f.pool.Put(s)
 }
 
 // state is the per-call scratch space, pooled so that a warm formatter
-// renders without allocating.
+// renders without allocating. It has three parts: what emitLine keeps
+// across the lines of a call, the frame of the message being rendered
+// (saved and restored around a nested message), and buffers and memos the
+// placeholders render with.
 type state struct {
-	f       *Formatter
-	out     []byte // the fields being written (see emitLine)
+	f *Formatter
+
+	// Across the lines of a call (run, emitLine).
+	out     []byte // the fields written so far, as the envelope holds them
 	buf     []byte // Fields' out
 	fields  []envelope.Field
 	collect bool   // Fields: keep each field's name and text too
 	name    []byte // the current field name
-	line    []byte // the current line
+	line    []byte // the current line, unescaped
 	prevAt  int    // where the previous field starts in out
-	tmp     []byte
 	path    issues.Path
 	cut     issues.Path // a path with its long keys cut (appendName)
 	order   []ordered
@@ -191,33 +195,41 @@ type state struct {
 	bytes   int
 	omitted int
 
-	// while a template renders
-	is     *issues.Issue
-	tpl    *templates.Template
-	count  int64
-	value  []byte
-	inner  *issues.Issue
-	hidden bool // the current issue's field is sensitive
-	// sugg holds the key suggestions of suggFor (see keySuggestions).
-	suggFor *issues.Issue
-	sugg    []string
-	// vsugg is the value suggestion of vsuggFor (see valueSuggestion).
+	frame
+
+	// What placeholders render with. sugg holds the key suggestions of
+	// suggFor (see keySuggestions); vsugg the value suggestion of vsuggFor
+	// (see valueSuggestion); lower and upper the multiples (see multiples).
+	suggFor  *issues.Issue
+	sugg     []string
 	vsuggFor *issues.Issue
 	vsugg    string
 	vsuggOK  bool
-	// redacted memoizes the redactor's answer per path key.
-	redacted [64]redactEntry
 	lower    []byte
 	upper    []byte
-	pkey     []byte // the key of the plan being looked up
-
-	// {field} and {condition}: the other field of a cross-field check and
-	// the condition of a conditional requirement are rendered into these.
+	value    []byte // {value}: what the message around a value shows
+	// {field}: the other field of a cross-field check, or (fieldSet) the
+	// fields of a condition, rendered into cond and pair.
 	field    []byte
 	fieldSet bool
 	cond     []byte
 	pair     []byte
 	scratch  []byte
+	pkey     []byte // the key of the plan being looked up
+	// redacted memoizes the redactor's answer per path key.
+	redacted [64]redactEntry
+}
+
+// frame is what the placeholders of the message being rendered read: the
+// issue, its inner issue, whether its field is sensitive, the template and
+// the count that chose its plural form. A nested message (an inner issue's
+// line, a value with its size) saves and restores it whole.
+type frame struct {
+	is     *issues.Issue
+	inner  *issues.Issue
+	hidden bool // the issue's field is sensitive
+	tpl    *templates.Template
+	count  int64
 }
 
 // run writes (or collects) the lines of list in path order, dropping exact

@@ -200,10 +200,10 @@ func (s *state) appendPlanned(dst []byte, id msgID, count int64) []byte {
 	if m.Plural() {
 		form = s.f.cat.Form(count)
 	}
-	tpl, cnt := s.tpl, s.count
+	saved := s.frame
 	s.tpl, s.count = m.Template(form), count
 	dst = s.plan(id, form, s.tpl).Append(dst, s)
-	s.tpl, s.count = tpl, cnt
+	s.frame = saved
 	return dst
 }
 

@@ -63,14 +63,14 @@ func (s *state) appendMessage(dst []byte, m *templates.Message, count int64) []b
 	if m == nil {
 		return dst
 	}
-	tpl, cnt := s.tpl, s.count
+	saved := s.frame
 	form := templates.Other
 	if m.Plural() {
 		form = s.f.cat.Form(count)
 	}
 	s.tpl, s.count = m.Template(form), count
 	dst = s.tpl.Append(dst, s)
-	s.tpl, s.count = tpl, cnt
+	s.frame = saved
 	return dst
 }
 
@@ -82,13 +82,13 @@ func (s *state) appendLine(dst []byte, is *issues.Issue) []byte {
 // appendIssue renders is, with inner as the inner issue of a union, key or
 // element (nil: the first one, for unions the closest alternative's).
 func (s *state) appendIssue(dst []byte, is, inner *issues.Issue) []byte {
-	saveIs, saveInner, saveHidden := s.is, s.inner, s.hidden
+	saved := s.frame
 	// Whether the field is sensitive is asked by several placeholders;
 	// answer it once per issue.
 	s.is, s.inner, s.hidden = is, innerOf(is, inner), s.sensitive(is.Path)
 	id := s.choose(is)
 	dst = s.appendPlanned(dst, id, countOf(id, is))
-	s.is, s.inner, s.hidden = saveIs, saveInner, saveHidden
+	s.frame = saved
 	return dst
 }
 
@@ -540,10 +540,10 @@ func (s *state) appendCut(dst []byte, v any) []byte {
 // catalog's words ("{value} ({size})"). The message's placeholders read
 // the issue's value: v stands in for it meanwhile.
 func (s *state) appendSized(dst, text []byte, v any) []byte {
-	saveIs, saveValue := s.is, s.value
+	saved, saveValue := s.frame, s.value
 	s.is, s.value = &issues.Issue{Input: v}, append([]byte(nil), text...)
 	dst = s.appendMessage(dst, s.m(msgValueSized), 1)
-	s.is, s.value = saveIs, saveValue
+	s.frame, s.value = saved, saveValue
 	return dst
 }
 
