@@ -48,3 +48,17 @@ func TestRuleTableEndsWithDefault(t *testing.T) {
 		}
 	}
 }
+
+// Every code the table words is indexed where its rules are kept.
+func TestRuleCodesIndexed(t *testing.T) {
+	for i, code := range ruleCodes {
+		if codeIndex(code) != i {
+			t.Errorf("codeIndex(%s) = %d, want %d", code, codeIndex(code), i)
+		}
+	}
+	for _, r := range rules[:len(rules)-1] {
+		if codeIndex(r.code) == len(ruleCodes) {
+			t.Errorf("rule for %q: the code is not in ruleCodes", r.code)
+		}
+	}
+}

@@ -86,27 +86,59 @@ var rules = [...]rule{
 	{id: msgCustomBare},
 }
 
-// rulesByCode are the rules that can apply to each code, in table order.
-var rulesByCode = func() map[issues.Code][]rule {
-	m := map[issues.Code][]rule{}
+// codeRules are the rules that can apply to each code, in table order,
+// by codeIndex.
+var codeRules = func() (m [len(ruleCodes) + 1][]rule) {
 	for _, r := range rules {
 		if r.code != "" {
-			m[r.code] = append(m[r.code], r)
+			i := codeIndex(r.code)
+			m[i] = append(m[i], r)
 		}
 	}
-	for code := range m {
-		m[code] = append(m[code], rules[len(rules)-1])
+	for i := range m {
+		m[i] = append(m[i], rules[len(rules)-1])
 	}
 	return m
 }()
 
+// ruleCodes are the codes the table words; any other code gets the last rule.
+var ruleCodes = [...]issues.Code{issues.InvalidType, issues.TooSmall, issues.TooBig,
+	issues.InvalidFormat, issues.NotMultipleOf, issues.UnrecognizedKeys, issues.InvalidValue,
+	issues.InvalidUnion, issues.InvalidKey, issues.InvalidElement, issues.Custom}
+
+// codeIndex is the index of code in ruleCodes, len(ruleCodes) for others.
+func codeIndex(code issues.Code) int {
+	switch code {
+	case issues.InvalidType:
+		return 0
+	case issues.TooSmall:
+		return 1
+	case issues.TooBig:
+		return 2
+	case issues.InvalidFormat:
+		return 3
+	case issues.NotMultipleOf:
+		return 4
+	case issues.UnrecognizedKeys:
+		return 5
+	case issues.InvalidValue:
+		return 6
+	case issues.InvalidUnion:
+		return 7
+	case issues.InvalidKey:
+		return 8
+	case issues.InvalidElement:
+		return 9
+	case issues.Custom:
+		return 10
+	}
+	return len(ruleCodes)
+}
+
 // choose returns the message id of is: the first rule of the table that
 // applies. s.inner must be set (see innerOf).
 func (s *state) choose(is *issues.Issue) msgID {
-	rs, ok := rulesByCode[is.Code]
-	if !ok {
-		rs = rules[len(rules)-1:]
-	}
+	rs := codeRules[codeIndex(is.Code)]
 	for i := range rs {
 		r := &rs[i]
 		switch {
