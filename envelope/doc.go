@@ -56,9 +56,12 @@
 // # Reading
 //
 // [Parse] is the client side: it finds the first envelope in a tool result,
-// reads it strictly with encoding/xml and returns typed values, or an error
-// wrapping [ErrNotEnvelope] for anything that is not exactly one of these
-// shapes.
+// reads it strictly with a reader written for these two shapes (what XML
+// means identically, such as numeric character references, is accepted)
+// and returns typed values, or an error wrapping [ErrNotEnvelope] for
+// anything that is not exactly one of these shapes. [CallError] is a failed
+// call's envelope as a Go error, for MCP clients (see mcp/gosdk.CallTool and
+// mcp/mcpgo.CallTool).
 //
 // # Performance
 //
@@ -70,8 +73,9 @@
 //	BenchmarkToolErrorAppend     ~125 ns/op     0 B/op    0 allocs/op  tool_error into a reused buffer (~3 GB/s)
 //	BenchmarkValidationAppend    ~110 ns/op     0 B/op    0 allocs/op  validation_error into a reused buffer
 //	BenchmarkBuilderString       ~555 ns/op   576 B/op    5 allocs/op  a fresh Error(...) chain to a string
-//	BenchmarkParse              ~9.7 µs/op   3304 B/op   89 allocs/op  Parse of the tool_error (encoding/xml, strict)
 //
-// Parse is two orders of magnitude slower than rendering because it reads
-// with encoding/xml; it runs on the client, once per tool result.
+// Parse reads the seed's tool_error in about 1.7 µs with 3 allocations
+// (bench/parse_test.go, medians of 6 paired runs: 0.077 × the encoding/xml
+// reader it replaced, 0.068 × xml.Unmarshal of the same bytes); it runs on
+// the client, once per tool result.
 package envelope

@@ -12,6 +12,10 @@
 //     replacement of characters XML 1.0 forbids;
 //  4. nothing panics.
 //
+// FuzzParse (parse_test.go) gives envelope.Parse arbitrary text: it never
+// panics, what it accepts encoding/xml's strict decoder reads as the same
+// values, and rendering what it read and parsing again gives it back.
+//
 // FuzzBudget (budget_fuzz_test.go) sends arbitrary arguments, and the same
 // bytes made wide and deep, through jsondecode and both JSON Schema
 // adapters, and checks that the validation_error and the structured issues
