@@ -320,18 +320,53 @@ var msgKeys = [numMsgs][3]string{
 	msgRecovery:                   {"recovery", "", ""},
 }
 
-// msgByKey finds the id of a key built from an issue's facts (an origin, a
-// check, an operator): a key no id declares has no message.
-var msgByKey = func() map[[3]string]msgID {
-	m := make(map[[3]string]msgID, numMsgs)
+// family holds the ids of one family of keys (the keys that begin with
+// the same part: "too_small", "unit"), by their second part, for keys built
+// from an issue's facts (an origin, a check, an operator): a key no id
+// declares has no message.
+type family map[string][]variant
+
+type variant struct {
+	c  string
+	id msgID
+}
+
+// id returns the id of the family's key b.c, or msgNone.
+func (f family) id(b, c string) msgID {
+	for _, v := range f[b] {
+		if v.c == c {
+			return v.id
+		}
+	}
+	return msgNone
+}
+
+// families are the families by their first part.
+var families = func() map[string]family {
+	m := map[string]family{}
 	for id := msgNone + 1; id < numMsgs; id++ {
-		m[msgKeys[id]] = id
+		k := msgKeys[id]
+		if m[k[0]] == nil {
+			m[k[0]] = family{}
+		}
+		m[k[0]][k[1]] = append(m[k[0]][k[1]], variant{k[2], id})
 	}
 	return m
 }()
 
+// The families whose keys are built from facts.
+var (
+	tooSmallFamily  = families["too_small"]
+	tooBigFamily    = families["too_big"]
+	formatFamily    = families["invalid_format"]
+	customFamily    = families["custom"]
+	conditionFamily = families["condition"]
+	unitFamily      = families["unit"]
+	typeFamily      = families["type"]
+)
+
 // idOf returns the id of the key a.b.c, or msgNone.
-func idOf(a, b, c string) msgID { return msgByKey[[3]string{a, b, c}] }
+func idOf(a, b, c string) msgID { return families[a].id(b, c) }
 
 // messages are a catalog's messages by id, resolved once per Formatter:
 // the catalog's own, else English's, so that a catalog missing a message

@@ -100,10 +100,15 @@ func planned(tpl *templates.Template) bool { return !tpl.Has(templates.Value) }
 func planKey(dst []byte, id msgID, form templates.Form, is *issues.Issue, hidden bool, allowed allowedFacts) []byte {
 	dst = append(dst, byte(id), byte(id>>8), byte(form), byte(kindOf(is.Input)),
 		boolByte(hidden)|boolByte(is.Absent)<<1, byte(allowed))
-	for _, str := range [...]string{string(is.Code), is.Expected, is.Origin, string(is.Minimum),
-		string(is.Maximum), is.Format, is.Pattern, string(is.Divisor), is.Message} {
-		dst = appendKeyString(dst, str)
-	}
+	dst = appendKeyString(dst, string(is.Code))
+	dst = appendKeyString(dst, is.Expected)
+	dst = appendKeyString(dst, is.Origin)
+	dst = appendKeyString(dst, string(is.Minimum))
+	dst = appendKeyString(dst, string(is.Maximum))
+	dst = appendKeyString(dst, is.Format)
+	dst = appendKeyString(dst, is.Pattern)
+	dst = appendKeyString(dst, string(is.Divisor))
+	dst = appendKeyString(dst, is.Message)
 	switch allowed {
 	case allowedKeys:
 		dst = binary.AppendUvarint(dst, uint64(len(is.Allowed)))
@@ -120,6 +125,9 @@ func planKey(dst []byte, id msgID, form templates.Form, is *issues.Issue, hidden
 }
 
 func appendKeyString(dst []byte, str string) []byte {
+	if len(str) < 0x80 { // the common case: its uvarint is one byte
+		return append(append(dst, byte(len(str))), str...)
+	}
 	return append(binary.AppendUvarint(dst, uint64(len(str))), str...)
 }
 

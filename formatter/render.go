@@ -314,7 +314,7 @@ func (s *state) appendCondition(dst []byte) []byte {
 	if c == nil {
 		return dst
 	}
-	m := s.m(idOf("condition", c.Op, ""))
+	m := s.m(conditionFamily.id(c.Op, ""))
 	if m == nil {
 		return dst
 	}
@@ -440,7 +440,7 @@ func (s *state) appendUnit(dst []byte, unit string, n int64) []byte {
 	if u := unitIndex(unit); u >= 0 && n >= 0 && n < smallCounts {
 		return append(dst, s.f.units[u][n]...)
 	}
-	return s.appendMessage(dst, s.m(idOf("unit", unit, "")), n)
+	return s.appendMessage(dst, s.m(unitFamily.id(unit, "")), n)
 }
 
 // units are the unit keys whose small counts a Formatter renders once.
@@ -463,7 +463,7 @@ func (f *Formatter) renderUnits() {
 	s := &state{f: f}
 	for i, u := range units {
 		for n := range int64(smallCounts) {
-			f.units[i][n] = string(s.appendMessage(nil, s.m(idOf("unit", u, "")), n))
+			f.units[i][n] = string(s.appendMessage(nil, s.m(unitFamily.id(u, "")), n))
 		}
 	}
 }
@@ -488,7 +488,7 @@ func (s *state) appendBound(dst []byte, b issues.Number) []byte {
 // appendType renders a type name as the catalog's phrase ("an integer"),
 // or as the bare name when the catalog has no phrase for it.
 func (s *state) appendType(dst []byte, name string) []byte {
-	if m := s.m(idOf("type", name, "")); m != nil {
+	if m := s.m(typeFamily.id(name, "")); m != nil {
 		return s.appendMessage(dst, m, 1)
 	}
 	return appendInline(dst, name)

@@ -240,7 +240,10 @@ func byOrigin(_ *state, is *issues.Issue) msgID {
 	if origin == "" {
 		return msgNone
 	}
-	return idOf(string(is.Code), origin, variant)
+	if is.Code == issues.TooBig {
+		return tooBigFamily.id(origin, variant)
+	}
+	return tooSmallFamily.id(origin, variant)
 }
 
 // formatRef words a format check against another field.
@@ -248,7 +251,7 @@ func formatRef(_ *state, is *issues.Issue) msgID {
 	if is.Ref == nil || is.Format == "" {
 		return msgNone
 	}
-	return idOf("invalid_format", is.Format, "ref")
+	return formatFamily.id(is.Format, "ref")
 }
 
 // namedFormat words the formats whose line differs from the generic one.
@@ -259,7 +262,7 @@ func namedFormat(_ *state, is *issues.Issue) msgID {
 	case f == "", f == "other", f == "unnamed", f == "regex" && is.Pattern == "":
 		return msgNone
 	default:
-		return idOf("invalid_format", f, "")
+		return formatFamily.id(f, "")
 	}
 }
 
@@ -295,10 +298,10 @@ func byCheck(s *state, is *issues.Issue) msgID {
 			variant = "by"
 		}
 	}
-	if id := idOf("custom", is.Check, variant); id != msgNone {
+	if id := customFamily.id(is.Check, variant); id != msgNone {
 		return id
 	}
-	return idOf("custom", is.Check, "")
+	return customFamily.id(is.Check, "")
 }
 
 // typeHint recognises the two mistakes models make most with types: a
