@@ -1,6 +1,7 @@
 package selfheal
 
 import (
+	"encoding/json"
 	"errors"
 	"reflect"
 	"strconv"
@@ -73,4 +74,25 @@ func namespacePath(ns string) issues.Path {
 		}
 	}
 	return p
+}
+
+// appendJSONErrors is the last resort for encoding/json's decode errors
+// when the program does not import adapters/jsondecode, whose converter
+// reads them precisely: the error is one custom issue with the library's
+// own message, at the field an UnmarshalTypeError names, so that the model
+// still reads a validation_error about its arguments.
+func appendJSONErrors(dst issues.List, err error) (issues.List, bool) {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return append(dst, issues.Issue{Code: issues.Custom, Input: issues.Unknown{}, Message: se.Error(), Source: "json:syntax"}), true
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		var path issues.Path
+		if te.Field != "" {
+			path = namespacePath("." + te.Field)
+		}
+		return append(dst, issues.Issue{Code: issues.Custom, Path: path, Input: issues.Unknown{}, Message: te.Error(), Source: "json:type"}), true
+	}
+	return dst, false
 }

@@ -1,6 +1,7 @@
 package selfheal_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -40,5 +41,26 @@ func TestRawValidatorErrors(t *testing.T) {
 	}
 	if got := e.Format("users.create", validator.New().Struct(nil)); !strings.Contains(got, `code="INTERNAL_ERROR"`) {
 		t.Errorf("InvalidValidationError gives:\n%s", got)
+	}
+}
+
+// TestRawJSONErrors: encoding/json's decode errors, in a program that need
+// not import adapters/jsondecode, are a validation_error, never an
+// INTERNAL_ERROR.
+func TestRawJSONErrors(t *testing.T) {
+	var args struct {
+		Age int `json:"age"`
+	}
+	typeErr := json.Unmarshal([]byte(`{"age":"12"}`), &args)
+	syntaxErr := json.Unmarshal([]byte(`{"age":`), &args)
+	e := selfheal.New()
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{{typeErr, `<field name="age">`}, {fmt.Errorf("bind: %w", syntaxErr), `<field name="(root)">`}} {
+		got := e.Format("users.create", tc.err)
+		if !strings.Contains(got, `<validation_error action="users.create">`) || !strings.Contains(got, tc.want) {
+			t.Errorf("%v gives:\n%s", tc.err, got)
+		}
 	}
 }

@@ -121,7 +121,8 @@ func (e *Engine) WithTemplates(overrides map[string]string) (*Engine, error) {
 // adapters/validatorv10 or adapters/jsondecode (the engine imports
 // neither, so that a program links only the validation libraries it uses;
 // without validatorv10, each validator failure is a line naming the tag
-// it failed).
+// it failed; without jsondecode, an encoding/json error is one line with
+// the library's own message).
 func (e *Engine) Issues(err error) issues.List {
 	if err == nil {
 		return nil
@@ -162,7 +163,10 @@ func appendIssues(dst issues.List, err error) (issues.List, bool) {
 	if list, ok := recognize.AppendFallback(dst, err); ok {
 		return list, true
 	}
-	return appendFieldErrors(dst, err)
+	if list, ok := appendFieldErrors(dst, err); ok {
+		return list, true
+	}
+	return appendJSONErrors(dst, err)
 }
 
 // Format returns the text to send back for a failed call of action: the
