@@ -25,9 +25,9 @@ func ExampleCallTool() {
 		func(ctx context.Context, req *mcp.CallToolRequest, in InvoiceID) (*mcp.CallToolResult, Created, error) {
 			switch in.ID {
 			case "inv_old":
-				return nil, Created{ID: in.ID}, envelope.Error(envelope.Deprecated, "Old IDs are deprecated").Warning()
+				return nil, Created(in), envelope.Error(envelope.Deprecated, "Old IDs are deprecated").Warning()
 			case "inv_1":
-				return nil, Created{ID: in.ID}, nil
+				return nil, Created(in), nil
 			}
 			return nil, Created{}, envelope.Error(envelope.NotFound, "No invoice with that ID").
 				Actions("billing.list_invoices").Detail("requestedId", in.ID)
