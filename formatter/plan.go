@@ -125,6 +125,9 @@ func planKey(dst []byte, id msgID, form templates.Form, is *issues.Issue, hidden
 }
 
 func appendKeyString(dst []byte, str string) []byte {
+	if len(str) == 0 { // most facts are unset: no copy to make
+		return append(dst, 0)
+	}
 	if len(str) < 0x80 { // the common case: its uvarint is one byte
 		return append(append(dst, byte(len(str))), str...)
 	}
