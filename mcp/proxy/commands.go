@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
 	"os"
 	"os/exec"
@@ -202,7 +201,7 @@ func (c *Commands) Close() error {
 // post handles a POST: an initialize request starts a session, any other
 // message goes to the session its Mcp-Session-Id names.
 func (c *Commands) post(w http.ResponseWriter, r *http.Request) {
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+	if mediaType(r.Header.Get("Content-Type")) != "application/json" {
 		cmdError(w, http.StatusUnsupportedMediaType, -32000, "Unsupported Media Type: Content-Type must be application/json")
 		return
 	}
@@ -1111,36 +1110,15 @@ func progressToken(params []byte) string {
 // errorLine is the JSON-RPC error response, one line, to the request of id
 // that the session's server will not answer.
 func errorLine(id []byte, why string) []byte {
-	data, err := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Error   cmdRPCError     `json:"error"`
-	}{"2.0", id, cmdRPCError{-32000, "Session ended: " + why}})
-	if err != nil { // an id decode accepted and Marshal does not: never
-		data = []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Session ended"}}`)
-	}
-	return append(data, '\n')
-}
-
-type cmdRPCError struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
+	return append(errorResponse(id, -32000, "Session ended: "+why), '\n')
 }
 
 // cmdError answers a request that reaches no server with status and a
 // JSON-RPC error without an id, as the TypeScript SDK does.
 func cmdError(w http.ResponseWriter, status, code int, msg string) {
-	data, err := json.Marshal(struct {
-		JSONRPC string      `json:"jsonrpc"`
-		Error   cmdRPCError `json:"error"`
-		ID      *int        `json:"id"`
-	}{JSONRPC: "2.0", Error: cmdRPCError{code, msg}})
-	if err != nil {
-		data = []byte(`{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"},"id":null}`)
-	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	_, _ = w.Write(data)
+	_, _ = w.Write(errorResponse(nil, code, msg))
 }
 
 // cmdAccepts reports whether r's Accept header names the media type want

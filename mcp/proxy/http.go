@@ -674,7 +674,7 @@ func (t *sseTap) Read(p []byte) (int, error) {
 			// clients ignore, rather than half a message.
 			b.WriteString("\nevent: selfheal-discarded\n\n")
 		}
-		_ = writeEvent(&b, "", errorResponse(t.x.id, "selfheal proxy: the MCP server ended its response before answering"))
+		_ = writeEvent(&b, "", errorResponse(t.x.id, codeInternalError, "selfheal proxy: the MCP server ended its response before answering"))
 		t.tail = b.Bytes()
 	} else if !errors.Is(err, io.EOF) {
 		t.end = err
@@ -683,26 +683,6 @@ func (t *sseTap) Read(p []byte) (int, error) {
 }
 
 func (t *sseTap) Close() error { return t.body.Close() }
-
-// errorResponse is a JSON-RPC error response to the request of id, for a
-// failure of the upstream server (code -32603, internal error).
-func errorResponse(id []byte, msg string) []byte {
-	data, err := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Error   struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}{JSONRPC: "2.0", ID: id, Error: struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-	}{-32603, msg}})
-	if err != nil {
-		return []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"selfheal proxy: the MCP server failed"}}`)
-	}
-	return data
-}
 
 // upstreamError answers a request the upstream server did not answer
 // (unreachable, failed, or its response could not be read): a JSON-RPC
@@ -719,7 +699,7 @@ func (h *httpProxy) upstreamError(w http.ResponseWriter, r *http.Request, err er
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusBadGateway)
-	_, _ = w.Write(errorResponse(x.id, "selfheal proxy: the MCP server cannot be reached"))
+	_, _ = w.Write(errorResponse(x.id, codeInternalError, "selfheal proxy: the MCP server cannot be reached"))
 }
 
 // logUpstream logs a failure of the upstream server, once a minute at

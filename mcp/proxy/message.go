@@ -274,3 +274,29 @@ func isInteger(num []byte) bool {
 	}
 	return true
 }
+
+// codeInternalError is JSON-RPC's code for an internal error: the proxy's
+// answer to a request its server failed to answer.
+const codeInternalError = -32603
+
+// errorResponse is the JSON-RPC error response, without a newline, to the
+// request of id, or with a null id when id is nil (a request that reached
+// no server and whose id was not read).
+func errorResponse(id []byte, code int, msg string) []byte {
+	type rpcError struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}
+	if id == nil {
+		id = []byte("null")
+	}
+	data, err := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   rpcError        `json:"error"`
+	}{"2.0", id, rpcError{code, msg}})
+	if err != nil { // an id the proxy read that Marshal refuses: not reached
+		return []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}`)
+	}
+	return data
+}
