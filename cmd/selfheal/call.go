@@ -91,7 +91,12 @@ func callCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case err != nil:
 		return fail("%v", serverFailure("calling "+tool, err, ctx, &serverErr))
 	}
-	return printCall(stdout, callOutput{IsError: res.IsError, Text: callText(res), Warning: gosdk.Warning(res)}, *asJSON)
+	out := callOutput{IsError: res.IsError, Text: callText(res)}
+	if w := gosdk.Warning(res); w != nil {
+		// Read as a CallError too, so that one printer shows both.
+		out.Warning = envelope.NewCallError(envelope.Document{ToolError: w}, out.Text)
+	}
+	return printCall(stdout, out, *asJSON)
 }
 
 // readArgs reads the call's arguments: a JSON value, from a file or "-".
@@ -130,7 +135,7 @@ type callOutput struct {
 	IsError  bool
 	Text     string
 	Failed   *envelope.CallError
-	Warning  *envelope.ToolError
+	Warning  *envelope.CallError // a tool_error riding on a success
 	RPCError *rpcError
 }
 
@@ -187,17 +192,16 @@ func (out callOutput) json() jsonOutput {
 		}
 		j.Validation = jv
 	case f != nil:
-		j.ToolError = jsonToolErrorOf(f.Code, f.Severity, f.Message, f.Recovery, f.Actions, f.Details, f.RetryAfter)
+		j.ToolError = jsonToolErrorOf(f)
 	case out.Warning != nil:
-		w := out.Warning
-		j.ToolError = jsonToolErrorOf(w.Code, w.Severity, w.Message, w.Recovery, w.Actions, w.Details, w.RetryAfter)
+		j.ToolError = jsonToolErrorOf(out.Warning)
 	}
 	return j
 }
 
-func jsonToolErrorOf(code envelope.Code, sev envelope.Severity, msg, recovery string, actions []string, details []envelope.Detail, retry time.Duration) *jsonToolError {
-	jt := &jsonToolError{Code: code, Severity: sev, Message: msg, Recovery: recovery, Actions: actions, RetryAfter: retry.Seconds()}
-	for _, d := range details {
+func jsonToolErrorOf(e *envelope.CallError) *jsonToolError {
+	jt := &jsonToolError{Code: e.Code, Severity: e.Severity, Message: e.Message, Recovery: e.Recovery, Actions: e.Actions, RetryAfter: e.RetryAfter.Seconds()}
+	for _, d := range e.Details {
 		jt.Details = append(jt.Details, jsonDetail{d.Key, d.Value})
 	}
 	return jt
@@ -236,11 +240,10 @@ func printCall(w io.Writer, out callOutput, asJSON bool) int {
 		}
 		fmt.Fprintf(w, "recovery: %s\n", f.Recovery)
 	case f != nil:
-		printToolError(w, f.Code, f.Severity, f.Message, f.Recovery, f.Actions, f.Details, f.RetryAfter)
+		printToolError(w, f)
 	case out.Warning != nil:
 		fmt.Fprintln(w, "warning (the call succeeded):")
-		we := out.Warning
-		printToolError(w, we.Code, we.Severity, we.Message, we.Recovery, we.Actions, we.Details, we.RetryAfter)
+		printToolError(w, out.Warning)
 		fmt.Fprintf(w, "result:\n%s\n", strings.TrimSpace(textWithout(out.Text)))
 	default:
 		fmt.Fprintln(w, out.Text)
@@ -248,19 +251,19 @@ func printCall(w io.Writer, out callOutput, asJSON bool) int {
 	return status
 }
 
-func printToolError(w io.Writer, code envelope.Code, sev envelope.Severity, msg, recovery string, actions []string, details []envelope.Detail, retry time.Duration) {
-	fmt.Fprintf(w, "%s (%s)\nmessage: %s\n", code, sev, msg)
-	if recovery != "" {
-		fmt.Fprintf(w, "recovery: %s\n", recovery)
+func printToolError(w io.Writer, e *envelope.CallError) {
+	fmt.Fprintf(w, "%s (%s)\nmessage: %s\n", e.Code, e.Severity, e.Message)
+	if e.Recovery != "" {
+		fmt.Fprintf(w, "recovery: %s\n", e.Recovery)
 	}
-	if len(actions) > 0 {
-		fmt.Fprintf(w, "actions: %s\n", strings.Join(actions, ", "))
+	if len(e.Actions) > 0 {
+		fmt.Fprintf(w, "actions: %s\n", strings.Join(e.Actions, ", "))
 	}
-	for _, d := range details {
+	for _, d := range e.Details {
 		fmt.Fprintf(w, "detail %s: %s\n", d.Key, d.Value)
 	}
-	if retry > 0 {
-		fmt.Fprintf(w, "retry_after: %v\n", retry)
+	if e.RetryAfter > 0 {
+		fmt.Fprintf(w, "retry_after: %v\n", e.RetryAfter)
 	}
 }
 
