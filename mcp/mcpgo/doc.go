@@ -20,8 +20,10 @@
 //     (RawInputSchema, else InputSchema) compiled with
 //     adapters/jsonschemav6. Invalid arguments are answered with IsError
 //     true, the validation_error text as the only content, and the issues
-//     as StructuredContent ([IssuesContent], Zod's issue JSON; in _meta
-//     under [MetaIssues] for a tool with an output schema); the handler is
+//     as StructuredContent ({"issues": [...]}, each issue in Zod v4's issue
+//     JSON, without the values sent; in _meta under "selfheal/issues" for a
+//     tool with an output schema, since clients check structuredContent
+//     against it even on errors); the handler is
 //     not called. Absent arguments are validated as {}; arguments that are
 //     not a JSON object are a validation_error at (root);
 //   - a guard (package mcp/guard, [WithGuard]) may refuse the call with
@@ -33,7 +35,11 @@
 //
 // The options are those of package mcp/gosdk, under the same names and with
 // the same meaning: WithEngine sets the engine that words the errors (its
-// language, budgets and redaction), WithGuard and WithToolGuard the guards.
+// language, budgets and redaction), WithGuard the guards. A client chooses
+// the language of its validation_errors with the _meta key
+// "selfheal/locale" of a tools/call request, a BCP 47 tag ("ja", "de-CH")
+// or an Accept-Language value; else the Accept-Language header of an HTTP
+// transport applies, else the engine's locale.
 //
 // # mcp-go's own validation must stay off
 //
@@ -42,7 +48,7 @@
 // &{Got:1/1 Want:18/1}"), so selfheal would never see the invalid
 // arguments. Do not use it with this package: AddTool and Middleware
 // validate against the same schemas. Both log an error when it is on, and
-// [Check] returns [ErrInputSchemaValidation] (and every tool schema that
+// [Check] returns an error saying so (and one for every tool schema that
 // does not compile), for a test or a startup check:
 //
 //	if err := mcpgo.Check(s); err != nil {
@@ -51,7 +57,7 @@
 //
 // # Contract awareness
 //
-// Given a known-good lockfile of the tools (WithLockfile or WithContract;
+// Given a known-good lockfile of the tools (WithContract;
 // see package contract and "selfheal lock"), each validation_error also
 // carries a <contract_awareness> section: the BREAKING and RISKY changes of
 // the failed tool since that lockfile, at most WithContractLimit of them,
