@@ -153,7 +153,7 @@ func appendIssues(dst issues.List, err error) (issues.List, bool) {
 	}
 	// A JSON Schema error handed over as the library returned it: the
 	// instance is not at hand, so the issues say what the error tells of
-	// the value sent (see jsonschemav6.Issues).
+	// the value sent (see internal/schemav6).
 	if list, ok := (*schemav6.Schema)(nil).AppendIssues(dst, err, issues.Unknown{}); ok {
 		return list, true
 	}

@@ -13,7 +13,7 @@ import (
 
 // What a limit costs an admitted call, side by side:
 //
-//   - local: guard.Local, the counters in this process;
+//   - local: guard.NewLimiter, the counters in this process;
 //   - redis: redisguard, the counters in a redis-server on loopback (one
 //     round trip for Acquire, both limits in one script, and one for
 //     release). It is what every replica of a server sharing one limit
@@ -40,7 +40,7 @@ func BenchmarkLimit(b *testing.B) {
 		}
 	}
 	b.Run("local", func(b *testing.B) {
-		lim, err := guard.NewLocal(guardBenchLimits)
+		lim, err := guard.NewLimiter(guardBenchLimits)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -34,7 +34,7 @@ func TestAppendReuse(t *testing.T) {
 		cases []jsonschematest.Case
 	}{{jsonschema.Draft2020, jsonschematest.Table}, {jsonschema.Draft7, jsonschematest.Draft7Table}} {
 		for _, c := range tab.cases {
-			s, err := jsonschemav5.Compile([]byte(c.Schema), jsonschemav5.WithDraft(tab.draft))
+			s, err := jsonschemav5.Compile([]byte(c.Schema), jsonschemav5.WithCompiler(func(c *jsonschema.Compiler) { c.Draft = tab.draft }))
 			if err != nil {
 				t.Fatal(err)
 			}

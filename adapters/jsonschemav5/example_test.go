@@ -31,13 +31,13 @@ func Example() {
 	// </validation_error>
 }
 
-func ExampleSchema_Issues() {
+func ExampleSchema_AppendIssues() {
 	// An error from the library used directly: the Schema knows the
 	// constraints, the instance what was sent.
 	schema, _ := jsonschemav5.Compile([]byte(`{"properties": {"rate": {"exclusiveMaximum": 0.1}}}`))
 	instance := map[string]any{"rate": 0.5}
 	err := schema.Compiled().Validate(instance)
-	list, ok := schema.Issues(err, instance)
+	list, ok := schema.AppendIssues(nil, err, instance)
 	fmt.Println(ok, list[0].Path, list[0].Code, list[0].Maximum)
 	// Output: true rate too_big 0.1
 }

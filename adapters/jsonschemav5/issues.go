@@ -16,39 +16,14 @@ import (
 	"github.com/selfheal/selfheal/issues"
 )
 
-// Issues converts a validation failure of jsonschema v5 into normalized
-// issues, with instance the value that was validated. It reports false when
-// err is not a failure of validation.
-//
-// When the instance is not at hand (an error handed over alone, as
-// selfheal's Engine gets it), pass issues.Unknown{} as instance. Version
-// 5's errors then hold nothing to word an issue from but the library's own
-// English message, which each issue carries as a custom message: it says
-// what was expected and what was sent.
-//
-// Version 5's errors name no constraint values, so without the compiled
-// schema Issues knows the code, path and value sent of each issue but not
-// its bounds, allowed values or names: call Schema.Issues on the Schema from
-// Compile or FromCompiled instead wherever possible.
-func Issues(err error, instance any) (issues.List, bool) {
-	return (*Schema)(nil).AppendIssues(nil, err, instance)
-}
-
-// AppendIssues is Issues appending to dst (see Schema.AppendIssues).
-func AppendIssues(dst issues.List, err error, instance any) (issues.List, bool) {
-	return (*Schema)(nil).AppendIssues(dst, err, instance)
-}
-
-// Issues is the package-level Issues with the knowledge of s: the
-// constraint values from the compiled schema, bounds exactly as the
-// document wrote them (when s was built by Compile). A nil s knows nothing.
-func (s *Schema) Issues(err error, instance any) (issues.List, bool) {
-	return s.AppendIssues(nil, err, instance)
-}
-
-// AppendIssues is Issues appending the issues to dst, which it returns
-// unchanged, with false, when err is not a failure of validation. A server
-// that keeps dst[:0] from one call to the next reuses its list.
+// AppendIssues converts err, a failure of s.Compiled().Validate(instance),
+// into normalized issues appended to dst, with the constraint values of the
+// compiled schema and bounds exactly as the document wrote them (when s was
+// built by Compile). instance is the value that was validated. (An error
+// handed over alone, without its schema, is recognised by selfheal's
+// Engine.) It returns dst unchanged, with false, when err is not a failure
+// of validation. A server that keeps dst[:0] from one call to the next
+// reuses its list.
 //
 // A call appends at most issues.BuildLimit issues; past them it counts the
 // others, without building them, into one issues.Omitted at the end. Each

@@ -18,13 +18,9 @@ import (
 	"github.com/selfheal/selfheal/issues"
 )
 
-// DefaultLocation is the URL a schema compiled by Compile is known by, unless
-// WithLocation says otherwise (or the schema has an $id). Relative
-// references resolve against it.
-const DefaultLocation = "mem:///schema.json"
-
-// Loader loads the document at an absolute URL, for remote references.
-type Loader func(url string) (io.ReadCloser, error)
+// defaultLocation is the URL a schema compiled by Compile is known by,
+// unless WithLocation says otherwise.
+const defaultLocation = "mem:///schema.json"
 
 // Schema is a compiled JSON Schema that reports failures as issues. It is
 // immutable and safe for concurrent use.
@@ -44,20 +40,12 @@ type Schema struct {
 type Option func(*config)
 
 type config struct {
-	draft    *jsonschema.Draft
 	formats  bool
-	content  bool
-	loader   Loader
+	loader   func(url string) (io.ReadCloser, error)
 	location string
 	hook     func(*jsonschema.Compiler)
 	maxDepth int
 	typos    bool
-}
-
-// WithDraft sets the draft used when the schema has no "$schema" (the
-// library's default, 2020-12, otherwise).
-func WithDraft(d *jsonschema.Draft) Option {
-	return func(c *config) { c.draft = d }
 }
 
 // WithFormatAssertion turns the checking of "format" on or off. It is on
@@ -66,28 +54,27 @@ func WithFormatAssertion(on bool) Option {
 	return func(c *config) { c.formats = on }
 }
 
-// WithContentAssertion turns the checking of contentEncoding,
-// contentMediaType and contentSchema on or off (off by default).
-func WithContentAssertion(on bool) Option {
-	return func(c *config) { c.content = on }
-}
-
 // WithLoader sets the loader of remote references. Without one, only the
 // schema itself and the draft meta-schemas can be referenced: compiling
 // never reaches the network or the file system unless asked to (the
 // library's own default loader would read files).
-func WithLoader(l Loader) Option {
+func WithLoader(l func(url string) (io.ReadCloser, error)) Option {
 	return func(c *config) { c.loader = l }
 }
 
-// WithLocation sets the URL the schema is known by (DefaultLocation by
-// default), against which its relative references resolve.
+// WithLocation sets the URL the schema is known by ("mem:///schema.json"
+// by default), against which its relative references resolve.
 func WithLocation(u string) Option {
 	return func(c *config) { c.location = u }
 }
 
 // WithCompiler calls f on the library's compiler before compiling, to
-// register formats, decoders or extensions.
+// register formats, decoders or extensions, or to set its Draft (used when
+// the schema has no "$schema"; 2020-12 by default) or AssertContent
+// (contentEncoding, contentMediaType and contentSchema; off by default). f
+// runs after the other options, so what it sets wins; set a loader with
+// WithLoader, not the compiler's LoadURL, so that bounds in the loaded
+// documents are written as they wrote them.
 func WithCompiler(f func(*jsonschema.Compiler)) Option {
 	return func(c *config) { c.hook = f }
 }
@@ -108,7 +95,7 @@ func WithMaxDepth(n int) Option {
 // the meta-schema rejects, or whose references cannot be resolved is an
 // error, returned here rather than shown to a model later.
 func Compile(schema []byte, opts ...Option) (*Schema, error) {
-	cfg := config{formats: true, location: DefaultLocation}
+	cfg := config{formats: true, location: defaultLocation}
 	for _, o := range opts {
 		if o != nil {
 			o(&cfg)
@@ -125,11 +112,7 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 	}
 	s.record(loc, doc)
 	c := jsonschema.NewCompiler()
-	if cfg.draft != nil {
-		c.Draft = cfg.draft
-	}
 	c.AssertFormat = cfg.formats
-	c.AssertContent = cfg.content
 	c.LoadURL = func(u string) (io.ReadCloser, error) {
 		if cfg.loader == nil {
 			return nil, fmt.Errorf("no loader for %s (see WithLoader)", u)
@@ -277,20 +260,6 @@ func (s *Schema) ValidateJSON(data []byte) issues.List {
 		return bad
 	}
 	return s.appendValidate(nil, v)
-}
-
-// MaxDepth returns the nesting limit instances are held to (see
-// WithMaxDepth): issues.DefaultMaxDepth unless set, -1 for none. A caller
-// that decodes arguments itself checks them with it first
-// (issues.CheckDepthJSON).
-func (s *Schema) MaxDepth() int {
-	switch {
-	case s.maxDepth == 0:
-		return issues.DefaultMaxDepth
-	case s.maxDepth < 0:
-		return -1
-	}
-	return s.maxDepth
 }
 
 // split finds the compiled schema an absolute keyword location belongs to

@@ -30,9 +30,11 @@ func compileSuite(schema []byte, cfg jsonschematest.Config) (jsonschematest.Vali
 		draft = jsonschema.Draft7
 	}
 	s, err := jsonschemav5.Compile(schema,
-		jsonschemav5.WithDraft(draft),
+		jsonschemav5.WithCompiler(func(c *jsonschema.Compiler) {
+			c.Draft = draft
+			c.AssertContent = cfg.Content
+		}),
 		jsonschemav5.WithFormatAssertion(cfg.Formats),
-		jsonschemav5.WithContentAssertion(cfg.Content),
 		jsonschemav5.WithLoader(remote))
 	if err != nil {
 		return nil, err

@@ -37,7 +37,7 @@ func appendCases(t *testing.T) []appendCase {
 		cases []jsonschematest.Case
 	}{{jsonschema.Draft2020, jsonschematest.Table}, {jsonschema.Draft7, jsonschematest.Draft7Table}} {
 		for _, c := range tab.cases {
-			s, err := jsonschemav6.Compile([]byte(c.Schema), jsonschemav6.WithDraft(tab.draft))
+			s, err := jsonschemav6.Compile([]byte(c.Schema), jsonschemav6.WithCompiler(func(c *jsonschema.Compiler) { c.DefaultDraft(tab.draft) }))
 			if err != nil {
 				t.Fatal(err)
 			}

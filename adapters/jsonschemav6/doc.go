@@ -6,8 +6,10 @@
 // Compile a schema once with Compile and call Schema.Validate (or
 // ValidateJSON) per request: it returns nil for valid arguments and
 // otherwise an issues.List, which selfheal's Engine.Format renders as the
-// validation_error a model reads. Issues converts an error the caller got
-// from the library directly.
+// validation_error a model reads. Schema.AppendIssues converts an error the
+// caller got from the library directly, with what the schema knows
+// (selfheal's Engine recognises such an error alone too, worded from what
+// the error carries).
 //
 // A server that keeps its list from one request to the next calls
 // Schema.AppendValidate (or AppendIssues) instead. What the issues take from

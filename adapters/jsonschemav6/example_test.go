@@ -34,13 +34,13 @@ func Example() {
 	// </validation_error>
 }
 
-func ExampleIssues() {
-	// An error from the library used directly: Issues needs the instance
-	// to show what was sent.
+func ExampleSchema_AppendIssues() {
+	// An error from the library used directly: the Schema knows the
+	// constraints, the instance what was sent.
 	schema, _ := jsonschemav6.Compile([]byte(`{"properties": {"rate": {"exclusiveMaximum": 0.1}}}`))
 	instance := map[string]any{"rate": 0.5}
 	err := schema.Compiled().Validate(instance)
-	list, ok := jsonschemav6.Issues(err, instance)
+	list, ok := schema.AppendIssues(nil, err, instance)
 	fmt.Println(ok, list[0].Path, list[0].Code, list[0].Maximum)
 	// Output: true rate too_big 0.1
 }

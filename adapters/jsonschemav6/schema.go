@@ -14,9 +14,9 @@ import (
 	"github.com/selfheal/selfheal/issues"
 )
 
-// DefaultLocation is the URL a schema compiled by Compile is known by, unless
-// WithLocation says otherwise. Relative references resolve against it.
-const DefaultLocation = "mem:///schema.json"
+// defaultLocation is the URL a schema compiled by Compile is known by,
+// unless WithLocation says otherwise.
+const defaultLocation = "mem:///schema.json"
 
 // Schema is a compiled JSON Schema that reports failures as issues. It is
 // immutable and safe for concurrent use.
@@ -36,9 +36,7 @@ type Schema struct {
 type Option func(*config)
 
 type config struct {
-	draft         *jsonschema.Draft
 	formats       bool
-	content       bool
 	loader        jsonschema.URLLoader
 	location      string
 	configureHook func(*jsonschema.Compiler)
@@ -46,24 +44,11 @@ type config struct {
 	typos         bool
 }
 
-// WithDraft sets the draft used when the schema has no "$schema" (the
-// library's latest, 2020-12, by default).
-func WithDraft(d *jsonschema.Draft) Option {
-	return func(c *config) { c.draft = d }
-}
-
 // WithFormatAssertion turns the checking of "format" on or off. It is on
 // by default: a tool's arguments that say "email" should be an email. (The
 // library alone checks formats only for drafts before 2019-09.)
 func WithFormatAssertion(on bool) Option {
 	return func(c *config) { c.formats = on }
-}
-
-// WithContentAssertion turns the checking of contentEncoding,
-// contentMediaType and contentSchema on or off (off by default, as in the
-// library and the specification).
-func WithContentAssertion(on bool) Option {
-	return func(c *config) { c.content = on }
 }
 
 // WithLoader sets the loader of remote references ($ref to another
@@ -74,14 +59,19 @@ func WithLoader(l jsonschema.URLLoader) Option {
 	return func(c *config) { c.loader = l }
 }
 
-// WithLocation sets the URL the schema is known by (DefaultLocation by
-// default), against which its relative references resolve.
+// WithLocation sets the URL the schema is known by ("mem:///schema.json"
+// by default), against which its relative references resolve.
 func WithLocation(u string) Option {
 	return func(c *config) { c.location = u }
 }
 
 // WithCompiler calls f on the library's compiler before compiling, to
-// register custom formats, vocabularies or a regexp engine.
+// register custom formats, vocabularies or a regexp engine, to set the
+// draft of a schema without "$schema" (DefaultDraft; 2020-12 by default),
+// or to check contentEncoding, contentMediaType and contentSchema
+// (AssertContent; off by default). f runs after the other options; set a
+// loader with WithLoader, not the compiler's UseLoader, so that bounds in
+// the loaded documents are written as they wrote them.
 func WithCompiler(f func(*jsonschema.Compiler)) Option {
 	return func(c *config) { c.configureHook = f }
 }
@@ -117,7 +107,7 @@ func (r recorder) Load(u string) (any, error) {
 // the meta-schema rejects, or whose references cannot be resolved is an
 // error, returned here rather than shown to a model later.
 func Compile(schema []byte, opts ...Option) (*Schema, error) {
-	cfg := config{formats: true, location: DefaultLocation}
+	cfg := config{formats: true, location: defaultLocation}
 	for _, o := range opts {
 		if o != nil {
 			o(&cfg)
@@ -130,14 +120,8 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 	s := &Schema{maxDepth: cfg.maxDepth}
 	docs := schemaconv.Docs{}
 	c := jsonschema.NewCompiler()
-	if cfg.draft != nil {
-		c.DefaultDraft(cfg.draft)
-	}
 	if cfg.formats {
 		c.AssertFormat()
-	}
-	if cfg.content {
-		c.AssertContent()
 	}
 	if cfg.loader != nil {
 		c.UseLoader(recorder{next: cfg.loader, docs: docs})
@@ -234,18 +218,4 @@ func (s *Schema) ValidateJSON(data []byte) issues.List {
 		return bad
 	}
 	return s.appendValidate(nil, v)
-}
-
-// MaxDepth returns the nesting limit instances are held to (see
-// WithMaxDepth): issues.DefaultMaxDepth unless set, -1 for none. A caller
-// that decodes arguments itself checks them with it first
-// (issues.CheckDepthJSON).
-func (s *Schema) MaxDepth() int {
-	switch {
-	case s.maxDepth == 0:
-		return issues.DefaultMaxDepth
-	case s.maxDepth < 0:
-		return -1
-	}
-	return s.maxDepth
 }

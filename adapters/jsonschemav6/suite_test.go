@@ -31,9 +31,13 @@ func compileSuite(schema []byte, cfg jsonschematest.Config) (jsonschematest.Vali
 		draft = jsonschema.Draft7
 	}
 	s, err := jsonschemav6.Compile(schema,
-		jsonschemav6.WithDraft(draft),
+		jsonschemav6.WithCompiler(func(c *jsonschema.Compiler) {
+			c.DefaultDraft(draft)
+			if cfg.Content {
+				c.AssertContent()
+			}
+		}),
 		jsonschemav6.WithFormatAssertion(cfg.Formats),
-		jsonschemav6.WithContentAssertion(cfg.Content),
 		jsonschemav6.WithLoader(remote{}))
 	if err != nil {
 		return nil, err

@@ -37,8 +37,8 @@ import (
 // patternProperties are declared (their values are not looked into).
 //
 // A valid call with no near miss pays one walk over the instance's objects
-// and arrays at known subschemas, and allocates nothing. Schema.Issues and
-// AppendIssues, which convert an error, do not look for near misses.
+// and arrays at known subschemas, and allocates nothing. AppendIssues,
+// which converts an error, does not look for near misses.
 func WithTypos(on bool) Option {
 	return func(c *config) { c.typos = on }
 }

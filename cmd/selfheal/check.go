@@ -76,7 +76,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var list issues.List
 	switch *engine {
 	case "v6":
-		sch, err := jsonschemav6.Compile(schemaData, jsonschemav6.WithDraft(d.v6), jsonschemav6.WithFormatAssertion(true))
+		sch, err := jsonschemav6.Compile(schemaData, jsonschemav6.WithCompiler(func(c *jsonschema.Compiler) { c.DefaultDraft(d.v6) }))
 		if err != nil {
 			return fail("%s: %v", *schemaPath, oneLine(err))
 		}

@@ -18,7 +18,7 @@ var v5Drafts = map[string]*libv5.Draft{
 // checkV5 validates with santhosh-tekuri/jsonschema/v5, for servers that
 // still run it: the issues are the same as v6's for the same failure.
 func checkV5(schema []byte, draft string, instance any) (issues.List, error) {
-	sch, err := jsonschemav5.Compile(schema, jsonschemav5.WithDraft(v5Drafts[draft]), jsonschemav5.WithFormatAssertion(true))
+	sch, err := jsonschemav5.Compile(schema, jsonschemav5.WithCompiler(func(c *libv5.Compiler) { c.Draft = v5Drafts[draft] }))
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/selfheal/selfheal/contract"
 	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/mcp/gosdk"
 )
@@ -76,7 +77,11 @@ func checkContract(t *testing.T, c call, res *mcp.CallToolResult) {
 // version of its tools tells the model, in each validation_error, what
 // changed in the failed tool since then.
 func TestContractAwareness(t *testing.T) {
-	s := NewServer(NewStore(), DefaultLimits, slog.New(slog.DiscardHandler), gosdk.WithLockfile(olderLock))
+	lock, err := contract.ReadFile(olderLock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewServer(NewStore(), DefaultLimits, slog.New(slog.DiscardHandler), gosdk.WithContract(lock))
 	cs := connect(t, s)
 	for _, c := range contractCalls {
 		t.Run(c.golden, func(t *testing.T) {

@@ -14,7 +14,6 @@ import (
 
 	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/envelope"
-	"github.com/selfheal/selfheal/mcp/gosdk"
 )
 
 // nested is {"name":…,"a":[[…]]} with the arrays making the whole object
@@ -69,7 +68,7 @@ func TestDeepArgumentsKeepTheSession(t *testing.T) {
 		}
 		// The tool's own answer carries the issues; the transport's only
 		// the text.
-		if _, has := res.Meta[gosdk.MetaIssues]; has != (tc.by == "tool") {
+		if _, has := res.Meta["selfheal/issues"]; has != (tc.by == "tool") {
 			t.Errorf("depth %d: answered by the %s, yet _meta %v", tc.depth, tc.by, res.Meta)
 		}
 	}

@@ -62,7 +62,7 @@ var validationCalls = []call{
 	{"arguments_array", "users.create", `["Ada", "ada@example.com"]`, nil},
 	{"arguments_string", "billing.get_invoice", `"inv_2026_0001"`, nil},
 	{"arguments_null", "billing.get_invoice", `null`, nil},
-	{"locale_ja", "users.create", `{"name": "A", "email": "ada@example.com", "role": "Admin"}`, map[string]any{gosdk.MetaLocale: "ja"}},
+	{"locale_ja", "users.create", `{"name": "A", "email": "ada@example.com", "role": "Admin"}`, map[string]any{"selfheal/locale": "ja"}},
 	{"secret_redacted", "users.create", `{"name": "Ada", "email": "ada@example.com", "role": "admin", "metadata": {"api_key": "` + strings.Repeat("k", 120) + `"}}`, nil},
 }
 
@@ -167,8 +167,8 @@ func render(t *testing.T, res *mcp.CallToolResult) string {
 		b.WriteString("--- structuredContent\n")
 		b.WriteString(indent(t, res.StructuredContent))
 	}
-	if v, ok := res.Meta[gosdk.MetaIssues]; ok {
-		b.WriteString("--- _meta." + gosdk.MetaIssues + "\n")
+	if v, ok := res.Meta["selfheal/issues"]; ok {
+		b.WriteString("--- _meta." + "selfheal/issues" + "\n")
 		b.WriteString(indent(t, v))
 	}
 	return b.String()

@@ -13,7 +13,6 @@ import (
 // Appender is what both adapters' Schema offer to convert into a list the
 // caller reuses.
 type Appender interface {
-	Issues(err error, instance any) (issues.List, bool)
 	AppendIssues(dst issues.List, err error, instance any) (issues.List, bool)
 	Validate(instance any) issues.List
 	AppendValidate(dst issues.List, instance any) issues.List
@@ -28,7 +27,7 @@ type Appender interface {
 func CheckAppend(t testing.TB, name string, s Appender, err error, bad, good any) {
 	t.Helper()
 	caller := issues.Issue{Code: issues.Custom, Message: "the caller's"}
-	want, ok := s.Issues(err, bad)
+	want, ok := s.AppendIssues(nil, err, bad)
 	if !ok || len(want) == 0 {
 		t.Fatalf("%s: no issues", name)
 	}

@@ -1,13 +1,9 @@
 package gosdk_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -63,15 +59,6 @@ func lockOf(t testing.TB, tools map[string]string) *contract.Lock {
 	return l
 }
 
-func writeLock(t testing.TB, l *contract.Lock) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "selfheal.lock")
-	if err := contract.WriteFile(path, l); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
 func callSearch(t *testing.T, h mcp.ToolHandler, args string) *mcp.CallToolResult {
 	t.Helper()
 	res, err := h(context.Background(), &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "search", Arguments: json.RawMessage(args)}})
@@ -110,7 +97,6 @@ func fields(c *envelope.Contract) string {
 
 func TestContractOptions(t *testing.T) {
 	lock := lockOf(t, map[string]string{"search": oldSearch})
-	path := writeLock(t, lock)
 	withoutPage := strings.Replace(liveSearch, ",\n\t\t\"page\":{\"type\":\"integer\"}", "", 1)
 	if withoutPage == liveSearch {
 		t.Fatal("page not removed")
@@ -123,9 +109,8 @@ func TestContractOptions(t *testing.T) {
 	}{
 		{"no lock", nil, "none"},
 		{"WithContract", []gosdk.Option{gosdk.WithContract(lock)}, first5 + "more 2"},
-		{"WithLockfile", []gosdk.Option{gosdk.WithLockfile(path)}, first5 + "more 2"},
 		{"limit 2", []gosdk.Option{gosdk.WithContract(lock), gosdk.WithContractLimit(2)}, "BREAKING from; BREAKING limit; more 5"},
-		{"limit before the lock", []gosdk.Option{gosdk.WithContractLimit(1), gosdk.WithLockfile(path)}, "BREAKING from; more 6"},
+		{"limit before the lock", []gosdk.Option{gosdk.WithContractLimit(1), gosdk.WithContract(lock)}, "BREAKING from; more 6"},
 		{"no limit", []gosdk.Option{gosdk.WithContract(lock), gosdk.WithContractLimit(0)}, first5 + "BREAKING sort; RISKY lang; more 0"},
 		{"nil lock turns it off", []gosdk.Option{gosdk.WithContract(lock), gosdk.WithContract(nil)}, "none"},
 		{"tool not in the lock", []gosdk.Option{gosdk.WithContract(lockOf(t, map[string]string{"search2": oldSearch}))}, "none"},
@@ -145,47 +130,6 @@ func TestContractOptions(t *testing.T) {
 				t.Errorf("valid call: %s", text(t, res))
 			}
 		})
-	}
-}
-
-// A lockfile that cannot be read is a registration error, found at startup.
-func TestLockfileErrors(t *testing.T) {
-	dir := t.TempDir()
-	bad := filepath.Join(dir, "bad.lock")
-	if err := os.WriteFile(bad, []byte(`{"version": 1, "tools": [`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, path := range []string{filepath.Join(dir, "missing.lock"), bad} {
-		_, _, err := gosdk.Handler(searchTool(), rawHandler, gosdk.WithLockfile(path))
-		if err == nil || !strings.Contains(err.Error(), "lockfile: ") || !strings.Contains(err.Error(), path) {
-			t.Errorf("Handler with %s: %v", path, err)
-		}
-		func() {
-			defer func() {
-				if v := recover(); v == nil || !strings.Contains(fmt.Sprint(v), `gosdk.AddTool: tool "search": lockfile: `) {
-					t.Errorf("AddTool with %s: panic %v", path, v)
-				}
-			}()
-			gosdk.AddTool(newServer(), searchTool(), rawHandler, gosdk.WithLockfile(path))
-		}()
-		// Middleware logs it once and works without contract awareness.
-		var log bytes.Buffer
-		s := newServer()
-		s.AddReceivingMiddleware(gosdk.Middleware(gosdk.WithLockfile(path), gosdk.WithLogger(slog.New(slog.NewTextHandler(&log, nil)))))
-		mcp.AddTool(s, searchTool(), rawHandler)
-		cs := connect(t, s)
-		for range 2 {
-			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"query": "go", "sort": "x"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if c := contractOf(t, res); c != nil {
-				t.Errorf("middleware with %s: contract %v", path, c)
-			}
-		}
-		if n := strings.Count(log.String(), "cannot read the lockfile"); n != 1 {
-			t.Errorf("middleware logged the lockfile error %d times:\n%s", n, log.String())
-		}
 	}
 }
 

@@ -25,8 +25,8 @@ func deepIssues(t *testing.T, res *mcp.CallToolResult, max string) {
 		t.Fatalf("text of %d bytes:\n%s", len(got), got)
 	}
 	var structured any = res.StructuredContent
-	if res.Meta != nil && res.Meta[gosdk.MetaIssues] != nil {
-		structured = res.Meta[gosdk.MetaIssues]
+	if res.Meta != nil && res.Meta["selfheal/issues"] != nil {
+		structured = res.Meta["selfheal/issues"]
 	}
 	data, _ := json.Marshal(structured)
 	var body struct {

@@ -26,13 +26,16 @@
 //
 // What the client receives for invalid arguments: isError true, the
 // validation_error text as the only content block, and the issues as
-// IssuesContent ({"issues": [...]}, Zod v4 issue JSON) in structuredContent,
-// or in _meta under MetaIssues when the tool declares an output schema
-// (clients check structuredContent against it even on errors), without the
-// values sent. The language is the client's when it declares one
-// (MetaLocale), else that of WithEngine's engine.
+// {"issues": [...]} (each issue in Zod v4's issue JSON) in structuredContent,
+// or in _meta under "selfheal/issues" when the tool declares an output
+// schema (clients check structuredContent against it even on errors),
+// without the values sent. The language is the client's when it declares
+// one, as a BCP 47 tag ("ja", "de-CH") or an Accept-Language value under
+// the _meta key "selfheal/locale" of the tools/call request, else of its
+// initialize request, else in the Accept-Language header of an HTTP
+// transport; else it is that of WithEngine's engine.
 //
-// Given a known-good lockfile of the tools (WithLockfile or WithContract;
+// Given a known-good lockfile of the tools (WithContract;
 // see package contract and "selfheal lock"), each validation_error also
 // carries a <contract_awareness> section: the BREAKING and RISKY changes of
 // the failed tool since that lockfile, at most WithContractLimit of them.

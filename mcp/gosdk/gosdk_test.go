@@ -130,7 +130,7 @@ func TestValidAndInvalid(t *testing.T) {
 		t.Errorf("the handler ran %d times, want 1 (not for the invalid call)", calls)
 	}
 	// The issues are in _meta, since the tool has an output schema.
-	data, _ := json.Marshal(res.Meta[gosdk.MetaIssues])
+	data, _ := json.Marshal(res.Meta["selfheal/issues"])
 	if got, want := string(data), `{"issues":[{"code":"too_big","inclusive":true,"maximum":50,"origin":"integer","path":["limit"],"source":"jsonschema:maximum"},{"code":"too_small","inclusive":true,"minimum":1,"origin":"string","path":["query"],"source":"jsonschema:minLength"},{"code":"invalid_type","expected":"string","path":["tags",0],"source":"jsonschema:type"}]}`; got != want {
 		t.Errorf("_meta issues:\n%s\nwant\n%s", got, want)
 	}
@@ -329,9 +329,9 @@ func TestClientLocale(t *testing.T) {
 		req  *mcp.CallToolRequest
 		want string
 	}{
-		{&mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Meta: mcp.Meta{gosdk.MetaLocale: " ja-JP "}}}, "ja-JP"},
+		{&mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Meta: mcp.Meta{"selfheal/locale": " ja-JP "}}}, "ja-JP"},
 		{&mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{}, Extra: &mcp.RequestExtra{Header: http.Header{"Accept-Language": {"ja,en;q=0.8"}}}}, "ja,en;q=0.8"},
-		{&mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Meta: mcp.Meta{gosdk.MetaLocale: 7}}}, ""},
+		{&mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Meta: mcp.Meta{"selfheal/locale": 7}}}, ""},
 		{&mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{}}, ""},
 		{nil, ""},
 	} {

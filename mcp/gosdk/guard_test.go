@@ -12,14 +12,14 @@ import (
 )
 
 // Middleware honours the guards as AddTool does: WithGuard bounds every
-// tool, WithToolGuard one tool (over WithGuard); a call beyond the limit
+// tool, WithGuard with a name one tool (over WithGuard without); a call beyond the limit
 // gets the guard's tool_error and the handler does not run, unless its
 // arguments are invalid: it is then told what to fix.
 func TestMiddlewareGuards(t *testing.T) {
 	hourly := guard.New(guard.Limits{Rate: 1.0 / 3600, Burst: 1})
 	busy := guard.New(guard.Limits{MaxActive: 1, MaxQueued: guard.NoQueue})
 	s := newServer()
-	s.AddReceivingMiddleware(gosdk.Middleware(gosdk.WithGuard(hourly), gosdk.WithToolGuard("slow", busy)))
+	s.AddReceivingMiddleware(gosdk.Middleware(gosdk.WithGuard(hourly), gosdk.WithGuard(busy, "slow")))
 	searches := 0
 	mcp.AddTool(s, &mcp.Tool{Name: "search"}, func(ctx context.Context, req *mcp.CallToolRequest, in Search) (*mcp.CallToolResult, Hits, error) {
 		searches++
@@ -79,12 +79,12 @@ func TestMiddlewareGuards(t *testing.T) {
 	}
 }
 
-// AddTool's guard: WithToolGuard applies to the tool of that name, over
+// AddTool's guard: WithGuard with a name applies to the tool of that name, over
 // WithGuard, as with Middleware.
 func TestAddToolGuard(t *testing.T) {
 	hourly := guard.New(guard.Limits{Rate: 1.0 / 3600, Burst: 1})
 	s := newServer()
-	gosdk.AddTool(s, &mcp.Tool{Name: "search"}, search, gosdk.WithGuard(guard.New(guard.Limits{})), gosdk.WithToolGuard("search", hourly))
+	gosdk.AddTool(s, &mcp.Tool{Name: "search"}, search, gosdk.WithGuard(guard.New(guard.Limits{})), gosdk.WithGuard(hourly, "search"))
 	cs := connect(t, s)
 	for i, want := range []string{`{"hits":["q=go"],"limit":0}`, `code="RATE_LIMITED"`} {
 		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"query": "go"}})

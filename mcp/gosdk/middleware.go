@@ -42,12 +42,10 @@ const sdkValidationPrefix = `validating "arguments": `
 //   - a handler panic (go-sdk does not recover one) becomes INTERNAL_ERROR,
 //     the panic and its stack going to the logger.
 //
-// With WithContract or WithLockfile, the rewritten validation_error carries
-// the tool's <contract_awareness> section, computed when its schema is
-// compiled; a lockfile that cannot be read is logged once, and the
-// middleware then works without it. Other handler errors keep go-sdk's text.
+// With WithContract, the rewritten validation_error carries the tool's
+// <contract_awareness> section, computed when its schema is compiled. Other handler errors keep go-sdk's text.
 //
-// WithGuard bounds the calls of every tool, WithToolGuard those of one
+// WithGuard bounds the calls of every tool, or, given names, those of one
 // tool (over WithGuard): a call the guard refuses is answered with its
 // SERVER_BUSY, RATE_LIMITED or TIMEOUT tool_error and the handler does not
 // run, unless its arguments are invalid: then it gets its
@@ -56,11 +54,7 @@ const sdkValidationPrefix = `validating "arguments": `
 // (and has used a token of the rate) while go-sdk rejects it.
 func Middleware(opts ...Option) mcp.Middleware {
 	m := &middleware{cfg: toolcall.NewConfig(opts)}
-	lock, err := m.cfg.LoadLock()
-	if err != nil {
-		m.cfg.Logger.Error("selfheal: cannot read the lockfile; validation errors are not contract-aware", "error", err)
-	}
-	m.lock = lock
+	m.lock = m.cfg.Lock()
 	return m.wrap
 }
 

@@ -12,16 +12,6 @@ import (
 	"github.com/selfheal/selfheal/mcp/internal/toolcall"
 )
 
-// MetaLocale is the _meta key a client may set to choose the language of the
-// validation_error it gets back, as a BCP 47 tag ("ja", "de-CH") or an
-// Accept-Language value. MCP's initialize request has no locale field, so
-// the language is read, in this order, from the tools/call request's _meta,
-// from the _meta of the client's initialize request, and from the
-// Accept-Language header of an HTTP transport; when none is set, the
-// locale of WithEngine's engine (English by default) applies. The key is
-// the one package mcp/mcpgo reads.
-const MetaLocale = toolcall.MetaLocale
-
 // Option configures AddTool, Handler and Middleware. Package mcp/mcpgo has
 // the same options, under the same names and with the same meaning.
 type Option = toolcall.Option
@@ -32,7 +22,7 @@ type Option = toolcall.Option
 //
 //	gosdk.WithEngine(selfheal.New(selfheal.WithLocale("de"), selfheal.WithMaxBytes(2048)))
 //
-// A client that declares its own language (see MetaLocale) gets the same
+// A client that declares its own language (see the package documentation) gets the same
 // engine in that language (Engine.Locale).
 func WithEngine(e *selfheal.Engine) Option { return toolcall.WithEngine(e) }
 
@@ -42,21 +32,17 @@ func WithEngine(e *selfheal.Engine) Option { return toolcall.WithEngine(e) }
 // (slog.Default() by default).
 func WithLogger(l *slog.Logger) Option { return toolcall.WithLogger(l) }
 
-// WithGuard bounds the calls with g (see package guard): a call it refuses
-// is answered with its SERVER_BUSY, RATE_LIMITED or TIMEOUT tool_error and
-// the handler does not run. An invalid call is told what to fix even when
-// the guard refuses it. With AddTool and Handler it bounds that tool; with
-// Middleware it bounds every tool without a WithToolGuard of its own.
-// Share one guard between tools to bound them together.
-func WithGuard(g *guard.Guard) Option { return toolcall.WithGuard(g) }
-
-// WithToolGuard bounds the calls of the tool named name with g, instead of
-// WithGuard's guard; a nil g leaves the tool unguarded. It is meant for
-// Middleware, which serves every tool; with AddTool and Handler it applies
-// to the tool of that name.
-func WithToolGuard(name string, g *guard.Guard) Option {
-	return toolcall.WithToolGuard(name, g)
-}
+// WithGuard bounds calls with g (see package guard): a call it refuses is
+// answered with its SERVER_BUSY, RATE_LIMITED or TIMEOUT tool_error and the
+// handler does not run. An invalid call is told what to fix even when the
+// guard refuses it. Without tools, g bounds the tool of AddTool and
+// Handler, or every tool of Middleware that has no guard of its own; with
+// tools, g is the own guard of the tools of those names (a nil g leaves
+// them unguarded), over a guard given without names. Share one guard
+// between tools to bound them together:
+//
+//	Middleware(WithGuard(perServer), WithGuard(slow, "export"), WithGuard(nil, "ping"))
+func WithGuard(g *guard.Guard, tools ...string) Option { return toolcall.WithGuard(g, tools...) }
 
 // WithSchemaOptions passes options to jsonschemav6.Compile, such as
 // jsonschemav6.WithFormatAssertion(false) or a loader for remote $refs.
@@ -108,15 +94,10 @@ func WithTypos(on bool) Option { return toolcall.WithTypos(on) }
 // listing the BREAKING and RISKY changes since l, at most
 // WithContractLimit of them. A model that learned the old contract is told
 // in the same turn what changed. A tool that l does not know, or with no
-// such change, gets no section. nil turns it off.
+// such change, gets no section. nil turns it off. Read the lockfile with
+// contract.ReadFile at startup: one that cannot be read is the server's
+// error, not one for a model to meet.
 func WithContract(l *contract.Lock) Option { return toolcall.WithContract(l) }
-
-// WithLockfile is WithContract with the lockfile at path, read once (with
-// contract.ReadFile) when the first tool is registered. A lockfile that
-// cannot be read or parsed is a registration error: AddTool panics and
-// Handler returns it. Middleware logs it once and works without contract
-// awareness.
-func WithLockfile(path string) Option { return toolcall.WithLockfile(path) }
 
 // WithContractLimit caps the changes a <contract_awareness> section lists
 // (5 by default); the section says how many more there were. n <= 0 lists
@@ -129,7 +110,7 @@ func engineFor(c *toolcall.Config, req *mcp.CallToolRequest) *selfheal.Engine {
 }
 
 // clientLocale returns the language the client declared for a call, or ""
-// when it declared none: the MetaLocale entry of the call's _meta, else that
+// when it declared none: the "selfheal/locale" entry of the call's _meta, else that
 // of the initialize request's _meta, else the Accept-Language header of the
 // HTTP request that carried the call.
 func clientLocale(req *mcp.CallToolRequest) string {

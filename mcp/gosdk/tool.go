@@ -35,18 +35,16 @@ import (
 //     startup (use Handler to get it as an error instead);
 //   - per call, the arguments are validated against it and every failure is
 //     reported in one validation_error (IsError true, the text as content,
-//     the issues as structured content, see IssuesContent); the handler is
+//     the issues as structured content, see the package documentation); the handler is
 //     not called. Absent arguments are validated as {} (a tool without
 //     required arguments may be called without any), and when that fails the
 //     answer also says at (root) that the arguments are missing. Arguments
 //     that are not a JSON object, or not JSON, are a validation_error at
 //     (root). Arguments nested deeper than WithMaxDepth (64 levels by
 //     default) are refused before they are validated, with one issue;
-//   - with WithContract or WithLockfile, the tool as tools/list shows it is
-//     compared here with its entry in the lockfile, and its validation
-//     errors carry the BREAKING and RISKY changes in a
-//     <contract_awareness> section (an unreadable lockfile is a
-//     registration error);
+//   - with WithContract, the tool as tools/list shows it is compared here
+//     with its entry in the lockfile, and its validation errors carry the
+//     BREAKING and RISKY changes in a <contract_awareness> section;
 //   - valid arguments get the schema's property defaults, as in go-sdk, and
 //     are decoded into In with go-sdk's decoder (case-sensitive field names);
 //   - then WithGuard's guard, if any, admits or sheds the call;
@@ -108,11 +106,7 @@ func Handler[In, Out any](t *mcp.Tool, h mcp.ToolHandlerFor[In, Out], opts ...Op
 	if st.in, err = compileInput(tt.InputSchema, resolved, st.cfg.SchemaOptions()); err != nil {
 		return nil, nil, fmt.Errorf("input schema: %w", err)
 	}
-	lock, err := st.cfg.LoadLock()
-	if err != nil {
-		return nil, nil, fmt.Errorf("lockfile: %w", err)
-	}
-	if st.contract, err = st.cfg.ToolContract(lock, tt.Name, tt.Description, tt.InputSchema, tt.OutputSchema); err != nil {
+	if st.contract, err = st.cfg.ToolContract(st.cfg.Lock(), tt.Name, tt.Description, tt.InputSchema, tt.OutputSchema); err != nil {
 		return nil, nil, fmt.Errorf("contract: %w", err)
 	}
 	return &tt, st.handle, nil
@@ -174,7 +168,7 @@ type tool[In, Out any] struct {
 	elemZero any                  // Out's element zero value when Out is an inferred pointer
 	contract *envelope.Contract   // the validation errors' contract_awareness section; nil for none
 	// structuredErrors: issues go in StructuredContent, since no output
-	// schema constrains it (else in _meta, see IssuesContent).
+	// schema constrains it (else in _meta, see the package documentation).
 	structuredErrors bool
 }
 

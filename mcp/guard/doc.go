@@ -24,7 +24,7 @@
 //	defer release()
 //
 // A [Limiter] keeps such limits per key (per tool, per tool and caller):
-// [Local] in this process, mcp/guard/redisguard in Redis, so that the
+// [NewLimiter] in this process, mcp/guard/redisguard in Redis, so that the
 // replicas of a server behind a load balancer share one rate and one
 // concurrency limit. mcp/proxy takes either.
 //

@@ -50,9 +50,8 @@ func ExampleGuard_Acquire_rate() {
 // A Limiter keeps limits per key: here per tool, each with its own one
 // call per minute. mcp/guard/redisguard is the same with its counters in
 // Redis, shared by every replica.
-func ExampleLocal() {
-	var lim guard.Limiter
-	lim, err := guard.NewLocal(guard.Limits{Rate: 1.0 / 60, Burst: 1})
+func ExampleNewLimiter() {
+	lim, err := guard.NewLimiter(guard.Limits{Rate: 1.0 / 60, Burst: 1})
 	if err != nil {
 		panic(err)
 	}

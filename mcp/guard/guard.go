@@ -85,36 +85,18 @@ type Stats struct {
 }
 
 // New returns a guard enforcing l. It panics with a message naming the bad
-// field when l is out of range (see [Limits.Validate]); limits are set up
-// by the developer, at startup. Use [NewChecked] for limits read from
-// configuration.
+// field when l is out of range: limits are set up by the developer, at
+// startup. Check limits read from configuration with [Limits.Validate]
+// first.
 func New(l Limits) *Guard {
-	g, err := NewChecked(l)
-	if err != nil {
-		panic(err)
-	}
-	return g
-}
-
-// NewChecked is New returning an error, instead of panicking, when l is out
-// of range.
-func NewChecked(l Limits) (*Guard, error) {
 	if err := l.Validate(); err != nil {
-		return nil, err
+		panic(err)
 	}
 	g := &Guard{l: l, now: time.Now}
 	if l.Rate > 0 && !math.IsInf(l.Rate, 1) {
 		g.limiter = rate.NewLimiter(rate.Limit(l.Rate), max(l.Burst, 1))
 	}
-	return g, nil
-}
-
-// Limits returns the limits the guard enforces.
-func (g *Guard) Limits() Limits {
-	if g == nil {
-		return Limits{}
-	}
-	return g.l
+	return g
 }
 
 // Stats returns how many calls hold a slot and how many wait for one now.

@@ -383,9 +383,8 @@ func TestLimitsValidate(t *testing.T) {
 		{Limits{Rate: -0.5}, "guard: Rate is -0.5; want 0 (no limit) or a positive number of calls per second"},
 		{Limits{Burst: -3}, "guard: Burst is -3; want 0 (meaning 1) or more"},
 	} {
-		g, err := NewChecked(tc.l)
-		if g != nil || err == nil || err.Error() != tc.want {
-			t.Errorf("NewChecked(%+v) = %v, %v; want %q", tc.l, g, err, tc.want)
+		if err := tc.l.Validate(); err == nil || err.Error() != tc.want {
+			t.Errorf("%+v.Validate() = %v; want %q", tc.l, err, tc.want)
 		}
 		func() {
 			defer func() {
@@ -396,7 +395,7 @@ func TestLimitsValidate(t *testing.T) {
 			New(tc.l)
 		}()
 	}
-	if _, err := NewChecked(Limits{MaxActive: 3, MaxQueued: NoQueue, Rate: 2, Burst: 5}); err != nil {
+	if err := (Limits{MaxActive: 3, MaxQueued: NoQueue, Rate: 2, Burst: 5}).Validate(); err != nil {
 		t.Error(err)
 	}
 }

@@ -10,8 +10,8 @@ import (
 
 // Limiter admits calls under keys, each key with its own limits: the calls
 // of one tool, of one tool by one session, of one tool for one API key.
-// Where its counters live is the implementation's business: [Local] keeps
-// them in this process, mcp/guard/redisguard in Redis, shared by every
+// Where its counters live is the implementation's business: [NewLimiter]'s
+// keeps them in this process, mcp/guard/redisguard in Redis, shared by every
 // replica of a server. Acquire is [Guard.Acquire] for the calls of key;
 // implementations must be safe for concurrent use, and their refusals are
 // the same fixed tool_errors as a Guard's.
@@ -22,16 +22,12 @@ type Limiter interface {
 	Acquire(ctx context.Context, key string) (release func(), te *envelope.ToolError)
 }
 
-// maxIdleGuards is how many keys a Local keeps before it drops the guards
+// maxIdleGuards is how many keys a local limiter keeps before it drops the guards
 // of the idle ones.
 const maxIdleGuards = 4096
 
-// Local is a [Limiter] that keeps its counters in this process: one [Guard]
-// with the same Limits per key, made on the key's first call. A guard whose
-// key is idle (no call holding a slot or waiting, its rate bucket full) is
-// dropped once there are many keys, so that keys made of session ids or
-// callers do not grow memory without bound.
-type Local struct {
+// local is the [Limiter] of NewLimiter.
+type local struct {
 	l  Limits
 	mu sync.Mutex
 	m  map[string]*Guard
@@ -39,22 +35,26 @@ type Local struct {
 	sweepAt int
 }
 
-// NewLocal returns a Local enforcing l for each key, or the error of
-// [Limits.Validate].
-func NewLocal(l Limits) (*Local, error) {
+// NewLimiter returns a [Limiter] that keeps its counters in this process,
+// enforcing l for each key, or the error of [Limits.Validate]: one [Guard]
+// with limits l per key, made on the key's first call. A guard whose key is
+// idle (no call holding a slot or waiting, its rate bucket full) is dropped
+// once there are many keys, so that keys made of session ids or callers do
+// not grow memory without bound.
+func NewLimiter(l Limits) (Limiter, error) {
 	if err := l.Validate(); err != nil {
 		return nil, err
 	}
-	return &Local{l: l, m: map[string]*Guard{}, sweepAt: maxIdleGuards}, nil
+	return &local{l: l, m: map[string]*Guard{}, sweepAt: maxIdleGuards}, nil
 }
 
 // Acquire admits one call of key, as [Guard.Acquire] does.
-func (lo *Local) Acquire(ctx context.Context, key string) (release func(), te *envelope.ToolError) {
+func (lo *local) Acquire(ctx context.Context, key string) (release func(), te *envelope.ToolError) {
 	return lo.guard(key).Acquire(ctx)
 }
 
 // guard returns the guard of key, made on its first call.
-func (lo *Local) guard(key string) *Guard {
+func (lo *local) guard(key string) *Guard {
 	lo.mu.Lock()
 	defer lo.mu.Unlock()
 	g := lo.m[key]
@@ -64,14 +64,14 @@ func (lo *Local) guard(key string) *Guard {
 	if len(lo.m) >= lo.sweepAt {
 		lo.sweep()
 	}
-	g, _ = NewChecked(lo.l) // the limits were checked by NewLocal
+	g = New(lo.l) // the limits were checked by NewLimiter
 	lo.m[key] = g
 	return g
 }
 
 // sweep drops the guards of idle keys; lo.mu is held. The next sweep comes
 // when the keys left have doubled, so that sweeping stays linear overall.
-func (lo *Local) sweep() {
+func (lo *local) sweep() {
 	for k, g := range lo.m {
 		if g.idle() {
 			delete(lo.m, k)

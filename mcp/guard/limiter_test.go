@@ -9,11 +9,12 @@ import (
 
 // TestLocalKeys: each key has its own limits.
 func TestLocalKeys(t *testing.T) {
-	lo, err := NewLocal(Limits{MaxActive: 1, MaxQueued: NoQueue})
+	lim, err := NewLimiter(Limits{MaxActive: 1, MaxQueued: NoQueue})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
+	lo := lim.(*local)
 	var got []string
 	var releases []func()
 	for _, key := range []string{"a", "b", "a", "c", "b"} {
@@ -40,11 +41,12 @@ func TestLocalKeys(t *testing.T) {
 // keys are dropped; a busy key's guard, or one whose rate bucket is not
 // full, is kept, so that no limit is forgotten.
 func TestLocalForgetsIdleKeys(t *testing.T) {
-	lo, err := NewLocal(Limits{MaxActive: 1, MaxQueued: NoQueue, Rate: 1e-3, Burst: 2})
+	lim, err := NewLimiter(Limits{MaxActive: 1, MaxQueued: NoQueue, Rate: 1e-3, Burst: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
+	lo := lim.(*local)
 	// "held" holds its slot; "spent" used a token (its bucket refills in
 	// 1000 s); the others are made and never used.
 	held, te := lo.Acquire(ctx, "held")
@@ -88,8 +90,8 @@ func TestLocalForgetsIdleKeys(t *testing.T) {
 	}
 }
 
-func TestNewLocalChecksLimits(t *testing.T) {
-	if _, err := NewLocal(Limits{MaxActive: -1}); err == nil || err.Error() != "guard: MaxActive is -1; want 0 (no limit) or more" {
+func TestNewLimiterChecksLimits(t *testing.T) {
+	if _, err := NewLimiter(Limits{MaxActive: -1}); err == nil || err.Error() != "guard: MaxActive is -1; want 0 (no limit) or more" {
 		t.Errorf("err = %v", err)
 	}
 }

@@ -12,16 +12,16 @@ import (
 	"github.com/selfheal/selfheal/mcp/internal/toolcall"
 )
 
-// ErrInputSchemaValidation is what Check returns when s was created with
+// errInputSchemaValidation is what Check returns when s was created with
 // server.WithInputSchemaValidation. mcp-go runs that validation before any
 // handler or middleware and answers a failure with its own one-line text,
 // so selfheal never sees the invalid arguments. Remove the option: AddTool
 // and Middleware validate against the same schemas.
-var ErrInputSchemaValidation = errors.New("mcp-go's WithInputSchemaValidation is on: it answers invalid arguments before selfheal can; remove the option, selfheal validates the same schemas")
+var errInputSchemaValidation = errors.New("mcp-go's WithInputSchemaValidation is on: it answers invalid arguments before selfheal can; remove the option, selfheal validates the same schemas")
 
 // Check reports what would stop selfheal from answering s's tool calls, at
-// startup rather than in front of a model: ErrInputSchemaValidation when s
-// was created with server.WithInputSchemaValidation, and every registered
+// startup rather than in front of a model: an error saying to remove
+// server.WithInputSchemaValidation when s was created with it, and every registered
 // tool whose input schema does not compile with the given options (the
 // options of AddTool or Middleware; only WithSchemaOptions matters here).
 //
@@ -56,7 +56,7 @@ func inputSchemaValidation(s *server.MCPServer) (on, known bool) {
 
 func checkValidation(s *server.MCPServer) error {
 	if on, _ := inputSchemaValidation(s); on {
-		return ErrInputSchemaValidation
+		return errInputSchemaValidation
 	}
 	return nil
 }

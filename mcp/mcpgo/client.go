@@ -9,13 +9,6 @@ import (
 	"github.com/selfheal/selfheal/mcp/internal/clientcall"
 )
 
-// ToolCaller is what CallTool calls: mcp-go's *client.Client implements
-// it. An interface, so that a server that only imports this package does
-// not link mcp-go's client and its transports.
-type ToolCaller interface {
-	CallTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error)
-}
-
 // CallOption configures one CallTool: its retry policy and what it knows of
 // the tool. With none, CallTool calls once.
 type CallOption func(*clientcall.Config)
@@ -75,7 +68,13 @@ func WithTool(t mcp.Tool) CallOption {
 //     connection) is returned as c.CallTool returns it.
 //
 // With WithRetry, retryable CallErrors are retried first (see WithRetry).
-func CallTool(ctx context.Context, c ToolCaller, req mcp.CallToolRequest, opts ...CallOption) (*mcp.CallToolResult, error) {
+//
+// c is mcp-go's *client.Client, or anything with its CallTool method: an
+// interface, so that a server that only imports this package does not link
+// mcp-go's client and its transports.
+func CallTool(ctx context.Context, c interface {
+	CallTool(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error)
+}, req mcp.CallToolRequest, opts ...CallOption) (*mcp.CallToolResult, error) {
 	var cfg clientcall.Config
 	for _, o := range opts {
 		o(&cfg)

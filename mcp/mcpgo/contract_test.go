@@ -1,13 +1,9 @@
 package mcpgo_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -90,10 +86,6 @@ const badUser = `{"name": "A", "age": 12, "role": "owner"}`
 
 func TestContractOptions(t *testing.T) {
 	lock := usersLock(t, "users.create", oldUsersSchema)
-	path := filepath.Join(t.TempDir(), "selfheal.lock")
-	if err := contract.WriteFile(path, lock); err != nil {
-		t.Fatal(err)
-	}
 	first5 := "BREAKING age; BREAKING name; BREAKING password; BREAKING phone; BREAKING role; "
 	for _, tc := range []struct {
 		name string
@@ -102,9 +94,8 @@ func TestContractOptions(t *testing.T) {
 	}{
 		{"no lock", nil, "none"},
 		{"WithContract", []mcpgo.Option{mcpgo.WithContract(lock)}, first5 + "more 1"},
-		{"WithLockfile", []mcpgo.Option{mcpgo.WithLockfile(path)}, first5 + "more 1"},
 		{"limit 2", []mcpgo.Option{mcpgo.WithContract(lock), mcpgo.WithContractLimit(2)}, "BREAKING age; BREAKING name; more 4"},
-		{"no limit", []mcpgo.Option{mcpgo.WithContractLimit(-1), mcpgo.WithLockfile(path)}, first5 + "RISKY tags; more 0"},
+		{"no limit", []mcpgo.Option{mcpgo.WithContractLimit(-1), mcpgo.WithContract(lock)}, first5 + "RISKY tags; more 0"},
 		{"nil lock turns it off", []mcpgo.Option{mcpgo.WithContract(lock), mcpgo.WithContract(nil)}, "none"},
 		{"tool not in the lock", []mcpgo.Option{mcpgo.WithContract(usersLock(t, "users.create.v2", oldUsersSchema))}, "none"},
 		{"same contract", []mcpgo.Option{mcpgo.WithContract(usersLock(t, "users.create", usersSchema))}, "none"},
@@ -164,42 +155,6 @@ func TestContractOfStructuredSchema(t *testing.T) {
 		}
 		if got := fields(contractOf(t, callHandler(t, h, tool.Name, `{"limit": 0}`))); got != tc.want {
 			t.Errorf("%s: %s, want %s (wire schema %s)", tc.name, got, tc.want, wire.InputSchema)
-		}
-	}
-}
-
-// A lockfile that cannot be read is a registration error, found at startup.
-func TestLockfileErrors(t *testing.T) {
-	dir := t.TempDir()
-	bad := filepath.Join(dir, "bad.lock")
-	if err := os.WriteFile(bad, []byte(`{"version": 1, "tools": [`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, path := range []string{filepath.Join(dir, "missing.lock"), bad} {
-		if _, err := mcpgo.Handler(usersTool(), ok, mcpgo.WithLockfile(path)); err == nil || !strings.Contains(err.Error(), "lockfile: ") || !strings.Contains(err.Error(), path) {
-			t.Errorf("Handler with %s: %v", path, err)
-		}
-		func() {
-			defer func() {
-				if v := recover(); v == nil || !strings.Contains(fmt.Sprint(v), `mcpgo.AddTool: tool "users.create": lockfile: `) {
-					t.Errorf("AddTool with %s: panic %v", path, v)
-				}
-			}()
-			mcpgo.AddTool(server.NewMCPServer("s", "1"), usersTool(), ok, mcpgo.WithLockfile(path))
-		}()
-		// Middleware logs it once and works without contract awareness.
-		var log bytes.Buffer
-		s := server.NewMCPServer("s", "1")
-		s.Use(mcpgo.Middleware(mcpgo.WithLockfile(path), mcpgo.WithLogger(slog.New(slog.NewTextHandler(&log, nil)))))
-		s.AddTool(usersTool(), ok)
-		c := inProcess(t, s)
-		for range 2 {
-			if ct := contractOf(t, call(t, c, "users.create", badUser, nil)); ct != nil {
-				t.Errorf("middleware with %s: contract %v", path, ct)
-			}
-		}
-		if n := strings.Count(log.String(), "cannot read the lockfile"); n != 1 {
-			t.Errorf("middleware logged the lockfile error %d times:\n%s", n, log.String())
 		}
 	}
 }

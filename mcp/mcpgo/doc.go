@@ -14,54 +14,30 @@
 //
 //	s.Use(mcpgo.Middleware(mcpgo.WithLogger(logger)))
 //
-// Either way, per call:
+// Either way, invalid arguments are answered with every problem in one
+// validation_error (IsError true; the handler is not called), a guard
+// ([WithGuard]) may refuse a call with SERVER_BUSY, RATE_LIMITED or
+// TIMEOUT, and a handler's error or panic becomes a tool_error (see
+// [AddTool]). The issues also travel as {"issues": [...]}, each in Zod v4's
+// issue JSON without the values sent: in StructuredContent, or in _meta
+// under "selfheal/issues" for a tool with an output schema (clients check
+// structuredContent against it even on errors). A client chooses the
+// language with the _meta key "selfheal/locale" of its tools/call request
+// (a BCP 47 tag or an Accept-Language value), else with the Accept-Language
+// header of an HTTP transport; else the engine's applies ([WithEngine]).
+// The options are those of package mcp/gosdk, under the same names and
+// with the same meaning. With [WithContract], validation_errors also carry
+// the failed tool's changes since a known-good lockfile.
 //
-//   - the arguments are validated against the tool's input schema
-//     (RawInputSchema, else InputSchema) compiled with
-//     adapters/jsonschemav6. Invalid arguments are answered with IsError
-//     true, the validation_error text as the only content, and the issues
-//     as StructuredContent ([IssuesContent], Zod's issue JSON; in _meta
-//     under [MetaIssues] for a tool with an output schema); the handler is
-//     not called. Absent arguments are validated as {}; arguments that are
-//     not a JSON object are a validation_error at (root);
-//   - a guard (package mcp/guard, [WithGuard]) may refuse the call with
-//     SERVER_BUSY, RATE_LIMITED or TIMEOUT;
-//   - a handler's error that is an envelope (envelope.Error(...), also
-//     wrapped) becomes its tool_error, IsError from its severity (a warning
-//     rides on the handler's result with IsError false); any other error,
-//     and a panic, becomes INTERNAL_ERROR, the raw error logged, not shown.
-//
-// The options are those of package mcp/gosdk, under the same names and with
-// the same meaning: WithEngine sets the engine that words the errors (its
-// language, budgets and redaction), WithGuard and WithToolGuard the guards.
-//
-// # mcp-go's own validation must stay off
-//
-// server.WithInputSchemaValidation runs before any handler or middleware
-// and answers a failure itself ("input schema validation failed: /age:
-// &{Got:1/1 Want:18/1}"), so selfheal would never see the invalid
-// arguments. Do not use it with this package: AddTool and Middleware
-// validate against the same schemas. Both log an error when it is on, and
-// [Check] returns [ErrInputSchemaValidation] (and every tool schema that
-// does not compile), for a test or a startup check:
+// mcp-go's server.WithInputSchemaValidation must stay off: it answers
+// invalid arguments itself, with a Go struct dump, before any handler or
+// middleware runs. [Check] finds it, and tool schemas that do not compile,
+// at startup:
 //
 //	if err := mcpgo.Check(s); err != nil {
 //		log.Fatal(err)
 //	}
 //
-// # Contract awareness
-//
-// Given a known-good lockfile of the tools (WithLockfile or WithContract;
-// see package contract and "selfheal lock"), each validation_error also
-// carries a <contract_awareness> section: the BREAKING and RISKY changes of
-// the failed tool since that lockfile, at most WithContractLimit of them,
-// computed once per tool.
-//
-// # Cost
-//
-// A valid call through AddTool costs the schema validation and nothing
-// else: the arguments mcp-go already decoded are validated in place. Only
-// an invalid call decodes the wire JSON again (with exact numbers) and
-// renders text. Middleware adds a tool lookup per call (mcp-go's GetTool
-// copies the tool), and mcp-go allocates the middleware chain per call.
+// A valid call through AddTool costs the schema validation of the
+// arguments mcp-go already decoded, and nothing else.
 package mcpgo

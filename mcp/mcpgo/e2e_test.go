@@ -187,12 +187,12 @@ func render(t *testing.T, res *mcp.CallToolResult) string {
 		b.Write(out.Bytes())
 		b.WriteString("\n")
 	}
-	if res.Meta != nil && res.Meta.AdditionalFields[mcpgo.MetaIssues] != nil {
-		data, err := json.MarshalIndent(res.Meta.AdditionalFields[mcpgo.MetaIssues], "", "  ")
+	if res.Meta != nil && res.Meta.AdditionalFields["selfheal/issues"] != nil {
+		data, err := json.MarshalIndent(res.Meta.AdditionalFields["selfheal/issues"], "", "  ")
 		if err != nil {
 			t.Fatal(err)
 		}
-		b.WriteString("--- _meta." + mcpgo.MetaIssues + "\n")
+		b.WriteString("--- _meta." + "selfheal/issues" + "\n")
 		b.Write(data)
 		b.WriteString("\n")
 	}

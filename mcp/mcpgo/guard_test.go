@@ -13,14 +13,14 @@ import (
 )
 
 // Middleware honours the guards as AddTool does: WithGuard bounds every
-// tool, WithToolGuard one tool (over WithGuard); a call beyond the limit
+// tool, WithGuard with a name one tool (over WithGuard without); a call beyond the limit
 // gets the guard's tool_error and the handler does not run, unless its
 // arguments are invalid: it is then told what to fix.
 func TestMiddlewareGuards(t *testing.T) {
 	hourly := guard.New(guard.Limits{Rate: 1.0 / 3600, Burst: 1})
 	busy := guard.New(guard.Limits{MaxActive: 1, MaxQueued: guard.NoQueue})
 	s := server.NewMCPServer("s", "1")
-	s.Use(mcpgo.Middleware(mcpgo.WithGuard(hourly), mcpgo.WithToolGuard("slow", busy)))
+	s.Use(mcpgo.Middleware(mcpgo.WithGuard(hourly), mcpgo.WithGuard(busy, "slow")))
 	searches := 0
 	s.AddTool(mcp.NewTool("search", mcp.WithString("query", mcp.Required())),
 		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {

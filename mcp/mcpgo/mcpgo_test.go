@@ -168,12 +168,12 @@ func TestMiddleware(t *testing.T) {
 	// A tool with an output schema: the issues go in _meta, not in
 	// structuredContent, which clients check against the output schema.
 	res = call(t, c, "users.out", `{"n": "1"}`, nil)
-	if !res.IsError || len(res.RawStructuredContent) != 0 || res.Meta == nil || res.Meta.AdditionalFields[mcpgo.MetaIssues] == nil {
+	if !res.IsError || len(res.RawStructuredContent) != 0 || res.Meta == nil || res.Meta.AdditionalFields["selfheal/issues"] == nil {
 		t.Errorf("output-schema tool: %+v", res)
 	}
 
 	// The client's language, from _meta.
-	res = call(t, c, "users.get", `{}`, map[string]any{mcpgo.MetaLocale: "ja"})
+	res = call(t, c, "users.get", `{}`, map[string]any{"selfheal/locale": "ja"})
 	if !res.IsError || !strings.Contains(text(res), `<field name="id">`) || text(res) == want {
 		t.Errorf("ja: %s", text(res))
 	}

@@ -32,10 +32,8 @@ import (
 // cheaper per call (no lookup, the schema compiled at registration); do not
 // use both for one tool, or its arguments are validated twice.
 //
-// With WithContract or WithLockfile, a tool's validation errors carry its
-// <contract_awareness> section, computed when its schema is compiled; a
-// lockfile that cannot be read is logged once, and the middleware then
-// works without it.
+// With WithContract, a tool's validation errors carry its
+// <contract_awareness> section, computed when its schema is compiled.
 //
 // The server must not be created with server.WithInputSchemaValidation:
 // that validation runs before any middleware, so invalid arguments would
@@ -43,11 +41,7 @@ import (
 // call of a server where it is on; Check returns it as an error.
 func Middleware(opts ...Option) server.ToolHandlerMiddleware {
 	m := &middleware{c: toolcall.NewConfig(opts)}
-	lock, err := m.c.LoadLock()
-	if err != nil {
-		m.c.Logger.Error("selfheal: cannot read the lockfile; validation errors are not contract-aware", "error", err)
-	}
-	m.lock = lock
+	m.lock = m.c.Lock()
 	return func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 		return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return m.serve(ctx, req, next)

@@ -28,16 +28,15 @@ import (
 //     the one validated against;
 //   - per call, the arguments are validated against it and every failure is
 //     reported in one validation_error: IsError true, the text as content,
-//     the issues as StructuredContent (see IssuesContent); the handler is
+//     the issues as StructuredContent (see the package documentation); the handler is
 //     not called. Absent arguments are validated as {} (a tool without
 //     required arguments may be called without any), and when that fails
 //     the answer also says at (root) that the arguments are missing.
 //     Arguments that are not a JSON object, or not JSON, are a
 //     validation_error at (root);
-//   - with WithContract or WithLockfile, the tool is compared here with its
-//     entry in the lockfile, and its validation errors carry the BREAKING
-//     and RISKY changes in a <contract_awareness> section (an unreadable
-//     lockfile is a registration error);
+//   - with WithContract, the tool is compared here with its entry in the
+//     lockfile, and its validation errors carry the BREAKING and RISKY
+//     changes in a <contract_awareness> section;
 //   - then WithGuard's guard, if any, admits or refuses the call;
 //   - the handler's result is sent unchanged, except for errors: an
 //     envelope (*envelope.Builder, envelope.ToolError or
@@ -121,10 +120,7 @@ func newTool(t mcp.Tool, h server.ToolHandlerFunc, c *toolcall.Config) (*tool, e
 	if err != nil {
 		return nil, err
 	}
-	lock, err := c.LoadLock()
-	if err != nil {
-		return nil, fmt.Errorf("lockfile: %w", err)
-	}
+	lock := c.Lock()
 	if err := v.withContract(t, lock, c); err != nil {
 		return nil, err
 	}

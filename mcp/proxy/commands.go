@@ -145,7 +145,7 @@ type Commands struct {
 func (p *Proxy) Commands(start func() *exec.Cmd) *Commands {
 	limiter := p.cfg.limiter
 	if limiter == nil && p.cfg.limits != nil {
-		limiter, _ = guard.NewLocal(*p.cfg.limits) // the limits were checked by New
+		limiter, _ = guard.NewLimiter(*p.cfg.limits) // the limits were checked by New
 	}
 	return &Commands{
 		p: p, start: start, limiter: limiter,

@@ -55,42 +55,13 @@
 // else in its initialize request's, or else the engine's (WithEngine).
 // With WithContract, it carries the tool's <contract_awareness> section.
 //
-// # Guards and logs
+// # Guards, logs and other transports
 //
-// WithGuard bounds each tool's calls (package guard): a call beyond the
-// limits is answered with SERVER_BUSY or RATE_LIMITED; WithLimiter does the
-// same with a limiter whose counters may live elsewhere (Redis). WithCallLog writes
-// one JSON line per call the proxy answers (time, tool, issue codes,
-// paths, never a value sent), WithObserver reports every call of a listed
-// tool to a metrics hook, and WithLogger receives what the operator must
-// know (a schema that does not compile).
-//
-// # Over HTTP, in front of a remote server
-//
-// HTTPHandler is the same proxy for a Streamable HTTP server: a reverse
-// proxy (net/http/httputil) that passes POST, GET and DELETE with their
-// headers and streams, reads the tools/list results whichever body carries
-// them, and answers a bad tools/call as JSON or as one server-sent event,
-// as the client accepts. Behind a load balancer, a replica that did not
-// relay a session's listing lists its tools itself, with the call's
-// headers, before checking the call. WithGuard's limits are then shared by
-// all the sessions of the handler, per tool; WithLimitBy splits them per
-// session or per caller (hashed); WithLimiter with mcp/guard/redisguard
-// shares them across replicas. An upstream failure is a JSON-RPC error to
-// every request it leaves unanswered, never a hang.
-//
-// # Over HTTP, one process per session
-//
-// Commands serves a stdio server over the Streamable HTTP transport: each
-// initialize request starts the server's process, relayed as Serve relays
-// one, and the session (its Mcp-Session-Id) ends with it. A server that
-// speaks only stdio can so sit behind a load balancer with sticky
-// sessions. The server's messages go to the client's open streams by
-// response id, progress token and stream, each once and in order; what no
-// stream can carry waits, bounded, for the next GET stream. A session
-// ends at DELETE, when idle, at Close, or when its process exits: its
-// process has two seconds to exit once its stdin is closed before it is
-// killed, and every request still waiting gets a JSON-RPC error rather
-// than hanging. Bodies, batches, sessions and waiting messages are
-// bounded.
+// WithGuard bounds each tool's calls (package guard) with SERVER_BUSY or
+// RATE_LIMITED; WithLimiter does the same with counters that may live in
+// Redis. WithCallLog writes one JSON line per call the proxy answers (never
+// a value sent), WithObserver feeds metrics, WithLogger tells the operator
+// what they must know. [Proxy.HTTPHandler] is the same proxy in front of a
+// Streamable HTTP server, and [Proxy.Commands] serves a stdio server over
+// Streamable HTTP, one process per session.
 package proxy

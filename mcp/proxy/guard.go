@@ -13,6 +13,8 @@ import (
 // toolGuard is one tool's guard in a session (WithGuard).
 type toolGuard struct {
 	g *guard.Guard
+	// l are the limits g enforces.
+	l guard.Limits
 	// waiting counts the calls of the tool waiting for a slot, each in a
 	// goroutine of its own (see wait); under session.mu.
 	waiting int
@@ -30,7 +32,7 @@ type queuedCall struct {
 func (s *session) guardOf(name string) *toolGuard {
 	tg := s.guards[name]
 	if tg == nil {
-		tg = &toolGuard{g: guard.New(*s.p.cfg.limits)} // the limits were checked by New
+		tg = &toolGuard{g: guard.New(*s.p.cfg.limits), l: *s.p.cfg.limits} // the limits were checked by New
 		s.guards[name] = tg
 	}
 	return tg
@@ -43,7 +45,7 @@ func (s *session) guardOf(name string) *toolGuard {
 // there are none (waiting is 0), so nothing can take a free slot in
 // between. s.mu is held.
 func (tg *toolGuard) mustWait() bool {
-	l := tg.g.Limits()
+	l := tg.l
 	if l.MaxActive == 0 || l.MaxQueued == guard.NoQueue {
 		return false // never queued: admitted or refused at once
 	}
@@ -88,7 +90,7 @@ func (s *session) guarded(line, id []byte, key string, t *tool, start time.Time)
 	if te != nil {
 		return s.answerToolError(id, t, te, start)
 	}
-	if tg.g.Limits().MaxActive > 0 { // else release does nothing
+	if tg.l.MaxActive > 0 { // else release does nothing
 		s.hold(key, release)
 	}
 	err := s.writeServer(line)

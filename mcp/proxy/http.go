@@ -98,7 +98,7 @@ func (p *Proxy) HTTPHandler(upstream *url.URL) http.Handler {
 		sessions: map[string]*httpSession{},
 	}
 	if h.limiter == nil && p.cfg.limits != nil {
-		h.limiter, _ = guard.NewLocal(*p.cfg.limits) // the limits were checked by New
+		h.limiter, _ = guard.NewLimiter(*p.cfg.limits) // the limits were checked by New
 	}
 	h.rp = &httputil.ReverseProxy{
 		Rewrite:        h.rewrite,

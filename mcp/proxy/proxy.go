@@ -200,10 +200,7 @@ func New(opts ...Option) (*Proxy, error) {
 		return nil, fmt.Errorf("proxy: WithGuard and WithLimiter both set; choose one")
 	}
 	c.Init()
-	lock, err := c.LoadLock()
-	if err != nil {
-		return nil, fmt.Errorf("proxy: lockfile: %w", err)
-	}
+	lock := c.Lock()
 	c.SchemaOpts = append(c.SchemaOpts, jsonschemav6.WithTypos(c.typos))
 	return &Proxy{cfg: c, schemaOpts: c.SchemaOptions(), lock: lock}, nil
 }

@@ -2,7 +2,7 @@
 // [guard.Limiter] whose counters live in Redis, so that a rate limit or a
 // concurrency limit means the same with one replica of a server or twenty.
 // It is opt-in: it is the only package of the module that links go-redis,
-// and the in-process [guard.Local] needs nothing but this process.
+// and the in-process [guard.NewLimiter] needs nothing but this process.
 //
 // Both limits of [guard.Limits] are enforced per key, atomically, in one
 // Lua script and one round trip, on Redis's own clock (so replicas whose
@@ -14,7 +14,7 @@
 //     a million calls a second or more is no limit: no Redis runs that
 //     many scripts for one key, and the clock counts microseconds;
 //   - concurrency: at most MaxActive calls of a key hold a slot, across
-//     replicas. A slot expires after a TTL (WithSlotTTL) and is refreshed
+//     replicas. A slot expires after a TTL (30s) and is refreshed
 //     while held, so a replica that crashes, or loses Redis, without
 //     releasing its slots gives them back after the TTL.
 //

@@ -103,12 +103,11 @@ func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = 
 // whether calls are admitted (fail open) or refused (fail closed).
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.log = l } }
 
-// WithSlotTTL sets how long a concurrency slot lasts in Redis, 30s by
-// default. A held slot is refreshed every third of it, so a long call keeps
-// its slot; the slots of a replica that crashed, or lost Redis, without
-// releasing them come back after at most this long. A shorter TTL frees
-// them sooner at the cost of more refreshes.
-func WithSlotTTL(d time.Duration) Option { return func(c *config) { c.slotTTL = d } }
+// withSlotTTL sets how long a concurrency slot lasts in Redis, 30s by
+// default (tests shorten it). A held slot is refreshed every third of it,
+// so a long call keeps its slot; the slots of a replica that crashed, or
+// lost Redis, without releasing them come back after at most this long.
+func withSlotTTL(d time.Duration) Option { return func(c *config) { c.slotTTL = d } }
 
 // New returns a limiter enforcing l for each key, with its counters in
 // Redis. It returns an error when l is out of range (see
@@ -134,7 +133,7 @@ func New(client redis.UniversalClient, l guard.Limits, opts ...Option) (*Limiter
 		return nil, fmt.Errorf("redisguard: WithTimeout(%v); want a positive duration", cfg.timeout)
 	}
 	if cfg.slotTTL < time.Millisecond {
-		return nil, fmt.Errorf("redisguard: WithSlotTTL(%v); want 1ms or more (Redis expires keys in milliseconds)", cfg.slotTTL)
+		return nil, fmt.Errorf("redisguard: slot TTL %v; want 1ms or more (Redis expires keys in milliseconds)", cfg.slotTTL)
 	}
 	if cfg.log == nil {
 		cfg.log = slog.Default()

@@ -114,7 +114,7 @@ func TestNewRefuses(t *testing.T) {
 		{"no timeout", c, guard.Limits{Rate: 1}, []redisguard.Option{redisguard.WithTimeout(0)},
 			"redisguard: WithTimeout(0s); want a positive duration"},
 		{"slot TTL below Redis's resolution", c, guard.Limits{MaxActive: 1}, []redisguard.Option{redisguard.WithSlotTTL(time.Microsecond)},
-			"redisguard: WithSlotTTL(1µs); want 1ms or more (Redis expires keys in milliseconds)"},
+			"redisguard: slot TTL 1µs; want 1ms or more (Redis expires keys in milliseconds)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -21,7 +21,7 @@ type Config struct {
 	// Guard bounds the calls of the tool (or tools) configured, except
 	// those of a tool with a guard of its own (see GuardFor).
 	Guard *guard.Guard
-	// toolGuards are the guards of single tools, by name (WithToolGuard).
+	// toolGuards are the guards of single tools, by name (WithGuard with names).
 	toolGuards map[string]*guard.Guard
 	// SchemaOpts are passed to jsonschemav6.Compile (through
 	// SchemaOptions, which adds MaxDepth).
@@ -53,7 +53,7 @@ func (c *Config) Init() {
 }
 
 // GuardFor returns the guard of the tool named name: its own (see
-// WithToolGuard), else Guard; nil for none.
+// WithGuard), else Guard; nil for none.
 func (c *Config) GuardFor(name string) *guard.Guard {
 	if g, ok := c.toolGuards[name]; ok {
 		return g

@@ -1,8 +1,6 @@
 package toolcall
 
 import (
-	"sync"
-
 	"github.com/selfheal/selfheal/contract"
 	"github.com/selfheal/selfheal/envelope"
 )
@@ -13,31 +11,14 @@ const DefaultContractLimit = 5
 
 // contractConfig is the contract awareness part of Config.
 type contractConfig struct {
-	lock     func() (*contract.Lock, error) // nil: no contract awareness
+	lock     *contract.Lock // nil: no contract awareness
 	limit    int
 	limitSet bool
 }
 
 // SetLock makes validation errors contract-aware against l (nil: not).
 func (c *Config) SetLock(l *contract.Lock) {
-	if l == nil {
-		c.contract.lock = nil
-		return
-	}
-	c.contract.lock = func() (*contract.Lock, error) { return l, nil }
-}
-
-// LockfileLoader returns a function that reads the lockfile at path once,
-// on its first call, and returns the same lock or error on every call, so
-// an option value shared by many tools reads the file once.
-func LockfileLoader(path string) func() (*contract.Lock, error) {
-	return sync.OnceValues(func() (*contract.Lock, error) { return contract.ReadFile(path) })
-}
-
-// SetLockLoader makes validation errors contract-aware against the lock
-// load returns (see LockfileLoader).
-func (c *Config) SetLockLoader(load func() (*contract.Lock, error)) {
-	c.contract.lock = load
+	c.contract.lock = l
 }
 
 // SetContractLimit caps the changes of a contract_awareness section; n <= 0
@@ -55,14 +36,9 @@ func (c *Config) ContractLimit() int {
 	return c.contract.limit
 }
 
-// LoadLock returns the lock validation errors are aware of, nil when none
-// was set, or the error reading or parsing the lockfile.
-func (c *Config) LoadLock() (*contract.Lock, error) {
-	if c.contract.lock == nil {
-		return nil, nil
-	}
-	return c.contract.lock()
-}
+// Lock returns the lock validation errors are aware of, nil when none was
+// set.
+func (c *Config) Lock() *contract.Lock { return c.contract.lock }
 
 // ToolContract returns the contract_awareness section of the tool's
 // validation errors: the BREAKING and RISKY changes from the lock's entry

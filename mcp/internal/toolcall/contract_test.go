@@ -2,8 +2,6 @@ package toolcall
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -22,31 +20,25 @@ func TestToolContract(t *testing.T) {
 	}
 	live := json.RawMessage(`{"type":"object","properties":{"amount":{"type":"integer","minimum":1},"note":{"type":"string","default":"-"},"tip":{"type":"integer"}}}`)
 	for _, tc := range []struct {
-		name  string
-		set   func(*Config)
-		tool  string
-		want  *envelope.Contract
-		isErr bool
+		name string
+		set  func(*Config)
+		tool string
+		want *envelope.Contract
 	}{
-		{"no lock", func(*Config) {}, "pay", nil, false},
+		{"no lock", func(*Config) {}, "pay", nil},
 		{"default limit", func(c *Config) { c.SetLock(lock) }, "pay", &envelope.Contract{Changes: []envelope.ContractChange{
 			{Severity: "BREAKING", Field: "amount", Description: "Minimum raised from 0 to 1", Before: "0", After: "1"},
 			{Severity: "RISKY", Field: "note", Description: `Default "-" added`, After: `"-"`},
-		}}, false},
+		}}},
 		{"limit 1", func(c *Config) { c.SetLock(lock); c.SetContractLimit(1) }, "pay", &envelope.Contract{Changes: []envelope.ContractChange{
 			{Severity: "BREAKING", Field: "amount", Description: "Minimum raised from 0 to 1", Before: "0", After: "1"},
-		}, More: 1}, false},
-		{"another tool", func(c *Config) { c.SetLock(lock) }, "pay2", nil, false},
-		{"unreadable lockfile", func(c *Config) { c.SetLockLoader(LockfileLoader(filepath.Join(t.TempDir(), "x.lock"))) }, "pay", nil, true},
+		}, More: 1}},
+		{"another tool", func(c *Config) { c.SetLock(lock) }, "pay2", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var c Config
 			tc.set(&c)
-			l, err := c.LoadLock()
-			if (err != nil) != tc.isErr {
-				t.Fatalf("LoadLock: %v", err)
-			}
-			got, err := c.ToolContract(l, tc.tool, "", live, nil)
+			got, err := c.ToolContract(c.Lock(), tc.tool, "", live, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -54,25 +46,5 @@ func TestToolContract(t *testing.T) {
 				t.Errorf("got  %+v\nwant %+v", got, tc.want)
 			}
 		})
-	}
-}
-
-// A lockfile is read once per loader, however many tools use it.
-func TestLockfileLoaderReadsOnce(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "selfheal.lock")
-	if err := contract.WriteFile(path, &contract.Lock{Version: contract.Version, Tools: []contract.Tool{}}); err != nil {
-		t.Fatal(err)
-	}
-	load := LockfileLoader(path)
-	a, err := load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Remove(path); err != nil {
-		t.Fatal(err)
-	}
-	b, err := load()
-	if err != nil || a != b {
-		t.Errorf("second load: %p %p %v", a, b, err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
+	"github.com/selfheal/selfheal/internal/jsonschematest"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -24,8 +25,14 @@ func TestSchemaOptionsDepth(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := sch.MaxDepth(); got != tc.want {
-			t.Errorf("MaxDepth %d over schema %d: %d, want %d", tc.max, tc.schemaMax, got, tc.want)
+		// The limit in force: Validate admits nesting up to it and refuses
+		// one level more; -1 admits anything.
+		if tc.want < 0 {
+			if list := sch.Validate(jsonschematest.Nested(200)); list != nil {
+				t.Errorf("MaxDepth %d over schema %d: 200 levels refused: %v", tc.max, tc.schemaMax, list)
+			}
+		} else if sch.Validate(jsonschematest.Nested(tc.want)) != nil || !IsDepthRefusal(sch.Validate(jsonschematest.Nested(tc.want+1))) {
+			t.Errorf("MaxDepth %d over schema %d: the limit is not %d", tc.max, tc.schemaMax, tc.want)
 		}
 		if len(c.SchemaOpts) != 1 {
 			t.Errorf("SchemaOptions changed SchemaOpts: %d", len(c.SchemaOpts))

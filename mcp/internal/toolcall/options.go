@@ -40,18 +40,20 @@ func WithLogger(l *slog.Logger) Option {
 	return func(c *Config) { c.Logger = l }
 }
 
-// WithGuard sets Guard, the guard of every tool without one of its own.
-func WithGuard(g *guard.Guard) Option {
-	return func(c *Config) { c.Guard = g }
-}
-
-// WithToolGuard gives the tool named name the guard g, over Guard.
-func WithToolGuard(name string, g *guard.Guard) Option {
+// WithGuard sets Guard, the guard of every tool without one of its own,
+// or, with tools, the own guard of each tool named.
+func WithGuard(g *guard.Guard, tools ...string) Option {
 	return func(c *Config) {
+		if len(tools) == 0 {
+			c.Guard = g
+			return
+		}
 		if c.toolGuards == nil {
 			c.toolGuards = map[string]*guard.Guard{}
 		}
-		c.toolGuards[name] = g
+		for _, name := range tools {
+			c.toolGuards[name] = g
+		}
 	}
 }
 
@@ -74,13 +76,6 @@ func WithTypos(on bool) Option {
 // not); see SetLock.
 func WithContract(l *contract.Lock) Option {
 	return func(c *Config) { c.SetLock(l) }
-}
-
-// WithLockfile makes validation errors contract-aware against the lockfile
-// at path, read once, when first needed (see LockfileLoader).
-func WithLockfile(path string) Option {
-	load := LockfileLoader(path)
-	return func(c *Config) { c.SetLockLoader(load) }
 }
 
 // WithContractLimit caps the changes of a contract_awareness section; see

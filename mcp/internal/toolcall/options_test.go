@@ -28,7 +28,7 @@ func TestNewConfigEngine(t *testing.T) {
 // of a kind wins.
 func TestGuardFor(t *testing.T) {
 	all, one, two := guard.New(guard.Limits{}), guard.New(guard.Limits{}), guard.New(guard.Limits{})
-	c := NewConfig([]Option{WithGuard(all), WithToolGuard("a", one), WithToolGuard("a", two), WithToolGuard("b", nil)})
+	c := NewConfig([]Option{WithGuard(all), WithGuard(one, "a"), WithGuard(two, "a"), WithGuard(nil, "b")})
 	for name, want := range map[string]*guard.Guard{"a": two, "b": nil, "c": all} {
 		if got := c.GuardFor(name); got != want {
 			t.Errorf("GuardFor(%q) = %p, want %p", name, got, want)

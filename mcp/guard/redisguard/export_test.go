@@ -1,0 +1,4 @@
+package redisguard
+
+// WithSlotTTL lets the tests shorten the slots' TTL (see withSlotTTL).
+var WithSlotTTL = withSlotTTL
