@@ -203,7 +203,7 @@ func (e *Engine) Append(dst []byte, action string, err error) []byte {
 
 func (e *Engine) appendList(dst []byte, action string, err error, list issues.List) []byte {
 	if len(list) == 0 {
-		return envelope.Wrap(err).AppendXML(dst)
+		return append(dst, envelope.Wrap(err).String()...)
 	}
 	return e.f.AppendValidation(dst, action, list)
 }
