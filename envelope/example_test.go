@@ -15,9 +15,9 @@ func ExampleError() {
 		Detail("requestedId", "inv_2026_9999").
 		RetryAfter(30 * time.Second)
 
-	fmt.Println(err.Error()) // the short form, for logs
+	fmt.Println(err.Error())                  // the short form, for logs
 	fmt.Println(envelope.Wrap(err).IsError()) // what a result's isError says
-	fmt.Println(err.String()) // the XML, for the model
+	fmt.Println(err.String())                 // the XML, for the model
 	// Output:
 	// NOT_FOUND: No invoice with that ID
 	// true
