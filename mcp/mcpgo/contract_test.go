@@ -91,7 +91,11 @@ const badUser = `{"name": "A", "age": 12, "role": "owner"}`
 func TestContractOptions(t *testing.T) {
 	lock := usersLock(t, "users.create", oldUsersSchema)
 	path := filepath.Join(t.TempDir(), "selfheal.lock")
-	if err := contract.WriteFile(path, lock); err != nil {
+	data, err := lock.Marshal()
+	if err == nil {
+		err = os.WriteFile(path, data, 0o644)
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
 	first5 := "BREAKING age; BREAKING name; BREAKING password; BREAKING phone; BREAKING role; "

@@ -60,7 +60,15 @@ func TestToolContract(t *testing.T) {
 // A lockfile is read once per loader, however many tools use it.
 func TestLockfileLoaderReadsOnce(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "selfheal.lock")
-	if err := contract.WriteFile(path, &contract.Lock{Version: contract.Version, Tools: []contract.Tool{}}); err != nil {
+	empty, err := contract.NewLock(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := empty.Marshal()
+	if err == nil {
+		err = os.WriteFile(path, data, 0o644)
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
 	load := LockfileLoader(path)
