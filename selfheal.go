@@ -6,6 +6,8 @@ import (
 
 	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/formatter"
+	"github.com/selfheal/selfheal/internal/catalog"
+	"github.com/selfheal/selfheal/internal/facade"
 	"github.com/selfheal/selfheal/internal/recognize"
 	"github.com/selfheal/selfheal/internal/schemav5"
 	"github.com/selfheal/selfheal/internal/schemav6"
@@ -72,6 +74,9 @@ func New(opts ...Option) *Engine {
 			opt(&o)
 		}
 	}
+	if o.Catalog == nil {
+		o.Catalog = locales.Default()
+	}
 	return newEngine(o)
 }
 
@@ -85,7 +90,7 @@ func newEngine(o formatter.Options) *Engine {
 // cheap.
 func (e *Engine) Locale(tag string) *Engine {
 	cat := locales.Match(tag)
-	if cat == e.f.Catalog() {
+	if cat == e.opts.Catalog {
 		return e
 	}
 	if v, ok := e.byLocale.Load(cat); ok {
@@ -102,12 +107,12 @@ func (e *Engine) Locale(tag string) *Engine {
 // An unknown key or a template with an unknown placeholder is an error now,
 // at setup, rather than a broken line in front of a model.
 func (e *Engine) WithTemplates(overrides map[string]string) (*Engine, error) {
-	cat, err := e.f.Catalog().With(overrides)
+	cat, err := (*catalog.Catalog)(e.opts.Catalog).With(overrides, (*catalog.Catalog)(locales.Default()))
 	if err != nil {
 		return nil, err
 	}
 	o := e.opts
-	o.Catalog = cat
+	o.Catalog = (*locales.Catalog)(cat)
 	return newEngine(o), nil
 }
 
@@ -227,5 +232,13 @@ func (e *Engine) Result(action string, err error) envelope.ValidationError {
 	return envelope.ValidationError{Action: action, Fields: fields, More: more, Recovery: e.f.Recovery()}
 }
 
-// Formatter returns the engine's formatter, for rendering issues directly.
-func (e *Engine) Formatter() *formatter.Formatter { return e.f }
+// The module's MCP integrations send the issues as the formatter bounds
+// them beside the text; they reach the formatter through internal/facade.
+func init() {
+	facade.Formatter = func(e any) *formatter.Formatter {
+		if e, ok := e.(*Engine); ok && e != nil {
+			return e.f
+		}
+		return nil
+	}
+}

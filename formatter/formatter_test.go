@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/selfheal/selfheal/internal/catalog"
 	"github.com/selfheal/selfheal/internal/race"
 
 	"github.com/selfheal/selfheal/internal/golden"
@@ -25,7 +26,7 @@ import (
 // catalogFormats lists the formats the English catalog has words for.
 func catalogFormats() []string {
 	var out []string
-	for _, id := range locales.Default().Keys() {
+	for _, id := range (*catalog.Catalog)(locales.Default()).Keys() {
 		if id[0] == "format" && id[2] == "" {
 			out = append(out, id[1])
 		}
