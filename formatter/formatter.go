@@ -149,10 +149,10 @@ func (f *Formatter) Fields(list issues.List) (fields []envelope.Field, more stri
 	return fields, more
 }
 
-// AppendLine appends the line of one issue (without its field name, and
+// appendLine appends the line of one issue (without its field name, and
 // without XML escaping) to dst: the text a model reads for that issue. For a
 // union it is the line of the closest alternative's first issue.
-func (f *Formatter) AppendLine(dst []byte, is *issues.Issue) []byte {
+func (f *Formatter) appendLine(dst []byte, is *issues.Issue) []byte {
 	s := f.get()
 	defer f.put(s)
 	return s.appendLine(dst, is)

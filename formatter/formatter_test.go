@@ -205,7 +205,7 @@ func TestExamplesAreValid(t *testing.T) {
 	// could be valid for every server.
 	serverState := map[string]bool{"dir": true, "file": true, "image": true, "uds_exists": true}
 	for _, f := range catalogFormats() {
-		ex, ok := FormatExample(f)
+		ex, ok := examples[f]
 		if !ok {
 			if !serverState[f] {
 				t.Errorf("format %s has no example", f)
