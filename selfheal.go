@@ -25,44 +25,49 @@ type Engine struct {
 	byLocale *sync.Map
 }
 
-// Option configures an Engine.
-type Option func(*formatter.Options)
+// Option configures an Engine; the With functions below make one.
+type Option interface{ apply(*formatter.Options) }
+
+// option is an Option that sets fields of the formatter's options.
+type option func(*formatter.Options)
+
+func (f option) apply(o *formatter.Options) { f(o) }
 
 // WithLocale sets the language of the messages: a BCP 47 tag ("ja", "ja-JP")
 // or an Accept-Language value. Anything unknown gives English.
 func WithLocale(tag string) Option {
-	return func(o *formatter.Options) { o.Catalog = locales.Match(tag) }
+	return option(func(o *formatter.Options) { o.Catalog = locales.Match(tag) })
 }
 
 // WithExamples turns the valid examples after format expectations on or off
 // (on by default).
 func WithExamples(on bool) Option {
-	return func(o *formatter.Options) { o.Examples = on }
+	return option(func(o *formatter.Options) { o.Examples = on })
 }
 
 // WithMaxIssues caps the lines in one validation_error (20 by default); the
 // rest are counted in a final note. A negative value means no cap.
 func WithMaxIssues(n int) Option {
-	return func(o *formatter.Options) { o.MaxIssues = n }
+	return option(func(o *formatter.Options) { o.MaxIssues = n })
 }
 
 // WithMaxBytes caps the bytes of field lines in one validation_error (4 KiB
 // by default). A negative value means no cap.
 func WithMaxBytes(n int) Option {
-	return func(o *formatter.Options) { o.MaxBytes = n }
+	return option(func(o *formatter.Options) { o.MaxBytes = n })
 }
 
 // WithMaxValueRunes sets where a value shown to the model is cut (60
 // characters by default).
 func WithMaxValueRunes(n int) Option {
-	return func(o *formatter.Options) { o.MaxValueRunes = n }
+	return option(func(o *formatter.Options) { o.MaxValueRunes = n })
 }
 
 // WithRedact sets the field names whose values are never shown, replacing
 // the default list (formatter.DefaultRedact). With no names, nothing is
 // redacted.
 func WithRedact(names ...string) Option {
-	return func(o *formatter.Options) { o.Redact = append([]string{}, names...) }
+	return option(func(o *formatter.Options) { o.Redact = append([]string{}, names...) })
 }
 
 // New returns an Engine. With no options it words in English, shows
@@ -71,7 +76,7 @@ func New(opts ...Option) *Engine {
 	o := formatter.DefaultOptions()
 	for _, opt := range opts {
 		if opt != nil {
-			opt(&o)
+			opt.apply(&o)
 		}
 	}
 	if o.Catalog == nil {
