@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/selfheal/selfheal"
+	"github.com/selfheal/selfheal/internal/facade"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -49,7 +50,7 @@ func TestRenderingsAgreeUnderBudget(t *testing.T) {
 		if got := res.String(); got != text {
 			t.Fatalf("budget %d: Result differs from Format:\n%s\n%s", budget, got, text)
 		}
-		fields, more := e.Formatter().Fields(list)
+		fields, more := facade.Formatter(e).Fields(list)
 		if len(fields) != len(res.Fields) || more != res.More {
 			t.Fatalf("budget %d: Fields keeps %d (%q), Result %d (%q)", budget, len(fields), more, len(res.Fields), res.More)
 		}

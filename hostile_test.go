@@ -11,6 +11,7 @@ import (
 	"github.com/selfheal/selfheal/adapters/jsonschemav5"
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/internal/facade"
 	"github.com/selfheal/selfheal/internal/hostile"
 	"github.com/selfheal/selfheal/issues"
 )
@@ -75,7 +76,7 @@ func TestHostileArguments(t *testing.T) {
 			if tc.Want != "" && a.name != "jsondecode" && !strings.Contains(out, tc.Want) {
 				t.Errorf("%s, %s: no %q in\n%.3000s", tc.Name, a.name, tc.Want, out)
 			}
-			data, err := json.Marshal(e.Formatter().Bounded(list))
+			data, err := json.Marshal(facade.Formatter(e).Bounded(list))
 			if err != nil || len(data) > formatterMaxBytes+hostileSlack {
 				t.Errorf("%s, %s: issues JSON of %d bytes (%v):\n%.3000s", tc.Name, a.name, len(data), err, data)
 			}

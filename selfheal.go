@@ -6,6 +6,8 @@ import (
 
 	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/formatter"
+	"github.com/selfheal/selfheal/internal/catalog"
+	"github.com/selfheal/selfheal/internal/facade"
 	"github.com/selfheal/selfheal/internal/recognize"
 	"github.com/selfheal/selfheal/internal/schemav5"
 	"github.com/selfheal/selfheal/internal/schemav6"
@@ -23,44 +25,49 @@ type Engine struct {
 	byLocale *sync.Map
 }
 
-// Option configures an Engine.
-type Option func(*formatter.Options)
+// Option configures an Engine; the With functions below make one.
+type Option interface{ apply(*formatter.Options) }
+
+// option is an Option that sets fields of the formatter's options.
+type option func(*formatter.Options)
+
+func (f option) apply(o *formatter.Options) { f(o) }
 
 // WithLocale sets the language of the messages: a BCP 47 tag ("ja", "ja-JP")
 // or an Accept-Language value. Anything unknown gives English.
 func WithLocale(tag string) Option {
-	return func(o *formatter.Options) { o.Catalog = locales.Match(tag) }
+	return option(func(o *formatter.Options) { o.Catalog = locales.Match(tag) })
 }
 
 // WithExamples turns the valid examples after format expectations on or off
 // (on by default).
 func WithExamples(on bool) Option {
-	return func(o *formatter.Options) { o.Examples = on }
+	return option(func(o *formatter.Options) { o.Examples = on })
 }
 
 // WithMaxIssues caps the lines in one validation_error (20 by default); the
 // rest are counted in a final note. A negative value means no cap.
 func WithMaxIssues(n int) Option {
-	return func(o *formatter.Options) { o.MaxIssues = n }
+	return option(func(o *formatter.Options) { o.MaxIssues = n })
 }
 
 // WithMaxBytes caps the bytes of field lines in one validation_error (4 KiB
 // by default). A negative value means no cap.
 func WithMaxBytes(n int) Option {
-	return func(o *formatter.Options) { o.MaxBytes = n }
+	return option(func(o *formatter.Options) { o.MaxBytes = n })
 }
 
 // WithMaxValueRunes sets where a value shown to the model is cut (60
 // characters by default).
 func WithMaxValueRunes(n int) Option {
-	return func(o *formatter.Options) { o.MaxValueRunes = n }
+	return option(func(o *formatter.Options) { o.MaxValueRunes = n })
 }
 
 // WithRedact sets the field names whose values are never shown, replacing
 // the default list (formatter.DefaultRedact). With no names, nothing is
 // redacted.
 func WithRedact(names ...string) Option {
-	return func(o *formatter.Options) { o.Redact = append([]string{}, names...) }
+	return option(func(o *formatter.Options) { o.Redact = append([]string{}, names...) })
 }
 
 // New returns an Engine. With no options it words in English, shows
@@ -69,8 +76,11 @@ func New(opts ...Option) *Engine {
 	o := formatter.DefaultOptions()
 	for _, opt := range opts {
 		if opt != nil {
-			opt(&o)
+			opt.apply(&o)
 		}
+	}
+	if o.Catalog == nil {
+		o.Catalog = locales.Default()
 	}
 	return newEngine(o)
 }
@@ -85,7 +95,7 @@ func newEngine(o formatter.Options) *Engine {
 // cheap.
 func (e *Engine) Locale(tag string) *Engine {
 	cat := locales.Match(tag)
-	if cat == e.f.Catalog() {
+	if cat == e.opts.Catalog {
 		return e
 	}
 	if v, ok := e.byLocale.Load(cat); ok {
@@ -102,12 +112,12 @@ func (e *Engine) Locale(tag string) *Engine {
 // An unknown key or a template with an unknown placeholder is an error now,
 // at setup, rather than a broken line in front of a model.
 func (e *Engine) WithTemplates(overrides map[string]string) (*Engine, error) {
-	cat, err := e.f.Catalog().With(overrides)
+	cat, err := (*catalog.Catalog)(e.opts.Catalog).With(overrides, (*catalog.Catalog)(locales.Default()))
 	if err != nil {
 		return nil, err
 	}
 	o := e.opts
-	o.Catalog = cat
+	o.Catalog = (*locales.Catalog)(cat)
 	return newEngine(o), nil
 }
 
@@ -203,7 +213,7 @@ func (e *Engine) Append(dst []byte, action string, err error) []byte {
 
 func (e *Engine) appendList(dst []byte, action string, err error, list issues.List) []byte {
 	if len(list) == 0 {
-		return envelope.Wrap(err).AppendXML(dst)
+		return append(dst, envelope.Wrap(err).String()...)
 	}
 	return e.f.AppendValidation(dst, action, list)
 }
@@ -227,5 +237,13 @@ func (e *Engine) Result(action string, err error) envelope.ValidationError {
 	return envelope.ValidationError{Action: action, Fields: fields, More: more, Recovery: e.f.Recovery()}
 }
 
-// Formatter returns the engine's formatter, for rendering issues directly.
-func (e *Engine) Formatter() *formatter.Formatter { return e.f }
+// The module's MCP integrations send the issues as the formatter bounds
+// them beside the text; they reach the formatter through internal/facade.
+func init() {
+	facade.Formatter = func(e any) *formatter.Formatter {
+		if e, ok := e.(*Engine); ok && e != nil {
+			return e.f
+		}
+		return nil
+	}
+}

@@ -12,8 +12,9 @@ import (
 	entrans "github.com/go-playground/validator/v10/translations/en"
 
 	"github.com/selfheal/selfheal"
-	"github.com/selfheal/selfheal/adapters/validatorv10"
+	_ "github.com/selfheal/selfheal/adapters/validatorv10" // registers its converter with internal/recognize
 	"github.com/selfheal/selfheal/formatter"
+	"github.com/selfheal/selfheal/internal/recognize"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -75,13 +76,13 @@ func BenchmarkValidator(b *testing.B) {
 		var list issues.List
 		var buf []byte
 		for _, err := range errs {
-			list, _ = validatorv10.AppendIssues(list[:0], err)
+			list, _ = recognize.AppendTyped(list[:0], err)
 			buf = f.AppendValidation(buf[:0], "users.create", list)
 		}
 		b.ReportAllocs()
 		i := 0
 		for b.Loop() {
-			list, _ = validatorv10.AppendIssues(list[:0], errs[i%variants])
+			list, _ = recognize.AppendTyped(list[:0], errs[i%variants])
 			buf = f.AppendValidation(buf[:0], "users.create", list)
 			i++
 		}

@@ -27,10 +27,10 @@
 // name, the fields of a tool in the order above, every key inside a schema
 // sorted, two-space indentation, a final newline — so the same contracts
 // give the same bytes and a change reviews in git as the lines that
-// changed. [Parse], [Read] and [ReadFile] read it and reject, in one line,
+// changed. [Parse] and [ReadFile] read it and reject, in one line,
 // malformed JSON (with line and column), a missing or unknown version,
 // unknown fields, duplicate names and digests that no longer match their
-// tool; [Lock.Marshal], [Write] and [WriteFile] write it.
+// tool; [Lock.Marshal] writes it.
 //
 // Normalization (see [NewTool]) sorts keys, writes numbers one way, sorts
 // "required", and inlines local "$ref" where that is safe and cannot loop,

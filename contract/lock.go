@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"slices"
 	"strings"
@@ -15,11 +14,8 @@ import (
 	"github.com/selfheal/selfheal/internal/jsonvalue"
 )
 
-// Version is the lockfile format this package reads and writes.
-const Version = 1
-
-// DefaultPath is the conventional name of a lockfile.
-const DefaultPath = "selfheal.lock"
+// version is the lockfile format this package reads and writes.
+const version = 1
 
 // Tool is the contract of one tool: what a client sees in tools/list, in the
 // normalized form that is stored and compared. Build one with [NewTool]; a
@@ -43,7 +39,7 @@ type Tool struct {
 // Lock is a snapshot of a server's tool contracts: the content of a
 // lockfile. Its tools are sorted by name, one per name.
 type Lock struct {
-	// Version is the format version, [Version] for everything this package
+	// Version is the format version, 1 for everything this package
 	// builds.
 	Version int `json:"version"`
 	// Tools holds one entry per tool, sorted by name.
@@ -128,7 +124,7 @@ func digest(t *Tool) string {
 // NewLock returns a lock of the given tools, sorted by name. Two tools with
 // one name are an error.
 func NewLock(tools []Tool) (*Lock, error) {
-	l := &Lock{Version: Version, Tools: slices.Clone(tools)}
+	l := &Lock{Version: version, Tools: slices.Clone(tools)}
 	if l.Tools == nil {
 		l.Tools = []Tool{}
 	}
@@ -173,8 +169,8 @@ func Parse(data []byte) (*Lock, error) {
 	if head.Version == nil {
 		return nil, errors.New(`not a selfheal lockfile: no "version"`)
 	}
-	if *head.Version != Version {
-		return nil, fmt.Errorf("lockfile version %d is not supported (this selfheal reads version %d)", *head.Version, Version)
+	if *head.Version != version {
+		return nil, fmt.Errorf("lockfile version %d is not supported (this selfheal reads version %d)", *head.Version, version)
 	}
 	var raw []struct {
 		Name         *string         `json:"name"`
@@ -226,15 +222,6 @@ func strictUnmarshal(data []byte, v any) error {
 	return nil
 }
 
-// Read parses a lockfile from r; see [Parse].
-func Read(r io.Reader) (*Lock, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	return Parse(data)
-}
-
 // ReadFile parses the lockfile at path; errors start with the path.
 func ReadFile(path string) (*Lock, error) {
 	data, err := os.ReadFile(path)
@@ -259,8 +246,8 @@ func (l *Lock) Marshal() ([]byte, error) {
 	if l == nil {
 		return nil, errors.New("contract: nil lock")
 	}
-	if l.Version != Version {
-		return nil, fmt.Errorf("contract: lock version %d (this package writes version %d)", l.Version, Version)
+	if l.Version != version {
+		return nil, fmt.Errorf("contract: lock version %d (this package writes version %d)", l.Version, version)
 	}
 	sorted, err := NewLock(l.Tools) // a copy: l is not modified
 	if err != nil {
@@ -290,23 +277,4 @@ func (l *Lock) Marshal() ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
-}
-
-// Write writes the lockfile text of l (see [Lock.Marshal]) to w.
-func Write(w io.Writer, l *Lock) error {
-	data, err := l.Marshal()
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(data)
-	return err
-}
-
-// WriteFile writes the lockfile text of l to path, replacing the file.
-func WriteFile(path string, l *Lock) error {
-	data, err := l.Marshal()
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, data, 0o644)
 }

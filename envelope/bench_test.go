@@ -14,7 +14,7 @@ func TestAppendDoesNotAllocate(t *testing.T) {
 	if race.Enabled {
 		t.Skip("allocation counts are meaningless under the race detector")
 	}
-	te := seedBuilder().ToolError()
+	te := envelope.Wrap(seedBuilder())
 	b := seedBuilder()
 	v := seedValidationError()
 	buf := make([]byte, 0, 4096)
@@ -22,9 +22,9 @@ func TestAppendDoesNotAllocate(t *testing.T) {
 		name string
 		f    func()
 	}{
-		{"ToolError.AppendXML", func() { buf = te.AppendXML(buf[:0]) }},
-		{"Builder.AppendXML", func() { buf = b.AppendXML(buf[:0]) }},
-		{"ValidationError.AppendXML", func() { buf = v.AppendXML(buf[:0]) }},
+		{"ToolError.AppendXML", func() { buf = envelope.AppendToolError(te, buf[:0]) }},
+		{"Builder.AppendXML", func() { buf = envelope.AppendBuilder(b, buf[:0]) }},
+		{"ValidationError.AppendXML", func() { buf = envelope.AppendValidation(v, buf[:0]) }},
 	} {
 		if n := testing.AllocsPerRun(100, tc.f); n != 0 {
 			t.Errorf("%s: %v allocs per run, want 0", tc.name, n)
@@ -33,12 +33,12 @@ func TestAppendDoesNotAllocate(t *testing.T) {
 }
 
 func BenchmarkToolErrorAppend(b *testing.B) {
-	te := seedBuilder().ToolError()
-	buf := te.AppendXML(nil)
+	te := envelope.Wrap(seedBuilder())
+	buf := envelope.AppendToolError(te, nil)
 	b.SetBytes(int64(len(buf)))
 	b.ReportAllocs()
 	for b.Loop() {
-		buf = te.AppendXML(buf[:0])
+		buf = envelope.AppendToolError(te, buf[:0])
 	}
 }
 
@@ -53,11 +53,11 @@ func BenchmarkBuilderString(b *testing.B) {
 
 func BenchmarkValidationAppend(b *testing.B) {
 	v := seedValidationError()
-	buf := v.AppendXML(nil)
+	buf := envelope.AppendValidation(v, nil)
 	b.SetBytes(int64(len(buf)))
 	b.ReportAllocs()
 	for b.Loop() {
-		buf = v.AppendXML(buf[:0])
+		buf = envelope.AppendValidation(v, buf[:0])
 	}
 }
 

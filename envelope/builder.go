@@ -1,7 +1,6 @@
 package envelope
 
 import (
-	"maps"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -10,11 +9,11 @@ import (
 // Builder is the fluent form of a [ToolError], started by [Error]. Every
 // setter returns the same *Builder so calls chain, and the *Builder is itself
 // the result: it is an error (errors.As and [Wrap] find it through wrapping)
-// and renders with String or AppendXML. There is no Build step.
+// and renders with String. There is no Build step.
 //
 // The XML is built lazily on the first String call and cached; every setter
 // drops the cache. Setters must not run concurrently with anything else, but a
-// finished Builder may be read (String, AppendXML, Error) from many goroutines.
+// finished Builder may be read (String, Error) from many goroutines.
 //
 // A nil *Builder is valid: it renders as a generic INTERNAL_ERROR envelope and
 // its setters do nothing, so a forgotten constructor never panics a server.
@@ -25,8 +24,7 @@ type Builder struct {
 
 // Error starts a tool error with a code and the message the model reads; the
 // Go form of the origin document's f.error(code, message). The severity is
-// error until [Builder.Severity], [Builder.Warning] or [Builder.Critical]
-// changes it.
+// error until [Builder.Warning] or [Builder.Critical] changes it.
 func Error(code Code, message string) *Builder {
 	return &Builder{e: ToolError{Code: code, Severity: SeverityError, Message: message}}
 }
@@ -51,16 +49,16 @@ func (b *Builder) Actions(actions ...string) *Builder {
 	return b.set(func(e *ToolError) { e.Actions = append(e.Actions, actions...) })
 }
 
-// Severity sets the severity. Unknown values render as error.
-func (b *Builder) Severity(s Severity) *Builder {
+// severity sets the severity.
+func (b *Builder) severity(s Severity) *Builder {
 	return b.set(func(e *ToolError) { e.Severity = s })
 }
 
 // Warning marks the envelope as guidance on a success (isError false).
-func (b *Builder) Warning() *Builder { return b.Severity(SeverityWarning) }
+func (b *Builder) Warning() *Builder { return b.severity(SeverityWarning) }
 
 // Critical marks the envelope as a failure that retrying will not fix.
-func (b *Builder) Critical() *Builder { return b.Severity(SeverityCritical) }
+func (b *Builder) Critical() *Builder { return b.severity(SeverityCritical) }
 
 // Detail adds a key/value detail. Details keep insertion order; adding a key
 // that is already present replaces its value in place, so a detail set twice
@@ -77,26 +75,17 @@ func (b *Builder) Detail(key, value string) *Builder {
 	})
 }
 
-// Details adds every entry of m as by [Builder.Detail], in sorted key order
-// so that the output does not depend on map iteration order.
-func (b *Builder) Details(m map[string]string) *Builder {
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		b.Detail(k, m[k])
-	}
-	return b
-}
-
 // RetryAfter sets how long the model should wait before calling again. It is
-// written in whole seconds, rounded up and capped at [MaxRetryAfter]; zero or
+// written in whole seconds, rounded up and capped at 24 hours; zero or
 // negative removes the section.
 func (b *Builder) RetryAfter(d time.Duration) *Builder {
 	return b.set(func(e *ToolError) { e.RetryAfter = d })
 }
 
-// ToolError returns the envelope as a value. Its slices are copies, so later
-// setters and changes to the value do not affect each other. A nil *Builder
-// gives the generic INTERNAL_ERROR envelope.
-func (b *Builder) ToolError() ToolError {
+// toolError returns the envelope as a value, what [Wrap] gives for b. Its
+// slices are copies, so later setters and changes to the value do not affect
+// each other. A nil *Builder gives the generic INTERNAL_ERROR envelope.
+func (b *Builder) toolError() ToolError {
 	if b == nil {
 		return internal
 	}
@@ -107,7 +96,7 @@ func (b *Builder) ToolError() ToolError {
 }
 
 // brand marks *Builder as one of this package's envelopes for [Wrap].
-func (b *Builder) brand() ToolError { return b.ToolError() }
+func (b *Builder) brand() ToolError { return b.toolError() }
 
 // value returns the envelope without copying its slices, for rendering.
 func (b *Builder) value() ToolError {
@@ -119,10 +108,6 @@ func (b *Builder) value() ToolError {
 
 // Error returns the short "CODE: message" form, as [ToolError.Error].
 func (b *Builder) Error() string { return b.value().Error() }
-
-// IsError reports whether the envelope means failure: true unless the
-// severity is warning.
-func (b *Builder) IsError() bool { return b.value().IsError() }
 
 // String returns the <tool_error> XML, building it on the first call and
 // caching it until the next setter.
@@ -138,13 +123,13 @@ func (b *Builder) String() string {
 	return s
 }
 
-// AppendXML appends the <tool_error> XML to dst, from the cache when String
+// appendXML appends the <tool_error> XML to dst, from the cache when String
 // has built it, else rendered directly without allocating.
-func (b *Builder) AppendXML(dst []byte) []byte {
+func (b *Builder) appendXML(dst []byte) []byte {
 	if b != nil {
 		if p := b.cache.Load(); p != nil {
 			return append(dst, *p...)
 		}
 	}
-	return b.value().AppendXML(dst)
+	return b.value().appendXML(dst)
 }

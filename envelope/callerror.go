@@ -18,6 +18,8 @@ import (
 // one struct so a client switches on Code alone: a validation_error reads
 // as Code VALIDATION_ERROR, Severity error, with its Fields set and its
 // recovery line in Recovery. Sections the envelope did not carry are zero.
+// A CallError is built by the clients from the envelope they read back;
+// a program only finds it.
 type CallError struct {
 	Code       Code          // the tool_error's code; VALIDATION_ERROR for a validation_error
 	Severity   Severity      // error or critical; warning only if a server flagged a warning isError
@@ -36,30 +38,6 @@ type CallError struct {
 	// Text is the raw text of the result, every text block in order: the
 	// envelope as the model read it.
 	Text string
-}
-
-// NewCallError returns the CallError of a parsed envelope doc (from
-// [Parse]) and the result text it was read from, or nil when doc holds
-// neither envelope. It does not look at the severity: a client that
-// received a warning on a success should not make it an error.
-func NewCallError(doc Document, text string) *CallError {
-	switch {
-	case doc.ToolError != nil:
-		e := doc.ToolError
-		return &CallError{
-			Code: e.Code.orInternal(), Severity: e.Severity.norm(), Message: e.Message,
-			Recovery: e.Recovery, Actions: e.Actions, Details: e.Details, RetryAfter: e.RetryAfter,
-			Text: text,
-		}
-	case doc.Validation != nil:
-		v := doc.Validation
-		return &CallError{
-			Code: ValidationErrorCode, Severity: SeverityError, Recovery: v.Recovery,
-			Action: v.Action, Fields: v.Fields, More: v.More, Contract: v.Contract,
-			Text: text,
-		}
-	}
-	return nil
 }
 
 // maxErrorPaths is how many field paths Error lists before "…".

@@ -55,10 +55,6 @@ const (
 	SeverityWarning Severity = "warning"
 )
 
-// IsError reports whether a result with this severity is a failure, the value
-// of an MCP tool result's isError. Only SeverityWarning is not.
-func (s Severity) IsError() bool { return s != SeverityWarning }
-
 // norm returns the severity as written: one of the three constants.
 func (s Severity) norm() Severity {
 	if s == SeverityCritical || s == SeverityWarning {

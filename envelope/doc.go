@@ -49,7 +49,7 @@
 // replacement; everything else round-trips exactly, leading and trailing
 // spaces included. Rendering also normalizes a few values, documented where
 // they are: an empty [Code] is INTERNAL_ERROR, an unknown [Severity] is error,
-// retry_after is whole seconds rounded up and capped at [MaxRetryAfter], an
+// retry_after is whole seconds rounded up and capped at 24 hours, an
 // empty validation recovery is [DefaultRecovery], and an empty [Contract] is
 // omitted.
 //
@@ -58,15 +58,16 @@
 // [Parse] is the client side: it finds the first envelope in a tool result,
 // reads it strictly with a reader written for these two shapes (what XML
 // means identically, such as numeric character references, is accepted)
-// and returns typed values, or an error wrapping [ErrNotEnvelope] for
-// anything that is not exactly one of these shapes. [CallError] is a failed
-// call's envelope as a Go error, for MCP clients (see mcp/gosdk.CallTool and
-// mcp/mcpgo.CallTool).
+// and returns typed values, or an error for anything that is not exactly
+// one of these shapes. [CallError] is a failed call's envelope as a Go
+// error, for MCP clients (see mcp/gosdk.CallTool and mcp/mcpgo.CallTool).
 //
 // # Performance
 //
-// Rendering into a caller's buffer does not allocate once the buffer has
-// grown; a test asserts it with testing.AllocsPerRun. Measured with
+// String renders with one allocation, the string, for typical envelopes;
+// the writer underneath appends into a reused buffer without allocating (a
+// test asserts it with testing.AllocsPerRun), which is how selfheal's
+// Engine.Append writes validation errors. Measured with
 // go test -bench . -benchmem ./envelope/ (Go 1.26.8, linux/amd64, 2 vCPU,
 // shared machine, so ±20%), on the design document's examples:
 //

@@ -55,7 +55,7 @@ func TestSeverityAndCode(t *testing.T) {
 		if !strings.HasPrefix(e.String(), `<tool_error code="CONFLICT" severity="`+tc.written+`">`) {
 			t.Errorf("severity %q: %s", tc.sev, e.String())
 		}
-		if e.IsError() != tc.isError || tc.sev.IsError() != tc.isError {
+		if e.IsError() != tc.isError {
 			t.Errorf("severity %q: IsError = %v", tc.sev, e.IsError())
 		}
 	}
@@ -83,7 +83,7 @@ func TestErrorString(t *testing.T) {
 func TestBuilder(t *testing.T) {
 	b := envelope.Error(envelope.RateLimited, "Too many calls").
 		Detail("b", "1").Detail("a", "2").Detail("b", "3"). // replaced in place
-		Details(map[string]string{"z": "26", "c": "3", "a": "4"}).
+		Detail("a", "4").Detail("c", "3").Detail("z", "26").
 		Actions("x").Actions("y", "z").
 		Critical()
 	want := envelope.ToolError{
@@ -91,10 +91,10 @@ func TestBuilder(t *testing.T) {
 		Actions: []string{"x", "y", "z"},
 		Details: []envelope.Detail{{"b", "3"}, {"a", "4"}, {"c", "3"}, {"z", "26"}},
 	}
-	if got := b.ToolError(); !reflect.DeepEqual(got, want) {
+	if got := envelope.Wrap(b); !reflect.DeepEqual(got, want) {
 		t.Errorf("ToolError() = %#v\nwant %#v", got, want)
 	}
-	if !b.IsError() || b.Warning().IsError() {
+	if !envelope.Wrap(b).IsError() || envelope.Wrap(b.Warning()).IsError() {
 		t.Error("IsError does not follow the severity")
 	}
 
@@ -107,16 +107,16 @@ func TestBuilder(t *testing.T) {
 	if s := b.String(); s == first || !strings.Contains(s, "<recovery>Wait</recovery>") {
 		t.Errorf("setter did not invalidate the cache:\n%s", s)
 	}
-	if got := string(b.AppendXML(nil)); got != b.String() {
+	if got := string(envelope.AppendBuilder(b, nil)); got != b.String() {
 		t.Errorf("AppendXML (cached) differs from String")
 	}
 	b.RetryAfter(time.Minute)
-	if got := string(b.AppendXML(nil)); !strings.Contains(got, "60 seconds") || got != b.ToolError().String() {
+	if got := string(envelope.AppendBuilder(b, nil)); !strings.Contains(got, "60 seconds") || got != envelope.Wrap(b).String() {
 		t.Errorf("AppendXML (uncached) is stale:\n%s", got)
 	}
 
 	// ToolError() is a copy: changing it leaves the builder alone.
-	v := b.ToolError()
+	v := envelope.Wrap(b)
 	v.Actions[0], v.Details[0].Value = "changed", "changed"
 	if strings.Contains(b.String(), "changed") {
 		t.Error("ToolError() shares its slices with the builder")
@@ -125,12 +125,12 @@ func TestBuilder(t *testing.T) {
 
 func TestNilBuilder(t *testing.T) {
 	var b *envelope.Builder
-	b = b.Suggest("x").Actions("y").Detail("k", "v").Details(map[string]string{"a": "b"}).Warning().Critical().Severity("error").RetryAfter(time.Second)
+	b = b.Suggest("x").Actions("y").Detail("k", "v").Warning().Critical().RetryAfter(time.Second)
 	if b != nil {
 		t.Fatal("setters on a nil *Builder must return nil")
 	}
 	want := envelope.Wrap(nil)
-	if b.String() != want.String() || string(b.AppendXML(nil)) != want.String() || b.ToolError().Code != envelope.InternalError || !b.IsError() {
+	if b.String() != want.String() || string(envelope.AppendBuilder(b, nil)) != want.String() || envelope.Wrap(b).Code != envelope.InternalError || !envelope.Wrap(b).IsError() {
 		t.Errorf("nil *Builder does not render as INTERNAL_ERROR: %s", b.String())
 	}
 }
@@ -141,7 +141,7 @@ func TestBuilderConcurrentReads(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {
-			if b.String() != seedToolError || string(b.AppendXML(nil)) != seedToolError || b.Error() == "" {
+			if b.String() != seedToolError || string(envelope.AppendBuilder(b, nil)) != seedToolError || b.Error() == "" {
 				t.Error("concurrent read gave wrong output")
 			}
 		})
@@ -156,7 +156,7 @@ func (w wrapper) Unwrap() error { return w.err }
 
 func TestWrap(t *testing.T) {
 	b := seedBuilder()
-	te := b.ToolError()
+	te := envelope.Wrap(b)
 	warn := envelope.Error(envelope.Deprecated, "Use v2").Warning()
 	for _, tc := range []struct {
 		name string
@@ -166,10 +166,10 @@ func TestWrap(t *testing.T) {
 		{"builder", b, te},
 		{"builder wrapped", fmt.Errorf("handler: %w", b), te},
 		{"builder in a custom wrapper", wrapper{b}, te},
-		{"warning kept", fmt.Errorf("x: %w", warn), warn.ToolError()},
+		{"warning kept", fmt.Errorf("x: %w", warn), envelope.Wrap(warn)},
 		{"ToolError value", fmt.Errorf("x: %w", te), te},
 		{"*ToolError", fmt.Errorf("x: %w", &te), te},
-		{"joined, first envelope wins", errors.Join(errors.New("plain"), warn, b), warn.ToolError()},
+		{"joined, first envelope wins", errors.Join(errors.New("plain"), warn, b), envelope.Wrap(warn)},
 		{"deadline", context.DeadlineExceeded, envelope.Wrap(context.DeadlineExceeded)},
 		{"deadline wrapped", fmt.Errorf("query: %w", context.DeadlineExceeded), envelope.Wrap(context.DeadlineExceeded)},
 		{"plain", errors.New("dial tcp 10.0.0.7:5432: secret"), envelope.Wrap(nil)},

@@ -15,9 +15,9 @@ func ExampleError() {
 		Detail("requestedId", "inv_2026_9999").
 		RetryAfter(30 * time.Second)
 
-	fmt.Println(err.Error()) // the short form, for logs
-	fmt.Println(err.IsError())
-	fmt.Println(err.String()) // the XML, for the model
+	fmt.Println(err.Error())                  // the short form, for logs
+	fmt.Println(envelope.Wrap(err).IsError()) // what a result's isError says
+	fmt.Println(err.String())                 // the XML, for the model
 	// Output:
 	// NOT_FOUND: No invoice with that ID
 	// true
@@ -37,7 +37,7 @@ func ExampleError() {
 func ExampleBuilder_Warning() {
 	// A warning rides on a successful result: isError stays false.
 	w := envelope.Error(envelope.Deprecated, "Parameter 'limit' is deprecated; use 'page_size'").Warning()
-	fmt.Println(w.IsError())
+	fmt.Println(envelope.Wrap(w).IsError())
 	fmt.Println(w.String())
 	// Output:
 	// false
@@ -119,8 +119,8 @@ func ExampleParse() {
 	fmt.Println(e.Code == envelope.RateLimited, e.Message, e.RetryAfter, e.IsError())
 
 	_, err = envelope.Parse("Everything is fine")
-	fmt.Println(errors.Is(err, envelope.ErrNotEnvelope))
+	fmt.Println(err)
 	// Output:
 	// true Too many calls 30s true
-	// true
+	// envelope: not a tool_error or validation_error envelope: no <tool_error> or <validation_error> element found
 }

@@ -58,7 +58,7 @@ var goldens = []struct {
 			Warning().
 			Suggest("Use a smaller page size <= 50").
 			Actions("billing.get_usage", "billing.upgrade_plan").
-			Details(map[string]string{"used": "1000", "limit": "1000"}).
+			Detail("limit", "1000").Detail("used", "1000").
 			Detail("plan", `"free"`).
 			RetryAfter(500 * time.Millisecond).
 			String()
@@ -111,11 +111,11 @@ func TestSeedExamplesByteForByte(t *testing.T) {
 	if got := seedBuilder().String(); got != seedToolError {
 		t.Errorf("builder:\n%s\nwant:\n%s", got, seedToolError)
 	}
-	te := seedBuilder().ToolError()
+	te := envelope.Wrap(seedBuilder())
 	if got := te.String(); got != seedToolError {
 		t.Errorf("ToolError value:\n%s", got)
 	}
-	if got := string(seedBuilder().AppendXML([]byte("x"))); got != "x"+seedToolError {
+	if got := string(envelope.AppendBuilder(seedBuilder(), []byte("x"))); got != "x"+seedToolError {
 		t.Errorf("AppendXML:\n%s", got)
 	}
 	if got := seedValidationError().String(); got != seedValidation {

@@ -11,10 +11,9 @@ import (
 	"unicode/utf8"
 )
 
-// ErrNotEnvelope is returned, wrapped with the reason and a line number, when
-// Parse is given text that is not exactly one of this package's envelopes.
-// Test for it with errors.Is.
-var ErrNotEnvelope = errors.New("envelope: not a tool_error or validation_error envelope")
+// errNotEnvelope is what every error of Parse wraps, with the reason and a
+// line number: the text is not exactly one of this package's envelopes.
+var errNotEnvelope = errors.New("envelope: not a tool_error or validation_error envelope")
 
 // Document is what [Parse] read: exactly one of its fields is set.
 type Document struct {
@@ -32,7 +31,7 @@ type Document struct {
 // exactly these two shapes: unknown, repeated or misordered elements, unknown
 // attributes, stray text, comments, processing instructions, namespaces, an
 // unknown severity or a malformed retry_after are errors wrapping
-// [ErrNotEnvelope], never guesses. Element text is returned exactly, leading
+// [errNotEnvelope], never guesses. Element text is returned exactly, leading
 // and trailing spaces included. Errors name the line and the byte offset,
 // counted from the start of text. Text that is not well-formed XML (a
 // mismatched end tag, an unknown entity, a character XML 1.0 forbids, raw
@@ -59,7 +58,7 @@ type Document struct {
 func Parse(text string) (Document, error) {
 	start := findStart(text)
 	if start < 0 {
-		return Document{}, fmt.Errorf("%w: no <tool_error> or <validation_error> element found", ErrNotEnvelope)
+		return Document{}, fmt.Errorf("%w: no <tool_error> or <validation_error> element found", errNotEnvelope)
 	}
 	r := reader{s: text, pos: start + 1}
 	if strings.HasPrefix(text[start+1:], "tool_error") {
@@ -110,13 +109,13 @@ func (r *reader) line(off int) int { return 1 + strings.Count(r.s[:off], "\n") }
 
 // errorf reports text that is well-formed XML but not our shape, at off.
 func (r *reader) errorf(off int, format string, args ...any) error {
-	return fmt.Errorf("%w: line %d, offset %d: %s", ErrNotEnvelope, r.line(off), off, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%w: line %d, offset %d: %s", errNotEnvelope, r.line(off), off, fmt.Sprintf(format, args...))
 }
 
 // syntaxf reports text that is not well-formed XML, at off.
 func (r *reader) syntaxf(off int, format string, args ...any) error {
 	msg := fmt.Sprintf(format, args...) + " at offset " + strconv.Itoa(off)
-	return fmt.Errorf("%w: %w", ErrNotEnvelope, &xml.SyntaxError{Msg: msg, Line: r.line(off)})
+	return fmt.Errorf("%w: %w", errNotEnvelope, &xml.SyntaxError{Msg: msg, Line: r.line(off)})
 }
 
 // eof reports the end of the text inside the envelope.
@@ -623,7 +622,7 @@ func (r *reader) toolError() (*ToolError, error) {
 	return e, nil
 }
 
-// retry reads "1 second" or "N seconds", exactly as AppendXML writes them.
+// retry reads "1 second" or "N seconds", exactly as String writes them.
 func (r *reader) retry(at int, s string) (time.Duration, error) {
 	num, unit, _ := strings.Cut(s, " ")
 	n, err := strconv.ParseInt(num, 10, 64)
@@ -631,7 +630,7 @@ func (r *reader) retry(at int, s string) (time.Duration, error) {
 	if n == 1 {
 		want = "second"
 	}
-	if err != nil || n < 1 || n > int64(MaxRetryAfter/time.Second) || strconv.FormatInt(n, 10) != num || unit != want {
+	if err != nil || n < 1 || n > int64(maxRetryAfter/time.Second) || strconv.FormatInt(n, 10) != num || unit != want {
 		return 0, r.errorf(at, "malformed retry_after %.40q", s)
 	}
 	return time.Duration(n) * time.Second, nil

@@ -18,7 +18,7 @@ func TestParseSeeds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := seedBuilder().ToolError()
+	want := envelope.Wrap(seedBuilder())
 	if d.Validation != nil || !reflect.DeepEqual(*d.ToolError, want) {
 		t.Errorf("Parse = %#v\nwant %#v", d.ToolError, want)
 	}

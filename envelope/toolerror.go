@@ -7,17 +7,17 @@ import (
 	"github.com/selfheal/selfheal/internal/xmlenc"
 )
 
-// MaxRetryAfter caps the retry_after section. Longer durations are written as
+// maxRetryAfter caps the retry_after section. Longer durations are written as
 // this cap (86400 seconds): a model told to wait days would rather be told to
 // give up, and the cap keeps absurd values such as 1e21 seconds off the wire.
-const MaxRetryAfter = 24 * time.Hour
+const maxRetryAfter = 24 * time.Hour
 
 // ToolError is the value form of a <tool_error> envelope: what a failed tool
 // call returns to the model. Build one with a literal or with [Error]; both
 // render the same bytes.
 //
 // ToolError implements error (Error gives the short "CODE: message" form for
-// logs) and renders its XML with [ToolError.AppendXML] or [ToolError.String].
+// logs) and renders its XML with [ToolError.String].
 // As with any error, fmt's %v and Println print Error, not the XML. Methods
 // have value receivers, so ToolError and *ToolError both work as errors and
 // [Wrap] recognizes either through wrapping.
@@ -28,8 +28,9 @@ type ToolError struct {
 	Recovery string   // what the model should do next; omitted when empty
 	Actions  []string // tool actions the model may call instead; omitted when empty
 	Details  []Detail // written in order; omitted when empty
-	// RetryAfter is written rounded up to whole seconds and capped at
-	// MaxRetryAfter; zero or negative omits the section.
+	// RetryAfter is written rounded up to whole seconds and capped at 24
+	// hours (a model told to wait days would rather be told to give up);
+	// zero or negative omits the section.
 	RetryAfter time.Duration
 }
 
@@ -51,25 +52,23 @@ func (e ToolError) Error() string {
 
 // IsError reports whether the envelope means failure, the MCP result's
 // isError flag: true unless the severity is warning.
-func (e ToolError) IsError() bool { return e.Severity.IsError() }
+func (e ToolError) IsError() bool { return e.Severity != SeverityWarning }
 
-// String returns the <tool_error> XML. It allocates the result; use
-// [ToolError.AppendXML] on a hot path.
+// String returns the <tool_error> XML. Sections are written in a fixed order
+// and omitted when empty; lines end in \n, indentation is two spaces, there
+// is no XML declaration and no newline after the closing tag.
 func (e ToolError) String() string {
 	var buf [1024]byte // typical envelopes render on the stack: one allocation, the string
-	return string(e.AppendXML(buf[:0]))
+	return string(e.appendXML(buf[:0]))
 }
 
 // brand marks ToolError as one of this package's envelopes, so that [Wrap]
 // passes it through unchanged.
 func (e ToolError) brand() ToolError { return e }
 
-// AppendXML appends the <tool_error> XML to dst and returns the extended
-// buffer. Sections are written in a fixed order and omitted when empty; lines
-// end in \n, indentation is two spaces, there is no XML declaration and no
-// newline after the closing tag. With enough capacity in dst it does not
-// allocate.
-func (e ToolError) AppendXML(dst []byte) []byte {
+// appendXML appends the <tool_error> XML to dst and returns the extended
+// buffer. With enough capacity in dst it does not allocate.
+func (e ToolError) appendXML(dst []byte) []byte {
 	dst = append(dst, `<tool_error code="`...)
 	dst = xmlenc.AppendAttr(dst, string(e.Code.orInternal()))
 	dst = append(dst, `" severity="`...)
@@ -115,8 +114,8 @@ func retrySeconds(d time.Duration) int64 {
 	switch {
 	case d <= 0:
 		return 0
-	case d >= MaxRetryAfter:
-		return int64(MaxRetryAfter / time.Second)
+	case d >= maxRetryAfter:
+		return int64(maxRetryAfter / time.Second)
 	}
 	return int64((d + time.Second - 1) / time.Second)
 }

@@ -56,17 +56,15 @@ type ContractChange struct {
 	After       string // the new value or type, if any
 }
 
-// String returns the <validation_error> XML. It allocates the result; use
-// [ValidationError.AppendXML] on a hot path.
+// String returns the <validation_error> XML, laid out as [ToolError.String].
 func (v ValidationError) String() string {
 	var buf [1024]byte // as ToolError.String: one allocation for typical envelopes
-	return string(v.AppendXML(buf[:0]))
+	return string(v.appendXML(buf[:0]))
 }
 
-// AppendXML appends the <validation_error> XML to dst and returns the
-// extended buffer. The layout follows [ToolError.AppendXML]. With enough
-// capacity in dst it does not allocate.
-func (v ValidationError) AppendXML(dst []byte) []byte {
+// appendXML appends the <validation_error> XML to dst and returns the
+// extended buffer. With enough capacity in dst it does not allocate.
+func (v ValidationError) appendXML(dst []byte) []byte {
 	dst = xmlenc.AppendValidationOpen(dst, v.Action)
 	for _, f := range v.Fields {
 		dst = xmlenc.AppendField(dst, f.Name, f.Text)

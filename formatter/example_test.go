@@ -25,10 +25,11 @@ func Example() {
 	// </validation_error>
 }
 
-func ExampleFormatter_AppendLine() {
+func ExampleFormatter_Fields() {
 	ja := formatter.New(formatter.Options{Catalog: locales.Match("ja")})
 	is := issues.Issue{Code: issues.TooBig, Path: issues.Path{"tags"}, Input: []any{"a", "b", "c"}, Origin: issues.OriginArray, Maximum: "2", Inclusive: true}
-	fmt.Println(string(ja.AppendLine(nil, &is)))
+	fields, _ := ja.Fields(issues.List{is})
+	fmt.Println(fields[0].Name, fields[0].Text)
 	// Output:
-	// 要素が多すぎます。送信値: ["a","b","c"]（3個の要素）。期待: 2個の要素以下。
+	// tags 要素が多すぎます。送信値: ["a","b","c"]（3個の要素）。期待: 2個の要素以下。
 }

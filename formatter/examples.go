@@ -157,9 +157,3 @@ var examples = map[string]string{
 	"country_code":               "US",
 	"eu_country_code":            "DE",
 }
-
-// FormatExample returns the valid example shown for a format, if there is one.
-func FormatExample(format string) (string, bool) {
-	e, ok := examples[format]
-	return e, ok
-}

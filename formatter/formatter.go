@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/internal/catalog"
 	"github.com/selfheal/selfheal/internal/templates"
 	"github.com/selfheal/selfheal/internal/xmlenc"
 	"github.com/selfheal/selfheal/issues"
@@ -54,7 +55,7 @@ func DefaultOptions() Options {
 // Formatter turns issues into the lines of a validation_error. It is
 // immutable and safe for concurrent use.
 type Formatter struct {
-	cat       *locales.Catalog
+	cat       *catalog.Catalog
 	msgs      *messages
 	formats   map[string]formatText
 	examples  bool
@@ -71,11 +72,11 @@ type Formatter struct {
 
 // New returns a Formatter with the given options.
 func New(o Options) *Formatter {
-	f := &Formatter{cat: o.Catalog, examples: o.Examples, maxIssues: o.MaxIssues,
-		maxBytes: o.MaxBytes, maxRunes: o.MaxValueRunes}
-	if f.cat == nil {
-		f.cat = locales.Default()
+	if o.Catalog == nil {
+		o.Catalog = locales.Default()
 	}
+	f := &Formatter{cat: (*catalog.Catalog)(o.Catalog), examples: o.Examples, maxIssues: o.MaxIssues,
+		maxBytes: o.MaxBytes, maxRunes: o.MaxValueRunes}
 	switch {
 	case f.maxIssues == 0:
 		f.maxIssues = DefaultMaxIssues
@@ -105,9 +106,6 @@ func New(o Options) *Formatter {
 	f.pool.New = func() any { return &state{f: f} }
 	return f
 }
-
-// Catalog returns the catalog the formatter words with.
-func (f *Formatter) Catalog() *locales.Catalog { return f.cat }
 
 // Recovery returns the closing instruction in the formatter's language.
 func (f *Formatter) Recovery() string { return f.recovery }
@@ -151,10 +149,10 @@ func (f *Formatter) Fields(list issues.List) (fields []envelope.Field, more stri
 	return fields, more
 }
 
-// AppendLine appends the line of one issue (without its field name, and
+// appendLine appends the line of one issue (without its field name, and
 // without XML escaping) to dst: the text a model reads for that issue. For a
 // union it is the line of the closest alternative's first issue.
-func (f *Formatter) AppendLine(dst []byte, is *issues.Issue) []byte {
+func (f *Formatter) appendLine(dst []byte, is *issues.Issue) []byte {
 	s := f.get()
 	defer f.put(s)
 	return s.appendLine(dst, is)

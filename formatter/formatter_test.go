@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/selfheal/selfheal/internal/catalog"
 	"github.com/selfheal/selfheal/internal/race"
 
 	"github.com/selfheal/selfheal/internal/golden"
@@ -25,7 +26,7 @@ import (
 // catalogFormats lists the formats the English catalog has words for.
 func catalogFormats() []string {
 	var out []string
-	for _, id := range locales.Default().Keys() {
+	for _, id := range (*catalog.Catalog)(locales.Default()).Keys() {
 		if id[0] == "format" && id[2] == "" {
 			out = append(out, id[1])
 		}
@@ -204,7 +205,7 @@ func TestExamplesAreValid(t *testing.T) {
 	// could be valid for every server.
 	serverState := map[string]bool{"dir": true, "file": true, "image": true, "uds_exists": true}
 	for _, f := range catalogFormats() {
-		ex, ok := FormatExample(f)
+		ex, ok := examples[f]
 		if !ok {
 			if !serverState[f] {
 				t.Errorf("format %s has no example", f)

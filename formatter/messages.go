@@ -1,6 +1,7 @@
 package formatter
 
 import (
+	"github.com/selfheal/selfheal/internal/catalog"
 	"github.com/selfheal/selfheal/internal/templates"
 	"github.com/selfheal/selfheal/locales"
 )
@@ -373,9 +374,9 @@ func idOf(a, b, c string) msgID { return families[a].id(b, c) }
 // still says something precise.
 type messages [numMsgs]*templates.Message
 
-func resolve(cat *locales.Catalog) *messages {
+func resolve(cat *catalog.Catalog) *messages {
 	var ms messages
-	en := locales.Default()
+	en := (*catalog.Catalog)(locales.Default())
 	for id := msgNone + 1; id < numMsgs; id++ {
 		k := msgKeys[id]
 		if ms[id] = cat.Message(k[0], k[1], k[2]); ms[id] == nil {
@@ -394,9 +395,9 @@ func (s *state) m(id msgID) *templates.Message { return s.f.msgs[id] }
 type formatText struct{ expected, label *templates.Message }
 
 // formatTexts collects the catalog's texts of every format, by name.
-func formatTexts(cat *locales.Catalog) map[string]formatText {
+func formatTexts(cat *catalog.Catalog) map[string]formatText {
 	m := map[string]formatText{}
-	for _, c := range []*locales.Catalog{locales.Default(), cat} {
+	for _, c := range []*catalog.Catalog{(*catalog.Catalog)(locales.Default()), cat} {
 		for _, id := range c.Keys() {
 			if id[0] != "format" || id[1] == "" {
 				continue

@@ -3,6 +3,7 @@ package formatter
 import (
 	"testing"
 
+	"github.com/selfheal/selfheal/internal/catalog"
 	"github.com/selfheal/selfheal/locales"
 )
 
@@ -10,7 +11,8 @@ import (
 // key fails here instead of falling back to other wording in front of a
 // model.
 func TestMessageIDsInEveryCatalog(t *testing.T) {
-	for _, cat := range locales.Available() {
+	for _, lc := range locales.Available() {
+		cat := (*catalog.Catalog)(lc)
 		for id := msgNone + 1; id < numMsgs; id++ {
 			k := msgKeys[id]
 			if cat.Message(k[0], k[1], k[2]) == nil {
@@ -23,7 +25,8 @@ func TestMessageIDsInEveryCatalog(t *testing.T) {
 // Every message of the catalogs, but the formats' own descriptions, has an
 // id: a catalog key that no rule can reach is dead wording.
 func TestEveryCatalogKeyHasAnID(t *testing.T) {
-	for _, cat := range locales.Available() {
+	for _, lc := range locales.Available() {
+		cat := (*catalog.Catalog)(lc)
 		for _, k := range cat.Keys() {
 			if k[0] == "format" {
 				continue

@@ -2,17 +2,15 @@ package locales
 
 import (
 	"embed"
-	"encoding/json"
 	"fmt"
 	"path"
 	"slices"
 	"strings"
 	"sync"
 
-	"golang.org/x/text/feature/plural"
 	"golang.org/x/text/language"
 
-	"github.com/selfheal/selfheal/internal/templates"
+	"github.com/selfheal/selfheal/internal/catalog"
 )
 
 // The shipped catalogs: one file per language, named by its BCP 47 tag.
@@ -23,23 +21,10 @@ var files embed.FS
 
 // Catalog is the wording of one language: a message per key, with plural
 // forms chosen by CLDR's rules for that language. A Catalog is never changed
-// after it is built, so it is safe for concurrent use.
-type Catalog struct {
-	tag language.Tag
-	set *templates.Set
-	// small holds the plural forms of the counts lines use most, so that
-	// those skip the CLDR rule evaluation.
-	small [64]templates.Form
-}
-
-// newCatalog returns an empty catalog for the language t.
-func newCatalog(t language.Tag, set *templates.Set) *Catalog {
-	c := &Catalog{tag: t, set: set}
-	for n := range c.small {
-		c.small[n] = c.rule(int64(n))
-	}
-	return c
-}
+// after it is built, so it is safe for concurrent use. Its messages are read
+// by the formatter; a program picks one by language (Match) and words with
+// it through selfheal.WithLocale or Engine.Locale.
+type Catalog catalog.Catalog
 
 var (
 	shipped []*Catalog // en first: it is the reference and the fallback
@@ -62,69 +47,26 @@ func init() {
 		if err != nil {
 			panic(err)
 		}
-		c, err := Parse(strings.TrimSuffix(e.Name(), ".json"), data)
+		c, err := catalog.Parse(strings.TrimSuffix(e.Name(), ".json"), data)
 		if err != nil {
 			panic(fmt.Sprintf("locales: shipped catalog %s: %v", e.Name(), err))
 		}
-		shipped = append(shipped, c)
+		shipped = append(shipped, (*Catalog)(c))
 	}
 	slices.SortStableFunc(shipped, func(a, b *Catalog) int {
 		switch {
-		case a.tag == language.English:
+		case a.Tag() == language.English:
 			return -1
-		case b.tag == language.English:
+		case b.Tag() == language.English:
 			return 1
 		}
-		return strings.Compare(a.tag.String(), b.tag.String())
+		return strings.Compare(a.Tag().String(), b.Tag().String())
 	})
 	tags := make([]language.Tag, len(shipped))
 	for i, c := range shipped {
-		tags[i] = c.tag
+		tags[i] = c.Tag()
 	}
 	matcher = language.NewMatcher(tags)
-}
-
-// Parse builds a catalog from its JSON form: an object whose keys are message
-// keys ("too_small.string") and whose values are either a template or an
-// object of templates by CLDR plural form ({"one": …, "other": …}).
-func Parse(tag string, data []byte) (*Catalog, error) {
-	t, err := language.Parse(tag)
-	if err != nil {
-		return nil, fmt.Errorf("locales: catalog tag %q: %w", tag, err)
-	}
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil, fmt.Errorf("locales: catalog %s: %w", tag, err)
-	}
-	c := newCatalog(t, templates.NewSet())
-	for k, v := range raw {
-		id, err := templates.ParseID(k)
-		if err != nil {
-			return nil, fmt.Errorf("locales: catalog %s: %w", tag, err)
-		}
-		m, err := parseMessage(v)
-		if err != nil {
-			return nil, fmt.Errorf("locales: catalog %s, key %s: %w", tag, k, err)
-		}
-		c.set.Put(id, m)
-	}
-	return c, nil
-}
-
-func parseMessage(v json.RawMessage) (*templates.Message, error) {
-	var s string
-	if err := json.Unmarshal(v, &s); err == nil {
-		t, err := templates.Compile(s)
-		if err != nil {
-			return nil, err
-		}
-		return templates.Single(t), nil
-	}
-	var forms map[string]string
-	if err := json.Unmarshal(v, &forms); err != nil {
-		return nil, fmt.Errorf("want a string or an object of plural forms")
-	}
-	return templates.NewMessage(forms)
 }
 
 // Default returns the English catalog, which has every key.
@@ -168,57 +110,4 @@ func match(pref string) *Catalog {
 }
 
 // Tag returns the catalog's language.
-func (c *Catalog) Tag() language.Tag { return c.tag }
-
-// Message returns the message for the key parts a, b and c (c may be empty,
-// and so may b), or nil when the catalog has none.
-func (c *Catalog) Message(a, b, k string) *templates.Message { return c.set.Get(a, b, k) }
-
-// Keys lists the catalog's keys in sorted order.
-func (c *Catalog) Keys() []templates.ID { return c.set.Keys() }
-
-// Form returns the plural form of the integer n in the catalog's language.
-func (c *Catalog) Form(n int64) templates.Form {
-	if n >= 0 && n < int64(len(c.small)) {
-		return c.small[n]
-	}
-	return c.rule(n)
-}
-
-func (c *Catalog) rule(n int64) templates.Form {
-	// CLDR lets operands beyond an int be passed modulo 10,000,000; the sign
-	// is dropped after that, where even math.MinInt64 can be negated.
-	n %= 10_000_000
-	if n < 0 {
-		n = -n
-	}
-	return templates.Form(plural.Cardinal.MatchPlural(c.tag, int(n), 0, 0, 0, 0))
-}
-
-// With returns a copy of the catalog with some messages replaced, keyed as
-// in the catalog files. Each key must be one English has and each template
-// must compile; the error names the first that does not, so a bad template
-// fails at setup, never in front of a model.
-func (c *Catalog) With(overrides map[string]string) (*Catalog, error) {
-	out := newCatalog(c.tag, c.set.Clone())
-	keys := make([]string, 0, len(overrides))
-	for k := range overrides {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		id, err := templates.ParseID(k)
-		if err != nil {
-			return nil, err
-		}
-		if Default().set.Get(id[0], id[1], id[2]) == nil {
-			return nil, fmt.Errorf("locales: unknown message key %q", k)
-		}
-		t, err := templates.Compile(overrides[k])
-		if err != nil {
-			return nil, fmt.Errorf("locales: key %s: %w", k, err)
-		}
-		out.set.Put(id, templates.Single(t))
-	}
-	return out, nil
-}
+func (c *Catalog) Tag() language.Tag { return (*catalog.Catalog)(c).Tag() }

@@ -3,8 +3,9 @@
 //
 // Two entry points, for two situations:
 //
-//   - Decode (and DecodeReader) is what a handler calls instead of
-//     json.Unmarshal. It rejects unknown keys and trailing data, and reports
+//   - Decode is what a handler calls instead of json.Unmarshal (read a
+//     request body whole first, bounded with http.MaxBytesReader: a
+//     second JSON value in it is trailing data, not the next message). It rejects unknown keys and trailing data, and reports
 //     every problem in the document, in document order, each with the value
 //     the model actually sent: encoding/json stops at the first error and
 //     describes the value ("string", "number 1.5") instead of holding it, and

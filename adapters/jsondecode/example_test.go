@@ -3,8 +3,6 @@ package jsondecode_test
 import (
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
-	"strings"
 
 	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/adapters/jsondecode"
@@ -69,16 +67,6 @@ func ExampleDecode() {
 	// items[1]: unrecognized_keys ["qtty"], allowed ["sku" "qty"]
 	// labels["rush.order"]: invalid_type, sent "yes", expected boolean
 	// (root): custom, Malformed JSON at byte offset 30, sent ": \"Ann\", \"items\": [}"
-}
-
-// A request body is read whole: a second JSON value is trailing data, not
-// the next message.
-func ExampleDecodeReader() {
-	req := httptest.NewRequest("POST", "/orders", strings.NewReader(`{"customer":"Ann"} {"customer":"Bob"}`))
-	var o Order
-	printIssues(jsondecode.DecodeReader(req.Body, &o))
-	// Output:
-	// (root): custom, Unexpected data after the JSON value at byte offset 19, sent "r\":\"Ann\"} {\"customer"
 }
 
 // An error from encoding/json says less than Decode sees: the value of a

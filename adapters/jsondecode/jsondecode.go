@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
 	"reflect"
 	"strconv"
 	"strings"
@@ -156,19 +155,6 @@ func (sc *scratch) release() {
 		sc.nodes = nil
 	}
 	scratchPool.Put(sc)
-}
-
-// DecodeReader reads r to its end and decodes it with Decode. The whole
-// stream is one document: a second value is trailing data, not the next
-// message. Read errors are returned as they are; bound the size with
-// http.MaxBytesReader or io.LimitReader first. Nesting is bounded as in
-// Decode, checked on the bytes read before they are parsed.
-func DecodeReader(r io.Reader, v any) error {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return err
-	}
-	return Decode(data, v)
 }
 
 // Issues maps an error from json.Unmarshal or a json.Decoder to issues. It

@@ -408,25 +408,6 @@ func TestMapKeysAndStringOption(t *testing.T) {
 	}
 }
 
-func TestDecodeReader(t *testing.T) {
-	var o Order
-	if err := DecodeReader(strings.NewReader(`{"name":"a"}`), &o); err != nil || o.Name != "a" {
-		t.Errorf("got %v %+v", err, o)
-	}
-	err := DecodeReader(strings.NewReader(`{"name":"a"}`+"\n"+`{"name":"b"}`), &o)
-	if l, ok := err.(issues.List); !ok || len(l) != 1 || l[0].Source != "json:trailing" {
-		t.Errorf("second value: %v", err)
-	}
-	boom := errors.New("boom")
-	if err := DecodeReader(io.MultiReader(strings.NewReader("{"), iotest{boom}), &o); err != boom {
-		t.Errorf("read error: %v", err)
-	}
-}
-
-type iotest struct{ err error }
-
-func (r iotest) Read([]byte) (int, error) { return 0, r.err }
-
 func TestIssues(t *testing.T) {
 	unmarshal := func(in string, v any) error { return json.Unmarshal([]byte(in), v) }
 	strict := func(in string, v any) error {

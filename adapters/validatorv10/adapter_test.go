@@ -559,7 +559,8 @@ func TestExamplesPassTheirTag(t *testing.T) {
 			t.Errorf("%s: no issue", c.tag)
 			continue
 		}
-		line := string(f.AppendLine(nil, &list[0]))
+		fields, _ := f.Fields(list[:1])
+		line := fields[0].Text
 		m := exampleRe.FindStringSubmatch(line)
 		if m == nil {
 			if strings.Contains(line, "e.g.") {

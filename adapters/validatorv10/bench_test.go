@@ -33,10 +33,10 @@ func BenchmarkAppendIssues(b *testing.B) {
 		}
 	})
 	b.Run("reused", func(b *testing.B) {
-		list, _ := AppendIssues(nil, err)
+		list, _ := appendIssues(nil, err)
 		b.ReportAllocs()
 		for b.Loop() {
-			list, _ = AppendIssues(list[:0], err)
+			list, _ = appendIssues(list[:0], err)
 		}
 	})
 }

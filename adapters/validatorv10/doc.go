@@ -6,8 +6,9 @@
 //	err := validate.Struct(args)
 //	list, ok := validatorv10.Issues(err)
 //
-// A server converting on every failed call appends into a list it keeps
-// with AppendIssues, which allocates nothing once warm.
+// A server answering every failed call with selfheal's Engine.Append into a
+// buffer it keeps gets this package's conversion into a pooled list, which
+// allocates nothing once warm.
 //
 // Each tag becomes the Zod code it means, with its parameters: sizes by the
 // kind of the value (characters of a string, items of a slice or map, the
@@ -25,6 +26,14 @@
 // fields be named by their JSON names and shown with their values; Map
 // accepts ValidateMap's result. Adapters never word anything: the
 // formatter does.
+//
+// Beyond the checks and formats of package issues, this package's issues
+// carry Check "default" (isdefault: the field must be left at its zero
+// value), "method" (the value's own validation method refused it) or
+// "rule" (a tag the server registered with validator, named in Format;
+// give it words with RegisterTag), and Format "time_layout" (a date or
+// time in the Go layout held in Pattern) or "postcode" (a postal code of
+// the country held in Pattern).
 //
 // selfheal's Engine does not import this package, so that a program that
 // does not use the validator does not link it. Bind's and Map's errors are

@@ -7,9 +7,8 @@ import (
 
 	"github.com/go-playground/validator/v10"
 
+	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/adapters/validatorv10"
-	"github.com/selfheal/selfheal/formatter"
-	"github.com/selfheal/selfheal/issues"
 )
 
 type signup struct {
@@ -29,8 +28,7 @@ func Example() {
 	args := signup{Mode: "email", Password: "short", Confirm: "shorter", Tags: []string{"go", "go", "x"}}
 	list, ok := validatorv10.Issues(validatorv10.Bind(validate.Struct(args), args))
 	fmt.Println(ok)
-	f := formatter.New(formatter.DefaultOptions())
-	fmt.Print(string(f.AppendValidation(nil, "users.signup", list)))
+	fmt.Print(selfheal.New().Format("users.signup", list))
 	// Output:
 	// true
 	// <validation_error action="users.signup">
@@ -40,34 +38,4 @@ func Example() {
 	//   <field name="tags">Items must be unique. You sent: ["go","go","x"] (3 items). Expected no repeated item, but 'go' appears more than once.</field>
 	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 	// </validation_error>
-}
-
-type newUser struct {
-	Name  string `json:"name" validate:"required"`
-	Email string `json:"email" validate:"email"`
-	Age   int    `json:"age" validate:"gte=18"`
-}
-
-// A server that converts on every failed call keeps one list and appends
-// into it: once warm, the conversion allocates nothing.
-func ExampleAppendIssues() {
-	validate := validator.New()
-	validate.RegisterTagNameFunc(func(f reflect.StructField) string {
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		return name
-	})
-	var list issues.List
-	for _, args := range []newUser{
-		{Email: "nope", Age: 3},
-		{Name: "Ada", Email: "ada@example.com", Age: 12},
-		{Name: "Ada", Email: "ada@example.com", Age: 36},
-	} {
-		var ok bool
-		list, ok = validatorv10.AppendIssues(list[:0], validate.Struct(args))
-		fmt.Println(ok, list)
-	}
-	// Output:
-	// true name: invalid_type; email: invalid_format; age: too_small
-	// true age: too_small
-	// false no issues
 }

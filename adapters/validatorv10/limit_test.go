@@ -125,7 +125,7 @@ func TestBuildLimit(t *testing.T) {
 func TestBuildLimitAppend(t *testing.T) {
 	forgetSites(t)
 	err := validator.New().Struct(limitAges{Ages: make([]int, 1001)})
-	list, ok := AppendIssues(make(issues.List, 3), err)
+	list, ok := appendIssues(make(issues.List, 3), err)
 	if !ok || len(list) != 3+1000+1 || list[len(list)-1].OmittedCount() != 1 {
 		t.Errorf("%d issues, last %+v", len(list), list[len(list)-1])
 	}
@@ -142,7 +142,7 @@ func TestBuildLimitAllocations(t *testing.T) {
 	allocs := func(n int) float64 {
 		err := v.Struct(limitAges{Ages: make([]int, n)})
 		var list issues.List
-		return testing.AllocsPerRun(5, func() { list, _ = AppendIssues(list[:0], err) })
+		return testing.AllocsPerRun(5, func() { list, _ = appendIssues(list[:0], err) })
 	}
 	if few, many := allocs(2000), allocs(20_000); many > few {
 		t.Errorf("%v allocations for 20,000 failures, %v for 2,000", many, few)

@@ -105,22 +105,22 @@ func TestAppendIssuesSameAsUncached(t *testing.T) {
 			if len(want) == 0 {
 				t.Fatalf("no issues for %v", err)
 			}
-			got, ok := AppendIssues(nil, err)
+			got, ok := appendIssues(nil, err)
 			if !ok || !reflect.DeepEqual(got, want) {
 				t.Fatalf("first call:\ngot  %#v\nwant %#v", got, want)
 			}
 			for i := range 2 {
-				got, ok = AppendIssues(got[:0], err)
+				got, ok = appendIssues(got[:0], err)
 				if !ok || !reflect.DeepEqual(got, want) {
 					t.Fatalf("warm call %d:\ngot  %#v\nwant %#v", i, got, want)
 				}
 			}
-			got, ok = AppendIssues(got[:0], c.run(v))
+			got, ok = appendIssues(got[:0], c.run(v))
 			if !ok || !reflect.DeepEqual(got, want) {
 				t.Fatalf("new failure:\ngot  %#v\nwant %#v", got, want)
 			}
 			head := issues.Issue{Code: issues.Custom, Message: "kept"}
-			got, ok = AppendIssues(issues.List{head}, err)
+			got, ok = appendIssues(issues.List{head}, err)
 			if !ok || !reflect.DeepEqual(got[0], head) || !reflect.DeepEqual(got[1:], want) {
 				t.Fatalf("appended after an issue:\ngot  %#v\nwant %#v", got, want)
 			}
@@ -134,9 +134,9 @@ func TestAppendIssuesFalse(t *testing.T) {
 	dst := make(issues.List, 1, 4)
 	for _, err := range []error{nil, errors.New("other"), validator.ValidationErrors{},
 		&validator.InvalidValidationError{Type: reflect.TypeOf(0)}, Map(map[string]any{"a": map[string]any{}})} {
-		got, ok := AppendIssues(dst, err)
+		got, ok := appendIssues(dst, err)
 		if ok || len(got) != 1 || &got[0] != &dst[0] {
-			t.Errorf("AppendIssues(dst, %v) = %d issues, %v", err, len(got), ok)
+			t.Errorf("appendIssues(dst, %v) = %d issues, %v", err, len(got), ok)
 		}
 		if list, ok := Issues(err); ok || list != nil {
 			t.Errorf("Issues(%v) = %v, %v", err, list, ok)
@@ -157,11 +157,11 @@ func TestAppendIssuesAllocs(t *testing.T) {
 		"var":    v.Var("nope", "email"),
 		"dive":   v.Var([]string{"ab", "c"}, "dive,min=2"),
 	} {
-		list, ok := AppendIssues(nil, err)
+		list, ok := appendIssues(nil, err)
 		if !ok {
 			t.Fatalf("%s: no issues for %v", name, err)
 		}
-		if n := testing.AllocsPerRun(100, func() { list, _ = AppendIssues(list[:0], err) }); n != 0 {
+		if n := testing.AllocsPerRun(100, func() { list, _ = appendIssues(list[:0], err) }); n != 0 {
 			t.Errorf("%s: AppendIssues allocates %v times per call", name, n)
 		}
 	}
@@ -171,8 +171,8 @@ func TestAppendIssuesAllocs(t *testing.T) {
 // from one failure to the next, which the formatter's cache counts on.
 func TestSitesShareSlices(t *testing.T) {
 	v := newValidate()
-	a, _ := AppendIssues(nil, v.Struct(commonValue()))
-	b, _ := AppendIssues(nil, v.Struct(commonValue()))
+	a, _ := appendIssues(nil, v.Struct(commonValue()))
+	b, _ := appendIssues(nil, v.Struct(commonValue()))
 	for i := range a {
 		if unsafe.SliceData(a[i].Path) != unsafe.SliceData(b[i].Path) ||
 			unsafe.SliceData(a[i].Values) != unsafe.SliceData(b[i].Values) ||
@@ -196,15 +196,15 @@ func TestSitesFollowRegisterTag(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := v.Var("x", tag+"=EU")
-	before, _ := AppendIssues(nil, err)
-	before, _ = AppendIssues(before[:0], err)
-	if before[0].Check != CheckRule || before[0].Format != tag {
+	before, _ := appendIssues(nil, err)
+	before, _ = appendIssues(before[:0], err)
+	if before[0].Check != checkRule || before[0].Format != tag {
 		t.Fatalf("before RegisterTag: %#v", before[0])
 	}
 	if err := RegisterTag(tag, Rule{Message: "Must be a SKU of {param}"}); err != nil {
 		t.Fatal(err)
 	}
-	after, _ := AppendIssues(nil, err)
+	after, _ := appendIssues(nil, err)
 	if after[0].Message != "Must be a SKU of EU" || after[0].Check != "" {
 		t.Fatalf("after RegisterTag: %#v", after[0])
 	}
@@ -248,7 +248,7 @@ func TestAppendIssuesConcurrent(t *testing.T) {
 			var list issues.List
 			for i := range 50 {
 				k := (g + i) % len(errs)
-				list, _ = AppendIssues(list[:0], errs[k])
+				list, _ = appendIssues(list[:0], errs[k])
 				if !reflect.DeepEqual(list, want[k]) {
 					t.Errorf("goroutine %d, call %d: issues differ", g, i)
 					return

@@ -32,28 +32,24 @@ var now = time.Now
 // validator.ValidationErrors (as Struct, Var and VarWithKey return it, or
 // wrapped), the error of Bind and the error of Map. It reports false for
 // anything else, including *validator.InvalidValidationError, which is a
-// programming error (validating nil or a non-struct), not bad input. The
-// slices inside the issues may be shared, as AppendIssues explains.
+// programming error (validating nil or a non-struct), not bad input.
+//
+// The issues' slices and pointers (Path, Values …) are shared with the
+// adapter's caches and with other calls' issues: treat them as read-only.
+// A call converts at most issues.BuildLimit failures (a dived slice of
+// 100,000 bad items fails 100,000 ways); past them one issues.Omitted at
+// the end counts the others, which are not built.
 func Issues(err error) (issues.List, bool) {
-	return AppendIssues(nil, err)
+	return appendIssues(nil, err)
 }
 
-// AppendIssues is Issues appending to dst, for servers that convert on every
-// failed call: with a list kept between calls,
-//
-//	list, ok = validatorv10.AppendIssues(list[:0], err)
-//
-// a warm conversion allocates nothing for the common tags (required, the
-// sizes, eq and ne, oneof, the formats and string-content tags) of a plain
-// validator error. It reports false, returning dst unchanged, exactly where
-// Issues does. The issues' slices and pointers (Path, Values …) are shared
-// with the adapter's caches and with other calls' issues: treat them as
-// read-only.
-//
-// A call appends at most issues.BuildLimit issues (a dived slice of 100,000
-// bad items fails 100,000 ways); past them one issues.Omitted at the end
-// counts the others, which are not built.
-func AppendIssues(dst issues.List, err error) (issues.List, bool) {
+// appendIssues is Issues appending to dst, what selfheal's Engine.Append
+// calls (registered with internal/recognize) with a list it pools: a warm
+// conversion allocates nothing for the common tags (required, the sizes, eq
+// and ne, oneof, the formats and string-content tags) of a plain validator
+// error. It reports false, returning dst unchanged, exactly where Issues
+// does.
+func appendIssues(dst issues.List, err error) (issues.List, bool) {
 	switch e := err.(type) {
 	case nil:
 		return dst, false
@@ -86,7 +82,7 @@ func AppendIssues(dst issues.List, err error) (issues.List, bool) {
 // program link go-playground/validator): a program that passes a raw
 // validator.ValidationErrors to Engine.Format imports this package, or
 // anything that does, or wraps the error with Bind.
-func init() { recognize.Register(AppendIssues) }
+func init() { recognize.Register(appendIssues) }
 
 // Bind attaches the validated value to the validator's error, so that
 // Issues can name the fields that cross-field and conditional tags refer to
@@ -359,24 +355,24 @@ func (c *converter) issue(fe validator.FieldError, tag, actual, param string, lo
 	case clsUnique:
 		c.unique(&is, fe, param)
 	case clsIsDefault:
-		is.Code, is.Check = issues.Custom, CheckDefault
+		is.Code, is.Check = issues.Custom, checkDefault
 	case clsValidateFn:
 		is.Code = issues.Custom
 		if msg := validateFnMessage(fe.Value(), param); msg != "" {
 			is.Message = msg
 		} else {
-			is.Check = CheckMethod
+			is.Check = checkMethod
 		}
 	case clsContent:
 		is.Code, is.Format, is.Pattern = issues.InvalidFormat, contentFormat[tag], param
 	case clsFormat:
 		is.Code, is.Format = issues.InvalidFormat, formatName[tag]
 	case clsDatetime:
-		is.Code, is.Format, is.Pattern = issues.InvalidFormat, FormatTimeLayout, param
+		is.Code, is.Format, is.Pattern = issues.InvalidFormat, formatTimeLayout, param
 	case clsPostcode:
-		is.Code, is.Format, is.Pattern = issues.InvalidFormat, FormatPostcode, param
+		is.Code, is.Format, is.Pattern = issues.InvalidFormat, formatPostcode, param
 	case clsPostcodeField:
-		is.Code, is.Format = issues.InvalidFormat, FormatPostcode
+		is.Code, is.Format = issues.InvalidFormat, formatPostcode
 		ref := c.ref(fe, loc, param, false)
 		is.Ref = ref
 		if s, ok := ref.Value.(string); ok {
@@ -384,7 +380,7 @@ func (c *converter) issue(fe validator.FieldError, tag, actual, param string, lo
 		}
 	default:
 		// A tag registered with validator but not with RegisterTag.
-		is.Code, is.Check, is.Format = issues.Custom, CheckRule, tag
+		is.Code, is.Check, is.Format = issues.Custom, checkRule, tag
 	}
 	return is
 }
@@ -392,19 +388,19 @@ func (c *converter) issue(fe validator.FieldError, tag, actual, param string, lo
 // Checks and formats this adapter uses beyond those of the issues package.
 // The formatter words each.
 const (
-	// CheckDefault: the field must be left at its zero value (isdefault).
-	CheckDefault = "default"
-	// CheckMethod: the value's own validation method rejected it
+	// checkDefault: the field must be left at its zero value (isdefault).
+	checkDefault = "default"
+	// checkMethod: the value's own validation method rejected it
 	// (validateFn) without saying why.
-	CheckMethod = "method"
-	// CheckRule: a check the server registered under the name in Format
+	checkMethod = "method"
+	// checkRule: a check the server registered under the name in Format
 	// failed; register wording for it with RegisterTag.
-	CheckRule = "rule"
-	// FormatTimeLayout: a date or time in the Go layout held in Pattern.
-	FormatTimeLayout = "time_layout"
-	// FormatPostcode: a postal code of the country (ISO 3166-1 alpha-2)
+	checkRule = "rule"
+	// formatTimeLayout: a date or time in the Go layout held in Pattern.
+	formatTimeLayout = "time_layout"
+	// formatPostcode: a postal code of the country (ISO 3166-1 alpha-2)
 	// held in Pattern.
-	FormatPostcode = "postcode"
+	formatPostcode = "postcode"
 )
 
 // union words an or-group (email|uuid) as the alternatives it offered.

@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/internal/callerror"
 	"github.com/selfheal/selfheal/mcp/gosdk"
 )
 
@@ -94,7 +95,7 @@ func callCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := callOutput{IsError: res.IsError, Text: callText(res)}
 	if w := gosdk.Warning(res); w != nil {
 		// Read as a CallError too, so that one printer shows both.
-		out.Warning = envelope.NewCallError(envelope.Document{ToolError: w}, out.Text)
+		out.Warning = callerror.FromDocument(envelope.Document{ToolError: w}, out.Text)
 	}
 	return printCall(stdout, out, *asJSON)
 }

@@ -23,7 +23,7 @@ import (
 func lock(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("lock", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	out := fs.String("out", contract.DefaultPath, "the lockfile to write, or - for standard output")
+	out := fs.String("out", "selfheal.lock", "the lockfile to write, or - for standard output")
 	timeout := fs.Duration("timeout", 30*time.Second, "how long the server may take to start and list its tools")
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "selfheal lock: "+format+"\n", a...)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/internal/callerror"
 )
 
 // Backoff bounds for SERVER_BUSY and TIMEOUT (and RATE_LIMITED without a
@@ -57,7 +58,7 @@ func CallError(o Outcome) *envelope.CallError {
 	}
 	for _, t := range o.Texts {
 		if doc, err := envelope.Parse(t); err == nil {
-			return envelope.NewCallError(doc, strings.Join(o.Texts, ""))
+			return callerror.FromDocument(doc, strings.Join(o.Texts, ""))
 		}
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/internal/facade"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -36,7 +37,7 @@ type IssuesContent struct {
 // that may be shown, redacted where the field is sensitive. list is not
 // modified.
 func Structured(e *selfheal.Engine, list issues.List) IssuesContent {
-	return IssuesContent{Issues: e.Formatter().Bounded(list)}
+	return IssuesContent{Issues: facade.Formatter(e).Bounded(list)}
 }
 
 // Text returns the validation_error text for the issues of a call of

@@ -1,0 +1,155 @@
+package surface
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// ceiling is the most exported names the public packages may have. Lower
+// it when a name goes; raise it only with a reason in the commit message
+// (issue 15 set the target at 230).
+const ceiling = 325
+
+// skipped are the top-level directories whose packages are not imported by
+// users: the command, runnable examples, benchmarks, fuzz targets and the
+// end-to-end tests.
+var skipped = []string{"cmd", "examples", "bench", "fuzz", "e2e"}
+
+// count returns the exported names of each public package under root (a
+// module root), keyed by directory, and the names that lack a doc comment.
+func count(t *testing.T, root string) (map[string]int, []string) {
+	t.Helper()
+	counts := map[string]int{}
+	var undocumented []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			name := d.Name()
+			top, _, _ := strings.Cut(rel, "/")
+			if rel != "." && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") ||
+				name == "internal" || name == "testdata" || slices.Contains(skipped, top)) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ParseComments)
+		if err != nil {
+			return err
+		}
+		if f.Name.Name == "main" {
+			return nil
+		}
+		dir := filepath.ToSlash(filepath.Dir(rel))
+		name := func(n string, doc ...*ast.CommentGroup) {
+			counts[dir]++
+			for _, c := range doc {
+				if c != nil && strings.TrimSpace(c.Text()) != "" {
+					return
+				}
+			}
+			undocumented = append(undocumented, dir+"."+n)
+		}
+		for _, decl := range f.Decls {
+			switch decl := decl.(type) {
+			case *ast.FuncDecl:
+				if !decl.Name.IsExported() {
+					continue
+				}
+				n := decl.Name.Name
+				if decl.Recv != nil {
+					recv := receiver(decl.Recv.List[0].Type)
+					if !ast.IsExported(recv) {
+						continue
+					}
+					n = recv + "." + n
+				}
+				name(n, decl.Doc)
+			case *ast.GenDecl:
+				for _, spec := range decl.Specs {
+					switch spec := spec.(type) {
+					case *ast.TypeSpec:
+						if spec.Name.IsExported() {
+							name(spec.Name.Name, spec.Doc, decl.Doc)
+						}
+					case *ast.ValueSpec:
+						for _, id := range spec.Names {
+							if id.IsExported() {
+								// A name in a documented group may be
+								// described by the group's comment.
+								name(id.Name, spec.Doc, spec.Comment, decl.Doc)
+							}
+						}
+					}
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return counts, undocumented
+}
+
+// receiver returns the type name of a method's receiver expression.
+func receiver(x ast.Expr) string {
+	for {
+		switch e := x.(type) {
+		case *ast.StarExpr:
+			x = e.X
+		case *ast.IndexExpr:
+			x = e.X
+		case *ast.IndexListExpr:
+			x = e.X
+		case *ast.Ident:
+			return e.Name
+		default:
+			return ""
+		}
+	}
+}
+
+func TestSurface(t *testing.T) {
+	counts, undocumented := count(t, filepath.Join("..", ".."))
+	dirs := slices.Sorted(func(yield func(string) bool) {
+		for d := range counts {
+			if !yield(d) {
+				return
+			}
+		}
+	})
+	total := 0
+	var table strings.Builder
+	for _, d := range dirs {
+		total += counts[d]
+		table.WriteString("\n\t")
+		table.WriteString(d)
+		table.WriteString(": ")
+		table.WriteString(strconv.Itoa(counts[d]))
+	}
+	t.Logf("%d exported names:%s", total, table.String())
+	if total > ceiling {
+		t.Errorf("the public packages export %d names, more than the ceiling of %d: unexport or move to internal/ what a user does not need, or raise the ceiling with a reason:%s",
+			total, ceiling, table.String())
+	}
+	if len(dirs) == 0 || counts["envelope"] == 0 || counts["."] == 0 {
+		t.Errorf("the walk found no envelope or root package: %v", counts)
+	}
+	for _, n := range undocumented {
+		t.Errorf("%s has no doc comment", n)
+	}
+}
