@@ -106,7 +106,7 @@ func planKey(dst []byte, id msgID, form templates.Form, is *issues.Issue, hidden
 	dst = appendKeyString(dst, string(is.Minimum))
 	dst = appendKeyString(dst, string(is.Maximum))
 	dst = appendKeyString(dst, is.Format)
-	dst = appendKeyString(dst, is.Pattern)
+	dst = appendKeyParams(dst, is)
 	dst = appendKeyString(dst, string(is.Divisor))
 	dst = appendKeyString(dst, is.Message)
 	switch allowed {

@@ -194,8 +194,8 @@ func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 		}
 		ex, ok := examples[is.Format]
 		switch {
-		case is.Format == timeLayout && is.Pattern != "":
-			s.scratch = exampleTime.AppendFormat(s.scratch[:0], is.Pattern)
+		case is.Format == timeLayout && is.Layout != "":
+			s.scratch = exampleTime.AppendFormat(s.scratch[:0], is.Layout)
 			pv := preview{budget: len(s.scratch)}
 			s.value = pv.appendBytes(s.value[:0], s.scratch, '\'')
 		case !ok:
@@ -210,7 +210,7 @@ func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 		}
 		return s.appendMessage(dst, s.m(msgExample), 1)
 	case templates.Pattern:
-		return s.appendQuoted(dst, is.Pattern)
+		return s.appendQuoted(dst, formatParam(is))
 	case templates.Keys:
 		return s.appendKeys(dst, is.Keys)
 	case templates.Suggestion:

@@ -294,7 +294,7 @@ func byCheck(s *state, is *issues.Issue) msgID {
 		switch {
 		case len(is.Values) == 0:
 			variant = "bare"
-		case is.Pattern != "":
+		case is.UniqueBy != "":
 			variant = "by"
 		}
 	}

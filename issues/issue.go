@@ -91,9 +91,30 @@ type Issue struct {
 	// Format names the expected format of invalid_format ("email", "uuid",
 	// "date-time", "regex", "starts_with" …).
 	Format string
-	// Pattern is the regular expression of a regex format, or the prefix,
-	// suffix or substring of starts_with, ends_with and includes.
+	// Pattern is the regular expression of format "regex".
 	Pattern string
+	// Prefix is the text a string must start with (format "starts_with")
+	// or must not start with ("starts_not_with").
+	Prefix string
+	// Suffix is the text a string must end with (format "ends_with") or
+	// must not end with ("ends_not_with").
+	Suffix string
+	// Includes is the text a string must contain (format "includes") or
+	// must not contain ("excludes"), or the characters of which it must
+	// contain at least one ("includes_any") or none ("excludes_any").
+	Includes string
+	// Layout is the Go time layout ("2006-01-02") of format "time_layout".
+	Layout string
+	// Country is the ISO 3166-1 alpha-2 code ("US") of the country whose
+	// postal codes format "postcode" accepts.
+	Country string
+	// UniqueBy names the property of an array's items that must not
+	// repeat (CheckUnique), when it is not the whole item.
+	UniqueBy string
+	// Param is the parameter of a format that none of the fields above
+	// holds: the media types of "mimetype", or the parameter of a
+	// server's own check that words itself as a format.
+	Param string
 	// Keys are the unrecognized keys of unrecognized_keys.
 	Keys []string
 	// Allowed are the known keys next to the unrecognized ones, so the

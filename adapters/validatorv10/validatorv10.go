@@ -368,19 +368,20 @@ func (c *converter) issue(fe validator.FieldError, tag, actual, param string, lo
 			is.Check = CheckMethod
 		}
 	case clsContent:
-		is.Code, is.Format, is.Pattern = issues.InvalidFormat, contentFormat[tag], param
+		is.Code, is.Format = issues.InvalidFormat, contentFormat[tag]
+		setParam(&is, param)
 	case clsFormat:
 		is.Code, is.Format = issues.InvalidFormat, formatName[tag]
 	case clsDatetime:
-		is.Code, is.Format, is.Pattern = issues.InvalidFormat, FormatTimeLayout, param
+		is.Code, is.Format, is.Layout = issues.InvalidFormat, FormatTimeLayout, param
 	case clsPostcode:
-		is.Code, is.Format, is.Pattern = issues.InvalidFormat, FormatPostcode, param
+		is.Code, is.Format, is.Country = issues.InvalidFormat, FormatPostcode, param
 	case clsPostcodeField:
 		is.Code, is.Format = issues.InvalidFormat, FormatPostcode
 		ref := c.ref(fe, loc, param, false)
 		is.Ref = ref
 		if s, ok := ref.Value.(string); ok {
-			is.Pattern = s
+			is.Country = s
 		}
 	default:
 		// A tag registered with validator but not with RegisterTag.
@@ -400,12 +401,34 @@ const (
 	// CheckRule: a check the server registered under the name in Format
 	// failed; register wording for it with RegisterTag.
 	CheckRule = "rule"
-	// FormatTimeLayout: a date or time in the Go layout held in Pattern.
+	// FormatTimeLayout: a date or time in the Go layout held in Layout.
 	FormatTimeLayout = "time_layout"
 	// FormatPostcode: a postal code of the country (ISO 3166-1 alpha-2)
-	// held in Pattern.
+	// held in Country.
 	FormatPostcode = "postcode"
 )
+
+// setParam puts the parameter of a format check in the field of is that
+// holds it for is.Format, so that a registered rule's format takes its
+// parameter where the catalogs' own wording of that format reads it.
+func setParam(is *issues.Issue, param string) {
+	switch is.Format {
+	case "regex":
+		is.Pattern = param
+	case "starts_with", "starts_not_with":
+		is.Prefix = param
+	case "ends_with", "ends_not_with":
+		is.Suffix = param
+	case "includes", "excludes", "includes_any", "excludes_any":
+		is.Includes = param
+	case FormatTimeLayout:
+		is.Layout = param
+	case FormatPostcode:
+		is.Country = param
+	default:
+		is.Param = param
+	}
+}
 
 // union words an or-group (email|uuid) as the alternatives it offered.
 func (c *converter) union(fe validator.FieldError, tag, actual string, loc at) issues.Issue {
@@ -644,7 +667,7 @@ func (c *converter) crossField(is *issues.Issue, fe validator.FieldError, cls cl
 			is.Format = "excludes"
 		}
 		if s, ok := ref.Value.(string); ok {
-			is.Pattern = s
+			is.Includes = s
 		}
 	}
 }
@@ -849,9 +872,9 @@ func (c *converter) unique(is *issues.Issue, fe validator.FieldError, param stri
 		if param != "" && it.Kind() == reflect.Struct {
 			if sf, ok := it.Type().FieldByName(param); ok {
 				if c.rename {
-					is.Pattern = jsonName(sf)
+					is.UniqueBy = jsonName(sf)
 				} else {
-					is.Pattern = sf.Name
+					is.UniqueBy = sf.Name
 				}
 				it = deref(it.FieldByIndex(sf.Index))
 			}
