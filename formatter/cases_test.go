@@ -17,22 +17,22 @@ var cases = []struct {
 	name  string
 	issue issues.Issue
 }{
-	{"invalid_type", issues.Issue{Code: issues.InvalidType, Path: P{"name"}, Input: 42.0, Expected: "string"}},
-	{"invalid_type.null", issues.Issue{Code: issues.InvalidType, Path: P{"name"}, Input: nil, Expected: "string"}},
-	{"invalid_type.union_type", issues.Issue{Code: issues.InvalidType, Path: P{"note"}, Input: true, Expected: "string|null"}},
-	{"invalid_type.object_for_array", issues.Issue{Code: issues.InvalidType, Path: P{"tags"}, Input: map[string]any{"a": 1.0}, Expected: "array"}},
-	{"invalid_type.unknown", issues.Issue{Code: issues.InvalidType, Path: P{"age"}, Input: issues.Unknown{Type: "string"}, Expected: "integer"}},
+	{"invalid_type", issues.Issue{Code: issues.InvalidType, Path: P{"name"}, Input: 42.0, Expected: issues.TypeString}},
+	{"invalid_type.null", issues.Issue{Code: issues.InvalidType, Path: P{"name"}, Input: nil, Expected: issues.TypeString}},
+	{"invalid_type.union_type", issues.Issue{Code: issues.InvalidType, Path: P{"note"}, Input: true, Expected: issues.TypeString.Or(issues.TypeNull)}},
+	{"invalid_type.object_for_array", issues.Issue{Code: issues.InvalidType, Path: P{"tags"}, Input: map[string]any{"a": 1.0}, Expected: issues.TypeArray}},
+	{"invalid_type.unknown", issues.Issue{Code: issues.InvalidType, Path: P{"age"}, Input: issues.Unknown{Type: "string"}, Expected: issues.TypeInteger}},
 	{"value.unknown", issues.Issue{Code: issues.Custom, Input: issues.Unknown{}, Message: "Malformed JSON at byte offset 17"}},
 	{"value.unknown_typed", issues.Issue{Code: issues.TooBig, Path: P{"n"}, Input: issues.Unknown{Type: "number"}, Origin: "integer", Maximum: "127", Inclusive: true}},
-	{"invalid_type.missing", issues.Issue{Code: issues.InvalidType, Path: P{"email"}, Absent: true, Expected: "string"}},
+	{"invalid_type.missing", issues.Issue{Code: issues.InvalidType, Path: P{"email"}, Absent: true, Expected: issues.TypeString}},
 	{"invalid_type.missing_untyped", issues.Issue{Code: issues.InvalidType, Path: P{"email"}, Absent: true}},
-	{"invalid_type.quoted_number", issues.Issue{Code: issues.InvalidType, Path: P{"age"}, Input: "42", Expected: "integer"}},
-	{"invalid_type.quoted_decimal", issues.Issue{Code: issues.InvalidType, Path: P{"price"}, Input: " 9.99", Expected: "number"}},
-	{"invalid_type.quoted_decimal_for_integer", issues.Issue{Code: issues.InvalidType, Path: P{"age"}, Input: "4.5", Expected: "integer"}},
-	{"invalid_type.quoted_boolean", issues.Issue{Code: issues.InvalidType, Path: P{"active"}, Input: "true", Expected: "boolean"}},
-	{"invalid_type.json_object", issues.Issue{Code: issues.InvalidType, Path: P{"address"}, Input: `{"city":"Paris"}`, Expected: "object"}},
-	{"invalid_type.json_array", issues.Issue{Code: issues.InvalidType, Path: P{"tags"}, Input: `["a","b"]`, Expected: "array"}},
-	{"invalid_type.not_json", issues.Issue{Code: issues.InvalidType, Path: P{"address"}, Input: `{city: Paris}`, Expected: "object"}},
+	{"invalid_type.quoted_number", issues.Issue{Code: issues.InvalidType, Path: P{"age"}, Input: "42", Expected: issues.TypeInteger}},
+	{"invalid_type.quoted_decimal", issues.Issue{Code: issues.InvalidType, Path: P{"price"}, Input: " 9.99", Expected: issues.TypeNumber}},
+	{"invalid_type.quoted_decimal_for_integer", issues.Issue{Code: issues.InvalidType, Path: P{"age"}, Input: "4.5", Expected: issues.TypeInteger}},
+	{"invalid_type.quoted_boolean", issues.Issue{Code: issues.InvalidType, Path: P{"active"}, Input: "true", Expected: issues.TypeBoolean}},
+	{"invalid_type.json_object", issues.Issue{Code: issues.InvalidType, Path: P{"address"}, Input: `{"city":"Paris"}`, Expected: issues.TypeObject}},
+	{"invalid_type.json_array", issues.Issue{Code: issues.InvalidType, Path: P{"tags"}, Input: `["a","b"]`, Expected: issues.TypeArray}},
+	{"invalid_type.not_json", issues.Issue{Code: issues.InvalidType, Path: P{"address"}, Input: `{city: Paris}`, Expected: issues.TypeObject}},
 
 	{"too_small.string", issues.Issue{Code: issues.TooSmall, Path: P{"name"}, Input: "ab", Origin: "string", Minimum: "3", Inclusive: true}},
 	{"too_small.string.one", issues.Issue{Code: issues.TooSmall, Path: P{"name"}, Input: "", Origin: "string", Minimum: "1", Inclusive: true}},
@@ -130,10 +130,10 @@ var cases = []struct {
 
 	{"invalid_union", issues.Issue{Code: issues.InvalidUnion, Path: P{"payment"}, Input: map[string]any{"type": "card"}, Branches: [][]issues.Issue{
 		{{Code: issues.InvalidValue, Path: P{"payment", "type"}, Input: "card", Values: []any{"bank"}}},
-		{{Code: issues.InvalidType, Path: P{"payment", "number"}, Absent: true, Expected: "string"}},
+		{{Code: issues.InvalidType, Path: P{"payment", "number"}, Absent: true, Expected: issues.TypeString}},
 	}}},
 	{"invalid_union.one", issues.Issue{Code: issues.InvalidUnion, Path: P{"v"}, Input: 1.0, Branches: [][]issues.Issue{
-		{{Code: issues.InvalidType, Path: P{"v"}, Input: 1.0, Expected: "string"}},
+		{{Code: issues.InvalidType, Path: P{"v"}, Input: 1.0, Expected: issues.TypeString}},
 	}}},
 	{"invalid_union.bare", issues.Issue{Code: issues.InvalidUnion, Path: P{"v"}, Input: 1.0}},
 
@@ -150,7 +150,7 @@ var cases = []struct {
 	{"custom.one_of", issues.Issue{Code: issues.Custom, Check: issues.CheckOneOf, Path: P{"id"}, Input: 3.0}},
 	{"custom.never", issues.Issue{Code: issues.Custom, Check: issues.CheckNever, Path: P{"legacy"}, Input: true}},
 	{"custom.content", issues.Issue{Code: issues.Custom, Check: issues.CheckContent, Path: P{"payload"}, Input: `{"a":"x"}`,
-		Issues: []issues.Issue{{Code: issues.InvalidType, Path: P{"a"}, Input: "x", Expected: "integer"}}}},
+		Issues: []issues.Issue{{Code: issues.InvalidType, Path: P{"a"}, Input: "x", Expected: issues.TypeInteger}}}},
 	{"custom.content.bare", issues.Issue{Code: issues.Custom, Check: issues.CheckContent, Path: P{"payload"}, Input: "e30=", Message: "Payload rejected"}},
 	{"custom.contains", issues.Issue{Code: issues.Custom, Check: issues.CheckContains, Path: P{"tags"}, Input: []any{"a", "b"}, Origin: "array", Minimum: "1", Inclusive: true}},
 	{"custom.contains.two", issues.Issue{Code: issues.Custom, Check: issues.CheckContains, Path: P{"tags"}, Input: []any{"a", "b"}, Origin: "array", Minimum: "2", Inclusive: true}},
@@ -170,19 +170,19 @@ var cases = []struct {
 	{"custom.method", issues.Issue{Code: issues.Custom, Check: "method", Path: P{"range"}, Input: map[string]any{"from": 5.0, "to": 1.0}}},
 	{"custom.rule", issues.Issue{Code: issues.Custom, Check: "rule", Format: "is_sku", Path: P{"sku"}, Input: "x"}},
 
-	{"invalid_type.missing.when", issues.Issue{Code: issues.InvalidType, Path: P{"name"}, Absent: true, Expected: "string",
+	{"invalid_type.missing.when", issues.Issue{Code: issues.InvalidType, Path: P{"name"}, Absent: true, Expected: issues.TypeString,
 		When: &issues.Condition{Op: issues.CondEquals, Fields: []issues.Path{{"mode"}}, Values: []any{"on"}}}},
-	{"invalid_type.missing.when_values", issues.Issue{Code: issues.InvalidType, Path: P{"card"}, Absent: true, Expected: "object",
+	{"invalid_type.missing.when_values", issues.Issue{Code: issues.InvalidType, Path: P{"card"}, Absent: true, Expected: issues.TypeObject,
 		When: &issues.Condition{Op: issues.CondEquals, Fields: []issues.Path{{"payment", "method"}}, Values: []any{"card", "wallet"}}}},
-	{"invalid_type.missing.when_pairs", issues.Issue{Code: issues.InvalidType, Path: P{"vat"}, Absent: true, Expected: "string",
+	{"invalid_type.missing.when_pairs", issues.Issue{Code: issues.InvalidType, Path: P{"vat"}, Absent: true, Expected: issues.TypeString,
 		When: &issues.Condition{Op: issues.CondNotEquals, Fields: []issues.Path{{"country"}, {"business"}}, Values: []any{"US", true}}}},
-	{"invalid_type.missing.when_present", issues.Issue{Code: issues.InvalidType, Path: P{"zip"}, Absent: true, Expected: "string",
+	{"invalid_type.missing.when_present", issues.Issue{Code: issues.InvalidType, Path: P{"zip"}, Absent: true, Expected: issues.TypeString,
 		When: &issues.Condition{Op: issues.CondPresent, Fields: []issues.Path{{"street"}, {"city"}}}}},
-	{"invalid_type.missing.when_all_present", issues.Issue{Code: issues.InvalidType, Path: P{"zip"}, Absent: true, Expected: "string",
+	{"invalid_type.missing.when_all_present", issues.Issue{Code: issues.InvalidType, Path: P{"zip"}, Absent: true, Expected: issues.TypeString,
 		When: &issues.Condition{Op: issues.CondAllPresent, Fields: []issues.Path{{"street"}, {"city"}}}}},
-	{"invalid_type.missing.when_absent", issues.Issue{Code: issues.InvalidType, Path: P{"phone"}, Absent: true, Expected: "string",
+	{"invalid_type.missing.when_absent", issues.Issue{Code: issues.InvalidType, Path: P{"phone"}, Absent: true, Expected: issues.TypeString,
 		When: &issues.Condition{Op: issues.CondAbsent, Fields: []issues.Path{{"email"}}}}},
-	{"invalid_type.missing.when_all_absent", issues.Issue{Code: issues.InvalidType, Path: P{"phone"}, Absent: true, Expected: "string",
+	{"invalid_type.missing.when_all_absent", issues.Issue{Code: issues.InvalidType, Path: P{"phone"}, Absent: true, Expected: issues.TypeString,
 		When: &issues.Condition{Op: issues.CondAllAbsent, Fields: []issues.Path{{"email"}, {"fax"}}}}},
 
 	{"invalid_value.ref", issues.Issue{Code: issues.InvalidValue, Path: P{"confirm"}, Input: "abc", Values: []any{"abd"},
@@ -221,10 +221,10 @@ var cases = []struct {
 
 	{"value.redacted", issues.Issue{Code: issues.TooSmall, Path: P{"password"}, Input: "hunter2", Origin: "string", Minimum: "12", Inclusive: true}},
 	{"value.redacted.unsized", issues.Issue{Code: issues.InvalidValue, Path: P{"auth", "apiKey"}, Input: 12345.0, Values: []any{"a", "b"}}},
-	{"value.hidden", issues.Issue{Code: issues.InvalidType, Path: P{"session_token"}, Input: 12345.0, Expected: "string"}},
+	{"value.hidden", issues.Issue{Code: issues.InvalidType, Path: P{"session_token"}, Input: 12345.0, Expected: issues.TypeString}},
 	{"value.nested_secret", issues.Issue{Code: issues.Custom, Path: P{"login"}, Input: map[string]any{"user": "bob", "password": "hunter2"}, Message: "Login rejected"}},
 	{"value.control_chars", issues.Issue{Code: issues.InvalidFormat, Path: P{"email"}, Input: "a\nb\tc\x00d'e\u202e", Format: "email"}},
-	{"value.path_quoted", issues.Issue{Code: issues.InvalidType, Path: P{"labels", "a.b", 0}, Input: 1.0, Expected: "string"}},
+	{"value.path_quoted", issues.Issue{Code: issues.InvalidType, Path: P{"labels", "a.b", 0}, Input: 1.0, Expected: issues.TypeString}},
 }
 
 func longArray(n int) []any {

@@ -163,16 +163,16 @@ func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 	case templates.Received:
 		return s.appendType(dst, typeName[kindOf(is.Input)])
 	case templates.Expected:
-		if is.Expected == "" {
+		if is.Expected == 0 {
 			return s.appendType(dst, "any")
 		}
 		first := true
-		for e := range strings.SplitSeq(is.Expected, "|") {
+		for e := range is.Expected.All() {
 			if !first {
 				dst = s.appendMessage(dst, s.m(msgListOr), 1)
 			}
 			first = false
-			dst = s.appendType(dst, e)
+			dst = s.appendType(dst, e.String())
 		}
 		return dst
 	case templates.Size:

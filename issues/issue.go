@@ -77,9 +77,9 @@ type Issue struct {
 	// Absent records that nothing was sent at Path (a missing required field).
 	// Zod v4 reports this as invalid_type with no input, and so do we.
 	Absent bool
-	// Expected is the expected type for invalid_type ("string", "integer",
-	// "object", "array", "boolean", "number", "null" …).
-	Expected string
+	// Expected is the expected types of invalid_type, in the order the
+	// source listed them; none means any type.
+	Expected Types
 	// Origin is what a bound or size applies to (see the Origin constants).
 	Origin string
 	// Minimum and Maximum are the bounds of too_small and too_big.

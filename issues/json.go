@@ -79,7 +79,7 @@ type jsonIssue struct {
 // a function) is written as null rather than failing the whole list.
 func (is Issue) MarshalJSON() ([]byte, error) {
 	j := jsonIssue{
-		Code: is.Code, Path: is.Path, Expected: is.Expected, Origin: is.Origin,
+		Code: is.Code, Path: is.Path, Expected: is.Expected.String(), Origin: is.Origin,
 		Minimum: is.Minimum, Maximum: is.Maximum, Exact: is.Exact,
 		Format: is.Format, Pattern: is.Pattern, Prefix: is.Prefix, Suffix: is.Suffix, Includes: is.Includes,
 		Layout: is.Layout, Country: is.Country, UniqueBy: is.UniqueBy, Param: is.Param, Keys: is.Keys, Allowed: is.Allowed,
@@ -120,7 +120,7 @@ func (is *Issue) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	out := Issue{
-		Code: j.Code, Path: j.Path, Expected: j.Expected, Origin: j.Origin,
+		Code: j.Code, Path: j.Path, Origin: j.Origin,
 		Minimum: j.Minimum, Maximum: j.Maximum, Exact: j.Exact,
 		Format: j.Format, Pattern: j.Pattern, Prefix: j.Prefix, Suffix: j.Suffix, Includes: j.Includes,
 		Layout: j.Layout, Country: j.Country, UniqueBy: j.UniqueBy, Param: j.Param, Keys: j.Keys, Allowed: j.Allowed,
@@ -130,6 +130,11 @@ func (is *Issue) UnmarshalJSON(data []byte) error {
 	if j.Inclusive != nil {
 		out.Inclusive = *j.Inclusive
 	}
+	expected, err := ParseTypes(j.Expected)
+	if err != nil {
+		return err
+	}
+	out.Expected = expected
 	switch {
 	case j.Input == nil && j.Received != nil:
 		out.Input = Unknown{Type: *j.Received}

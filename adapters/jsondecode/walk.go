@@ -67,7 +67,7 @@ func (w *walker) add(i int, is issues.Issue) {
 	w.list = append(w.list, is)
 }
 
-func (w *walker) typeIssue(i int, expected string) {
+func (w *walker) typeIssue(i int, expected issues.Types) {
 	w.add(i, issues.Issue{Code: issues.InvalidType, Expected: expected, Source: srcType})
 }
 
@@ -104,13 +104,13 @@ func (w *walker) visit(i int, t reflect.Type) {
 		w.unmarshal(i, ti)
 	case clsText:
 		if n.kind != kString {
-			w.typeIssue(i, "string")
+			w.typeIssue(i, issues.TypeString)
 			return
 		}
 		w.unmarshalText(i, ti)
 	case clsBool:
 		if n.kind != kTrue && n.kind != kFalse {
-			w.typeIssue(i, "boolean")
+			w.typeIssue(i, issues.TypeBoolean)
 		}
 	case clsInt, clsUint, clsFloat:
 		if n.kind != kNumber {
@@ -122,14 +122,14 @@ func (w *walker) visit(i int, t reflect.Type) {
 		}
 	case clsString:
 		if n.kind != kString {
-			w.typeIssue(i, "string")
+			w.typeIssue(i, issues.TypeString)
 		}
 	case clsNumber:
 		switch {
 		case n.kind == kNumber:
 		case n.kind == kString && issues.Number(w.text(i)).IsNumeric():
 		default:
-			w.typeIssue(i, "number")
+			w.typeIssue(i, issues.TypeNumber)
 		}
 	case clsBytes:
 		switch n.kind {
@@ -142,29 +142,29 @@ func (w *walker) visit(i int, t reflect.Type) {
 		case kArray:
 			w.elements(i, ti.elem, -1)
 		default:
-			w.typeIssue(i, "string")
+			w.typeIssue(i, issues.TypeString)
 		}
 	case clsSlice:
 		if n.kind != kArray {
-			w.typeIssue(i, "array")
+			w.typeIssue(i, issues.TypeArray)
 			return
 		}
 		w.elements(i, ti.elem, -1)
 	case clsArray:
 		if n.kind != kArray {
-			w.typeIssue(i, "array")
+			w.typeIssue(i, issues.TypeArray)
 			return
 		}
 		w.elements(i, ti.elem, ti.length)
 	case clsMap:
 		if n.kind != kObject {
-			w.typeIssue(i, "object")
+			w.typeIssue(i, issues.TypeObject)
 			return
 		}
 		w.mapMembers(i, ti)
 	case clsStruct:
 		if n.kind != kObject {
-			w.typeIssue(i, "object")
+			w.typeIssue(i, issues.TypeObject)
 			return
 		}
 		w.structMembers(i, ti.st)
@@ -281,7 +281,7 @@ func (w *walker) quoted(i int, t reflect.Type) {
 		return
 	}
 	if n.kind != kString {
-		w.typeIssue(i, "string")
+		w.typeIssue(i, issues.TypeString)
 		return
 	}
 	for t.Kind() == reflect.Pointer {
@@ -300,7 +300,7 @@ func (w *walker) quoted(i int, t reflect.Type) {
 		}
 	case clsInt, clsUint, clsFloat:
 		if len(s) == 0 || (s[0] != '-' && (s[0] < '0' || s[0] > '9')) {
-			format = ti.expected()
+			format = ti.expected().String()
 			break
 		}
 		is, bad := numberIssue(string(s), ti)
@@ -308,7 +308,7 @@ func (w *walker) quoted(i int, t reflect.Type) {
 			return
 		}
 		if is.Code == issues.InvalidType || is.Code == issues.InvalidFormat {
-			format = ti.expected()
+			format = ti.expected().String()
 			break
 		}
 		w.add(i, is)
@@ -342,7 +342,7 @@ func (w *walker) unmarshal(i int, ti *typeInfo) {
 		if w.nodes[i].kind == kString {
 			w.add(i, issues.Issue{Code: issues.InvalidFormat, Format: "date-time", Source: srcFormat})
 		} else {
-			w.typeIssue(i, "string")
+			w.typeIssue(i, issues.TypeString)
 		}
 		return
 	}

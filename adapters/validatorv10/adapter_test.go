@@ -389,7 +389,7 @@ func facts(is issues.Issue) string {
 			fmt.Fprintf(&b, " %s=%s", k, v)
 		}
 	}
-	add("expected", is.Expected)
+	add("expected", is.Expected.String())
 	add("origin", is.Origin)
 	add("check", is.Check)
 	add("format", is.Format)

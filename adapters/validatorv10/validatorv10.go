@@ -194,7 +194,7 @@ func (m mapErrors) appendIssues(dst issues.List) (issues.List, bool) {
 					continue
 				}
 				out = append(out, issues.Issue{Code: issues.InvalidType, Path: prefix.Append(k),
-					Expected: "object", Source: "validator:map"})
+					Expected: issues.TypeObject, Source: "validator:map"})
 				built++
 			}
 		}
@@ -452,32 +452,32 @@ func (c *converter) excluded(is *issues.Issue, when *issues.Condition) {
 }
 
 // jsonType is the JSON type a Go type is sent as.
-func jsonType(t reflect.Type, k reflect.Kind) string {
+func jsonType(t reflect.Type, k reflect.Kind) issues.Types {
 	if t != nil {
 		for t.Kind() == reflect.Pointer {
 			t = t.Elem()
 		}
 		if t == timeType {
-			return "string"
+			return issues.TypeString
 		}
 		k = t.Kind()
 	}
 	switch k {
 	case reflect.String:
-		return "string"
+		return issues.TypeString
 	case reflect.Bool:
-		return "boolean"
+		return issues.TypeBoolean
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return "integer"
+		return issues.TypeInteger
 	case reflect.Float32, reflect.Float64:
-		return "number"
+		return issues.TypeNumber
 	case reflect.Slice, reflect.Array:
-		return "array"
+		return issues.TypeArray
 	case reflect.Map, reflect.Struct:
-		return "object"
+		return issues.TypeObject
 	}
-	return ""
+	return 0
 }
 
 // origin is what a size or bound of a value of this kind applies to.

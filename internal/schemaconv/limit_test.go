@@ -81,10 +81,10 @@ func TestSinkLimit(t *testing.T) {
 	}{
 		{"issues", func(k *Sink) {
 			for i := range 1500 {
-				k.Add(issues.InvalidType, issues.Path{"tags", i}, i, source).Expected = "string"
+				k.Add(issues.InvalidType, issues.Path{"tags", i}, i, source).Expected = issues.TypeString
 			}
 		}, 1000, 500, func(t *testing.T, list issues.List) {
-			if list[999].Path[1] != 999 || list[999].Expected != "string" {
+			if list[999].Path[1] != 999 || list[999].Expected != issues.TypeString {
 				t.Errorf("last built: %+v", list[999])
 			}
 		}},
