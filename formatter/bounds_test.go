@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -90,7 +91,7 @@ func TestOmittedIssuesAreCounted(t *testing.T) {
 		{Code: issues.InvalidType, Path: issues.Path{"b"}, Input: 1, Expected: issues.TypeString},
 		{Code: issues.InvalidType, Path: issues.Path{"a"}, Input: 1, Expected: issues.TypeString},
 		{Code: issues.InvalidType, Path: issues.Path{"c"}, Input: 1, Expected: issues.TypeString},
-		issues.Omitted(997),
+		issuesx.Omitted(997),
 	}
 	out := string(f.AppendValidation(nil, "x", list))
 	if n := strings.Count(out, "<field "); n != 2 {
@@ -137,7 +138,7 @@ func TestBounded(t *testing.T) {
 		{"long repeated value", issues.List{{Code: issues.Custom, Check: issues.CheckUnique, Input: []any{big, big}, Values: []any{big, map[string]any{"a": big}}}}, 1, 600},
 		{"long message", issues.List{{Code: issues.Custom, Message: big}}, 1, 400},
 		{"100 issues", many, 20, 4 << 10},
-		{"counted", append(issues.List{many[0]}, issues.Omitted(5)), 1, 200},
+		{"counted", append(issues.List{many[0]}, issuesx.Omitted(5)), 1, 200},
 	}
 	for _, tc := range tests {
 		got := f.Bounded(tc.list)
@@ -167,7 +168,7 @@ func TestBestBranchCountsOmitted(t *testing.T) {
 		}
 		return out
 	}
-	capped := append(many(issues.BuildLimit, issues.TypeString), issues.Omitted(5000))
+	capped := append(many(issuesx.BuildLimit, issues.TypeString), issuesx.Omitted(5000))
 	union := issues.Issue{Code: issues.InvalidUnion, Input: []any{}, Branches: [][]issues.Issue{capped, many(1001, issues.TypeBoolean)}}
 	if best := bestBranch(&union); len(best) != 1001 || best[0].Expected != issues.TypeBoolean {
 		t.Errorf("best branch has %d issues, expects %s", len(best), best[0].Expected)

@@ -18,6 +18,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/locales"
 )
@@ -266,7 +267,7 @@ func TestLinesAreCleanForAnyValue(t *testing.T) {
 		map[string]any{"nested": map[string]any{"deeper": []any{map[string]any{"deepest": 1.0}}}}, struct{}{}, &n,
 		issues.Unknown{}, issues.Unknown{Type: "object"}, issues.Unknown{Type: "\x00<"}}
 	f := New(DefaultOptions())
-	for _, code := range issues.Codes {
+	for _, code := range issuesx.Codes {
 		for _, v := range values {
 			is := issues.Issue{Code: code, Path: P{"f"}, Input: v, Expected: issues.TypeString, Origin: "string",
 				Minimum: "1", Maximum: "2", Format: "email", Keys: []string{"k\n"}, Values: []any{v, "x"},
@@ -381,7 +382,7 @@ func benchIssues(n int) issues.List {
 	return out
 }
 
-// sortKey may only decide where issues.Compare agrees: for every pair of
+// sortKey may only decide where issuesx.Compare agrees: for every pair of
 // paths, different keys are ordered as the paths are.
 func TestSortKeyAgreesWithCompare(t *testing.T) {
 	paths := []issues.Path{nil, {}, {"a"}, {""}, {"a", 1}, {"ab"}, {"abcdefg"}, {"abcdefgh"}, {"abcdefga"},

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/templates"
 	"github.com/selfheal/selfheal/issues"
 )
@@ -473,12 +474,12 @@ func (f *Formatter) renderUnits() {
 func (s *state) appendBound(dst []byte, b issues.Number) []byte {
 	origin := canonicalOrigin(s.is.Origin, s.is.Input)
 	if unit := unitKey(origin); unit != "" {
-		if n, ok := b.Int(); ok {
+		if n, ok := issuesx.Int(b); ok {
 			return s.appendUnit(dst, unit, n)
 		}
 	}
 	if origin == issues.OriginDate {
-		if ms, ok := b.Int(); ok {
+		if ms, ok := issuesx.Int(b); ok {
 			return time.UnixMilli(ms).UTC().AppendFormat(dst, time.RFC3339)
 		}
 	}
@@ -657,8 +658,8 @@ func bestBranch(is *issues.Issue) []issues.Issue {
 		miss, depth, n := false, 0, len(br)
 		for j := range br {
 			b := &br[j]
-			if b.Check == issues.CheckOmitted {
-				n += b.OmittedCount() - 1 // counted, not built: issues all the same
+			if b.Check == issuesx.CheckOmitted {
+				n += issuesx.OmittedCount(b) - 1 // counted, not built: issues all the same
 				continue
 			}
 			depth = max(depth, len(b.Path))
@@ -711,7 +712,7 @@ func (s *state) multiples(is *issues.Issue) bool {
 	}
 	vt := numberText(is.Input)
 	if v, err := strconv.ParseInt(vt, 10, 64); err == nil {
-		if d, ok := is.Divisor.Int(); ok && d > 0 && v > -(1<<62) && v < 1<<62 {
+		if d, ok := issuesx.Int(is.Divisor); ok && d > 0 && v > -(1<<62) && v < 1<<62 {
 			lo := v / d * d
 			if lo > v {
 				lo -= d

@@ -8,6 +8,7 @@ import (
 
 	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -31,7 +32,7 @@ func FuzzFormat(f *testing.F) {
 		}
 		path := issues.Path{key, 0, value}
 		var list issues.List
-		for _, code := range issues.Codes {
+		for _, code := range issuesx.Codes {
 			list = append(list, issues.Issue{
 				Code: code, Path: path, Input: value, Expected: issues.Types(len(key)), Origin: format,
 				Minimum: issues.Number(bound), Maximum: issues.Number(bound), Format: format, Pattern: value, Layout: value, UniqueBy: key,

@@ -22,8 +22,8 @@ import (
 // negative limit means no limit.
 const DefaultMaxDepth = 64
 
-// SourceDepth is the Source of the issue that refuses too deep a value.
-const SourceDepth = "selfheal:depth"
+// sourceDepth is the Source of the issue that refuses too deep a value.
+const sourceDepth = "selfheal:depth"
 
 // depthLimit resolves a configured limit: 0 is the default, negative none.
 func depthLimit(max int) (int, bool) {
@@ -41,7 +41,7 @@ func depthLimit(max int) (int, bool) {
 // value itself is never kept (it is huge by construction), only its type.
 func depthIssue(max int, path Path, typ string) Issue {
 	return Issue{Code: TooBig, Origin: OriginDepth, Maximum: Number(strconv.Itoa(max)), Inclusive: true,
-		Path: path, Input: Unknown{Type: typ}, Source: SourceDepth}
+		Path: path, Input: Unknown{Type: typ}, Source: sourceDepth}
 }
 
 // CheckDepth reports whether v, a value decoded from JSON, nests objects

@@ -34,8 +34,9 @@ func ExampleTypes() {
 	}
 	out, _ := json.Marshal(is)
 	fmt.Println(string(out))
-	back, _ := issues.ParseTypes("string|null")
-	fmt.Println(back == issues.TypeString.Or(issues.TypeNull))
+	var back issues.Issue
+	_ = json.Unmarshal(out, &back)
+	fmt.Println(back.Expected == is.Expected)
 	// Output:
 	// null|integer true
 	// null

@@ -24,11 +24,6 @@ const (
 	Custom           Code = "custom"
 )
 
-// Codes lists every code in a fixed order, for tests and tooling that must
-// cover them all.
-var Codes = []Code{InvalidType, TooSmall, TooBig, InvalidFormat, NotMultipleOf,
-	UnrecognizedKeys, InvalidUnion, InvalidKey, InvalidElement, InvalidValue, Custom}
-
 // Origins name what a size or bound applies to. They follow Zod v4's origin
 // names where Zod has one; adapters may use others, which render generically.
 const (
@@ -58,12 +53,6 @@ type Number string
 
 // IsNumeric reports whether n is a valid JSON number literal.
 func (n Number) IsNumeric() bool { return isJSONNumber(string(n)) }
-
-// Int returns the value of n as an int64 when n is an integer literal that fits.
-func (n Number) Int() (int64, bool) {
-	v, err := strconv.ParseInt(string(n), 10, 64)
-	return v, err == nil
-}
 
 // Issue is one normalized validation problem. Adapters fill the fields that
 // apply to the code; the formatter words it.
@@ -148,8 +137,11 @@ type Issue struct {
 	// Source names the native check that failed, such as "validator:gte" or
 	// "jsonschema:minimum", for logs and tooling; it is never shown to a model.
 	Source string
-	// Omitted is set only on the issue Omitted returns: the number of
-	// issues an adapter found past BuildLimit and did not build.
+	// Omitted is set only on the issue an adapter appends in place of
+	// the issues it found past its build limit (1,000) and counted
+	// without building them: their number. Its Check is "omitted", and
+	// it is never a line of its own nor sent as JSON; the formatter adds
+	// the count to its "… and N more".
 	Omitted int
 }
 
@@ -187,10 +179,6 @@ const (
 	// schema has no list of "only" keys.
 	CheckNearMiss = "near_miss"
 )
-
-// SourceTypo is the Source of a CheckNearMiss issue: no native check
-// failed, the adapter found the near miss itself.
-const SourceTypo = "selfheal:typo"
 
 // Ref is another field that a check compared against.
 type Ref struct {
@@ -252,8 +240,8 @@ func (l List) Error() string {
 	var b strings.Builder
 	shown, more := 0, 0
 	for _, is := range l {
-		if is.Check == CheckOmitted {
-			more += is.OmittedCount()
+		if is.Check == checkOmitted && is.Code == Custom {
+			more += is.Omitted
 			continue
 		}
 		if shown == 3 {
@@ -316,13 +304,4 @@ func isJSONNumber(s string) bool {
 		}
 	}
 	return i == len(s)
-}
-
-// Compare orders issues for display: by path (see Path.Compare), then by
-// code. Adapters may report in any order; this is the one order shown.
-func Compare(a, b *Issue) int {
-	if c := a.Path.Compare(b.Path); c != 0 {
-		return c
-	}
-	return strings.Compare(string(a.Code), string(b.Code))
 }

@@ -130,7 +130,7 @@ func (is *Issue) UnmarshalJSON(data []byte) error {
 	if j.Inclusive != nil {
 		out.Inclusive = *j.Inclusive
 	}
-	expected, err := ParseTypes(j.Expected)
+	expected, err := parseTypes(j.Expected)
 	if err != nil {
 		return err
 	}

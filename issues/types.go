@@ -13,8 +13,8 @@ import (
 // order. The zero value names no type: any type is expected.
 //
 // Each type takes four bits, the first listed in the lowest; a value not
-// built from the Type constants with Or (or by ParseTypes) may hold codes
-// that name no type, which every method skips.
+// built from the Type constants with Or may hold codes that name no type,
+// which every method skips.
 type Types uint32
 
 // The JSON types, each a Types of one. Or lists several:
@@ -97,10 +97,11 @@ func (s Types) String() string {
 	return b.String()
 }
 
-// ParseTypes reads the String form back: JSON type names joined by "|",
-// in the order they are to be worded ("" is no type). A name repeated is
-// kept once; a name that is not a JSON type is an error.
-func ParseTypes(str string) (Types, error) {
+// parseTypes reads the String form back, as UnmarshalJSON does: JSON type
+// names joined by "|", in the order they are to be worded ("" is no
+// type). A name repeated is kept once; a name that is not a JSON type is
+// an error.
+func parseTypes(str string) (Types, error) {
 	var s Types
 	if str == "" {
 		return 0, nil

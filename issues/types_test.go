@@ -35,9 +35,9 @@ func TestTypes(t *testing.T) {
 				t.Errorf("%s: Has(%s) = false", c.name, x)
 			}
 		}
-		back, err := ParseTypes(c.want)
+		back, err := parseTypes(c.want)
 		if err != nil || back.String() != c.want {
-			t.Errorf("%s: ParseTypes(%q) = %v, %v", c.name, c.want, back, err)
+			t.Errorf("%s: parseTypes(%q) = %v, %v", c.name, c.want, back, err)
 		}
 	}
 	if TypeString.Has(TypeNull) || TypeString.Or(TypeNull).Has(TypeArray) || Types(0).Has(TypeString) {
@@ -50,8 +50,8 @@ func TestTypes(t *testing.T) {
 
 func TestParseTypesErrors(t *testing.T) {
 	for _, in := range []string{"str", "string|", "|null", "String", "bigint", "string||null"} {
-		if got, err := ParseTypes(in); err == nil {
-			t.Errorf("ParseTypes(%q) = %v, want an error", in, got)
+		if got, err := parseTypes(in); err == nil {
+			t.Errorf("parseTypes(%q) = %v, want an error", in, got)
 		}
 	}
 	var is Issue

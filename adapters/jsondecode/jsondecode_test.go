@@ -15,6 +15,7 @@ import (
 
 	"github.com/selfheal/selfheal/internal/race"
 
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -600,7 +601,7 @@ func TestDeepNesting(t *testing.T) {
 	// (see depth_test.go); the parser keeps encoding/json's own limit as
 	// its bound on recursion.
 	deep := bytes.Repeat([]byte("["), maxDepth+1)
-	if l, ok := Decode(deep, new(any)).(issues.List); !ok || len(l) != 1 || l[0].Source != issues.SourceDepth {
+	if l, ok := Decode(deep, new(any)).(issues.List); !ok || len(l) != 1 || l[0].Source != issuesx.SourceDepth {
 		t.Errorf("Decode: got %v", l)
 	}
 	p := parser{data: deep}

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -29,14 +30,14 @@ type walker struct {
 	// already holds a pointer is decoded into by encoding/json, through a
 	// type the walk never saw.
 	opaque bool
-	// omitted counts the issues found past issues.BuildLimit: the walk
+	// omitted counts the issues found past issuesx.BuildLimit: the walk
 	// goes on to count them, but builds none (no path, no value).
 	omitted int
 }
 
 // room reports whether the list has room for another issue.
 func (w *walker) room() bool {
-	return len(w.list) < issues.BuildLimit
+	return len(w.list) < issuesx.BuildLimit
 }
 
 // path returns the current location as an issues.Path, nil at the root.
@@ -72,12 +73,12 @@ func (w *walker) typeIssue(i int, expected issues.Types) {
 }
 
 // check walks the document's root, node i, against type t. The list holds
-// at most issues.BuildLimit issues, then one issues.Omitted counting the
+// at most issuesx.BuildLimit issues, then one issuesx.Omitted counting the
 // others: 100,000 invalid items are read, and counted, but 1,000 built.
 func (w *walker) check(i int, t reflect.Type) {
 	w.visit(i, t)
 	if w.omitted > 0 {
-		w.list = append(w.list, issues.Omitted(w.omitted))
+		w.list = append(w.list, issuesx.Omitted(w.omitted))
 		w.omitted = 0
 	}
 }
@@ -195,7 +196,7 @@ func (w *walker) structMembers(i int, si *structInfo) {
 			}
 			// Past the limit the issue is counted, not built: its keys
 			// are not kept.
-			if at < issues.BuildLimit {
+			if at < issuesx.BuildLimit {
 				unknown = append(unknown, string(key))
 			}
 			continue
@@ -211,7 +212,7 @@ func (w *walker) structMembers(i int, si *structInfo) {
 	if at < 0 {
 		return
 	}
-	if at >= issues.BuildLimit {
+	if at >= issuesx.BuildLimit {
 		w.omitted++
 		return
 	}
@@ -370,7 +371,7 @@ func (w *walker) unmarshalerFailed(i int, err error) {
 		for _, is := range list {
 			// The type's own list may be capped already: its count joins
 			// this one's, and its issues count against this limit.
-			if n := is.OmittedCount(); n > 0 {
+			if n := issuesx.OmittedCount(&is); n > 0 {
 				w.omitted += n
 				continue
 			}

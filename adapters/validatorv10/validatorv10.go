@@ -15,6 +15,7 @@ import (
 
 	"github.com/go-playground/validator/v10"
 
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/recognize"
 	"github.com/selfheal/selfheal/issues"
 )
@@ -50,8 +51,8 @@ func Issues(err error) (issues.List, bool) {
 // with the adapter's caches and with other calls' issues: treat them as
 // read-only.
 //
-// A call appends at most issues.BuildLimit issues (a dived slice of 100,000
-// bad items fails 100,000 ways); past them one issues.Omitted at the end
+// A call appends at most issuesx.BuildLimit issues (a dived slice of 100,000
+// bad items fails 100,000 ways); past them one issuesx.Omitted at the end
 // counts the others, which are not built.
 func AppendIssues(dst issues.List, err error) (issues.List, bool) {
 	switch e := err.(type) {
@@ -183,13 +184,13 @@ func (m mapErrors) appendIssues(dst issues.List) (issues.List, bool) {
 			case validator.ValidationErrors:
 				// VarWithKey names the key itself first: the prefix is
 				// the path of the map holding it.
-				n := min(len(e), issues.BuildLimit-built)
+				n := min(len(e), issuesx.BuildLimit-built)
 				out = appendConverted(out, e[:n], e, nil, prefix)
 				built += n
 				omitted += len(e) - n
 			case error:
 				// "The field: 'x' is not a map to dive".
-				if built == issues.BuildLimit {
+				if built == issuesx.BuildLimit {
 					omitted++
 					continue
 				}
@@ -201,7 +202,7 @@ func (m mapErrors) appendIssues(dst issues.List) (issues.List, bool) {
 	}
 	walk(m, nil)
 	if omitted > 0 {
-		out = append(out, issues.Omitted(omitted))
+		out = append(out, issuesx.Omitted(omitted))
 	}
 	return out, len(out) > len(dst)
 }
@@ -224,7 +225,7 @@ type converter struct {
 const manyErrs = 16
 
 // convert appends one issue for each field error to dst, up to
-// issues.BuildLimit of them; past it, one issues.Omitted counts the rest.
+// issuesx.BuildLimit of them; past it, one issuesx.Omitted counts the rest.
 // A struct with a dived slice of 100,000 bad items fails 100,000 ways: the
 // formatter shows a few, and building the others would cost more than the
 // validation did.
@@ -232,13 +233,13 @@ func convert(dst issues.List, errs validator.ValidationErrors, root *rootInfo, p
 	if len(errs) == 0 {
 		return dst, false
 	}
-	n := min(len(errs), issues.BuildLimit)
+	n := min(len(errs), issuesx.BuildLimit)
 	if n < len(errs) {
 		dst = slices.Grow(dst, n+1)
 	}
 	dst = appendConverted(dst, errs[:n], errs, root, prefix)
 	if n < len(errs) {
-		dst = append(dst, issues.Omitted(len(errs)-n))
+		dst = append(dst, issuesx.Omitted(len(errs)-n))
 	}
 	return dst, true
 }

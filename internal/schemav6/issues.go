@@ -38,7 +38,7 @@ func (s *Schema) AppendIssues(dst issues.List, err error, instance any) (issues.
 	// first: counting them walks the whole tree. No list is sized past
 	// the build limit and its Omitted issue.
 	if cap(dst)-len(dst) < reusedRoom {
-		dst = slices.Grow(dst, issueCount(ve, issues.BuildLimit+1))
+		dst = slices.Grow(dst, issueCount(ve, issuesx.BuildLimit+1))
 	}
 	k := schemaconv.Sink{Out: dst, From: len(dst)}
 	c.add(&k, ve)
