@@ -24,3 +24,13 @@ func Example() {
 	// 1001 250
 	// null|integer
 }
+
+// CheckDepth refuses a decoded value nested too deeply, naming the first
+// container past the limit.
+func ExampleCheckDepth() {
+	v := map[string]any{"a": []any{[]any{1.0}}, "b": "[[[not nesting]]]"}
+	is, deep := issuesx.CheckDepth(v, 2)
+	fmt.Println(deep, is.Path, is.Input.(issues.Unknown).Type)
+	// Output:
+	// true a[0] array
+}

@@ -28,7 +28,8 @@ func Compare(a, b *issues.Issue) int {
 const SourceTypo = "selfheal:typo"
 
 // SourceDepth is the Source of the issue that refuses too deep a value
-// (issues.CheckDepthJSON, CheckDepth).
+// (issues.CheckDepthJSON, CheckDepth); the issues package writes the
+// same string.
 const SourceDepth = "selfheal:depth"
 
 // LastKey returns the last element of p as a string key, or "" when p is
