@@ -18,7 +18,7 @@ func thirtyIssues() issues.List {
 		p := issues.Path{fmt.Sprintf("field_%02d", i)}
 		switch i % 5 {
 		case 0:
-			list = append(list, issues.Issue{Code: issues.InvalidType, Path: p, Absent: true, Expected: "string"})
+			list = append(list, issues.Issue{Code: issues.InvalidType, Path: p, Absent: true, Expected: issues.TypeString})
 		case 1:
 			list = append(list, issues.Issue{Code: issues.TooSmall, Path: p, Input: strings.Repeat("<&", i),
 				Origin: issues.OriginString, Minimum: "100", Inclusive: true})

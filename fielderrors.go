@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -31,7 +32,7 @@ var fieldErrorType = reflect.TypeFor[fieldError]()
 func appendFieldErrors(dst issues.List, err error) (issues.List, bool) {
 	for err != nil {
 		if v := reflect.ValueOf(err); v.Kind() == reflect.Slice && v.Len() > 0 && v.Type().Elem().Implements(fieldErrorType) {
-			for i := range min(v.Len(), issues.BuildLimit) {
+			for i := range min(v.Len(), issuesx.BuildLimit) {
 				fe, ok := v.Index(i).Interface().(fieldError)
 				if !ok {
 					continue
@@ -43,8 +44,8 @@ func appendFieldErrors(dst issues.List, err error) (issues.List, bool) {
 				dst = append(dst, issues.Issue{Code: issues.Custom, Path: namespacePath(fe.Namespace()),
 					Input: fe.Value(), Message: "Fails the validation rule '" + tag + "'", Source: "validator:" + fe.Tag()})
 			}
-			if v.Len() > issues.BuildLimit {
-				dst = append(dst, issues.Omitted(v.Len()-issues.BuildLimit))
+			if v.Len() > issuesx.BuildLimit {
+				dst = append(dst, issuesx.Omitted(v.Len()-issuesx.BuildLimit))
 			}
 			return dst, true
 		}

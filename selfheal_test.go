@@ -110,8 +110,8 @@ func TestWithTemplates(t *testing.T) {
 func TestOptions(t *testing.T) {
 	list := issues.List{
 		{Code: issues.TooSmall, Path: issues.Path{"password"}, Input: "abc", Origin: "string", Minimum: "8", Inclusive: true},
-		{Code: issues.InvalidType, Path: issues.Path{"note"}, Input: strings.Repeat("x", 30), Expected: "number"},
-		{Code: issues.InvalidType, Path: issues.Path{"z"}, Input: 1.0, Expected: "string"},
+		{Code: issues.InvalidType, Path: issues.Path{"note"}, Input: strings.Repeat("x", 30), Expected: issues.TypeNumber},
+		{Code: issues.InvalidType, Path: issues.Path{"z"}, Input: 1.0, Expected: issues.TypeString},
 	}
 	got := selfheal.New(selfheal.WithRedact(), selfheal.WithMaxValueRunes(10), selfheal.WithMaxIssues(2)).Format("a", list)
 	for _, want := range []string{"'abc'", "'xxxxxxxxxx…' (30 characters)", "…and 1 more issue not shown"} {

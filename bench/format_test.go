@@ -15,9 +15,9 @@ func realistic(n int) issues.List {
 	base := issues.List{
 		{Code: issues.InvalidFormat, Path: issues.Path{"email"}, Input: "not-an-email", Format: "email"},
 		{Code: issues.TooSmall, Path: issues.Path{"name"}, Input: "ab", Origin: issues.OriginString, Minimum: "3", Inclusive: true},
-		{Code: issues.InvalidType, Path: issues.Path{"age"}, Input: "42", Expected: "integer"},
+		{Code: issues.InvalidType, Path: issues.Path{"age"}, Input: "42", Expected: issues.TypeInteger},
 		{Code: issues.InvalidValue, Path: issues.Path{"role"}, Input: "Admin", Values: []any{"admin", "member", "viewer"}},
-		{Code: issues.InvalidType, Path: issues.Path{"team_id"}, Absent: true, Expected: "string"},
+		{Code: issues.InvalidType, Path: issues.Path{"team_id"}, Absent: true, Expected: issues.TypeString},
 		{Code: issues.TooBig, Path: issues.Path{"tags"}, Input: []any{"a", "b", "c"}, Origin: issues.OriginArray, Maximum: "2", Inclusive: true},
 		{Code: issues.UnrecognizedKeys, Keys: []string{"nmae"}, Allowed: []string{"name", "email", "age"}},
 		{Code: issues.TooBig, Path: issues.Path{"limit"}, Input: 1000, Origin: issues.OriginInteger, Maximum: "100", Inclusive: true},

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -30,11 +31,11 @@ func (f *Formatter) Bounded(list issues.List) issues.List {
 	defer f.put(s)
 	order := make([]int, 0, len(list))
 	for i := range list {
-		if list[i].Check != issues.CheckOmitted {
+		if list[i].Check != issuesx.CheckOmitted {
 			order = append(order, i)
 		}
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return issues.Compare(&list[a], &list[b]) })
+	slices.SortStableFunc(order, func(a, b int) int { return issuesx.Compare(&list[a], &list[b]) })
 	out := make(issues.List, 0, min(len(order), f.maxIssues))
 	size := 0
 	for _, i := range order {
@@ -103,7 +104,7 @@ func (s *state) boundList(list []issues.Issue, depth int) []issues.Issue {
 		if len(out) == maxListed {
 			break
 		}
-		if is.Check != issues.CheckOmitted {
+		if is.Check != issuesx.CheckOmitted {
 			out = append(out, s.bound(is, depth+1))
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -40,7 +41,7 @@ func TestNamesAreBounded(t *testing.T) {
 			`[&quot;` + strings.Repeat(`\u0000`, 60) + `… (300 characters)&quot;]…[&quot;c[d]&quot;].last`},
 	}
 	for _, tc := range tests {
-		list := issues.List{{Code: issues.InvalidType, Path: tc.path, Input: 1, Expected: "string"}}
+		list := issues.List{{Code: issues.InvalidType, Path: tc.path, Input: 1, Expected: issues.TypeString}}
 		out := string(f.AppendValidation(nil, "x", list))
 		_, rest, _ := strings.Cut(out, `<field name="`)
 		name, _, _ := strings.Cut(rest, `">`)
@@ -87,10 +88,10 @@ func TestListsAreBounded(t *testing.T) {
 func TestOmittedIssuesAreCounted(t *testing.T) {
 	f := New(Options{MaxIssues: 2})
 	list := issues.List{
-		{Code: issues.InvalidType, Path: issues.Path{"b"}, Input: 1, Expected: "string"},
-		{Code: issues.InvalidType, Path: issues.Path{"a"}, Input: 1, Expected: "string"},
-		{Code: issues.InvalidType, Path: issues.Path{"c"}, Input: 1, Expected: "string"},
-		issues.Omitted(997),
+		{Code: issues.InvalidType, Path: issues.Path{"b"}, Input: 1, Expected: issues.TypeString},
+		{Code: issues.InvalidType, Path: issues.Path{"a"}, Input: 1, Expected: issues.TypeString},
+		{Code: issues.InvalidType, Path: issues.Path{"c"}, Input: 1, Expected: issues.TypeString},
+		issuesx.Omitted(997),
 	}
 	out := string(f.AppendValidation(nil, "x", list))
 	if n := strings.Count(out, "<field "); n != 2 {
@@ -123,7 +124,7 @@ func TestBounded(t *testing.T) {
 	}
 	var many issues.List
 	for i := range 100 {
-		many = append(many, issues.Issue{Code: issues.InvalidType, Path: issues.Path{"items", i}, Input: big, Expected: "integer"})
+		many = append(many, issues.Issue{Code: issues.InvalidType, Path: issues.Path{"items", i}, Input: big, Expected: issues.TypeInteger})
 	}
 	tests := []struct {
 		name   string
@@ -131,13 +132,13 @@ func TestBounded(t *testing.T) {
 		issues int
 		max    int // bytes of JSON
 	}{
-		{"long key in a path", issues.List{{Code: issues.InvalidType, Path: issues.Path{"meta", big}, Input: 1, Expected: "string"}}, 1, 400},
+		{"long key in a path", issues.List{{Code: issues.InvalidType, Path: issues.Path{"meta", big}, Input: 1, Expected: issues.TypeString}}, 1, 400},
 		{"long unknown key", issues.List{{Code: issues.UnrecognizedKeys, Input: map[string]any{big: 1}, Keys: []string{big}}}, 1, 400},
 		{"100k unknown keys", issues.List{{Code: issues.UnrecognizedKeys, Input: map[string]any{}, Keys: keys}}, 1, 400},
 		{"long repeated value", issues.List{{Code: issues.Custom, Check: issues.CheckUnique, Input: []any{big, big}, Values: []any{big, map[string]any{"a": big}}}}, 1, 600},
 		{"long message", issues.List{{Code: issues.Custom, Message: big}}, 1, 400},
 		{"100 issues", many, 20, 4 << 10},
-		{"counted", append(issues.List{many[0]}, issues.Omitted(5)), 1, 200},
+		{"counted", append(issues.List{many[0]}, issuesx.Omitted(5)), 1, 200},
 	}
 	for _, tc := range tests {
 		got := f.Bounded(tc.list)
@@ -160,16 +161,16 @@ func TestBounded(t *testing.T) {
 // TestBestBranchCountsOmitted: a union's alternative that an adapter capped
 // holds the issues it counted too, so the other one is closer.
 func TestBestBranchCountsOmitted(t *testing.T) {
-	many := func(n int, expected string) []issues.Issue {
+	many := func(n int, expected issues.Types) []issues.Issue {
 		var out []issues.Issue
 		for i := range n {
 			out = append(out, issues.Issue{Code: issues.InvalidType, Path: issues.Path{i}, Input: 1, Expected: expected})
 		}
 		return out
 	}
-	capped := append(many(issues.BuildLimit, "string"), issues.Omitted(5000))
-	union := issues.Issue{Code: issues.InvalidUnion, Input: []any{}, Branches: [][]issues.Issue{capped, many(1001, "boolean")}}
-	if best := bestBranch(&union); len(best) != 1001 || best[0].Expected != "boolean" {
-		t.Errorf("best branch has %d issues, expects %q", len(best), best[0].Expected)
+	capped := append(many(issuesx.BuildLimit, issues.TypeString), issuesx.Omitted(5000))
+	union := issues.Issue{Code: issues.InvalidUnion, Input: []any{}, Branches: [][]issues.Issue{capped, many(1001, issues.TypeBoolean)}}
+	if best := bestBranch(&union); len(best) != 1001 || best[0].Expected != issues.TypeBoolean {
+		t.Errorf("best branch has %d issues, expects %s", len(best), best[0].Expected)
 	}
 }

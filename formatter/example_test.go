@@ -11,7 +11,7 @@ import (
 func Example() {
 	f := formatter.New(formatter.DefaultOptions())
 	list := issues.List{
-		{Code: issues.InvalidType, Path: issues.Path{"age"}, Input: "42", Expected: "integer"},
+		{Code: issues.InvalidType, Path: issues.Path{"age"}, Input: "42", Expected: issues.TypeInteger},
 		{Code: issues.UnrecognizedKeys, Keys: []string{"nmae"}, Allowed: []string{"name", "email"}},
 		{Code: issues.NotMultipleOf, Path: issues.Path{"qty"}, Input: 7, Divisor: "5"},
 	}

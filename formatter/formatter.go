@@ -9,6 +9,7 @@ import (
 
 	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/internal/catalog"
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/templates"
 	"github.com/selfheal/selfheal/internal/xmlenc"
 	"github.com/selfheal/selfheal/issues"
@@ -235,12 +236,12 @@ type frame struct {
 func (s *state) run(list issues.List) {
 	s.lines, s.bytes, s.omitted = 0, 0, 0
 	s.order = s.order[:0]
-	// Issues an adapter counted past issues.BuildLimit without building
+	// Issues an adapter counted past issuesx.BuildLimit without building
 	// them are not lines, but they are more issues.
 	counted := 0
 	for i := range list {
-		if list[i].Check == issues.CheckOmitted {
-			counted += list[i].OmittedCount()
+		if list[i].Check == issuesx.CheckOmitted {
+			counted += issuesx.OmittedCount(&list[i])
 			continue
 		}
 		s.order = append(s.order, ordered{key: sortKey(list[i].Path), i: i})
@@ -249,7 +250,7 @@ func (s *state) run(list issues.List) {
 		if a.key != b.key {
 			return cmp.Compare(a.key, b.key)
 		}
-		return issues.Compare(&list[a.i], &list[b.i])
+		return issuesx.Compare(&list[a.i], &list[b.i])
 	})
 	for n, o := range s.order {
 		if !s.emitIssue(&list[o.i]) {
@@ -266,10 +267,10 @@ type ordered struct {
 	i   int
 }
 
-// sortKey orders paths as issues.Compare does, by their first element only:
+// sortKey orders paths as issuesx.Compare does, by their first element only:
 // the root, then indexes, then keys by their first seven bytes. Different
 // keys decide at the cost of one comparison; equal keys say nothing, and
-// issues.Compare decides.
+// issuesx.Compare decides.
 func sortKey(p issues.Path) uint64 {
 	if len(p) == 0 {
 		return 0
@@ -287,7 +288,7 @@ func sortKey(p issues.Path) uint64 {
 	case int64:
 		n = e
 	case uint64:
-		n = int64(e) // as issues.Compare reads it
+		n = int64(e) // as issuesx.Compare reads it
 	default:
 		return 1 << 63 // compared as the empty key
 	}
@@ -302,7 +303,7 @@ func (s *state) emitIssue(is *issues.Issue) bool {
 	case issues.InvalidUnion:
 		if best := bestBranch(is); len(best) > 0 {
 			for i := range best {
-				if best[i].Check == issues.CheckOmitted {
+				if best[i].Check == issuesx.CheckOmitted {
 					continue
 				}
 				if !s.emitLine(&best[i].Path, is, &best[i]) {
@@ -314,7 +315,7 @@ func (s *state) emitIssue(is *issues.Issue) bool {
 	case issues.InvalidKey, issues.InvalidElement:
 		if len(is.Issues) > 1 {
 			for i := range is.Issues {
-				if is.Issues[i].Check == issues.CheckOmitted {
+				if is.Issues[i].Check == issuesx.CheckOmitted {
 					continue
 				}
 				if !s.emitLine(&is.Path, is, &is.Issues[i]) {

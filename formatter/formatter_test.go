@@ -19,6 +19,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/locales"
 )
@@ -78,13 +79,13 @@ func TestLines(t *testing.T) {
 			"Number too big. You sent: 1.5. Expected a number less than 1."},
 		{f, issues.Issue{Code: issues.TooSmall, Input: "2020-01-01", Origin: "date", Minimum: "1767225600000", Inclusive: true},
 			"Date too early. You sent: '2020-01-01'. Expected a date on or after 2026-01-01T00:00:00Z."},
-		{f, issues.Issue{Code: issues.InvalidType, Input: "42", Expected: "integer"},
+		{f, issues.Issue{Code: issues.InvalidType, Input: "42", Expected: issues.TypeInteger},
 			"Wrong type: the number was sent as a string. You sent: '42'. Expected an integer: send 42 without quotes."},
-		{f, issues.Issue{Code: issues.InvalidType, Input: `{"a":1}`, Expected: "object"},
+		{f, issues.Issue{Code: issues.InvalidType, Input: `{"a":1}`, Expected: issues.TypeObject},
 			`Wrong type: an object was sent as a JSON string. You sent: '{"a":1}'. Expected an object itself, not a string that contains it.`},
-		{f, issues.Issue{Code: issues.InvalidType, Absent: true, Expected: "string"},
+		{f, issues.Issue{Code: issues.InvalidType, Absent: true, Expected: issues.TypeString},
 			"Required field is missing. You sent: nothing. Expected a string."},
-		{f, issues.Issue{Code: issues.InvalidType, Input: []any{1.0, "x"}, Expected: "object"},
+		{f, issues.Issue{Code: issues.InvalidType, Input: []any{1.0, "x"}, Expected: issues.TypeObject},
 			`Wrong type. You sent: [1,"x"] (2 items) (an array). Expected an object.`},
 		{f, issues.Issue{Code: issues.NotMultipleOf, Input: 7, Divisor: "5"},
 			"Not a multiple of 5. You sent: 7. Expected a multiple of 5, such as 5 or 10."},
@@ -126,13 +127,13 @@ func TestSeed(t *testing.T) {
 
 func TestOrderAndDuplicates(t *testing.T) {
 	f := New(Options{})
-	missing := issues.Issue{Code: issues.InvalidType, Path: P{"b"}, Absent: true, Expected: "string"}
+	missing := issues.Issue{Code: issues.InvalidType, Path: P{"b"}, Absent: true, Expected: issues.TypeString}
 	fields, more := f.Fields(issues.List{
 		{Code: issues.TooSmall, Path: P{"items", 10}, Input: 0, Origin: "number", Minimum: "1", Inclusive: true},
 		missing,
 		{Code: issues.TooSmall, Path: P{"items", 2}, Input: 0, Origin: "number", Minimum: "1", Inclusive: true},
 		missing,
-		{Code: issues.InvalidType, Path: P{"a"}, Input: 1.0, Expected: "string"},
+		{Code: issues.InvalidType, Path: P{"a"}, Input: 1.0, Expected: issues.TypeString},
 	})
 	var names []string
 	for _, fl := range fields {
@@ -146,7 +147,7 @@ func TestOrderAndDuplicates(t *testing.T) {
 func TestBudget(t *testing.T) {
 	var list issues.List
 	for i := range 30 {
-		list = append(list, issues.Issue{Code: issues.InvalidType, Path: P{"items", i}, Input: 1.0, Expected: "string"})
+		list = append(list, issues.Issue{Code: issues.InvalidType, Path: P{"items", i}, Input: 1.0, Expected: issues.TypeString})
 	}
 	fields, more := New(Options{}).Fields(list)
 	if len(fields) != 20 || more != "…and 10 more issues not shown. Fix the fields above first." {
@@ -267,12 +268,12 @@ func TestLinesAreCleanForAnyValue(t *testing.T) {
 		map[string]any{"nested": map[string]any{"deeper": []any{map[string]any{"deepest": 1.0}}}}, struct{}{}, &n,
 		issues.Unknown{}, issues.Unknown{Type: "object"}, issues.Unknown{Type: "\x00<"}}
 	f := New(DefaultOptions())
-	for _, code := range issues.Codes {
+	for _, code := range issuesx.Codes {
 		for _, v := range values {
-			is := issues.Issue{Code: code, Path: P{"f"}, Input: v, Expected: "string", Origin: "string",
+			is := issues.Issue{Code: code, Path: P{"f"}, Input: v, Expected: issues.TypeString, Origin: "string",
 				Minimum: "1", Maximum: "2", Format: "email", Keys: []string{"k\n"}, Values: []any{v, "x"},
 				Divisor: "2", Message: "m\n", Key: v, Branches: [][]issues.Issue{{{Code: issues.Custom, Input: v}}},
-				Issues: []issues.Issue{{Code: issues.InvalidType, Input: v, Expected: "integer"}}}
+				Issues: []issues.Issue{{Code: issues.InvalidType, Input: v, Expected: issues.TypeInteger}}}
 			out := f.AppendValidation(nil, "act", issues.List{is})
 			for _, line := range strings.Split(string(out), "\n") {
 				if m := goSyntax.FindString(line); m != "" {
@@ -367,9 +368,9 @@ func benchIssues(n int) issues.List {
 	base := issues.List{
 		{Code: issues.InvalidFormat, Path: P{"email"}, Input: "not-an-email", Format: "email"},
 		{Code: issues.TooSmall, Path: P{"name"}, Input: "ab", Origin: "string", Minimum: "3", Inclusive: true},
-		{Code: issues.InvalidType, Path: P{"age"}, Input: "42", Expected: "integer"},
+		{Code: issues.InvalidType, Path: P{"age"}, Input: "42", Expected: issues.TypeInteger},
 		{Code: issues.InvalidValue, Path: P{"role"}, Input: "Admin", Values: []any{"admin", "member", "viewer"}},
-		{Code: issues.InvalidType, Path: P{"team_id"}, Absent: true, Expected: "string"},
+		{Code: issues.InvalidType, Path: P{"team_id"}, Absent: true, Expected: issues.TypeString},
 		{Code: issues.TooBig, Path: P{"tags"}, Input: []any{"a", "b", "c"}, Origin: "array", Maximum: "2", Inclusive: true},
 		{Code: issues.UnrecognizedKeys, Keys: []string{"nmae"}, Allowed: []string{"name", "email", "age"}},
 		{Code: issues.TooBig, Path: P{"limit"}, Input: 1000, Origin: "integer", Maximum: "100", Inclusive: true},
@@ -382,7 +383,7 @@ func benchIssues(n int) issues.List {
 	return out
 }
 
-// sortKey may only decide where issues.Compare agrees: for every pair of
+// sortKey may only decide where issuesx.Compare agrees: for every pair of
 // paths, different keys are ordered as the paths are.
 func TestSortKeyAgreesWithCompare(t *testing.T) {
 	paths := []issues.Path{nil, {}, {"a"}, {""}, {"a", 1}, {"ab"}, {"abcdefg"}, {"abcdefgh"}, {"abcdefga"},

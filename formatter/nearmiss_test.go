@@ -3,6 +3,7 @@ package formatter
 import (
 	"testing"
 
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/race"
 	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/locales"
@@ -13,9 +14,9 @@ import (
 func TestNearMiss(t *testing.T) {
 	list := issues.List{
 		{Code: issues.UnrecognizedKeys, Path: P{}, Input: map[string]any{"path": "a", "dryrun": true},
-			Keys: []string{"dryrun"}, Allowed: []string{"dryRun"}, Check: issues.CheckNearMiss, Source: issues.SourceTypo},
+			Keys: []string{"dryrun"}, Allowed: []string{"dryRun"}, Check: issues.CheckNearMiss, Source: issuesx.SourceTypo},
 		{Code: issues.UnrecognizedKeys, Path: P{"opts"}, Input: map[string]any{"dry_run": true, "dryrun": true},
-			Keys: []string{"dry_run", "dryrun"}, Allowed: []string{"dryRun"}, Check: issues.CheckNearMiss, Source: issues.SourceTypo},
+			Keys: []string{"dry_run", "dryrun"}, Allowed: []string{"dryRun"}, Check: issues.CheckNearMiss, Source: issuesx.SourceTypo},
 	}
 	for _, tc := range []struct {
 		f    *Formatter

@@ -101,12 +101,12 @@ func planKey(dst []byte, id msgID, form templates.Form, is *issues.Issue, hidden
 	dst = append(dst, byte(id), byte(id>>8), byte(form), byte(kindOf(is.Input)),
 		boolByte(hidden)|boolByte(is.Absent)<<1, byte(allowed))
 	dst = appendKeyString(dst, string(is.Code))
-	dst = appendKeyString(dst, is.Expected)
+	dst = binary.AppendUvarint(dst, uint64(is.Expected))
 	dst = appendKeyString(dst, is.Origin)
 	dst = appendKeyString(dst, string(is.Minimum))
 	dst = appendKeyString(dst, string(is.Maximum))
 	dst = appendKeyString(dst, is.Format)
-	dst = appendKeyString(dst, is.Pattern)
+	dst = appendKeyParams(dst, is)
 	dst = appendKeyString(dst, string(is.Divisor))
 	dst = appendKeyString(dst, is.Message)
 	switch allowed {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/templates"
 	"github.com/selfheal/selfheal/issues"
 )
@@ -163,16 +164,16 @@ func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 	case templates.Received:
 		return s.appendType(dst, typeName[kindOf(is.Input)])
 	case templates.Expected:
-		if is.Expected == "" {
+		if is.Expected == 0 {
 			return s.appendType(dst, "any")
 		}
 		first := true
-		for e := range strings.SplitSeq(is.Expected, "|") {
+		for e := range is.Expected.All() {
 			if !first {
 				dst = s.appendMessage(dst, s.m(msgListOr), 1)
 			}
 			first = false
-			dst = s.appendType(dst, e)
+			dst = s.appendType(dst, e.String())
 		}
 		return dst
 	case templates.Size:
@@ -194,8 +195,8 @@ func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 		}
 		ex, ok := examples[is.Format]
 		switch {
-		case is.Format == timeLayout && is.Pattern != "":
-			s.scratch = exampleTime.AppendFormat(s.scratch[:0], is.Pattern)
+		case is.Format == timeLayout && is.Layout != "":
+			s.scratch = exampleTime.AppendFormat(s.scratch[:0], is.Layout)
 			pv := preview{budget: len(s.scratch)}
 			s.value = pv.appendBytes(s.value[:0], s.scratch, '\'')
 		case !ok:
@@ -210,7 +211,7 @@ func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 		}
 		return s.appendMessage(dst, s.m(msgExample), 1)
 	case templates.Pattern:
-		return s.appendQuoted(dst, is.Pattern)
+		return s.appendQuoted(dst, formatParam(is))
 	case templates.Keys:
 		return s.appendKeys(dst, is.Keys)
 	case templates.Suggestion:
@@ -473,12 +474,12 @@ func (f *Formatter) renderUnits() {
 func (s *state) appendBound(dst []byte, b issues.Number) []byte {
 	origin := canonicalOrigin(s.is.Origin, s.is.Input)
 	if unit := unitKey(origin); unit != "" {
-		if n, ok := b.Int(); ok {
+		if n, ok := issuesx.Int(b); ok {
 			return s.appendUnit(dst, unit, n)
 		}
 	}
 	if origin == issues.OriginDate {
-		if ms, ok := b.Int(); ok {
+		if ms, ok := issuesx.Int(b); ok {
 			return time.UnixMilli(ms).UTC().AppendFormat(dst, time.RFC3339)
 		}
 	}
@@ -657,8 +658,8 @@ func bestBranch(is *issues.Issue) []issues.Issue {
 		miss, depth, n := false, 0, len(br)
 		for j := range br {
 			b := &br[j]
-			if b.Check == issues.CheckOmitted {
-				n += b.OmittedCount() - 1 // counted, not built: issues all the same
+			if b.Check == issuesx.CheckOmitted {
+				n += issuesx.OmittedCount(b) - 1 // counted, not built: issues all the same
 				continue
 			}
 			depth = max(depth, len(b.Path))
@@ -711,7 +712,7 @@ func (s *state) multiples(is *issues.Issue) bool {
 	}
 	vt := numberText(is.Input)
 	if v, err := strconv.ParseInt(vt, 10, 64); err == nil {
-		if d, ok := is.Divisor.Int(); ok && d > 0 && v > -(1<<62) && v < 1<<62 {
+		if d, ok := issuesx.Int(is.Divisor); ok && d > 0 && v > -(1<<62) && v < 1<<62 {
 			lo := v / d * d
 			if lo > v {
 				lo -= d

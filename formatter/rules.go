@@ -294,7 +294,7 @@ func byCheck(s *state, is *issues.Issue) msgID {
 		switch {
 		case len(is.Values) == 0:
 			variant = "bare"
-		case is.Pattern != "":
+		case is.UniqueBy != "":
 			variant = "by"
 		}
 	}
@@ -312,27 +312,27 @@ func typeHint(_ *state, is *issues.Issue) msgID {
 		return msgNone
 	}
 	t := strings.TrimSpace(str)
-	for e := range strings.SplitSeq(is.Expected, "|") {
+	for e := range is.Expected.All() {
 		switch e {
-		case "number":
+		case issues.TypeNumber:
 			if issues.Number(t).IsNumeric() {
 				return msgInvalidTypeQuotedNumber
 			}
-		case "integer":
+		case issues.TypeInteger:
 			if issues.Number(t).IsNumeric() && isIntegral(t) {
 				return msgInvalidTypeQuotedNumber
 			}
-		case "boolean":
+		case issues.TypeBoolean:
 			if t == "true" || t == "false" {
 				return msgInvalidTypeQuoted
 			}
-		case "null":
+		case issues.TypeNull:
 			if t == "null" {
 				return msgInvalidTypeQuoted
 			}
-		case "object", "array":
+		case issues.TypeObject, issues.TypeArray:
 			open := byte('{')
-			if e == "array" {
+			if e == issues.TypeArray {
 				open = '['
 			}
 			if len(t) <= hugeString && len(t) > 1 && t[0] == open && json.Valid([]byte(t)) {

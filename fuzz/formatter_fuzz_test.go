@@ -8,6 +8,7 @@ import (
 
 	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -31,13 +32,13 @@ func FuzzFormat(f *testing.F) {
 		}
 		path := issues.Path{key, 0, value}
 		var list issues.List
-		for _, code := range issues.Codes {
+		for _, code := range issuesx.Codes {
 			list = append(list, issues.Issue{
-				Code: code, Path: path, Input: value, Expected: key, Origin: format,
-				Minimum: issues.Number(bound), Maximum: issues.Number(bound), Format: format, Pattern: value,
+				Code: code, Path: path, Input: value, Expected: issues.Types(len(key)), Origin: format,
+				Minimum: issues.Number(bound), Maximum: issues.Number(bound), Format: format, Pattern: value, Layout: value, UniqueBy: key,
 				Keys: []string{key, value}, Allowed: []string{value, key + "x"}, Values: []any{parsed, value},
 				Divisor: issues.Number(bound), Message: message, Key: key,
-				Branches: [][]issues.Issue{{{Code: issues.InvalidType, Path: path, Input: parsed, Expected: format}}},
+				Branches: [][]issues.Issue{{{Code: issues.InvalidType, Path: path, Input: parsed, Expected: issues.Types(len(format) * 0x1235)}}},
 				Issues:   []issues.Issue{{Code: issues.TooSmall, Input: parsed, Origin: format, Minimum: issues.Number(bound)}},
 			}, issues.Issue{Code: code, Path: issues.Path{value}, Input: parsed, Absent: len(value)%2 == 0})
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/selfheal/selfheal/adapters/jsondecode"
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -108,7 +109,7 @@ func FuzzJSONDecode(f *testing.F) {
 			t.Fatalf("Decode(%q) reported %v; encoding/json accepts it", data, list)
 		}
 		for _, is := range list {
-			if !slices.Contains(issues.Codes, is.Code) {
+			if !slices.Contains(issuesx.Codes, is.Code) {
 				t.Fatalf("Decode(%q): unknown code %q", data, is.Code)
 			}
 			for _, el := range is.Path {

@@ -24,11 +24,6 @@ const (
 	Custom           Code = "custom"
 )
 
-// Codes lists every code in a fixed order, for tests and tooling that must
-// cover them all.
-var Codes = []Code{InvalidType, TooSmall, TooBig, InvalidFormat, NotMultipleOf,
-	UnrecognizedKeys, InvalidUnion, InvalidKey, InvalidElement, InvalidValue, Custom}
-
 // Origins name what a size or bound applies to. They follow Zod v4's origin
 // names where Zod has one; adapters may use others, which render generically.
 const (
@@ -59,12 +54,6 @@ type Number string
 // IsNumeric reports whether n is a valid JSON number literal.
 func (n Number) IsNumeric() bool { return isJSONNumber(string(n)) }
 
-// Int returns the value of n as an int64 when n is an integer literal that fits.
-func (n Number) Int() (int64, bool) {
-	v, err := strconv.ParseInt(string(n), 10, 64)
-	return v, err == nil
-}
-
 // Issue is one normalized validation problem. Adapters fill the fields that
 // apply to the code; the formatter words it.
 type Issue struct {
@@ -77,9 +66,9 @@ type Issue struct {
 	// Absent records that nothing was sent at Path (a missing required field).
 	// Zod v4 reports this as invalid_type with no input, and so do we.
 	Absent bool
-	// Expected is the expected type for invalid_type ("string", "integer",
-	// "object", "array", "boolean", "number", "null" …).
-	Expected string
+	// Expected is the expected types of invalid_type, in the order the
+	// source listed them; none means any type.
+	Expected Types
 	// Origin is what a bound or size applies to (see the Origin constants).
 	Origin string
 	// Minimum and Maximum are the bounds of too_small and too_big.
@@ -91,9 +80,30 @@ type Issue struct {
 	// Format names the expected format of invalid_format ("email", "uuid",
 	// "date-time", "regex", "starts_with" …).
 	Format string
-	// Pattern is the regular expression of a regex format, or the prefix,
-	// suffix or substring of starts_with, ends_with and includes.
+	// Pattern is the regular expression of format "regex".
 	Pattern string
+	// Prefix is the text a string must start with (format "starts_with")
+	// or must not start with ("starts_not_with").
+	Prefix string
+	// Suffix is the text a string must end with (format "ends_with") or
+	// must not end with ("ends_not_with").
+	Suffix string
+	// Includes is the text a string must contain (format "includes") or
+	// must not contain ("excludes"), or the characters of which it must
+	// contain at least one ("includes_any") or none ("excludes_any").
+	Includes string
+	// Layout is the Go time layout ("2006-01-02") of format "time_layout".
+	Layout string
+	// Country is the ISO 3166-1 alpha-2 code ("US") of the country whose
+	// postal codes format "postcode" accepts.
+	Country string
+	// UniqueBy names the property of an array's items that must not
+	// repeat (CheckUnique), when it is not the whole item.
+	UniqueBy string
+	// Param is the parameter of a format that none of the fields above
+	// holds: the media types of "mimetype", or the parameter of a
+	// server's own check that words itself as a format.
+	Param string
 	// Keys are the unrecognized keys of unrecognized_keys.
 	Keys []string
 	// Allowed are the known keys next to the unrecognized ones, so the
@@ -127,8 +137,11 @@ type Issue struct {
 	// Source names the native check that failed, such as "validator:gte" or
 	// "jsonschema:minimum", for logs and tooling; it is never shown to a model.
 	Source string
-	// Omitted is set only on the issue Omitted returns: the number of
-	// issues an adapter found past BuildLimit and did not build.
+	// Omitted is set only on the issue an adapter appends in place of
+	// the issues it found past its build limit (1,000) and counted
+	// without building them: their number. Its Check is "omitted", and
+	// it is never a line of its own nor sent as JSON; the formatter adds
+	// the count to its "… and N more".
 	Omitted int
 }
 
@@ -166,10 +179,6 @@ const (
 	// schema has no list of "only" keys.
 	CheckNearMiss = "near_miss"
 )
-
-// SourceTypo is the Source of a CheckNearMiss issue: no native check
-// failed, the adapter found the near miss itself.
-const SourceTypo = "selfheal:typo"
 
 // Ref is another field that a check compared against.
 type Ref struct {
@@ -231,8 +240,8 @@ func (l List) Error() string {
 	var b strings.Builder
 	shown, more := 0, 0
 	for _, is := range l {
-		if is.Check == CheckOmitted {
-			more += is.OmittedCount()
+		if is.Check == checkOmitted && is.Code == Custom {
+			more += is.Omitted
 			continue
 		}
 		if shown == 3 {
@@ -295,13 +304,4 @@ func isJSONNumber(s string) bool {
 		}
 	}
 	return i == len(s)
-}
-
-// Compare orders issues for display: by path (see Path.Compare), then by
-// code. Adapters may report in any order; this is the one order shown.
-func Compare(a, b *Issue) int {
-	if c := a.Path.Compare(b.Path); c != 0 {
-		return c
-	}
-	return strings.Compare(string(a.Code), string(b.Code))
 }

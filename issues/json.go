@@ -34,10 +34,12 @@ func (n *Number) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// jsonIssue is the wire form: Zod v4's issue field names, plus "allowed",
-// "received" (the type of an Unknown input, whose value is not reported),
-// "check", "ref", "when" and "source", which Zod does not have and
-// TypeScript readers may ignore.
+// jsonIssue is the wire form: Zod v4's issue field names (with "pattern",
+// "prefix", "suffix" and "includes" as Zod writes them for its formats),
+// plus "layout", "country", "uniqueBy", "param", "allowed", "received"
+// (the type of an Unknown input, whose value is not reported), "check",
+// "ref", "when" and "source", which Zod does not have and TypeScript
+// readers may ignore.
 type jsonIssue struct {
 	Code      Code            `json:"code"`
 	Path      Path            `json:"path"`
@@ -50,6 +52,13 @@ type jsonIssue struct {
 	Exact     bool            `json:"exact,omitempty"`
 	Format    string          `json:"format,omitempty"`
 	Pattern   string          `json:"pattern,omitempty"`
+	Prefix    string          `json:"prefix,omitempty"`
+	Suffix    string          `json:"suffix,omitempty"`
+	Includes  string          `json:"includes,omitempty"`
+	Layout    string          `json:"layout,omitempty"`
+	Country   string          `json:"country,omitempty"`
+	UniqueBy  string          `json:"uniqueBy,omitempty"`
+	Param     string          `json:"param,omitempty"`
 	Keys      []string        `json:"keys,omitempty"`
 	Allowed   []string        `json:"allowed,omitempty"`
 	Values    []any           `json:"values,omitempty"`
@@ -70,9 +79,10 @@ type jsonIssue struct {
 // a function) is written as null rather than failing the whole list.
 func (is Issue) MarshalJSON() ([]byte, error) {
 	j := jsonIssue{
-		Code: is.Code, Path: is.Path, Expected: is.Expected, Origin: is.Origin,
+		Code: is.Code, Path: is.Path, Expected: is.Expected.String(), Origin: is.Origin,
 		Minimum: is.Minimum, Maximum: is.Maximum, Exact: is.Exact,
-		Format: is.Format, Pattern: is.Pattern, Keys: is.Keys, Allowed: is.Allowed,
+		Format: is.Format, Pattern: is.Pattern, Prefix: is.Prefix, Suffix: is.Suffix, Includes: is.Includes,
+		Layout: is.Layout, Country: is.Country, UniqueBy: is.UniqueBy, Param: is.Param, Keys: is.Keys, Allowed: is.Allowed,
 		Values: is.Values, Divisor: is.Divisor, Errors: is.Branches, Issues: is.Issues,
 		Key: is.Key, Message: is.Message, Check: is.Check, Ref: is.Ref, When: is.When, Source: is.Source,
 	}
@@ -110,15 +120,21 @@ func (is *Issue) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	out := Issue{
-		Code: j.Code, Path: j.Path, Expected: j.Expected, Origin: j.Origin,
+		Code: j.Code, Path: j.Path, Origin: j.Origin,
 		Minimum: j.Minimum, Maximum: j.Maximum, Exact: j.Exact,
-		Format: j.Format, Pattern: j.Pattern, Keys: j.Keys, Allowed: j.Allowed,
+		Format: j.Format, Pattern: j.Pattern, Prefix: j.Prefix, Suffix: j.Suffix, Includes: j.Includes,
+		Layout: j.Layout, Country: j.Country, UniqueBy: j.UniqueBy, Param: j.Param, Keys: j.Keys, Allowed: j.Allowed,
 		Divisor: j.Divisor, Branches: j.Errors, Issues: j.Issues,
 		Message: j.Message, Check: j.Check, Ref: j.Ref, When: j.When, Source: j.Source,
 	}
 	if j.Inclusive != nil {
 		out.Inclusive = *j.Inclusive
 	}
+	expected, err := parseTypes(j.Expected)
+	if err != nil {
+		return err
+	}
+	out.Expected = expected
 	switch {
 	case j.Input == nil && j.Received != nil:
 		out.Input = Unknown{Type: *j.Received}

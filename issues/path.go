@@ -45,7 +45,7 @@ func (p Path) AppendTo(dst []byte) []byte {
 				dst = append(dst, v...)
 			} else {
 				dst = append(dst, '[')
-				dst = AppendQuoted(dst, v)
+				dst = appendQuoted(dst, v)
 				dst = append(dst, ']')
 			}
 		case int:
@@ -72,7 +72,7 @@ func (p Path) AppendTo(dst []byte) []byte {
 			case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 				dst = strconv.AppendUint(dst, rv.Uint(), 10)
 			case reflect.String:
-				dst = AppendQuoted(dst, rv.String())
+				dst = appendQuoted(dst, rv.String())
 			default:
 				dst = append(dst, '?')
 			}
@@ -80,17 +80,6 @@ func (p Path) AppendTo(dst []byte) []byte {
 		}
 	}
 	return dst
-}
-
-// Key returns the last element of the path as a string key, or "" when the
-// path is empty or ends in an index. Formatters use it to recognise fields
-// by name (for example sensitive ones).
-func (p Path) Key() string {
-	if len(p) == 0 {
-		return ""
-	}
-	s, _ := p[len(p)-1].(string)
-	return s
 }
 
 // Append returns a new path with els added, never sharing p's backing array
@@ -202,10 +191,9 @@ func isIdent(s string) bool {
 	return true
 }
 
-// AppendQuoted appends s as a JSON string literal. Keys in paths and values
-// shown to models use it, so that every control character, quote and invalid
+// appendQuoted appends s as a JSON string literal. Keys in paths use it, so that every control character, quote and invalid
 // byte is visible and the result always stays on one line.
-func AppendQuoted(dst []byte, s string) []byte {
+func appendQuoted(dst []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	dst = append(dst, '"')
 	start := 0

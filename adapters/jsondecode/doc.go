@@ -32,5 +32,5 @@
 // Issue.Source names the check for logs: "json:syntax", "json:trailing",
 // "json:type", "json:range", "json:unknown_field", "json:format",
 // "json:key" and "json:unmarshaler"; input nested deeper than
-// issues.DefaultMaxDepth is refused before parsing with issues.SourceDepth.
+// issues.DefaultMaxDepth is refused before parsing with Source "selfheal:depth".
 package jsondecode

@@ -259,7 +259,7 @@ var receivedKinds = map[string]string{
 func typeErrorIssue(te *json.UnmarshalTypeError) issues.Issue {
 	path := fieldPath(te.Field)
 	var ti *typeInfo
-	expected := ""
+	var expected issues.Types
 	if te.Type != nil {
 		ti = infoOf(te.Type)
 		for ti.cls == clsPtr {

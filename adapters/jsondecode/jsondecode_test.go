@@ -15,6 +15,7 @@ import (
 
 	"github.com/selfheal/selfheal/internal/race"
 
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -101,40 +102,40 @@ func TestDecode(t *testing.T) {
 		{"null root", `null`, nil},
 		{"keys match case-insensitively, as in encoding/json", `{"NAME":"a","Items":[{"SKU":"x"}]}`, nil},
 		{"nested array element", `{"items":[{"qty":1},{"qty":2},{"qty":"3"}]}`, issues.List{
-			{Code: issues.InvalidType, Path: P{"items", 2, "qty"}, Input: "3", Expected: "integer", Source: "json:type"},
+			{Code: issues.InvalidType, Path: P{"items", 2, "qty"}, Input: "3", Expected: issues.TypeInteger, Source: "json:type"},
 		}},
 		{"map value with a dotted key", `{"labels":{"a.b":{"sku":5}}}`, issues.List{
-			{Code: issues.InvalidType, Path: P{"labels", "a.b", "sku"}, Input: num("5"), Expected: "string", Source: "json:type"},
+			{Code: issues.InvalidType, Path: P{"labels", "a.b", "sku"}, Input: num("5"), Expected: issues.TypeString, Source: "json:type"},
 		}},
 		{"embedded struct fields are members of the outer object", `{"id":"7"}`, issues.List{
-			{Code: issues.InvalidType, Path: P{"id"}, Input: "7", Expected: "integer", Source: "json:type"},
+			{Code: issues.InvalidType, Path: P{"id"}, Input: "7", Expected: issues.TypeInteger, Source: "json:type"},
 		}},
 		{"json:\"-\" and unexported fields are not members", `{"Secret":"s","-":1,"hidden":2}`, issues.List{
 			{Code: issues.UnrecognizedKeys, Input: map[string]any{"Secret": "s", "-": num("1"), "hidden": num("2")}, Keys: []string{"-", "Secret", "hidden"},
 				Allowed: orderKeys, Source: "json:unknown_field"},
 		}},
 		{"pointers", `{"note":5,"ptr":"x"}`, issues.List{
-			{Code: issues.InvalidType, Path: P{"note"}, Input: num("5"), Expected: "string", Source: "json:type"},
-			{Code: issues.InvalidType, Path: P{"ptr"}, Input: "x", Expected: "integer", Source: "json:type"},
+			{Code: issues.InvalidType, Path: P{"note"}, Input: num("5"), Expected: issues.TypeString, Source: "json:type"},
+			{Code: issues.InvalidType, Path: P{"ptr"}, Input: "x", Expected: issues.TypeInteger, Source: "json:type"},
 		}},
 		{"every kind mismatched", `{"name":true,"active":"true","price":"1.5","items":{"sku":"x"},"labels":[],
 			"tags":"a","amount":false,"id":[1],"extra":1,"raw":"r"}`, issues.List{
-			{Code: issues.InvalidType, Path: P{"name"}, Input: true, Expected: "string", Source: "json:type"},
-			{Code: issues.InvalidType, Path: P{"active"}, Input: "true", Expected: "boolean", Source: "json:type"},
-			{Code: issues.InvalidType, Path: P{"price"}, Input: "1.5", Expected: "number", Source: "json:type"},
-			{Code: issues.InvalidType, Path: P{"items"}, Input: map[string]any{"sku": "x"}, Expected: "array", Source: "json:type"},
-			{Code: issues.InvalidType, Path: P{"labels"}, Input: []any{}, Expected: "object", Source: "json:type"},
-			{Code: issues.InvalidType, Path: P{"tags"}, Input: "a", Expected: "array", Source: "json:type"},
-			{Code: issues.InvalidType, Path: P{"amount"}, Input: false, Expected: "number", Source: "json:type"},
-			{Code: issues.InvalidType, Path: P{"id"}, Input: []any{num("1")}, Expected: "integer", Source: "json:type"},
+			{Code: issues.InvalidType, Path: P{"name"}, Input: true, Expected: issues.TypeString, Source: "json:type"},
+			{Code: issues.InvalidType, Path: P{"active"}, Input: "true", Expected: issues.TypeBoolean, Source: "json:type"},
+			{Code: issues.InvalidType, Path: P{"price"}, Input: "1.5", Expected: issues.TypeNumber, Source: "json:type"},
+			{Code: issues.InvalidType, Path: P{"items"}, Input: map[string]any{"sku": "x"}, Expected: issues.TypeArray, Source: "json:type"},
+			{Code: issues.InvalidType, Path: P{"labels"}, Input: []any{}, Expected: issues.TypeObject, Source: "json:type"},
+			{Code: issues.InvalidType, Path: P{"tags"}, Input: "a", Expected: issues.TypeArray, Source: "json:type"},
+			{Code: issues.InvalidType, Path: P{"amount"}, Input: false, Expected: issues.TypeNumber, Source: "json:type"},
+			{Code: issues.InvalidType, Path: P{"id"}, Input: []any{num("1")}, Expected: issues.TypeInteger, Source: "json:type"},
 		}},
 		{"json.Number takes a numeric string only", `{"amount":"12,5"}`, issues.List{
-			{Code: issues.InvalidType, Path: P{"amount"}, Input: "12,5", Expected: "number", Source: "json:type"},
+			{Code: issues.InvalidType, Path: P{"amount"}, Input: "12,5", Expected: issues.TypeNumber, Source: "json:type"},
 		}},
 		{"decimal and exponent for an integer", `{"id":1.5,"items":[{"qty":1e2},{"qty":1.0}]}`, issues.List{
-			{Code: issues.InvalidType, Path: P{"id"}, Input: num("1.5"), Expected: "integer", Source: "json:type"},
-			{Code: issues.InvalidType, Path: P{"items", 0, "qty"}, Input: num("1e2"), Expected: "integer", Source: "json:type"},
-			{Code: issues.InvalidType, Path: P{"items", 1, "qty"}, Input: num("1.0"), Expected: "integer", Source: "json:type"},
+			{Code: issues.InvalidType, Path: P{"id"}, Input: num("1.5"), Expected: issues.TypeInteger, Source: "json:type"},
+			{Code: issues.InvalidType, Path: P{"items", 0, "qty"}, Input: num("1e2"), Expected: issues.TypeInteger, Source: "json:type"},
+			{Code: issues.InvalidType, Path: P{"items", 1, "qty"}, Input: num("1.0"), Expected: issues.TypeInteger, Source: "json:type"},
 		}},
 		{"overflow", `{"items":[{"qty":128},{"qty":-129}],"id":9223372036854775808,"price":-3.5e38,"blob":[1,256]}`, issues.List{
 			{Code: issues.TooBig, Path: P{"items", 0, "qty"}, Input: num("128"), Origin: "integer", Maximum: "127", Inclusive: true, Source: "json:range"},
@@ -148,15 +149,15 @@ func TestDecode(t *testing.T) {
 			{Code: issues.UnrecognizedKeys, Input: map[string]any{"nmae": "a", "items": []any{map[string]any{"qty": "x", "skuu": num("2"), "a": num("0")}},
 				"labels": map[string]any{"k": map[string]any{"zz": num("1")}}, "name": num("5"), "zzz": num("1")},
 				Keys: []string{"nmae", "zzz"}, Allowed: orderKeys, Source: "json:unknown_field"},
-			{Code: issues.InvalidType, Path: P{"items", 0, "qty"}, Input: "x", Expected: "integer", Source: "json:type"},
+			{Code: issues.InvalidType, Path: P{"items", 0, "qty"}, Input: "x", Expected: issues.TypeInteger, Source: "json:type"},
 			{Code: issues.UnrecognizedKeys, Path: P{"items", 0}, Input: map[string]any{"qty": "x", "skuu": num("2"), "a": num("0")},
 				Keys: []string{"a", "skuu"}, Allowed: []string{"sku", "qty"}, Source: "json:unknown_field"},
 			{Code: issues.UnrecognizedKeys, Path: P{"labels", "k"}, Input: map[string]any{"zz": num("1")},
 				Keys: []string{"zz"}, Allowed: []string{"sku", "qty"}, Source: "json:unknown_field"},
-			{Code: issues.InvalidType, Path: P{"name"}, Input: num("5"), Expected: "string", Source: "json:type"},
+			{Code: issues.InvalidType, Path: P{"name"}, Input: num("5"), Expected: issues.TypeString, Source: "json:type"},
 		}},
 		{"escaped key is matched unescaped", `{"n\u0061me":1}`, issues.List{
-			{Code: issues.InvalidType, Path: P{"name"}, Input: num("1"), Expected: "string", Source: "json:type"},
+			{Code: issues.InvalidType, Path: P{"name"}, Input: num("1"), Expected: issues.TypeString, Source: "json:type"},
 		}},
 		{"truncated", `{"name": "ab`, issues.List{
 			{Code: issues.Custom, Input: `{"name": "ab`, Message: "Incomplete JSON: the input ends at byte offset 12", Format: "json", Source: "json:syntax"},
@@ -174,29 +175,29 @@ func TestDecode(t *testing.T) {
 			{Code: issues.Custom, Input: `ame":"a"} {"name":"b`, Message: "Unexpected data after the JSON value at byte offset 13", Format: "json", Source: "json:trailing"},
 		}},
 		{"trailing garbage after an invalid value", `{"name":1}}`, issues.List{
-			{Code: issues.InvalidType, Path: P{"name"}, Input: num("1"), Expected: "string", Source: "json:type"},
+			{Code: issues.InvalidType, Path: P{"name"}, Input: num("1"), Expected: issues.TypeString, Source: "json:type"},
 			{Code: issues.Custom, Input: `{"name":1}}`, Message: "Unexpected data after the JSON value at byte offset 10", Format: "json", Source: "json:trailing"},
 		}},
 		{"non-object root", `"hello"`, issues.List{
-			{Code: issues.InvalidType, Input: "hello", Expected: "object", Source: "json:type"},
+			{Code: issues.InvalidType, Input: "hello", Expected: issues.TypeObject, Source: "json:type"},
 		}},
 		{"empty input", ``, issues.List{
-			{Code: issues.InvalidType, Absent: true, Expected: "object", Source: "json:syntax"},
+			{Code: issues.InvalidType, Absent: true, Expected: issues.TypeObject, Source: "json:syntax"},
 		}},
 		{"blank input", " \n\t", issues.List{
-			{Code: issues.InvalidType, Absent: true, Expected: "object", Source: "json:syntax"},
+			{Code: issues.InvalidType, Absent: true, Expected: issues.TypeObject, Source: "json:syntax"},
 		}},
 		{"TextUnmarshaler", `{"color":"purple"}`, issues.List{
 			{Code: issues.Custom, Path: P{"color"}, Input: "purple", Message: `unknown color "purple"`, Source: "json:unmarshaler"},
 		}},
 		{"TextUnmarshaler takes strings only", `{"color":1}`, issues.List{
-			{Code: issues.InvalidType, Path: P{"color"}, Input: num("1"), Expected: "string", Source: "json:type"},
+			{Code: issues.InvalidType, Path: P{"color"}, Input: num("1"), Expected: issues.TypeString, Source: "json:type"},
 		}},
 		{"time.Time", `{"created":"yesterday","items":[]}`, issues.List{
 			{Code: issues.InvalidFormat, Path: P{"created"}, Input: "yesterday", Format: "date-time", Source: "json:format"},
 		}},
 		{"time.Time takes strings only", `{"created":1700000000}`, issues.List{
-			{Code: issues.InvalidType, Path: P{"created"}, Input: num("1700000000"), Expected: "string", Source: "json:type"},
+			{Code: issues.InvalidType, Path: P{"created"}, Input: num("1700000000"), Expected: issues.TypeString, Source: "json:type"},
 		}},
 		{"base64", `{"blob":"not base64!"}`, issues.List{
 			{Code: issues.InvalidFormat, Path: P{"blob"}, Input: "not base64!", Format: "base64", Source: "json:format"},
@@ -210,7 +211,7 @@ func TestDecode(t *testing.T) {
 				Issues: []issues.Issue{{Code: issues.TooSmall, Input: "-129", Origin: "integer", Minimum: "-128", Inclusive: true, Source: "json:range"}}},
 		}},
 		{",string option", `{"count":5}`, issues.List{
-			{Code: issues.InvalidType, Path: P{"count"}, Input: num("5"), Expected: "string", Source: "json:type"},
+			{Code: issues.InvalidType, Path: P{"count"}, Input: num("5"), Expected: issues.TypeString, Source: "json:type"},
 		}},
 		{",string content", `{"count":"five"}`, issues.List{
 			{Code: issues.InvalidFormat, Path: P{"count"}, Input: "five", Format: "integer", Source: "json:format"},
@@ -222,7 +223,7 @@ func TestDecode(t *testing.T) {
 			{Code: issues.TooBig, Path: P{"span", "Lo"}, Input: 5, Origin: "integer", Maximum: "1", Inclusive: true},
 		}},
 		{"unmarshaler's own decoding error", `{"span":{"Lo":"5"}}`, issues.List{
-			{Code: issues.InvalidType, Path: P{"span", "Lo"}, Input: issues.Unknown{Type: "string"}, Expected: "integer", Source: "json:type"},
+			{Code: issues.InvalidType, Path: P{"span", "Lo"}, Input: issues.Unknown{Type: "string"}, Expected: issues.TypeInteger, Source: "json:type"},
 		}},
 	}
 	for _, tt := range tests {
@@ -291,7 +292,7 @@ type Node struct {
 
 func TestRecursiveType(t *testing.T) {
 	err := Decode([]byte(`{"name":"a","children":[{"name":"b","children":[{"name":3}]}]}`), new(Node))
-	want := issues.List{{Code: issues.InvalidType, Path: P{"children", 0, "children", 0, "name"}, Input: num("3"), Expected: "string", Source: "json:type"}}
+	want := issues.List{{Code: issues.InvalidType, Path: P{"children", 0, "children", 0, "name"}, Input: num("3"), Expected: issues.TypeString, Source: "json:type"}}
 	if !reflect.DeepEqual(err, want) {
 		t.Errorf("got %#v", err)
 	}
@@ -323,7 +324,7 @@ func TestEmbeddingRules(t *testing.T) {
 	want := issues.List{
 		{Code: issues.UnrecognizedKeys, Input: map[string]any{"A": num("1"), "b": num("1"), "B": num("1"), "C": num("1")},
 			Keys: []string{"A"}, Allowed: []string{"b", "B", "C"}, Source: "json:unknown_field"},
-		{Code: issues.InvalidType, Path: P{"C"}, Input: num("1"), Expected: "string", Source: "json:type"},
+		{Code: issues.InvalidType, Path: P{"C"}, Input: num("1"), Expected: issues.TypeString, Source: "json:type"},
 	}
 	if !reflect.DeepEqual(err, want) {
 		g, _ := json.Marshal(err)
@@ -343,13 +344,13 @@ func TestEmbeddingRules(t *testing.T) {
 func TestDecodeTargets(t *testing.T) {
 	var m map[string]int
 	if err := Decode([]byte(`{"a":1,"b":"2"}`), &m); !reflect.DeepEqual(err, issues.List{
-		{Code: issues.InvalidType, Path: P{"b"}, Input: "2", Expected: "integer", Source: "json:type"},
+		{Code: issues.InvalidType, Path: P{"b"}, Input: "2", Expected: issues.TypeInteger, Source: "json:type"},
 	}) {
 		t.Errorf("map: %v", err)
 	}
 	var s []bool
 	if err := Decode([]byte(`[true,false,1]`), &s); !reflect.DeepEqual(err, issues.List{
-		{Code: issues.InvalidType, Path: P{2}, Input: num("1"), Expected: "boolean", Source: "json:type"},
+		{Code: issues.InvalidType, Path: P{2}, Input: num("1"), Expected: issues.TypeBoolean, Source: "json:type"},
 	}) {
 		t.Errorf("slice: %v", err)
 	}
@@ -426,13 +427,13 @@ func TestIssues(t *testing.T) {
 		want issues.List
 	}{
 		{"type, value unknown", unmarshal(`{"items":[{},{"qty":"x"}]}`, new(Order)), issues.List{
-			{Code: issues.InvalidType, Path: itemsQty, Input: issues.Unknown{Type: "string"}, Expected: "integer", Source: "json:type"},
+			{Code: issues.InvalidType, Path: itemsQty, Input: issues.Unknown{Type: "string"}, Expected: issues.TypeInteger, Source: "json:type"},
 		}},
 		{"embedded", unmarshal(`{"id":true}`, new(Order)), issues.List{
-			{Code: issues.InvalidType, Path: baseID, Input: issues.Unknown{Type: "boolean"}, Expected: "integer", Source: "json:type"},
+			{Code: issues.InvalidType, Path: baseID, Input: issues.Unknown{Type: "boolean"}, Expected: issues.TypeInteger, Source: "json:type"},
 		}},
 		{"decimal for an integer keeps the number", unmarshal(`{"items":[{},{"qty":1.5}]}`, new(Order)), issues.List{
-			{Code: issues.InvalidType, Path: itemsQty, Input: num("1.5"), Expected: "integer", Source: "json:type"},
+			{Code: issues.InvalidType, Path: itemsQty, Input: num("1.5"), Expected: issues.TypeInteger, Source: "json:type"},
 		}},
 		{"overflow", unmarshal(`{"items":[{},{"qty":-300}]}`, new(Order)), issues.List{
 			{Code: issues.TooSmall, Path: itemsQty, Input: num("-300"), Origin: "integer", Minimum: "-128", Inclusive: true, Source: "json:range"},
@@ -442,7 +443,7 @@ func TestIssues(t *testing.T) {
 				Issues: []issues.Issue{{Code: issues.InvalidFormat, Input: "abc", Format: "integer", Source: "json:format"}}},
 		}},
 		{"root", unmarshal(`[1]`, new(Order)), issues.List{
-			{Code: issues.InvalidType, Input: issues.Unknown{Type: "array"}, Expected: "object", Source: "json:type"},
+			{Code: issues.InvalidType, Input: issues.Unknown{Type: "array"}, Expected: issues.TypeObject, Source: "json:type"},
 		}},
 		{"syntax", unmarshal(`{"a":x}`, new(any)), issues.List{
 			{Code: issues.Custom, Input: issues.Unknown{}, Message: "Malformed JSON at byte offset 5", Format: "json", Source: "json:syntax"},
@@ -486,7 +487,7 @@ func TestDecodeErrorFromEncodingJSON(t *testing.T) {
 	var target any = &Item{}
 	err := Decode([]byte(`{"qty":"x"}`), &target)
 	l, ok := err.(issues.List)
-	if !ok || len(l) != 1 || l[0].Code != issues.InvalidType || l[0].Expected != "integer" {
+	if !ok || len(l) != 1 || l[0].Code != issues.InvalidType || l[0].Expected != issues.TypeInteger {
 		t.Errorf("got %#v", err)
 	}
 	err = Decode([]byte(`{"nope":1}`), &target)
@@ -581,7 +582,7 @@ func TestDeepNesting(t *testing.T) {
 	// (see depth_test.go); the parser keeps encoding/json's own limit as
 	// its bound on recursion.
 	deep := bytes.Repeat([]byte("["), maxDepth+1)
-	if l, ok := Decode(deep, new(any)).(issues.List); !ok || len(l) != 1 || l[0].Source != issues.SourceDepth {
+	if l, ok := Decode(deep, new(any)).(issues.List); !ok || len(l) != 1 || l[0].Source != issuesx.SourceDepth {
 		t.Errorf("Decode: got %v", l)
 	}
 	p := parser{data: deep}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/race"
 	"github.com/selfheal/selfheal/issues"
 )
@@ -43,7 +44,7 @@ func limitRepeat(n int, item func(i int) string) string {
 	return strings.Join(parts, ",")
 }
 
-// TestBuildLimit: past issues.BuildLimit issues Decode counts the others,
+// TestBuildLimit: past issuesx.BuildLimit issues Decode counts the others,
 // in one Omitted issue at the end of the list, and builds none; many
 // unknown keys make one issue with their keys sorted and unique.
 func TestBuildLimit(t *testing.T) {
@@ -72,8 +73,8 @@ func TestBuildLimit(t *testing.T) {
 				t.Fatal("no issues")
 			}
 			n := len(all) - 1
-			list, rest := all[:n], all[n].OmittedCount()
-			if len(list) != c.built || rest != c.omitted || all[n].Check != issues.CheckOmitted {
+			list, rest := all[:n], issuesx.OmittedCount(&all[n])
+			if len(list) != c.built || rest != c.omitted || all[n].Check != issuesx.CheckOmitted {
 				t.Fatalf("%d built, %d omitted; want %d, %d", len(list), rest, c.built, c.omitted)
 			}
 			if first, last := list[0].Path.String(), list[len(list)-1].Path.String(); first != c.first || last != c.last {

@@ -176,26 +176,26 @@ func classify(t reflect.Type) *typeInfo {
 	return ti
 }
 
-// expected is the JSON Schema type word for what ti accepts, or "" when
-// any JSON value may do.
-func (ti *typeInfo) expected() string {
+// expected is the JSON type ti accepts, or none when any JSON value may
+// do.
+func (ti *typeInfo) expected() issues.Types {
 	switch ti.cls {
 	case clsPtr:
 		return infoOf(ti.elem).expected()
 	case clsBool:
-		return "boolean"
+		return issues.TypeBoolean
 	case clsInt, clsUint:
-		return "integer"
+		return issues.TypeInteger
 	case clsFloat, clsNumber:
-		return "number"
+		return issues.TypeNumber
 	case clsString, clsText, clsBytes, clsTime:
-		return "string"
+		return issues.TypeString
 	case clsSlice, clsArray:
-		return "array"
+		return issues.TypeArray
 	case clsMap, clsStruct:
-		return "object"
+		return issues.TypeObject
 	}
-	return ""
+	return 0
 }
 
 // field is one JSON member of a struct, after Go's embedding rules.
@@ -417,7 +417,7 @@ func numberIssue(text string, ti *typeInfo) (is issues.Issue, bad bool) {
 			return is, false
 		}
 		if !integral(text) {
-			return issues.Issue{Code: issues.InvalidType, Expected: "integer", Source: srcType}, true
+			return issues.Issue{Code: issues.InvalidType, Expected: issues.TypeInteger, Source: srcType}, true
 		}
 		if strings.HasPrefix(text, "-") {
 			return tooSmall(issues.OriginInteger, strconv.FormatInt(-1<<(ti.bits-1), 10)), true
@@ -429,7 +429,7 @@ func numberIssue(text string, ti *typeInfo) (is issues.Issue, bad bool) {
 			return is, false
 		}
 		if !integral(text) || text[0] == '+' {
-			return issues.Issue{Code: issues.InvalidType, Expected: "integer", Source: srcType}, true
+			return issues.Issue{Code: issues.InvalidType, Expected: issues.TypeInteger, Source: srcType}, true
 		}
 		if strings.HasPrefix(text, "-") {
 			return tooSmall(issues.OriginInteger, "0"), true

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -29,14 +30,14 @@ type walker struct {
 	// already holds a pointer is decoded into by encoding/json, through a
 	// type the walk never saw.
 	opaque bool
-	// omitted counts the issues found past issues.BuildLimit: the walk
+	// omitted counts the issues found past issuesx.BuildLimit: the walk
 	// goes on to count them, but builds none (no path, no value).
 	omitted int
 }
 
 // room reports whether the list has room for another issue.
 func (w *walker) room() bool {
-	return len(w.list) < issues.BuildLimit
+	return len(w.list) < issuesx.BuildLimit
 }
 
 // path returns the current location as an issues.Path, nil at the root.
@@ -67,17 +68,17 @@ func (w *walker) add(i int, is issues.Issue) {
 	w.list = append(w.list, is)
 }
 
-func (w *walker) typeIssue(i int, expected string) {
+func (w *walker) typeIssue(i int, expected issues.Types) {
 	w.add(i, issues.Issue{Code: issues.InvalidType, Expected: expected, Source: srcType})
 }
 
 // check walks the document's root, node i, against type t. The list holds
-// at most issues.BuildLimit issues, then one issues.Omitted counting the
+// at most issuesx.BuildLimit issues, then one issuesx.Omitted counting the
 // others: 100,000 invalid items are read, and counted, but 1,000 built.
 func (w *walker) check(i int, t reflect.Type) {
 	w.visit(i, t)
 	if w.omitted > 0 {
-		w.list = append(w.list, issues.Omitted(w.omitted))
+		w.list = append(w.list, issuesx.Omitted(w.omitted))
 		w.omitted = 0
 	}
 }
@@ -104,13 +105,13 @@ func (w *walker) visit(i int, t reflect.Type) {
 		w.unmarshal(i, ti)
 	case clsText:
 		if n.kind != kString {
-			w.typeIssue(i, "string")
+			w.typeIssue(i, issues.TypeString)
 			return
 		}
 		w.unmarshalText(i, ti)
 	case clsBool:
 		if n.kind != kTrue && n.kind != kFalse {
-			w.typeIssue(i, "boolean")
+			w.typeIssue(i, issues.TypeBoolean)
 		}
 	case clsInt, clsUint, clsFloat:
 		if n.kind != kNumber {
@@ -122,14 +123,14 @@ func (w *walker) visit(i int, t reflect.Type) {
 		}
 	case clsString:
 		if n.kind != kString {
-			w.typeIssue(i, "string")
+			w.typeIssue(i, issues.TypeString)
 		}
 	case clsNumber:
 		switch {
 		case n.kind == kNumber:
 		case n.kind == kString && issues.Number(w.text(i)).IsNumeric():
 		default:
-			w.typeIssue(i, "number")
+			w.typeIssue(i, issues.TypeNumber)
 		}
 	case clsBytes:
 		switch n.kind {
@@ -142,29 +143,29 @@ func (w *walker) visit(i int, t reflect.Type) {
 		case kArray:
 			w.elements(i, ti.elem, -1)
 		default:
-			w.typeIssue(i, "string")
+			w.typeIssue(i, issues.TypeString)
 		}
 	case clsSlice:
 		if n.kind != kArray {
-			w.typeIssue(i, "array")
+			w.typeIssue(i, issues.TypeArray)
 			return
 		}
 		w.elements(i, ti.elem, -1)
 	case clsArray:
 		if n.kind != kArray {
-			w.typeIssue(i, "array")
+			w.typeIssue(i, issues.TypeArray)
 			return
 		}
 		w.elements(i, ti.elem, ti.length)
 	case clsMap:
 		if n.kind != kObject {
-			w.typeIssue(i, "object")
+			w.typeIssue(i, issues.TypeObject)
 			return
 		}
 		w.mapMembers(i, ti)
 	case clsStruct:
 		if n.kind != kObject {
-			w.typeIssue(i, "object")
+			w.typeIssue(i, issues.TypeObject)
 			return
 		}
 		w.structMembers(i, ti.st)
@@ -195,7 +196,7 @@ func (w *walker) structMembers(i int, si *structInfo) {
 			}
 			// Past the limit the issue is counted, not built: its keys
 			// are not kept.
-			if at < issues.BuildLimit {
+			if at < issuesx.BuildLimit {
 				unknown = append(unknown, string(key))
 			}
 			continue
@@ -211,7 +212,7 @@ func (w *walker) structMembers(i int, si *structInfo) {
 	if at < 0 {
 		return
 	}
-	if at >= issues.BuildLimit {
+	if at >= issuesx.BuildLimit {
 		w.omitted++
 		return
 	}
@@ -281,7 +282,7 @@ func (w *walker) quoted(i int, t reflect.Type) {
 		return
 	}
 	if n.kind != kString {
-		w.typeIssue(i, "string")
+		w.typeIssue(i, issues.TypeString)
 		return
 	}
 	for t.Kind() == reflect.Pointer {
@@ -300,7 +301,7 @@ func (w *walker) quoted(i int, t reflect.Type) {
 		}
 	case clsInt, clsUint, clsFloat:
 		if len(s) == 0 || (s[0] != '-' && (s[0] < '0' || s[0] > '9')) {
-			format = ti.expected()
+			format = ti.expected().String()
 			break
 		}
 		is, bad := numberIssue(string(s), ti)
@@ -308,7 +309,7 @@ func (w *walker) quoted(i int, t reflect.Type) {
 			return
 		}
 		if is.Code == issues.InvalidType || is.Code == issues.InvalidFormat {
-			format = ti.expected()
+			format = ti.expected().String()
 			break
 		}
 		w.add(i, is)
@@ -342,7 +343,7 @@ func (w *walker) unmarshal(i int, ti *typeInfo) {
 		if w.nodes[i].kind == kString {
 			w.add(i, issues.Issue{Code: issues.InvalidFormat, Format: "date-time", Source: srcFormat})
 		} else {
-			w.typeIssue(i, "string")
+			w.typeIssue(i, issues.TypeString)
 		}
 		return
 	}
@@ -370,7 +371,7 @@ func (w *walker) unmarshalerFailed(i int, err error) {
 		for _, is := range list {
 			// The type's own list may be capped already: its count joins
 			// this one's, and its issues count against this limit.
-			if n := is.OmittedCount(); n > 0 {
+			if n := issuesx.OmittedCount(&is); n > 0 {
 				w.omitted += n
 				continue
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/schemaconv"
 	"github.com/selfheal/selfheal/internal/schemav5"
 	"github.com/selfheal/selfheal/issues"
@@ -25,8 +26,9 @@ import (
 // of validation. A server that keeps dst[:0] from one call to the next
 // reuses its list.
 //
-// A call appends at most issues.BuildLimit issues; past them it counts the
-// others, without building them, into one issues.Omitted at the end. Each
+// A call appends at most 1,000 issues; past them it counts the others,
+// without building them, into one issue at the end whose Omitted holds
+// their number. Each
 // inner list (a union's branches, the issues of a key or of a string's
 // content) is capped the same way.
 //
@@ -154,7 +156,7 @@ func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
 	case "type":
 		is := issues.Issue{Code: issues.InvalidType, Path: path, Input: v, Source: src("type")}
 		if sch != nil {
-			is.Expected = strings.Join(sch.Types, "|")
+			is.Expected = issuesx.TypesOf(sch.Types...)
 		}
 		k.Push(is)
 	case "enum":
@@ -499,26 +501,26 @@ func numOrigin(sch *jsonschema.Schema) string {
 	return issues.OriginNumber
 }
 
-// propType is the declared type of property name of sch ("" when unknown),
+// propType is the declared type of property name of sch (none when unknown),
 // through $ref chains.
-func propType(sch *jsonschema.Schema, name string) string {
+func propType(sch *jsonschema.Schema, name string) issues.Types {
 	if sch == nil {
-		return ""
+		return 0
 	}
 	p := sch.Properties[name]
 	for range 8 {
 		if p == nil {
-			return ""
+			return 0
 		}
 		if len(p.Types) > 0 {
-			return strings.Join(p.Types, "|")
+			return issuesx.TypesOf(p.Types...)
 		}
 		if len(p.Constant) > 0 {
-			return schemaconv.JSONType(p.Constant[0])
+			return issuesx.TypesOf(schemaconv.JSONType(p.Constant[0]))
 		}
 		p = p.Ref
 	}
-	return ""
+	return 0
 }
 
 // evaluatedBy reports whether properties or patternProperties of sch

@@ -14,6 +14,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/selfheal/selfheal/adapters/internal/nearmiss"
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/schemaconv"
 	"github.com/selfheal/selfheal/issues"
 )
@@ -82,7 +83,7 @@ func WithCompiler(f func(*jsonschema.Compiler)) Option {
 // WithMaxDepth sets how deeply an instance may nest objects and arrays (the
 // root object is level 1). Validate, AppendValidate and ValidateJSON refuse
 // a deeper instance before the library sees it, with one too_big issue of
-// origin "depth" (see issues.CheckDepth): the library's cost grows faster
+// origin "depth" (see issues.CheckDepthJSON): the library's cost grows faster
 // than the depth (1,000 levels take it seconds, 5,000 minutes). n == 0
 // means issues.DefaultMaxDepth (64), the default; n < 0 turns the check
 // off. ValidateJSON's decoding still refuses JSON deeper than 1000 levels,
@@ -220,7 +221,7 @@ func (s *Schema) Validate(instance any) issues.List {
 // WithTypos) returns dst as it was. The issues
 // share slices with s and instance: treat them as read-only.
 func (s *Schema) AppendValidate(dst issues.List, instance any) issues.List {
-	if is, deep := issues.CheckDepth(instance, s.maxDepth); deep {
+	if is, deep := issuesx.CheckDepth(instance, s.maxDepth); deep {
 		return append(dst, is)
 	}
 	return s.appendValidate(dst, instance)

@@ -16,7 +16,7 @@ import (
 // piece: unrecognized keys and excess items into one issue per object or
 // array (schemaconv.Sink), the failures of one property name into one
 // invalid_key, the failures inside one string's content into one content
-// issue. Like schemaconv.Sink it builds at most issues.BuildLimit issues;
+// issue. Like schemaconv.Sink it builds at most 1,000 issues;
 // the inner issues of each key or content are a list of their own, capped
 // the same way.
 type sink struct {

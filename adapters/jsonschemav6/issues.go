@@ -17,8 +17,9 @@ import (
 // *jsonschema.ValidationError. A server that keeps dst[:0] from one call
 // to the next converts failures without allocating a list.
 //
-// A call appends at most issues.BuildLimit issues; past them it counts the
-// others, without building them, into one issues.Omitted at the end. Each
+// A call appends at most 1,000 issues; past them it counts the others,
+// without building them, into one issue at the end whose Omitted holds
+// their number. Each
 // inner list (a union's branches, the issues of a key or of a string's
 // content) is capped the same way.
 //

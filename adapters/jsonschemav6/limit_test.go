@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/race"
 	"github.com/selfheal/selfheal/issues"
 )
@@ -30,13 +31,13 @@ func manyKeys(n int) string {
 // split returns the issues of list before its Omitted issue and that
 // issue's count (0 when it has none).
 func split(list issues.List) (issues.List, int) {
-	if n := len(list); n > 0 && list[n-1].OmittedCount() > 0 {
-		return list[:n-1], list[n-1].OmittedCount()
+	if n := len(list); n > 0 && issuesx.OmittedCount(&list[n-1]) > 0 {
+		return list[:n-1], issuesx.OmittedCount(&list[n-1])
 	}
 	return list, 0
 }
 
-// TestBuildLimit: past issues.BuildLimit issues the adapter counts the
+// TestBuildLimit: past issuesx.BuildLimit issues the adapter counts the
 // others, in one Omitted issue at the end of the list, and builds none;
 // many unknown keys make one issue with their keys sorted and unique.
 func TestBuildLimit(t *testing.T) {
@@ -152,7 +153,7 @@ func TestBuildLimitAppend(t *testing.T) {
 	}
 	dst := make(issues.List, 3)
 	list := s.AppendValidate(dst, items)
-	if len(list) != 3+1000+1 || list[len(list)-1].OmittedCount() != 1 {
+	if len(list) != 3+1000+1 || issuesx.OmittedCount(&list[len(list)-1]) != 1 {
 		t.Errorf("%d issues, last %+v", len(list), list[len(list)-1])
 	}
 }

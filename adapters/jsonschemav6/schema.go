@@ -9,6 +9,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/selfheal/selfheal/adapters/internal/nearmiss"
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/schemaconv"
 	"github.com/selfheal/selfheal/internal/schemav6"
 	"github.com/selfheal/selfheal/issues"
@@ -79,7 +80,7 @@ func WithCompiler(f func(*jsonschema.Compiler)) Option {
 // WithMaxDepth sets how deeply an instance may nest objects and arrays (the
 // root object is level 1). Validate, AppendValidate and ValidateJSON refuse
 // a deeper instance before the library sees it, with one too_big issue of
-// origin "depth" (see issues.CheckDepth): the library's cost grows with the
+// origin "depth" (see issues.CheckDepthJSON): the library's cost grows with the
 // square of the depth (0.8 s and 841 MB for 10,000 levels). n == 0 means
 // issues.DefaultMaxDepth (64), the default; n < 0 turns the check off.
 // ValidateJSON's decoding still refuses JSON deeper than 1000 levels, as a
@@ -178,7 +179,7 @@ func (s *Schema) Validate(instance any) issues.List {
 // The issues share strings and slices (Path, Allowed, Values …) with s and
 // with instance, the same ones from call to call: treat them as read-only.
 func (s *Schema) AppendValidate(dst issues.List, instance any) issues.List {
-	if is, deep := issues.CheckDepth(instance, s.maxDepth); deep {
+	if is, deep := issuesx.CheckDepth(instance, s.maxDepth); deep {
 		return append(dst, is)
 	}
 	return s.appendValidate(dst, instance)

@@ -7,6 +7,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/jsonschematest"
 )
 
@@ -45,7 +46,7 @@ func TestIssuesWithoutSchema(t *testing.T) {
 		t.Fatalf("got %v %v", ok, list)
 	}
 	for _, is := range list {
-		switch is.Path.Key() {
+		switch issuesx.LastKey(is.Path) {
 		case "n":
 			if is.Minimum != "1000000000" {
 				t.Errorf("n: minimum %q", is.Minimum)

@@ -18,7 +18,7 @@ import (
 // ignores it, so edit_file with "dryrun": true edits the file for real.
 //
 // Each object with near misses gets one unrecognized_keys issue with Check
-// issues.CheckNearMiss and Source issues.SourceTypo: Path and Input the
+// issues.CheckNearMiss and Source "selfheal:typo": Path and Input the
 // object, Keys the near-miss keys (sorted), Allowed the declared properties
 // they stand for (each once, in the order of their first key; see
 // issues.CheckNearMiss). A missing-property issue for a property a

@@ -228,19 +228,19 @@ func cases() []tc {
 			// accepts any): the error is the one validator would build.
 			return validator.ValidationErrors{fakeFE{tag: "unix_addr", value: "x", kind: reflect.String}}
 		}},
-		varCase("datetime", "", "31/01/2026", "datetime=2006-01-02", "invalid_format (root) format=time_layout pattern=2006-01-02"),
-		varCase("postcode_iso3166_alpha2", "", "ABC", "postcode_iso3166_alpha2=US", "invalid_format (root) format=postcode pattern=US"),
-		varCase("mimetype", "", "/no/such/file", "mimetype=image/png", "invalid_format (root) format=mimetype pattern=image/png"),
-		varCase("contains", "", "hello", "contains=@", "invalid_format (root) format=includes pattern=@"),
-		varCase("containsany", "", "abc", "containsany=!@#", "invalid_format (root) format=includes_any pattern=!@#"),
-		varCase("containsrune", "", "abc", "containsrune=☺", "invalid_format (root) format=includes pattern=☺"),
-		varCase("excludes", "", "a/b", "excludes=/", "invalid_format (root) format=excludes pattern=/"),
-		varCase("excludesall", "", "a<b", "excludesall=<>", "invalid_format (root) format=excludes_any pattern=<>"),
-		varCase("excludesrune", "", "a☺", "excludesrune=☺", "invalid_format (root) format=excludes pattern=☺"),
-		varCase("startswith", "", "cus_1", "startswith=inv_", "invalid_format (root) format=starts_with pattern=inv_"),
-		varCase("endswith", "", "a.txt", "endswith=.pdf", "invalid_format (root) format=ends_with pattern=.pdf"),
-		varCase("startsnotwith", "", "_x", "startsnotwith=_", "invalid_format (root) format=starts_not_with pattern=_"),
-		varCase("endsnotwith", "", "x.tmp", "endsnotwith=.tmp", "invalid_format (root) format=ends_not_with pattern=.tmp"),
+		varCase("datetime", "", "31/01/2026", "datetime=2006-01-02", "invalid_format (root) format=time_layout layout=2006-01-02"),
+		varCase("postcode_iso3166_alpha2", "", "ABC", "postcode_iso3166_alpha2=US", "invalid_format (root) format=postcode country=US"),
+		varCase("mimetype", "", "/no/such/file", "mimetype=image/png", "invalid_format (root) format=mimetype param=image/png"),
+		varCase("contains", "", "hello", "contains=@", "invalid_format (root) format=includes includes=@"),
+		varCase("containsany", "", "abc", "containsany=!@#", "invalid_format (root) format=includes_any includes=!@#"),
+		varCase("containsrune", "", "abc", "containsrune=☺", "invalid_format (root) format=includes includes=☺"),
+		varCase("excludes", "", "a/b", "excludes=/", "invalid_format (root) format=excludes includes=/"),
+		varCase("excludesall", "", "a<b", "excludesall=<>", "invalid_format (root) format=excludes_any includes=<>"),
+		varCase("excludesrune", "", "a☺", "excludesrune=☺", "invalid_format (root) format=excludes includes=☺"),
+		varCase("startswith", "", "cus_1", "startswith=inv_", "invalid_format (root) format=starts_with prefix=inv_"),
+		varCase("endswith", "", "a.txt", "endswith=.pdf", "invalid_format (root) format=ends_with suffix=.pdf"),
+		varCase("startsnotwith", "", "_x", "startsnotwith=_", "invalid_format (root) format=starts_not_with prefix=_"),
+		varCase("endsnotwith", "", "x.tmp", "endsnotwith=.tmp", "invalid_format (root) format=ends_not_with suffix=.tmp"),
 		varCase("iscolor", "", "blue", "iscolor", "invalid_format (root) format=color"),
 		varCase("country_code", "", "XX", "country_code", "invalid_format (root) format=country_code"),
 		varCase("eu_country_code", "", "US", "eu_country_code", "invalid_format (root) format=eu_country_code"),
@@ -335,9 +335,9 @@ func crossCases() []tc {
 		pick("gtecsfield", "gtecsfield", "too_small gtecsfield origin=integer min=5 incl ref=inner.count(5)", true),
 		pick("ltcsfield", "ltcsfield", "too_big ltcsfield origin=integer max=5 ref=inner.count(5)", true),
 		pick("ltecsfield", "ltecsfield", "too_big ltecsfield origin=integer max=5 incl ref=inner.count(5)", true),
-		pick("fieldcontains", "fieldcontains", "invalid_format fieldcontains format=includes pattern=bob ref=name(bob)", true),
-		pick("fieldexcludes", "fieldexcludes", "invalid_format fieldexcludes format=excludes pattern=bob ref=name(bob)", true),
-		pick("postcode_iso3166_alpha2_field", "postcode_iso3166_alpha2_field", "invalid_format postcode_iso3166_alpha2_field format=postcode pattern=US ref=country(US)", true),
+		pick("fieldcontains", "fieldcontains", "invalid_format fieldcontains format=includes includes=bob ref=name(bob)", true),
+		pick("fieldexcludes", "fieldexcludes", "invalid_format fieldexcludes format=excludes includes=bob ref=name(bob)", true),
+		pick("postcode_iso3166_alpha2_field", "postcode_iso3166_alpha2_field", "invalid_format postcode_iso3166_alpha2_field format=postcode country=US ref=country(US)", true),
 		pick("eqfield", "password_again", "invalid_value password_again values=[hunter2] ref=password(hunter2)", true),
 		pick("required_if", "required_if", "invalid_type required_if absent expected=string when=equals[Mode](on)", false),
 		pick("eqfield", "eqfield", "invalid_value eqfield ref=Email", false),
@@ -373,7 +373,7 @@ func diveCases() []tc {
 		pick("keys", "keys.key", "labels[a1]", `invalid_key labels origin=map key=a1 inner=[invalid_format labels format=alpha]`, true),
 		pick("keys", "keys.key.unbound", "labels[a1]", `invalid_key labels origin=map key=a1 inner=[invalid_format labels format=alpha]`, false),
 		pick("endkeys", "keys.value", "labels[ok]", `invalid_type labels.ok absent expected=string`, true),
-		pick("unique", "unique.field", "items", "custom items check=unique pattern=sku values=[A]", true),
+		pick("unique", "unique.field", "items", "custom items check=unique uniqueBy=sku values=[A]", true),
 	}
 }
 
@@ -389,11 +389,18 @@ func facts(is issues.Issue) string {
 			fmt.Fprintf(&b, " %s=%s", k, v)
 		}
 	}
-	add("expected", is.Expected)
+	add("expected", is.Expected.String())
 	add("origin", is.Origin)
 	add("check", is.Check)
 	add("format", is.Format)
 	add("pattern", is.Pattern)
+	add("prefix", is.Prefix)
+	add("suffix", is.Suffix)
+	add("includes", is.Includes)
+	add("layout", is.Layout)
+	add("country", is.Country)
+	add("uniqueBy", is.UniqueBy)
+	add("param", is.Param)
 	add("min", string(is.Minimum))
 	add("max", string(is.Maximum))
 	if is.Inclusive {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-playground/validator/v10"
 
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/race"
 	"github.com/selfheal/selfheal/issues"
 )
@@ -30,8 +31,8 @@ type limitLabels struct {
 // splitOmitted returns the issues of list before its Omitted issue and that
 // issue's count (0 when it has none).
 func splitOmitted(list issues.List) (issues.List, int) {
-	if n := len(list); n > 0 && list[n-1].OmittedCount() > 0 {
-		return list[:n-1], list[n-1].OmittedCount()
+	if n := len(list); n > 0 && issuesx.OmittedCount(&list[n-1]) > 0 {
+		return list[:n-1], issuesx.OmittedCount(&list[n-1])
 	}
 	return list, 0
 }
@@ -55,7 +56,7 @@ func forgetSites(t *testing.T) {
 	})
 }
 
-// TestBuildLimit: a failure of more than issues.BuildLimit fields gives that
+// TestBuildLimit: a failure of more than issuesx.BuildLimit fields gives that
 // many issues and one Omitted issue counting the others, for every form of
 // validator error.
 func TestBuildLimit(t *testing.T) {
@@ -126,7 +127,7 @@ func TestBuildLimitAppend(t *testing.T) {
 	forgetSites(t)
 	err := validator.New().Struct(limitAges{Ages: make([]int, 1001)})
 	list, ok := appendIssues(make(issues.List, 3), err)
-	if !ok || len(list) != 3+1000+1 || list[len(list)-1].OmittedCount() != 1 {
+	if !ok || len(list) != 3+1000+1 || issuesx.OmittedCount(&list[len(list)-1]) != 1 {
 		t.Errorf("%d issues, last %+v", len(list), list[len(list)-1])
 	}
 }

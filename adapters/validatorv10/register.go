@@ -103,7 +103,8 @@ func lookupRule(tag string) (Rule, bool) {
 func (r Rule) issue(fe validator.FieldError, path issues.Path, param string) issues.Issue {
 	is := issues.Issue{Path: path, Input: fe.Value(), Source: sourceOf(fe.Tag())}
 	if r.Format != "" {
-		is.Code, is.Format, is.Pattern = issues.InvalidFormat, r.Format, param
+		is.Code, is.Format = issues.InvalidFormat, r.Format
+		setParam(&is, param)
 		return is
 	}
 	is.Code, is.Message = issues.Custom, strings.ReplaceAll(r.Message, "{param}", param)

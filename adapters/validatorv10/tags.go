@@ -93,7 +93,7 @@ var tagClass = map[string]class{
 }
 
 // contentFormat is the format of each string-content tag; the tag's
-// parameter goes in Pattern.
+// parameter goes in the field setParam picks for the format.
 var contentFormat = map[string]string{
 	"contains":      "includes",
 	"containsrune":  "includes",

@@ -15,6 +15,7 @@ import (
 
 	"github.com/go-playground/validator/v10"
 
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/recognize"
 	"github.com/selfheal/selfheal/issues"
 )
@@ -36,8 +37,8 @@ var now = time.Now
 //
 // The issues' slices and pointers (Path, Values …) are shared with the
 // adapter's caches and with other calls' issues: treat them as read-only.
-// A call converts at most issues.BuildLimit failures (a dived slice of
-// 100,000 bad items fails 100,000 ways); past them one issues.Omitted at
+// A call converts at most 1,000 failures (a dived slice of
+// 100,000 bad items fails 100,000 ways); past them one issue at
 // the end counts the others, which are not built.
 func Issues(err error) (issues.List, bool) {
 	return appendIssues(nil, err)
@@ -179,25 +180,25 @@ func (m mapErrors) appendIssues(dst issues.List) (issues.List, bool) {
 			case validator.ValidationErrors:
 				// VarWithKey names the key itself first: the prefix is
 				// the path of the map holding it.
-				n := min(len(e), issues.BuildLimit-built)
+				n := min(len(e), issuesx.BuildLimit-built)
 				out = appendConverted(out, e[:n], e, nil, prefix)
 				built += n
 				omitted += len(e) - n
 			case error:
 				// "The field: 'x' is not a map to dive".
-				if built == issues.BuildLimit {
+				if built == issuesx.BuildLimit {
 					omitted++
 					continue
 				}
 				out = append(out, issues.Issue{Code: issues.InvalidType, Path: prefix.Append(k),
-					Expected: "object", Source: "validator:map"})
+					Expected: issues.TypeObject, Source: "validator:map"})
 				built++
 			}
 		}
 	}
 	walk(m, nil)
 	if omitted > 0 {
-		out = append(out, issues.Omitted(omitted))
+		out = append(out, issuesx.Omitted(omitted))
 	}
 	return out, len(out) > len(dst)
 }
@@ -220,7 +221,7 @@ type converter struct {
 const manyErrs = 16
 
 // convert appends one issue for each field error to dst, up to
-// issues.BuildLimit of them; past it, one issues.Omitted counts the rest.
+// issuesx.BuildLimit of them; past it, one issuesx.Omitted counts the rest.
 // A struct with a dived slice of 100,000 bad items fails 100,000 ways: the
 // formatter shows a few, and building the others would cost more than the
 // validation did.
@@ -228,13 +229,13 @@ func convert(dst issues.List, errs validator.ValidationErrors, root *rootInfo, p
 	if len(errs) == 0 {
 		return dst, false
 	}
-	n := min(len(errs), issues.BuildLimit)
+	n := min(len(errs), issuesx.BuildLimit)
 	if n < len(errs) {
 		dst = slices.Grow(dst, n+1)
 	}
 	dst = appendConverted(dst, errs[:n], errs, root, prefix)
 	if n < len(errs) {
-		dst = append(dst, issues.Omitted(len(errs)-n))
+		dst = append(dst, issuesx.Omitted(len(errs)-n))
 	}
 	return dst, true
 }
@@ -364,19 +365,20 @@ func (c *converter) issue(fe validator.FieldError, tag, actual, param string, lo
 			is.Check = checkMethod
 		}
 	case clsContent:
-		is.Code, is.Format, is.Pattern = issues.InvalidFormat, contentFormat[tag], param
+		is.Code, is.Format = issues.InvalidFormat, contentFormat[tag]
+		setParam(&is, param)
 	case clsFormat:
 		is.Code, is.Format = issues.InvalidFormat, formatName[tag]
 	case clsDatetime:
-		is.Code, is.Format, is.Pattern = issues.InvalidFormat, formatTimeLayout, param
+		is.Code, is.Format, is.Layout = issues.InvalidFormat, formatTimeLayout, param
 	case clsPostcode:
-		is.Code, is.Format, is.Pattern = issues.InvalidFormat, formatPostcode, param
+		is.Code, is.Format, is.Country = issues.InvalidFormat, formatPostcode, param
 	case clsPostcodeField:
 		is.Code, is.Format = issues.InvalidFormat, formatPostcode
 		ref := c.ref(fe, loc, param, false)
 		is.Ref = ref
 		if s, ok := ref.Value.(string); ok {
-			is.Pattern = s
+			is.Country = s
 		}
 	default:
 		// A tag registered with validator but not with RegisterTag.
@@ -396,12 +398,34 @@ const (
 	// checkRule: a check the server registered under the name in Format
 	// failed; register wording for it with RegisterTag.
 	checkRule = "rule"
-	// formatTimeLayout: a date or time in the Go layout held in Pattern.
+	// formatTimeLayout: a date or time in the Go layout held in Layout.
 	formatTimeLayout = "time_layout"
 	// formatPostcode: a postal code of the country (ISO 3166-1 alpha-2)
-	// held in Pattern.
+	// held in Country.
 	formatPostcode = "postcode"
 )
+
+// setParam puts the parameter of a format check in the field of is that
+// holds it for is.Format, so that a registered rule's format takes its
+// parameter where the catalogs' own wording of that format reads it.
+func setParam(is *issues.Issue, param string) {
+	switch is.Format {
+	case "regex":
+		is.Pattern = param
+	case "starts_with", "starts_not_with":
+		is.Prefix = param
+	case "ends_with", "ends_not_with":
+		is.Suffix = param
+	case "includes", "excludes", "includes_any", "excludes_any":
+		is.Includes = param
+	case formatTimeLayout:
+		is.Layout = param
+	case formatPostcode:
+		is.Country = param
+	default:
+		is.Param = param
+	}
+}
 
 // union words an or-group (email|uuid) as the alternatives it offered.
 func (c *converter) union(fe validator.FieldError, tag, actual string, loc at) issues.Issue {
@@ -425,32 +449,32 @@ func (c *converter) excluded(is *issues.Issue, when *issues.Condition) {
 }
 
 // jsonType is the JSON type a Go type is sent as.
-func jsonType(t reflect.Type, k reflect.Kind) string {
+func jsonType(t reflect.Type, k reflect.Kind) issues.Types {
 	if t != nil {
 		for t.Kind() == reflect.Pointer {
 			t = t.Elem()
 		}
 		if t == timeType {
-			return "string"
+			return issues.TypeString
 		}
 		k = t.Kind()
 	}
 	switch k {
 	case reflect.String:
-		return "string"
+		return issues.TypeString
 	case reflect.Bool:
-		return "boolean"
+		return issues.TypeBoolean
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return "integer"
+		return issues.TypeInteger
 	case reflect.Float32, reflect.Float64:
-		return "number"
+		return issues.TypeNumber
 	case reflect.Slice, reflect.Array:
-		return "array"
+		return issues.TypeArray
 	case reflect.Map, reflect.Struct:
-		return "object"
+		return issues.TypeObject
 	}
-	return ""
+	return 0
 }
 
 // origin is what a size or bound of a value of this kind applies to.
@@ -640,7 +664,7 @@ func (c *converter) crossField(is *issues.Issue, fe validator.FieldError, cls cl
 			is.Format = "excludes"
 		}
 		if s, ok := ref.Value.(string); ok {
-			is.Pattern = s
+			is.Includes = s
 		}
 	}
 }
@@ -845,9 +869,9 @@ func (c *converter) unique(is *issues.Issue, fe validator.FieldError, param stri
 		if param != "" && it.Kind() == reflect.Struct {
 			if sf, ok := it.Type().FieldByName(param); ok {
 				if c.rename {
-					is.Pattern = jsonName(sf)
+					is.UniqueBy = jsonName(sf)
 				} else {
-					is.Pattern = sf.Name
+					is.UniqueBy = sf.Name
 				}
 				it = deref(it.FieldByIndex(sf.Index))
 			}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/jsonvalue"
 	"github.com/selfheal/selfheal/issues"
 )
@@ -91,7 +92,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitValid
 	}
 	if *asJSON {
-		slices.SortStableFunc(list, func(a, b issues.Issue) int { return issues.Compare(&a, &b) })
+		slices.SortStableFunc(list, func(a, b issues.Issue) int { return issuesx.Compare(&a, &b) })
 		out, err := json.MarshalIndent(list, "", "  ")
 		if err != nil {
 			return fail("%v", err)

@@ -11,8 +11,8 @@ import (
 func Example() {
 	e := selfheal.New(selfheal.WithMaxIssues(1))
 	list := issues.List{
-		{Code: issues.InvalidType, Path: issues.Path{"b"}, Expected: "string", Input: 1},
-		{Code: issues.InvalidType, Path: issues.Path{"a"}, Expected: "string", Input: 2},
+		{Code: issues.InvalidType, Path: issues.Path{"b"}, Expected: issues.TypeString, Input: 1},
+		{Code: issues.InvalidType, Path: issues.Path{"a"}, Expected: issues.TypeString, Input: 2},
 	}
 	bounded := facade.Formatter(e).Bounded(list)
 	fmt.Println(len(bounded), bounded[0].Path, bounded[0].Input)

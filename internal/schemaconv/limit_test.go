@@ -5,14 +5,15 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 )
 
 // omitted returns the number of issues before the Omitted one at the end of
 // list and its count (0 when there is none).
 func omitted(list issues.List) (built, rest int) {
-	if n := len(list); n > 0 && list[n-1].OmittedCount() > 0 {
-		return n - 1, list[n-1].OmittedCount()
+	if n := len(list); n > 0 && issuesx.OmittedCount(&list[n-1]) > 0 {
+		return n - 1, issuesx.OmittedCount(&list[n-1])
 	}
 	return len(list), 0
 }
@@ -65,7 +66,7 @@ func TestSinkKeysTogether(t *testing.T) {
 	}
 }
 
-// TestSinkLimit: a sink builds issues.BuildLimit issues and counts the
+// TestSinkLimit: a sink builds issuesx.BuildLimit issues and counts the
 // others in one Omitted issue at its end; keys and items of one object or
 // array past the limit count as the one issue they would have made, and
 // still join an issue already built.
@@ -81,10 +82,10 @@ func TestSinkLimit(t *testing.T) {
 	}{
 		{"issues", func(k *Sink) {
 			for i := range 1500 {
-				k.Add(issues.InvalidType, issues.Path{"tags", i}, i, source).Expected = "string"
+				k.Add(issues.InvalidType, issues.Path{"tags", i}, i, source).Expected = issues.TypeString
 			}
 		}, 1000, 500, func(t *testing.T, list issues.List) {
-			if list[999].Path[1] != 999 || list[999].Expected != "string" {
+			if list[999].Path[1] != 999 || list[999].Expected != issues.TypeString {
 				t.Errorf("last built: %+v", list[999])
 			}
 		}},
@@ -141,7 +142,7 @@ func TestSinkLimit(t *testing.T) {
 			if built != c.built || rest != c.rest {
 				t.Fatalf("%d built, %d omitted; want %d, %d", built, rest, c.built, c.rest)
 			}
-			if last := list[len(list)-1]; last.Code != issues.Custom || last.Check != issues.CheckOmitted {
+			if last := list[len(list)-1]; last.Code != issues.Custom || last.Check != issuesx.CheckOmitted {
 				t.Errorf("last issue: %+v", last)
 			}
 			if c.check != nil {
@@ -160,7 +161,7 @@ func TestSinkLimitAfterCaller(t *testing.T) {
 		k.Add(issues.TooBig, issues.Path{i}, i, "jsonschema:maximum")
 	}
 	list := k.Finish()
-	if len(list) != 5+1000+1 || list[len(list)-1].OmittedCount() != 1 {
+	if len(list) != 5+1000+1 || issuesx.OmittedCount(&list[len(list)-1]) != 1 {
 		t.Errorf("%d issues, last %+v", len(list), list[len(list)-1])
 	}
 }

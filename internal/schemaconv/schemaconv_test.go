@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -25,7 +26,7 @@ func TestSinkMerges(t *testing.T) {
 	if is := list[0]; is.Code != issues.UnrecognizedKeys || !slices.Equal(is.Keys, []string{"y", "z"}) || !slices.Equal(is.Allowed, []string{"a"}) {
 		t.Errorf("keys: %+v", is)
 	}
-	if is := list[1]; is.Code != issues.TooBig || is.Maximum != "2" || is.Path.Key() != "tail" {
+	if is := list[1]; is.Code != issues.TooBig || is.Maximum != "2" || issuesx.LastKey(is.Path) != "tail" {
 		t.Errorf("tail: %+v", is)
 	}
 	for _, is := range list[2:] {

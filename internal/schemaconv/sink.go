@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -14,9 +15,9 @@ import (
 // zero Sink is ready to use; an adapter appends its other issues to Out,
 // through Add or after asking Room.
 //
-// A sink builds at most issues.BuildLimit issues (after From): past that it
+// A sink builds at most issuesx.BuildLimit issues (after From): past that it
 // counts what it is told of without building it, and Finish appends one
-// issues.Omitted with the count. Every list an adapter builds is a sink of
+// issuesx.Omitted with the count. Every list an adapter builds is a sink of
 // its own, the inner lists of an issue (a union's branches, the issues of a
 // key or of a string's content) too, so each of those is capped the same
 // way: a union of 100,000 failing items holds 1,000 issues and an Omitted
@@ -68,11 +69,11 @@ type skipped struct {
 }
 
 // Room reports whether the sink builds another issue: fewer than
-// issues.BuildLimit are in it. An adapter asks before the work of
+// issuesx.BuildLimit are in it. An adapter asks before the work of
 // locating and wording one, and past the limit counts the issues it
 // would have built with Skip instead.
 func (k *Sink) Room() bool {
-	return len(k.Out)-k.From-k.dropped < issues.BuildLimit
+	return len(k.Out)-k.From-k.dropped < issuesx.BuildLimit
 }
 
 // Skip counts n issues found past the limit and not built.
@@ -119,7 +120,7 @@ func (k *Sink) Release(i int) {
 // the array's tail (one never issue each otherwise), the unrecognized keys
 // of each object sorted without repeats, and the names allowed next to them
 // without the keys themselves; then, when issues were counted past the
-// limit, one issues.Omitted with their number.
+// limit, one issuesx.Omitted with their number.
 func (k *Sink) Finish() issues.List {
 	for ti := range k.tails {
 		t := &k.tails[ti]
@@ -177,13 +178,13 @@ func (k *Sink) Finish() issues.List {
 	}
 	// Room counts placeholders as issues, so the list is within the limit;
 	// should an adapter append past it, the last issues go, counted.
-	if over := len(k.Out) - k.From - issues.BuildLimit; over > 0 {
+	if over := len(k.Out) - k.From - issuesx.BuildLimit; over > 0 {
 		clear(k.Out[len(k.Out)-over:])
 		k.Out = k.Out[:len(k.Out)-over]
 		k.omitted += over
 	}
 	if k.omitted > 0 {
-		k.Out = append(k.Out, issues.Omitted(k.omitted))
+		k.Out = append(k.Out, issuesx.Omitted(k.omitted))
 		k.omitted = 0
 	}
 	if len(k.Out) == 0 {

@@ -46,7 +46,7 @@ func AppendOther(dst issues.List, err error, instance any) (issues.List, bool) {
 	var bad jsonschema.InvalidJSONTypeError
 	if errors.As(err, &bad) {
 		return append(dst, issues.Issue{Code: issues.InvalidType, Input: instance,
-			Expected: "string|number|boolean|null|object|array", Source: "jsonschema:type"}), true
+			Expected: issues.TypeString.Or(issues.TypeNumber).Or(issues.TypeBoolean).Or(issues.TypeNull).Or(issues.TypeObject).Or(issues.TypeArray), Source: "jsonschema:type"}), true
 	}
 	return dst, false
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/schemaconv"
 	"github.com/selfheal/selfheal/issues"
 )
@@ -37,7 +38,7 @@ func (s *Schema) AppendIssues(dst issues.List, err error, instance any) (issues.
 	// first: counting them walks the whole tree. No list is sized past
 	// the build limit and its Omitted issue.
 	if cap(dst)-len(dst) < reusedRoom {
-		dst = slices.Grow(dst, issueCount(ve, issues.BuildLimit+1))
+		dst = slices.Grow(dst, issueCount(ve, issuesx.BuildLimit+1))
 	}
 	k := schemaconv.Sink{Out: dst, From: len(dst)}
 	c.add(&k, ve)
@@ -121,7 +122,7 @@ func (c *conv) add(k *schemaconv.Sink, ve *jsonschema.ValidationError) {
 	}
 	switch e := ve.ErrorKind.(type) {
 	case *kind.InvalidJsonValue:
-		k.Add(issues.InvalidType, path, v, "jsonschema:type").Expected = "string|number|boolean|null|object|array"
+		k.Add(issues.InvalidType, path, v, "jsonschema:type").Expected = issues.TypeString.Or(issues.TypeNumber).Or(issues.TypeBoolean).Or(issues.TypeNull).Or(issues.TypeObject).Or(issues.TypeArray)
 	case *kind.Type:
 		k.Add(issues.InvalidType, path, v, "jsonschema:type").Expected = c.s.expectedTypes(n, ve.SchemaURL, e.Want)
 	case *kind.Enum:
@@ -384,36 +385,36 @@ func numOrigin(sch *jsonschema.Schema) string {
 	return issues.OriginNumber
 }
 
-// propType is the declared type of property name of sch ("" when unknown),
+// propType is the declared type of property name of sch (none when unknown),
 // through $ref chains.
-func (s *Schema) propType(sch *jsonschema.Schema, name string) string {
+func (s *Schema) propType(sch *jsonschema.Schema, name string) issues.Types {
 	if sch == nil {
-		return ""
+		return 0
 	}
 	p := sch.Properties[name]
 	for range 8 {
 		if p == nil {
-			return ""
+			return 0
 		}
 		if p.Types != nil && !p.Types.IsEmpty() {
 			return s.types(p.Location, p.Types.ToStrings())
 		}
 		if p.Const != nil {
-			return schemaconv.JSONType(*p.Const)
+			return issuesx.TypesOf(schemaconv.JSONType(*p.Const))
 		}
 		p = p.Ref
 	}
-	return ""
+	return 0
 }
 
-// types writes the types of the schema at loc in the order the document
+// types lists the types of the schema at loc in the order the document
 // lists them, or else in the library's order.
-func (s *Schema) types(loc string, lib []string) string {
+func (s *Schema) types(loc string, lib []string) issues.Types {
 	if s != nil {
 		if obj, ok := s.lookup(loc).(map[string]any); ok {
 			switch t := obj["type"].(type) {
 			case string:
-				return t
+				return issuesx.TypesOf(t)
 			case []any:
 				names := make([]string, 0, len(t))
 				for _, x := range t {
@@ -422,12 +423,12 @@ func (s *Schema) types(loc string, lib []string) string {
 					}
 				}
 				if len(names) == len(lib) {
-					return strings.Join(names, "|")
+					return issuesx.TypesOf(names...)
 				}
 			}
 		}
 	}
-	return strings.Join(lib, "|")
+	return issuesx.TypesOf(lib...)
 }
 
 // declared lists the property names sch declares, sorted.

@@ -30,7 +30,7 @@ type node struct {
 	at issues.Path
 
 	types    []string                 // the library's types, as kind.Type wants them
-	expected string                   // the same types as the document lists them
+	expected issues.Types             // the same types as the document lists them
 	origin   string                   // of the numeric bounds
 	bounds   [numBounds]issues.Number // minimum … multipleOf as written
 	constant []any                    // the const, as an issue's allowed values
@@ -48,8 +48,8 @@ type node struct {
 // prop is a required property.
 type prop struct {
 	name     string
-	path     issues.Path // below the node's at, when that is exact
-	expected string      // its declared type
+	path     issues.Path  // below the node's at, when that is exact
+	expected issues.Types // its declared type
 }
 
 // The numeric keywords, in the order of node.bounds.
@@ -252,7 +252,7 @@ func (s *Schema) bound(n *node, loc string, kw int, want *big.Rat) issues.Number
 }
 
 // expectedTypes words the types lib of the schema at loc (n, when known).
-func (s *Schema) expectedTypes(n *node, loc string, lib []string) string {
+func (s *Schema) expectedTypes(n *node, loc string, lib []string) issues.Types {
 	if n != nil && n.types != nil && slices.Equal(n.types, lib) {
 		return n.expected
 	}

@@ -127,7 +127,7 @@ func (v *validator) check(req mcp.CallToolRequest) issues.List {
 		if len(raw) == 0 { // a Go caller's value (a struct, a slice …)
 			data, err := json.Marshal(args)
 			if err != nil {
-				return issues.List{{Code: issues.InvalidType, Expected: "object", Input: fmt.Sprintf("%T", args), Source: "mcp:arguments"}}
+				return issues.List{{Code: issues.InvalidType, Expected: issues.TypeObject, Input: fmt.Sprintf("%T", args), Source: "mcp:arguments"}}
 			}
 			raw = data
 		}

@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/suggest"
 	"github.com/selfheal/selfheal/issues"
 )
@@ -138,7 +139,7 @@ func (sh *Shape) target(key string, sent *sentSet) (string, bool) {
 // index from on are those the library's failure gave for it (none when it
 // was valid), and returns the list. Each object with near misses gets one
 // unrecognized_keys issue with Check issues.CheckNearMiss and Source
-// issues.SourceTypo: Path and Input the object, Keys the near-miss keys
+// issuesx.SourceTypo: Path and Input the object, Keys the near-miss keys
 // (sorted), Allowed the declared properties they stand for, each once, in
 // the order of their first key.
 //
@@ -148,8 +149,8 @@ func (sh *Shape) target(key string, sent *sentSet) (string, bool) {
 // → 'content'), where two would read as two problems.
 //
 // When the instance has no near miss, Append returns list as it was and
-// allocates nothing. Past issues.BuildLimit issues in list[from:] the near
-// misses are counted into its issues.Omitted.
+// allocates nothing. Past issuesx.BuildLimit issues in list[from:] the near
+// misses are counted into its issuesx.Omitted.
 func Append(list issues.List, from int, root *Shape, instance any) issues.List {
 	if root == nil {
 		return list
@@ -184,7 +185,7 @@ type group struct {
 
 // walker collects the near misses of one instance.
 type walker struct {
-	// groups are the objects with near misses, at most issues.BuildLimit;
+	// groups are the objects with near misses, at most issuesx.BuildLimit;
 	// over counts those past it, not kept.
 	groups []group
 	over   int
@@ -285,7 +286,7 @@ func (w *walker) object(sh *Shape, obj map[string]any, sent *sentSet) {
 			return
 		}
 		if g == nil {
-			if len(w.groups) == issues.BuildLimit {
+			if len(w.groups) == issuesx.BuildLimit {
 				w.over++ // its issue, counted
 				return
 			}
@@ -311,7 +312,7 @@ func (w *walker) object(sh *Shape, obj map[string]any, sent *sentSet) {
 // list[from:] and appends one issue per object with misses.
 func (w *walker) merge(list issues.List, from int) issues.List {
 	var omitted issues.Issue
-	hasOmitted := len(list) > from && list[len(list)-1].OmittedCount() > 0
+	hasOmitted := len(list) > from && issuesx.OmittedCount(&list[len(list)-1]) > 0
 	if hasOmitted {
 		omitted = list[len(list)-1]
 		list = list[:len(list)-1]
@@ -333,20 +334,20 @@ func (w *walker) merge(list issues.List, from int) issues.List {
 			keys[i] = m.key
 		}
 		added = append(added, issues.Issue{Code: issues.UnrecognizedKeys, Path: g.path, Input: g.obj,
-			Keys: keys, Allowed: g.names, Check: issues.CheckNearMiss, Source: issues.SourceTypo})
+			Keys: keys, Allowed: g.names, Check: issues.CheckNearMiss, Source: issuesx.SourceTypo})
 	}
 	// The walk met the objects in the maps' order: show them in the
 	// instance's.
 	slices.SortStableFunc(added, func(a, b issues.Issue) int { return a.Path.Compare(b.Path) })
 	over := w.over
-	if room := issues.BuildLimit - (len(list) - from); len(added) > room {
+	if room := issuesx.BuildLimit - (len(list) - from); len(added) > room {
 		over += len(added) - max(room, 0)
 		added = added[:max(room, 0)]
 	}
 	list = append(list, added...)
 	if over > 0 || hasOmitted {
 		if !hasOmitted {
-			omitted = issues.Omitted(0)
+			omitted = issuesx.Omitted(0)
 		}
 		omitted.Omitted += over
 		list = append(list, omitted)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/race"
 	"github.com/selfheal/selfheal/issues"
 )
@@ -39,7 +40,7 @@ func TestAppendMerge(t *testing.T) {
 		{Code: issues.TooSmall, Path: issues.Path{"n"}},
 		absent("mode"),
 		absent("path"),
-		issues.Omitted(7),
+		issuesx.Omitted(7),
 	}
 	got := Append(list, 1, flat("content", "mode", "path"), obj)
 	want := issues.List{
@@ -47,30 +48,30 @@ func TestAppendMerge(t *testing.T) {
 		{Code: issues.TooSmall, Path: issues.Path{"n"}},
 		absent("mode"),
 		{Code: issues.UnrecognizedKeys, Path: issues.Path{}, Input: obj, Keys: []string{"contents", "pth"},
-			Allowed: []string{"content", "path"}, Check: issues.CheckNearMiss, Source: issues.SourceTypo},
-		issues.Omitted(7),
+			Allowed: []string{"content", "path"}, Check: issues.CheckNearMiss, Source: issuesx.SourceTypo},
+		issuesx.Omitted(7),
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("got  %v\nwant %v", got, want)
 	}
 }
 
-// Past issues.BuildLimit objects, the others are counted.
+// Past issuesx.BuildLimit objects, the others are counted.
 func TestAppendLimit(t *testing.T) {
 	item := flat("name")
-	arr := make([]any, issues.BuildLimit+3)
+	arr := make([]any, issuesx.BuildLimit+3)
 	for i := range arr {
 		arr[i] = map[string]any{"nmae": i}
 	}
 	list := Append(nil, 0, &Shape{Items: item}, arr)
-	if len(list) != issues.BuildLimit+1 {
+	if len(list) != issuesx.BuildLimit+1 {
 		t.Fatalf("%d issues", len(list))
 	}
-	if n := list[len(list)-1].OmittedCount(); n != 3 {
+	if n := issuesx.OmittedCount(&list[len(list)-1]); n != 3 {
 		t.Errorf("omitted %d, want 3", n)
 	}
 	// In the instance's order, whatever the maps'.
-	for i, is := range list[:issues.BuildLimit] {
+	for i, is := range list[:issuesx.BuildLimit] {
 		if is.Path.Compare(issues.Path{i}) != 0 {
 			t.Fatalf("issue %d at %v", i, is.Path)
 		}

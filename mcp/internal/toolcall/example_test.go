@@ -16,7 +16,7 @@ import (
 func Example() {
 	list := issues.List{
 		{Code: issues.TooSmall, Path: issues.Path{"password"}, Input: "hunter2", Origin: issues.OriginString, Minimum: "12", Inclusive: true},
-		{Code: issues.InvalidType, Path: issues.Path{"email"}, Absent: true, Expected: "string"},
+		{Code: issues.InvalidType, Path: issues.Path{"email"}, Absent: true, Expected: issues.TypeString},
 	}
 	out, _ := json.Marshal(toolcall.Structured(selfheal.New(), list))
 	fmt.Println(string(out))

@@ -86,11 +86,11 @@ func AcceptLanguage(h http.Header) string {
 // NotObject returns the issue of arguments that are JSON but not an
 // object: invalid_type at (root), expected object.
 func NotObject(inst any) issues.List {
-	return issues.List{{Code: issues.InvalidType, Expected: "object", Input: inst, Source: "mcp:arguments"}}
+	return issues.List{{Code: issues.InvalidType, Expected: issues.TypeObject, Input: inst, Source: "mcp:arguments"}}
 }
 
 // Absent prepends to list, the issues of absent arguments validated as {},
 // the issue saying at (root) that the arguments are missing.
 func Absent(list issues.List) issues.List {
-	return append(issues.List{{Code: issues.InvalidType, Expected: "object", Absent: true, Source: "mcp:arguments"}}, list...)
+	return append(issues.List{{Code: issues.InvalidType, Expected: issues.TypeObject, Absent: true, Source: "mcp:arguments"}}, list...)
 }

@@ -16,8 +16,8 @@ import (
 func TestStructuredLeavesInputsOut(t *testing.T) {
 	list := issues.List{
 		{Code: issues.TooSmall, Path: issues.Path{"name"}, Input: "A", Minimum: "2", Origin: "string"},
-		{Code: issues.InvalidUnion, Input: map[string]any{"password": "s3cret"}, Branches: [][]issues.Issue{{{Code: issues.InvalidType, Expected: "string", Input: 1}}}},
-		{Code: issues.InvalidType, Expected: "object", Absent: true},
+		{Code: issues.InvalidUnion, Input: map[string]any{"password": "s3cret"}, Branches: [][]issues.Issue{{{Code: issues.InvalidType, Expected: issues.TypeString, Input: 1}}}},
+		{Code: issues.InvalidType, Expected: issues.TypeObject, Absent: true},
 	}
 	data, err := json.Marshal(Structured(selfheal.New(), list))
 	if err != nil {

@@ -1,0 +1,36 @@
+package issuesx_test
+
+import (
+	"fmt"
+
+	"github.com/selfheal/selfheal/internal/issuesx"
+	"github.com/selfheal/selfheal/issues"
+)
+
+// An adapter that stops building issues at BuildLimit appends one Omitted
+// issue with the count of the rest; the formatter and List.Error count it.
+func Example() {
+	var list issues.List
+	for i := range issuesx.BuildLimit + 250 {
+		if len(list) == issuesx.BuildLimit {
+			list = append(list, issuesx.Omitted(issuesx.BuildLimit+250-i))
+			break
+		}
+		list = append(list, issues.Issue{Code: issues.InvalidType, Path: issues.Path{"items", i}, Expected: issues.TypeString})
+	}
+	fmt.Println(len(list), issuesx.OmittedCount(&list[len(list)-1]))
+	fmt.Println(issuesx.TypesOf("null", "integer"))
+	// Output:
+	// 1001 250
+	// null|integer
+}
+
+// CheckDepth refuses a decoded value nested too deeply, naming the first
+// container past the limit.
+func ExampleCheckDepth() {
+	v := map[string]any{"a": []any{[]any{1.0}}, "b": "[[[not nesting]]]"}
+	is, deep := issuesx.CheckDepth(v, 2)
+	fmt.Println(deep, is.Path, is.Input.(issues.Unknown).Type)
+	// Output:
+	// true a[0] array
+}
