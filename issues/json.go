@@ -78,34 +78,7 @@ type jsonIssue struct {
 // "input" member, as in Zod; an input that JSON cannot represent (a channel,
 // a function) is written as null rather than failing the whole list.
 func (is Issue) MarshalJSON() ([]byte, error) {
-	j := jsonIssue{
-		Code: is.Code, Path: is.Path, Expected: is.Expected.String(), Origin: is.Origin,
-		Minimum: is.Minimum, Maximum: is.Maximum, Exact: is.Exact,
-		Format: is.Format, Pattern: is.Pattern, Prefix: is.Prefix, Suffix: is.Suffix, Includes: is.Includes,
-		Layout: is.Layout, Country: is.Country, UniqueBy: is.UniqueBy, Param: is.Param, Keys: is.Keys, Allowed: is.Allowed,
-		Values: is.Values, Divisor: is.Divisor, Errors: is.Branches, Issues: is.Issues,
-		Key: is.Key, Message: is.Message, Check: is.Check, Ref: is.Ref, When: is.When, Source: is.Source,
-	}
-	if j.Path == nil {
-		j.Path = Path{}
-	}
-	if is.Code == TooSmall || is.Code == TooBig {
-		inc := is.Inclusive
-		j.Inclusive = &inc
-	}
-	if u, ok := is.Input.(Unknown); ok && !is.Absent {
-		// Zod leaves out an input it does not report; the type says
-		// what it was.
-		t := u.Type
-		j.Received = &t
-	} else if !is.Absent {
-		raw, err := json.Marshal(is.Input)
-		if err != nil {
-			raw = []byte("null")
-		}
-		j.Input = raw
-	}
-	return json.Marshal(j)
+	return is.appendJSON(make([]byte, 0, 256)), nil
 }
 
 // UnmarshalJSON reads Zod v4's shape back. Numbers in input, values and key
