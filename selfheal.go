@@ -5,9 +5,9 @@ import (
 	"sync"
 
 	"github.com/selfheal/selfheal/envelope"
-	"github.com/selfheal/selfheal/formatter"
 	"github.com/selfheal/selfheal/internal/catalog"
 	"github.com/selfheal/selfheal/internal/facade"
+	"github.com/selfheal/selfheal/internal/formatter"
 	"github.com/selfheal/selfheal/internal/recognize"
 	"github.com/selfheal/selfheal/internal/schemav5"
 	"github.com/selfheal/selfheal/internal/schemav6"
@@ -64,8 +64,11 @@ func WithMaxValueRunes(n int) Option {
 }
 
 // WithRedact sets the field names whose values are never shown, replacing
-// the default list (formatter.DefaultRedact). With no names, nothing is
-// redacted.
+// the default list: password, passwd, pwd, secret, token, api_key, apikey,
+// authorization, cookie, session, private_key, card_number, cardnumber,
+// cvv, cvc, ssn and credential (to extend it, pass these with yours). A
+// name matches as whole words anywhere in a key (apiKey, access_token,
+// user.password). With no names, nothing is redacted.
 func WithRedact(names ...string) Option {
 	return option(func(o *formatter.Options) { o.Redact = append([]string{}, names...) })
 }

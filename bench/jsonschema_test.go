@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
-	"github.com/selfheal/selfheal/formatter"
+	"github.com/selfheal/selfheal/internal/formatter"
 	"github.com/selfheal/selfheal/issues"
 )
 

@@ -13,7 +13,7 @@ import (
 
 	"github.com/selfheal/selfheal"
 	_ "github.com/selfheal/selfheal/adapters/validatorv10" // registers its converter with internal/recognize
-	"github.com/selfheal/selfheal/formatter"
+	"github.com/selfheal/selfheal/internal/formatter"
 	"github.com/selfheal/selfheal/internal/recognize"
 	"github.com/selfheal/selfheal/issues"
 )

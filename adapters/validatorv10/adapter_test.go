@@ -18,7 +18,7 @@ import (
 
 	"github.com/go-playground/validator/v10"
 
-	"github.com/selfheal/selfheal/formatter"
+	"github.com/selfheal/selfheal/internal/formatter"
 	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/locales"
 )

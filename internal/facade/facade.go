@@ -4,7 +4,7 @@
 // A user reaches the formatter only through the Engine's methods.
 package facade
 
-import "github.com/selfheal/selfheal/formatter"
+import "github.com/selfheal/selfheal/internal/formatter"
 
 // Formatter returns the formatter of e, a *selfheal.Engine (nil for
 // anything else). Package selfheal sets it when it is initialized; the

@@ -16,8 +16,9 @@ var defaultRedact = []string{
 	"credential",
 }
 
-// DefaultRedact returns the default list of sensitive field names, to extend
-// with a service's own: WithRedact(append(formatter.DefaultRedact(), "pin")...).
+// DefaultRedact returns the default list of sensitive field names. The root
+// package's WithRedact documents the list: keep the two in step (a test in
+// the root package checks it).
 func DefaultRedact() []string { return append([]string(nil), defaultRedact...) }
 
 // redactor matches keys against names split into lower-case words, indexed

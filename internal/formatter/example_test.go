@@ -3,7 +3,7 @@ package formatter_test
 import (
 	"fmt"
 
-	"github.com/selfheal/selfheal/formatter"
+	"github.com/selfheal/selfheal/internal/formatter"
 	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/locales"
 )
