@@ -29,29 +29,17 @@
 //
 // # Escaping
 //
-// Every string in every slot goes through one escaper, so any input gives
-// well-formed XML with exactly the intended elements and attributes
-// (fuzz-tested in package fuzz):
-//
-//   - element text escapes & and <, and > only where it would close "]]>",
-//     so text stays readable for the model; \n and \t stay raw; \r becomes
-//     &#13; so that XML line-end handling does not turn it into \n;
-//   - attribute values also escape " and write \t, \n and \r as &#9;, &#10;
-//     and &#13;, which attribute-value normalization would otherwise turn
-//     into spaces;
-//   - characters XML 1.0 forbids never appear raw: C0 controls other than
-//     \t, \n and \r are shown visibly as the six characters \u0000 to \u001f
-//     (lower-case hex); each byte that is not part of valid UTF-8 (as ranging
-//     over a Go string sees it, which includes UTF-8-encoded surrogates) and
-//     the noncharacters U+FFFE and U+FFFF become U+FFFD.
-//
-// [Parse] therefore returns the strings that were written after that
-// replacement; everything else round-trips exactly, leading and trailing
-// spaces included. Rendering also normalizes a few values, documented where
-// they are: an empty [Code] is INTERNAL_ERROR, an unknown [Severity] is error,
-// retry_after is whole seconds rounded up and capped at 24 hours, an
-// empty validation recovery is [DefaultRecovery], and an empty [Contract] is
-// omitted.
+// Every string in every slot goes through one escaper (internal/xmlenc), so
+// any input gives well-formed XML with exactly the intended elements and
+// attributes (fuzz-tested in package fuzz). Element text escapes & and <,
+// and > only where it would close "]]>", so it stays readable; attributes
+// also escape quotes and line ends. Characters XML 1.0 forbids never appear
+// raw: C0 controls are shown as \u0000 to \u001f, invalid UTF-8 and the
+// noncharacters U+FFFE and U+FFFF become U+FFFD. Rendering also normalizes
+// an empty Code to INTERNAL_ERROR, an unknown Severity to error,
+// retry_after to whole seconds (at most 24 hours), an empty validation
+// recovery to DefaultRecovery; everything else round-trips through Parse
+// exactly.
 //
 // # Reading
 //
@@ -65,18 +53,6 @@
 // # Performance
 //
 // String renders with one allocation, the string, for typical envelopes;
-// the writer underneath appends into a reused buffer without allocating (a
-// test asserts it with testing.AllocsPerRun), which is how selfheal's
-// Engine.Append writes validation errors. Measured with
-// go test -bench . -benchmem ./envelope/ (Go 1.26.8, linux/amd64, 2 vCPU,
-// shared machine, so ±20%), on the design document's examples:
-//
-//	BenchmarkToolErrorAppend     ~125 ns/op     0 B/op    0 allocs/op  tool_error into a reused buffer (~3 GB/s)
-//	BenchmarkValidationAppend    ~110 ns/op     0 B/op    0 allocs/op  validation_error into a reused buffer
-//	BenchmarkBuilderString       ~555 ns/op   576 B/op    5 allocs/op  a fresh Error(...) chain to a string
-//
-// Parse reads the seed's tool_error in about 1.7 µs with 3 allocations
-// (bench/parse_test.go, medians of 6 paired runs: 0.077 × the encoding/xml
-// reader it replaced, 0.068 × xml.Unmarshal of the same bytes); it runs on
-// the client, once per tool result.
+// selfheal's Engine.Append writes validation errors into a caller's buffer
+// without allocating. The README's speed section has the figures.
 package envelope
