@@ -18,7 +18,8 @@ import (
 type Types uint32
 
 // The JSON types, each a Types of one. Or lists several:
-// issues.TypeString.Or(issues.TypeNull) is "string|null".
+// issues.TypeString.Or(issues.TypeNull) is "string|null". They are codes,
+// not bit flags: TypeString|TypeNull is not a list of both.
 const (
 	TypeString Types = iota + 1
 	TypeNumber
