@@ -163,3 +163,8 @@ func FormatExample(format string) (string, bool) {
 	e, ok := examples[format]
 	return e, ok
 }
+
+// layoutShown are the formats whose expectation already shows their layout
+// ("a date as YYYY-MM-DD"): a line does not add their example, which would
+// say the same thing again (FormatExample still gives it).
+var layoutShown = map[string]bool{"date": true, "date-time": true, "datetime": true, "time": true}
