@@ -63,7 +63,7 @@ func TestRawSchemaErrors(t *testing.T) {
 		{"v6", v6err, `<validation_error action="tool">
   <field name="(root)">Unrecognized key. You sent: 'emial'. Expected the object without it.</field>
   <field name="age">Number too small. You sent: 12. Expected a number of at least 13.</field>
-  <field name="email">Required field is missing. Expected a value.</field>
+  <field name="email">Required field is missing. You sent: nothing. Expected a value.</field>
   <field name="id">Matches none of the 2 alternatives; the closest fails: Wrong type. You sent: a string. Expected an integer.</field>
   <field name="name">Too short. You sent: a string (1 character). Expected at least 2 characters.</field>
   <field name="role">Invalid value; did you mean 'admin'? You sent: 'Admin'. Expected one of 'admin', 'member'.</field>

@@ -866,10 +866,10 @@ describe('examples/mcpserver, the official TypeScript client through the proxy',
     const res = await ts.client.callTool({ name: 'users.create' });
     assert.equal(res.isError, true);
     assert.equal(res.content[0].text, `<validation_error action="users.create">
-  <field name="(root)">Required field is missing. Expected an object.</field>
-  <field name="email">Required field is missing. Expected a string.</field>
-  <field name="name">Required field is missing. Expected a string.</field>
-  <field name="role">Required field is missing. Expected a value.</field>
+  <field name="(root)">Required field is missing. You sent: nothing. Expected an object.</field>
+  <field name="email">Required field is missing. You sent: nothing. Expected a string.</field>
+  <field name="name">Required field is missing. You sent: nothing. Expected a string.</field>
+  <field name="role">Required field is missing. You sent: nothing. Expected a value.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`);
   });

@@ -82,7 +82,7 @@ func TestLines(t *testing.T) {
 		{f, issues.Issue{Code: issues.InvalidType, Input: `{"a":1}`, Expected: "object"},
 			`Wrong type. You sent: '{"a":1}' (a string of JSON). Expected an object itself, not a string.`},
 		{f, issues.Issue{Code: issues.InvalidType, Absent: true, Expected: "string"},
-			"Required field is missing. Expected a string."},
+			"Required field is missing. You sent: nothing. Expected a string."},
 		{f, issues.Issue{Code: issues.InvalidType, Input: []any{1.0, "x"}, Expected: "object"},
 			`Wrong type. You sent: [1,"x"] (an array). Expected an object.`},
 		{f, issues.Issue{Code: issues.NotMultipleOf, Input: 7, Divisor: "5"},
@@ -419,17 +419,17 @@ func TestMergedMisspeltKey(t *testing.T) {
 		{New(DefaultOptions()), `<validation_error action="users.create">
   <field name="(root)">Unrecognized key. You sent: 'zzz'. Expected only the keys 'age', 'name', 'role', and 3 more.</field>
   <field name="address">Unrecognized key. You sent: 'zip'. Expected only the keys 'city', 'postcode'.</field>
-  <field name="address.city">Required field is missing. Expected a value.</field>
-  <field name="email">Required field is missing. You sent: the unknown key 'emial' instead. Expected a string.</field>
-  <field name="name">Required field is missing. Expected a string.</field>
+  <field name="address.city">Required field is missing. You sent: nothing. Expected a value.</field>
+  <field name="email">Required field is missing; did you mean 'email'? You sent: the unknown key 'emial'. Expected a string.</field>
+  <field name="name">Required field is missing. You sent: nothing. Expected a string.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`},
 		{New(Options{Catalog: locales.Match("ja")}), `<validation_error action="users.create">
   <field name="(root)">不明なキーです。送信値: 'zzz'。期待: 次のキーのみ: 'age', 'name', 'role'、ほか3件。</field>
   <field name="address">不明なキーです。送信値: 'zip'。期待: 次のキーのみ: 'city', 'postcode'。</field>
-  <field name="address.city">必須フィールドがありません。期待: 値。</field>
-  <field name="email">必須フィールドがありません。送信値: 代わりに不明なキー 'emial'。期待: 文字列。</field>
-  <field name="name">必須フィールドがありません。期待: 文字列。</field>
+  <field name="address.city">必須フィールドがありません。送信値: なし。期待: 値。</field>
+  <field name="email">必須フィールドがありません。'email' の間違いではありませんか。送信値: 不明なキー 'emial'。期待: 文字列。</field>
+  <field name="name">必須フィールドがありません。送信値: なし。期待: 文字列。</field>
   <recovery>上のフィールドを修正して、もう一度ツールを呼び出してください。エラーの説明はしないでください。</recovery>
 </validation_error>`},
 	} {

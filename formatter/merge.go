@@ -6,7 +6,7 @@ import "github.com/selfheal/selfheal/issues"
 // 'email' missing) are one problem, so they are one line, written at the
 // missing field's path, where the model must put the value:
 //
-//	<field name="email">Required field is missing. You sent: the unknown key 'emial' instead. Expected a string.</field>
+//	<field name="email">Required field is missing; did you mean 'email'? You sent: the unknown key 'emial'. Expected a string.</field>
 //
 // The unrecognized_keys issue keeps a line for its other keys, if any. The
 // issues themselves are not changed (their JSON form lists both); only the

@@ -34,7 +34,7 @@ func Example() {
 	// Output:
 	// true
 	// <validation_error action="users.signup">
-	//   <field name="email">Required when 'mode' is 'email'. Expected a string.</field>
+	//   <field name="email">Required when 'mode' is 'email'. You sent: nothing. Expected a string.</field>
 	//   <field name="password">Too short. You sent: a value not shown because the field is sensitive (5 characters). Expected at least 8 characters.</field>
 	//   <field name="password_confirm">Must equal the field 'password' (a value not shown because the field is sensitive). You sent: a string of 7 characters, not shown because the field is sensitive. Expected the same value as that field.</field>
 	//   <field name="tags">Items must be unique. You sent: ["go","go","x"]. Expected no repeated item; 'go' repeats.</field>

@@ -58,7 +58,7 @@ var TypoTable = []TypoCase{
 	// Near a property that was sent: an extra key, not a misspelling.
 	{Name: "near a property sent", Schema: EditFileSchema, Instance: `{"path":"a","edits":[],"dryRun":false,"dryrun":true}`},
 	{Name: "near a property sent, another missing", Schema: WriteFileSchema, Instance: `{"path":"a","pth":"b"}`,
-		Want: []string{"content\tRequired field is missing. Expected a string."}},
+		Want: []string{"content\tRequired field is missing. You sent: nothing. Expected a string."}},
 	{Name: "near nothing", Schema: EditFileSchema, Instance: `{"path":"a","edits":[],"mode":"x"}`},
 	{Name: "other failures kept", Schema: EditFileSchema, Instance: `{"path":1,"edits":[],"dryrun":true}`,
 		Want: []string{

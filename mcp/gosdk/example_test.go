@@ -61,7 +61,7 @@ func Example() {
 	// isError: true
 	// <validation_error action="users.create">
 	//   <field name="age">Wrong type. You sent: '36' (a string). Expected an integer: 36, without quotes.</field>
-	//   <field name="email">Required field is missing. You sent: the unknown key 'emial' instead. Expected a string.</field>
+	//   <field name="email">Required field is missing; did you mean 'email'? You sent: the unknown key 'emial'. Expected a string.</field>
 	//   <field name="name">Wrong type. You sent: 42 (a number). Expected a string.</field>
 	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 	// </validation_error>
@@ -100,7 +100,7 @@ func ExampleMiddleware() {
 	// Output:
 	// <validation_error action="users.create">
 	//   <field name="age">Wrong type. You sent: 36.5 (a number). Expected an integer.</field>
-	//   <field name="email">Required field is missing. Expected a string.</field>
+	//   <field name="email">Required field is missing. You sent: nothing. Expected a string.</field>
 	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 	// </validation_error>
 }

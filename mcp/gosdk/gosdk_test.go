@@ -162,8 +162,8 @@ func TestArgumentsAsAWhole(t *testing.T) {
 	}{
 		{"absent, nothing required", optional, nil, "pong"},
 		{"absent", h, nil, `<validation_error action="search">
-  <field name="(root)">Required field is missing. Expected an object.</field>
-  <field name="query">Required field is missing. Expected a string.</field>
+  <field name="(root)">Required field is missing. You sent: nothing. Expected an object.</field>
+  <field name="query">Required field is missing. You sent: nothing. Expected a string.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`},
 		{"malformed", h, json.RawMessage(`{"query": "go",}`), `<validation_error action="search">
