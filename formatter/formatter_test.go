@@ -448,4 +448,19 @@ func TestMergedMisspeltKey(t *testing.T) {
 	if _, more := f.Fields(list); more == "" || !strings.Contains(more, "4") {
 		t.Errorf("more = %q, want 4 more", more)
 	}
+	if race.Enabled {
+		return
+	}
+	// Merged lines and the nearest few of a long list allocate nothing once
+	// warm, like every other line.
+	f = New(DefaultOptions())
+	list = append(list, issues.Issue{Code: issues.InvalidValue, Path: P{"role"}, Input: "admn",
+		Values: []any{"owner", "admin", "member", "viewer", "guest", "billing", "support"}})
+	buf := f.AppendValidation(nil, "users.create", list)
+	if !strings.Contains(string(buf), "Expected one of 'admin', 'owner', 'member', and 4 more.") {
+		t.Errorf("the long list is not cut to the nearest:\n%s", buf)
+	}
+	if n := testing.AllocsPerRun(200, func() { buf = f.AppendValidation(buf[:0], "users.create", list) }); n != 0 {
+		t.Errorf("AppendValidation allocates %v times per call", n)
+	}
 }
