@@ -198,7 +198,7 @@ func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 			s.scratch = exampleTime.AppendFormat(s.scratch[:0], is.Pattern)
 			pv := preview{budget: len(s.scratch)}
 			s.value = pv.appendBytes(s.value[:0], s.scratch, '\'')
-		case !ok:
+		case !ok, s.f.shows(is.Format, ex):
 			return dst
 		case kindOf(is.Input) == kindNumber && issues.Number(ex).IsNumeric():
 			// A number field's example is a number, not a string.
