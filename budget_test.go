@@ -32,7 +32,14 @@ func thirtyIssues() issues.List {
 			list = append(list, issues.Issue{Code: issues.InvalidFormat, Path: p, Input: "not an email", Format: "email"})
 		}
 	}
-	return list
+	// Misspelt keys and the missing fields they stand for, written as one
+	// line each (a second unknown key keeps a line of its own): the budget
+	// counts merged lines as the envelope writes them.
+	return append(list,
+		issues.Issue{Code: issues.UnrecognizedKeys, Path: issues.Path{"user"}, Keys: []string{"emial", "zzz"}, Allowed: []string{"email", "name"}},
+		issues.Issue{Code: issues.InvalidType, Path: issues.Path{"user", "email"}, Absent: true, Expected: issues.TypeString},
+		issues.Issue{Code: issues.UnrecognizedKeys, Path: issues.Path{"acct"}, Keys: []string{"nmae"}, Allowed: []string{"name", "id"}},
+		issues.Issue{Code: issues.InvalidType, Path: issues.Path{"acct", "name"}, Absent: true})
 }
 
 // TestRenderingsAgreeUnderBudget: Format, Append, Result and Fields keep the

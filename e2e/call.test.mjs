@@ -37,7 +37,7 @@ test('a validation_error through selfheal proxy, read back by the Go client', { 
   assert.equal(out.validation_error.action, 'write_file');
   const names = out.validation_error.fields.map((f) => f.name);
   assert.deepEqual(names, ['(root)']);
-  assert.match(out.validation_error.fields[0].text, /Unrecognized key 'contents'; did you mean 'content'\?/);
+  assert.match(out.validation_error.fields[0].text, /Unrecognized key; did you mean 'content'\? You sent: 'contents'\./);
   assert.equal(out.validation_error.recovery, 'Fix the fields above and call the tool again. Do not explain the error.');
   assert.equal(existsSync(join(dir, 'a.txt')), false, 'the bad call reached the server');
 

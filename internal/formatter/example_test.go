@@ -18,9 +18,9 @@ func Example() {
 	fmt.Println(string(f.AppendValidation(nil, "users.create", list)))
 	// Output:
 	// <validation_error action="users.create">
-	//   <field name="(root)">Unrecognized key 'nmae'; did you mean 'name'? You sent: 'nmae'. Expected only these keys: 'name', 'email'.</field>
-	//   <field name="age">Wrong type: the number was sent as a string. You sent: '42'. Expected an integer: send 42 without quotes.</field>
-	//   <field name="qty">Not a multiple of 5. You sent: 7. Expected a multiple of 5, such as 5 or 10.</field>
+	//   <field name="(root)">Unrecognized key; did you mean 'name'? You sent: 'nmae'. Expected only the keys 'name', 'email'.</field>
+	//   <field name="age">Wrong type. You sent: '42' (a string). Expected an integer: 42, without quotes.</field>
+	//   <field name="qty">Not a multiple of 5. You sent: 7. Expected a multiple such as 5 or 10.</field>
 	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 	// </validation_error>
 }

@@ -1,5 +1,11 @@
 package formatter
 
+import (
+	"strings"
+
+	"github.com/selfheal/selfheal/internal/templates"
+)
+
 // examples holds one valid value per format, shown after the expectation
 // when examples are on. Every entry is checked in the tests against a real
 // validator of that format: an example that the validator rejects would
@@ -156,4 +162,16 @@ var examples = map[string]string{
 	"color":                      "#1e90ff",
 	"country_code":               "US",
 	"eu_country_code":            "DE",
+}
+
+// layoutShown are the formats whose expectation already shows their layout
+// ("a date as YYYY-MM-DD"): a line does not add their example, which would
+// say the same thing again (the examples table still holds it).
+var layoutShown = map[string]bool{"date": true, "date-time": true, "datetime": true, "time": true}
+
+// shows reports whether the expectation of format already writes its
+// example ("a hex color such as #1e90ff"): the line then adds none.
+func (f *Formatter) shows(format, example string) bool {
+	m := f.formatMsg(format)
+	return m != nil && strings.Contains(m.Template(templates.Other).Source(), example)
 }

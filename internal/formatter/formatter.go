@@ -168,6 +168,7 @@ func (f *Formatter) put(s *state) {
 	}
 	s.out, s.frame, s.suggFor, s.vsuggFor = nil, frame{}, nil, nil
 	clear(s.sugg)
+	s.mg.reset()
 	f.pool.Put(s)
 }
 
@@ -217,6 +218,8 @@ type state struct {
 	pkey     []byte // the key of the plan being looked up
 	// redacted memoizes the redactor's answer per path key.
 	redacted [64]redactEntry
+	// mg: the lines that merge a misspelt key with a missing field.
+	mg mergeState
 }
 
 // frame is what the placeholders of the message being rendered read: the
@@ -246,6 +249,9 @@ func (s *state) run(list issues.List) {
 		}
 		s.order = append(s.order, ordered{key: sortKey(list[i].Path), i: i})
 	}
+	if s.findMerges(list); len(s.mg.list) > 0 {
+		s.order = slices.DeleteFunc(s.order, func(o ordered) bool { return s.mergedAway(list, o.i) })
+	}
 	slices.SortStableFunc(s.order, func(a, b ordered) int {
 		if a.key != b.key {
 			return cmp.Compare(a.key, b.key)
@@ -253,7 +259,14 @@ func (s *state) run(list issues.List) {
 		return issuesx.Compare(&list[a.i], &list[b.i])
 	})
 	for n, o := range s.order {
-		if !s.emitIssue(&list[o.i]) {
+		handled, ok := false, false
+		if len(s.mg.list) > 0 {
+			handled, ok = s.emitMerged(list, o.i)
+		}
+		if !handled {
+			ok = s.emitIssue(&list[o.i])
+		}
+		if !ok {
 			s.omitted = len(s.order) - n + counted
 			return
 		}

@@ -74,23 +74,23 @@ func TestLines(t *testing.T) {
 		{f, issues.Issue{Code: issues.TooSmall, Input: "", Origin: "string", Minimum: "1", Inclusive: true},
 			"Too short. You sent: '' (0 characters). Expected at least 1 character."},
 		{f, issues.Issue{Code: issues.TooSmall, Input: 17, Origin: "number", Minimum: "18", Inclusive: true},
-			"Number too small. You sent: 17. Expected a number greater than or equal to 18."},
+			"Number too small. You sent: 17. Expected a number of at least 18."},
 		{f, issues.Issue{Code: issues.TooBig, Input: 1.5, Origin: "number", Maximum: "1"},
 			"Number too big. You sent: 1.5. Expected a number less than 1."},
 		{f, issues.Issue{Code: issues.TooSmall, Input: "2020-01-01", Origin: "date", Minimum: "1767225600000", Inclusive: true},
 			"Date too early. You sent: '2020-01-01'. Expected a date on or after 2026-01-01T00:00:00Z."},
 		{f, issues.Issue{Code: issues.InvalidType, Input: "42", Expected: issues.TypeInteger},
-			"Wrong type: the number was sent as a string. You sent: '42'. Expected an integer: send 42 without quotes."},
+			"Wrong type. You sent: '42' (a string). Expected an integer: 42, without quotes."},
 		{f, issues.Issue{Code: issues.InvalidType, Input: `{"a":1}`, Expected: issues.TypeObject},
-			`Wrong type: an object was sent as a JSON string. You sent: '{"a":1}'. Expected an object itself, not a string that contains it.`},
+			`Wrong type. You sent: '{"a":1}' (a string of JSON). Expected an object itself, not a string.`},
 		{f, issues.Issue{Code: issues.InvalidType, Absent: true, Expected: issues.TypeString},
 			"Required field is missing. You sent: nothing. Expected a string."},
 		{f, issues.Issue{Code: issues.InvalidType, Input: []any{1.0, "x"}, Expected: issues.TypeObject},
-			`Wrong type. You sent: [1,"x"] (2 items) (an array). Expected an object.`},
+			`Wrong type. You sent: [1,"x"] (an array). Expected an object.`},
 		{f, issues.Issue{Code: issues.NotMultipleOf, Input: 7, Divisor: "5"},
-			"Not a multiple of 5. You sent: 7. Expected a multiple of 5, such as 5 or 10."},
+			"Not a multiple of 5. You sent: 7. Expected a multiple such as 5 or 10."},
 		{f, issues.Issue{Code: issues.UnrecognizedKeys, Keys: []string{"nmae"}, Allowed: []string{"name", "email"}},
-			"Unrecognized key 'nmae'; did you mean 'name'? You sent: 'nmae'. Expected only these keys: 'name', 'email'."},
+			"Unrecognized key; did you mean 'name'? You sent: 'nmae'. Expected only the keys 'name', 'email'."},
 		{f, issues.Issue{Code: issues.InvalidValue, Input: "Blue", Values: []any{"red", "blue"}},
 			"Invalid value; did you mean 'blue'? You sent: 'Blue'. Expected one of 'red', 'blue'."},
 		{f, issues.Issue{Code: issues.InvalidFormat, Input: strings.Repeat("é", 5000), Format: "email"},
@@ -400,5 +400,69 @@ func TestSortKeyAgreesWithCompare(t *testing.T) {
 				t.Errorf("sortKey orders %v, %v as %d; Compare says %d", a, b, got, want)
 			}
 		}
+	}
+}
+
+// TestMergedMisspeltKey: a misspelt key and the required field it should
+// have been are one line, at the field; the object's other unknown keys keep
+// their own line, and a key that suggests no missing field is not merged.
+func TestMergedMisspeltKey(t *testing.T) {
+	list := issues.List{
+		{Code: issues.UnrecognizedKeys, Keys: []string{"emial", "zzz"}, Allowed: []string{"address", "age", "email", "name", "role", "tags"}},
+		{Code: issues.InvalidType, Path: P{"email"}, Absent: true, Expected: issues.TypeString},
+		{Code: issues.InvalidType, Path: P{"name"}, Absent: true, Expected: issues.TypeString},
+		{Code: issues.UnrecognizedKeys, Path: P{"address"}, Keys: []string{"zip"}, Allowed: []string{"city", "postcode"}},
+		{Code: issues.InvalidType, Path: P{"address", "city"}, Absent: true},
+	}
+	for _, tc := range []struct {
+		f    *Formatter
+		want string
+	}{
+		{New(DefaultOptions()), `<validation_error action="users.create">
+  <field name="(root)">Unrecognized key. You sent: 'zzz'. Expected only the keys 'age', 'name', 'role', and 3 more.</field>
+  <field name="address">Unrecognized key. You sent: 'zip'. Expected only the keys 'city', 'postcode'.</field>
+  <field name="address.city">Required field is missing. You sent: nothing. Expected a value.</field>
+  <field name="email">Required field is missing; did you mean 'email'? You sent: the unknown key 'emial'. Expected a string.</field>
+  <field name="name">Required field is missing. You sent: nothing. Expected a string.</field>
+  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
+</validation_error>`},
+		{New(Options{Catalog: locales.Match("ja")}), `<validation_error action="users.create">
+  <field name="(root)">不明なキーです。送信値: 'zzz'。期待: 次のキーのみ: 'age', 'name', 'role'、ほか3件。</field>
+  <field name="address">不明なキーです。送信値: 'zip'。期待: 次のキーのみ: 'city', 'postcode'。</field>
+  <field name="address.city">必須フィールドがありません。送信値: なし。期待: 値。</field>
+  <field name="email">必須フィールドがありません。'email' の間違いではありませんか。送信値: 不明なキー 'emial'。期待: 文字列。</field>
+  <field name="name">必須フィールドがありません。送信値: なし。期待: 文字列。</field>
+  <recovery>上のフィールドを修正して、もう一度ツールを呼び出してください。エラーの説明はしないでください。</recovery>
+</validation_error>`},
+	} {
+		for range 3 { // planned or not, the same lines
+			if got := string(tc.f.AppendValidation(nil, "users.create", list)); got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+		}
+		fields, more := tc.f.Fields(list)
+		if len(fields) != 5 || more != "" || fields[3].Name != "email" {
+			t.Errorf("Fields: %d fields (%q), the fourth at %q", len(fields), more, fields[3].Name)
+		}
+	}
+	// With only room for one line, the other four are counted, not five.
+	f := New(Options{MaxIssues: 1})
+	if _, more := f.Fields(list); more == "" || !strings.Contains(more, "4") {
+		t.Errorf("more = %q, want 4 more", more)
+	}
+	if race.Enabled {
+		return
+	}
+	// Merged lines and the nearest few of a long list allocate nothing once
+	// warm, like every other line.
+	f = New(DefaultOptions())
+	list = append(list, issues.Issue{Code: issues.InvalidValue, Path: P{"role"}, Input: "admn",
+		Values: []any{"owner", "admin", "member", "viewer", "guest", "billing", "support"}})
+	buf := f.AppendValidation(nil, "users.create", list)
+	if !strings.Contains(string(buf), "Expected one of 'admin', 'owner', 'member', and 4 more.") {
+		t.Errorf("the long list is not cut to the nearest:\n%s", buf)
+	}
+	if n := testing.AllocsPerRun(200, func() { buf = f.AppendValidation(buf[:0], "users.create", list) }); n != 0 {
+		t.Errorf("AppendValidation allocates %v times per call", n)
 	}
 }

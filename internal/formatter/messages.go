@@ -166,6 +166,7 @@ const (
 	msgListMore                                // list.more
 	msgMore                                    // more
 	msgRecovery                                // recovery
+	msgUnrecognizedKeysMissing                 // unrecognized_keys.missing
 
 	numMsgs
 )
@@ -319,6 +320,7 @@ var msgKeys = [numMsgs][3]string{
 	msgListMore:                   {"list", "more", ""},
 	msgMore:                       {"more", "", ""},
 	msgRecovery:                   {"recovery", "", ""},
+	msgUnrecognizedKeysMissing:    {"unrecognized_keys", "missing", ""},
 }
 
 // family holds the ids of one family of keys (the keys that begin with

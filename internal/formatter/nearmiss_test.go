@@ -23,12 +23,12 @@ func TestNearMiss(t *testing.T) {
 		want []string
 	}{
 		{New(DefaultOptions()), []string{
-			"Unrecognized key 'dryrun'; did you mean 'dryRun'? You sent: 'dryrun'. Expected 'dryRun': the tool ignores keys it does not declare.",
-			"Unrecognized keys 'dry_run', 'dryrun'; did you mean 'dryRun'? You sent: 'dry_run', 'dryrun'. Expected 'dryRun': the tool ignores keys it does not declare.",
+			"Unrecognized key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores keys it does not declare.",
+			"Unrecognized keys; did you mean 'dryRun'? You sent: 'dry_run', 'dryrun'. Expected those keys: the tool ignores keys it does not declare.",
 		}},
 		{New(Options{Catalog: locales.Match("ja")}), []string{
-			"不明なキー 'dryrun' があります。'dryRun' の間違いではありませんか。送信値: 'dryrun'。期待: 'dryRun'。宣言されていないキーはツールに無視されます。",
-			"不明なキー 'dry_run', 'dryrun' があります。'dryRun' の間違いではありませんか。送信値: 'dry_run', 'dryrun'。期待: 'dryRun'。宣言されていないキーはツールに無視されます。",
+			"不明なキーです。'dryRun' の間違いではありませんか。送信値: 'dryrun'。期待: そのキー。宣言されていないキーはツールに無視されます。",
+			"不明なキーです。'dryRun' の間違いではありませんか。送信値: 'dry_run', 'dryrun'。期待: そのキー。宣言されていないキーはツールに無視されます。",
 		}},
 	} {
 		for i := range list {

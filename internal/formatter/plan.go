@@ -60,9 +60,9 @@ func allowedOf(tpl *templates.Template, is *issues.Issue) allowedFacts {
 	switch {
 	case !tpl.Has(templates.Allowed):
 		return noAllowed
-	case is.Code == issues.UnrecognizedKeys:
+	case is.Code == issues.UnrecognizedKeys && len(is.Allowed) <= fewListed:
 		return allowedKeys
-	case is.Code != issues.Custom && scalars(is.Values):
+	case is.Code != issues.Custom && len(is.Values) <= fewListed && scalars(is.Values):
 		return allowedValues
 	}
 	return allowedOpen

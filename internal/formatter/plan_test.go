@@ -55,7 +55,7 @@ func TestPlansFollowContent(t *testing.T) {
 	for _, m := range []string{"10", "10", "10", "20", "20", "20"} {
 		copy(min, m)
 		small.Minimum = issues.Number(string(min)) // a fresh string each time
-		want := "Number too small. You sent: 3. Expected a number greater than or equal to " + m + "."
+		want := "Number too small. You sent: 3. Expected a number of at least " + m + "."
 		if got := string(f.AppendLine(nil, &small)); got != want {
 			t.Errorf("got %q\nwant %q", got, want)
 		}
@@ -76,7 +76,7 @@ func TestPlannedLinesAreEscaped(t *testing.T) {
 		{issues.Issue{Code: issues.TooSmall, Path: issues.Path{"bio"}, Input: "plain", Origin: "string", Minimum: "10", Inclusive: true},
 			`  <field name="bio">Too short. You sent: 'plain' (5 characters). Expected at least 10 characters.</field>` + "\n"},
 		{issues.Issue{Code: issues.InvalidFormat, Path: issues.Path{"a<b"}, Input: "x]]", Format: "regex", Pattern: "^]]>$"},
-			`  <field name="[&quot;a&lt;b&quot;]">Does not match the required pattern. You sent: 'x]]'. Expected a string matching the pattern '^]]&gt;$'.</field>` + "\n"},
+			`  <field name="[&quot;a&lt;b&quot;]">Does not match the pattern. You sent: 'x]]'. Expected a string matching '^]]&gt;$'.</field>` + "\n"},
 	} {
 		for call := 1; call <= 4; call++ {
 			out := string(f.AppendValidation(nil, "t", issues.List{tc.is}))

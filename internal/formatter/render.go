@@ -190,7 +190,7 @@ func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 	case templates.FormatExpected:
 		return s.appendMessage(dst, s.f.formatMsg(is.Format), 1)
 	case templates.Example:
-		if !s.f.examples {
+		if !s.f.examples || layoutShown[is.Format] {
 			return dst
 		}
 		ex, ok := examples[is.Format]
@@ -199,7 +199,7 @@ func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 			s.scratch = exampleTime.AppendFormat(s.scratch[:0], is.Layout)
 			pv := preview{budget: len(s.scratch)}
 			s.value = pv.appendBytes(s.value[:0], s.scratch, '\'')
-		case !ok:
+		case !ok, s.f.shows(is.Format, ex):
 			return dst
 		case kindOf(is.Input) == kindNumber && issues.Number(ex).IsNumeric():
 			// A number field's example is a number, not a string.
@@ -225,11 +225,21 @@ func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 		return dst
 	case templates.Allowed:
 		if is.Code == issues.UnrecognizedKeys {
+			if len(is.Allowed) > fewListed && len(is.Keys) > 0 {
+				return s.appendNearest(dst, len(is.Allowed), func(i int) int {
+					return keyDistance(is.Keys[0], is.Allowed[i])
+				}, func(dst []byte, i int) []byte { return s.appendQuoted(dst, is.Allowed[i]) })
+			}
 			return s.appendStrings(dst, is.Allowed)
 		}
 		if is.Code == issues.Custom && s.hidden {
 			// The repeated items of a sensitive field are its values.
 			return s.appendMessage(dst, s.m(msgValueHidden), 1)
+		}
+		if len(is.Values) > fewListed && is.Code == issues.InvalidValue {
+			return s.appendNearest(dst, len(is.Values), func(i int) int {
+				return valueDistance(is.Input, is.Values[i])
+			}, func(dst []byte, i int) []byte { return s.appendCut(dst, is.Values[i]) })
 		}
 		return s.appendValues(dst, is.Values)
 	case templates.Count:
@@ -369,7 +379,7 @@ func (s *state) appendPair(dst []byte, field issues.Path, values []any) []byte {
 
 // appendSent renders the value sent: "nothing" when absent, its type and
 // size when the field is sensitive, else a preview, with the full size when
-// the preview was cut or is a container (unless the line states the size).
+// the preview was cut (a container shown whole shows its size itself).
 func (s *state) appendSent(dst []byte) []byte {
 	is := s.is
 	if is.Absent {
@@ -398,7 +408,9 @@ func (s *state) appendSent(dst []byte) []byte {
 		return dst
 	}
 	dst = pv.appendTop(dst, is.Input)
-	if k := kindOf(is.Input); (pv.truncated || k == kindArray || k == kindObject) && !s.tpl.Has(templates.Size) {
+	// A container shown whole states its size itself; a cut one says how
+	// much was cut.
+	if pv.truncated && !s.tpl.Has(templates.Size) {
 		if _, _, ok := sizeOf(is.Input); ok {
 			s.value = append(s.value[:0], dst[start:]...)
 			return s.appendMessage(dst[:start], s.m(msgValueSized), 1)

@@ -57,6 +57,9 @@ var rules = [...]rule{
 
 	// An open schema: the keys were accepted, and will be ignored. Allowed
 	// holds what the keys stand for, not the "only" keys.
+	// A misspelt key and the required field it should have been are one
+	// line, at the field (see merges): its inner issue is the missing one.
+	{code: issues.UnrecognizedKeys, when: misspeltField, id: msgUnrecognizedKeysMissing},
 	{code: issues.UnrecognizedKeys, when: nearMiss, id: msgUnrecognizedKeysNearMiss},
 	{code: issues.UnrecognizedKeys, when: keySuggested, id: msgUnrecognizedKeysSuggest},
 	{code: issues.UnrecognizedKeys, when: keysAllowed, id: msgUnrecognizedKeysAllowed},
@@ -203,6 +206,7 @@ func unnamedFormat(_ *state, is *issues.Issue) bool {
 }
 func describedFormat(s *state, is *issues.Issue) bool { return s.f.formatMsg(is.Format) != nil }
 func multiples(s *state, is *issues.Issue) bool       { return s.multiples(is) }
+func misspeltField(s *state, _ *issues.Issue) bool    { return s.inner != nil }
 func nearMiss(_ *state, is *issues.Issue) bool        { return is.Check == issues.CheckNearMiss }
 func keySuggested(s *state, is *issues.Issue) bool    { return s.keySuggestions(is) }
 func keysAllowed(_ *state, is *issues.Issue) bool     { return len(is.Allowed) > 0 }

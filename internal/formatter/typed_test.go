@@ -32,7 +32,7 @@ func TestPlansFollowTypedFacts(t *testing.T) {
 		{issues.Issue{Code: issues.Custom, Check: issues.CheckUnique, Path: issues.Path{"users"}, Input: []any{}, Values: []any{"a"}, UniqueBy: "email"},
 			`<field name="users">Items must have a unique 'email'.`},
 		{issues.Issue{Code: issues.Custom, Check: issues.CheckUnique, Path: issues.Path{"users"}, Input: []any{}, Values: []any{"a"}},
-			`<field name="users">Items must be unique. You sent: [] (0 items). Expected no repeated item, but 'a' appears more than once.</field>`},
+			`<field name="users">Items must be unique. You sent: []. Expected no repeated item; 'a' repeats.</field>`},
 	} {
 		for call := 1; call <= 3; call++ {
 			out := string(f.AppendValidation(nil, "t", issues.List{tc.is}))

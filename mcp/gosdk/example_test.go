@@ -60,9 +60,8 @@ func Example() {
 	// Output:
 	// isError: true
 	// <validation_error action="users.create">
-	//   <field name="(root)">Unrecognized key 'emial'; did you mean 'email'? You sent: 'emial'. Expected only these keys: 'age', 'email', 'name'.</field>
-	//   <field name="age">Wrong type: the number was sent as a string. You sent: '36'. Expected an integer: send 36 without quotes.</field>
-	//   <field name="email">Required field is missing. You sent: nothing. Expected a string.</field>
+	//   <field name="age">Wrong type. You sent: '36' (a string). Expected an integer: 36, without quotes.</field>
+	//   <field name="email">Required field is missing; did you mean 'email'? You sent: the unknown key 'emial'. Expected a string.</field>
 	//   <field name="name">Wrong type. You sent: 42 (a number). Expected a string.</field>
 	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 	// </validation_error>

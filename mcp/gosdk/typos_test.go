@@ -16,8 +16,8 @@ import (
 // the handler runs without the argument meant (dryRun has a default, which
 // must not hide 'dryrun').
 func TestTypos(t *testing.T) {
-	const dryrun = "Unrecognized key 'dryrun'; did you mean 'dryRun'? You sent: 'dryrun'. Expected 'dryRun': the tool ignores keys it does not declare."
-	const contents = "Unrecognized key 'contents'; did you mean 'content'? You sent: 'contents'. Expected 'content': the tool ignores keys it does not declare."
+	const dryrun = "Unrecognized key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores keys it does not declare."
+	const contents = "Unrecognized key; did you mean 'content'? You sent: 'contents'. Expected that key: the tool ignores keys it does not declare."
 	for _, tc := range []struct {
 		name   string
 		opts   []gosdk.Option
@@ -74,7 +74,7 @@ func TestTyposMiddleware(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "<validation_error action=\"write_file\">\n  <field name=\"(root)\">Unrecognized key 'contents'; did you mean 'content'? You sent: 'contents'. Expected 'content': the tool ignores keys it does not declare.</field>\n" +
+	want := "<validation_error action=\"write_file\">\n  <field name=\"(root)\">Unrecognized key; did you mean 'content'? You sent: 'contents'. Expected that key: the tool ignores keys it does not declare.</field>\n" +
 		"  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>\n</validation_error>"
 	if got := text(t, res); !res.IsError || ran != 0 || got != want {
 		t.Errorf("isError %v, handler ran %d times, got\n%s\nwant\n%s", res.IsError, ran, got, want)

@@ -17,8 +17,8 @@ import (
 // the handler runs without the argument meant. AddTool and Middleware
 // alike.
 func TestTypos(t *testing.T) {
-	const dryrun = "Unrecognized key 'dryrun'; did you mean 'dryRun'? You sent: 'dryrun'. Expected 'dryRun': the tool ignores keys it does not declare."
-	const contents = "Unrecognized key 'contents'; did you mean 'content'? You sent: 'contents'. Expected 'content': the tool ignores keys it does not declare."
+	const dryrun = "Unrecognized key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores keys it does not declare."
+	const contents = "Unrecognized key; did you mean 'content'? You sent: 'contents'. Expected that key: the tool ignores keys it does not declare."
 	for _, tc := range []struct {
 		name   string
 		opts   []mcpgo.Option

@@ -54,8 +54,7 @@ func Example() {
 	// Output:
 	// id 2 isError true
 	// <validation_error action="write_file">
-	//   <field name="(root)">Unrecognized key 'contents'; did you mean 'content'? You sent: 'contents'. Expected only these keys: 'content', 'path'.</field>
-	//   <field name="content">Required field is missing. You sent: nothing. Expected a string.</field>
+	//   <field name="content">Required field is missing; did you mean 'content'? You sent: the unknown key 'contents'. Expected a string.</field>
 	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 	// </validation_error>
 	// {"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"done"}]}}

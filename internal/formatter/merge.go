@@ -1,0 +1,199 @@
+package formatter
+
+import "github.com/selfheal/selfheal/issues"
+
+// A misspelt key and the required field it should have been ('emial' sent,
+// 'email' missing) are one problem, so they are one line, written at the
+// missing field's path, where the model must put the value:
+//
+//	<field name="email">Required field is missing; did you mean 'email'? You sent: the unknown key 'emial'. Expected a string.</field>
+//
+// The unrecognized_keys issue keeps a line for its other keys, if any. The
+// issues themselves are not changed (their JSON form lists both); only the
+// lines are merged, in run, so that every caller (Append, Fields, Result)
+// sees the same lines under the same budget.
+
+// maxMergeScan bounds the issues a merge is looked for among, so that a
+// call with thousands of issues does not pay for pairs it cannot show.
+const maxMergeScan = 64
+
+// merged is one merge: the missing field's issue and the key sent for it,
+// by their index in the list.
+type merged struct {
+	miss, unk int
+	key, sugg string
+}
+
+// mergeState is what run keeps to write merged lines without allocating
+// once warm.
+type mergeState struct {
+	list    []merged
+	missing []int        // indexes of missing fields, candidates of a merge
+	keys    []string     // the keys of a partly merged unrecognized_keys issue
+	issue   issues.Issue // the issue a merged or shortened line is written from
+	pair    [2]string    // its key sent and the key suggested
+}
+
+// missingField reports whether is is a required field that was not sent,
+// with no condition (a conditional requirement is its own fact).
+func missingField(is *issues.Issue) bool {
+	return is.Code == issues.InvalidType && is.Absent && is.When == nil && len(is.Path) > 0
+}
+
+// findMerges records the merges of list in s.mg.list.
+func (s *state) findMerges(list issues.List) {
+	mg := &s.mg
+	mg.list, mg.missing = mg.list[:0], mg.missing[:0]
+	unknown := false
+	for i := range list {
+		switch is := &list[i]; {
+		case is.Code == issues.UnrecognizedKeys && len(is.Allowed) > 0:
+			unknown = true
+		case missingField(is) && len(mg.missing) < maxMergeScan:
+			mg.missing = append(mg.missing, i)
+		}
+	}
+	if !unknown || len(mg.missing) == 0 {
+		return
+	}
+	scanned := 0
+	for ui := range list {
+		u := &list[ui]
+		if u.Code != issues.UnrecognizedKeys || len(u.Allowed) == 0 {
+			continue
+		}
+		if scanned++; scanned > maxMergeScan {
+			return
+		}
+		for _, k := range u.Keys[:min(len(u.Keys), maxListed)] {
+			c, ok := closest(k, u.Allowed)
+			if !ok {
+				continue
+			}
+			for _, mi := range mg.missing {
+				if childOf(list[mi].Path, u.Path, c) && !s.mergedMissing(mi) {
+					mg.list = append(mg.list, merged{miss: mi, unk: ui, key: k, sugg: c})
+					break
+				}
+			}
+		}
+	}
+}
+
+func (s *state) mergedMissing(i int) bool {
+	for _, m := range s.mg.list {
+		if m.miss == i {
+			return true
+		}
+	}
+	return false
+}
+
+// keyMerged reports whether key k of the unrecognized_keys issue at index
+// u is written in a missing field's line.
+func (s *state) keyMerged(u int, k string) bool {
+	for _, m := range s.mg.list {
+		if m.unk == u && m.key == k {
+			return true
+		}
+	}
+	return false
+}
+
+// mergedAway reports whether every key of the unrecognized_keys issue at
+// index i is written in missing fields' lines: it has no line of its own.
+func (s *state) mergedAway(list issues.List, i int) bool {
+	is := &list[i]
+	if is.Code != issues.UnrecognizedKeys {
+		return false
+	}
+	for _, k := range is.Keys {
+		if !s.keyMerged(i, k) {
+			return false
+		}
+	}
+	return true
+}
+
+// emitMerged writes the line of the issue at index i when a merge changes
+// it: a missing field's merged line, or an unrecognized_keys line without
+// its merged keys. handled is false when no merge touches the issue.
+func (s *state) emitMerged(list issues.List, i int) (handled, ok bool) {
+	mg := &s.mg
+	for _, m := range mg.list {
+		if m.miss != i {
+			continue
+		}
+		miss, u := &list[i], &list[m.unk]
+		mg.pair = [2]string{m.key, m.sugg}
+		mg.issue = issues.Issue{Code: u.Code, Path: miss.Path, Keys: mg.pair[:1], Allowed: mg.pair[1:2],
+			Expected: miss.Expected, Source: u.Source}
+		s.suggFor = nil // the suggestions memo is keyed by the issue's address
+		return true, s.emitLine(&miss.Path, &mg.issue, miss)
+	}
+	u := &list[i]
+	if u.Code != issues.UnrecognizedKeys {
+		return false, false
+	}
+	keys, cut := mg.keys[:0], false
+	for _, k := range u.Keys {
+		if s.keyMerged(i, k) {
+			cut = true
+			continue
+		}
+		keys = append(keys, k)
+	}
+	mg.keys = keys
+	if !cut {
+		return false, false
+	}
+	mg.issue = *u
+	mg.issue.Keys = keys
+	s.suggFor = nil
+	return true, s.emitLine(&u.Path, &mg.issue, nil)
+}
+
+// childOf reports whether p is parent with the key k appended.
+func childOf(p, parent issues.Path, k string) bool {
+	if len(p) != len(parent)+1 {
+		return false
+	}
+	if last, ok := p[len(parent)].(string); !ok || last != k {
+		return false
+	}
+	for i := range parent {
+		if !sameElem(p[i], parent[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameElem compares two path elements of the kinds a path holds, without
+// the panic == gives on an uncomparable value.
+func sameElem(a, b any) bool {
+	switch a := a.(type) {
+	case string:
+		b, ok := b.(string)
+		return ok && a == b
+	case int:
+		b, ok := b.(int)
+		return ok && a == b
+	case int64:
+		b, ok := b.(int64)
+		return ok && a == b
+	case uint64:
+		b, ok := b.(uint64)
+		return ok && a == b
+	}
+	return false
+}
+
+// reset drops what the last call's merges held of its issues, so that a
+// pooled state pins none of a caller's values.
+func (mg *mergeState) reset() {
+	clear(mg.list)
+	clear(mg.keys)
+	mg.list, mg.keys = mg.list[:0], mg.keys[:0]
+	mg.issue, mg.pair = issues.Issue{}, [2]string{}
+}
