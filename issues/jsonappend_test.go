@@ -56,7 +56,7 @@ var jsonAppendCases = []Issue{
 	{Code: NotMultipleOf, Divisor: "0.01", Input: 0.005},
 	{Code: InvalidUnion, Branches: [][]Issue{{{Code: InvalidType, Expected: TypeString, Input: 1.0}}, nil, {}}, Input: 1.0},
 	{Code: InvalidElement, Key: 3, Issues: []Issue{{Code: Custom, Message: "bad"}}, Path: Path{"tags", 3}},
-	{Code: InvalidKey, Key: "k\u2028\u2029", Input: []any{1e21, 1e-7, 1e20, 123456789.0, -0.0, 1e-6}},
+	{Code: InvalidKey, Key: "k\u2028\u2029", Input: []any{1e21, 1e-7, 1e20, 123456789.0, math.Copysign(0, -1), 1e-6}},
 	{Code: Custom, Message: "quote \" backslash \\ nl \n tab \t cr \r bs \b ff \f nul \x00 del \x7f bad \xff\xfe é 日本 😀", Check: CheckUnique},
 	{Code: InvalidType, Expected: TypeObject, Input: Unknown{Type: "chan"}},
 	{Code: InvalidType, Expected: TypeObject, Input: Unknown{Type: "func"}, Absent: true},
