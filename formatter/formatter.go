@@ -187,6 +187,7 @@ type state struct {
 	collect bool   // Fields: keep each field's name and text too
 	name    []byte // the current field name
 	line    []byte // the current line, unescaped
+	spans   []int  // what of line may need escaping (appendIssue)
 	prevAt  int    // where the previous field starts in out
 	path    issues.Path
 	cut     issues.Path // a path with its long keys cut (appendName)
@@ -347,9 +348,10 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue) bool {
 	} else {
 		s.name = s.appendName(s.name[:0], *path)
 	}
-	s.line = s.appendIssue(s.line[:0], is, inner)
+	s.spans = s.spans[:0]
+	s.line = s.appendIssue(s.line[:0], &s.spans, is, inner)
 	start := len(s.out)
-	s.out = xmlenc.AppendField(s.out, s.name, s.line)
+	s.out = xmlenc.AppendFieldSpans(s.out, s.name, s.line, s.spans)
 	field := s.out[start:]
 	switch {
 	case s.lines > 0 && string(s.out[s.prevAt:start]) == string(field):
