@@ -248,12 +248,27 @@ func (s *state) run(list issues.List) {
 		}
 		s.order = append(s.order, ordered{key: sortKey(list[i].Path), i: i})
 	}
-	slices.SortStableFunc(s.order, func(a, b ordered) int {
+	less := func(a, b ordered) bool {
 		if a.key != b.key {
-			return cmp.Compare(a.key, b.key)
+			return a.key < b.key
 		}
-		return issues.Compare(&list[a.i], &list[b.i])
-	})
+		return issues.Compare(&list[a.i], &list[b.i]) < 0
+	}
+	if len(s.order) <= 16 {
+		// Most lists are a few issues: an insertion sort, stable.
+		for i := 1; i < len(s.order); i++ {
+			for j := i; j > 0 && less(s.order[j], s.order[j-1]); j-- {
+				s.order[j], s.order[j-1] = s.order[j-1], s.order[j]
+			}
+		}
+	} else {
+		slices.SortStableFunc(s.order, func(a, b ordered) int {
+			if a.key != b.key {
+				return cmp.Compare(a.key, b.key)
+			}
+			return issues.Compare(&list[a.i], &list[b.i])
+		})
+	}
 	for n, o := range s.order {
 		if !s.emitIssue(&list[o.i]) {
 			s.omitted = len(s.order) - n + counted
