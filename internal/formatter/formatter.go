@@ -187,6 +187,7 @@ type state struct {
 	collect bool   // Fields: keep each field's name and text too
 	name    []byte // the current field name
 	line    []byte // the current line, unescaped
+	spans   []int  // what of line may need escaping (appendIssue)
 	prevAt  int    // where the previous field starts in out
 	path    issues.Path
 	cut     issues.Path // a path with its long keys cut (appendName)
@@ -252,12 +253,27 @@ func (s *state) run(list issues.List) {
 	if s.findMerges(list); len(s.mg.list) > 0 {
 		s.order = slices.DeleteFunc(s.order, func(o ordered) bool { return s.mergedAway(list, o.i) })
 	}
-	slices.SortStableFunc(s.order, func(a, b ordered) int {
+	less := func(a, b ordered) bool {
 		if a.key != b.key {
-			return cmp.Compare(a.key, b.key)
+			return a.key < b.key
 		}
-		return issuesx.Compare(&list[a.i], &list[b.i])
-	})
+		return issuesx.Compare(&list[a.i], &list[b.i]) < 0
+	}
+	if len(s.order) <= 16 {
+		// Most lists are a few issues: an insertion sort, stable.
+		for i := 1; i < len(s.order); i++ {
+			for j := i; j > 0 && less(s.order[j], s.order[j-1]); j-- {
+				s.order[j], s.order[j-1] = s.order[j-1], s.order[j]
+			}
+		}
+	} else {
+		slices.SortStableFunc(s.order, func(a, b ordered) int {
+			if a.key != b.key {
+				return cmp.Compare(a.key, b.key)
+			}
+			return issuesx.Compare(&list[a.i], &list[b.i])
+		})
+	}
 	for n, o := range s.order {
 		handled, ok := false, false
 		if len(s.mg.list) > 0 {
@@ -359,9 +375,10 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue) bool {
 	} else {
 		s.name = s.appendName(s.name[:0], *path)
 	}
-	s.line = s.appendIssue(s.line[:0], is, inner)
+	s.spans = s.spans[:0]
+	s.line = s.appendIssue(s.line[:0], &s.spans, is, inner)
 	start := len(s.out)
-	s.out = xmlenc.AppendField(s.out, s.name, s.line)
+	s.out = xmlenc.AppendFieldSpans(s.out, s.name, s.line, s.spans)
 	field := s.out[start:]
 	switch {
 	case s.lines > 0 && string(s.out[s.prevAt:start]) == string(field):

@@ -201,8 +201,8 @@ func scalars(values []any) bool {
 }
 
 // appendPlanned renders message id for s.is like appendMessage, through
-// the plan cache.
-func (s *state) appendPlanned(dst []byte, id msgID, count int64) []byte {
+// the plan cache; with spans, as appendIssue says.
+func (s *state) appendPlanned(dst []byte, spans *[]int, id msgID, count int64) []byte {
 	m := s.m(id)
 	if m == nil {
 		return dst
@@ -213,7 +213,11 @@ func (s *state) appendPlanned(dst []byte, id msgID, count int64) []byte {
 	}
 	saved := s.frame
 	s.tpl, s.count = m.Template(form), count
-	dst = s.plan(id, form, s.tpl).Append(dst, s)
+	if tpl := s.plan(id, form, s.tpl); spans != nil {
+		dst, *spans = tpl.AppendSpans(dst, s, *spans)
+	} else {
+		dst = tpl.Append(dst, s)
+	}
 	s.frame = saved
 	return dst
 }

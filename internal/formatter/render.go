@@ -77,18 +77,20 @@ func (s *state) appendMessage(dst []byte, m *templates.Message, count int64) []b
 
 // appendLine renders one issue as its line.
 func (s *state) appendLine(dst []byte, is *issues.Issue) []byte {
-	return s.appendIssue(dst, is, nil)
+	return s.appendIssue(dst, nil, is, nil)
 }
 
 // appendIssue renders is, with inner as the inner issue of a union, key or
-// element (nil: the first one, for unions the closest alternative's).
-func (s *state) appendIssue(dst []byte, is, inner *issues.Issue) []byte {
+// element (nil: the first one, for unions the closest alternative's). When
+// spans is not nil, it also records there what of the line may need XML
+// escaping (see templates.Template.AppendSpans).
+func (s *state) appendIssue(dst []byte, spans *[]int, is, inner *issues.Issue) []byte {
 	saved := s.frame
 	// Whether the field is sensitive is asked by several placeholders;
 	// answer it once per issue.
 	s.is, s.inner, s.hidden = is, innerOf(is, inner), s.sensitive(is.Path)
 	id := s.choose(is)
-	dst = s.appendPlanned(dst, id, countOf(id, is))
+	dst = s.appendPlanned(dst, spans, id, countOf(id, is))
 	s.frame = saved
 	return dst
 }
@@ -263,7 +265,7 @@ func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 		if s.inner == nil {
 			return dst
 		}
-		return s.appendIssue(dst, s.inner, nil)
+		return s.appendIssue(dst, nil, s.inner, nil)
 	case templates.Unquoted:
 		str, _ := is.Input.(string)
 		return appendInline(dst, strings.TrimSpace(str))

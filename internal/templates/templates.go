@@ -83,9 +83,10 @@ type Filler interface {
 // Template is a compiled template: literal text and placeholders, split once
 // at compile time so that rendering is a loop of appends.
 type Template struct {
-	src  string
-	segs []segment
-	uses uint32 // bit p set when placeholder p appears
+	src   string
+	segs  []segment
+	uses  uint32 // bit p set when placeholder p appears
+	plain bool   // its literal text needs no XML escaping (see AppendSpans)
 }
 
 type segment struct {
@@ -135,6 +136,7 @@ func Compile(src string) (*Template, error) {
 		}
 	}
 	flush()
+	t.plain = plainLiterals(t.segs)
 	return t, nil
 }
 
@@ -195,6 +197,7 @@ func (t *Template) Partial(f Filler, fixed func(Placeholder) bool) *Template {
 		}
 	}
 	flush()
+	p.plain = plainLiterals(p.segs)
 	return p
 }
 
@@ -209,4 +212,50 @@ func (t *Template) Append(dst []byte, f Filler) []byte {
 		}
 	}
 	return dst
+}
+
+// AppendSpans renders t like Append, and appends to spans the start and
+// end in dst of each text t did not write itself: what the placeholders
+// rendered, and all of it when t's literal text is not plain printable
+// ASCII. The bytes outside the spans are then printable ASCII other than
+// &, < and >, which XML text shows as they are: a caller escaping the line
+// escapes only the spans.
+func (t *Template) AppendSpans(dst []byte, f Filler, spans []int) ([]byte, []int) {
+	if !t.plain {
+		start := len(dst)
+		dst = t.Append(dst, f)
+		return dst, append(spans, start, len(dst))
+	}
+	for i := range t.segs {
+		s := &t.segs[i]
+		if s.ph == none {
+			dst = append(dst, s.lit...)
+			continue
+		}
+		start := len(dst)
+		dst = f.AppendPlaceholder(dst, s.ph)
+		switch n := len(spans); {
+		case len(dst) == start:
+		case n > 0 && start-spans[n-1] <= 16:
+			// Escaping plain text changes nothing: one span is
+			// cheaper than two close together.
+			spans[n-1] = len(dst)
+		default:
+			spans = append(spans, start, len(dst))
+		}
+	}
+	return dst, spans
+}
+
+// plainLiterals reports whether every literal byte of segs is printable
+// ASCII other than &, < and >.
+func plainLiterals(segs []segment) bool {
+	for _, s := range segs {
+		for i := 0; i < len(s.lit); i++ {
+			if c := s.lit[i]; c < 0x20 || c > 0x7E || c == '&' || c == '<' || c == '>' {
+				return false
+			}
+		}
+	}
+	return true
 }

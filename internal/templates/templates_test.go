@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -179,4 +180,34 @@ type countingFiller struct {
 func (c countingFiller) AppendPlaceholder(dst []byte, p Placeholder) []byte {
 	c.asked[p]++
 	return c.m.AppendPlaceholder(dst, p)
+}
+
+// AppendSpans writes what Append writes, and marks every byte that is not
+// printable ASCII other than & < > as inside a span: the bytes a caller
+// copies without escaping need none.
+func TestAppendSpans(t *testing.T) {
+	fill := mapFiller{Sent: "'a<b'", Minimum: "3", Size: "", Pattern: "x&y"}
+	tests := []struct {
+		src   string
+		spans []int
+	}{
+		{"Too short. You sent: {sent}. Expected at least {minimum}.", []int{21, 26, 46, 47}},
+		{"{sent}{minimum}", []int{0, 6}},                // adjacent: one span
+		{"{sent}, then {minimum}", []int{0, 13}},        // close: one span
+		{"Size {size}.", nil},                           // nothing rendered: no span
+		{"A < literal {pattern}", []int{0, 15}},         // a literal that needs escaping: all of it
+		{"日本語 {minimum}以上。", []int{0, len("日本語 3以上。")}}, // not ASCII: all of it
+		{"Pattern {pattern} and a long literal before {sent}", []int{8, 11, 38, 43}},
+	}
+	for _, tt := range tests {
+		tpl := MustCompile(tt.src)
+		want := string(tpl.Append(nil, fill))
+		got, spans := tpl.AppendSpans(nil, fill, nil)
+		if string(got) != want {
+			t.Errorf("%q: AppendSpans wrote %q, Append %q", tt.src, got, want)
+		}
+		if !slices.Equal(spans, tt.spans) {
+			t.Errorf("%q: spans %v, want %v", tt.src, spans, tt.spans)
+		}
+	}
 }

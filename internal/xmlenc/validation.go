@@ -25,6 +25,26 @@ func AppendField[N, T string | []byte](dst []byte, name N, text T) []byte {
 	return append(dst, "</field>\n"...)
 }
 
+// AppendFieldSpans is AppendField for a text of which only the spans (pairs
+// of start and end offsets into text, in order) may need escaping: the
+// bytes between them must be printable ASCII other than &, < and >, and are
+// copied as they are. It writes the same bytes as AppendField: escaping
+// such bytes changes nothing, and each span is escaped after the bytes
+// before it, as one call on the whole text would see them.
+func AppendFieldSpans(dst, name, text []byte, spans []int) []byte {
+	dst = append(dst, `  <field name="`...)
+	dst = AppendAttr(dst, name)
+	dst = append(dst, `">`...)
+	last := 0
+	for i := 0; i+1 < len(spans); i += 2 {
+		dst = append(dst, text[last:spans[i]]...)
+		dst = AppendText(dst, text[spans[i]:spans[i+1]])
+		last = spans[i+1]
+	}
+	dst = append(dst, text[last:]...)
+	return append(dst, "</field>\n"...)
+}
+
 // AppendValidationClose appends the end of a validation_error: the optional
 // more note, then what section appends (envelope's <contract_awareness>; nil
 // appends nothing), the recovery line (empty means [DefaultRecovery]) and

@@ -94,3 +94,28 @@ func ExampleAppendText() {
 	// Output:
 	// a &lt; b &amp;&amp; c > d ]]&gt; \u0000 �
 }
+
+// AppendFieldSpans writes what AppendField writes when the bytes outside
+// the spans need no escaping, whatever the spans hold: a "]]>" across a
+// span's edge, invalid UTF-8 at its end, a control character.
+func TestAppendFieldSpans(t *testing.T) {
+	tests := []struct {
+		text  string
+		spans []int
+	}{
+		{"You sent: 'a<b&c'. Expected a string.", []int{10, 17}},
+		{"no spans at all", nil},
+		{"ends ]]", []int{5, 7}},
+		{"a]]>b", []int{0, 3, 3, 5}}, // a span starting with > after one ending in ]]
+		{"bad \xff\xfe. and \x01 too", []int{4, 6, 12, 13}},
+		{"cut \xe2\x82. then", []int{4, 6}},
+		{"", nil},
+	}
+	for _, tt := range tests {
+		name := []byte(`a"b`)
+		want := string(xmlenc.AppendField(nil, name, tt.text))
+		if got := string(xmlenc.AppendFieldSpans(nil, name, []byte(tt.text), tt.spans)); got != want {
+			t.Errorf("%q %v:\n got %q\nwant %q", tt.text, tt.spans, got, want)
+		}
+	}
+}
