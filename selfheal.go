@@ -190,8 +190,24 @@ func (e *Engine) Format(action string, err error) string {
 	if err == nil {
 		return ""
 	}
-	return string(e.Append(nil, action, err))
+	// The text is built in a pooled buffer and copied once: built in a
+	// fresh one, it would grow four or five times on a failed call.
+	p := formatPool.Get().(*[]byte)
+	buf := e.Append((*p)[:0], action, err)
+	s := string(buf)
+	if cap(buf) <= maxPooledText {
+		clear(buf) // as listPool: keep no value a model sent alive
+		*p = buf[:0]
+		formatPool.Put(p)
+	}
+	return s
 }
+
+// formatPool holds Format's buffers; one that grew past maxPooledText (a
+// call with a large budget) is left to the collector.
+var formatPool = sync.Pool{New: func() any { b := make([]byte, 0, 2048); return &b }}
+
+const maxPooledText = 64 << 10
 
 // Append is Format appending to dst. With a reused buffer it allocates
 // nothing once warm, for an issues.List and for a validator error alike:
