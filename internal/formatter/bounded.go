@@ -29,7 +29,11 @@ func (f *Formatter) Bounded(list issues.List) issues.List {
 	}
 	s := f.get()
 	defer f.put(s)
-	order := make([]int, 0, len(list))
+	var small [16]int // a usual list's order, without allocating
+	order := small[:0]
+	if len(list) > len(small) {
+		order = make([]int, 0, len(list))
+	}
 	for i := range list {
 		if list[i].Check != issuesx.CheckOmitted {
 			order = append(order, i)
@@ -159,15 +163,15 @@ func (s *state) boundValue(v any) any {
 		if len(v) > s.f.maxRunes {
 			return s.cutKey(string(v))
 		}
-		return v
 	case string:
 		if len(v) > s.f.maxRunes {
 			return s.cutKey(v)
 		}
-		return v
+	default:
+		pv := preview{budget: s.f.maxRunes, redact: s.f.redact}
+		return string(pv.appendValue(nil, v, 0))
 	}
-	pv := preview{budget: s.f.maxRunes, redact: s.f.redact}
-	return string(pv.appendValue(nil, v, 0))
+	return v // the value as it came: boxing it again would allocate
 }
 
 // cutString cuts s to at most limit bytes at a rune boundary, with an
