@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -34,7 +35,9 @@ func Decode(data []byte) (any, error) {
 		return nil, fmt.Errorf("JSON nested deeper than %d levels (at byte %d)", MaxDepth, off)
 	}
 	if plain(data) {
-		v, _ := parse(data, skipSpace(data, 0))
+		// One copy of the document; its strings and numbers are parts of it.
+		doc := string(data)
+		v, _ := parse(doc, skipSpace(doc, 0))
 		return v, nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -58,7 +61,9 @@ func DecodeLocated(data []byte) (any, error) {
 		return nil, fmt.Errorf("JSON nested too deeply at line %d, column %d: more than %d levels of objects and arrays", line, col, MaxDepth)
 	}
 	if plain(data) {
-		v, _ := parse(data, skipSpace(data, 0))
+		// One copy of the document; its strings and numbers are parts of it.
+		doc := string(data)
+		v, _ := parse(doc, skipSpace(doc, 0))
 		return v, nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -155,10 +160,11 @@ func plain(data []byte) bool {
 }
 
 // parse decodes the value at data[i] of a plain document (see plain) and
-// returns it with the offset after it: objects as map[string]any, arrays
+// returns it with the offset after it, its strings and numbers sharing
+// data's bytes: objects as map[string]any, arrays
 // as []any (empty, not nil, for []), numbers as json.Number, as
 // encoding/json does.
-func parse(data []byte, i int) (any, int) {
+func parse(data string, i int) (any, int) {
 	switch data[i] {
 	case '{':
 		m := make(map[string]any)
@@ -167,8 +173,8 @@ func parse(data []byte, i int) (any, int) {
 			return m, i + 1
 		}
 		for {
-			end := i + 1 + bytes.IndexByte(data[i+1:], '"')
-			key := string(data[i+1 : end])
+			end := i + 1 + strings.IndexByte(data[i+1:], '"')
+			key := data[i+1 : end]
 			i = skipSpace(data, end+1) + 1 // past the colon
 			var v any
 			v, i = parse(data, skipSpace(data, i))
@@ -196,8 +202,8 @@ func parse(data []byte, i int) (any, int) {
 			i = skipSpace(data, i+1)
 		}
 	case '"':
-		end := i + 1 + bytes.IndexByte(data[i+1:], '"')
-		return string(data[i+1 : end]), end + 1
+		end := i + 1 + strings.IndexByte(data[i+1:], '"')
+		return data[i+1 : end], end + 1
 	case 't':
 		return true, i + 4
 	case 'f':
@@ -214,7 +220,7 @@ func parse(data []byte, i int) (any, int) {
 
 // skipSpace returns the offset of the first byte at or after i that is not
 // JSON white space.
-func skipSpace(data []byte, i int) int {
+func skipSpace(data string, i int) int {
 	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
 		i++
 	}
