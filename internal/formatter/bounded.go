@@ -40,21 +40,129 @@ func (f *Formatter) Bounded(list issues.List) issues.List {
 		}
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return issuesx.Compare(&list[a], &list[b]) })
-	out := make(issues.List, 0, min(len(order), f.maxIssues))
-	size := 0
-	for _, i := range order {
-		if len(out) == f.maxIssues {
-			break
+	// Every kept issue is copied and bounded first. When the most their
+	// JSON could take fits the byte budget, none needs writing to be
+	// measured; otherwise each is written, in order, until one does not fit.
+	out := make(issues.List, min(len(order), f.maxIssues))
+	most, known := 0, true
+	for k, i := range order[:len(out)] {
+		out[k] = s.bound(list[i], 0)
+		if known {
+			n, ok := jsonBound(&out[k], 0)
+			most, known = most+n, ok
 		}
-		is := s.bound(list[i], 0)
-		data, _ := is.MarshalJSON() // never fails; encoding/json's Marshal would only add a compaction pass
-		if len(out) > 0 && size+len(data) > f.maxBytes {
-			break
+	}
+	if known && most <= f.maxBytes {
+		return out
+	}
+	size := 0
+	for k := range out {
+		data, _ := out[k].MarshalJSON() // never fails; encoding/json's Marshal would only add a compaction pass
+		if k > 0 && size+len(data) > f.maxBytes {
+			return out[:k]
 		}
 		size += len(data)
-		out = append(out, is)
 	}
 	return out
+}
+
+// jsonBound returns at least the length of is's JSON (issues.Issue's
+// MarshalJSON) as bound leaves it, counted without writing it: each string
+// as if every byte took a six-byte escape, each member with its name. ok is
+// false when it cannot tell (an input, a Ref or a Condition, a value of an
+// unusual type); depth stops a runaway nesting.
+func jsonBound(is *issues.Issue, depth int) (n int, ok bool) {
+	if !is.Absent || is.Ref != nil || is.When != nil || depth > 4 {
+		return 0, false
+	}
+	n = len(`{"code":,"path":[]}`) + jsonStringBound(string(is.Code))
+	for _, el := range is.Path {
+		m, ok := jsonValueBound(el)
+		if !ok {
+			return 0, false
+		}
+		n += 1 + m
+	}
+	if is.Expected != 0 {
+		n += len(`,"expected":""`) + 8*len("integer|")
+	}
+	n += len(`,"inclusive":false`) + len(`,"exact":true`)
+	for _, m := range [...]string{is.Origin, string(is.Minimum), string(is.Maximum), is.Format, is.Pattern, is.Prefix,
+		is.Suffix, is.Includes, is.Layout, is.Country, is.UniqueBy, is.Param, string(is.Divisor), is.Message, is.Check, is.Source} {
+		if m != "" {
+			n += len(`,"":`) + len("includes") + jsonStringBound(m)
+		}
+	}
+	for _, list := range [...][]string{is.Keys, is.Allowed} {
+		n += len(`,"allowed":[]`)
+		for _, v := range list {
+			n += 1 + jsonStringBound(v)
+		}
+	}
+	n += len(`,"values":[]`)
+	for _, v := range is.Values {
+		m, ok := jsonValueBound(v)
+		if !ok {
+			return 0, false
+		}
+		n += 1 + m
+	}
+	n += len(`,"errors":[]`)
+	for _, br := range is.Branches {
+		m, ok := jsonListBound(br, depth)
+		if !ok {
+			return 0, false
+		}
+		n += 1 + m
+	}
+	m, ok := jsonListBound(is.Issues, depth)
+	if !ok {
+		return 0, false
+	}
+	n += len(`,"issues":`) + m
+	if is.Key != nil {
+		m, ok := jsonValueBound(is.Key)
+		if !ok {
+			return 0, false
+		}
+		n += len(`,"key":`) + m
+	}
+	return n, true
+}
+
+// jsonListBound is jsonBound for a list of issues, "null" or "[…]".
+func jsonListBound(list []issues.Issue, depth int) (int, bool) {
+	n := len("null")
+	for i := range list {
+		m, ok := jsonBound(&list[i], depth+1)
+		if !ok {
+			return 0, false
+		}
+		n += 1 + m
+	}
+	return n, true
+}
+
+// jsonStringBound is the most a string's JSON can take: quotes, and a
+// six-byte escape (\u00XX, \ufffd, \u2028) for every byte.
+func jsonStringBound(s string) int { return 2 + 6*len(s) }
+
+// jsonValueBound is the most a value's JSON can take, for the types
+// issues.Issue writes itself and json.Number; ok is false for any other.
+func jsonValueBound(v any) (int, bool) {
+	switch v := v.(type) {
+	case nil, bool:
+		return len("false"), true
+	case string:
+		return jsonStringBound(v), true
+	case json.Number:
+		return max(len(v), len("null")), true
+	case int, int64, uint64:
+		return len("-9223372036854775808"), true
+	case float64:
+		return len("-1.2345678901234567e-308"), true
+	}
+	return 0, false
 }
 
 // bound returns a bounded copy of is (see Bounded); depth counts the
