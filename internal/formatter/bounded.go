@@ -40,17 +40,55 @@ func (f *Formatter) Bounded(list issues.List) issues.List {
 		}
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return issuesx.Compare(&list[a], &list[b]) })
-	// Every kept issue is copied and bounded first. When the most their
-	// JSON could take fits the byte budget, none needs writing to be
-	// measured; otherwise each is written, in order, until one does not fit.
 	out := make(issues.List, min(len(order), f.maxIssues))
-	most, known := 0, true
 	for k, i := range order[:len(out)] {
 		out[k] = s.bound(list[i], 0)
-		if known {
-			n, ok := jsonBound(&out[k], 0)
-			most, known = most+n, ok
+	}
+	return f.fit(out)
+}
+
+// BoundedInPlace is Bounded for a caller done with list: the result is the
+// same issues, bounded in list's own array instead of copies (an issue is
+// over 500 bytes, a failed call's largest allocation). list is modified.
+func (f *Formatter) BoundedInPlace(list issues.List) issues.List {
+	const most = 16 // longer lists are sorted through an index (Bounded)
+	if len(list) > most {
+		return f.Bounded(list)
+	}
+	n := 0
+	for i := range list {
+		if list[i].Check != issuesx.CheckOmitted {
+			if i != n {
+				list[n] = list[i]
+			}
+			n++
 		}
+	}
+	list = list[:n] // empty, not nil, when an adapter only counted: as Bounded
+	// A stable insertion sort gives the order Bounded's stable sort gives.
+	for i := 1; i < len(list); i++ {
+		for j := i; j > 0 && issuesx.Compare(&list[j-1], &list[j]) > 0; j-- {
+			list[j-1], list[j] = list[j], list[j-1]
+		}
+	}
+	s := f.get()
+	defer f.put(s)
+	list = list[:min(len(list), f.maxIssues)]
+	for k := range list {
+		list[k] = s.bound(list[k], 0)
+	}
+	return f.fit(list)
+}
+
+// fit returns the first of the bounded issues out that fit the byte budget
+// as encoding/json writes them, the first always. When the most their JSON
+// could take fits, none needs writing to be measured; otherwise each is
+// written, in order, until one does not fit.
+func (f *Formatter) fit(out issues.List) issues.List {
+	most, known := 0, true
+	for k := 0; k < len(out) && known; k++ {
+		n, ok := jsonBound(&out[k], 0)
+		most, known = most+n, ok
 	}
 	if known && most <= f.maxBytes {
 		return out

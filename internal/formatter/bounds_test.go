@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -219,6 +220,52 @@ func TestJSONBound(t *testing.T) {
 	} {
 		if _, ok := jsonBound(&is, 0); ok {
 			t.Errorf("jsonBound(%+v) claims to know", is)
+		}
+	}
+}
+
+// TestBoundedInPlace: bounding a list in its own array gives what Bounded
+// gives: the same issues in the same order, within the same budgets.
+func TestBoundedInPlace(t *testing.T) {
+	long := strings.Repeat("é", 300)
+	var fifteen, seventeen issues.List
+	for i := range 17 {
+		is := issues.Issue{Code: issues.InvalidType, Path: issues.Path{"items", (i * 7) % 17}, Input: long, Expected: issues.TypeInteger, Message: long}
+		if i < 15 {
+			fifteen = append(fifteen, is)
+		}
+		seventeen = append(seventeen, is)
+	}
+	for _, tc := range []struct {
+		name string
+		opts func(*Options)
+		list issues.List
+	}{
+		{"empty", nil, nil},
+		{"only counted", nil, issues.List{issuesx.Omitted(3)}},
+		{"out of order, equal paths kept in order", nil, issues.List{
+			{Code: issues.TooSmall, Path: issues.Path{"b"}, Minimum: "1", Origin: "number"},
+			{Code: issues.InvalidType, Path: issues.Path{"a"}, Expected: issues.TypeString, Input: 1},
+			issuesx.Omitted(2),
+			{Code: issues.Custom, Path: issues.Path{"a"}, Message: "second"},
+			{Code: issues.UnrecognizedKeys, Keys: []string{long, "b"}, Input: map[string]any{}},
+			{Code: issues.InvalidValue, Path: issues.Path{"c", 0}, Values: []any{"x", json.Number("1"), map[string]any{"k": long}}, Input: "y"},
+		}},
+		{"fifteen past the byte budget", nil, fifteen},
+		{"seventeen, through Bounded", nil, seventeen},
+		{"issue budget", func(o *Options) { o.MaxIssues = 3 }, fifteen},
+	} {
+		o := DefaultOptions()
+		if tc.opts != nil {
+			tc.opts(&o)
+		}
+		f := New(o)
+		want := f.Bounded(tc.list)
+		got := f.BoundedInPlace(slices.Clone(tc.list))
+		if !reflect.DeepEqual(got, want) {
+			w, _ := json.Marshal(want)
+			g, _ := json.Marshal(got)
+			t.Errorf("%s: BoundedInPlace gave\n%.800s\nBounded gave\n%.800s", tc.name, g, w)
 		}
 	}
 }

@@ -20,7 +20,7 @@ func validationResult(ctx context.Context, c *toolcall.Config, req mcp.CallToolR
 		Content: []mcp.Content{mcp.TextContent{Type: mcp.ContentTypeText, Text: toolcall.Text(e, action, list, ct)}},
 		IsError: true,
 	}
-	sc := toolcall.Structured(e, list)
+	sc := toolcall.StructuredInPlace(e, list) // list is the validator's own, its text written
 	if structured {
 		res.StructuredContent = sc
 	} else {

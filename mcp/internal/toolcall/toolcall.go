@@ -40,6 +40,13 @@ func Structured(e *selfheal.Engine, list issues.List) IssuesContent {
 	return IssuesContent{Issues: facade.Formatter(e).Bounded(list)}
 }
 
+// StructuredInPlace is Structured for a caller done with list (its text
+// already rendered, list kept nowhere): the issues are bounded in list's
+// own array rather than copied. list is modified.
+func StructuredInPlace(e *selfheal.Engine, list issues.List) IssuesContent {
+	return IssuesContent{Issues: facade.Formatter(e).BoundedInPlace(list)}
+}
+
 // Text returns the validation_error text for the issues of a call of
 // action, with the contract_awareness section c when it is not nil (see
 // Config.ToolContract); without one it is e.Format's text.
