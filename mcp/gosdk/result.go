@@ -15,12 +15,13 @@ import (
 // true, and the issues as structured content or in _meta.
 func validationResult(ctx context.Context, c *toolcall.Config, req *mcp.CallToolRequest, action string, list issues.List, structured bool, ct *envelope.Contract) *mcp.CallToolResult {
 	e := engineFor(c, req)
+	cause := error(list) // boxed once, for the text and for GetError
 	// The result, its content list and its text in one allocation.
 	r := &struct {
 		res     mcp.CallToolResult
 		content [1]mcp.Content
 		text    mcp.TextContent
-	}{text: mcp.TextContent{Text: toolcall.Text(e, action, list, ct)}}
+	}{text: mcp.TextContent{Text: toolcall.Text(e, action, cause, ct)}}
 	r.content[0] = &r.text
 	res := &r.res
 	res.Content = r.content[:]
@@ -29,7 +30,7 @@ func validationResult(ctx context.Context, c *toolcall.Config, req *mcp.CallTool
 	} else {
 		res.Meta = mcp.Meta{toolcall.MetaIssues: toolcall.Structured(e, list)}
 	}
-	res.SetError(list) // for sending middleware (GetError); never marshaled
+	res.SetError(cause) // for sending middleware (GetError); never marshaled
 	return res
 }
 
