@@ -29,28 +29,178 @@ func (f *Formatter) Bounded(list issues.List) issues.List {
 	}
 	s := f.get()
 	defer f.put(s)
-	order := make([]int, 0, len(list))
+	var small [16]int // a usual list's order, without allocating
+	order := small[:0]
+	if len(list) > len(small) {
+		order = make([]int, 0, len(list))
+	}
 	for i := range list {
 		if list[i].Check != issuesx.CheckOmitted {
 			order = append(order, i)
 		}
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return issuesx.Compare(&list[a], &list[b]) })
-	out := make(issues.List, 0, min(len(order), f.maxIssues))
-	size := 0
-	for _, i := range order {
-		if len(out) == f.maxIssues {
-			break
+	out := make(issues.List, min(len(order), f.maxIssues))
+	for k, i := range order[:len(out)] {
+		out[k] = s.bound(list[i], 0)
+	}
+	return f.fit(out)
+}
+
+// BoundedInPlace is Bounded for a caller done with list: the result is the
+// same issues, bounded in list's own array instead of copies (an issue is
+// over 500 bytes, a failed call's largest allocation). list is modified.
+func (f *Formatter) BoundedInPlace(list issues.List) issues.List {
+	const most = 16 // longer lists are sorted through an index (Bounded)
+	if len(list) > most {
+		return f.Bounded(list)
+	}
+	n := 0
+	for i := range list {
+		if list[i].Check != issuesx.CheckOmitted {
+			if i != n {
+				list[n] = list[i]
+			}
+			n++
 		}
-		is := s.bound(list[i], 0)
-		data, _ := is.MarshalJSON() // never fails; encoding/json's Marshal would only add a compaction pass
-		if len(out) > 0 && size+len(data) > f.maxBytes {
-			break
+	}
+	list = list[:n] // empty, not nil, when an adapter only counted: as Bounded
+	// A stable insertion sort gives the order Bounded's stable sort gives.
+	for i := 1; i < len(list); i++ {
+		for j := i; j > 0 && issuesx.Compare(&list[j-1], &list[j]) > 0; j-- {
+			list[j-1], list[j] = list[j], list[j-1]
+		}
+	}
+	s := f.get()
+	defer f.put(s)
+	list = list[:min(len(list), f.maxIssues)]
+	for k := range list {
+		list[k] = s.bound(list[k], 0)
+	}
+	return f.fit(list)
+}
+
+// fit returns the first of the bounded issues out that fit the byte budget
+// as encoding/json writes them, the first always. When the most their JSON
+// could take fits, none needs writing to be measured; otherwise each is
+// written, in order, until one does not fit.
+func (f *Formatter) fit(out issues.List) issues.List {
+	most, known := 0, true
+	for k := 0; k < len(out) && known; k++ {
+		n, ok := jsonBound(&out[k], 0)
+		most, known = most+n, ok
+	}
+	if known && most <= f.maxBytes {
+		return out
+	}
+	size := 0
+	for k := range out {
+		data, _ := out[k].MarshalJSON() // never fails; encoding/json's Marshal would only add a compaction pass
+		if k > 0 && size+len(data) > f.maxBytes {
+			return out[:k]
 		}
 		size += len(data)
-		out = append(out, is)
 	}
 	return out
+}
+
+// jsonBound returns at least the length of is's JSON (issues.Issue's
+// MarshalJSON) as bound leaves it, counted without writing it: each string
+// as if every byte took a six-byte escape, each member with its name. ok is
+// false when it cannot tell (an input, a Ref or a Condition, a value of an
+// unusual type); depth stops a runaway nesting.
+func jsonBound(is *issues.Issue, depth int) (n int, ok bool) {
+	if !is.Absent || is.Ref != nil || is.When != nil || depth > 4 {
+		return 0, false
+	}
+	n = len(`{"code":,"path":[]}`) + jsonStringBound(string(is.Code))
+	for _, el := range is.Path {
+		m, ok := jsonValueBound(el)
+		if !ok {
+			return 0, false
+		}
+		n += 1 + m
+	}
+	if is.Expected != 0 {
+		n += len(`,"expected":""`) + 8*len("integer|")
+	}
+	n += len(`,"inclusive":false`) + len(`,"exact":true`)
+	for _, m := range [...]string{is.Origin, string(is.Minimum), string(is.Maximum), is.Format, is.Pattern, is.Prefix,
+		is.Suffix, is.Includes, is.Layout, is.Country, is.UniqueBy, is.Param, string(is.Divisor), is.Message, is.Check, is.Source} {
+		if m != "" {
+			n += len(`,"":`) + len("includes") + jsonStringBound(m)
+		}
+	}
+	for _, list := range [...][]string{is.Keys, is.Allowed} {
+		n += len(`,"allowed":[]`)
+		for _, v := range list {
+			n += 1 + jsonStringBound(v)
+		}
+	}
+	n += len(`,"values":[]`)
+	for _, v := range is.Values {
+		m, ok := jsonValueBound(v)
+		if !ok {
+			return 0, false
+		}
+		n += 1 + m
+	}
+	n += len(`,"errors":[]`)
+	for _, br := range is.Branches {
+		m, ok := jsonListBound(br, depth)
+		if !ok {
+			return 0, false
+		}
+		n += 1 + m
+	}
+	m, ok := jsonListBound(is.Issues, depth)
+	if !ok {
+		return 0, false
+	}
+	n += len(`,"issues":`) + m
+	if is.Key != nil {
+		m, ok := jsonValueBound(is.Key)
+		if !ok {
+			return 0, false
+		}
+		n += len(`,"key":`) + m
+	}
+	return n, true
+}
+
+// jsonListBound is jsonBound for a list of issues, "null" or "[…]".
+func jsonListBound(list []issues.Issue, depth int) (int, bool) {
+	n := len("null")
+	for i := range list {
+		m, ok := jsonBound(&list[i], depth+1)
+		if !ok {
+			return 0, false
+		}
+		n += 1 + m
+	}
+	return n, true
+}
+
+// jsonStringBound is the most a string's JSON can take: quotes, and a
+// six-byte escape (\u00XX, \ufffd, \u2028) for every byte.
+func jsonStringBound(s string) int { return 2 + 6*len(s) }
+
+// jsonValueBound is the most a value's JSON can take, for the types
+// issues.Issue writes itself and json.Number; ok is false for any other.
+func jsonValueBound(v any) (int, bool) {
+	switch v := v.(type) {
+	case nil, bool:
+		return len("false"), true
+	case string:
+		return jsonStringBound(v), true
+	case json.Number:
+		return max(len(v), len("null")), true
+	case int, int64, uint64:
+		return len("-9223372036854775808"), true
+	case float64:
+		return len("-1.2345678901234567e-308"), true
+	}
+	return 0, false
 }
 
 // bound returns a bounded copy of is (see Bounded); depth counts the
@@ -159,15 +309,15 @@ func (s *state) boundValue(v any) any {
 		if len(v) > s.f.maxRunes {
 			return s.cutKey(string(v))
 		}
-		return v
 	case string:
 		if len(v) > s.f.maxRunes {
 			return s.cutKey(v)
 		}
-		return v
+	default:
+		pv := preview{budget: s.f.maxRunes, redact: s.f.redact}
+		return string(pv.appendValue(nil, v, 0))
 	}
-	pv := preview{budget: s.f.maxRunes, redact: s.f.redact}
-	return string(pv.appendValue(nil, v, 0))
+	return v // the value as it came: boxing it again would allocate
 }
 
 // cutString cuts s to at most limit bytes at a rune boundary, with an

@@ -3,6 +3,8 @@ package formatter
 import (
 	"encoding/json"
 	"encoding/xml"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -172,5 +174,98 @@ func TestBestBranchCountsOmitted(t *testing.T) {
 	union := issues.Issue{Code: issues.InvalidUnion, Input: []any{}, Branches: [][]issues.Issue{capped, many(1001, issues.TypeBoolean)}}
 	if best := bestBranch(&union); len(best) != 1001 || best[0].Expected != issues.TypeBoolean {
 		t.Errorf("best branch has %d issues, expects %s", len(best), best[0].Expected)
+	}
+}
+
+// TestJSONBound: the most an issue's JSON can take, counted without writing
+// it, is never less than what MarshalJSON writes, with every member present
+// and every byte of every string escaped; Bounded relies on it to skip
+// writing the issues when they fit the byte budget.
+func TestJSONBound(t *testing.T) {
+	// A field added to issues.Issue must be counted in jsonBound.
+	if n := reflect.TypeFor[issues.Issue]().NumField(); n != 32 {
+		t.Fatalf("issues.Issue has %d fields: count the new ones in jsonBound, then update this test", n)
+	}
+	nasty := "<>&\"\\\x01\xff\u2028é"
+	full := func(inner []issues.Issue) issues.Issue {
+		is := issues.Issue{Absent: true, Inclusive: true, Exact: true, Issues: inner, Branches: [][]issues.Issue{nil, inner}}
+		v := reflect.ValueOf(&is).Elem()
+		for i := range v.NumField() {
+			if f := v.Field(i); f.Kind() == reflect.String {
+				f.SetString(nasty)
+			}
+		}
+		is.Code = issues.TooBig
+		is.Minimum, is.Maximum, is.Divisor = "-1.5e-300", issues.Number(nasty), "7"
+		is.Expected = issues.TypeInteger.Or(issues.TypeString).Or(issues.TypeBoolean).Or(issues.TypeNull).Or(issues.TypeObject).Or(issues.TypeArray).Or(issues.TypeNumber)
+		is.Path = issues.Path{nasty, -9223372036854775808, int64(-1), uint64(18446744073709551615)}
+		is.Keys = []string{nasty, nasty}
+		is.Allowed = []string{nasty}
+		is.Values = []any{nil, true, false, nasty, json.Number("12345678901234567890"), json.Number(""), json.Number("x"), -9223372036854775808, -0.0000012345678901234567, -1.2345678901234567e-308, 1.2345678901234567e20}
+		is.Key = nasty
+		return is
+	}
+	is := full([]issues.Issue{full(nil), full(nil)})
+	data, _ := is.MarshalJSON()
+	n, ok := jsonBound(&is, 0)
+	if !ok || n < len(data) {
+		t.Errorf("jsonBound = %d, %v; the JSON takes %d bytes", n, ok, len(data))
+	}
+	for _, is := range []issues.Issue{
+		{Absent: false},
+		{Absent: true, Ref: &issues.Ref{}},
+		{Absent: true, When: &issues.Condition{}},
+		{Absent: true, Values: []any{float32(1)}},
+		{Absent: true, Path: issues.Path{[]any{}}},
+	} {
+		if _, ok := jsonBound(&is, 0); ok {
+			t.Errorf("jsonBound(%+v) claims to know", is)
+		}
+	}
+}
+
+// TestBoundedInPlace: bounding a list in its own array gives what Bounded
+// gives: the same issues in the same order, within the same budgets.
+func TestBoundedInPlace(t *testing.T) {
+	long := strings.Repeat("é", 300)
+	var fifteen, seventeen issues.List
+	for i := range 17 {
+		is := issues.Issue{Code: issues.InvalidType, Path: issues.Path{"items", (i * 7) % 17}, Input: long, Expected: issues.TypeInteger, Message: long}
+		if i < 15 {
+			fifteen = append(fifteen, is)
+		}
+		seventeen = append(seventeen, is)
+	}
+	for _, tc := range []struct {
+		name string
+		opts func(*Options)
+		list issues.List
+	}{
+		{"empty", nil, nil},
+		{"only counted", nil, issues.List{issuesx.Omitted(3)}},
+		{"out of order, equal paths kept in order", nil, issues.List{
+			{Code: issues.TooSmall, Path: issues.Path{"b"}, Minimum: "1", Origin: "number"},
+			{Code: issues.InvalidType, Path: issues.Path{"a"}, Expected: issues.TypeString, Input: 1},
+			issuesx.Omitted(2),
+			{Code: issues.Custom, Path: issues.Path{"a"}, Message: "second"},
+			{Code: issues.UnrecognizedKeys, Keys: []string{long, "b"}, Input: map[string]any{}},
+			{Code: issues.InvalidValue, Path: issues.Path{"c", 0}, Values: []any{"x", json.Number("1"), map[string]any{"k": long}}, Input: "y"},
+		}},
+		{"fifteen past the byte budget", nil, fifteen},
+		{"seventeen, through Bounded", nil, seventeen},
+		{"issue budget", func(o *Options) { o.MaxIssues = 3 }, fifteen},
+	} {
+		o := DefaultOptions()
+		if tc.opts != nil {
+			tc.opts(&o)
+		}
+		f := New(o)
+		want := f.Bounded(tc.list)
+		got := f.BoundedInPlace(slices.Clone(tc.list))
+		if !reflect.DeepEqual(got, want) {
+			w, _ := json.Marshal(want)
+			g, _ := json.Marshal(got)
+			t.Errorf("%s: BoundedInPlace gave\n%.800s\nBounded gave\n%.800s", tc.name, g, w)
+		}
 	}
 }

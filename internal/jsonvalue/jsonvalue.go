@@ -10,6 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
+	"unicode/utf8"
 )
 
 // MaxDepth is the deepest nesting of objects and arrays that Decode and
@@ -32,6 +34,12 @@ func Decode(data []byte) (any, error) {
 	if off := tooDeep(data); off >= 0 {
 		return nil, fmt.Errorf("JSON nested deeper than %d levels (at byte %d)", MaxDepth, off)
 	}
+	if plain(data) {
+		// One copy of the document; its strings and numbers are parts of it.
+		doc := string(data)
+		v, _ := parse(doc, skipSpace(doc, 0))
+		return v, nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
@@ -51,6 +59,12 @@ func DecodeLocated(data []byte) (any, error) {
 	if off := tooDeep(data); off >= 0 {
 		line, col := position(data, int64(off))
 		return nil, fmt.Errorf("JSON nested too deeply at line %d, column %d: more than %d levels of objects and arrays", line, col, MaxDepth)
+	}
+	if plain(data) {
+		// One copy of the document; its strings and numbers are parts of it.
+		doc := string(data)
+		v, _ := parse(doc, skipSpace(doc, 0))
+		return v, nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -133,4 +147,82 @@ func tooDeep(data []byte) int {
 		}
 	}
 	return -1
+}
+
+// plain reports whether data is one valid JSON value whose strings hold no
+// escape and no invalid UTF-8: then every string is its bytes as written,
+// and parse decodes data to exactly what encoding/json's decoder gives (with
+// UseNumber), without the decoder's reader, buffer and second scan.
+// Anything else (escapes, malformed JSON, trailing data) goes to the
+// decoder, which also words the errors.
+func plain(data []byte) bool {
+	return bytes.IndexByte(data, '\\') < 0 && utf8.Valid(data) && json.Valid(data)
+}
+
+// parse decodes the value at data[i] of a plain document (see plain) and
+// returns it with the offset after it, its strings and numbers sharing
+// data's bytes: objects as map[string]any, arrays
+// as []any (empty, not nil, for []), numbers as json.Number, as
+// encoding/json does.
+func parse(data string, i int) (any, int) {
+	switch data[i] {
+	case '{':
+		m := make(map[string]any)
+		i = skipSpace(data, i+1)
+		if data[i] == '}' {
+			return m, i + 1
+		}
+		for {
+			end := i + 1 + strings.IndexByte(data[i+1:], '"')
+			key := data[i+1 : end]
+			i = skipSpace(data, end+1) + 1 // past the colon
+			var v any
+			v, i = parse(data, skipSpace(data, i))
+			m[key] = v
+			i = skipSpace(data, i)
+			if data[i] == '}' {
+				return m, i + 1
+			}
+			i = skipSpace(data, i+1) // past the comma
+		}
+	case '[':
+		a := make([]any, 0)
+		i = skipSpace(data, i+1)
+		if data[i] == ']' {
+			return a, i + 1
+		}
+		for {
+			var v any
+			v, i = parse(data, i)
+			a = append(a, v)
+			i = skipSpace(data, i)
+			if data[i] == ']' {
+				return a, i + 1
+			}
+			i = skipSpace(data, i+1)
+		}
+	case '"':
+		end := i + 1 + strings.IndexByte(data[i+1:], '"')
+		return data[i+1 : end], end + 1
+	case 't':
+		return true, i + 4
+	case 'f':
+		return false, i + 5
+	case 'n':
+		return nil, i + 4
+	}
+	end := i + 1
+	for end < len(data) && (data[end] >= '0' && data[end] <= '9' || data[end] == '.' || data[end] == 'e' || data[end] == 'E' || data[end] == '+' || data[end] == '-') {
+		end++
+	}
+	return json.Number(data[i:end]), end
+}
+
+// skipSpace returns the offset of the first byte at or after i that is not
+// JSON white space.
+func skipSpace(data string, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
 }

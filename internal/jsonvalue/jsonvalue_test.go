@@ -1,8 +1,12 @@
 package jsonvalue
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -77,4 +81,53 @@ func TestMaxDepth(t *testing.T) {
 	if off := tooDeep([]byte(`"` + strings.Repeat("[", 2*MaxDepth))); off != -1 {
 		t.Errorf("tooDeep(unterminated string) = %d", off)
 	}
+}
+
+// decodeStd is what Decode gave before its plain-document path: the
+// decoder, with exact numbers.
+func decodeStd(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, errors.New("trailing data")
+	}
+	return v, nil
+}
+
+// A plain document (no escape, valid UTF-8) is parsed without the decoder,
+// to the very same values: maps, non-nil empty slices, json.Number, the
+// last of repeated keys.
+func TestDecodePlain(t *testing.T) {
+	for _, in := range []string{
+		`{"name": "A", "emial": "ann@example.com", "age": "36", "role": "Admin"}`,
+		` { "a" : [ 1 , -2.5e+3 , true , false , null , { } , [ ] , "é" ] , "a" : { "b" : [ [ ] ] } } `,
+		`[]`, `{}`, `0`, `-0.0E-7`, `"x"`, `null`, `true`, "\t\r\n[\"\\u00e9\"]\n",
+		"\"\xff\"", `{"a":1}x`, `[1,]`, `{"a" 1}`, `01`,
+	} {
+		got, err := Decode([]byte(in))
+		want, wantErr := decodeStd([]byte(in))
+		if (err != nil) != (wantErr != nil) || !reflect.DeepEqual(got, want) {
+			t.Errorf("Decode(%q) = %#v, %v; the decoder gives %#v, %v", in, got, err, want, wantErr)
+		}
+		if a, ok := got.([]any); ok && a == nil {
+			t.Errorf("Decode(%q) gave a nil slice", in)
+		}
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{`{"a": [1, "b", {"c": null}]}`, `[]`, `"\u00e9"`, `{"a":1,"a":2}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := Decode(data)
+		want, wantErr := decodeStd(data)
+		if (err != nil) != (wantErr != nil) || !reflect.DeepEqual(got, want) {
+			t.Errorf("Decode(%q) = %#v, %v; the decoder gives %#v, %v", data, got, err, want, wantErr)
+		}
+	})
 }

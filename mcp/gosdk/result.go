@@ -15,14 +15,22 @@ import (
 // true, and the issues as structured content or in _meta.
 func validationResult(ctx context.Context, c *toolcall.Config, req *mcp.CallToolRequest, action string, list issues.List, structured bool, ct *envelope.Contract) *mcp.CallToolResult {
 	e := engineFor(c, req)
-	text := toolcall.Text(e, action, list, ct)
-	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+	cause := error(list) // boxed once, for the text and for GetError
+	// The result, its content list and its text in one allocation.
+	r := &struct {
+		res     mcp.CallToolResult
+		content [1]mcp.Content
+		text    mcp.TextContent
+	}{text: mcp.TextContent{Text: toolcall.Text(e, action, cause, ct)}}
+	r.content[0] = &r.text
+	res := &r.res
+	res.Content = r.content[:]
 	if structured {
 		res.StructuredContent = toolcall.Structured(e, list)
 	} else {
 		res.Meta = mcp.Meta{toolcall.MetaIssues: toolcall.Structured(e, list)}
 	}
-	res.SetError(list) // for sending middleware (GetError); never marshaled
+	res.SetError(cause) // for sending middleware (GetError); never marshaled
 	return res
 }
 

@@ -188,3 +188,25 @@ func TestMiddleware(t *testing.T) {
 		t.Errorf("after re-registration: %s", text(res))
 	}
 }
+
+// Invalid arguments are decoded again with exact numbers only when the wire
+// JSON holds a number outside its strings.
+func TestHasNumber(t *testing.T) {
+	for _, tc := range []struct {
+		json string
+		want bool
+	}{
+		{`{}`, false},
+		{`{"name": "A", "age": "36", "ok": true, "x": null, "l": ["-1"]}`, false},
+		{`{"a\"1": "b\\", "c": "-"}`, false},
+		{`{"age": 36}`, true},
+		{`{"n": -0.5}`, true},
+		{`[1e400]`, true},
+		{`{"s": "\"", "n": 9007199254740993}`, true},
+		{``, false},
+	} {
+		if got := mcpgo.HasNumber([]byte(tc.json)); got != tc.want {
+			t.Errorf("hasNumber(%s) = %v, want %v", tc.json, got, tc.want)
+		}
+	}
+}

@@ -16,11 +16,14 @@ import (
 // true, and the issues as structured content or in _meta.
 func validationResult(ctx context.Context, c *toolcall.Config, req mcp.CallToolRequest, action string, list issues.List, structured bool, ct *envelope.Contract) *mcp.CallToolResult {
 	e := engineFor(c, req)
-	res := &mcp.CallToolResult{
-		Content: []mcp.Content{mcp.TextContent{Type: mcp.ContentTypeText, Text: toolcall.Text(e, action, list, ct)}},
-		IsError: true,
-	}
-	sc := toolcall.Structured(e, list)
+	// The result and its content list in one allocation.
+	r := &struct {
+		res     mcp.CallToolResult
+		content [1]mcp.Content
+	}{content: [1]mcp.Content{mcp.TextContent{Type: mcp.ContentTypeText, Text: toolcall.Text(e, action, list, ct)}}}
+	res := &r.res
+	res.Content, res.IsError = r.content[:], true
+	sc := toolcall.StructuredInPlace(e, list) // list is the validator's own, its text written
 	if structured {
 		res.StructuredContent = sc
 	} else {

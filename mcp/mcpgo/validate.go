@@ -94,7 +94,9 @@ func hasOutputSchema(t mcp.Tool) bool {
 // handler reads with GetArguments or BindArguments), so a valid call costs
 // the validation and nothing more. When they are invalid and the wire JSON
 // is at hand, the issues come from the same JSON decoded with exact
-// numbers, so a model is shown 1e400 or 9007199254740993 as it sent them.
+// numbers, so a model is shown 1e400 or 9007199254740993 as it sent them;
+// wire JSON without a number would decode to the same map, and is not
+// decoded again.
 //
 // Arguments nested deeper than the schema's limit (WithMaxDepth) are
 // refused by the schema before the library validates them, and the refusal
@@ -104,7 +106,7 @@ func (v *validator) check(req mcp.CallToolRequest) issues.List {
 	switch args := req.Params.Arguments.(type) {
 	case map[string]any:
 		list := v.sch.Validate(args)
-		if list == nil || len(raw) == 0 || toolcall.IsDepthRefusal(list) {
+		if list == nil || len(raw) == 0 || toolcall.IsDepthRefusal(list) || !hasNumber(raw) {
 			return list
 		}
 		if exact, err := jsonvalue.Decode(raw); err == nil {
@@ -145,6 +147,28 @@ func (v *validator) check(req mcp.CallToolRequest) issues.List {
 		return toolcall.NotObject(inst)
 	}
 	return v.sch.Validate(inst)
+}
+
+// hasNumber reports whether the JSON text data holds a number outside its
+// strings. Without one, decoding it with exact numbers gives what mcp-go
+// decoded (numbers are all that json.Number changes), so the issues found
+// in mcp-go's map stand and the wire JSON need not be decoded and
+// validated again. Outside strings, a digit or a minus sign only appears in
+// a number.
+func hasNumber(data []byte) bool {
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; {
+		case c == '"':
+			for i++; i < len(data) && data[i] != '"'; i++ {
+				if data[i] == '\\' {
+					i++ // the escaped byte, a quote included
+				}
+			}
+		case c == '-' || '0' <= c && c <= '9':
+			return true
+		}
+	}
+	return false
 }
 
 // absent validates missing arguments as {}: a tool without required

@@ -40,10 +40,19 @@ func Structured(e *selfheal.Engine, list issues.List) IssuesContent {
 	return IssuesContent{Issues: facade.Formatter(e).Bounded(list)}
 }
 
+// StructuredInPlace is Structured for a caller done with list (its text
+// already rendered, list kept nowhere): the issues are bounded in list's
+// own array rather than copied. list is modified.
+func StructuredInPlace(e *selfheal.Engine, list issues.List) IssuesContent {
+	return IssuesContent{Issues: facade.Formatter(e).BoundedInPlace(list)}
+}
+
 // Text returns the validation_error text for the issues of a call of
 // action, with the contract_awareness section c when it is not nil (see
-// Config.ToolContract); without one it is e.Format's text.
-func Text(e *selfheal.Engine, action string, list issues.List, c *envelope.Contract) string {
+// Config.ToolContract); without one it is e.Format's text. list is an
+// issues.List; a caller that keeps it as an error too passes that error,
+// boxed once.
+func Text(e *selfheal.Engine, action string, list error, c *envelope.Contract) string {
 	if c == nil {
 		return e.Format(action, list)
 	}
