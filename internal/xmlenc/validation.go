@@ -47,8 +47,12 @@ func AppendFieldSpans(dst, name, text []byte, spans []int) []byte {
 
 // appendShort is appendEscaped for the short names and values of a line,
 // which mostly have nothing to escape: a glance at their bytes is cheaper
-// than a call to the escaper, which would copy them unchanged.
+// than a call to the escaper, which would copy them unchanged. Longer text
+// goes to the escaper, which scans it eight bytes at a time.
 func appendShort(dst, s []byte, mode uint8) []byte {
+	if len(s) > 32 {
+		return appendEscaped(dst, s, mode)
+	}
 	for _, c := range s {
 		if special[c]&mode != 0 {
 			return appendEscaped(dst, s, mode)

@@ -111,9 +111,11 @@ func TestAppendFieldSpans(t *testing.T) {
 		{"cut \xe2\x82. then", []int{4, 6}},
 		{"", nil},
 		{"You sent: 'plain'. Expected 'x'.", []int{10, 17, 27, 30}}, // spans with nothing to escape
+		{"You sent: 'a long value of more than thirty-two bytes'.", []int{10, 54}},
+		{"You sent: 'a long value of more than thirty-two bytes & more'.", []int{10, 61}},
 	}
 	// Plain names are copied, the others escaped: the same bytes either way.
-	for _, name := range []string{`a"b`, "email", "items[0].name", "a\tb", "caf\xc3\xa9", "x>y"} {
+	for _, name := range []string{`a"b`, "email", "items[0].name", "a\tb", "caf\xc3\xa9", "x>y", "config.servers[12].listeners[3].address", "config.servers[12].listeners[3].a<b>"} {
 		for _, tt := range tests {
 			want := string(xmlenc.AppendField(nil, name, tt.text))
 			if got := string(xmlenc.AppendFieldSpans(nil, []byte(name), []byte(tt.text), tt.spans)); got != want {
