@@ -110,12 +110,17 @@ func TestAppendFieldSpans(t *testing.T) {
 		{"bad \xff\xfe. and \x01 too", []int{4, 6, 12, 13}},
 		{"cut \xe2\x82. then", []int{4, 6}},
 		{"", nil},
+		{"You sent: 'plain'. Expected 'x'.", []int{10, 17, 27, 30}}, // spans with nothing to escape
+		{"You sent: 'a long value of more than thirty-two bytes'.", []int{10, 54}},
+		{"You sent: 'a long value of more than thirty-two bytes & more'.", []int{10, 61}},
 	}
-	for _, tt := range tests {
-		name := []byte(`a"b`)
-		want := string(xmlenc.AppendField(nil, name, tt.text))
-		if got := string(xmlenc.AppendFieldSpans(nil, name, []byte(tt.text), tt.spans)); got != want {
-			t.Errorf("%q %v:\n got %q\nwant %q", tt.text, tt.spans, got, want)
+	// Plain names are copied, the others escaped: the same bytes either way.
+	for _, name := range []string{`a"b`, "email", "items[0].name", "a\tb", "caf\xc3\xa9", "x>y", "config.servers[12].listeners[3].address", "config.servers[12].listeners[3].a<b>"} {
+		for _, tt := range tests {
+			want := string(xmlenc.AppendField(nil, name, tt.text))
+			if got := string(xmlenc.AppendFieldSpans(nil, []byte(name), []byte(tt.text), tt.spans)); got != want {
+				t.Errorf("%q %q %v:\n got %q\nwant %q", name, tt.text, tt.spans, got, want)
+			}
 		}
 	}
 }
