@@ -220,55 +220,57 @@ func appendJSONFloat(dst []byte, f float64) []byte {
 	return dst
 }
 
-const hexDigits = "0123456789abcdef"
-
 // appendJSONString appends s quoted as encoding/json's Marshal writes it:
 // <, > and & escaped for HTML, U+2028 and U+2029 escaped, and invalid UTF-8
 // replaced by U+FFFD.
-func appendJSONString(dst []byte, s string) []byte {
+func appendJSONString(dst []byte, s string) []byte { return appendQuotedString(dst, s, true) }
+
+// appendQuotedString appends s as a JSON string literal, every control
+// character, quote and invalid byte visible, so the result stays on one
+// line. wire writes it exactly as encoding/json's Marshal does (the issue's
+// JSON form); without it (keys in a path, read by a model) <, > and & stay
+// as they are, and \b, \f, U+2028 and U+2029 are not given short forms.
+func appendQuotedString(dst []byte, s string, wire bool) []byte {
+	const hex = "0123456789abcdef"
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		if b := s[i]; b < utf8.RuneSelf {
-			if b >= ' ' && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' {
+			if b >= ' ' && b != '"' && b != '\\' && (!wire || b != '<' && b != '>' && b != '&') {
 				i++
 				continue
 			}
 			dst = append(dst, s[start:i]...)
-			switch b {
-			case '\\', '"':
+			switch {
+			case b == '\\' || b == '"':
 				dst = append(dst, '\\', b)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
+			case b == '\n':
 				dst = append(dst, '\\', 'n')
-			case '\r':
+			case b == '\r':
 				dst = append(dst, '\\', 'r')
-			case '\t':
+			case b == '\t':
 				dst = append(dst, '\\', 't')
+			case wire && b == '\b':
+				dst = append(dst, '\\', 'b')
+			case wire && b == '\f':
+				dst = append(dst, '\\', 'f')
 			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xF])
+				dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
 			}
 			i++
 			start = i
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
+		switch {
+		case r == utf8.RuneError && size == 1:
 			dst = append(dst, s[start:i]...)
 			dst = append(dst, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
+			start = i + size
+		case wire && (r == '\u2028' || r == '\u2029'):
 			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xF])
+			start = i + size
 		}
 		i += size
 	}

@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // Path locates a value inside the arguments, like Zod's path: string elements
@@ -191,46 +190,7 @@ func isIdent(s string) bool {
 	return true
 }
 
-// appendQuoted appends s as a JSON string literal. Keys in paths use it, so that every control character, quote and invalid
-// byte is visible and the result always stays on one line.
-func appendQuoted(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i++
-			start = i
-			continue
-		}
-		i += size
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
-}
+// appendQuoted appends s as a JSON string literal. Keys in paths use it, so
+// that every control character, quote and invalid byte is visible and the
+// result always stays on one line.
+func appendQuoted(dst []byte, s string) []byte { return appendQuotedString(dst, s, false) }
