@@ -3,8 +3,10 @@ package bench
 import (
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/go-playground/locales/en"
 	ut "github.com/go-playground/universal-translator"
@@ -15,6 +17,7 @@ import (
 	_ "github.com/selfheal/selfheal/adapters/validatorv10" // registers its converter with internal/recognize
 	"github.com/selfheal/selfheal/internal/formatter"
 	"github.com/selfheal/selfheal/internal/recognize"
+	"github.com/selfheal/selfheal/internal/xmlenc"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -35,6 +38,8 @@ const variants = 16
 // translations, with (c) this adapter plus rendering the validation_error
 // into a reused buffer and (d) the same through the facade's Engine.Append.
 // DESIGN.md 5 wants (c) at most 0.3 × (a), and at most 2 allocations.
+// (z) writes (c)'s bytes, checked equal, with code written for these four
+// sites alone: how far (c) is from what the bytes themselves cost.
 func BenchmarkValidator(b *testing.B) {
 	validate := validator.New()
 	validate.RegisterTagNameFunc(func(f reflect.StructField) string {
@@ -87,6 +92,28 @@ func BenchmarkValidator(b *testing.B) {
 			i++
 		}
 	})
+	b.Run("z=floor", func(b *testing.B) {
+		// The same bytes as (c), written by code compiled by hand for these
+		// four sites: the text around each value is a constant. It is no
+		// design, only the floor that any rendering of these answers pays
+		// (the validator's accessors, a sort, the values and the copies).
+		var want, buf []byte
+		var list issues.List
+		f := formatter.New(formatter.DefaultOptions())
+		for _, err := range errs {
+			list, _ = recognize.AppendTyped(list[:0], err)
+			want = f.AppendValidation(want[:0], "users.create", list)
+			if buf = appendFloor(buf[:0], err.(validator.ValidationErrors)); string(buf) != string(want) {
+				b.Fatalf("the floor writes\n%s\nwhere (c) writes\n%s", buf, want)
+			}
+		}
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			buf = appendFloor(buf[:0], errs[i%variants].(validator.ValidationErrors))
+			i++
+		}
+	})
 	b.Run("d=Engine.Append", func(b *testing.B) {
 		e := selfheal.New()
 		var buf []byte
@@ -100,4 +127,44 @@ func BenchmarkValidator(b *testing.B) {
 			i++
 		}
 	})
+}
+
+// appendFloor writes the validation_error of a benchUser's failures as
+// (c) does, with everything but the values written in advance.
+func appendFloor(dst []byte, ve validator.ValidationErrors) []byte {
+	var sorted [4]validator.FieldError
+	n := copy(sorted[:], ve)
+	for i := 1; i < n; i++ {
+		for j := i; j > 0 && sorted[j].Field() < sorted[j-1].Field(); j-- {
+			sorted[j], sorted[j-1] = sorted[j-1], sorted[j]
+		}
+	}
+	dst = append(dst, "<validation_error action=\"users.create\">\n"...)
+	for _, fe := range sorted[:n] {
+		switch fe.Field() {
+		case "age":
+			dst = append(dst, "  <field name=\"age\">Number too small. You sent: "...)
+			dst = strconv.AppendInt(dst, int64(fe.Value().(int)), 10)
+			dst = append(dst, ". Expected an integer of at least 18.</field>\n"...)
+		case "bio":
+			v := fe.Value().(string)
+			dst = append(dst, "  <field name=\"bio\">Too short. You sent: '"...)
+			dst = xmlenc.AppendText(dst, v)
+			dst = append(dst, "' ("...)
+			dst = strconv.AppendInt(dst, int64(utf8.RuneCountInString(v)), 10)
+			if utf8.RuneCountInString(v) == 1 {
+				dst = append(dst, " character"...)
+			} else {
+				dst = append(dst, " characters"...)
+			}
+			dst = append(dst, "). Expected at least 10 characters.</field>\n"...)
+		case "email":
+			dst = append(dst, "  <field name=\"email\">Invalid email format. You sent: '"...)
+			dst = xmlenc.AppendText(dst, fe.Value().(string))
+			dst = append(dst, "'. Expected a valid email address, e.g. 'user@example.com'.</field>\n"...)
+		case "name":
+			dst = append(dst, "  <field name=\"name\">Required field is missing. You sent: nothing. Expected a string.</field>\n"...)
+		}
+	}
+	return append(dst, "  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>\n</validation_error>"...)
 }
