@@ -158,6 +158,40 @@ func BenchmarkGoSDKSession(b *testing.B) {
 	}
 }
 
+// BenchmarkGoSDKAnswer splits the invalid session figure: a bare go-sdk
+// server whose handler returns, without reading the arguments, the very
+// result gosdk.AddTool answers the invalid call with. What it costs beyond
+// GoSDKSession/invalid/mcp.AddTool is go-sdk's JSON-RPC carrying the longer
+// answer (every problem and the structured issues, against one line);
+// what GoSDKSession/invalid/gosdk.AddTool costs beyond it is this module.
+func BenchmarkGoSDKAnswer(b *testing.B) {
+	h, _, ss := gosdkDispatch(b, gosdkServer("gosdk.AddTool"))
+	req := &mcp.CallToolRequest{Session: ss, Params: &mcp.CallToolParamsRaw{Name: "users.create", Arguments: json.RawMessage(gosdkInvalid)}}
+	res, err := h(context.Background(), "tools/call", req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	answer := res.(*mcp.CallToolResult)
+	gosdkCheck(b, "gosdk.AddTool", answer, true)
+	s := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+	s.AddTool(gosdkTool(), func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return answer, nil
+	})
+	_, cs, _ := gosdkDispatch(b, s)
+	ctx := context.Background()
+	params := &mcp.CallToolParams{Name: "users.create", Arguments: json.RawMessage(gosdkInvalid)}
+	got, err := cs.CallTool(ctx, params)
+	if err != nil {
+		b.Fatal(err)
+	}
+	gosdkCheck(b, "answer", got, true)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		_, _ = cs.CallTool(ctx, params)
+	}
+}
+
 // The validation itself on the valid arguments, for reference: what
 // gosdk.AddTool's valid path costs beyond it is decoding into the Go type.
 func BenchmarkGoSDKValidationOnly(b *testing.B) {
