@@ -52,14 +52,7 @@ func BenchmarkValidator(b *testing.B) {
 	if err := entrans.RegisterDefaultTranslations(validate, trans); err != nil {
 		b.Fatal(err)
 	}
-	errs := make([]error, variants)
-	for i := range errs {
-		u := benchUser{Email: fmt.Sprintf("not-an-email-%d", i), Bio: strings.Repeat("s", i%10), Age: i}
-		errs[i] = validate.Struct(u)
-		if ve, ok := errs[i].(validator.ValidationErrors); !ok || len(ve) != 4 {
-			b.Fatalf("variant %d: %v, want 4 failing fields", i, errs[i])
-		}
-	}
+	errs := benchUserErrors(b, validate)
 	b.Run("a=ValidationErrors.Error", func(b *testing.B) {
 		b.ReportAllocs()
 		i := 0
@@ -97,16 +90,8 @@ func BenchmarkValidator(b *testing.B) {
 		// four sites: the text around each value is a constant. It is no
 		// design, only the floor that any rendering of these answers pays
 		// (the validator's accessors, a sort, the values and the copies).
-		var want, buf []byte
-		var list issues.List
-		f := formatter.New(formatter.DefaultOptions())
-		for _, err := range errs {
-			list, _ = recognize.AppendTyped(list[:0], err)
-			want = f.AppendValidation(want[:0], "users.create", list)
-			if buf = appendFloor(buf[:0], err.(validator.ValidationErrors)); string(buf) != string(want) {
-				b.Fatalf("the floor writes\n%s\nwhere (c) writes\n%s", buf, want)
-			}
-		}
+		checkFloor(b, errs)
+		var buf []byte
 		b.ReportAllocs()
 		i := 0
 		for b.Loop() {
@@ -127,6 +112,47 @@ func BenchmarkValidator(b *testing.B) {
 			i++
 		}
 	})
+}
+
+// benchUserErrors returns the 16 variants' failures of validate.Struct.
+func benchUserErrors(tb testing.TB, validate *validator.Validate) []error {
+	tb.Helper()
+	errs := make([]error, variants)
+	for i := range errs {
+		u := benchUser{Email: fmt.Sprintf("not-an-email-%d", i), Bio: strings.Repeat("s", i%10), Age: i}
+		errs[i] = validate.Struct(u)
+		if ve, ok := errs[i].(validator.ValidationErrors); !ok || len(ve) != 4 {
+			tb.Fatalf("variant %d: %v, want 4 failing fields", i, errs[i])
+		}
+	}
+	return errs
+}
+
+// TestValidatorFloor keeps BenchmarkValidator's floor honest when the
+// wording changes: (z) must write what (c) writes, byte for byte.
+func TestValidatorFloor(t *testing.T) {
+	validate := validator.New()
+	validate.RegisterTagNameFunc(func(f reflect.StructField) string {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		return name
+	})
+	checkFloor(t, benchUserErrors(t, validate))
+}
+
+// checkFloor fails unless appendFloor writes, for every error, the bytes
+// the adapter and the formatter write.
+func checkFloor(tb testing.TB, errs []error) {
+	tb.Helper()
+	var want, got []byte
+	var list issues.List
+	f := formatter.New(formatter.DefaultOptions())
+	for _, err := range errs {
+		list, _ = recognize.AppendTyped(list[:0], err)
+		want = f.AppendValidation(want[:0], "users.create", list)
+		if got = appendFloor(got[:0], err.(validator.ValidationErrors)); string(got) != string(want) {
+			tb.Fatalf("the floor writes\n%s\nwhere (c) writes\n%s\nupdate appendFloor to the new wording", got, want)
+		}
+	}
 }
 
 // appendFloor writes the validation_error of a benchUser's failures as
