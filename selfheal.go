@@ -8,6 +8,7 @@ import (
 	"github.com/selfheal/selfheal/internal/catalog"
 	"github.com/selfheal/selfheal/internal/facade"
 	"github.com/selfheal/selfheal/internal/formatter"
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/recognize"
 	"github.com/selfheal/selfheal/internal/schemav5"
 	"github.com/selfheal/selfheal/internal/schemav6"
@@ -144,7 +145,7 @@ func (e *Engine) Issues(err error) issues.List {
 	if list, ok := err.(issues.List); ok {
 		return list
 	}
-	if list, ok := appendIssues(nil, err); ok && len(list) > 0 {
+	if list, ok := appendIssues(nil, nil, err); ok && len(list) > 0 {
 		return list
 	}
 	return nil
@@ -152,12 +153,13 @@ func (e *Engine) Issues(err error) issues.List {
 
 // appendIssues appends the issues of err to dst, trying the cheap
 // recognitions (a type assertion) before those that cost something on
-// every other error (errors.As, reading the error's text).
-func appendIssues(dst issues.List, err error) (issues.List, bool) {
+// every other error (errors.As, reading the error's text). The converters
+// that know their issues' sites record them in sites (which may be nil).
+func appendIssues(dst issues.List, sites *[]*issuesx.Site, err error) (issues.List, bool) {
 	if c, ok := err.(issues.Carrier); ok {
 		return append(dst, c.Issues()...), true
 	}
-	if list, ok := recognize.AppendTyped(dst, err); ok {
+	if list, ok := recognize.AppendTyped(dst, sites, err); ok {
 		return list, true
 	}
 	var c issues.Carrier
@@ -219,12 +221,17 @@ func (e *Engine) Append(dst []byte, action string, err error) []byte {
 	if list, ok := err.(issues.List); ok {
 		return e.appendList(dst, action, err, list)
 	}
-	p := listPool.Get().(*issues.List)
-	list, _ := appendIssues((*p)[:0], err)
-	dst = e.appendList(dst, action, err, list)
+	p := listPool.Get().(*pooledList)
+	list, _ := appendIssues(p.list[:0], &p.sites, err)
+	if len(list) == 0 {
+		dst = append(dst, envelope.Wrap(err).String()...)
+	} else {
+		dst = e.f.AppendValidationAt(dst, action, list, p.sites)
+	}
 	clear(list) // let the pooled list keep no value a model sent alive
+	clear(p.sites)
 	if cap(list) <= maxPooledIssues {
-		*p = list[:0]
+		p.list, p.sites = list[:0], p.sites[:0]
 		listPool.Put(p)
 	}
 	return dst
@@ -237,8 +244,15 @@ func (e *Engine) appendList(dst []byte, action string, err error, list issues.Li
 	return e.f.AppendValidation(dst, action, list)
 }
 
-// listPool holds the lists Append converts adapter errors into.
-var listPool = sync.Pool{New: func() any { return new(issues.List) }}
+// pooledList is a list Append converts adapter errors into, with the
+// sites of its issues (see issuesx.Site).
+type pooledList struct {
+	list  issues.List
+	sites []*issuesx.Site
+}
+
+// listPool holds Append's lists.
+var listPool = sync.Pool{New: func() any { return new(pooledList) }}
 
 // maxPooledIssues keeps one huge failure from pinning its list in the pool.
 const maxPooledIssues = 256

@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-playground/validator/v10"
 
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -48,6 +49,9 @@ type site struct {
 	sized bool
 	n     int
 	bound issues.Number
+	// shared is the site as the formatter sees it: what it keeps for the
+	// issues built here (see issuesx.Site).
+	shared issuesx.Site
 }
 
 // sites holds the sites seen, listed by namespace (see listKey): a string
@@ -70,8 +74,10 @@ func (k siteKey) listKey() string {
 
 // fromSite fills is from the issue cached for fe's site, building the site
 // on first sight. It reports false when the issue must be converted afresh
-// because it depends on more than its site.
-func fromSite(is *issues.Issue, fe validator.FieldError) bool {
+// because it depends on more than its site. The site it returns is nil
+// when the issue's facts still depend on the value (an exact size, whose
+// side of the bound the value decides).
+func fromSite(is *issues.Issue, fe validator.FieldError) (*issuesx.Site, bool) {
 	k := siteKey{ns: fe.Namespace(), tag: fe.Tag(), param: fe.Param()}
 	rest := siteRest{actual: fe.ActualTag(), typ: fe.Type(), kind: fe.Kind()}
 	s := findSite(k, rest)
@@ -80,7 +86,7 @@ func fromSite(is *issues.Issue, fe validator.FieldError) bool {
 		addSite(s)
 	}
 	if s.slow {
-		return false
+		return nil, false
 	}
 	*is = s.is
 	if !is.Absent {
@@ -92,8 +98,9 @@ func fromSite(is *issues.Issue, fe validator.FieldError) bool {
 		} else {
 			is.Code, is.Minimum, is.Maximum = issues.TooBig, "", s.bound
 		}
+		return nil, true
 	}
-	return true
+	return &s.shared, true
 }
 
 func findSite(k siteKey, rest siteRest) *site {

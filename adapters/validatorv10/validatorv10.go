@@ -51,11 +51,17 @@ func Issues(err error) (issues.List, bool) {
 // error. It reports false, returning dst unchanged, exactly where Issues
 // does.
 func appendIssues(dst issues.List, err error) (issues.List, bool) {
+	return appendIssuesAt(dst, nil, err)
+}
+
+// appendIssuesAt is appendIssues recording, for the issues built from the
+// sites it keeps, their sites (see issuesx.Site).
+func appendIssuesAt(dst issues.List, sites *[]*issuesx.Site, err error) (issues.List, bool) {
 	switch e := err.(type) {
 	case nil:
 		return dst, false
 	case validator.ValidationErrors:
-		return convert(dst, e, nil, nil)
+		return convert(dst, sites, e, nil, nil)
 	case *bound:
 		return e.appendIssues(dst)
 	case mapErrors:
@@ -73,7 +79,7 @@ func appendIssues(dst issues.List, err error) (issues.List, bool) {
 	}
 	var ve validator.ValidationErrors
 	if errors.As(err, &ve) {
-		return convert(dst, ve, nil, nil)
+		return convert(dst, sites, ve, nil, nil)
 	}
 	return dst, false
 }
@@ -83,7 +89,7 @@ func appendIssues(dst issues.List, err error) (issues.List, bool) {
 // program link go-playground/validator): a program that passes a raw
 // validator.ValidationErrors to Engine.Format imports this package, or
 // anything that does, or wraps the error with Bind.
-func init() { recognize.Register(appendIssues) }
+func init() { recognize.Register(appendIssuesAt) }
 
 // Bind attaches the validated value to the validator's error, so that
 // Issues can name the fields that cross-field and conditional tags refer to
@@ -123,7 +129,7 @@ func (b *bound) Issues() issues.List {
 }
 
 func (b *bound) appendIssues(dst issues.List) (issues.List, bool) {
-	return convert(dst, b.ve, newRoot(b.v), nil)
+	return convert(dst, nil, b.ve, newRoot(b.v), nil)
 }
 
 // Map turns the result of validator's ValidateMap (field → error, nested
@@ -181,7 +187,7 @@ func (m mapErrors) appendIssues(dst issues.List) (issues.List, bool) {
 				// VarWithKey names the key itself first: the prefix is
 				// the path of the map holding it.
 				n := min(len(e), issuesx.BuildLimit-built)
-				out = appendConverted(out, e[:n], e, nil, prefix)
+				out = appendConverted(out, nil, e[:n], e, nil, prefix)
 				built += n
 				omitted += len(e) - n
 			case error:
@@ -225,7 +231,7 @@ const manyErrs = 16
 // A struct with a dived slice of 100,000 bad items fails 100,000 ways: the
 // formatter shows a few, and building the others would cost more than the
 // validation did.
-func convert(dst issues.List, errs validator.ValidationErrors, root *rootInfo, prefix issues.Path) (issues.List, bool) {
+func convert(dst issues.List, sites *[]*issuesx.Site, errs validator.ValidationErrors, root *rootInfo, prefix issues.Path) (issues.List, bool) {
 	if len(errs) == 0 {
 		return dst, false
 	}
@@ -233,7 +239,7 @@ func convert(dst issues.List, errs validator.ValidationErrors, root *rootInfo, p
 	if n < len(errs) {
 		dst = slices.Grow(dst, n+1)
 	}
-	dst = appendConverted(dst, errs[:n], errs, root, prefix)
+	dst = appendConverted(dst, sites, errs[:n], errs, root, prefix)
 	if n < len(errs) {
 		dst = append(dst, issuesx.Omitted(len(errs)-n))
 	}
@@ -241,8 +247,9 @@ func convert(dst issues.List, errs validator.ValidationErrors, root *rootInfo, p
 }
 
 // appendConverted appends the issues of errs, some of all (the whole
-// failure, which cross-field tags look through for other fields' names).
-func appendConverted(dst issues.List, errs, all validator.ValidationErrors, root *rootInfo, prefix issues.Path) issues.List {
+// failure, which cross-field tags look through for other fields' names),
+// and records in sites the site of each issue that has one.
+func appendConverted(dst issues.List, sites *[]*issuesx.Site, errs, all validator.ValidationErrors, root *rootInfo, prefix issues.Path) issues.List {
 	n := len(dst)
 	dst = slices.Grow(dst, len(errs))[:n+len(errs)]
 	// Under a bound value or a map's prefix, paths depend on more than
@@ -251,8 +258,13 @@ func appendConverted(dst issues.List, errs, all validator.ValidationErrors, root
 	var c converter // built for the first issue no site gives
 	for i, fe := range errs {
 		is := &dst[n+i]
-		if plain && fromSite(is, fe) {
-			continue
+		if plain {
+			if s, ok := fromSite(is, fe); ok {
+				if s != nil {
+					issuesx.SetSite(sites, n+i, s)
+				}
+				continue
+			}
 		}
 		if c.errs == nil {
 			c = newConverter(all, root, prefix)

@@ -114,11 +114,19 @@ func (f *Formatter) Recovery() string { return f.recovery }
 // AppendValidation appends the whole validation_error for the issues to dst.
 // Once its buffers are warm it allocates nothing for the common codes.
 func (f *Formatter) AppendValidation(dst []byte, action string, list issues.List) []byte {
+	return f.AppendValidationAt(dst, action, list, nil)
+}
+
+// AppendValidationAt is AppendValidation for issues an adapter built at the
+// given sites: sites[i] is the site of list[i], nil (or missing, past the
+// end of sites) for an issue without one. See siteLine.
+func (f *Formatter) AppendValidationAt(dst []byte, action string, list issues.List, sites []*issuesx.Site) []byte {
 	s := f.get()
 	defer f.put(s)
 	dst = xmlenc.AppendValidationOpen(dst, action)
 	s.out = dst
 	s.fields = nil
+	s.sites = sites
 	s.run(list)
 	dst = s.out
 	more := ""
@@ -166,7 +174,7 @@ func (f *Formatter) put(s *state) {
 	if cap(s.name) > keep || cap(s.line) > keep || cap(s.buf) > keep {
 		return
 	}
-	s.out, s.frame, s.suggFor, s.vsuggFor = nil, frame{}, nil, nil
+	s.out, s.frame, s.suggFor, s.vsuggFor, s.sites = nil, frame{}, nil, nil, nil
 	clear(s.sugg)
 	s.mg.reset()
 	f.pool.Put(s)
@@ -192,6 +200,7 @@ type state struct {
 	path    issues.Path
 	cut     issues.Path // a path with its long keys cut (appendName)
 	order   []ordered
+	sites   []*issuesx.Site // the sites of the list's issues, by index (AppendValidationAt)
 	lines   int
 	bytes   int
 	omitted int
@@ -280,7 +289,7 @@ func (s *state) run(list issues.List) {
 			handled, ok = s.emitMerged(list, o.i)
 		}
 		if !handled {
-			ok = s.emitIssue(&list[o.i])
+			ok = s.emitIssue(&list[o.i], s.siteOf(o.i))
 		}
 		if !ok {
 			s.omitted = len(s.order) - n + counted
@@ -288,6 +297,14 @@ func (s *state) run(list issues.List) {
 		}
 	}
 	s.omitted = counted
+}
+
+// siteOf returns the site of the issue at index i of the list, or nil.
+func (s *state) siteOf(i int) *issuesx.Site {
+	if i < len(s.sites) {
+		return s.sites[i]
+	}
+	return nil
 }
 
 // ordered is an issue's index in the list and its sort key.
@@ -327,7 +344,7 @@ func sortKey(p issues.Path) uint64 {
 // emitIssue writes the lines of one issue: one line, or for a union one per
 // issue of its closest alternative. It reports false when the budget is
 // spent.
-func (s *state) emitIssue(is *issues.Issue) bool {
+func (s *state) emitIssue(is *issues.Issue, site *issuesx.Site) bool {
 	switch is.Code {
 	case issues.InvalidUnion:
 		if best := bestBranch(is); len(best) > 0 {
@@ -335,7 +352,7 @@ func (s *state) emitIssue(is *issues.Issue) bool {
 				if best[i].Check == issuesx.CheckOmitted {
 					continue
 				}
-				if !s.emitLine(&best[i].Path, is, &best[i]) {
+				if !s.emitLine(&best[i].Path, is, &best[i], nil) {
 					return false
 				}
 			}
@@ -347,14 +364,14 @@ func (s *state) emitIssue(is *issues.Issue) bool {
 				if is.Issues[i].Check == issuesx.CheckOmitted {
 					continue
 				}
-				if !s.emitLine(&is.Path, is, &is.Issues[i]) {
+				if !s.emitLine(&is.Path, is, &is.Issues[i], nil) {
 					return false
 				}
 			}
 			return true
 		}
 	}
-	return s.emitLine(&is.Path, is, nil)
+	return s.emitLine(&is.Path, is, nil, site)
 }
 
 // emitLine writes the field of is (with inner as its inner issue, if any)
@@ -363,20 +380,31 @@ func (s *state) emitIssue(is *issues.Issue) bool {
 // issue cap and the dropping of repeated lines are decided here, on the
 // bytes the envelope holds, whatever the caller wants of them. It reports
 // false when the budget is spent.
-func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue) bool {
+func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue, site *issuesx.Site) bool {
 	if s.lines >= s.f.maxIssues {
 		return false
 	}
-	if is.Code == issues.InvalidElement && isPathKey(is.Key) {
+	var sl *siteLine
+	if site != nil && inner == nil {
+		sl = s.siteLine(site, is)
+	}
+	switch {
+	case sl != nil:
+		s.name = append(s.name[:0], sl.name...)
+	case is.Code == issues.InvalidElement && isPathKey(is.Key):
 		// The element's own path names the field, not its container's.
 		s.path = append(append(s.path[:0], (*path)...), is.Key)
 		s.name = s.appendName(s.name[:0], s.path)
 		clear(s.path)
-	} else {
+	default:
 		s.name = s.appendName(s.name[:0], *path)
 	}
 	s.spans = s.spans[:0]
-	s.line = s.appendIssue(s.line[:0], &s.spans, is, inner)
+	if sl != nil {
+		s.line = s.appendSiteLine(s.line[:0], &s.spans, is, sl)
+	} else {
+		s.line = s.appendIssue(s.line[:0], &s.spans, is, inner)
+	}
 	start := len(s.out)
 	s.out = xmlenc.AppendFieldSpans(s.out, s.name, s.line, s.spans)
 	field := s.out[start:]

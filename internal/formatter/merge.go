@@ -129,7 +129,7 @@ func (s *state) emitMerged(list issues.List, i int) (handled, ok bool) {
 		mg.issue = issues.Issue{Code: u.Code, Path: miss.Path, Keys: mg.pair[:1], Allowed: mg.pair[1:2],
 			Expected: miss.Expected, Source: u.Source}
 		s.suggFor = nil // the suggestions memo is keyed by the issue's address
-		return true, s.emitLine(&miss.Path, &mg.issue, miss)
+		return true, s.emitLine(&miss.Path, &mg.issue, miss, nil)
 	}
 	u := &list[i]
 	if u.Code != issues.UnrecognizedKeys {
@@ -150,7 +150,7 @@ func (s *state) emitMerged(list issues.List, i int) (handled, ok bool) {
 	mg.issue = *u
 	mg.issue.Keys = keys
 	s.suggFor = nil
-	return true, s.emitLine(&u.Path, &mg.issue, nil)
+	return true, s.emitLine(&u.Path, &mg.issue, nil, nil)
 }
 
 // childOf reports whether p is parent with the key k appended.

@@ -1,0 +1,148 @@
+package formatter
+
+import (
+	"slices"
+
+	"github.com/selfheal/selfheal/internal/issuesx"
+	"github.com/selfheal/selfheal/internal/templates"
+	"github.com/selfheal/selfheal/issues"
+)
+
+// An adapter that knows where its issues come from hands their sites
+// beside them (see issuesx.Site): a struct field's failed tag gives an
+// issue with the same facts call after call, only the value differs. For
+// such an issue the formatter works out once, and keeps on the site, what
+// the line of every issue with those facts shares: the field name, whether
+// the field is sensitive, the message the rules choose and its template
+// with everything but the value rendered. A line is then that template
+// rendered with the value, with no plan key to build or rule to run.
+//
+// What a site keeps is checked against each issue's facts (sameFacts)
+// before it is used: an issue changed after the adapter built it, or one
+// of another kind of value, is worded the usual way.
+
+// siteLine is what a Formatter keeps on a site.
+type siteLine struct {
+	f      *Formatter
+	facts  issues.Issue // the issue it was worked out for, without its Input
+	kind   kind         // the kind of value it was worked out for
+	name   []byte
+	hidden bool
+	tpl    *templates.Template // the message's template in its form
+	plan   *templates.Template // tpl with everything but the value rendered
+	count  int64
+}
+
+// wordedByFacts reports whether the rules word is from its facts and the
+// kind of its value alone, never from the value itself: the codes whose
+// rules read nothing else (see rules), without the facts that bring in
+// other fields, inner issues or lists.
+func wordedByFacts(is *issues.Issue) bool {
+	switch is.Code {
+	case issues.TooSmall, issues.TooBig, issues.InvalidFormat:
+	case issues.InvalidType:
+		if !is.Absent { // a value sent: a quoted number is worded from it
+			return false
+		}
+	default:
+		return false
+	}
+	return is.Ref == nil && is.When == nil && is.Key == nil && is.Check == "" && is.Omitted == 0 &&
+		len(is.Keys) == 0 && len(is.Allowed) == 0 && len(is.Values) == 0 && len(is.Issues) == 0 && len(is.Branches) == 0
+}
+
+// siteLine returns the line s.f keeps on site for is, working it out on
+// the first issue it words there; nil when is must be worded the usual
+// way.
+func (s *state) siteLine(site *issuesx.Site, is *issues.Issue) *siteLine {
+	if !wordedByFacts(is) {
+		return nil
+	}
+	k := kindOf(is.Input)
+	for _, l := range site.Lines() {
+		if sl := l.(*siteLine); sl.f == s.f {
+			if sl.kind == k && sameFacts(&sl.facts, is) {
+				return sl
+			}
+			return nil // kept for other facts: the first ones keep the site
+		}
+	}
+	sl := s.newSiteLine(is, k)
+	site.AddLine(sl)
+	return sl
+}
+
+// newSiteLine works out the line of is.
+func (s *state) newSiteLine(is *issues.Issue, k kind) *siteLine {
+	saved := s.frame
+	defer func() { s.frame = saved }()
+	sl := &siteLine{f: s.f, kind: k, facts: *is}
+	sl.facts.Input = nil
+	sl.facts.Path = slices.Clone(is.Path) // the caller's may change
+	s.is, s.inner, s.hidden = is, nil, s.sensitive(is.Path)
+	sl.hidden = s.hidden
+	id := s.choose(is)
+	sl.name = s.appendName(nil, is.Path)
+	sl.count = countOf(id, is)
+	m := s.m(id)
+	if m == nil {
+		return sl // an empty line, as appendPlanned writes it
+	}
+	form := templates.Other
+	if m.Plural() {
+		form = s.f.cat.Form(sl.count)
+	}
+	sl.tpl = m.Template(form)
+	sl.plan = sl.tpl
+	if planned(sl.tpl) {
+		s.tpl, s.count = sl.tpl, sl.count
+		sl.plan = sl.tpl.Partial(s, fixedSet{absent: is.Absent, allowed: allowedOf(sl.tpl, is)}.fixed)
+	}
+	return sl
+}
+
+// appendSiteLine renders the line of is from sl, as appendIssue would.
+func (s *state) appendSiteLine(dst []byte, spans *[]int, is *issues.Issue, sl *siteLine) []byte {
+	if sl.plan == nil {
+		return dst
+	}
+	saved := s.frame
+	s.is, s.inner, s.hidden = is, nil, sl.hidden
+	s.tpl, s.count = sl.tpl, sl.count
+	dst, *spans = sl.plan.AppendSpans(dst, s, *spans)
+	s.frame = saved
+	return dst
+}
+
+// sameFacts reports whether b has the facts of a, everything but its
+// Input. Most facts of an issue are unset, and an adapter hands out the
+// same strings again: eq compares an empty string at the cost of its
+// length, and calls the runtime only for a set one.
+func sameFacts(a, b *issues.Issue) bool {
+	return a.Code == b.Code && a.Absent == b.Absent && a.Expected == b.Expected &&
+		a.Inclusive == b.Inclusive && a.Exact == b.Exact && a.Omitted == b.Omitted &&
+		eq(a.Origin, b.Origin) && eq(string(a.Minimum), string(b.Minimum)) && eq(string(a.Maximum), string(b.Maximum)) &&
+		eq(a.Format, b.Format) && eq(a.Pattern, b.Pattern) && eq(a.Prefix, b.Prefix) && eq(a.Suffix, b.Suffix) &&
+		eq(a.Includes, b.Includes) && eq(a.Layout, b.Layout) && eq(a.Country, b.Country) && eq(a.UniqueBy, b.UniqueBy) &&
+		eq(a.Param, b.Param) && eq(string(a.Divisor), string(b.Divisor)) && eq(a.Message, b.Message) &&
+		eq(a.Check, b.Check) && eq(a.Source, b.Source) &&
+		a.Ref == nil && b.Ref == nil && a.When == nil && b.When == nil && a.Key == nil && b.Key == nil &&
+		len(a.Keys)+len(b.Keys)+len(a.Allowed)+len(b.Allowed)+len(a.Values)+len(b.Values)+
+			len(a.Issues)+len(b.Issues)+len(a.Branches)+len(b.Branches) == 0 &&
+		samePath(a.Path, b.Path)
+}
+
+func eq(a, b string) bool { return len(a) == len(b) && (len(a) == 0 || a == b) }
+
+// samePath reports whether two paths hold the same elements.
+func samePath(a, b issues.Path) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !sameElem(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,184 @@
+package formatter
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/selfheal/selfheal/internal/issuesx"
+	"github.com/selfheal/selfheal/internal/race"
+	"github.com/selfheal/selfheal/issues"
+	"github.com/selfheal/selfheal/locales"
+)
+
+// siteIssues are issues the rules word from their facts, as adapters build
+// them at a site: each is rendered below with many values through one site.
+var siteIssues = []issues.Issue{
+	{Code: issues.TooSmall, Path: issues.Path{"age"}, Origin: issues.OriginNumber, Minimum: "18", Inclusive: true, Source: "validator:gte"},
+	{Code: issues.TooSmall, Path: issues.Path{"bio"}, Origin: issues.OriginString, Minimum: "10", Inclusive: true, Source: "validator:min"},
+	{Code: issues.TooSmall, Path: issues.Path{"count"}, Minimum: "3", Source: "validator:gt"}, // origin from the value
+	{Code: issues.TooBig, Path: issues.Path{"tags"}, Origin: issues.OriginArray, Maximum: "2", Inclusive: true, Exact: true, Source: "validator:len"},
+	{Code: issues.TooBig, Path: issues.Path{"items", 3, "qty"}, Origin: issues.OriginInteger, Maximum: "99", Inclusive: true, Source: "validator:lte"},
+	{Code: issues.InvalidFormat, Path: issues.Path{"email"}, Format: "email", Source: "validator:email"},
+	{Code: issues.InvalidFormat, Path: issues.Path{"when"}, Format: "datetime", Layout: "2006-01-02", Source: "validator:datetime"},
+	{Code: issues.InvalidFormat, Path: issues.Path{"code"}, Format: "starts_with", Prefix: "ab", Source: "validator:startswith"},
+	{Code: issues.InvalidType, Path: issues.Path{"name"}, Absent: true, Expected: issuesx.TypesOf("string"), Source: "validator:required"},
+	{Code: issues.TooSmall, Path: issues.Path{"password"}, Origin: issues.OriginString, Minimum: "12", Inclusive: true, Source: "validator:min"}, // sensitive
+	{Code: issues.InvalidFormat, Path: issues.Path{strings.Repeat("k", 300)}, Format: "uuid", Source: "validator:uuid"},                          // a cut name
+}
+
+// siteInputs are values of every kind a model may send.
+var siteInputs = []any{
+	"", "a", "sss", "not-an-email-3", strings.Repeat("é", 200), "<b>&amp;</b>]]>", "bad\xffutf8", "\u2028line",
+	3, 42.5, -1, json.Number("17"), json.Number("1e400"), issues.Number("7"), true, nil,
+	[]any{1, "x"}, map[string]any{"a": 1}, issues.Unknown{}, issues.Unknown{Type: "string"},
+}
+
+// TestSiteLines holds what a site keeps to the usual wording: every issue,
+// with every value, in turn through one site (so that each is worded from
+// what the first one left there), reads as it does without a site, in
+// English and Japanese alike, through two formatters sharing the sites.
+func TestSiteLines(t *testing.T) {
+	en := New(DefaultOptions())
+	ja := New(Options{Catalog: locales.Match("ja"), Examples: true})
+	for _, base := range siteIssues {
+		site := new(issuesx.Site)
+		for _, in := range siteInputs {
+			is := base
+			is.Input = in
+			list := issues.List{is}
+			for _, f := range []*Formatter{en, ja} {
+				want := string(f.AppendValidation(nil, "t", list))
+				got := string(f.AppendValidationAt(nil, "t", list, []*issuesx.Site{site}))
+				if got != want {
+					t.Errorf("%v with %#v through a site:\n%s\nwant\n%s", base.Path, in, got, want)
+				}
+			}
+		}
+		if n := len(site.Lines()); n != 2 {
+			t.Errorf("%v: the site keeps %d lines, want one per formatter", base.Path, n)
+		}
+	}
+}
+
+// TestSiteLineChangedFacts: an issue whose facts are not those its site's
+// line was worked out for (changed by a caller after the adapter built it)
+// is worded from its own facts.
+func TestSiteLineChangedFacts(t *testing.T) {
+	f := New(DefaultOptions())
+	site := new(issuesx.Site)
+	is := siteIssues[0]
+	is.Input = 3
+	f.AppendValidationAt(nil, "t", issues.List{is}, []*issuesx.Site{site})
+	for _, change := range []func(*issues.Issue){
+		func(is *issues.Issue) { is.Minimum = "21" },
+		func(is *issues.Issue) { is.Path = issues.Path{"years"} },
+		func(is *issues.Issue) { is.Inclusive = false },
+		func(is *issues.Issue) { is.Message = "must be an adult" },
+		func(is *issues.Issue) { is.Input = "3" }, // another kind of value
+	} {
+		changed := is
+		changed.Path = append(issues.Path(nil), is.Path...)
+		change(&changed)
+		want := string(f.AppendValidation(nil, "t", issues.List{changed}))
+		got := string(f.AppendValidationAt(nil, "t", issues.List{changed}, []*issuesx.Site{site}))
+		if got != want {
+			t.Errorf("changed %+v:\n%s\nwant\n%s", changed, got, want)
+		}
+	}
+}
+
+// TestSameFactsEveryField: sameFacts looks at every field of an issue but
+// its Input, so that a field added to issues.Issue is not forgotten.
+func TestSameFactsEveryField(t *testing.T) {
+	base := siteIssues[0]
+	if !sameFacts(&base, &base) {
+		t.Fatal("an issue has not its own facts")
+	}
+	typ := reflect.TypeOf(base)
+	for i := range typ.NumField() {
+		field := typ.Field(i)
+		if field.Name == "Input" {
+			continue
+		}
+		changed := base
+		v := reflect.ValueOf(&changed).Elem().Field(i)
+		switch v.Kind() {
+		case reflect.String:
+			v.SetString(v.String() + "x")
+		case reflect.Bool:
+			v.SetBool(!v.Bool())
+		case reflect.Int, reflect.Uint32:
+			if v.Kind() == reflect.Int {
+				v.SetInt(v.Int() + 1)
+			} else {
+				v.SetUint(v.Uint() + 1)
+			}
+		case reflect.Slice:
+			v.Set(reflect.MakeSlice(v.Type(), 1, 1))
+			if field.Name == "Path" {
+				v.Index(0).Set(reflect.ValueOf("other"))
+			}
+		case reflect.Pointer:
+			v.Set(reflect.New(v.Type().Elem()))
+		case reflect.Interface:
+			v.Set(reflect.ValueOf("k"))
+		default:
+			t.Fatalf("field %s of kind %v: teach this test and sameFacts about it", field.Name, v.Kind())
+		}
+		if sameFacts(&base, &changed) {
+			t.Errorf("sameFacts does not see a change of %s", field.Name)
+		}
+	}
+}
+
+// TestSiteLinesAllocs: a line worded from its site allocates nothing.
+func TestSiteLinesAllocs(t *testing.T) {
+	if race.Enabled {
+		t.Skip("allocation counts are meaningless under the race detector")
+	}
+	f := New(DefaultOptions())
+	list := make(issues.List, len(siteIssues))
+	sites := make([]*issuesx.Site, len(siteIssues))
+	for i := range list {
+		list[i], sites[i] = siteIssues[i], new(issuesx.Site)
+		list[i].Input = "abc"
+	}
+	buf := f.AppendValidationAt(nil, "t", list, sites)
+	if n := testing.AllocsPerRun(200, func() { buf = f.AppendValidationAt(buf[:0], "t", list, sites) }); n != 0 {
+		t.Errorf("AppendValidationAt allocates %v times per call", n)
+	}
+}
+
+// TestSiteLinesConcurrent: formatters working out and reading the lines of
+// shared sites from many goroutines at once (run it with -race).
+func TestSiteLinesConcurrent(t *testing.T) {
+	fs := []*Formatter{New(DefaultOptions()), New(Options{Catalog: locales.Match("ja")}), New(Options{MaxValueRunes: 5})}
+	sites := make([]*issuesx.Site, len(siteIssues))
+	for i := range sites {
+		sites[i] = new(issuesx.Site)
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f := fs[g%len(fs)]
+			list := make(issues.List, len(siteIssues))
+			for n := range 50 {
+				for i := range list {
+					list[i] = siteIssues[i]
+					list[i].Input = siteInputs[(n+i)%len(siteInputs)]
+				}
+				got := string(f.AppendValidationAt(nil, "t", list, sites))
+				if want := string(f.AppendValidation(nil, "t", list)); got != want {
+					t.Errorf("goroutine %d:\n%s\nwant\n%s", g, got, want)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}

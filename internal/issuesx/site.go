@@ -1,0 +1,63 @@
+package issuesx
+
+import "sync/atomic"
+
+// A Site is one place where an adapter builds issues whose facts are the
+// same call after call: a struct field's failed tag, a schema keyword. An
+// adapter that knows its sites hands them beside the issues it builds (one
+// per issue, nil where it has none), so that a formatter can keep what it
+// worked out for a site's issues (their field name, their message, their
+// partly rendered template) on the site itself: owned by what the adapter
+// compiled, not looked up by a key built from the facts on every call.
+//
+// A site promises nothing a formatter relies on blindly: what it keeps
+// there it checks against each issue's facts before using it, so an issue
+// changed after it was built is worded afresh.
+type Site struct {
+	lines atomic.Pointer[[]any]
+}
+
+// maxSiteLines bounds what one site keeps: one entry per formatter that
+// worded its issues (a server has one per language it answers in).
+const maxSiteLines = 4
+
+// Lines returns what formatters keep on the site, one entry each; the
+// slice is shared and must not be changed.
+func (s *Site) Lines() []any {
+	if p := s.lines.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// AddLine keeps l on the site, unless the site already keeps as many
+// entries as it may: the first formatters to word a site keep it.
+func (s *Site) AddLine(l any) {
+	for {
+		old := s.lines.Load()
+		var lines []any
+		if old != nil {
+			if len(*old) >= maxSiteLines {
+				return
+			}
+			lines = append(lines, *old...)
+		}
+		lines = append(lines, l)
+		if s.lines.CompareAndSwap(old, &lines) {
+			return
+		}
+	}
+}
+
+// SetSite records s as the site of the issue at index i of the list that
+// sites goes beside, growing it with nils (no site) as needed. A nil sites
+// records nothing: the caller does not keep them.
+func SetSite(sites *[]*Site, i int, s *Site) {
+	if sites == nil {
+		return
+	}
+	for len(*sites) <= i {
+		*sites = append(*sites, nil)
+	}
+	(*sites)[i] = s
+}
