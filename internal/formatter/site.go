@@ -67,6 +67,9 @@ func (s *state) siteLine(site *issuesx.Site, is *issues.Issue) *siteLine {
 			return nil // kept for other facts: the first ones keep the site
 		}
 	}
+	if site.Full() {
+		return nil // kept by other formatters: worded the usual way, without allocating
+	}
 	sl := s.newSiteLine(is, k)
 	site.AddLine(sl)
 	return sl

@@ -182,3 +182,31 @@ func TestSiteLinesConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestSiteLinesFullSite: a formatter that finds a site kept by as many
+// formatters as it may hold words its issues the usual way, without
+// allocating, and as they read without the site.
+func TestSiteLinesFullSite(t *testing.T) {
+	site := new(issuesx.Site)
+	is := siteIssues[1]
+	is.Input = "abc"
+	list, sites := issues.List{is}, []*issuesx.Site{site}
+	for range 4 {
+		New(DefaultOptions()).AppendValidationAt(nil, "t", list, sites)
+	}
+	if !site.Full() {
+		t.Fatalf("%d lines kept by four formatters", len(site.Lines()))
+	}
+	f := New(DefaultOptions())
+	want := string(f.AppendValidation(nil, "t", list))
+	buf := f.AppendValidationAt(nil, "t", list, sites)
+	if string(buf) != want {
+		t.Errorf("through a full site:\n%s\nwant\n%s", buf, want)
+	}
+	if race.Enabled {
+		return
+	}
+	if n := testing.AllocsPerRun(100, func() { buf = f.AppendValidationAt(buf[:0], "t", list, sites) }); n != 0 {
+		t.Errorf("a formatter finding the site full allocates %v times per call", n)
+	}
+}

@@ -30,6 +30,11 @@ func (s *Site) Lines() []any {
 	return nil
 }
 
+// Full reports whether the site keeps as many entries as it may: a
+// formatter that finds it full words its issues without one, rather than
+// work out an entry it cannot keep.
+func (s *Site) Full() bool { return len(s.Lines()) >= maxSiteLines }
+
 // AddLine keeps l on the site, unless the site already keeps as many
 // entries as it may: the first formatters to word a site keep it.
 func (s *Site) AddLine(l any) {
