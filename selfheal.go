@@ -230,10 +230,11 @@ func (e *Engine) Append(dst []byte, action string, err error) []byte {
 	}
 	clear(list) // let the pooled list keep no value a model sent alive
 	clear(p.sites)
-	if cap(list) <= maxPooledIssues {
-		p.list, p.sites = list[:0], p.sites[:0]
-		listPool.Put(p)
+	if cap(list) > maxPooledIssues {
+		list = nil // a huge failure's list is left to the collector
 	}
+	p.list, p.sites = list[:0], p.sites[:0]
+	listPool.Put(p)
 	return dst
 }
 

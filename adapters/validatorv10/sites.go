@@ -75,13 +75,15 @@ func (k siteKey) listKey() string {
 // fromSite fills is from the issue cached for fe's site, building the site
 // on first sight. It reports false when the issue must be converted afresh
 // because it depends on more than its site. The site it returns is nil
-// when the issue's facts still depend on the value (an exact size, whose
-// side of the bound the value decides).
+// on first sight (the cache may not keep the site: a model's index or key
+// in the namespace), and when the issue's facts still depend on the value
+// (an exact size, whose side of the bound the value decides).
 func fromSite(is *issues.Issue, fe validator.FieldError) (*issuesx.Site, bool) {
 	k := siteKey{ns: fe.Namespace(), tag: fe.Tag(), param: fe.Param()}
 	rest := siteRest{actual: fe.ActualTag(), typ: fe.Type(), kind: fe.Kind()}
 	s := findSite(k, rest)
-	if s == nil {
+	seen := s != nil
+	if !seen {
 		s = newSite(k, rest, fe)
 		addSite(s)
 	}
@@ -98,6 +100,9 @@ func fromSite(is *issues.Issue, fe validator.FieldError) (*issuesx.Site, bool) {
 		} else {
 			is.Code, is.Minimum, is.Maximum = issues.TooBig, "", s.bound
 		}
+		return nil, true
+	}
+	if !seen {
 		return nil, true
 	}
 	return &s.shared, true

@@ -21,6 +21,9 @@ type Site struct {
 // worded its issues (a server has one per language it answers in).
 const maxSiteLines = 4
 
+// maxRecorded bounds the sites recorded beside one list (see SetSite).
+const maxRecorded = 256
+
 // Lines returns what formatters keep on the site, one entry each; the
 // slice is shared and must not be changed.
 func (s *Site) Lines() []any {
@@ -56,9 +59,11 @@ func (s *Site) AddLine(l any) {
 
 // SetSite records s as the site of the issue at index i of the list that
 // sites goes beside, growing it with nils (no site) as needed. A nil sites
-// records nothing: the caller does not keep them.
+// records nothing: the caller does not keep them. Nor are the sites of
+// issues past the first maxRecorded: a formatter shows far fewer lines,
+// and a failure of thousands of items must not grow a second list.
 func SetSite(sites *[]*Site, i int, s *Site) {
-	if sites == nil {
+	if sites == nil || i >= maxRecorded {
 		return
 	}
 	for len(*sites) <= i {
