@@ -219,15 +219,11 @@ func (e *Engine) Append(dst []byte, action string, err error) []byte {
 		return dst
 	}
 	if list, ok := err.(issues.List); ok {
-		return e.appendList(dst, action, err, list)
+		return e.appendList(dst, action, err, list, nil)
 	}
 	p := listPool.Get().(*pooledList)
 	list, _ := appendIssues(p.list[:0], &p.sites, err)
-	if len(list) == 0 {
-		dst = append(dst, envelope.Wrap(err).String()...)
-	} else {
-		dst = e.f.AppendValidationAt(dst, action, list, p.sites)
-	}
+	dst = e.appendList(dst, action, err, list, p.sites)
 	clear(list) // let the pooled list keep no value a model sent alive
 	clear(p.sites)
 	if cap(list) > maxPooledIssues {
@@ -238,11 +234,13 @@ func (e *Engine) Append(dst []byte, action string, err error) []byte {
 	return dst
 }
 
-func (e *Engine) appendList(dst []byte, action string, err error, list issues.List) []byte {
+// appendList appends the answer for err, whose issues are list (built at
+// sites, by index; see issuesx.Site).
+func (e *Engine) appendList(dst []byte, action string, err error, list issues.List, sites []*issuesx.Site) []byte {
 	if len(list) == 0 {
 		return append(dst, envelope.Wrap(err).String()...)
 	}
-	return e.f.AppendValidation(dst, action, list)
+	return e.f.AppendValidationAt(dst, action, list, sites)
 }
 
 // pooledList is a list Append converts adapter errors into, with the

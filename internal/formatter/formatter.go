@@ -388,16 +388,19 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue, site *issue
 	if site != nil && inner == nil {
 		sl = s.siteLine(site, is)
 	}
+	var name []byte
 	switch {
 	case sl != nil:
-		s.name = append(s.name[:0], sl.name...)
+		name = sl.name // the site's own: read, never written
 	case is.Code == issues.InvalidElement && isPathKey(is.Key):
 		// The element's own path names the field, not its container's.
 		s.path = append(append(s.path[:0], (*path)...), is.Key)
 		s.name = s.appendName(s.name[:0], s.path)
 		clear(s.path)
+		name = s.name
 	default:
 		s.name = s.appendName(s.name[:0], *path)
+		name = s.name
 	}
 	s.spans = s.spans[:0]
 	if sl != nil {
@@ -406,7 +409,7 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue, site *issue
 		s.line = s.appendIssue(s.line[:0], &s.spans, is, inner)
 	}
 	start := len(s.out)
-	s.out = xmlenc.AppendFieldSpans(s.out, s.name, s.line, s.spans)
+	s.out = xmlenc.AppendFieldSpans(s.out, name, s.line, s.spans)
 	field := s.out[start:]
 	switch {
 	case s.lines > 0 && string(s.out[s.prevAt:start]) == string(field):
@@ -421,7 +424,7 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue, site *issue
 	s.prevAt = start
 	s.lines++
 	if s.collect {
-		s.fields = append(s.fields, envelope.Field{Name: string(s.name), Text: string(s.line)})
+		s.fields = append(s.fields, envelope.Field{Name: string(name), Text: string(s.line)})
 	}
 	return true
 }

@@ -161,12 +161,7 @@ func childOf(p, parent issues.Path, k string) bool {
 	if last, ok := p[len(parent)].(string); !ok || last != k {
 		return false
 	}
-	for i := range parent {
-		if !sameElem(p[i], parent[i]) {
-			return false
-		}
-	}
-	return true
+	return samePath(p[:len(parent)], parent)
 }
 
 // sameElem compares two path elements of the kinds a path holds, without

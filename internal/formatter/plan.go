@@ -200,6 +200,12 @@ func scalars(values []any) bool {
 	return true
 }
 
+// partial returns tpl with the placeholders fixed by s.is's facts
+// rendered (s.tpl and s.count set for tpl): a plan's template.
+func (s *state) partial(tpl *templates.Template, allowed allowedFacts) *templates.Template {
+	return tpl.Partial(s, fixedSet{absent: s.is.Absent, allowed: allowed}.fixed)
+}
+
 // appendPlanned renders message id for s.is like appendMessage, through
 // the plan cache; with spans, as appendIssue says.
 func (s *state) appendPlanned(dst []byte, spans *[]int, id msgID, count int64) []byte {
@@ -207,13 +213,10 @@ func (s *state) appendPlanned(dst []byte, spans *[]int, id msgID, count int64) [
 	if m == nil {
 		return dst
 	}
-	form := templates.Other
-	if m.Plural() {
-		form = s.f.cat.Form(count)
-	}
 	saved := s.frame
-	s.tpl, s.count = m.Template(form), count
-	if tpl := s.plan(id, form, s.tpl); spans != nil {
+	tpl, form := s.template(m, count)
+	s.tpl, s.count = tpl, count
+	if tpl := s.plan(id, form, tpl); spans != nil {
 		dst, *spans = tpl.AppendSpans(dst, s, *spans)
 	} else {
 		dst = tpl.Append(dst, s)
@@ -242,7 +245,7 @@ func (s *state) plan(id msgID, form templates.Form, tpl *templates.Template) *te
 	if c.seen[h&(uint64(len(c.seen))-1)].Swap(h) != h {
 		return tpl // first sight: perhaps a one-off, not worth a plan yet
 	}
-	p = &plan{tpl: tpl.Partial(s, fixedSet{absent: is.Absent, allowed: allowed}.fixed)}
+	p = &plan{tpl: s.partial(tpl, allowed)}
 	c.mu.Lock()
 	if len(c.m) >= maxPlans || c.m == nil {
 		c.m = make(map[string]*plan, 64)

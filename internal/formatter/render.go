@@ -65,14 +65,21 @@ func (s *state) appendMessage(dst []byte, m *templates.Message, count int64) []b
 		return dst
 	}
 	saved := s.frame
+	s.tpl, _ = s.template(m, count)
+	s.count = count
+	dst = s.tpl.Append(dst, s)
+	s.frame = saved
+	return dst
+}
+
+// template returns m's template in the plural form count chooses, and
+// that form.
+func (s *state) template(m *templates.Message, count int64) (*templates.Template, templates.Form) {
 	form := templates.Other
 	if m.Plural() {
 		form = s.f.cat.Form(count)
 	}
-	s.tpl, s.count = m.Template(form), count
-	dst = s.tpl.Append(dst, s)
-	s.frame = saved
-	return dst
+	return m.Template(form), form
 }
 
 // appendLine renders one issue as its line.

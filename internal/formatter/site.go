@@ -91,15 +91,11 @@ func (s *state) newSiteLine(is *issues.Issue, k kind) *siteLine {
 	if m == nil {
 		return sl // an empty line, as appendPlanned writes it
 	}
-	form := templates.Other
-	if m.Plural() {
-		form = s.f.cat.Form(sl.count)
-	}
-	sl.tpl = m.Template(form)
+	sl.tpl, _ = s.template(m, sl.count)
 	sl.plan = sl.tpl
 	if planned(sl.tpl) {
 		s.tpl, s.count = sl.tpl, sl.count
-		sl.plan = sl.tpl.Partial(s, fixedSet{absent: is.Absent, allowed: allowedOf(sl.tpl, is)}.fixed)
+		sl.plan = s.partial(sl.tpl, allowedOf(sl.tpl, is))
 	}
 	return sl
 }
