@@ -66,9 +66,9 @@
 // other paths get 404), or of the stdio server COMMAND, one process per
 // session, at /mcp. It prints "selfheal proxy: listening on
 // http://ADDR/PATH" on standard error (so ADDR may be 127.0.0.1:0). SIGINT
-// or SIGTERM stops it: no new request, the standalone streams (GET) end,
-// the calls under way have 10 seconds to finish (a second signal cuts
-// them), the sessions' processes are ended; exit 0.
+// or SIGTERM stops it: no new request, the calls under way have 10
+// seconds to finish (a second signal cuts them), the standalone streams
+// (GET) end a second after them, the sessions' processes are ended; exit 0.
 //
 // --redis redis://[user:password@]host:port/db keeps the counters of
 // --max-active and --rate in Redis, shared by every replica (there is no

@@ -47,6 +47,15 @@ const commandsPath = "/mcp"
 // once SIGINT or SIGTERM asks an HTTP proxy to stop.
 const shutdownTimeout = 10 * time.Second
 
+// streamLinger is how long the standalone streams outlive the last call
+// under way at shutdown. A client reads a call's answer and the end of its
+// standalone stream in two goroutines, and the go-sdk's fails every call
+// it has not yet taken an answer for when the stream ends: without the
+// linger, an answer the proxy had sent was lost in about one shutdown in
+// ten on a loaded machine. It costs a stopping proxy this much only while
+// a client holds a standalone stream open.
+const streamLinger = time.Second
+
 // forwarded are the signals the proxy passes on to the server: what a
 // client (or a user at a terminal) sends to stop the server reaches the
 // process that is the server, and the proxy then ends with its status.
@@ -293,8 +302,8 @@ func validHeaderName(s string) bool {
 // serveHTTP serves h at path on addr (404 elsewhere) until SIGINT or
 // SIGTERM, then stops: no new connection is accepted, the calls under way
 // have shutdownTimeout to finish (a second signal cuts them), the
-// standalone streams (GET) end once they have, and then closeFn (if any)
-// ends what h still holds. It prints the address it listens on, so that
+// standalone streams (GET) end streamLinger after they have, and then
+// closeFn (if any) ends what h still holds. It prints the address it listens on, so that
 // --listen :0 can be used, and returns 0 when stopped by a signal, 2 when
 // it cannot listen, 1 when serving fails.
 func serveHTTP(addr, path string, h http.Handler, closeFn func() error, stderr io.Writer) int {
@@ -330,9 +339,16 @@ func serveHTTP(addr, path string, h http.Handler, closeFn func() error, stderr i
 		// A standalone stream carries only what the server sends on its
 		// own, and never ends by itself: it must not hold the shutdown
 		// back. But a client may take its end for the session's (the
-		// go-sdk's fails its calls under way), so it ends after them.
+		// go-sdk's fails its calls under way), so it ends streamLinger
+		// after them.
 		go func() {
 			ep.waitCalls(ctx)
+			linger := time.NewTimer(streamLinger)
+			defer linger.Stop()
+			select {
+			case <-ctx.Done():
+			case <-linger.C:
+			}
 			endStreams()
 		}()
 		select {
