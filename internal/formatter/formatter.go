@@ -388,28 +388,30 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue, site *issue
 	if site != nil && inner == nil {
 		sl = s.siteLine(site, is)
 	}
+	start := len(s.out)
 	var name []byte
 	switch {
+	case sl != nil && sl.field != nil && !s.collect:
+		s.out = s.appendSiteField(s.out, is, sl)
 	case sl != nil:
 		name = sl.name // the site's own: read, never written
-	case is.Code == issues.InvalidElement && isPathKey(is.Key):
-		// The element's own path names the field, not its container's.
-		s.path = append(append(s.path[:0], (*path)...), is.Key)
-		s.name = s.appendName(s.name[:0], s.path)
-		clear(s.path)
-		name = s.name
-	default:
-		s.name = s.appendName(s.name[:0], *path)
-		name = s.name
-	}
-	s.spans = s.spans[:0]
-	if sl != nil {
+		s.spans = s.spans[:0]
 		s.line = s.appendSiteLine(s.line[:0], &s.spans, is, sl)
-	} else {
+		s.out = xmlenc.AppendFieldSpans(s.out, name, s.line, s.spans)
+	default:
+		if is.Code == issues.InvalidElement && isPathKey(is.Key) {
+			// The element's own path names the field, not its container's.
+			s.path = append(append(s.path[:0], (*path)...), is.Key)
+			s.name = s.appendName(s.name[:0], s.path)
+			clear(s.path)
+		} else {
+			s.name = s.appendName(s.name[:0], *path)
+		}
+		name = s.name
+		s.spans = s.spans[:0]
 		s.line = s.appendIssue(s.line[:0], &s.spans, is, inner)
+		s.out = xmlenc.AppendFieldSpans(s.out, name, s.line, s.spans)
 	}
-	start := len(s.out)
-	s.out = xmlenc.AppendFieldSpans(s.out, name, s.line, s.spans)
 	field := s.out[start:]
 	switch {
 	case s.lines > 0 && string(s.out[s.prevAt:start]) == string(field):

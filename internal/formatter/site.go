@@ -5,6 +5,7 @@ import (
 
 	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/templates"
+	"github.com/selfheal/selfheal/internal/xmlenc"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -30,7 +31,12 @@ type siteLine struct {
 	hidden bool
 	tpl    *templates.Template // the message's template in its form
 	plan   *templates.Template // tpl with everything but the value rendered
-	count  int64
+	// field is plan as the envelope holds it, the field's start and end
+	// included: its literal text escaped once here, so that a line
+	// escapes only its value. Nil when plan is, or when its text cannot be
+	// escaped apart from the value before it (see AppendTextAnywhere).
+	field *templates.Template
+	count int64
 }
 
 // wordedByFacts reports whether the rules word is from its facts and the
@@ -97,6 +103,8 @@ func (s *state) newSiteLine(is *issues.Issue, k kind) *siteLine {
 		s.tpl, s.count = sl.tpl, sl.count
 		sl.plan = s.partial(sl.tpl, allowedOf(sl.tpl, is))
 	}
+	open := xmlenc.AppendFieldOpen(nil, sl.name)
+	sl.field = sl.plan.Rewritten(string(open), xmlenc.FieldClose, xmlenc.AppendTextAnywhere)
 	return sl
 }
 
@@ -111,6 +119,27 @@ func (s *state) appendSiteLine(dst []byte, spans *[]int, is *issues.Issue, sl *s
 	dst, *spans = sl.plan.AppendSpans(dst, s, *spans)
 	s.frame = saved
 	return dst
+}
+
+// appendSiteField appends the field line of is, as AppendField writes it,
+// from sl.field: only the value is escaped here.
+func (s *state) appendSiteField(dst []byte, is *issues.Issue, sl *siteLine) []byte {
+	saved := s.frame
+	s.is, s.inner, s.hidden = is, nil, sl.hidden
+	s.tpl, s.count = sl.tpl, sl.count
+	dst = sl.field.Append(dst, (*escaping)(s))
+	s.frame = saved
+	return dst
+}
+
+// escaping is a state that fills a template's placeholders escaped, for a
+// template whose literal text already is.
+type escaping state
+
+func (e *escaping) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
+	s := (*state)(e)
+	s.line = s.AppendPlaceholder(s.line[:0], p)
+	return xmlenc.AppendShortText(dst, s.line)
 }
 
 // sameFacts reports whether b has the facts of a, everything but its

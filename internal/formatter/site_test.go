@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/selfheal/selfheal/internal/catalog"
 	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/race"
 	"github.com/selfheal/selfheal/issues"
@@ -31,7 +32,7 @@ var siteIssues = []issues.Issue{
 
 // siteInputs are values of every kind a model may send.
 var siteInputs = []any{
-	"", "a", "sss", "not-an-email-3", strings.Repeat("é", 200), "<b>&amp;</b>]]>", "bad\xffutf8", "\u2028line",
+	"", "a", "sss", "not-an-email-3", strings.Repeat("é", 200), "<b>&amp;</b>]]>", "]]", "x]", "bad\xffutf8", "\xe2\x82", "\u2028line",
 	3, 42.5, -1, json.Number("17"), json.Number("1e400"), issues.Number("7"), true, nil,
 	[]any{1, "x"}, map[string]any{"a": 1}, issues.Unknown{}, issues.Unknown{Type: "string"},
 }
@@ -40,25 +41,45 @@ var siteInputs = []any{
 // with every value, in turn through one site (so that each is worded from
 // what the first one left there), reads as it does without a site, in
 // English and Japanese alike, through two formatters sharing the sites.
+//
+// A third formatter's messages begin their text after a value with what
+// cannot be escaped apart from it (see xmlenc.AppendTextAnywhere), or are
+// empty: its site lines are written the way the others' are not.
 func TestSiteLines(t *testing.T) {
 	en := New(DefaultOptions())
 	ja := New(Options{Catalog: locales.Match("ja"), Examples: true})
+	ref := (*catalog.Catalog)(locales.Default())
+	oddCat, err := ref.With(map[string]string{
+		"too_small.number":     "{sent}>{minimum}",
+		"too_small.string":     "{sent}]]>{size}]",
+		"too_big.array":        "{sent}\u00e9 and more",
+		"too_big.array.exact":  "{sent}]>{maximum}]", // "]]>" after an array
+		"invalid_type.missing": "",
+	}, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	odd := New(Options{Catalog: (*locales.Catalog)(oddCat)})
 	for _, base := range siteIssues {
-		site := new(issuesx.Site)
-		for _, in := range siteInputs {
-			is := base
-			is.Input = in
-			list := issues.List{is}
-			for _, f := range []*Formatter{en, ja} {
-				want := string(f.AppendValidation(nil, "t", list))
-				got := string(f.AppendValidationAt(nil, "t", list, []*issuesx.Site{site}))
-				if got != want {
-					t.Errorf("%v with %#v through a site:\n%s\nwant\n%s", base.Path, in, got, want)
+		// A site keeps the line of the first value's kind: each kind in
+		// turn is the first.
+		for _, first := range siteInputs {
+			site := new(issuesx.Site)
+			for _, in := range append([]any{first}, siteInputs...) {
+				is := base
+				is.Input = in
+				list := issues.List{is}
+				for _, f := range []*Formatter{en, ja, odd} {
+					want := string(f.AppendValidation(nil, "t", list))
+					got := string(f.AppendValidationAt(nil, "t", list, []*issuesx.Site{site}))
+					if got != want {
+						t.Fatalf("%v with %#v through a site made for %#v:\n%s\nwant\n%s", base.Path, in, first, got, want)
+					}
 				}
 			}
-		}
-		if n := len(site.Lines()); n != 2 {
-			t.Errorf("%v: the site keeps %d lines, want one per formatter", base.Path, n)
+			if n := len(site.Lines()); n != 3 {
+				t.Errorf("%v: the site keeps %d lines, want one per formatter", base.Path, n)
+			}
 		}
 	}
 }

@@ -259,3 +259,31 @@ func plainLiterals(segs []segment) bool {
 	}
 	return true
 }
+
+// Rewritten returns a template that renders prefix, then what t renders
+// with each run of its literal text replaced by what lit appends for it,
+// then suffix. It is nil when lit reports false for a run. A caller that
+// writes t's output escaped escapes the literal text once this way, and
+// only what the placeholders render on each use.
+func (t *Template) Rewritten(prefix, suffix string, lit func(dst []byte, s string) ([]byte, bool)) *Template {
+	r := &Template{src: t.src, uses: t.uses}
+	buf := []byte(prefix)
+	for _, s := range t.segs {
+		if s.ph != none {
+			if len(buf) > 0 {
+				r.segs = append(r.segs, segment{lit: string(buf)})
+				buf = buf[:0]
+			}
+			r.segs = append(r.segs, s)
+			continue
+		}
+		var ok bool
+		if buf, ok = lit(buf, s.lit); !ok {
+			return nil
+		}
+	}
+	buf = append(buf, suffix...)
+	r.segs = append(r.segs, segment{lit: string(buf)})
+	r.plain = plainLiterals(r.segs)
+	return r
+}

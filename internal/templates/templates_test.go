@@ -211,3 +211,31 @@ func TestAppendSpans(t *testing.T) {
 		}
 	}
 }
+
+func TestRewritten(t *testing.T) {
+	fill := mapFiller{Sent: "'ab'", Minimum: "3"}
+	upper := func(dst []byte, s string) ([]byte, bool) { return append(dst, strings.ToUpper(s)...), true }
+	tests := []struct {
+		src, want string
+	}{
+		{"Too short: {sent}, at least {minimum}.", "<TOO SHORT: 'ab', AT LEAST 3.>"},
+		{"{sent}{minimum}", "<'ab'3>"},
+		{"{sent}", "<'ab'>"},
+		{"plain", "<PLAIN>"},
+		{"", "<>"},
+	}
+	for _, tt := range tests {
+		tpl := MustCompile(tt.src)
+		r := tpl.Rewritten("<", ">", upper)
+		if got := string(r.Append(nil, fill)); got != tt.want {
+			t.Errorf("%q: %q, want %q", tt.src, got, tt.want)
+		}
+		if r.Source() != tpl.Source() || !slices.Equal(r.Uses(), tpl.Uses()) {
+			t.Errorf("%q: Source or Uses changed", tt.src)
+		}
+	}
+	refuse := func(dst []byte, s string) ([]byte, bool) { return dst, !strings.HasPrefix(s, ">") }
+	if r := MustCompile("{sent}> no").Rewritten("", "", refuse); r != nil {
+		t.Errorf("a refused run gave a template: %q", r.Append(nil, fill))
+	}
+}

@@ -45,6 +45,36 @@ func AppendFieldSpans(dst, name, text []byte, spans []int) []byte {
 	return append(dst, "</field>\n"...)
 }
 
+// AppendFieldOpen appends the start of a field line, `  <field name="...">`,
+// with name escaped: what AppendField writes before the text.
+func AppendFieldOpen(dst []byte, name []byte) []byte {
+	dst = append(dst, `  <field name="`...)
+	dst = appendShort(dst, name, inAttr)
+	return append(dst, `">`...)
+}
+
+// FieldClose is what AppendField writes after the text.
+const FieldClose = "</field>\n"
+
+// AppendTextAnywhere is AppendText for a text that gives the same bytes
+// whatever text precedes it, so that it can be escaped once and written
+// after any other: it reports false, and appends nothing, for a text that
+// begins with ] or >, which may complete a "]]>" begun before it, or with a
+// UTF-8 continuation byte, which may complete a character.
+func AppendTextAnywhere(dst []byte, s string) ([]byte, bool) {
+	if s != "" && (s[0] == ']' || s[0] == '>' || 0x80 <= s[0] && s[0] <= 0xBF) {
+		return dst, false
+	}
+	return appendEscaped(dst, s, inText), true
+}
+
+// AppendShortText is AppendText for a short value within a line: most
+// have nothing to escape, which a glance at their bytes shows more
+// cheaply than a call to the escaper.
+func AppendShortText(dst, s []byte) []byte {
+	return appendShort(dst, s, inText)
+}
+
 // appendShort is appendEscaped for the short names and values of a line,
 // which mostly have nothing to escape: a glance at their bytes is cheaper
 // than a call to the escaper, which would copy them unchanged. Longer text
