@@ -1,6 +1,8 @@
 package validatorv10
 
 import (
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/selfheal/selfheal"
@@ -62,5 +64,63 @@ func TestSitesRecorded(t *testing.T) {
 	sites = sites[:0]
 	if _, ok := appendIssuesAt(nil, &sites, bound); !ok || len(sites) != 0 {
 		t.Errorf("a bound error records sites %v", sites)
+	}
+}
+
+// TestSitesKeepTheirFacts holds the adapter to a site's promise (see
+// issuesx.Site): every issue recorded beside a site has the facts of the
+// first one recorded there, whatever the value sent. The formatter keeps
+// a site's line on the site and does not check it against each issue.
+func TestSitesKeepTheirFacts(t *testing.T) {
+	v := siteValidate(t)
+	type varied struct {
+		S string         `json:"s" validate:"min=3,max=5"`
+		N int            `json:"n" validate:"gte=10,lte=20"`
+		F string         `json:"f" validate:"omitempty,email"`
+		L []int          `json:"l" validate:"min=2,max=3,dive,gt=0"`
+		X []int          `json:"x" validate:"len=2"`
+		R string         `json:"r" validate:"required"`
+		P *int           `json:"p" validate:"required"`
+		M map[string]int `json:"m" validate:"max=1,dive,keys,min=2,endkeys,lt=5"`
+	}
+	var errs []error
+	for i, s := range []string{"", "a", "ab", "abcdefg", "<b>]]>", "\xff"} {
+		n := []int{1, 9, 30, -4, 21, 0}[i]
+		l := make([]int, i) // 0 to 5 items, zeros failing gt=0
+		m := map[string]int{"k": 9, strings.Repeat("k", i+2): i * 3}
+		errs = append(errs, v.Struct(varied{S: s, N: n, F: s + "x", L: l, X: l, M: m}))
+	}
+	for _, c := range siteCases() {
+		errs = append(errs, c.run(v))
+	}
+	facts := map[*issuesx.Site]issues.Issue{}
+	recorded := 0
+	for range 3 {
+		for _, err := range errs {
+			var sites []*issuesx.Site
+			list, ok := appendIssuesAt(nil, &sites, err)
+			if !ok {
+				t.Fatalf("no issues for %v", err)
+			}
+			for i, site := range sites {
+				if site == nil {
+					continue
+				}
+				recorded++
+				is := list[i]
+				is.Input = nil
+				first, seen := facts[site]
+				if !seen {
+					facts[site] = is
+					continue
+				}
+				if !reflect.DeepEqual(is, first) {
+					t.Errorf("an issue at a site has other facts than the first:\n%+v\nwant\n%+v", is, first)
+				}
+			}
+		}
+	}
+	if len(facts) < 20 || recorded < 2*len(facts) {
+		t.Errorf("%d sites recorded %d times: the test sees too few to say anything", len(facts), recorded)
 	}
 }

@@ -1,8 +1,6 @@
 package formatter
 
 import (
-	"slices"
-
 	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/templates"
 	"github.com/selfheal/selfheal/internal/xmlenc"
@@ -15,18 +13,22 @@ import (
 // such an issue the formatter works out once, and keeps on the site, what
 // the line of every issue with those facts shares: the field name, whether
 // the field is sensitive, the message the rules choose and its template
-// with everything but the value rendered. A line is then that template
-// rendered with the value, with no plan key to build or rule to run.
+// with everything but the value rendered and its text escaped. A line is
+// then that template rendered with the value, with no plan key to build or
+// rule to run.
 //
-// What a site keeps is checked against each issue's facts (sameFacts)
-// before it is used: an issue changed after the adapter built it, or one
-// of another kind of value, is worded the usual way.
+// The line is kept on the site, owned by what the adapter compiled, not in
+// a cache: it is the site's, and it is not checked against each issue's
+// facts. An adapter records a site only beside an issue with the site's
+// facts, and the issues go from the adapter to the formatter unchanged
+// (Engine.Append is their only path); validatorv10's tests hold it to that
+// for every tag. What the line depends on beyond the facts, the kind of the
+// value, is checked.
 
 // siteLine is what a Formatter keeps on a site.
 type siteLine struct {
 	f      *Formatter
-	facts  issues.Issue // the issue it was worked out for, without its Input
-	kind   kind         // the kind of value it was worked out for
+	kind   kind // the kind of value it was worked out for
 	name   []byte
 	hidden bool
 	tpl    *templates.Template // the message's template in its form
@@ -67,10 +69,10 @@ func (s *state) siteLine(site *issuesx.Site, is *issues.Issue) *siteLine {
 	k := kindOf(is.Input)
 	for _, l := range site.Lines() {
 		if sl := l.(*siteLine); sl.f == s.f {
-			if sl.kind == k && sameFacts(&sl.facts, is) {
+			if sl.kind == k {
 				return sl
 			}
-			return nil // kept for other facts: the first ones keep the site
+			return nil // kept for another kind: the first one keeps the site
 		}
 	}
 	if site.Full() {
@@ -85,9 +87,7 @@ func (s *state) siteLine(site *issuesx.Site, is *issues.Issue) *siteLine {
 func (s *state) newSiteLine(is *issues.Issue, k kind) *siteLine {
 	saved := s.frame
 	defer func() { s.frame = saved }()
-	sl := &siteLine{f: s.f, kind: k, facts: *is}
-	sl.facts.Input = nil
-	sl.facts.Path = slices.Clone(is.Path) // the caller's may change
+	sl := &siteLine{f: s.f, kind: k}
 	s.is, s.inner, s.hidden = is, nil, s.sensitive(is.Path)
 	sl.hidden = s.hidden
 	id := s.choose(is)
@@ -141,26 +141,6 @@ func (e *escaping) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte
 	s.line = s.AppendPlaceholder(s.line[:0], p)
 	return xmlenc.AppendShortText(dst, s.line)
 }
-
-// sameFacts reports whether b has the facts of a, everything but its
-// Input. Most facts of an issue are unset, and an adapter hands out the
-// same strings again: eq compares an empty string at the cost of its
-// length, and calls the runtime only for a set one.
-func sameFacts(a, b *issues.Issue) bool {
-	return a.Code == b.Code && a.Absent == b.Absent && a.Expected == b.Expected &&
-		a.Inclusive == b.Inclusive && a.Exact == b.Exact && a.Omitted == b.Omitted &&
-		eq(a.Origin, b.Origin) && eq(string(a.Minimum), string(b.Minimum)) && eq(string(a.Maximum), string(b.Maximum)) &&
-		eq(a.Format, b.Format) && eq(a.Pattern, b.Pattern) && eq(a.Prefix, b.Prefix) && eq(a.Suffix, b.Suffix) &&
-		eq(a.Includes, b.Includes) && eq(a.Layout, b.Layout) && eq(a.Country, b.Country) && eq(a.UniqueBy, b.UniqueBy) &&
-		eq(a.Param, b.Param) && eq(string(a.Divisor), string(b.Divisor)) && eq(a.Message, b.Message) &&
-		eq(a.Check, b.Check) && eq(a.Source, b.Source) &&
-		a.Ref == nil && b.Ref == nil && a.When == nil && b.When == nil && a.Key == nil && b.Key == nil &&
-		len(a.Keys)+len(b.Keys)+len(a.Allowed)+len(b.Allowed)+len(a.Values)+len(b.Values)+
-			len(a.Issues)+len(b.Issues)+len(a.Branches)+len(b.Branches) == 0 &&
-		samePath(a.Path, b.Path)
-}
-
-func eq(a, b string) bool { return len(a) == len(b) && (len(a) == 0 || a == b) }
 
 // samePath reports whether two paths hold the same elements.
 func samePath(a, b issues.Path) bool {

@@ -2,7 +2,6 @@ package formatter
 
 import (
 	"encoding/json"
-	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -80,77 +79,6 @@ func TestSiteLines(t *testing.T) {
 			if n := len(site.Lines()); n != 3 {
 				t.Errorf("%v: the site keeps %d lines, want one per formatter", base.Path, n)
 			}
-		}
-	}
-}
-
-// TestSiteLineChangedFacts: an issue whose facts are not those its site's
-// line was worked out for (changed by a caller after the adapter built it)
-// is worded from its own facts.
-func TestSiteLineChangedFacts(t *testing.T) {
-	f := New(DefaultOptions())
-	site := new(issuesx.Site)
-	is := siteIssues[0]
-	is.Input = 3
-	f.AppendValidationAt(nil, "t", issues.List{is}, []*issuesx.Site{site})
-	for _, change := range []func(*issues.Issue){
-		func(is *issues.Issue) { is.Minimum = "21" },
-		func(is *issues.Issue) { is.Path = issues.Path{"years"} },
-		func(is *issues.Issue) { is.Inclusive = false },
-		func(is *issues.Issue) { is.Message = "must be an adult" },
-		func(is *issues.Issue) { is.Input = "3" }, // another kind of value
-	} {
-		changed := is
-		changed.Path = append(issues.Path(nil), is.Path...)
-		change(&changed)
-		want := string(f.AppendValidation(nil, "t", issues.List{changed}))
-		got := string(f.AppendValidationAt(nil, "t", issues.List{changed}, []*issuesx.Site{site}))
-		if got != want {
-			t.Errorf("changed %+v:\n%s\nwant\n%s", changed, got, want)
-		}
-	}
-}
-
-// TestSameFactsEveryField: sameFacts looks at every field of an issue but
-// its Input, so that a field added to issues.Issue is not forgotten.
-func TestSameFactsEveryField(t *testing.T) {
-	base := siteIssues[0]
-	if !sameFacts(&base, &base) {
-		t.Fatal("an issue has not its own facts")
-	}
-	typ := reflect.TypeOf(base)
-	for i := range typ.NumField() {
-		field := typ.Field(i)
-		if field.Name == "Input" {
-			continue
-		}
-		changed := base
-		v := reflect.ValueOf(&changed).Elem().Field(i)
-		switch v.Kind() {
-		case reflect.String:
-			v.SetString(v.String() + "x")
-		case reflect.Bool:
-			v.SetBool(!v.Bool())
-		case reflect.Int, reflect.Uint32:
-			if v.Kind() == reflect.Int {
-				v.SetInt(v.Int() + 1)
-			} else {
-				v.SetUint(v.Uint() + 1)
-			}
-		case reflect.Slice:
-			v.Set(reflect.MakeSlice(v.Type(), 1, 1))
-			if field.Name == "Path" {
-				v.Index(0).Set(reflect.ValueOf("other"))
-			}
-		case reflect.Pointer:
-			v.Set(reflect.New(v.Type().Elem()))
-		case reflect.Interface:
-			v.Set(reflect.ValueOf("k"))
-		default:
-			t.Fatalf("field %s of kind %v: teach this test and sameFacts about it", field.Name, v.Kind())
-		}
-		if sameFacts(&base, &changed) {
-			t.Errorf("sameFacts does not see a change of %s", field.Name)
 		}
 	}
 }

@@ -10,9 +10,10 @@ import "sync/atomic"
 // partly rendered template) on the site itself: owned by what the adapter
 // compiled, not looked up by a key built from the facts on every call.
 //
-// A site promises nothing a formatter relies on blindly: what it keeps
-// there it checks against each issue's facts before using it, so an issue
-// changed after it was built is worded afresh.
+// A site's promise is what lets a formatter rely on what it keeps there:
+// an adapter records a site only beside an issue with the site's facts
+// (every field but Input the same), and nothing changes the issue between
+// the adapter and the formatter.
 type Site struct {
 	lines atomic.Pointer[[]any]
 }
