@@ -110,8 +110,11 @@ func fromSite(is *issues.Issue, fe validator.FieldError) (*issuesx.Site, bool) {
 
 func findSite(k siteKey, rest siteRest) *site {
 	list, _ := sites.load(k.listKey())
+	table := rules.Load()
 	for _, s := range list {
-		if s.key == k && s.rest == rest && s.rules == rules.Load() {
+		// The list is k's namespace's, or its tag's when it has none: a
+		// namespace of the same length is k's, and is not compared again.
+		if len(s.key.ns) == len(k.ns) && s.key.tag == k.tag && s.key.param == k.param && s.rest == rest && s.rules == table {
 			return s
 		}
 	}

@@ -63,20 +63,19 @@ func wordedByFacts(is *issues.Issue) bool {
 // the first issue it words there; nil when is must be worded the usual
 // way.
 func (s *state) siteLine(site *issuesx.Site, is *issues.Issue) *siteLine {
-	if !wordedByFacts(is) {
-		return nil
-	}
 	k := kindOf(is.Input)
 	for _, l := range site.Lines() {
 		if sl := l.(*siteLine); sl.f == s.f {
+			// Made for an issue worded by its facts: so is is, which has them.
 			if sl.kind == k {
 				return sl
 			}
 			return nil // kept for another kind: the first one keeps the site
 		}
 	}
-	if site.Full() {
-		return nil // kept by other formatters: worded the usual way, without allocating
+	if !wordedByFacts(is) || site.Full() {
+		// Kept by other formatters: worded the usual way, without allocating.
+		return nil
 	}
 	sl := s.newSiteLine(is, k)
 	site.AddLine(sl)
