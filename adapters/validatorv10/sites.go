@@ -81,7 +81,7 @@ func (k siteKey) listKey() string {
 func fromSite(is *issues.Issue, fe validator.FieldError) (*issuesx.Site, bool) {
 	k := siteKey{ns: fe.Namespace(), tag: fe.Tag(), param: fe.Param()}
 	rest := siteRest{actual: fe.ActualTag(), typ: fe.Type(), kind: fe.Kind()}
-	s := findSite(k, rest)
+	s := findSite(&k, &rest)
 	seen := s != nil
 	if !seen {
 		s = newSite(k, rest, fe)
@@ -108,13 +108,13 @@ func fromSite(is *issues.Issue, fe validator.FieldError) (*issuesx.Site, bool) {
 	return &s.shared, true
 }
 
-func findSite(k siteKey, rest siteRest) *site {
+func findSite(k *siteKey, rest *siteRest) *site {
 	list, _ := sites.load(k.listKey())
 	table := rules.Load()
 	for _, s := range list {
 		// The list is k's namespace's, or its tag's when it has none: a
 		// namespace of the same length is k's, and is not compared again.
-		if len(s.key.ns) == len(k.ns) && s.key.tag == k.tag && s.key.param == k.param && s.rest == rest && s.rules == table {
+		if len(s.key.ns) == len(k.ns) && s.key.tag == k.tag && s.key.param == k.param && s.rest == *rest && s.rules == table {
 			return s
 		}
 	}

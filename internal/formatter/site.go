@@ -137,8 +137,10 @@ type escaping state
 
 func (e *escaping) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 	s := (*state)(e)
-	s.line = s.AppendPlaceholder(s.line[:0], p)
-	return xmlenc.AppendShortText(dst, s.line)
+	start := len(dst)
+	dst = s.AppendPlaceholder(dst, p)
+	dst, s.line = xmlenc.EscapeTail(dst, start, s.line)
+	return dst
 }
 
 // samePath reports whether two paths hold the same elements.

@@ -10,7 +10,7 @@ const DefaultRecovery = "Fix the fields above and call the tool again. Do not ex
 // buffer without building an envelope.ValidationError.
 func AppendValidationOpen(dst []byte, action string) []byte {
 	dst = append(dst, `<validation_error action="`...)
-	dst = AppendAttr(dst, action)
+	dst = appendShort(dst, action, inAttr)
 	return append(dst, "\">\n"...)
 }
 
@@ -68,23 +68,39 @@ func AppendTextAnywhere(dst []byte, s string) ([]byte, bool) {
 	return appendEscaped(dst, s, inText), true
 }
 
-// AppendShortText is AppendText for a short value within a line: most
-// have nothing to escape, which a glance at their bytes shows more
-// cheaply than a call to the escaper.
-func AppendShortText(dst, s []byte) []byte {
-	return appendShort(dst, s, inText)
+// EscapeTail escapes dst[start:] as element text, in place: it returns
+// what AppendText(dst[:start], dst[start:]) returns. The text was written
+// there by a caller that did not know whether it needs escaping: mostly it
+// does not, and then it is not copied. scratch is a buffer for when it
+// does, returned for reuse.
+func EscapeTail(dst []byte, start int, scratch []byte) ([]byte, []byte) {
+	tail := dst[start:]
+	if len(tail) <= 32 {
+		plain := true
+		for _, c := range tail {
+			if special[c]&inText != 0 {
+				plain = false
+				break
+			}
+		}
+		if plain {
+			return dst, scratch
+		}
+	}
+	scratch = append(scratch[:0], tail...)
+	return appendEscaped(dst[:start], scratch, inText), scratch
 }
 
 // appendShort is appendEscaped for the short names and values of a line,
 // which mostly have nothing to escape: a glance at their bytes is cheaper
 // than a call to the escaper, which would copy them unchanged. Longer text
 // goes to the escaper, which scans it eight bytes at a time.
-func appendShort(dst, s []byte, mode uint8) []byte {
+func appendShort[T string | []byte](dst []byte, s T, mode uint8) []byte {
 	if len(s) > 32 {
 		return appendEscaped(dst, s, mode)
 	}
-	for _, c := range s {
-		if special[c]&mode != 0 {
+	for i := 0; i < len(s); i++ {
+		if special[s[i]]&mode != 0 {
 			return appendEscaped(dst, s, mode)
 		}
 	}

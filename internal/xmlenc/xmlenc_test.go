@@ -2,6 +2,7 @@ package xmlenc_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/selfheal/selfheal/envelope"
@@ -200,9 +201,27 @@ func TestAppendTextAnywhereEveryShortText(t *testing.T) {
 // AppendField.
 func TestAppendFieldOpen(t *testing.T) {
 	for _, name := range []string{"email", `a"b`, "a\tb", "x<y>", "caf\xc3\xa9 \xff"} {
-		got := string(xmlenc.AppendShortText(xmlenc.AppendFieldOpen(nil, []byte(name)), []byte("v<1"))) + xmlenc.FieldClose
+		got := string(xmlenc.AppendText(xmlenc.AppendFieldOpen(nil, []byte(name)), "v<1")) + xmlenc.FieldClose
 		if want := string(xmlenc.AppendField(nil, name, "v<1")); got != want {
 			t.Errorf("%q: %q, want %q", name, got, want)
+		}
+	}
+}
+
+// TestEscapeTail: escaping what was written at the end of a buffer, in
+// place, gives what AppendText gives, whatever precedes it.
+func TestEscapeTail(t *testing.T) {
+	texts := []string{"", "3", "'sss'", "nothing", "a<b", "x & y", ">", "]>", "bad \xff", "\r\x01",
+		strings.Repeat("plain ", 10), strings.Repeat("plain ", 10) + "<", "日本語"}
+	var scratch []byte
+	for _, before := range []string{"", "a", "]", "]]", "\xe2\x82"} {
+		for _, text := range texts {
+			want := string(xmlenc.AppendText([]byte(before), text))
+			var got []byte
+			got, scratch = xmlenc.EscapeTail([]byte(before+text), len(before), scratch)
+			if string(got) != want {
+				t.Errorf("%q after %q: %q, want %q", text, before, got, want)
+			}
 		}
 	}
 }
