@@ -412,11 +412,13 @@ func (s *state) appendSent(dst []byte) []byte {
 	}
 	pv := preview{budget: s.f.maxRunes, redact: s.f.redact}
 	start := len(dst)
-	if canonicalOrigin(is.Origin, nil) == issues.OriginDate && kindOf(is.Input) == kindNumber {
-		dst = s.appendBound(dst, issues.Number(numberText(is.Input)))
-		return dst
+	if str, ok := is.Input.(string); ok { // most values sent
+		dst = pv.appendString(dst, str, '\'')
+	} else if kindOf(is.Input) == kindNumber && canonicalOrigin(is.Origin, nil) == issues.OriginDate {
+		return s.appendBound(dst, issues.Number(numberText(is.Input)))
+	} else {
+		dst = pv.appendTop(dst, is.Input)
 	}
-	dst = pv.appendTop(dst, is.Input)
 	// A container shown whole states its size itself; a cut one says how
 	// much was cut.
 	if pv.truncated && !s.tpl.Has(templates.Size) {

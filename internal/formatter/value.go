@@ -177,6 +177,15 @@ func (p *preview) appendBytes(dst []byte, s []byte, q byte) []byte {
 	return appendQuotedText(p, dst, s, q)
 }
 
+// printable marks the bytes a quoted text shows as they are (but its
+// quote): printable ASCII other than the backslash.
+var printable = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != '\\'
+	}
+	return t
+}()
+
 func appendQuotedText[S string | []byte](p *preview, dst []byte, s S, q byte) []byte {
 	const hex = "0123456789abcdef"
 	if q != 0 {
@@ -191,7 +200,7 @@ func appendQuotedText[S string | []byte](p *preview, dst []byte, s S, q byte) []
 		// Printable ASCII is copied as it is: take the whole run at once.
 		j := i
 		for end := i + min(p.budget, len(s)-i); j < end; j++ {
-			if c := s[j]; c < 0x20 || c >= 0x7f || c == '\\' || (c == q && q != 0) {
+			if c := s[j]; !printable[c] || c == q {
 				break
 			}
 		}
