@@ -52,6 +52,11 @@ type site struct {
 	// shared is the site as the formatter sees it: what it keeps for the
 	// issues built here (see issuesx.Site).
 	shared issuesx.Site
+	// next is the site that failed after this one the last time a
+	// failure went from one to the other: a struct's fields fail in the
+	// same order call after call, so the next site is mostly found
+	// without a lookup. It is only a guess, checked as the lookup checks.
+	next atomic.Pointer[site]
 }
 
 // sites holds the sites seen, listed by namespace (see listKey): a string
@@ -74,38 +79,60 @@ func (k siteKey) listKey() string {
 
 // fromSite fills is from the issue cached for fe's site, building the site
 // on first sight. It reports false when the issue must be converted afresh
-// because it depends on more than its site. The site it returns is nil
-// on first sight (the cache may not keep the site: a model's index or key
-// in the namespace), and when the issue's facts still depend on the value
-// (an exact size, whose side of the bound the value decides).
-func fromSite(is *issues.Issue, fe validator.FieldError) (*issuesx.Site, bool) {
+// because it depends on more than its site. It returns fe's site, when the
+// cache holds it, as the next failure's prev (see site.next), and the site
+// the formatter sees, which is nil on first sight (the cache may not keep
+// the site: a model's index or key in the namespace) and when the issue's
+// facts still depend on the value (an exact size, whose side of the bound
+// the value decides).
+func fromSite(is *issues.Issue, fe validator.FieldError, prev *site) (*site, *issuesx.Site, bool) {
 	k := siteKey{ns: fe.Namespace(), tag: fe.Tag(), param: fe.Param()}
 	rest := siteRest{actual: fe.ActualTag(), typ: fe.Type(), kind: fe.Kind()}
-	s := findSite(&k, &rest)
-	seen := s != nil
-	if !seen {
+	var s *site
+	if prev != nil {
+		if c := prev.next.Load(); c != nil && c.key == k && c.rest == rest && c.rules == rules.Load() {
+			s = c
+		}
+	}
+	if s == nil {
+		if s = findSite(&k, &rest); s != nil && prev != nil {
+			prev.next.Store(s)
+		}
+	}
+	if s == nil {
 		s = newSite(k, rest, fe)
 		addSite(s)
+		if s.slow {
+			return nil, nil, false
+		}
+		s.fill(is, fe)
+		return nil, nil, true
 	}
 	if s.slow {
-		return nil, false
+		return s, nil, false
 	}
+	if s.fill(is, fe) {
+		return s, nil, true
+	}
+	return s, &s.shared, true
+}
+
+// fill sets is to the site's issue for fe's value, and reports whether its
+// facts depend on the value.
+func (s *site) fill(is *issues.Issue, fe validator.FieldError) bool {
 	*is = s.is
 	if !is.Absent {
 		is.Input = fe.Value()
 	}
-	if s.sized {
-		if lengthOf(is.Input) < s.n {
-			is.Code, is.Minimum, is.Maximum = issues.TooSmall, s.bound, ""
-		} else {
-			is.Code, is.Minimum, is.Maximum = issues.TooBig, "", s.bound
-		}
-		return nil, true
+	if !s.sized {
+		return false
 	}
-	if !seen {
-		return nil, true
+	if lengthOf(is.Input) < s.n {
+		is.Code, is.Minimum, is.Maximum = issues.TooSmall, s.bound, ""
+	} else {
+		is.Code, is.Minimum, is.Maximum = issues.TooBig, "", s.bound
 	}
-	return &s.shared, true
+	return true
 }
 
 func findSite(k *siteKey, rest *siteRest) *site {

@@ -258,3 +258,59 @@ func TestAppendIssuesConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestSiteGuesses: a site's guess of the site failing after it (see
+// site.next) is checked like a lookup. Failures of different subsets of a
+// struct's fields, of the same fields with other tags, and of another
+// struct in between, each read as converted without sites, from 4
+// goroutines at once.
+func TestSiteGuesses(t *testing.T) {
+	v := siteValidate(t)
+	type form struct {
+		A string `json:"a" validate:"required,min=3"`
+		B int    `json:"b" validate:"gte=10"`
+		C string `json:"c" validate:"omitempty,email"`
+		D []int  `json:"d" validate:"max=2"`
+		E any    `json:"e" validate:"required"`
+	}
+	type other struct {
+		B string `json:"b" validate:"len=2"`
+	}
+	type alike struct { // one tag on fields of one type: told apart by name
+		P string `json:"p" validate:"required"`
+		Q string `json:"q" validate:"required"`
+		R string `json:"r" validate:"required"`
+	}
+	errs := []error{
+		v.Struct(form{B: 1, C: "x", D: make([]int, 3)}),            // a (required), b, c, d, e
+		v.Struct(form{A: "ab", B: 1, E: 1}),                        // a (min), b
+		v.Struct(form{A: "abc", B: 10, C: "y", D: make([]int, 5)}), // c, d, e
+		v.Struct(other{B: "abc"}),
+		v.Struct(form{A: "a", E: "x", D: make([]int, 4)}), // a (min), b, d
+		v.Struct(form{B: 3, E: []int{}}),                  // a (required), b
+		v.Struct(alike{}),                                 // p, q, r
+		v.Struct(alike{Q: "x"}),                           // p, r
+		v.Struct(alike{P: "x"}),                           // q, r
+	}
+	want := make([]issues.List, len(errs))
+	for i, err := range errs {
+		if want[i] = uncached(err); len(want[i]) == 0 {
+			t.Fatalf("no issues for %v", err)
+		}
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			var list issues.List
+			for i := range 60 {
+				k := (g*7 + i*i) % len(errs) // an order of its own
+				list, _ = appendIssues(list[:0], errs[k])
+				if !reflect.DeepEqual(list, want[k]) {
+					t.Errorf("goroutine %d, call %d (%v):\n%+v\nwant\n%+v", g, i, errs[k], list, want[k])
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}

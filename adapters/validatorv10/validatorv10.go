@@ -256,12 +256,15 @@ func appendConverted(dst issues.List, sites *[]*issuesx.Site, errs, all validato
 	// the namespace: sites are for plain errors.
 	plain := root == nil && len(prefix) == 0
 	var c converter // built for the first issue no site gives
+	var prev *site
 	for i, fe := range errs {
 		is := &dst[n+i]
 		if plain {
-			if s, ok := fromSite(is, fe); ok {
-				if s != nil {
-					issuesx.SetSite(sites, n+i, s)
+			cached, shared, ok := fromSite(is, fe, prev)
+			prev = cached
+			if ok {
+				if shared != nil {
+					issuesx.SetSite(sites, n+i, shared)
 				}
 				continue
 			}
