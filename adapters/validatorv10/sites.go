@@ -90,7 +90,7 @@ func fromSite(is *issues.Issue, fe validator.FieldError, prev *site) (*site, *is
 	rest := siteRest{actual: fe.ActualTag(), typ: fe.Type(), kind: fe.Kind()}
 	var s *site
 	if prev != nil {
-		if c := prev.next.Load(); c != nil && c.key == k && c.rest == rest && c.rules == rules.Load() {
+		if c := prev.next.Load(); c != nil && c.matches(&k, &rest, rules.Load()) {
 			s = c
 		}
 	}
@@ -139,13 +139,19 @@ func findSite(k *siteKey, rest *siteRest) *site {
 	list, _ := sites.load(k.listKey())
 	table := rules.Load()
 	for _, s := range list {
-		// The list is k's namespace's, or its tag's when it has none: a
-		// namespace of the same length is k's, and is not compared again.
-		if len(s.key.ns) == len(k.ns) && s.key.tag == k.tag && s.key.param == k.param && s.rest == *rest && s.rules == table {
+		if s.matches(k, rest, table) {
 			return s
 		}
 	}
 	return nil
+}
+
+// matches reports whether s is the site of k and rest under the rules of
+// table. The cheap tests come first, and the namespace, the one string a
+// failure builds afresh (the others are the validator's own), last.
+func (s *site) matches(k *siteKey, rest *siteRest, table *map[string]Rule) bool {
+	return s.rest.kind == rest.kind && s.rules == table && s.rest.typ == rest.typ &&
+		s.key.tag == k.tag && s.key.param == k.param && s.rest.actual == rest.actual && s.key.ns == k.ns
 }
 
 // addSite files s in its list, replacing a stale site of its key.
