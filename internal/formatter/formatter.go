@@ -2,7 +2,6 @@ package formatter
 
 import (
 	"cmp"
-	"encoding/binary"
 	"hash/maphash"
 	"math"
 	"slices"
@@ -325,9 +324,11 @@ func sortKey(p issues.Path) uint64 {
 	var n int64
 	switch e := p[0].(type) {
 	case string:
-		var b [8]byte // the first seven bytes, big-endian, below the top bit
-		copy(b[1:], e)
-		return 1<<63 | binary.BigEndian.Uint64(b[:])
+		var k uint64
+		for i := range min(len(e), 7) {
+			k |= uint64(e[i]) << (48 - 8*i)
+		}
+		return 1<<63 | k
 	case int:
 		n = int64(e)
 	case int64:

@@ -187,6 +187,9 @@ func sameElem(a, b any) bool {
 // reset drops what the last call's merges held of its issues, so that a
 // pooled state pins none of a caller's values.
 func (mg *mergeState) reset() {
+	if len(mg.list) == 0 {
+		return // nothing merged: nothing held
+	}
 	clear(mg.list)
 	clear(mg.keys)
 	mg.list, mg.keys = mg.list[:0], mg.keys[:0]
