@@ -18,11 +18,9 @@ func AppendValidationOpen(dst []byte, action string) []byte {
 // newline. Name and text may each be a string or a []byte, so a caller that
 // assembles the text in a scratch buffer passes it without a conversion.
 func AppendField[N, T string | []byte](dst []byte, name N, text T) []byte {
-	dst = append(dst, `  <field name="`...)
-	dst = AppendAttr(dst, name)
-	dst = append(dst, `">`...)
+	dst = AppendFieldOpen(dst, name)
 	dst = AppendText(dst, text)
-	return append(dst, "</field>\n"...)
+	return append(dst, FieldClose...)
 }
 
 // AppendFieldSpans is AppendField for a text of which only the spans (pairs
@@ -32,9 +30,7 @@ func AppendField[N, T string | []byte](dst []byte, name N, text T) []byte {
 // such bytes changes nothing, and each span is escaped after the bytes
 // before it, as one call on the whole text would see them.
 func AppendFieldSpans(dst, name, text []byte, spans []int) []byte {
-	dst = append(dst, `  <field name="`...)
-	dst = appendShort(dst, name, inAttr)
-	dst = append(dst, `">`...)
+	dst = AppendFieldOpen(dst, name)
 	last := 0
 	for i := 0; i+1 < len(spans); i += 2 {
 		dst = append(dst, text[last:spans[i]]...)
@@ -42,12 +38,12 @@ func AppendFieldSpans(dst, name, text []byte, spans []int) []byte {
 		last = spans[i+1]
 	}
 	dst = append(dst, text[last:]...)
-	return append(dst, "</field>\n"...)
+	return append(dst, FieldClose...)
 }
 
 // AppendFieldOpen appends the start of a field line, `  <field name="...">`,
 // with name escaped: what AppendField writes before the text.
-func AppendFieldOpen(dst []byte, name []byte) []byte {
+func AppendFieldOpen[N string | []byte](dst []byte, name N) []byte {
 	dst = append(dst, `  <field name="`...)
 	dst = appendShort(dst, name, inAttr)
 	return append(dst, `">`...)
@@ -74,37 +70,36 @@ func AppendTextAnywhere(dst []byte, s string) ([]byte, bool) {
 // does not, and then it is not copied. scratch is a buffer for when it
 // does, returned for reuse.
 func EscapeTail(dst []byte, start int, scratch []byte) ([]byte, []byte) {
-	tail := dst[start:]
-	if len(tail) <= 32 {
-		plain := true
-		for _, c := range tail {
-			if special[c]&inText != 0 {
-				plain = false
-				break
-			}
-		}
-		if plain {
-			return dst, scratch
-		}
+	if shortPlain(dst[start:], inText) {
+		return dst, scratch
 	}
-	scratch = append(scratch[:0], tail...)
+	scratch = append(scratch[:0], dst[start:]...)
 	return appendEscaped(dst[:start], scratch, inText), scratch
 }
 
 // appendShort is appendEscaped for the short names and values of a line,
-// which mostly have nothing to escape: a glance at their bytes is cheaper
-// than a call to the escaper, which would copy them unchanged. Longer text
-// goes to the escaper, which scans it eight bytes at a time.
+// which mostly have nothing to escape (see shortPlain).
 func appendShort[T string | []byte](dst []byte, s T, mode uint8) []byte {
+	if shortPlain(s, mode) {
+		return append(dst, s...)
+	}
+	return appendEscaped(dst, s, mode)
+}
+
+// shortPlain reports whether s is short and has nothing to escape in mode:
+// a glance at a short text's bytes is cheaper than a call to the escaper,
+// which would copy it unchanged. A longer text is left to the escaper,
+// which scans it eight bytes at a time.
+func shortPlain[T string | []byte](s T, mode uint8) bool {
 	if len(s) > 32 {
-		return appendEscaped(dst, s, mode)
+		return false
 	}
 	for i := 0; i < len(s); i++ {
 		if special[s[i]]&mode != 0 {
-			return appendEscaped(dst, s, mode)
+			return false
 		}
 	}
-	return append(dst, s...)
+	return true
 }
 
 // AppendValidationClose appends the end of a validation_error: the optional
