@@ -303,9 +303,9 @@ func validHeaderName(s string) bool {
 // SIGTERM, then stops: no new connection is accepted, the calls under way
 // have shutdownTimeout to finish (a second signal cuts them), the
 // standalone streams (GET) end streamLinger after they have, and then
-// closeFn (if any) ends what h still holds. It prints the address it listens on, so that
-// --listen :0 can be used, and returns 0 when stopped by a signal, 2 when
-// it cannot listen, 1 when serving fails.
+// closeFn (if any) ends what h still holds. It prints the address it
+// listens on, so that --listen :0 can be used, and returns 0 when stopped
+// by a signal, 2 when it cannot listen, 1 when serving fails.
 func serveHTTP(addr, path string, h http.Handler, closeFn func() error, stderr io.Writer) int {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, forwarded...)

@@ -164,6 +164,19 @@ func childOf(p, parent issues.Path, k string) bool {
 	return samePath(p[:len(parent)], parent)
 }
 
+// samePath reports whether two paths hold the same elements.
+func samePath(a, b issues.Path) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !sameElem(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 // sameElem compares two path elements of the kinds a path holds, without
 // the panic == gives on an uncomparable value.
 func sameElem(a, b any) bool {

@@ -112,9 +112,7 @@ func (s *state) appendSiteLine(dst []byte, spans *[]int, is *issues.Issue, sl *s
 	if sl.plan == nil {
 		return dst
 	}
-	saved := s.frame
-	s.is, s.inner, s.hidden = is, nil, sl.hidden
-	s.tpl, s.count = sl.tpl, sl.count
+	saved := s.enterSite(is, sl)
 	dst, *spans = sl.plan.AppendSpans(dst, s, *spans)
 	s.frame = saved
 	return dst
@@ -123,12 +121,18 @@ func (s *state) appendSiteLine(dst []byte, spans *[]int, is *issues.Issue, sl *s
 // appendSiteField appends the field line of is, as AppendField writes it,
 // from sl.field: only the value is escaped here.
 func (s *state) appendSiteField(dst []byte, is *issues.Issue, sl *siteLine) []byte {
-	saved := s.frame
-	s.is, s.inner, s.hidden = is, nil, sl.hidden
-	s.tpl, s.count = sl.tpl, sl.count
+	saved := s.enterSite(is, sl)
 	dst = sl.field.Append(dst, (*escaping)(s))
 	s.frame = saved
 	return dst
+}
+
+// enterSite sets the frame the placeholders of is's line read from sl,
+// and returns the frame it replaces.
+func (s *state) enterSite(is *issues.Issue, sl *siteLine) frame {
+	saved := s.frame
+	s.frame = frame{is: is, hidden: sl.hidden, tpl: sl.tpl, count: sl.count}
+	return saved
 }
 
 // escaping is a state that fills a template's placeholders escaped, for a
@@ -141,17 +145,4 @@ func (e *escaping) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte
 	dst = s.AppendPlaceholder(dst, p)
 	dst, s.line = xmlenc.EscapeTail(dst, start, s.line)
 	return dst
-}
-
-// samePath reports whether two paths hold the same elements.
-func samePath(a, b issues.Path) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !sameElem(a[i], b[i]) {
-			return false
-		}
-	}
-	return true
 }
