@@ -455,6 +455,8 @@ func testReplicasActive(t *testing.T, bin httpBinaries) {
 	}()
 	select {
 	case <-up.entered:
+	case res := <-held:
+		t.Fatalf("the slow call was answered before it reached the server: %s", resultText(res))
 	case <-time.After(callTimeout):
 		t.Fatal("the slow call never reached the server")
 	}
@@ -512,6 +514,8 @@ func testGracefulShutdown(t *testing.T, bin httpBinaries) {
 	}()
 	select {
 	case <-up.entered:
+	case res := <-held:
+		t.Fatalf("the slow call was answered before it reached the server: %s", resultText(res))
 	case <-time.After(callTimeout):
 		t.Fatal("the slow call never reached the server")
 	}
