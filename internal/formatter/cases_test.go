@@ -137,6 +137,18 @@ var cases = []struct {
 		{{Code: issues.InvalidType, Path: P{"v"}, Input: 1.0, Expected: issues.TypeString}},
 	}}},
 	{"invalid_union.bare", issues.Issue{Code: issues.InvalidUnion, Path: P{"v"}, Input: 1.0}},
+	{"invalid_union.nested", issues.Issue{Code: issues.InvalidUnion, Path: P{"tree"}, Input: map[string]any{"next": "x"}, Branches: [][]issues.Issue{
+		{{Code: issues.InvalidType, Path: P{"tree"}, Input: map[string]any{"next": "x"}, Expected: issues.TypeInteger}},
+		{{Code: issues.InvalidUnion, Path: P{"tree", "next"}, Input: "x", Branches: [][]issues.Issue{
+			{{Code: issues.InvalidType, Path: P{"tree", "next"}, Input: "x", Expected: issues.TypeInteger}},
+			{{Code: issues.InvalidType, Path: P{"tree", "next"}, Input: "x", Expected: issues.TypeObject}},
+		}}},
+	}}},
+	{"invalid_union.in_key", issues.Issue{Code: issues.InvalidKey, Path: P{"labels"}, Input: "k", Key: "k", Origin: "map",
+		Issues: []issues.Issue{{Code: issues.InvalidUnion, Input: "k", Branches: [][]issues.Issue{
+			{{Code: issues.InvalidUnion, Input: "k", Branches: [][]issues.Issue{{{Code: issues.InvalidType, Input: "k", Expected: issues.TypeInteger}}}}},
+		}}}}},
+	{"invalid_element.deep", deepElement(40)},
 
 	{"invalid_key", issues.Issue{Code: issues.InvalidKey, Path: P{"labels"}, Input: "BAD KEY", Key: "BAD KEY", Origin: "map",
 		Issues: []issues.Issue{{Code: issues.InvalidFormat, Input: "BAD KEY", Format: "regex", Pattern: "^[a-z]+$"}}}},
@@ -253,4 +265,16 @@ func formatCases() []struct {
 		}{"invalid_format." + f, issues.Issue{Code: issues.InvalidFormat, Path: P{"v"}, Input: "not valid", Format: f}})
 	}
 	return out
+}
+
+// deepElement nests an element in a union in an element, n times over, as a
+// recursive schema does down to the adapters' depth limit.
+func deepElement(n int) issues.Issue {
+	is := issues.Issue{Code: issues.TooSmall, Input: "", Origin: "string", Minimum: "1", Inclusive: true}
+	for range n {
+		is = issues.Issue{Code: issues.InvalidUnion, Input: []any{""}, Branches: [][]issues.Issue{
+			{{Code: issues.InvalidElement, Input: "", Key: 0, Origin: "array", Issues: []issues.Issue{is}}},
+		}}
+	}
+	return issues.Issue{Code: issues.InvalidElement, Path: P{"tree"}, Input: "", Key: 0, Origin: "array", Issues: []issues.Issue{is}}
 }

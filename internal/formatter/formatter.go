@@ -230,6 +230,8 @@ type state struct {
 	redacted [64]redactEntry
 	// mg: the lines that merge a misspelt key with a missing field.
 	mg mergeState
+	// nesting counts the lines being worded inside one another.
+	nesting int
 }
 
 // frame is what the placeholders of the message being rendered read: the
@@ -342,14 +344,22 @@ func sortKey(p issues.Path) uint64 {
 }
 
 // emitIssue writes the lines of one issue: one line, or for a union one per
-// issue of its closest alternative. It reports false when the budget is
-// spent.
+// issue of its closest alternative (a union among them in turn). It reports
+// false when the budget is spent.
 func (s *state) emitIssue(is *issues.Issue, site *issuesx.Site) bool {
 	switch is.Code {
 	case issues.InvalidUnion:
 		if best := bestBranch(is); len(best) > 0 {
 			for i := range best {
 				if best[i].Check == issuesx.CheckOmitted {
+					continue
+				}
+				if best[i].Code == issues.InvalidUnion {
+					// A recursive schema nests unions: the line is the
+					// innermost one's, at the field where the value failed.
+					if !s.emitIssue(&best[i], nil) {
+						return false
+					}
 					continue
 				}
 				if !s.emitLine(&best[i].Path, is, &best[i], nil) {

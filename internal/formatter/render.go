@@ -272,7 +272,10 @@ func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 		if s.inner == nil {
 			return dst
 		}
-		return s.appendIssue(dst, nil, s.inner, nil)
+		s.nesting++
+		dst = s.appendIssue(dst, nil, s.nestedIssue(), nil)
+		s.nesting--
+		return dst
 	case templates.Unquoted:
 		str, _ := is.Input.(string)
 		return appendInline(dst, strings.TrimSpace(str))
@@ -287,6 +290,29 @@ func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 		return s.appendCondition(dst)
 	}
 	return dst
+}
+
+// maxNesting is how many lines a line may word inside its own before it
+// goes straight to the innermost problem. A recursive schema nests unions,
+// keys and elements down to the adapters' depth limit (64); worded level by
+// level, one line would take kilobytes to say a single wrong value.
+const maxNesting = 3
+
+// nestedIssue is the issue the current line words inside its own. A union
+// whose closest alternative failed as a union adds nothing a model can act
+// on ("matches none of 2; the closest fails: matches none of 2; …"), so the
+// inner unions are passed over; past maxNesting levels, so is everything
+// down to the problem itself.
+func (s *state) nestedIssue() *issues.Issue {
+	inner := s.inner
+	for inner.Code == issues.InvalidUnion && s.is.Code == issues.InvalidUnion || s.nesting >= maxNesting {
+		next := innerOf(inner, nil)
+		if next == nil {
+			break
+		}
+		inner = next
+	}
+	return inner
 }
 
 // timeLayout is the format of a date or time in a Go layout (validator's
