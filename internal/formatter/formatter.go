@@ -254,14 +254,28 @@ func (s *state) run(list issues.List) {
 	// Issues an adapter counted past issuesx.BuildLimit without building
 	// them are not lines, but they are more issues.
 	counted := 0
+	unknown := false // a key was sent that is not allowed: merges may be
 	for i := range list {
+		unknown = unknown || list[i].Code == issues.UnrecognizedKeys
 		if list[i].Check == issuesx.CheckOmitted {
 			counted += issuesx.OmittedCount(&list[i])
 			continue
 		}
-		s.order = append(s.order, ordered{key: sortKey(list[i].Path), i: i})
+		o := ordered{i: i}
+		if site := s.siteOf(i); site != nil {
+			o.sl = s.siteLine(site, &list[i])
+		}
+		if o.sl != nil {
+			o.key = o.sl.key // the site's path is every one of its issues'
+		} else {
+			o.key = sortKey(list[i].Path)
+		}
+		s.order = append(s.order, o)
 	}
-	if s.findMerges(list); len(s.mg.list) > 0 {
+	if s.mg.list = s.mg.list[:0]; unknown {
+		s.findMerges(list)
+	}
+	if len(s.mg.list) > 0 {
 		s.order = slices.DeleteFunc(s.order, func(o ordered) bool { return s.mergedAway(list, o.i) })
 	}
 	less := func(a, b ordered) bool {
@@ -291,7 +305,7 @@ func (s *state) run(list issues.List) {
 			handled, ok = s.emitMerged(list, o.i)
 		}
 		if !handled {
-			ok = s.emitIssue(&list[o.i], s.siteOf(o.i))
+			ok = s.emitIssue(&list[o.i], o.sl)
 		}
 		if !ok {
 			s.omitted = len(s.order) - n + counted
@@ -309,10 +323,12 @@ func (s *state) siteOf(i int) *issuesx.Site {
 	return nil
 }
 
-// ordered is an issue's index in the list and its sort key.
+// ordered is an issue's index in the list, its sort key and the line its
+// site keeps for it, if any.
 type ordered struct {
 	key uint64
 	i   int
+	sl  *siteLine
 }
 
 // sortKey orders paths as issuesx.Compare does, by their first element only:
@@ -346,7 +362,7 @@ func sortKey(p issues.Path) uint64 {
 // emitIssue writes the lines of one issue: one line, or for a union one per
 // issue of its closest alternative (a union among them in turn). It reports
 // false when the budget is spent.
-func (s *state) emitIssue(is *issues.Issue, site *issuesx.Site) bool {
+func (s *state) emitIssue(is *issues.Issue, sl *siteLine) bool {
 	switch is.Code {
 	case issues.InvalidUnion:
 		if best := bestBranch(is); len(best) > 0 {
@@ -381,7 +397,7 @@ func (s *state) emitIssue(is *issues.Issue, site *issuesx.Site) bool {
 			return true
 		}
 	}
-	return s.emitLine(&is.Path, is, nil, site)
+	return s.emitLine(&is.Path, is, nil, sl)
 }
 
 // emitLine writes the field of is (with inner as its inner issue, if any)
@@ -390,13 +406,9 @@ func (s *state) emitIssue(is *issues.Issue, site *issuesx.Site) bool {
 // issue cap and the dropping of repeated lines are decided here, on the
 // bytes the envelope holds, whatever the caller wants of them. It reports
 // false when the budget is spent.
-func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue, site *issuesx.Site) bool {
+func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue, sl *siteLine) bool {
 	if s.lines >= s.f.maxIssues {
 		return false
-	}
-	var sl *siteLine
-	if site != nil && inner == nil {
-		sl = s.siteLine(site, is)
 	}
 	start := len(s.out)
 	var name []byte

@@ -39,6 +39,7 @@ type siteLine struct {
 	// escaped apart from the value before it (see AppendTextAnywhere).
 	field *templates.Template
 	count int64
+	key   uint64 // the sort key of the site's path
 }
 
 // wordedByFacts reports whether the rules word is from its facts and the
@@ -91,6 +92,7 @@ func (s *state) newSiteLine(is *issues.Issue, k kind) *siteLine {
 	sl.hidden = s.hidden
 	id := s.choose(is)
 	sl.name = s.appendName(nil, is.Path)
+	sl.key = sortKey(is.Path)
 	sl.count = countOf(id, is)
 	m := s.m(id)
 	if m == nil {
