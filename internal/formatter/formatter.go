@@ -218,6 +218,9 @@ type state struct {
 	lower    []byte
 	upper    []byte
 	value    []byte // {value}: what the message around a value shows
+	// plainAt and plainEnd: where the last string sent was written in
+	// printable runs alone, text that XML shows as it is (see escaping).
+	plainAt, plainEnd int
 	// {field}: the other field of a cross-field check, or (fieldSet) the
 	// fields of a condition, rendered into cond and pair.
 	field    []byte

@@ -440,6 +440,10 @@ func (s *state) appendSent(dst []byte) []byte {
 	start := len(dst)
 	if str, ok := is.Input.(string); ok { // most values sent
 		dst = pv.appendString(dst, str, '\'')
+		if !pv.special && !pv.truncated {
+			s.plainAt, s.plainEnd = start, len(dst)
+			return dst
+		}
 	} else if kindOf(is.Input) == kindNumber && canonicalOrigin(is.Origin, nil) == issues.OriginDate {
 		return s.appendBound(dst, issues.Number(numberText(is.Input)))
 	} else {

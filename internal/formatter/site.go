@@ -144,7 +144,11 @@ type escaping state
 func (e *escaping) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 	s := (*state)(e)
 	start := len(dst)
+	s.plainEnd = -1
 	dst = s.AppendPlaceholder(dst, p)
+	if s.plainAt == start && s.plainEnd == len(dst) {
+		return dst // a string sent, known to need no escaping: not scanned again
+	}
 	dst, s.line = xmlenc.EscapeTail(dst, start, s.line)
 	return dst
 }

@@ -139,7 +139,10 @@ func sizeOf(v any) (n int, bytes bool, ok bool) {
 type preview struct {
 	budget    int
 	truncated bool
-	redact    *redactor
+	// special: a byte of a quoted text was not in a printable run, so
+	// what was written may need XML escaping.
+	special bool
+	redact  *redactor
 }
 
 // appendTop renders a top-level value: a string in single quotes, anything
@@ -177,11 +180,13 @@ func (p *preview) appendBytes(dst []byte, s []byte, q byte) []byte {
 	return appendQuotedText(p, dst, s, q)
 }
 
-// printable marks the bytes a quoted text shows as they are (but its
-// quote): printable ASCII other than the backslash.
+// printable marks the bytes a quoted text copies in runs (but its quote):
+// printable ASCII other than the backslash, and other than the three bytes
+// XML text escapes, which are shown as they are but one at a time, so that
+// a text copied in runs alone is known to need no escaping.
 var printable = func() (t [256]bool) {
 	for c := 0x20; c < 0x7f; c++ {
-		t[c] = c != '\\'
+		t[c] = c != '\\' && c != '&' && c != '<' && c != '>'
 	}
 	return t
 }()
@@ -211,6 +216,7 @@ func appendQuotedText[S string | []byte](p *preview, dst []byte, s S, q byte) []
 			continue
 		}
 		p.budget--
+		p.special = true
 		c := s[i]
 		if c < utf8.RuneSelf {
 			switch {
