@@ -13,11 +13,12 @@ import (
 // MCP result's structuredContent): copies in display order, without the
 // values sent, and bounded like the text whatever the model sent. Every key
 // a model sent (in paths, unrecognized keys, the key of invalid_key) is cut
-// as field names are; every list (keys, allowed names and values, inner
+// as field names are, and a deep path loses its middle elements as a field
+// name does; every list (keys, allowed names and values, inner
 // issues, union alternatives) keeps its first ten; messages are cut at a
 // few values' length; and no more issues are kept than the formatter's
 // issue budget, nor than fit its byte budget as encoding/json writes them
-// (the first is always kept). Issues an adapter only counted are dropped.
+// (the first is always kept, without its inner issues if they do not fit). Issues an adapter only counted are dropped.
 // list is not modified.
 //
 // The values sent are left out as Zod leaves them out unless asked
@@ -81,7 +82,8 @@ func (f *Formatter) BoundedInPlace(list issues.List) issues.List {
 }
 
 // fit returns the first of the bounded issues out that fit the byte budget
-// as encoding/json writes them, the first always. When the most their JSON
+// as encoding/json writes them, the first always (without its inner issues
+// when they do not fit). When the most their JSON
 // could take fits, none needs writing to be measured; otherwise each is
 // written, in order, until one does not fit.
 func (f *Formatter) fit(out issues.List) issues.List {
@@ -96,6 +98,13 @@ func (f *Formatter) fit(out issues.List) issues.List {
 	size := 0
 	for k := range out {
 		data, _ := out[k].MarshalJSON() // never fails; encoding/json's Marshal would only add a compaction pass
+		if k == 0 && len(data) > f.maxBytes && (out[0].Issues != nil || out[0].Branches != nil) {
+			// The first issue is kept whatever its size, but not its
+			// inner issues: ten alternatives of ten issues each would
+			// take tens of kilobytes, and the issue says what failed.
+			out[0].Issues, out[0].Branches = nil, nil
+			data, _ = out[0].MarshalJSON()
+		}
 		if k > 0 && size+len(data) > f.maxBytes {
 			return out[:k]
 		}
@@ -261,19 +270,46 @@ func (s *state) boundList(list []issues.Issue, depth int) []issues.Issue {
 	return out
 }
 
-// boundPath returns p with its long keys cut, p itself when none is.
+// boundPath returns p with its long keys cut and, when its JSON could
+// take more than a field name may (maxName), its middle elements left out
+// for one "…", as the text's field name leaves them out (see cutName): the
+// first element is kept, then as many of the last as fit. An instance may
+// nest 64 levels, and 64 cut keys would take kilobytes. It returns p itself
+// when nothing is cut.
 func (s *state) boundPath(p issues.Path) issues.Path {
-	i := s.longKey(p)
-	if i < 0 {
-		return p
-	}
-	out := slices.Clone(p)
-	for ; i < len(out); i++ {
-		if k, ok := out[i].(string); ok && len(k) > s.f.maxRunes {
-			out[i] = s.cutKey(k)
+	out := p
+	if i := s.longKey(p); i >= 0 {
+		out = slices.Clone(p)
+		for ; i < len(out); i++ {
+			if k, ok := out[i].(string); ok && len(k) > s.f.maxRunes {
+				out[i] = s.cutKey(k)
+			}
 		}
 	}
-	return out
+	limit, total := s.f.maxName(), 0
+	for _, el := range out {
+		total += 1 + elemBound(el)
+	}
+	if len(out) <= 3 || total <= limit {
+		return out
+	}
+	used := 1 + elemBound(out[0]) + 1 + jsonStringBound("…")
+	j := len(out) - 1 // the last element is always kept
+	used += 1 + elemBound(out[j])
+	for j > 2 && used+1+elemBound(out[j-1]) <= limit {
+		j--
+		used += 1 + elemBound(out[j])
+	}
+	cut := make(issues.Path, 0, 2+len(out)-j)
+	return append(append(cut, out[0], "…"), out[j:]...)
+}
+
+// elemBound is the most a path element's JSON can take.
+func elemBound(el any) int {
+	if n, ok := jsonValueBound(el); ok {
+		return n
+	}
+	return len("-1.2345678901234567e-308")
 }
 
 // boundStrings returns the first maxListed of list, each long one cut.

@@ -269,3 +269,61 @@ func TestBoundedInPlace(t *testing.T) {
 		}
 	}
 }
+
+// TestBoundedDeepPaths: a path nested to the adapters' depth limit keeps
+// its first element and as many of its last as fit a field name, with one
+// "…" for the rest; a first issue too big for the budget keeps its facts
+// but not its alternatives. CI's FuzzBudget found 4.4 KiB of JSON for one
+// issue under a 300-byte budget: 64 keys of '&', each written \u0026.
+func TestBoundedDeepPaths(t *testing.T) {
+	deep := func(n int, key string) issues.Path {
+		p := issues.Path{"any"}
+		for range n {
+			p = append(p, key)
+		}
+		return p
+	}
+	amps := strings.Repeat("&", 40)
+	union := func(p issues.Path) issues.Issue {
+		br := make([][]issues.Issue, 10)
+		for i := range br {
+			for j := range 10 {
+				br[i] = append(br[i], issues.Issue{Code: issues.InvalidType, Path: append(p[:len(p):len(p)], j), Input: 1.0, Expected: issues.TypeString})
+			}
+		}
+		return issues.Issue{Code: issues.InvalidUnion, Path: p, Input: 1.0, Branches: br}
+	}
+	tests := []struct {
+		name     string
+		is       issues.Issue
+		maxBytes int
+		path     string // the bounded path, as issues.Path.String writes it
+		branches int
+	}{
+		{"short path, kept", issues.Issue{Code: issues.InvalidType, Path: deep(3, "a"), Expected: issues.TypeString}, 300,
+			"any.a.a.a", 0},
+		{"deep path of short keys", issues.Issue{Code: issues.InvalidType, Path: deep(63, "a"), Expected: issues.TypeString}, 300,
+			`any["…"]` + strings.Repeat(".a", 48), 0},
+		{"deep path of escaped keys", issues.Issue{Code: issues.TooBig, Path: deep(63, amps), Origin: "depth", Maximum: "64"}, 300,
+			`any["…"]["` + amps + `"]`, 0},
+		{"union fits", union(deep(2, "a")), 64 << 10, "any.a.a", 10},
+		{"union over the budget", union(deep(2, "a")), 300, "any.a.a", 0},
+	}
+	for _, tc := range tests {
+		f := New(Options{MaxBytes: tc.maxBytes})
+		for _, bounded := range []func(issues.List) issues.List{f.Bounded, f.BoundedInPlace} {
+			in := issues.List{tc.is}
+			got := bounded(in)
+			data, err := json.Marshal(got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 1 || got[0].Path.String() != tc.path || len(got[0].Branches) != tc.branches {
+				t.Errorf("%s: path %s, %d alternatives; want %s, %d", tc.name, got[0].Path, len(got[0].Branches), tc.path, tc.branches)
+			}
+			if tc.branches == 0 && len(data) > 1500 {
+				t.Errorf("%s: %d bytes of JSON:\n%.600s", tc.name, len(data), data)
+			}
+		}
+	}
+}
