@@ -418,11 +418,6 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue, sl *siteLin
 	switch {
 	case sl != nil && sl.field != nil && !s.collect:
 		s.out = s.appendSiteField(s.out, is, sl)
-	case sl != nil:
-		name = sl.name // the site's own: read, never written
-		s.spans = s.spans[:0]
-		s.line = s.appendSiteLine(s.line[:0], &s.spans, is, sl)
-		s.out = xmlenc.AppendFieldSpans(s.out, name, s.line, s.spans)
 	default:
 		if is.Code == issues.InvalidElement && isPathKey(is.Key) {
 			// The element's own path names the field, not its container's.

@@ -29,14 +29,14 @@ import (
 type siteLine struct {
 	f      *Formatter
 	kind   kind // the kind of value it was worked out for
-	name   []byte
 	hidden bool
 	tpl    *templates.Template // the message's template in its form
-	plan   *templates.Template // tpl with everything but the value rendered
-	// field is plan as the envelope holds it, the field's start and end
-	// included: its literal text escaped once here, so that a line
-	// escapes only its value. Nil when plan is, or when its text cannot be
-	// escaped apart from the value before it (see AppendTextAnywhere).
+	// field is tpl with everything but the value rendered, as the
+	// envelope holds it: the field's start and end included, its literal
+	// text escaped once here, so that a line escapes only its value. Nil
+	// when there is no message, or when its text cannot be escaped apart
+	// from the value before it (see AppendTextAnywhere): such a line is
+	// worded the usual way, and the site line only gives its sort key.
 	field *templates.Template
 	count int64
 	key   uint64 // the sort key of the site's path
@@ -91,33 +91,21 @@ func (s *state) newSiteLine(is *issues.Issue, k kind) *siteLine {
 	s.is, s.inner, s.hidden = is, nil, s.sensitive(is.Path)
 	sl.hidden = s.hidden
 	id := s.choose(is)
-	sl.name = s.appendName(nil, is.Path)
 	sl.key = sortKey(is.Path)
 	sl.count = countOf(id, is)
 	m := s.m(id)
 	if m == nil {
-		return sl // an empty line, as appendPlanned writes it
+		return sl // no field: worded the usual way, as an empty line
 	}
 	sl.tpl, _ = s.template(m, sl.count)
-	sl.plan = sl.tpl
+	plan := sl.tpl
 	if planned(sl.tpl) {
 		s.tpl, s.count = sl.tpl, sl.count
-		sl.plan = s.partial(sl.tpl, allowedOf(sl.tpl, is))
+		plan = s.partial(sl.tpl, allowedOf(sl.tpl, is))
 	}
-	open := xmlenc.AppendFieldOpen(nil, sl.name)
-	sl.field = sl.plan.Rewritten(string(open), xmlenc.FieldClose, xmlenc.AppendTextAnywhere)
+	open := xmlenc.AppendFieldOpen(nil, s.appendName(nil, is.Path))
+	sl.field = plan.Rewritten(string(open), xmlenc.FieldClose, xmlenc.AppendTextAnywhere)
 	return sl
-}
-
-// appendSiteLine renders the line of is from sl, as appendIssue would.
-func (s *state) appendSiteLine(dst []byte, spans *[]int, is *issues.Issue, sl *siteLine) []byte {
-	if sl.plan == nil {
-		return dst
-	}
-	saved := s.enterSite(is, sl)
-	dst, *spans = sl.plan.AppendSpans(dst, s, *spans)
-	s.frame = saved
-	return dst
 }
 
 // appendSiteField appends the field line of is, as AppendField writes it,
