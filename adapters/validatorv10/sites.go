@@ -77,6 +77,12 @@ func (k siteKey) listKey() string {
 	return k.ns
 }
 
+// firstSite is the site that failed first in the last failure with a
+// cached site: a server's hot tool fails the same way call after call, so
+// the first site, too, is mostly found without a lookup. Like site.next,
+// it is only a guess, checked as the lookup checks.
+var firstSite atomic.Pointer[site]
+
 // fromSite fills is from the issue cached for fe's site, building the site
 // on first sight. It reports false when the issue must be converted afresh
 // because it depends on more than its site. It returns fe's site, when the
@@ -88,15 +94,17 @@ func (k siteKey) listKey() string {
 func fromSite(is *issues.Issue, fe validator.FieldError, prev *site) (*site, *issuesx.Site, bool) {
 	k := siteKey{ns: fe.Namespace(), tag: fe.Tag(), param: fe.Param()}
 	rest := siteRest{actual: fe.ActualTag(), typ: fe.Type(), kind: fe.Kind()}
-	var s *site
+	guess := &firstSite
 	if prev != nil {
-		if c := prev.next.Load(); c != nil && c.matches(&k, &rest, rules.Load()) {
-			s = c
-		}
+		guess = &prev.next
+	}
+	s := guess.Load()
+	if s != nil && !s.matches(&k, &rest, rules.Load()) {
+		s = nil
 	}
 	if s == nil {
-		if s = findSite(&k, &rest); s != nil && prev != nil {
-			prev.next.Store(s)
+		if s = findSite(&k, &rest); s != nil {
+			guess.Store(s)
 		}
 	}
 	if s == nil {
