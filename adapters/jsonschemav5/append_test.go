@@ -55,7 +55,7 @@ func TestAppendReuse(t *testing.T) {
 	cases = append(cases, appendCase{"users.create", s, decode(read("users.create.bad.json")), decode(read("users.create.good.json"))})
 
 	for _, c := range cases {
-		jsonschematest.CheckAppend(t, c.name, c.s, c.s.Compiled().Validate(c.bad), c.bad, c.good)
+		jsonschematest.CheckAppend(t, c.name, c.s, c.s.AppendIssues, c.s.Compiled().Validate(c.bad), c.bad, c.good)
 	}
 	caller := issues.Issue{Code: issues.Custom, Message: "the caller's"}
 	if list, ok := jsonschemav5.AppendIssues(issues.List{caller}, nil, nil); ok || len(list) != 1 {

@@ -12,12 +12,12 @@
 // Compile a schema once with Compile and call Schema.Validate (or
 // ValidateJSON) per request: it returns nil for valid arguments and
 // otherwise an issues.List, which selfheal's Engine.Format renders as the
-// validation_error a model reads. Schema.AppendIssues converts an error the
-// caller got from the library directly; since version 5's errors name no
-// values, it needs the compiled schema (see FromCompiled). (selfheal's
-// Engine recognises such an error alone too, worded from the library's
-// message.) Schema.AppendValidate and AppendIssues append to a list the
-// caller reuses.
+// validation_error a model reads. An error from validating with the library
+// yourself goes to selfheal's Engine, which recognises it and words it from
+// the library's message; since version 5's errors name no values, for
+// issues with the values sent validate through the Schema (see FromCompiled
+// for a schema compiled with the library). Schema.AppendValidate appends to
+// a list the caller reuses.
 //
 // Every failure is reported, not the first: each missing required property
 // at its own path, unknown keys as one unrecognized_keys issue per object

@@ -2,6 +2,9 @@ package jsonschemav5_test
 
 import (
 	"fmt"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/adapters/jsonschemav5"
@@ -30,13 +33,18 @@ func Example() {
 	// </validation_error>
 }
 
-func ExampleSchema_AppendIssues() {
-	// An error from the library used directly: the Schema knows the
-	// constraints, the instance what was sent.
-	schema, _ := jsonschemav5.Compile([]byte(`{"properties": {"rate": {"exclusiveMaximum": 0.1}}}`))
-	instance := map[string]any{"rate": 0.5}
-	err := schema.Compiled().Validate(instance)
-	list, ok := schema.AppendIssues(nil, err, instance)
-	fmt.Println(ok, list[0].Path, list[0].Code, list[0].Maximum)
-	// Output: true rate too_big 0.1
+func Example_libraryError() {
+	// An error from validating with the library yourself goes to
+	// selfheal's Engine as it is: the Engine recognises it and words it
+	// from the library's message. Validate through a Schema for issues
+	// worded from the values sent.
+	c := jsonschema.NewCompiler()
+	_ = c.AddResource("mem:///rates.json", strings.NewReader(`{"properties": {"rate": {"exclusiveMaximum": 0.1}}}`))
+	err := c.MustCompile("mem:///rates.json").Validate(map[string]any{"rate": 0.5})
+	fmt.Println(selfheal.New(selfheal.WithExamples(false)).Format("rates.set", err))
+	// Output:
+	// <validation_error action="rates.set">
+	//   <field name="rate">must be &lt; 0.1 but found 0.5.</field>
+	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
+	// </validation_error>
 }

@@ -17,14 +17,15 @@ import (
 	"github.com/selfheal/selfheal/issues"
 )
 
-// AppendIssues converts err, a failure of s.Compiled().Validate(instance),
-// into normalized issues appended to dst, with the constraint values of the
+// appendIssues converts err, a failure of s.sch.Validate(instance), into
+// normalized issues appended to dst, with the constraint values of the
 // compiled schema and bounds exactly as the document wrote them (when s was
-// built by Compile). instance is the value that was validated. (An error
-// handed over alone, without its schema, is recognised by selfheal's
-// Engine.) It returns dst unchanged, with false, when err is not a failure
-// of validation. A server that keeps dst[:0] from one call to the next
-// reuses its list.
+// built by Compile). instance is the value that was validated. It returns
+// dst unchanged, with false, when err is not a failure of validation.
+// Validate, AppendValidate and ValidateJSON convert through it; an error
+// from validating with the library directly goes to selfheal's Engine,
+// which recognises it. A caller that keeps dst[:0] from one call to the
+// next reuses its list.
 //
 // A call appends at most 1,000 issues; past them it counts the others,
 // without building them, into one issue at the end whose Omitted holds
@@ -34,7 +35,7 @@ import (
 //
 // The issues share slices (Values, Allowed …) with s and with instance:
 // treat them as read-only.
-func (s *Schema) AppendIssues(dst issues.List, err error, instance any) (issues.List, bool) {
+func (s *Schema) appendIssues(dst issues.List, err error, instance any) (issues.List, bool) {
 	if err == nil {
 		return dst, false
 	}

@@ -24,7 +24,9 @@ import (
 const defaultLocation = "mem:///schema.json"
 
 // Schema is a compiled JSON Schema that reports failures as issues. It is
-// immutable and safe for concurrent use.
+// immutable and safe for concurrent use. An error from validating with the
+// library yourself goes to selfheal's Engine, which recognises it; for
+// issues with the values sent, validate through the Schema.
 type Schema struct {
 	sch  *jsonschema.Schema
 	locs map[string]*jsonschema.Schema // compiled subschemas by location
@@ -202,9 +204,6 @@ func FromCompiled(sch *jsonschema.Schema) *Schema {
 	return &Schema{sch: sch, locs: index(sch)}
 }
 
-// Compiled returns the library's compiled schema.
-func (s *Schema) Compiled() *jsonschema.Schema { return s.sch }
-
 // Validate validates instance (a value decoded from JSON, numbers best as
 // json.Number) and returns its issues, or nil when it is valid. A valid
 // instance costs what the library's Validate costs and a walk of its
@@ -218,8 +217,10 @@ func (s *Schema) Validate(instance any) issues.List {
 
 // AppendValidate is Validate appending the issues to dst, so that a server
 // can reuse its list; a valid instance (without near misses, with
-// WithTypos) returns dst as it was. The issues
-// share slices with s and instance: treat them as read-only.
+// WithTypos) returns dst as it was. A call appends at most 1,000 issues
+// (and as many inside a union's branches or a key's issues); past them one
+// issue at the end counts the others in its Omitted. The issues share
+// slices with s and instance: treat them as read-only.
 func (s *Schema) AppendValidate(dst issues.List, instance any) issues.List {
 	if is, deep := issuesx.CheckDepth(instance, s.maxDepth); deep {
 		return append(dst, is)
@@ -238,7 +239,7 @@ func (s *Schema) appendValidate(dst issues.List, instance any) issues.List {
 		}
 		return dst
 	}
-	list, ok := s.AppendIssues(dst, err, instance)
+	list, ok := s.appendIssues(dst, err, instance)
 	list = schemaconv.Failed(dst, list, ok, err, instance)
 	if s.typos != nil {
 		list = nearmiss.Append(list, len(dst), s.typos, instance)

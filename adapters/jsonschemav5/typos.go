@@ -37,8 +37,10 @@ import (
 // patternProperties are declared (their values are not looked into).
 //
 // A valid call with no near miss pays one walk over the instance's objects
-// and arrays at known subschemas, and allocates nothing. AppendIssues,
-// which converts an error, does not look for near misses.
+// and arrays at known subschemas, and allocates nothing. An error from
+// validating with the library directly, which selfheal's Engine
+// recognises, has no near misses: they are looked for by Validate,
+// AppendValidate and ValidateJSON.
 func WithTypos(on bool) Option {
 	return func(c *config) { c.typos = on }
 }

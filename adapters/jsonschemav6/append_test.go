@@ -57,7 +57,7 @@ func appendCases(t *testing.T) []appendCase {
 // error the caller's list comes back as it was.
 func TestAppendReuse(t *testing.T) {
 	for _, c := range appendCases(t) {
-		jsonschematest.CheckAppend(t, c.name, c.s, c.s.Compiled().Validate(c.bad), c.bad, c.good)
+		jsonschematest.CheckAppend(t, c.name, c.s, c.s.AppendIssues, c.s.Compiled().Validate(c.bad), c.bad, c.good)
 	}
 	caller := issues.Issue{Code: issues.Custom, Message: "the caller's"}
 	if list, ok := jsonschemav6.AppendIssues(issues.List{caller}, nil, nil); ok || len(list) != 1 {

@@ -6,18 +6,18 @@
 // Compile a schema once with Compile and call Schema.Validate (or
 // ValidateJSON) per request: it returns nil for valid arguments and
 // otherwise an issues.List, which selfheal's Engine.Format renders as the
-// validation_error a model reads. Schema.AppendIssues converts an error the
-// caller got from the library directly, with what the schema knows
-// (selfheal's Engine recognises such an error alone too, worded from what
-// the error carries).
+// validation_error a model reads. An error from validating with the library
+// yourself goes to selfheal's Engine, which recognises it and words it from
+// what the error carries; for issues with the values sent and what the
+// schema knows, validate through the Schema.
 //
 // A server that keeps its list from one request to the next calls
-// Schema.AppendValidate (or AppendIssues) instead. What the issues take from
-// the schema (the paths it names, allowed names and values, bounds as
-// written, expected types) is worked out once by Compile and shared by every
-// call, so that a failure costs little more than walking the library's
-// errors and, for most failures, allocates nothing. The issues share
-// what they hold with the schema: treat them as read-only.
+// Schema.AppendValidate instead. What the issues take from the schema (the
+// paths it names, allowed names and values, bounds as written, expected
+// types) is worked out once by Compile and shared by every call, so that a
+// failure costs little more than walking the library's errors and, for
+// most failures, allocates nothing. The issues share what they hold with
+// the schema: treat them as read-only.
 //
 // Every failure is reported, not the first: each missing required property
 // at its own path, unknown keys (additionalProperties: false,

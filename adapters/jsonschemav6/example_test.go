@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/issues"
@@ -33,15 +35,20 @@ func Example() {
 	// </validation_error>
 }
 
-func ExampleSchema_AppendIssues() {
-	// An error from the library used directly: the Schema knows the
-	// constraints, the instance what was sent.
-	schema, _ := jsonschemav6.Compile([]byte(`{"properties": {"rate": {"exclusiveMaximum": 0.1}}}`))
-	instance := map[string]any{"rate": 0.5}
-	err := schema.Compiled().Validate(instance)
-	list, ok := schema.AppendIssues(nil, err, instance)
-	fmt.Println(ok, list[0].Path, list[0].Code, list[0].Maximum)
-	// Output: true rate too_big 0.1
+func Example_libraryError() {
+	// An error from validating with the library yourself goes to
+	// selfheal's Engine as it is: the Engine recognises it and words what
+	// it carries.
+	doc, _ := jsonschema.UnmarshalJSON(strings.NewReader(`{"properties": {"rate": {"exclusiveMaximum": 0.1}}}`))
+	c := jsonschema.NewCompiler()
+	_ = c.AddResource("mem:///rates.json", doc)
+	err := c.MustCompile("mem:///rates.json").Validate(map[string]any{"rate": 0.5})
+	fmt.Println(selfheal.New(selfheal.WithExamples(false)).Format("rates.set", err))
+	// Output:
+	// <validation_error action="rates.set">
+	//   <field name="rate">Number too big. You sent: 0.5. Expected a number less than 0.1.</field>
+	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
+	// </validation_error>
 }
 
 func ExampleSchema_AppendValidate() {

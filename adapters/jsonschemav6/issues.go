@@ -5,17 +5,19 @@ import (
 	"github.com/selfheal/selfheal/issues"
 )
 
-// AppendIssues converts err, a failure of s.Compiled().Validate(instance),
-// into normalized issues appended to dst, with what s knows of its schema:
-// bounds exactly as the schema wrote them (when s was built by Compile),
-// the declared property names next to unrecognized keys, and the expected
-// type of a missing property. instance is the value that was validated
-// (decoded with json.Decoder.UseNumber for exact numbers); the value shown
-// for each issue is read from it at the issue's instance location. (An
-// error handed over alone, without its schema, is recognised by selfheal's
-// Engine.) It returns dst unchanged, with false, when err holds no
-// *jsonschema.ValidationError. A server that keeps dst[:0] from one call
-// to the next converts failures without allocating a list.
+// appendIssues converts err, a failure of the library's Validate of
+// instance against s's compiled schema, into normalized issues appended to
+// dst, with what s knows of its schema: bounds exactly as the schema wrote
+// them (when s was built by Compile), the declared property names next to
+// unrecognized keys, and the expected type of a missing property. instance
+// is the value that was validated (decoded with json.Decoder.UseNumber for
+// exact numbers); the value shown for each issue is read from it at the
+// issue's instance location. It returns dst unchanged, with false, when
+// err holds no *jsonschema.ValidationError. Validate, AppendValidate and
+// ValidateJSON convert through it; an error from validating with the
+// library directly goes to selfheal's Engine, which recognises it. A
+// caller that keeps dst[:0] from one call to the next converts failures
+// without allocating a list.
 //
 // A call appends at most 1,000 issues; past them it counts the others,
 // without building them, into one issue at the end whose Omitted holds
@@ -26,7 +28,7 @@ import (
 // The issues share strings and slices (Path, Allowed, Values, Keys …) with
 // s, with err and with instance, the same ones from call to call: treat
 // them as read-only.
-func (s *Schema) AppendIssues(dst issues.List, err error, instance any) (issues.List, bool) {
+func (s *Schema) appendIssues(dst issues.List, err error, instance any) (issues.List, bool) {
 	return s.known().AppendIssues(dst, err, instance)
 }
 

@@ -20,7 +20,9 @@ import (
 const defaultLocation = "mem:///schema.json"
 
 // Schema is a compiled JSON Schema that reports failures as issues. It is
-// immutable and safe for concurrent use.
+// immutable and safe for concurrent use. An error from validating with the
+// library yourself goes to selfheal's Engine, which recognises it; for
+// issues with the values sent, validate through the Schema.
 type Schema struct {
 	// k is the compiled schema with what its failures' issues take from
 	// it, worked out once (see internal/schemav6).
@@ -157,9 +159,6 @@ func FromCompiled(sch *jsonschema.Schema) *Schema {
 	return &Schema{k: schemav6.New(sch, nil)}
 }
 
-// Compiled returns the library's compiled schema.
-func (s *Schema) Compiled() *jsonschema.Schema { return s.k.Compiled() }
-
 // Validate validates instance (a value decoded from JSON, numbers best as
 // json.Number) and returns its issues, or nil when it is valid. A valid
 // instance costs what the library's Validate costs and a walk of its
@@ -174,7 +173,9 @@ func (s *Schema) Validate(instance any) issues.List {
 // AppendValidate is Validate appending the issues to dst: a server that
 // keeps dst[:0] from one call to the next converts failures without
 // allocating a list. A valid instance (without near misses, with
-// WithTypos) returns dst as it was.
+// WithTypos) returns dst as it was. A call appends at most 1,000 issues
+// (and as many inside a union's branches or a key's issues); past them one
+// issue at the end counts the others in its Omitted.
 //
 // The issues share strings and slices (Path, Allowed, Values …) with s and
 // with instance, the same ones from call to call: treat them as read-only.
@@ -196,7 +197,7 @@ func (s *Schema) appendValidate(dst issues.List, instance any) issues.List {
 		}
 		return dst
 	}
-	list, ok := s.AppendIssues(dst, err, instance)
+	list, ok := s.appendIssues(dst, err, instance)
 	list = schemaconv.Failed(dst, list, ok, err, instance)
 	if s.typos != nil {
 		list = nearmiss.Append(list, len(dst), s.typos, instance)

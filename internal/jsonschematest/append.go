@@ -10,32 +10,36 @@ import (
 	"github.com/selfheal/selfheal/issues"
 )
 
-// Appender is what both adapters' Schema offer to convert into a list the
+// Appender is what both adapters' Schema offer to validate into a list the
 // caller reuses.
 type Appender interface {
-	AppendIssues(dst issues.List, err error, instance any) (issues.List, bool)
 	Validate(instance any) issues.List
 	AppendValidate(dst issues.List, instance any) issues.List
 }
 
+// Converter converts err, what the library said of instance, appending its
+// issues to dst: the unexported conversion of an adapter's Schema, which
+// its tests export.
+type Converter func(dst issues.List, err error, instance any) (issues.List, bool)
+
 // CheckAppend holds s to its reuse contract on one case: err is what the
-// library said of bad. Converting into a reused list, twice, gives exactly
-// the issues of a fresh conversion after the caller's own; AppendValidate,
-// twice, gives what Validate gives (in any order: the libraries walk
-// objects in map order); a valid instance, when good is not nil, leaves the
-// list as it was.
-func CheckAppend(t testing.TB, name string, s Appender, err error, bad, good any) {
+// library said of bad, and conv is s's conversion of it. Converting into a
+// reused list, twice, gives exactly the issues of a fresh conversion after
+// the caller's own; AppendValidate, twice, gives what Validate gives (in
+// any order: the libraries walk objects in map order); a valid instance,
+// when good is not nil, leaves the list as it was.
+func CheckAppend(t testing.TB, name string, s Appender, conv Converter, err error, bad, good any) {
 	t.Helper()
 	caller := issues.Issue{Code: issues.Custom, Message: "the caller's"}
-	want, ok := s.AppendIssues(nil, err, bad)
+	want, ok := conv(nil, err, bad)
 	if !ok || len(want) == 0 {
 		t.Fatalf("%s: no issues", name)
 	}
 	buf := issues.List{caller}
 	for range 2 {
 		var got issues.List
-		if got, ok = s.AppendIssues(buf[:1], err, bad); !ok || !reflect.DeepEqual(got[0], caller) || !reflect.DeepEqual(got[1:], want) {
-			t.Fatalf("%s: AppendIssues\n got %v %#v\nwant %#v", name, ok, got, want)
+		if got, ok = conv(buf[:1], err, bad); !ok || !reflect.DeepEqual(got[0], caller) || !reflect.DeepEqual(got[1:], want) {
+			t.Fatalf("%s: converting into a reused list\n got %v %#v\nwant %#v", name, ok, got, want)
 		}
 		buf = got
 	}
