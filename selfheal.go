@@ -218,8 +218,11 @@ func (e *Engine) Append(dst []byte, action string, err error) []byte {
 	if err == nil {
 		return dst
 	}
-	if list, ok := err.(issues.List); ok {
-		return e.appendList(dst, action, err, list, nil)
+	switch x := err.(type) {
+	case issues.List:
+		return e.appendList(dst, action, err, x, nil)
+	case *issuesx.Sited:
+		return e.appendList(dst, action, err, x.List, x.Sites)
 	}
 	p := listPool.Get().(*pooledList)
 	list, _ := appendIssues(p.list[:0], &p.sites, err)

@@ -189,6 +189,13 @@ func (s *Schema) AppendValidate(dst issues.List, instance any) issues.List {
 // appendValidate is AppendValidate once the depth is known to be within
 // the limit.
 func (s *Schema) appendValidate(dst issues.List, instance any) issues.List {
+	return s.appendValidateAt(dst, nil, instance)
+}
+
+// appendValidateAt is appendValidate recording in sites, when not nil, the
+// sites of the issues built at one, by index in the list returned (see
+// issuesx.Site).
+func (s *Schema) appendValidateAt(dst issues.List, sites *[]*issuesx.Site, instance any) issues.List {
 	err := s.k.Compiled().Validate(instance)
 	if err == nil {
 		if s.typos != nil {
@@ -197,10 +204,10 @@ func (s *Schema) appendValidate(dst issues.List, instance any) issues.List {
 		}
 		return dst
 	}
-	list, ok := s.appendIssues(dst, err, instance)
+	list, ok := s.appendIssues(dst, sites, err, instance)
 	list = schemaconv.Failed(dst, list, ok, err, instance)
 	if s.typos != nil {
-		list = nearmiss.Append(list, len(dst), s.typos, instance)
+		list = nearmiss.AppendAt(list, sites, len(dst), s.typos, instance)
 	}
 	return list
 }
@@ -220,4 +227,19 @@ func (s *Schema) ValidateJSON(data []byte) issues.List {
 		return bad
 	}
 	return s.appendValidate(nil, v)
+}
+
+// The module's MCP integrations validate through sites (see
+// schemaconv.ValidateAt).
+func init() {
+	schemaconv.ValidateAt = func(s any, dst issues.List, sites *[]*issuesx.Site, instance any) (issues.List, bool) {
+		sch, ok := s.(*Schema)
+		if !ok || sch == nil {
+			return dst, false
+		}
+		if is, deep := issuesx.CheckDepth(instance, sch.maxDepth); deep {
+			return append(dst, is), true
+		}
+		return sch.appendValidateAt(dst, sites, instance), true
+	}
 }

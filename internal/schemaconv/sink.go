@@ -35,6 +35,9 @@ type Sink struct {
 	// From is where this sink's issues start in Out: the entries before it
 	// are the caller's, which Finish leaves alone.
 	From int
+	// Sites, when not nil, receives the sites of the issues built at one
+	// (see AtSite), by their index in Out.
+	Sites *[]*issuesx.Site
 
 	// unrec finds the unrecognized_keys issue of an object, by path.
 	unrec byPath
@@ -67,6 +70,14 @@ type skipped struct {
 	path issues.Path
 	set  bool
 }
+
+// ValidateAt validates instance against s, a schema of adapters/jsonschemav6
+// (false for anything else), appending its issues to dst as the schema's
+// AppendValidate does and their sites to sites (see issuesx.Site). The
+// adapter sets it when it is initialized: the sites are for the module's
+// MCP integrations, through internal calls only, and the adapter's API does
+// not show them.
+var ValidateAt func(s any, dst issues.List, sites *[]*issuesx.Site, instance any) (issues.List, bool)
 
 // Room reports whether the sink builds another issue: fewer than
 // issuesx.BuildLimit are in it. An adapter asks before the work of
@@ -171,6 +182,12 @@ func (k *Sink) Finish() issues.List {
 			}
 		}
 	}
+	if (placeholders || len(k.Out)-k.From > issuesx.BuildLimit) && k.Sites != nil && len(*k.Sites) > k.From {
+		// Issues are about to move or go: their sites would no longer
+		// be theirs. Such a list is rare and worded without them.
+		clear((*k.Sites)[k.From:])
+		*k.Sites = (*k.Sites)[:k.From]
+	}
 	if placeholders {
 		kept := slices.DeleteFunc(k.Out[k.From:], func(is issues.Issue) bool { return is.Code == "" })
 		k.Out = k.Out[:k.From+len(kept)]
@@ -208,6 +225,17 @@ func (k *Sink) Add(code issues.Code, path issues.Path, input any, source string)
 	is := &k.Out[len(k.Out)-1]
 	is.Code, is.Path, is.Input, is.Source = code, path, input, source
 	return is
+}
+
+// AtSite records site as the site of is, the issue Add returned last, for
+// a formatter to keep its line on (see issuesx.Site): the adapter promises
+// that every issue it records there has the same facts. Past the limit, or
+// without Sites, it records nothing.
+func (k *Sink) AtSite(is *issues.Issue, site *issuesx.Site) {
+	if k.Sites == nil || len(k.Out) <= k.From || is != &k.Out[len(k.Out)-1] {
+		return
+	}
+	issuesx.SetSite(k.Sites, len(k.Out)-1, site)
 }
 
 // fewKeys is how many keys an unrecognized_keys issue holds before a

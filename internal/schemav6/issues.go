@@ -26,6 +26,13 @@ import (
 // issues.Unknown{} is not at hand, as when the root package's Engine is
 // handed a library error alone.
 func (s *Schema) AppendIssues(dst issues.List, err error, instance any) (issues.List, bool) {
+	return s.AppendIssuesAt(dst, nil, err, instance)
+}
+
+// AppendIssuesAt is AppendIssues recording in sites, when not nil, the
+// sites of the issues built at one, by their index in the list returned
+// (see issuesx.Site).
+func (s *Schema) AppendIssuesAt(dst issues.List, sites *[]*issuesx.Site, err error, instance any) (issues.List, bool) {
 	ve := validationError(err)
 	if ve == nil {
 		return dst, false
@@ -40,7 +47,7 @@ func (s *Schema) AppendIssues(dst issues.List, err error, instance any) (issues.
 	if cap(dst)-len(dst) < reusedRoom {
 		dst = slices.Grow(dst, issueCount(ve, issuesx.BuildLimit+1))
 	}
-	k := schemaconv.Sink{Out: dst, From: len(dst)}
+	k := schemaconv.Sink{Out: dst, From: len(dst), Sites: sites}
 	c.add(&k, ve)
 	list := k.Finish()
 	if len(list) == len(dst) {
@@ -133,41 +140,48 @@ func (c *conv) add(k *schemaconv.Sink, ve *jsonschema.ValidationError) {
 		is := k.Add(issues.InvalidFormat, path, v, "jsonschema:format")
 		is.Format = e.Want
 		if e.Err != nil {
-			is.Message = e.Err.Error()
+			is.Message = e.Err.Error() // the value's own reason: no site
+		} else {
+			c.at(k, is, n, siteFormat)
 		}
 	case *kind.Pattern:
 		is := k.Add(issues.InvalidFormat, path, v, "jsonschema:pattern")
 		is.Format, is.Pattern = "regex", e.Want
+		c.at(k, is, n, sitePattern)
 	case *kind.MinLength:
-		c.size(k.Add(issues.TooSmall, path, v, "jsonschema:minLength"), issues.OriginString, e.Want,
-			sch != nil && sch.MaxLength != nil && *sch.MaxLength == e.Want)
+		c.at(k, c.size(k.Add(issues.TooSmall, path, v, "jsonschema:minLength"), issues.OriginString, e.Want,
+			sch != nil && sch.MaxLength != nil && *sch.MaxLength == e.Want), n, siteMinLength)
 	case *kind.MaxLength:
-		c.size(k.Add(issues.TooBig, path, v, "jsonschema:maxLength"), issues.OriginString, e.Want,
-			sch != nil && sch.MinLength != nil && *sch.MinLength == e.Want)
+		c.at(k, c.size(k.Add(issues.TooBig, path, v, "jsonschema:maxLength"), issues.OriginString, e.Want,
+			sch != nil && sch.MinLength != nil && *sch.MinLength == e.Want), n, siteMaxLength)
 	case *kind.MinItems:
-		c.size(k.Add(issues.TooSmall, path, v, "jsonschema:minItems"), issues.OriginArray, e.Want,
-			sch != nil && sch.MaxItems != nil && *sch.MaxItems == e.Want)
+		c.at(k, c.size(k.Add(issues.TooSmall, path, v, "jsonschema:minItems"), issues.OriginArray, e.Want,
+			sch != nil && sch.MaxItems != nil && *sch.MaxItems == e.Want), n, siteMinItems)
 	case *kind.MaxItems:
-		c.size(k.Add(issues.TooBig, path, v, "jsonschema:maxItems"), issues.OriginArray, e.Want,
-			sch != nil && sch.MinItems != nil && *sch.MinItems == e.Want)
+		c.at(k, c.size(k.Add(issues.TooBig, path, v, "jsonschema:maxItems"), issues.OriginArray, e.Want,
+			sch != nil && sch.MinItems != nil && *sch.MinItems == e.Want), n, siteMaxItems)
 	case *kind.MinProperties:
-		c.size(k.Add(issues.TooSmall, path, v, "jsonschema:minProperties"), issues.OriginObject, e.Want,
-			sch != nil && sch.MaxProperties != nil && *sch.MaxProperties == e.Want)
+		c.at(k, c.size(k.Add(issues.TooSmall, path, v, "jsonschema:minProperties"), issues.OriginObject, e.Want,
+			sch != nil && sch.MaxProperties != nil && *sch.MaxProperties == e.Want), n, siteMinProperties)
 	case *kind.MaxProperties:
-		c.size(k.Add(issues.TooBig, path, v, "jsonschema:maxProperties"), issues.OriginObject, e.Want,
-			sch != nil && sch.MinProperties != nil && *sch.MinProperties == e.Want)
+		c.at(k, c.size(k.Add(issues.TooBig, path, v, "jsonschema:maxProperties"), issues.OriginObject, e.Want,
+			sch != nil && sch.MinProperties != nil && *sch.MinProperties == e.Want), n, siteMaxProperties)
 	case *kind.Minimum:
 		is := k.Add(issues.TooSmall, path, v, "jsonschema:minimum")
 		is.Origin, is.Minimum, is.Inclusive = n.numOrigin(), c.s.bound(n, ve.SchemaURL, minimum, e.Want), true
+		c.at(k, is, n, siteMinimum)
 	case *kind.ExclusiveMinimum:
 		is := k.Add(issues.TooSmall, path, v, "jsonschema:exclusiveMinimum")
 		is.Origin, is.Minimum = n.numOrigin(), c.s.bound(n, ve.SchemaURL, exclusiveMinimum, e.Want)
+		c.at(k, is, n, siteExclusiveMinimum)
 	case *kind.Maximum:
 		is := k.Add(issues.TooBig, path, v, "jsonschema:maximum")
 		is.Origin, is.Maximum, is.Inclusive = n.numOrigin(), c.s.bound(n, ve.SchemaURL, maximum, e.Want), true
+		c.at(k, is, n, siteMaximum)
 	case *kind.ExclusiveMaximum:
 		is := k.Add(issues.TooBig, path, v, "jsonschema:exclusiveMaximum")
 		is.Origin, is.Maximum = n.numOrigin(), c.s.bound(n, ve.SchemaURL, exclusiveMaximum, e.Want)
+		c.at(k, is, n, siteExclusiveMaximum)
 	case *kind.MultipleOf:
 		k.Add(issues.NotMultipleOf, path, v, "jsonschema:multipleOf").Divisor = c.s.bound(n, ve.SchemaURL, multipleOf, e.Want)
 	case *kind.Required:
@@ -278,6 +292,7 @@ func (c *conv) required(k *schemaconv.Sink, n *node, path issues.Path, missing [
 		if j < len(props) && props[j].path != nil {
 			is := k.Add(issues.InvalidType, props[j].path, nil, "jsonschema:required")
 			is.Absent, is.Expected = true, props[j].expected
+			k.AtSite(is, props[j].site)
 			continue
 		}
 		is := k.Add(issues.InvalidType, path.Append(name), nil, "jsonschema:required")
@@ -285,15 +300,29 @@ func (c *conv) required(k *schemaconv.Sink, n *node, path issues.Path, missing [
 	}
 }
 
+// at records is, just built by n from a keyword whose issues are worded
+// from their facts alone, at n's site for that keyword when is is where n
+// expects it: at n.at itself, whose path and facts are then the same call
+// after call, from the schema alone. Elsewhere (an item, a value reached
+// through a $ref placed twice) it is worded without a site.
+func (c *conv) at(k *schemaconv.Sink, is *issues.Issue, n *node, kw int) {
+	if n == nil || c.unknown || n.at == nil || len(is.Path) != len(n.at) ||
+		len(n.at) > 0 && &is.Path[0] != &n.at[0] {
+		return
+	}
+	k.AtSite(is, &n.sites[kw])
+}
+
 // size fills in the bound of a too_small or too_big issue of a length or
-// count.
-func (c *conv) size(is *issues.Issue, origin string, want int, exact bool) {
+// count, and returns it.
+func (c *conv) size(is *issues.Issue, origin string, want int, exact bool) *issues.Issue {
 	is.Origin, is.Inclusive, is.Exact = origin, true, exact
 	if is.Code == issues.TooSmall {
 		is.Minimum = c.s.count(want)
 	} else {
 		is.Maximum = c.s.count(want)
 	}
+	return is
 }
 
 // contains fills in a failed contains, minContains or maxContains with the

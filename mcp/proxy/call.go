@@ -7,6 +7,7 @@ import (
 
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/jsonvalue"
 	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/mcp/internal/toolcall"
@@ -32,14 +33,14 @@ func (s *session) call(line []byte, m *message) error {
 		return s.writeServer(line)
 	}
 	start := time.Now()
-	if list := s.p.check(t, c.args); list != nil {
+	if list, sites := s.p.check(t, c.args); list != nil {
 		if !json.Valid(line) {
 			return s.writeServer(line) // malformed: the server answers
 		}
 		s.mu.Lock()
 		locale := s.locale
 		s.mu.Unlock()
-		return s.writeClient(s.p.issuesAnswer(m.id, t, list, c.locale(locale), start))
+		return s.writeClient(s.p.issuesAnswer(m.id, t, list, sites, c.locale(locale), start))
 	}
 	if s.p.cfg.limits != nil || s.limiter != nil {
 		if !json.Valid(line) {
@@ -85,11 +86,12 @@ func (c *callParams) locale(session string) string {
 	return session
 }
 
-// check returns the issues of a call's arguments, or nil when they are
-// valid or t has no schema to check them with.
-func (p *Proxy) check(t *tool, args []byte) issues.List {
+// check returns the issues of a call's arguments, with their sites when
+// they have them (see toolcall.Validate), or nil when they are valid or t
+// has no schema to check them with.
+func (p *Proxy) check(t *tool, args []byte) (issues.List, []*issuesx.Site) {
 	if t.schema == nil {
-		return nil
+		return nil, nil
 	}
 	return arguments(t.schema, args, p.cfg.MaxDepth)
 }
@@ -101,24 +103,24 @@ func (p *Proxy) check(t *tool, args []byte) issues.List {
 // arguments may be called without any), and when that fails the issues
 // also say at (root) that they are missing. Arguments that are not an
 // object are one invalid_type issue at (root).
-func arguments(sch *jsonschemav6.Schema, raw []byte, maxDepth int) issues.List {
+func arguments(sch *jsonschemav6.Schema, raw []byte, maxDepth int) (issues.List, []*issuesx.Site) {
 	if len(raw) == 0 {
 		if list := sch.Validate(map[string]any{}); list != nil {
-			return toolcall.Absent(list)
+			return toolcall.Absent(list), nil
 		}
-		return nil
+		return nil, nil
 	}
 	if list := toolcall.DepthIssues(raw, maxDepth); list != nil {
-		return list
+		return list, nil
 	}
 	inst, err := jsonvalue.Decode(raw)
 	if err != nil {
-		return sch.ValidateJSON(raw)
+		return sch.ValidateJSON(raw), nil
 	}
 	if _, ok := inst.(map[string]any); !ok {
-		return toolcall.NotObject(inst)
+		return toolcall.NotObject(inst), nil
 	}
-	return sch.Validate(inst)
+	return toolcall.Validate(sch, inst)
 }
 
 // response is a JSON-RPC response to a tools/call the proxy answers.
@@ -147,11 +149,11 @@ type textContent struct {
 // arguments failed with list: the validation_error, in the language tag
 // asks for ("" for the engine's). It reports the call to the call log and
 // the observer.
-func (p *Proxy) issuesAnswer(id []byte, t *tool, list issues.List, tag string, start time.Time) []byte {
+func (p *Proxy) issuesAnswer(id []byte, t *tool, list issues.List, sites []*issuesx.Site, tag string, start time.Time) []byte {
 	e := p.cfg.EngineFor(tag)
 	sc := toolcall.Structured(e, list)
 	res := callResult{
-		Content: []textContent{{Type: "text", Text: toolcall.Text(e, t.name, list, t.contract)}},
+		Content: []textContent{{Type: "text", Text: toolcall.Text(e, t.name, list, sites, t.contract)}},
 		IsError: true,
 	}
 	if t.output {

@@ -255,14 +255,14 @@ func (h *httpProxy) call(w http.ResponseWriter, r *http.Request, body []byte, m 
 		return false, nil
 	}
 	start := time.Now()
-	if list := h.p.check(t, c.args); list != nil {
+	if list, sites := h.p.check(t, c.args); list != nil {
 		if !json.Valid(body) {
 			return false, nil // malformed: the server answers
 		}
 		sess.mu.Lock()
 		locale := sess.locale
 		sess.mu.Unlock()
-		writeAnswer(w, r, h.p.issuesAnswer(m.id, t, list, c.locale(locale), start))
+		writeAnswer(w, r, h.p.issuesAnswer(m.id, t, list, sites, c.locale(locale), start))
 		return true, nil
 	}
 	if h.limiter != nil {

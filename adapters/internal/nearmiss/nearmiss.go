@@ -139,6 +139,13 @@ func (sh *Shape) target(key string, sent *sentSet) (string, bool) {
 // allocates nothing. Past issuesx.BuildLimit issues in list[from:] the near
 // misses are counted into its issuesx.Omitted.
 func Append(list issues.List, from int, root *Shape, instance any) issues.List {
+	return AppendAt(list, nil, from, root, instance)
+}
+
+// AppendAt is Append for a list whose issues have sites, by index (see
+// issuesx.Site): a near miss moves and drops the issues past from, whose
+// sites are then dropped too, and those issues worded without them.
+func AppendAt(list issues.List, sites *[]*issuesx.Site, from int, root *Shape, instance any) issues.List {
 	if root == nil {
 		return list
 	}
@@ -149,6 +156,10 @@ func Append(list issues.List, from int, root *Shape, instance any) issues.List {
 	probe.walk(root, instance)
 	if !probe.found {
 		return list
+	}
+	if sites != nil && len(*sites) > from {
+		clear((*sites)[from:])
+		*sites = (*sites)[:from]
 	}
 	w := walker{track: true}
 	w.walk(root, instance)

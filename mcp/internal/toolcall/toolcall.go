@@ -6,8 +6,11 @@ import (
 	"strings"
 
 	"github.com/selfheal/selfheal"
+	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/internal/facade"
+	"github.com/selfheal/selfheal/internal/issuesx"
+	"github.com/selfheal/selfheal/internal/schemaconv"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -52,13 +55,29 @@ func StructuredInPlace(e *selfheal.Engine, list issues.List) IssuesContent {
 // Config.ToolContract); without one it is e.Format's text. list is an
 // issues.List; a caller that keeps it as an error too passes that error,
 // boxed once.
-func Text(e *selfheal.Engine, action string, list error, c *envelope.Contract) string {
+// sites, when not nil, are the sites of the list's issues (see Validate).
+func Text(e *selfheal.Engine, action string, list error, sites []*issuesx.Site, c *envelope.Contract) string {
 	if c == nil {
+		if l, ok := list.(issues.List); ok && sites != nil {
+			return e.Format(action, &issuesx.Sited{List: l, Sites: sites})
+		}
 		return e.Format(action, list)
 	}
 	v := e.Result(action, list)
 	v.Contract = c
 	return v.String()
+}
+
+// Validate validates inst against sch as sch.Validate does, and returns
+// its issues with the sites they were built at, by index (see
+// issuesx.Site): the answer's text is worded through them (see Text).
+func Validate(sch *jsonschemav6.Schema, inst any) (issues.List, []*issuesx.Site) {
+	var sites []*issuesx.Site
+	list, ok := schemaconv.ValidateAt(sch, nil, &sites, inst)
+	if !ok {
+		return sch.Validate(inst), nil
+	}
+	return list, sites
 }
 
 // AsToolError returns the envelope to send for a handler's error and
