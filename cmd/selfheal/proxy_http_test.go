@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -758,16 +759,26 @@ func get(t *testing.T, u string) string {
 	return string(body)
 }
 
-// deadAddr is a loopback address where nothing listens.
+// deadAddr is a loopback address where nothing listens while the test
+// runs: a socket bound to it and not listening, so that connecting is
+// refused. A port merely listened on and closed could be given again to
+// the next listener on port 0, the proxy's own (CI saw the upstream answer
+// 404: it was the proxy's metrics server).
 func deadAddr(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := l.Addr().String()
-	l.Close()
-	return addr
+	t.Cleanup(func() { syscall.Close(fd) })
+	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	sa, err := syscall.Getsockname(fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return net.JoinHostPort("127.0.0.1", strconv.Itoa(sa.(*syscall.SockaddrInet4).Port))
 }
 
 // processesOf lists the running processes of the program at path.
