@@ -1,6 +1,9 @@
 package issuesx
 
-import "sync/atomic"
+import (
+	"slices"
+	"sync/atomic"
+)
 
 // A Site is one place where an adapter builds issues whose facts are the
 // same call after call: a struct field's failed tag, a schema keyword. An
@@ -21,6 +24,9 @@ type Site struct {
 // maxSiteLines bounds what one site keeps: one entry per formatter that
 // worded its issues (a server has one per language it answers in).
 const maxSiteLines = 4
+
+// minSites is the room SetSite makes in a sites slice it grows.
+const minSites = 8
 
 // maxRecorded bounds the sites recorded beside one list (see SetSite).
 const maxRecorded = 256
@@ -67,8 +73,10 @@ func SetSite(sites *[]*Site, i int, s *Site) {
 	if sites == nil || i >= maxRecorded {
 		return
 	}
-	for len(*sites) <= i {
-		*sites = append(*sites, nil)
+	if n := len(*sites); n <= i {
+		// Room for a usual call's sites at once, not one by one.
+		*sites = slices.Grow(*sites, max(i+1, minSites)-n)[:i+1]
+		clear((*sites)[n:i]) // no site
 	}
 	(*sites)[i] = s
 }

@@ -72,6 +72,9 @@ func Text(e *selfheal.Engine, action string, list error, sites []*issuesx.Site, 
 // its issues with the sites they were built at, by index (see
 // issuesx.Site): the answer's text is worded through them (see Text).
 func Validate(sch *jsonschemav6.Schema, inst any) (issues.List, []*issuesx.Site) {
+	if schemaconv.ValidateAt == nil {
+		return sch.Validate(inst), nil
+	}
 	var sites []*issuesx.Site
 	list, ok := schemaconv.ValidateAt(sch, nil, &sites, inst)
 	if !ok {

@@ -2,13 +2,13 @@ package toolcall
 
 import (
 	"encoding/json"
-
 	"errors"
 	"fmt"
-	"github.com/selfheal/selfheal"
 	"net/http"
 	"testing"
 
+	"github.com/selfheal/selfheal"
+	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/issues"
 )
@@ -55,5 +55,46 @@ func TestAsToolError(t *testing.T) {
 	te, ok = AsToolError(errors.New("dial tcp: refused"))
 	if ok || te.Code != envelope.InternalError {
 		t.Errorf("plain error: %v %v", te, ok)
+	}
+}
+
+// TestValidateSites: a call's issues come with the sites of those worded
+// from their facts (a missing field, a length, a pattern), and the text
+// through them is the text without them, on the first call and after it.
+func TestValidateSites(t *testing.T) {
+	sch, err := jsonschemav6.Compile([]byte(`{
+		"type": "object",
+		"required": ["city", "name"],
+		"properties": {
+			"city": {"type": "string"},
+			"name": {"type": "string", "minLength": 2},
+			"zip": {"type": "string", "pattern": "^[0-9]{5}$"},
+			"age": {"type": "integer"}
+		}
+	}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst := map[string]any{"name": "A", "zip": "7-001", "age": "36"}
+	list, sites := Validate(sch, inst)
+	e := selfheal.New()
+	want := Text(e, "t", list, nil, nil)
+	// The library reports in map order: the texts, sorted, are the same.
+	if got := Text(e, "t", sch.Validate(inst), nil, nil); got != want {
+		t.Fatalf("Validate's issues read\n%s\nsch.Validate's\n%s", want, got)
+	}
+	n := 0
+	for _, s := range sites {
+		if s != nil {
+			n++
+		}
+	}
+	if len(list) != 4 || n != 3 {
+		t.Fatalf("%d issues, %d with a site; want 4, 3 (the quoted number has none): %v", len(list), n, list)
+	}
+	for call := 1; call <= 2; call++ {
+		if got := Text(e, "t", list, sites, nil); got != want {
+			t.Errorf("call %d through sites:\n%s\nwant\n%s", call, got, want)
+		}
 	}
 }
