@@ -192,10 +192,21 @@ func (e *Engine) Format(action string, err error) string {
 	if err == nil {
 		return ""
 	}
+	return e.format(action, err, nil)
+}
+
+// format is Format, through sites when they are not nil: they are the
+// sites of the issues of err, an issues.List (see issuesx.Site).
+func (e *Engine) format(action string, err error, sites []*issuesx.Site) string {
 	// The text is built in a pooled buffer and copied once: built in a
 	// fresh one, it would grow four or five times on a failed call.
 	p := formatPool.Get().(*[]byte)
-	buf := e.Append((*p)[:0], action, err)
+	var buf []byte
+	if list, ok := err.(issues.List); ok && sites != nil {
+		buf = e.appendList((*p)[:0], action, err, list, sites)
+	} else {
+		buf = e.Append((*p)[:0], action, err)
+	}
 	s := string(buf)
 	if cap(buf) <= maxPooledText {
 		clear(buf) // as listPool: keep no value a model sent alive
@@ -218,11 +229,8 @@ func (e *Engine) Append(dst []byte, action string, err error) []byte {
 	if err == nil {
 		return dst
 	}
-	switch x := err.(type) {
-	case issues.List:
-		return e.appendList(dst, action, err, x, nil)
-	case *issuesx.Sited:
-		return e.appendList(dst, action, err, x.List, x.Sites)
+	if list, ok := err.(issues.List); ok {
+		return e.appendList(dst, action, err, list, nil)
 	}
 	p := listPool.Get().(*pooledList)
 	list, _ := appendIssues(p.list[:0], &p.sites, err)
@@ -280,5 +288,8 @@ func init() {
 			return e.f
 		}
 		return nil
+	}
+	facade.FormatAt = func(e any, action string, list error, sites []*issuesx.Site) string {
+		return e.(*Engine).format(action, list, sites)
 	}
 }

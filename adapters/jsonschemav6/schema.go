@@ -232,14 +232,16 @@ func (s *Schema) ValidateJSON(data []byte) issues.List {
 // The module's MCP integrations validate through sites (see
 // schemaconv.ValidateAt).
 func init() {
-	schemaconv.ValidateAt = func(s any, dst issues.List, sites *[]*issuesx.Site, instance any) (issues.List, bool) {
+	schemaconv.ValidateAt = func(s any, instance any) (issues.List, []*issuesx.Site, bool) {
 		sch, ok := s.(*Schema)
 		if !ok || sch == nil {
-			return dst, false
+			return nil, nil, false
 		}
 		if is, deep := issuesx.CheckDepth(instance, sch.maxDepth); deep {
-			return append(dst, is), true
+			return issues.List{is}, nil, true
 		}
-		return sch.appendValidateAt(dst, sites, instance), true
+		var sites []*issuesx.Site
+		list := sch.appendValidateAt(nil, &sites, instance)
+		return list, sites, true
 	}
 }

@@ -35,9 +35,12 @@ type Sink struct {
 	// From is where this sink's issues start in Out: the entries before it
 	// are the caller's, which Finish leaves alone.
 	From int
-	// Sites, when not nil, receives the sites of the issues built at one
-	// (see AtSite), by their index in Out.
-	Sites *[]*issuesx.Site
+	// KeepSites says Sites receives the sites of the issues built at one
+	// (see AtSite), by their index in Out. (The slice itself is kept here,
+	// not a pointer to the caller's: Out's issues go to the heap, and
+	// they would take it along.)
+	KeepSites bool
+	Sites     []*issuesx.Site
 
 	// unrec finds the unrecognized_keys issue of an object, by path.
 	unrec byPath
@@ -72,12 +75,12 @@ type skipped struct {
 }
 
 // ValidateAt validates instance against s, a schema of adapters/jsonschemav6
-// (false for anything else), appending its issues to dst as the schema's
-// AppendValidate does and their sites to sites (see issuesx.Site). The
+// (false for anything else), and returns its issues as the schema's
+// Validate does, with their sites, by index (see issuesx.Site). The
 // adapter sets it when it is initialized: the sites are for the module's
 // MCP integrations, through internal calls only, and the adapter's API does
 // not show them.
-var ValidateAt func(s any, dst issues.List, sites *[]*issuesx.Site, instance any) (issues.List, bool)
+var ValidateAt func(s any, instance any) (issues.List, []*issuesx.Site, bool)
 
 // Room reports whether the sink builds another issue: fewer than
 // issuesx.BuildLimit are in it. An adapter asks before the work of
@@ -182,11 +185,11 @@ func (k *Sink) Finish() issues.List {
 			}
 		}
 	}
-	if (placeholders || len(k.Out)-k.From > issuesx.BuildLimit) && k.Sites != nil && len(*k.Sites) > k.From {
+	if (placeholders || len(k.Out)-k.From > issuesx.BuildLimit) && len(k.Sites) > k.From {
 		// Issues are about to move or go: their sites would no longer
 		// be theirs. Such a list is rare and worded without them.
-		clear((*k.Sites)[k.From:])
-		*k.Sites = (*k.Sites)[:k.From]
+		clear(k.Sites[k.From:])
+		k.Sites = k.Sites[:k.From]
 	}
 	if placeholders {
 		kept := slices.DeleteFunc(k.Out[k.From:], func(is issues.Issue) bool { return is.Code == "" })
@@ -230,12 +233,12 @@ func (k *Sink) Add(code issues.Code, path issues.Path, input any, source string)
 // AtSite records site as the site of is, the issue Add returned last, for
 // a formatter to keep its line on (see issuesx.Site): the adapter promises
 // that every issue it records there has the same facts. Past the limit, or
-// without Sites, it records nothing.
+// without KeepSites, it records nothing.
 func (k *Sink) AtSite(is *issues.Issue, site *issuesx.Site) {
-	if k.Sites == nil || len(k.Out) <= k.From || is != &k.Out[len(k.Out)-1] {
+	if !k.KeepSites || len(k.Out) <= k.From || is != &k.Out[len(k.Out)-1] {
 		return
 	}
-	issuesx.SetSite(k.Sites, len(k.Out)-1, site)
+	issuesx.SetSite(&k.Sites, len(k.Out)-1, site)
 }
 
 // fewKeys is how many keys an unrecognized_keys issue holds before a

@@ -47,9 +47,15 @@ func (s *Schema) AppendIssuesAt(dst issues.List, sites *[]*issuesx.Site, err err
 	if cap(dst)-len(dst) < reusedRoom {
 		dst = slices.Grow(dst, issueCount(ve, issuesx.BuildLimit+1))
 	}
-	k := schemaconv.Sink{Out: dst, From: len(dst), Sites: sites}
+	k := schemaconv.Sink{Out: dst, From: len(dst)}
+	if sites != nil {
+		k.KeepSites, k.Sites = true, *sites
+	}
 	c.add(&k, ve)
 	list := k.Finish()
+	if sites != nil {
+		*sites = k.Sites
+	}
 	if len(list) == len(dst) {
 		return dst, true
 	}

@@ -54,12 +54,12 @@ func StructuredInPlace(e *selfheal.Engine, list issues.List) IssuesContent {
 // action, with the contract_awareness section c when it is not nil (see
 // Config.ToolContract); without one it is e.Format's text. list is an
 // issues.List; a caller that keeps it as an error too passes that error,
-// boxed once.
-// sites, when not nil, are the sites of the list's issues (see Validate).
+// boxed once. sites, when not nil, are the sites of its issues (see
+// Validate), through which the text is worded.
 func Text(e *selfheal.Engine, action string, list error, sites []*issuesx.Site, c *envelope.Contract) string {
 	if c == nil {
-		if l, ok := list.(issues.List); ok && sites != nil {
-			return e.Format(action, &issuesx.Sited{List: l, Sites: sites})
+		if sites != nil {
+			return facade.FormatAt(e, action, list, sites)
 		}
 		return e.Format(action, list)
 	}
@@ -75,8 +75,7 @@ func Validate(sch *jsonschemav6.Schema, inst any) (issues.List, []*issuesx.Site)
 	if schemaconv.ValidateAt == nil {
 		return sch.Validate(inst), nil
 	}
-	var sites []*issuesx.Site
-	list, ok := schemaconv.ValidateAt(sch, nil, &sites, inst)
+	list, sites, ok := schemaconv.ValidateAt(sch, inst)
 	if !ok {
 		return sch.Validate(inst), nil
 	}
