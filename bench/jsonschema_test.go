@@ -174,7 +174,7 @@ func BenchmarkJSONSchema(b *testing.B) {
 			i++
 		}
 	})
-	b.Run("h=selfheal+sites", func(b *testing.B) {
+	b.Run("h=sites", func(b *testing.B) {
 		var list issues.List
 		var sites []*issuesx.Site
 		var buf []byte
