@@ -26,11 +26,20 @@ func (remote) Load(url string) (any, error) {
 }
 
 func compileSuite(schema []byte, cfg jsonschematest.Config) (jsonschematest.Validator, error) {
+	s, err := compileSuiteSchema(schema, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return func(v any) issues.List { return s.Validate(v) }, nil
+}
+
+// compileSuiteSchema compiles a schema of the suite as its cfg says.
+func compileSuiteSchema(schema []byte, cfg jsonschematest.Config) (*jsonschemav6.Schema, error) {
 	draft := jsonschema.Draft2020
 	if cfg.Draft == "7" {
 		draft = jsonschema.Draft7
 	}
-	s, err := jsonschemav6.Compile(schema,
+	return jsonschemav6.Compile(schema,
 		jsonschemav6.WithCompiler(func(c *jsonschema.Compiler) {
 			c.DefaultDraft(draft)
 			if cfg.Content {
@@ -39,10 +48,6 @@ func compileSuite(schema []byte, cfg jsonschematest.Config) (jsonschematest.Vali
 		}),
 		jsonschemav6.WithFormatAssertion(cfg.Formats),
 		jsonschemav6.WithLoader(remote{}))
-	if err != nil {
-		return nil, err
-	}
-	return func(v any) issues.List { return s.Validate(v) }, nil
 }
 
 // knownV6 lists the suite's cases this adapter fails, with the reason.
