@@ -1,14 +1,19 @@
 package fuzz
 
 import (
+	"encoding/json"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/go-playground/validator/v10"
 
 	"github.com/selfheal/selfheal"
+	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/adapters/validatorv10"
+	"github.com/selfheal/selfheal/internal/facade"
+	"github.com/selfheal/selfheal/internal/schemaconv"
 )
 
 // siteForm fails at sites whose lines the formatter keeps (sizes, formats,
@@ -64,6 +69,88 @@ func FuzzSiteLines(f *testing.F) {
 			want := e.Format("t", list)
 			for call := 1; call <= 3; call++ { // the sites are kept from the second
 				if got := e.Format("t", err); got != want {
+					t.Fatalf("call %d through sites:\n%s\nwant\n%s", call, got, want)
+				}
+			}
+		}
+	})
+}
+
+// siteSchema fails at JSON Schema sites whose lines the formatter keeps:
+// lengths, counts, bounds, a pattern, missing properties, nested and at
+// the root; items fail at a node that applies at many paths, which has
+// none.
+const siteSchema = `{
+  "type": "object",
+  "required": ["name", "city", "address"],
+  "minProperties": 4,
+  "properties": {
+    "name": {"type": "string", "minLength": 3, "maxLength": 6},
+    "zip": {"type": "string", "pattern": "^[0-9]{5}$"},
+    "qty": {"type": "integer", "minimum": 1, "exclusiveMaximum": 10},
+    "note": {"maxLength": 2, "maxItems": 1, "maxProperties": 1},
+    "tags": {"type": "array", "maxItems": 1, "items": {"type": "string", "minLength": 2}},
+    "address": {"type": "object", "required": ["street"], "properties": {"street": {"type": "string", "minLength": 4}}}
+  }
+}`
+
+// FuzzSchemaSiteLines: the issues of a JSON Schema validation worded
+// through the sites they were built at, as the MCP integrations and the
+// proxy word them, read as the same issues without sites, call after
+// call, whatever the values sent, in English, in Japanese and with
+// messages whose text after a value could complete an XML "]]>".
+func FuzzSchemaSiteLines(f *testing.F) {
+	for _, s := range nasty() {
+		f.Add(s, s, s, int64(len(s)))
+	}
+	f.Add("A", "7-001", "x", int64(0))
+	f.Add("Ann", "12345", "ok", int64(11))
+	sch, err := jsonschemav6.Compile([]byte(siteSchema), jsonschemav6.WithTypos(true))
+	if err != nil {
+		f.Fatal(err)
+	}
+	odd, err := selfheal.New().WithTemplates(map[string]string{
+		"too_small.string":     "{sent}]>{size}] short",
+		"too_big.array":        "{sent}]>{size}",
+		"invalid_format":       "{sent}]]>{format_expected}",
+		"invalid_type.missing": "]{sent}>",
+	})
+	if err != nil {
+		f.Fatal(err)
+	}
+	probe := map[string]any{"name": "A", "zip": "x", "address": map[string]any{"street": "a"}}
+	if _, sites, _ := schemaconv.ValidateAt(sch, any(probe)); len(sites) == 0 {
+		f.Fatal("no issue was built at a site: the target would check nothing")
+	}
+	engines := []*selfheal.Engine{selfheal.New(), selfheal.New(selfheal.WithLocale("ja"), selfheal.WithMaxValueRunes(5)), odd}
+	f.Fuzz(func(t *testing.T, name, zip, note string, qty int64) {
+		args := map[string]any{"zip": zip, "qty": json.Number(strconv.FormatInt(qty, 10)),
+			"tags": []any{name, note}, "address": map[string]any{"street": note}}
+		switch qty % 4 {
+		case 0:
+			args["name"] = name
+			args["note"] = note
+		case 1: // other kinds of value at the same sites
+			args["name"] = json.Number("1")
+			args["note"] = []any{name, zip}
+		case 2:
+			args["note"] = map[string]any{name: 1, zip: 2}
+			args["nmae"] = name // a near miss of a missing property
+		case 3:
+			args["name"] = name
+			delete(args, "address")
+		}
+		list, sites, ok := schemaconv.ValidateAt(sch, any(args))
+		if !ok {
+			t.Fatal("the adapter set no ValidateAt")
+		}
+		if list == nil {
+			return
+		}
+		for _, e := range engines {
+			want := e.Format("t", list)
+			for call := 1; call <= 3; call++ { // the sites are kept from the second
+				if got := facade.FormatAt(e, "t", list, sites); got != want {
 					t.Fatalf("call %d through sites:\n%s\nwant\n%s", call, got, want)
 				}
 			}
