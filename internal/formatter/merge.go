@@ -128,7 +128,11 @@ func (s *state) emitMerged(list issues.List, i int) (handled, ok bool) {
 		mg.pair = [2]string{m.key, m.sugg}
 		mg.issue = issues.Issue{Code: u.Code, Path: miss.Path, Keys: mg.pair[:1], Allowed: mg.pair[1:2],
 			Expected: miss.Expected, Source: u.Source}
-		s.suggFor = nil // the suggestions memo is keyed by the issue's address
+		// The suggestions memo is keyed by the issue's address, which
+		// every merged line shares: it holds this line's suggestion, the
+		// one the merge was found by (the closest of one allowed key to
+		// the key sent is that key).
+		s.suggFor, s.sugg = &mg.issue, append(s.sugg[:0], m.sugg)
 		return true, s.emitLine(&miss.Path, &mg.issue, miss, nil)
 	}
 	u := &list[i]
