@@ -13,6 +13,7 @@ import (
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/adapters/validatorv10"
 	"github.com/selfheal/selfheal/internal/facade"
+	"github.com/selfheal/selfheal/internal/jsonschematest"
 	"github.com/selfheal/selfheal/internal/schemaconv"
 )
 
@@ -109,20 +110,11 @@ func FuzzSchemaSiteLines(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	odd, err := selfheal.New().WithTemplates(map[string]string{
-		"too_small.string":     "{sent}]>{size}] short",
-		"too_big.array":        "{sent}]>{size}",
-		"invalid_format":       "{sent}]]>{format_expected}",
-		"invalid_type.missing": "]{sent}>",
-	})
-	if err != nil {
-		f.Fatal(err)
-	}
 	probe := map[string]any{"name": "A", "zip": "x", "address": map[string]any{"street": "a"}}
 	if _, sites, _ := schemaconv.ValidateAt(sch, any(probe)); len(sites) == 0 {
 		f.Fatal("no issue was built at a site: the target would check nothing")
 	}
-	engines := []*selfheal.Engine{selfheal.New(), selfheal.New(selfheal.WithLocale("ja"), selfheal.WithMaxValueRunes(5)), odd}
+	engines := jsonschematest.SiteEngines(f)
 	f.Fuzz(func(t *testing.T, name, zip, note string, qty int64) {
 		args := map[string]any{"zip": zip, "qty": json.Number(strconv.FormatInt(qty, 10)),
 			"tags": []any{name, note}, "address": map[string]any{"street": note}}

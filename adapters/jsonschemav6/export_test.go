@@ -38,6 +38,6 @@ const DefaultLocation = defaultLocation
 // its issues, for the tests.
 func (s *Schema) ValidateAt(instance any) (issues.List, []*issuesx.Site) {
 	var sites []*issuesx.Site
-	list := s.appendValidateAt(nil, &sites, instance)
+	list := s.validateAt(nil, &sites, instance)
 	return list, sites
 }

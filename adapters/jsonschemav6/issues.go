@@ -13,13 +13,13 @@ import (
 // unrecognized keys, and the expected type of a missing property. instance
 // is the value that was validated (decoded with json.Decoder.UseNumber for
 // exact numbers); the value shown for each issue is read from it at the
-// issue's instance location. sites, when not nil, receives the sites of the
-// issues built at one (see issuesx.Site). It returns dst unchanged, with false, when
-// err holds no *jsonschema.ValidationError. Validate, AppendValidate and
-// ValidateJSON convert through it; an error from validating with the
-// library directly goes to selfheal's Engine, which recognises it. A
-// caller that keeps dst[:0] from one call to the next converts failures
-// without allocating a list.
+// issue's instance location. sites, when not nil, receives the sites of
+// the issues built at one (see issuesx.Site). It returns dst unchanged,
+// with false, when err holds no *jsonschema.ValidationError. Validate,
+// AppendValidate and ValidateJSON convert through it; an error from
+// validating with the library directly goes to selfheal's Engine, which
+// recognises it. A caller that keeps dst[:0] from one call to the next
+// converts failures without allocating a list.
 //
 // A call appends at most 1,000 issues; past them it counts the others,
 // without building them, into one issue at the end whose Omitted holds

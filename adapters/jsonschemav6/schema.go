@@ -180,21 +180,21 @@ func (s *Schema) Validate(instance any) issues.List {
 // The issues share strings and slices (Path, Allowed, Values …) with s and
 // with instance, the same ones from call to call: treat them as read-only.
 func (s *Schema) AppendValidate(dst issues.List, instance any) issues.List {
+	return s.validateAt(dst, nil, instance)
+}
+
+// validateAt is AppendValidate recording in sites, when not nil, the sites
+// of the issues built at one, by index in the list returned (see
+// issuesx.Site).
+func (s *Schema) validateAt(dst issues.List, sites *[]*issuesx.Site, instance any) issues.List {
 	if is, deep := issuesx.CheckDepth(instance, s.maxDepth); deep {
 		return append(dst, is)
 	}
-	return s.appendValidate(dst, instance)
+	return s.appendValidateAt(dst, sites, instance)
 }
 
-// appendValidate is AppendValidate once the depth is known to be within
-// the limit.
-func (s *Schema) appendValidate(dst issues.List, instance any) issues.List {
-	return s.appendValidateAt(dst, nil, instance)
-}
-
-// appendValidateAt is appendValidate recording in sites, when not nil, the
-// sites of the issues built at one, by index in the list returned (see
-// issuesx.Site).
+// appendValidateAt is validateAt once the depth is known to be within the
+// limit.
 func (s *Schema) appendValidateAt(dst issues.List, sites *[]*issuesx.Site, instance any) issues.List {
 	err := s.k.Compiled().Validate(instance)
 	if err == nil {
@@ -226,7 +226,7 @@ func (s *Schema) ValidateJSON(data []byte) issues.List {
 	if bad != nil {
 		return bad
 	}
-	return s.appendValidate(nil, v)
+	return s.appendValidateAt(nil, nil, v)
 }
 
 // The module's MCP integrations validate through sites (see
@@ -237,11 +237,8 @@ func init() {
 		if !ok || sch == nil {
 			return nil, nil, false
 		}
-		if is, deep := issuesx.CheckDepth(instance, sch.maxDepth); deep {
-			return issues.List{is}, nil, true
-		}
 		var sites []*issuesx.Site
-		list := sch.appendValidateAt(nil, &sites, instance)
+		list := sch.validateAt(nil, &sites, instance)
 		return list, sites, true
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/internal/facade"
 	"github.com/selfheal/selfheal/internal/formatter"
@@ -13,25 +12,14 @@ import (
 	"github.com/selfheal/selfheal/issues"
 )
 
-// siteFormatters word lines in English, in Japanese with short values, and
-// with messages whose text after a value could complete an XML "]]>" or a
-// character: the three ways a site's line differs from one worded afresh.
+// siteFormatters are the formatters of jsonschematest.SiteEngines.
 func siteFormatters(t *testing.T) []*formatter.Formatter {
 	t.Helper()
-	odd, err := selfheal.New().WithTemplates(map[string]string{
-		"too_small.string":     "{sent}]>{size}] short",
-		"too_big.array":        "{sent}]>{size}",
-		"invalid_format":       "{sent}]]>{format_expected}",
-		"invalid_type.missing": "]{sent}>",
-	})
-	if err != nil {
-		t.Fatal(err)
+	var fs []*formatter.Formatter
+	for _, e := range jsonschematest.SiteEngines(t) {
+		fs = append(fs, facade.Formatter(e))
 	}
-	return []*formatter.Formatter{
-		facade.Formatter(selfheal.New()),
-		facade.Formatter(selfheal.New(selfheal.WithLocale("ja"), selfheal.WithMaxValueRunes(5))),
-		facade.Formatter(odd),
-	}
+	return fs
 }
 
 // checkSites fails t unless list reads the same through sites as without

@@ -8,6 +8,7 @@
 // and ValidateAt, through which the module's MCP integrations validate with
 // the sites of the issues (set by jsonschemav6, which they import).
 //
-// It imports the issues model (issues, issuesx) and the standard library only, never either
-// jsonschema library: what depends on a library's types stays in its adapter.
+// It imports the issues model (issues, issuesx) and the standard library
+// only, never either jsonschema library: what depends on a library's types
+// stays in its adapter.
 package schemaconv

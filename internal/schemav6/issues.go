@@ -22,9 +22,9 @@ import (
 
 // AppendIssues appends the issues of err, a failure of validation of
 // instance, to dst (jsonschemav6's Validate, AppendValidate and
-// ValidateJSON document it for users). A nil s knows nothing of the schema; an instance that is
-// issues.Unknown{} is not at hand, as when the root package's Engine is
-// handed a library error alone.
+// ValidateJSON document it for users). A nil s knows nothing of the
+// schema; an instance that is issues.Unknown{} is not at hand, as when the
+// root package's Engine is handed a library error alone.
 func (s *Schema) AppendIssues(dst issues.List, err error, instance any) (issues.List, bool) {
 	return s.AppendIssuesAt(dst, nil, err, instance)
 }

@@ -72,14 +72,12 @@ func Text(e *selfheal.Engine, action string, list error, sites []*issuesx.Site, 
 // its issues with the sites they were built at, by index (see
 // issuesx.Site): the answer's text is worded through them (see Text).
 func Validate(sch *jsonschemav6.Schema, inst any) (issues.List, []*issuesx.Site) {
-	if schemaconv.ValidateAt == nil {
-		return sch.Validate(inst), nil
+	if schemaconv.ValidateAt != nil { // set by jsonschemav6, imported here
+		if list, sites, ok := schemaconv.ValidateAt(sch, inst); ok {
+			return list, sites
+		}
 	}
-	list, sites, ok := schemaconv.ValidateAt(sch, inst)
-	if !ok {
-		return sch.Validate(inst), nil
-	}
-	return list, sites
+	return sch.Validate(inst), nil
 }
 
 // AsToolError returns the envelope to send for a handler's error and
