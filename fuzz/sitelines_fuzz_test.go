@@ -79,8 +79,9 @@ func FuzzSiteLines(f *testing.F) {
 
 // siteSchema fails at JSON Schema sites whose lines the formatter keeps:
 // lengths, counts, bounds, a pattern, missing properties, nested and at
-// the root; items fail at a node that applies at many paths, which has
-// none.
+// the root, and types and allowed values, whose lines are chosen by the
+// value too (a quoted number, a did-you-mean); items fail at a node that
+// applies at many paths, which has none.
 const siteSchema = `{
   "type": "object",
   "required": ["name", "city", "address"],
@@ -91,7 +92,10 @@ const siteSchema = `{
     "qty": {"type": "integer", "minimum": 1, "exclusiveMaximum": 10},
     "note": {"maxLength": 2, "maxItems": 1, "maxProperties": 1},
     "tags": {"type": "array", "maxItems": 1, "items": {"type": "string", "minLength": 2}},
-    "address": {"type": "object", "required": ["street"], "properties": {"street": {"type": "string", "minLength": 4}}}
+    "address": {"type": "object", "required": ["street"], "properties": {"street": {"type": "string", "minLength": 4}}},
+    "count": {"type": "integer"},
+    "role": {"enum": ["admin", "member", "viewer", 3]},
+    "kind": {"const": "user"}
   }
 }`
 
@@ -117,7 +121,8 @@ func FuzzSchemaSiteLines(f *testing.F) {
 	engines := jsonschematest.SiteEngines(f)
 	f.Fuzz(func(t *testing.T, name, zip, note string, qty int64) {
 		args := map[string]any{"zip": zip, "qty": json.Number(strconv.FormatInt(qty, 10)),
-			"tags": []any{name, note}, "address": map[string]any{"street": note}}
+			"tags": []any{name, note}, "address": map[string]any{"street": note},
+			"count": zip, "role": note, "kind": name} // a quoted number or not, a near value or not
 		switch qty % 4 {
 		case 0:
 			args["name"] = name

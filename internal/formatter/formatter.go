@@ -264,9 +264,9 @@ func (s *state) run(list issues.List) {
 			counted += issuesx.OmittedCount(&list[i])
 			continue
 		}
-		o := ordered{i: i}
-		if site := s.siteOf(i); site != nil {
-			o.sl = s.siteLine(site, &list[i])
+		o := ordered{i: i, site: s.siteOf(i)}
+		if o.site != nil {
+			o.sl = s.siteLine(o.site, &list[i])
 		}
 		if o.sl != nil {
 			o.key = o.sl.key // the site's path is every one of its issues'
@@ -308,7 +308,7 @@ func (s *state) run(list issues.List) {
 			handled, ok = s.emitMerged(list, o.i)
 		}
 		if !handled {
-			ok = s.emitIssue(&list[o.i], o.sl)
+			ok = s.emitIssue(&list[o.i], o.sl, o.site)
 		}
 		if !ok {
 			s.omitted = len(s.order) - n + counted
@@ -326,12 +326,14 @@ func (s *state) siteOf(i int) *issuesx.Site {
 	return nil
 }
 
-// ordered is an issue's index in the list, its sort key and the line its
-// site keeps for it, if any.
+// ordered is an issue's index in the list, its sort key, its site and the
+// line its site keeps for it, if any: a line worded from the value too is
+// found when the issue is worded (see valueLine).
 type ordered struct {
-	key uint64
-	i   int
-	sl  *siteLine
+	key  uint64
+	i    int
+	site *issuesx.Site
+	sl   *siteLine
 }
 
 // sortKey orders paths as issuesx.Compare does, by their first element only:
@@ -363,9 +365,9 @@ func sortKey(p issues.Path) uint64 {
 }
 
 // emitIssue writes the lines of one issue: one line, or for a union one per
-// issue of its closest alternative (a union among them in turn). It reports
-// false when the budget is spent.
-func (s *state) emitIssue(is *issues.Issue, sl *siteLine) bool {
+// issue of its closest alternative (a union among them in turn), with the
+// line its site keeps, if any. It reports false when the budget is spent.
+func (s *state) emitIssue(is *issues.Issue, sl *siteLine, site *issuesx.Site) bool {
 	switch is.Code {
 	case issues.InvalidUnion:
 		if best := bestBranch(is); len(best) > 0 {
@@ -376,7 +378,7 @@ func (s *state) emitIssue(is *issues.Issue, sl *siteLine) bool {
 				if best[i].Code == issues.InvalidUnion {
 					// A recursive schema nests unions: the line is the
 					// innermost one's, at the field where the value failed.
-					if !s.emitIssue(&best[i], nil) {
+					if !s.emitIssue(&best[i], nil, nil) {
 						return false
 					}
 					continue
@@ -399,6 +401,9 @@ func (s *state) emitIssue(is *issues.Issue, sl *siteLine) bool {
 			}
 			return true
 		}
+	}
+	if sl == nil && site != nil && !s.collect {
+		sl = s.valueLine(site, is)
 	}
 	return s.emitLine(&is.Path, is, nil, sl)
 }

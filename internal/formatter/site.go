@@ -17,6 +17,11 @@ import (
 // then that template rendered with the value, with no plan key to build or
 // rule to run.
 //
+// An issue worded from its value too (a type or an allowed value missed,
+// where the rules read the value for a quoted number or a did-you-mean)
+// runs the rules on every call, and the site keeps one line per message
+// they choose: the rest of the line is the message's, from the facts.
+//
 // The line is kept on the site, owned by what the adapter compiled, not in
 // a cache: it is the site's, and it is not checked against each issue's
 // facts. An adapter records a site only beside an issue with the site's
@@ -40,6 +45,10 @@ type siteLine struct {
 	field *templates.Template
 	count int64
 	key   uint64 // the sort key of the site's path
+	// byValue marks a line of an issue worded from its value too (see
+	// wordedByValue), kept for the message id the rules chose.
+	byValue bool
+	id      msgID
 }
 
 // wordedByFacts reports whether the rules word is from its facts and the
@@ -60,13 +69,32 @@ func wordedByFacts(is *issues.Issue) bool {
 		len(is.Keys) == 0 && len(is.Allowed) == 0 && len(is.Values) == 0 && len(is.Issues) == 0 && len(is.Branches) == 0
 }
 
+// wordedByValue reports whether the rules word is from its facts, the
+// kind of its value and the value itself, through the message they choose
+// alone: a type missed by a value sent (a quoted number, a quoted
+// boolean), an allowed value missed (a did-you-mean). The choice is made
+// on every call; the rest of the line is the message's, from the facts.
+func wordedByValue(is *issues.Issue) bool {
+	switch is.Code {
+	case issues.InvalidType:
+		if is.Absent {
+			return false // worded from its facts (see wordedByFacts)
+		}
+	case issues.InvalidValue:
+	default:
+		return false
+	}
+	return is.Ref == nil && is.When == nil && is.Key == nil && is.Check == "" && is.Omitted == 0 &&
+		len(is.Keys) == 0 && len(is.Allowed) == 0 && len(is.Issues) == 0 && len(is.Branches) == 0
+}
+
 // siteLine returns the line s.f keeps on site for is, working it out on
 // the first issue it words there; nil when is must be worded the usual
-// way.
+// way, or is worded from its value (see valueLine).
 func (s *state) siteLine(site *issuesx.Site, is *issues.Issue) *siteLine {
 	k := kindOf(is.Input)
 	for _, l := range site.Lines() {
-		if sl := l.(*siteLine); sl.f == s.f {
+		if sl := l.(*siteLine); sl.f == s.f && !sl.byValue {
 			// Made for an issue worded by its facts: so is is, which has them.
 			if sl.kind == k {
 				return sl
@@ -78,19 +106,65 @@ func (s *state) siteLine(site *issuesx.Site, is *issues.Issue) *siteLine {
 		// Kept by other formatters: worded the usual way, without allocating.
 		return nil
 	}
-	sl := s.newSiteLine(is, k)
+	hidden := s.sensitive(is.Path)
+	sl := s.newSiteLine(is, k, hidden, s.chooseAt(is, hidden))
 	site.AddLine(sl)
 	return sl
 }
 
-// newSiteLine works out the line of is.
-func (s *state) newSiteLine(is *issues.Issue, k kind) *siteLine {
+// valueLine returns the line s.f keeps on site for is, an issue worded
+// from its value too, and the message the rules choose for it; nil when is
+// must be worded the usual way. It runs the rules, as appendIssue would:
+// what they work out from the value (a suggestion) is memoized for the
+// line's placeholders.
+func (s *state) valueLine(site *issuesx.Site, is *issues.Issue) *siteLine {
+	if !wordedByValue(is) {
+		return nil
+	}
+	k := kindOf(is.Input)
+	lines := site.Lines()
+	hidden, known := false, false
+	for _, l := range lines {
+		if sl := l.(*siteLine); sl.f == s.f {
+			hidden, known = sl.hidden, true // the site's path: the same for every line
+			break
+		}
+	}
+	if !known {
+		hidden = s.sensitive(is.Path)
+	}
+	id := s.chooseAt(is, hidden)
+	for _, l := range lines {
+		if sl := l.(*siteLine); sl.f == s.f && sl.byValue && sl.kind == k && sl.id == id {
+			return sl
+		}
+	}
+	if site.Full() {
+		return nil
+	}
+	sl := s.newSiteLine(is, k, hidden, id)
+	sl.byValue = true
+	site.AddLine(sl)
+	return sl
+}
+
+// chooseAt runs the rules for is, a site's issue (no inner issue), whose
+// field is sensitive when hidden says so.
+func (s *state) chooseAt(is *issues.Issue, hidden bool) msgID {
+	saved := s.frame
+	s.is, s.inner, s.hidden = is, nil, hidden
+	id := s.choose(is)
+	s.frame = saved
+	return id
+}
+
+// newSiteLine works out the line of is, whose field is sensitive when
+// hidden says so, in message id.
+func (s *state) newSiteLine(is *issues.Issue, k kind, hidden bool, id msgID) *siteLine {
 	saved := s.frame
 	defer func() { s.frame = saved }()
-	sl := &siteLine{f: s.f, kind: k}
-	s.is, s.inner, s.hidden = is, nil, s.sensitive(is.Path)
-	sl.hidden = s.hidden
-	id := s.choose(is)
+	sl := &siteLine{f: s.f, kind: k, hidden: hidden, id: id}
+	s.is, s.inner, s.hidden = is, nil, hidden
 	sl.key = sortKey(is.Path)
 	sl.count = countOf(id, is)
 	m := s.m(id)

@@ -137,11 +137,17 @@ func (c *conv) add(k *schemaconv.Sink, ve *jsonschema.ValidationError) {
 	case *kind.InvalidJsonValue:
 		k.Add(issues.InvalidType, path, v, "jsonschema:type").Expected = issues.TypeString.Or(issues.TypeNumber).Or(issues.TypeBoolean).Or(issues.TypeNull).Or(issues.TypeObject).Or(issues.TypeArray)
 	case *kind.Type:
-		k.Add(issues.InvalidType, path, v, "jsonschema:type").Expected = c.s.expectedTypes(n, ve.SchemaURL, e.Want)
+		is := k.Add(issues.InvalidType, path, v, "jsonschema:type")
+		is.Expected = c.s.expectedTypes(n, ve.SchemaURL, e.Want)
+		c.at(k, is, n, siteType)
 	case *kind.Enum:
-		k.Add(issues.InvalidValue, path, v, "jsonschema:enum").Values = e.Want
+		is := k.Add(issues.InvalidValue, path, v, "jsonschema:enum")
+		is.Values = e.Want
+		c.at(k, is, n, siteEnum)
 	case *kind.Const:
-		k.Add(issues.InvalidValue, path, v, "jsonschema:const").Values = n.constValues(e.Want)
+		is := k.Add(issues.InvalidValue, path, v, "jsonschema:const")
+		is.Values = n.constValues(e.Want)
+		c.at(k, is, n, siteConst)
 	case *kind.Format:
 		is := k.Add(issues.InvalidFormat, path, v, "jsonschema:format")
 		is.Format = e.Want
@@ -306,10 +312,10 @@ func (c *conv) required(k *schemaconv.Sink, n *node, path issues.Path, missing [
 	}
 }
 
-// at records is, just built by n from a keyword whose issues are worded
-// from their facts alone, at n's site for that keyword when is is where n
-// expects it: at n.at itself, whose path and facts are then the same call
-// after call, from the schema alone. Elsewhere (an item, a value reached
+// at records is, just built by n from a keyword whose issues have the same
+// facts call after call (the schema's alone, whatever the value), at n's
+// site for that keyword when is is where n expects it: at n.at itself,
+// whose path is then the same call after call too. Elsewhere (an item, a value reached
 // through a $ref placed twice) it is worded without a site.
 func (c *conv) at(k *schemaconv.Sink, is *issues.Issue, n *node, kw int) {
 	if n == nil || c.unknown || n.at == nil || len(is.Path) != len(n.at) ||

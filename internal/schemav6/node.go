@@ -52,10 +52,15 @@ type node struct {
 	sites [numSites]issuesx.Site
 }
 
-// The keywords whose issues have sites: those worded from their facts and
-// the kind of the value alone (see conv.at).
+// The keywords whose issues have sites: those whose facts are the
+// schema's alone (see conv.at), worded from them and the kind of the value,
+// or for a type or an allowed value missed, from the value too, through
+// the message the rules choose (see issuesx.Site).
 const (
-	siteMinLength = iota
+	siteType = iota
+	siteEnum
+	siteConst
+	siteMinLength
 	siteMaxLength
 	siteMinItems
 	siteMaxItems

@@ -58,9 +58,11 @@ func TestAsToolError(t *testing.T) {
 	}
 }
 
-// TestValidateSites: a call's issues come with the sites of those worded
-// from their facts (a missing field, a length, a pattern), and the text
-// through them is the text without them, on the first call and after it.
+// TestValidateSites: a call's issues come with the sites of those whose
+// facts are the schema's (a missing field, a length, a pattern, a type),
+// not of those whose facts are the value's (the item repeated), and the
+// text through them is the text without them, on the first call and after
+// it.
 func TestValidateSites(t *testing.T) {
 	sch, err := jsonschemav6.Compile([]byte(`{
 		"type": "object",
@@ -69,13 +71,14 @@ func TestValidateSites(t *testing.T) {
 			"city": {"type": "string"},
 			"name": {"type": "string", "minLength": 2},
 			"zip": {"type": "string", "pattern": "^[0-9]{5}$"},
-			"age": {"type": "integer"}
+			"age": {"type": "integer"},
+			"tags": {"type": "array", "uniqueItems": true}
 		}
 	}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	inst := map[string]any{"name": "A", "zip": "7-001", "age": "36"}
+	inst := map[string]any{"name": "A", "zip": "7-001", "age": "36", "tags": []any{"a", "a"}}
 	list, sites := Validate(sch, inst)
 	e := selfheal.New()
 	want := Text(e, "t", list, nil, nil)
@@ -89,8 +92,8 @@ func TestValidateSites(t *testing.T) {
 			n++
 		}
 	}
-	if len(list) != 4 || n != 3 {
-		t.Fatalf("%d issues, %d with a site; want 4, 3 (the quoted number has none): %v", len(list), n, list)
+	if len(list) != 5 || n != 4 {
+		t.Fatalf("%d issues, %d with a site; want 5, 4 (the repeated item has none): %v", len(list), n, list)
 	}
 	for call := 1; call <= 2; call++ {
 		if got := Text(e, "t", list, sites, nil); got != want {
