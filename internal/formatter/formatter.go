@@ -264,9 +264,9 @@ func (s *state) run(list issues.List) {
 			counted += issuesx.OmittedCount(&list[i])
 			continue
 		}
-		o := ordered{i: i, site: s.siteOf(i)}
-		if o.site != nil {
-			o.sl = s.siteLine(o.site, &list[i])
+		o := ordered{i: i}
+		if site := s.siteOf(i); site != nil {
+			o.sl = s.siteLine(site, &list[i])
 		}
 		if o.sl != nil {
 			o.key = o.sl.key // the site's path is every one of its issues'
@@ -308,7 +308,7 @@ func (s *state) run(list issues.List) {
 			handled, ok = s.emitMerged(list, o.i)
 		}
 		if !handled {
-			ok = s.emitIssue(&list[o.i], o.sl, o.site)
+			ok = s.emitIssue(&list[o.i], o.sl, s.siteOf(o.i))
 		}
 		if !ok {
 			s.omitted = len(s.order) - n + counted
@@ -326,14 +326,13 @@ func (s *state) siteOf(i int) *issuesx.Site {
 	return nil
 }
 
-// ordered is an issue's index in the list, its sort key, its site and the
-// line its site keeps for it, if any: a line worded from the value too is
-// found when the issue is worded (see valueLine).
+// ordered is an issue's index in the list, its sort key and the line its
+// site keeps for it, if any (a line worded from the value too is found
+// when the issue is worded: see valueLine).
 type ordered struct {
-	key  uint64
-	i    int
-	site *issuesx.Site
-	sl   *siteLine
+	key uint64
+	i   int
+	sl  *siteLine
 }
 
 // sortKey orders paths as issuesx.Compare does, by their first element only:
