@@ -79,8 +79,8 @@ func FuzzSiteLines(f *testing.F) {
 
 // siteSchema fails at JSON Schema sites whose lines the formatter keeps:
 // lengths, counts, bounds, a pattern, missing properties, nested and at
-// the root, and types and allowed values, whose lines are chosen by the
-// value too (a quoted number, a did-you-mean); items fail at a node that
+// the root, and types, allowed values and items repeated, whose lines are
+// chosen by the value too (a quoted number, a did-you-mean); items fail at a node that
 // applies at many paths, which has none.
 const siteSchema = `{
   "type": "object",
@@ -91,7 +91,7 @@ const siteSchema = `{
     "zip": {"type": "string", "pattern": "^[0-9]{5}$"},
     "qty": {"type": "integer", "minimum": 1, "exclusiveMaximum": 10},
     "note": {"maxLength": 2, "maxItems": 1, "maxProperties": 1},
-    "tags": {"type": "array", "maxItems": 1, "items": {"type": "string", "minLength": 2}},
+    "tags": {"type": "array", "maxItems": 1, "uniqueItems": true, "items": {"type": "string", "minLength": 2}},
     "address": {"type": "object", "required": ["street"], "properties": {"street": {"type": "string", "minLength": 4}}},
     "count": {"type": "integer"},
     "role": {"enum": ["admin", "member", "viewer", 3]},

@@ -18,7 +18,8 @@ import (
 // rule to run.
 //
 // An issue worded from its value too (a type or an allowed value missed,
-// where the rules read the value for a quoted number or a did-you-mean)
+// where the rules read the value for a quoted number or a did-you-mean;
+// items repeated)
 // runs the rules on every call, and the site keeps one line per message
 // they choose: the rest of the line is the message's, from the facts.
 //
@@ -72,19 +73,21 @@ func wordedByFacts(is *issues.Issue) bool {
 // wordedByValue reports whether the rules word is from its facts, the
 // kind of its value and the value itself, through the message they choose
 // alone: a type missed by a value sent (a quoted number, a quoted
-// boolean), an allowed value missed (a did-you-mean). The choice is made
-// on every call; the rest of the line is the message's, from the facts.
+// boolean), an allowed value missed (a did-you-mean), items repeated (the
+// items a unique check found are what was sent, never a plan's: see
+// allowedOf). The choice is made on every call; the rest of the line is
+// the message's, from the facts.
 func wordedByValue(is *issues.Issue) bool {
-	switch is.Code {
-	case issues.InvalidType:
-		if is.Absent {
-			return false // worded from its facts (see wordedByFacts)
+	switch {
+	case is.Code == issues.InvalidType && !is.Absent, is.Code == issues.InvalidValue:
+		if is.Check != "" {
+			return false
 		}
-	case issues.InvalidValue:
+	case is.Code == issues.Custom && is.Check == issues.CheckUnique:
 	default:
 		return false
 	}
-	return is.Ref == nil && is.When == nil && is.Key == nil && is.Check == "" && is.Omitted == 0 &&
+	return is.Ref == nil && is.When == nil && is.Key == nil && is.Omitted == 0 &&
 		len(is.Keys) == 0 && len(is.Allowed) == 0 && len(is.Issues) == 0 && len(is.Branches) == 0
 }
 

@@ -15,8 +15,9 @@ import (
 //
 // A site's promise is what lets a formatter rely on what it keeps there:
 // an adapter records a site only beside an issue with the site's facts
-// (every field but Input the same), and nothing changes the issue between
-// the adapter and the formatter.
+// (every field but Input the same, and but the items a unique check found
+// repeated, which are what was sent), and nothing changes the issue
+// between the adapter and the formatter.
 type Site struct {
 	lines atomic.Pointer[[]any]
 }

@@ -218,6 +218,7 @@ func (c *conv) add(k *schemaconv.Sink, ve *jsonschema.ValidationError) {
 			i := e.Duplicates[1]
 			is.Values = arr[i : i+1 : i+1]
 		}
+		c.at(k, is, n, siteUnique) // the item repeated is what was sent
 	case *kind.Contains:
 		c.contains(k.Add(issues.Custom, path, v, "jsonschema:contains"), sch, 1, -1)
 	case *kind.MinContains:
@@ -313,10 +314,11 @@ func (c *conv) required(k *schemaconv.Sink, n *node, path issues.Path, missing [
 }
 
 // at records is, just built by n from a keyword whose issues have the same
-// facts call after call (the schema's alone, whatever the value), at n's
+// facts call after call (the schema's alone, whatever the value, but for
+// the item a unique check found repeated, which is what was sent), at n's
 // site for that keyword when is is where n expects it: at n.at itself,
-// whose path is then the same call after call too. Elsewhere (an item, a value reached
-// through a $ref placed twice) it is worded without a site.
+// whose path is then the same call after call too. Elsewhere (an item, a
+// value reached through a $ref placed twice) it is worded without a site.
 func (c *conv) at(k *schemaconv.Sink, is *issues.Issue, n *node, kw int) {
 	if n == nil || c.unknown || n.at == nil || len(is.Path) != len(n.at) ||
 		len(n.at) > 0 && &is.Path[0] != &n.at[0] {

@@ -54,12 +54,13 @@ type node struct {
 
 // The keywords whose issues have sites: those whose facts are the
 // schema's alone (see conv.at), worded from them and the kind of the value,
-// or for a type or an allowed value missed, from the value too, through
-// the message the rules choose (see issuesx.Site).
+// or for a type or an allowed value missed and items repeated, from the
+// value too, through the message the rules choose (see issuesx.Site).
 const (
 	siteType = iota
 	siteEnum
 	siteConst
+	siteUnique
 	siteMinLength
 	siteMaxLength
 	siteMinItems

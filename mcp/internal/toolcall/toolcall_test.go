@@ -58,11 +58,11 @@ func TestAsToolError(t *testing.T) {
 	}
 }
 
-// TestValidateSites: a call's issues come with the sites of those whose
-// facts are the schema's (a missing field, a length, a pattern, a type),
-// not of those whose facts are the value's (the item repeated), and the
-// text through them is the text without them, on the first call and after
-// it.
+// TestValidateSites: a call's issues come with the sites of those built
+// where their node expects them (a missing field, a length, a pattern, a
+// type, items repeated), not of those at items, whose node applies at many
+// paths, and the text through them is the text without them, on the first
+// call and after it.
 func TestValidateSites(t *testing.T) {
 	sch, err := jsonschemav6.Compile([]byte(`{
 		"type": "object",
@@ -72,7 +72,7 @@ func TestValidateSites(t *testing.T) {
 			"name": {"type": "string", "minLength": 2},
 			"zip": {"type": "string", "pattern": "^[0-9]{5}$"},
 			"age": {"type": "integer"},
-			"tags": {"type": "array", "uniqueItems": true}
+			"tags": {"type": "array", "uniqueItems": true, "items": {"type": "string", "minLength": 2}}
 		}
 	}`))
 	if err != nil {
@@ -92,8 +92,8 @@ func TestValidateSites(t *testing.T) {
 			n++
 		}
 	}
-	if len(list) != 5 || n != 4 {
-		t.Fatalf("%d issues, %d with a site; want 5, 4 (the repeated item has none): %v", len(list), n, list)
+	if len(list) != 7 || n != 5 {
+		t.Fatalf("%d issues, %d with a site; want 7, 5 (the items have none): %v", len(list), n, list)
 	}
 	for call := 1; call <= 2; call++ {
 		if got := Text(e, "t", list, sites, nil); got != want {
