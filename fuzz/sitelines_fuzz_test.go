@@ -81,9 +81,12 @@ func FuzzSiteLines(f *testing.F) {
 // lengths, counts, bounds, a pattern, missing properties, nested and at
 // the root, and types, allowed values and items repeated, whose lines are
 // chosen by the value too (a quoted number, a did-you-mean); items fail at a node that
-// applies at many paths, which has none.
+// applies at many paths, which has none. A misspelt key sent for a missing
+// property is merged with it, at the property's site, when the adapter
+// does not catch it as a near miss first (without WithTypos).
 const siteSchema = `{
   "type": "object",
+  "additionalProperties": false,
   "required": ["name", "city", "address"],
   "minProperties": 4,
   "properties": {
@@ -110,12 +113,16 @@ func FuzzSchemaSiteLines(f *testing.F) {
 	}
 	f.Add("A", "7-001", "x", int64(0))
 	f.Add("Ann", "12345", "ok", int64(11))
-	sch, err := jsonschemav6.Compile([]byte(siteSchema), jsonschemav6.WithTypos(true))
-	if err != nil {
-		f.Fatal(err)
+	var schemas []*jsonschemav6.Schema
+	for _, typos := range []bool{true, false} {
+		sch, err := jsonschemav6.Compile([]byte(siteSchema), jsonschemav6.WithTypos(typos))
+		if err != nil {
+			f.Fatal(err)
+		}
+		schemas = append(schemas, sch)
 	}
 	probe := map[string]any{"name": "A", "zip": "x", "address": map[string]any{"street": "a"}}
-	if _, sites, _ := schemaconv.ValidateAt(sch, any(probe)); len(sites) == 0 {
+	if _, sites, _ := schemaconv.ValidateAt(schemas[0], any(probe)); len(sites) == 0 {
 		f.Fatal("no issue was built at a site: the target would check nothing")
 	}
 	engines := jsonschematest.SiteEngines(f)
@@ -137,18 +144,20 @@ func FuzzSchemaSiteLines(f *testing.F) {
 			args["name"] = name
 			delete(args, "address")
 		}
-		list, sites, ok := schemaconv.ValidateAt(sch, any(args))
-		if !ok {
-			t.Fatal("the adapter set no ValidateAt")
-		}
-		if list == nil {
-			return
-		}
-		for _, e := range engines {
-			want := e.Format("t", list)
-			for call := 1; call <= 3; call++ { // the sites are kept from the second
-				if got := facade.FormatAt(e, "t", list, sites); got != want {
-					t.Fatalf("call %d through sites:\n%s\nwant\n%s", call, got, want)
+		for _, sch := range schemas {
+			list, sites, ok := schemaconv.ValidateAt(sch, any(args))
+			if !ok {
+				t.Fatal("the adapter set no ValidateAt")
+			}
+			if list == nil {
+				continue
+			}
+			for _, e := range engines {
+				want := e.Format("t", list)
+				for call := 1; call <= 3; call++ { // the sites are kept from the second
+					if got := facade.FormatAt(e, "t", list, sites); got != want {
+						t.Fatalf("call %d through sites:\n%s\nwant\n%s", call, got, want)
+					}
 				}
 			}
 		}

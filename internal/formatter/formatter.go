@@ -402,7 +402,7 @@ func (s *state) emitIssue(is *issues.Issue, sl *siteLine, site *issuesx.Site) bo
 		}
 	}
 	if sl == nil && site != nil && !s.collect {
-		sl = s.valueLine(site, is)
+		sl = s.valueLine(site, is, nil)
 	}
 	return s.emitLine(&is.Path, is, nil, sl)
 }
@@ -421,7 +421,7 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue, sl *siteLin
 	var name []byte
 	switch {
 	case sl != nil && sl.field != nil && !s.collect:
-		s.out = s.appendSiteField(s.out, is, sl)
+		s.out = s.appendSiteField(s.out, is, inner, sl)
 	default:
 		if is.Code == issues.InvalidElement && isPathKey(is.Key) {
 			// The element's own path names the field, not its container's.

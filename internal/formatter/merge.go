@@ -133,7 +133,13 @@ func (s *state) emitMerged(list issues.List, i int) (handled, ok bool) {
 		// one the merge was found by (the closest of one allowed key to
 		// the key sent is that key).
 		s.suggFor, s.sugg = &mg.issue, append(s.sugg[:0], m.sugg)
-		return true, s.emitLine(&miss.Path, &mg.issue, miss, nil)
+		// The line has the facts of the missing field's site, and the key
+		// sent: it is kept there as a value line.
+		var sl *siteLine
+		if site := s.siteOf(i); site != nil && !s.collect {
+			sl = s.valueLine(site, &mg.issue, miss)
+		}
+		return true, s.emitLine(&miss.Path, &mg.issue, miss, sl)
 	}
 	u := &list[i]
 	if u.Code != issues.UnrecognizedKeys {

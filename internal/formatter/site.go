@@ -70,25 +70,29 @@ func wordedByFacts(is *issues.Issue) bool {
 		len(is.Keys) == 0 && len(is.Allowed) == 0 && len(is.Values) == 0 && len(is.Issues) == 0 && len(is.Branches) == 0
 }
 
-// wordedByValue reports whether the rules word is from its facts, the
-// kind of its value and the value itself, through the message they choose
-// alone: a type missed by a value sent (a quoted number, a quoted
-// boolean), an allowed value missed (a did-you-mean), items repeated (the
-// items a unique check found are what was sent, never a plan's: see
-// allowedOf). The choice is made on every call; the rest of the line is
-// the message's, from the facts.
-func wordedByValue(is *issues.Issue) bool {
-	switch {
-	case is.Code == issues.InvalidType && !is.Absent, is.Code == issues.InvalidValue:
-		if is.Check != "" {
-			return false
-		}
-	case is.Code == issues.Custom && is.Check == issues.CheckUnique:
-	default:
+// wordedByValue reports whether the rules word is (with inner as its
+// inner issue) from its facts, the kind of its value and the value itself,
+// through the message they choose alone: a type missed by a value sent (a
+// quoted number, a quoted boolean), an allowed value missed (a
+// did-you-mean), items repeated (the items a unique check found are what
+// was sent, never a plan's: see allowedOf), a misspelt key merged with the
+// missing field it stands for (see emitMerged: the key is what was sent;
+// the field's name, its path and type are the missing field's site's). The
+// choice is made on every call; the rest of the line is the message's,
+// from the facts.
+func wordedByValue(is, inner *issues.Issue) bool {
+	if is.Ref != nil || is.When != nil || is.Key != nil || is.Omitted != 0 || len(is.Issues) > 0 || len(is.Branches) > 0 {
 		return false
 	}
-	return is.Ref == nil && is.When == nil && is.Key == nil && is.Omitted == 0 &&
-		len(is.Keys) == 0 && len(is.Allowed) == 0 && len(is.Issues) == 0 && len(is.Branches) == 0
+	switch {
+	case is.Code == issues.InvalidType && !is.Absent, is.Code == issues.InvalidValue:
+		return is.Check == "" && len(is.Keys) == 0 && len(is.Allowed) == 0
+	case is.Code == issues.Custom && is.Check == issues.CheckUnique:
+		return len(is.Keys) == 0 && len(is.Allowed) == 0
+	case is.Code == issues.UnrecognizedKeys && inner != nil:
+		return is.Check == ""
+	}
+	return false
 }
 
 // siteLine returns the line s.f keeps on site for is, working it out on
@@ -110,18 +114,18 @@ func (s *state) siteLine(site *issuesx.Site, is *issues.Issue) *siteLine {
 		return nil
 	}
 	hidden := s.sensitive(is.Path)
-	sl := s.newSiteLine(is, k, hidden, s.chooseAt(is, hidden))
+	sl := s.newSiteLine(is, nil, k, hidden, s.chooseAt(is, nil, hidden))
 	site.AddLine(sl)
 	return sl
 }
 
-// valueLine returns the line s.f keeps on site for is, an issue worded
-// from its value too, and the message the rules choose for it; nil when is
-// must be worded the usual way. It runs the rules, as appendIssue would:
-// what they work out from the value (a suggestion) is memoized for the
-// line's placeholders.
-func (s *state) valueLine(site *issuesx.Site, is *issues.Issue) *siteLine {
-	if !wordedByValue(is) {
+// valueLine returns the line s.f keeps on site for is (with inner as its
+// inner issue), an issue worded from its value too, and the message the
+// rules choose for it; nil when is must be worded the usual way. It runs
+// the rules, as appendIssue would: what they work out from the value (a
+// suggestion) is memoized for the line's placeholders.
+func (s *state) valueLine(site *issuesx.Site, is, inner *issues.Issue) *siteLine {
+	if !wordedByValue(is, inner) {
 		return nil
 	}
 	k := kindOf(is.Input)
@@ -136,7 +140,7 @@ func (s *state) valueLine(site *issuesx.Site, is *issues.Issue) *siteLine {
 	if !known {
 		hidden = s.sensitive(is.Path)
 	}
-	id := s.chooseAt(is, hidden)
+	id := s.chooseAt(is, inner, hidden)
 	for _, l := range lines {
 		if sl := l.(*siteLine); sl.f == s.f && sl.byValue && sl.kind == k && sl.id == id {
 			return sl
@@ -145,29 +149,29 @@ func (s *state) valueLine(site *issuesx.Site, is *issues.Issue) *siteLine {
 	if site.Full() {
 		return nil
 	}
-	sl := s.newSiteLine(is, k, hidden, id)
+	sl := s.newSiteLine(is, inner, k, hidden, id)
 	sl.byValue = true
 	site.AddLine(sl)
 	return sl
 }
 
-// chooseAt runs the rules for is, a site's issue (no inner issue), whose
-// field is sensitive when hidden says so.
-func (s *state) chooseAt(is *issues.Issue, hidden bool) msgID {
+// chooseAt runs the rules for is, a site's issue with inner as its inner
+// issue, whose field is sensitive when hidden says so.
+func (s *state) chooseAt(is, inner *issues.Issue, hidden bool) msgID {
 	saved := s.frame
-	s.is, s.inner, s.hidden = is, nil, hidden
+	s.is, s.inner, s.hidden = is, inner, hidden
 	id := s.choose(is)
 	s.frame = saved
 	return id
 }
 
-// newSiteLine works out the line of is, whose field is sensitive when
-// hidden says so, in message id.
-func (s *state) newSiteLine(is *issues.Issue, k kind, hidden bool, id msgID) *siteLine {
+// newSiteLine works out the line of is (with inner as its inner issue),
+// whose field is sensitive when hidden says so, in message id.
+func (s *state) newSiteLine(is, inner *issues.Issue, k kind, hidden bool, id msgID) *siteLine {
 	saved := s.frame
 	defer func() { s.frame = saved }()
 	sl := &siteLine{f: s.f, kind: k, hidden: hidden, id: id}
-	s.is, s.inner, s.hidden = is, nil, hidden
+	s.is, s.inner, s.hidden = is, inner, hidden
 	sl.key = sortKey(is.Path)
 	sl.count = countOf(id, is)
 	m := s.m(id)
@@ -185,20 +189,21 @@ func (s *state) newSiteLine(is *issues.Issue, k kind, hidden bool, id msgID) *si
 	return sl
 }
 
-// appendSiteField appends the field line of is, as AppendField writes it,
-// from sl.field: only the value is escaped here.
-func (s *state) appendSiteField(dst []byte, is *issues.Issue, sl *siteLine) []byte {
-	saved := s.enterSite(is, sl)
+// appendSiteField appends the field line of is (with inner as its inner
+// issue), as AppendField writes it, from sl.field: only the value is
+// escaped here.
+func (s *state) appendSiteField(dst []byte, is, inner *issues.Issue, sl *siteLine) []byte {
+	saved := s.enterSite(is, inner, sl)
 	dst = sl.field.Append(dst, (*escaping)(s))
 	s.frame = saved
 	return dst
 }
 
-// enterSite sets the frame the placeholders of is's line read from sl,
-// and returns the frame it replaces.
-func (s *state) enterSite(is *issues.Issue, sl *siteLine) frame {
+// enterSite sets the frame the placeholders of is's line (with inner as
+// its inner issue) read from sl, and returns the frame it replaces.
+func (s *state) enterSite(is, inner *issues.Issue, sl *siteLine) frame {
 	saved := s.frame
-	s.frame = frame{is: is, hidden: sl.hidden, tpl: sl.tpl, count: sl.count}
+	s.frame = frame{is: is, inner: inner, hidden: sl.hidden, tpl: sl.tpl, count: sl.count}
 	return saved
 }
 

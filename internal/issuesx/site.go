@@ -22,9 +22,10 @@ type Site struct {
 	lines atomic.Pointer[[]any]
 }
 
-// maxSiteLines bounds what one site keeps: one entry per formatter that
-// worded its issues (a server has one per language it answers in).
-const maxSiteLines = 4
+// maxSiteLines bounds what one site keeps: an entry or a few per formatter
+// that worded its issues (a server has one per language it answers in; a
+// line chosen by the value keeps one per message chosen).
+const maxSiteLines = 8
 
 // minSites is the room SetSite makes in a sites slice it grows.
 const minSites = 8

@@ -18,6 +18,11 @@ func SiteEngines(tb testing.TB) []*selfheal.Engine {
 		"too_big.array":        "{sent}]>{size}",
 		"invalid_format":       "{sent}]]>{format_expected}",
 		"invalid_type.missing": "]{sent}>",
+		// Value lines: the value chooses the message, the rest is the site's.
+		"invalid_type.quoted_number": "{unquoted}]>{expected}",
+		"invalid_value.suggest":      "{suggestion}]]>{sent}{allowed}",
+		"custom.unique":              "{allowed}]>{sent}",
+		"unrecognized_keys.missing":  "{suggestion}: {inner} ({keys})",
 	})
 	if err != nil {
 		tb.Fatal(err)
