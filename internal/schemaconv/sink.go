@@ -177,7 +177,7 @@ func (k *Sink) Finish() issues.List {
 				_, found := slices.BinarySearch(is.Keys, a)
 				return found
 			}
-			if slices.ContainsFunc(is.Allowed, sent) {
+			if anySent(is.Keys, is.Allowed) {
 				is.Allowed = slices.DeleteFunc(slices.Clone(is.Allowed), sent)
 				if len(is.Allowed) == 0 {
 					is.Allowed = nil
@@ -291,6 +291,19 @@ func (k *Sink) UnrecognizedKeys(path issues.Path, obj any, keys []string, allowe
 		// A copy of the sink's own, for Finish to sort.
 		k.newKeys(path, obj, slices.Clone(keys), allowed, source)
 	}
+}
+
+// anySent reports whether a name of allowed is among keys (sorted). A call
+// sends a key or two that are not declared, each looked for among the
+// names; many are looked up for each name.
+func anySent(keys, allowed []string) bool {
+	if len(keys) <= 4 {
+		return slices.ContainsFunc(keys, func(k string) bool { return slices.Contains(allowed, k) })
+	}
+	return slices.ContainsFunc(allowed, func(a string) bool {
+		_, found := slices.BinarySearch(keys, a)
+		return found
+	})
 }
 
 // increasing reports whether keys are sorted without repeats.
