@@ -17,11 +17,10 @@ import (
 // then that template rendered with the value, with no plan key to build or
 // rule to run.
 //
-// An issue worded from its value too (a type or an allowed value missed,
-// where the rules read the value for a quoted number or a did-you-mean;
-// items repeated)
-// runs the rules on every call, and the site keeps one line per message
-// they choose: the rest of the line is the message's, from the facts.
+// An issue worded from its value too (see wordedByValue: a quoted number,
+// a did-you-mean, the items repeated, a misspelt key) runs the rules on
+// every call, and the site keeps one line per message they choose: the
+// rest of the line is the message's, from the facts.
 //
 // The line is kept on the site, owned by what the adapter compiled, not in
 // a cache: it is the site's, and it is not checked against each issue's
