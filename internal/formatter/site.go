@@ -137,6 +137,9 @@ func (s *state) valueLine(site *issuesx.Site, is, inner *issues.Issue) *siteLine
 		}
 	}
 	if !known {
+		if site.Full() {
+			return nil // kept by other formatters: the rules run once, as usual
+		}
 		hidden = s.sensitive(is.Path)
 	}
 	id := s.chooseAt(is, inner, hidden)

@@ -27,11 +27,14 @@ var siteIssues = []issues.Issue{
 	{Code: issues.InvalidType, Path: issues.Path{"name"}, Absent: true, Expected: issuesx.TypesOf("string"), Source: "validator:required"},
 	{Code: issues.TooSmall, Path: issues.Path{"password"}, Origin: issues.OriginString, Minimum: "12", Inclusive: true, Source: "validator:min"}, // sensitive
 	{Code: issues.InvalidFormat, Path: issues.Path{strings.Repeat("k", 300)}, Format: "uuid", Source: "validator:uuid"},                          // a cut name
+	// Worded from the value too: a quoted number, a did-you-mean.
+	{Code: issues.InvalidType, Path: issues.Path{"qty"}, Expected: issuesx.TypesOf("integer"), Source: "jsonschema:type"},
+	{Code: issues.InvalidValue, Path: issues.Path{"role"}, Values: []any{"admin", "member", 3}, Source: "jsonschema:enum"},
 }
 
 // siteInputs are values of every kind a model may send.
 var siteInputs = []any{
-	"", "a", "sss", "not-an-email-3", strings.Repeat("é", 200), "<b>&amp;</b>]]>", "]]", "x]", "bad\xffutf8", "\xe2\x82", "\u2028line",
+	"", "a", "sss", "not-an-email-3", "36", "Admin", "membr", strings.Repeat("é", 200), "<b>&amp;</b>]]>", "]]", "x]", "bad\xffutf8", "\xe2\x82", "\u2028line",
 	3, 42.5, -1, json.Number("17"), json.Number("1e400"), issues.Number("7"), true, nil,
 	[]any{1, "x"}, map[string]any{"a": 1}, issues.Unknown{}, issues.Unknown{Type: "string"},
 }
@@ -60,7 +63,8 @@ func TestSiteLines(t *testing.T) {
 	}
 	odd := New(Options{Catalog: (*locales.Catalog)(oddCat)})
 	for _, base := range siteIssues {
-		// A site keeps the line of the first value's kind: each kind in
+		// A site keeps the line of the first value's kind (of a value
+		// line, the lines of the first kinds and messages): each kind in
 		// turn is the first.
 		for _, first := range siteInputs {
 			site := new(issuesx.Site)
@@ -76,7 +80,12 @@ func TestSiteLines(t *testing.T) {
 					}
 				}
 			}
-			if n := len(site.Lines()); n != 3 {
+			n := len(site.Lines())
+			switch {
+			case wordedByValue(&base, nil) && n < 3:
+				// A line per kind of value and message chosen, as room allows.
+				t.Errorf("%v: the site keeps %d lines, want one or more per formatter", base.Path, n)
+			case !wordedByValue(&base, nil) && n != 3:
 				t.Errorf("%v: the site keeps %d lines, want one per formatter", base.Path, n)
 			}
 		}
@@ -134,28 +143,37 @@ func TestSiteLinesConcurrent(t *testing.T) {
 
 // TestSiteLinesFullSite: a formatter that finds a site kept by as many
 // formatters as it may hold words its issues the usual way, without
-// allocating, and as they read without the site.
+// allocating, and as they read without the site; for an issue worded from
+// its value too as well.
 func TestSiteLinesFullSite(t *testing.T) {
-	site := new(issuesx.Site)
-	is := siteIssues[1]
-	is.Input = "abc"
-	list, sites := issues.List{is}, []*issuesx.Site{site}
-	for n := 1; !site.Full(); n++ {
-		if n > 64 {
-			t.Fatalf("%d lines kept by %d formatters, and the site is not full", len(site.Lines()), n-1)
+	for _, tc := range []struct {
+		is    issues.Issue
+		input any
+	}{
+		{siteIssues[1], "abc"},
+		{siteIssues[len(siteIssues)-1], "Admin"}, // a did-you-mean
+	} {
+		site := new(issuesx.Site)
+		is := tc.is
+		is.Input = tc.input
+		list, sites := issues.List{is}, []*issuesx.Site{site}
+		for n := 1; !site.Full(); n++ {
+			if n > 64 {
+				t.Fatalf("%v: %d lines kept by %d formatters, and the site is not full", is.Path, len(site.Lines()), n-1)
+			}
+			New(DefaultOptions()).AppendValidationAt(nil, "t", list, sites)
 		}
-		New(DefaultOptions()).AppendValidationAt(nil, "t", list, sites)
-	}
-	f := New(DefaultOptions())
-	want := string(f.AppendValidation(nil, "t", list))
-	buf := f.AppendValidationAt(nil, "t", list, sites)
-	if string(buf) != want {
-		t.Errorf("through a full site:\n%s\nwant\n%s", buf, want)
-	}
-	if race.Enabled {
-		return
-	}
-	if n := testing.AllocsPerRun(100, func() { buf = f.AppendValidationAt(buf[:0], "t", list, sites) }); n != 0 {
-		t.Errorf("a formatter finding the site full allocates %v times per call", n)
+		f := New(DefaultOptions())
+		want := string(f.AppendValidation(nil, "t", list))
+		buf := f.AppendValidationAt(nil, "t", list, sites)
+		if string(buf) != want {
+			t.Errorf("%v through a full site:\n%s\nwant\n%s", is.Path, buf, want)
+		}
+		if race.Enabled {
+			continue
+		}
+		if n := testing.AllocsPerRun(100, func() { buf = f.AppendValidationAt(buf[:0], "t", list, sites) }); n != 0 {
+			t.Errorf("%v: a formatter finding the site full allocates %v times per call", is.Path, n)
+		}
 	}
 }
