@@ -401,7 +401,7 @@ func (s *state) emitIssue(is *issues.Issue, sl *siteLine, site *issuesx.Site) bo
 			return true
 		}
 	}
-	if sl == nil && site != nil && !s.collect {
+	if sl == nil {
 		sl = s.valueLine(site, is, nil)
 	}
 	return s.emitLine(&is.Path, is, nil, sl)

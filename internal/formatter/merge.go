@@ -135,10 +135,7 @@ func (s *state) emitMerged(list issues.List, i int) (handled, ok bool) {
 		s.suggFor, s.sugg = &mg.issue, append(s.sugg[:0], m.sugg)
 		// The line has the facts of the missing field's site, and the key
 		// sent: it is kept there as a value line.
-		var sl *siteLine
-		if site := s.siteOf(i); site != nil && !s.collect {
-			sl = s.valueLine(site, &mg.issue, miss)
-		}
+		sl := s.valueLine(s.siteOf(i), &mg.issue, miss)
 		return true, s.emitLine(&miss.Path, &mg.issue, miss, sl)
 	}
 	u := &list[i]

@@ -120,11 +120,12 @@ func (s *state) siteLine(site *issuesx.Site, is *issues.Issue) *siteLine {
 
 // valueLine returns the line s.f keeps on site for is (with inner as its
 // inner issue), an issue worded from its value too, and the message the
-// rules choose for it; nil when is must be worded the usual way. It runs
-// the rules, as appendIssue would: what they work out from the value (a
-// suggestion) is memoized for the line's placeholders.
+// rules choose for it; nil when is must be worded the usual way (it has no
+// site, or Fields collects the lines, which site lines do not write). It
+// runs the rules, as appendIssue would: what they work out from the value
+// (a suggestion) is memoized for the line's placeholders.
 func (s *state) valueLine(site *issuesx.Site, is, inner *issues.Issue) *siteLine {
-	if !wordedByValue(is, inner) {
+	if site == nil || s.collect || !wordedByValue(is, inner) {
 		return nil
 	}
 	k := kindOf(is.Input)
