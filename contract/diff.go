@@ -28,8 +28,8 @@ const (
 	// something was added or loosened.
 	Safe
 	// Risky keeps valid calls valid but may change what they mean or
-	// admits values the old contract had ruled out as a class (see the
-	// package documentation).
+	// admits values the old contract had ruled out as a class (see
+	// [Diff]).
 	Risky
 	// Breaking can make a call that was valid invalid (or, for the output
 	// schema, a result a client relied on different).
@@ -219,9 +219,14 @@ func sortChanges(cs []Change) {
 }
 
 // ForTool returns the BREAKING and RISKY changes of the tool with exactly
-// this name, in the order of changes, at most max of them (max <= 0: all),
-// and how many more there were. It is what a validation_error's
-// contract_awareness section shows for a failed call.
+// this name (no substring or prefix match), in the order of changes, at
+// most max of them (max <= 0: all), and how many more there were. It is what
+// a validation_error's contract_awareness section shows for a failed call.
+//
+// This package imports only the standard library and the module's internal
+// JSON decoder, not envelope, so an MCP integration does the conversion: it
+// turns each kept [Change] into an envelope.ContractChange (Severity.String(),
+// Field, Description, Before, After) and omitted into Contract.More.
 func ForTool(changes []Change, tool string, max int) (kept []Change, omitted int) {
 	for _, c := range changes {
 		if c.Tool != tool || c.Severity < Risky {

@@ -38,6 +38,25 @@ type Tool struct {
 
 // Lock is a snapshot of a server's tool contracts: the content of a
 // lockfile. Its tools are sorted by name, one per name.
+//
+// A lockfile, selfheal.lock by convention, is the JSON of a Lock, as
+// [Lock.Marshal] writes it and [Parse] reads it:
+//
+//	{
+//	  "version": 1,
+//	  "tools": [
+//	    {
+//	      "name": "billing.pay",
+//	      "digest": "sha256:…",
+//	      "description": "Pay an invoice.",
+//	      "inputSchema": { … },
+//	      "outputSchema": { … }
+//	    }
+//	  ]
+//	}
+//
+// It stores every tool's full normalized contract, not a summary, so that a
+// later [Diff] is field by field.
 type Lock struct {
 	// Version is the format version, 1 for everything this package
 	// builds.
@@ -58,8 +77,10 @@ type Lock struct {
 // sorted (a list of one is written as that type), and local "$ref" inlined
 // where that is safe: a reference with nothing beside it but annotations, not
 // part of a reference cycle, within a fixed expansion budget. When every
-// reference was inlined, the root's "$defs" and "definitions" are dropped.
-// Defaults stay in the stored form; [Diff] compares them apart from the rest.
+// reference was inlined, the root's "$defs" and "definitions" are dropped,
+// so moving a definition into $defs is not a change. Defaults stay in the
+// stored form; [Diff] compares them apart from the rest, so a new default is
+// RISKY, never BREAKING.
 func NewTool(name, description string, inputSchema, outputSchema any) (Tool, error) {
 	t := Tool{Name: strings.ToValidUTF8(name, "\uFFFD"), Description: strings.ToValidUTF8(description, "\uFFFD")}
 	if name == "" {
@@ -149,12 +170,12 @@ func (l *Lock) Tool(name string) *Tool {
 	return &l.Tools[i]
 }
 
-// Parse reads a lockfile. It reports malformed JSON with its line and
-// column, a missing or unknown version, unknown fields, tools without a name
-// or an input schema, duplicate names, and a digest that does not match its
-// tool (the file was edited by hand: regenerate it, or delete the digest,
-// which is then computed). Tools may come in any order; they are sorted.
-// Schemas are stored as written, in canonical JSON.
+// Parse reads a lockfile. It reports, each in one line, malformed JSON with
+// its line and column, a missing or unknown version, unknown fields, tools
+// without a name or an input schema, duplicate names, and a digest that does
+// not match its tool (the file was edited by hand: regenerate it, or delete
+// the digest, which is then computed). Tools may come in any order; they are
+// sorted. Schemas are stored as written, in canonical JSON.
 func Parse(data []byte) (*Lock, error) {
 	var head struct {
 		Version *int            `json:"version"`

@@ -56,7 +56,12 @@ type ContractChange struct {
 	After       string // the new value or type, if any
 }
 
-// String returns the <validation_error> XML, laid out as [ToolError.String].
+// String returns the <validation_error> XML, laid out and escaped as
+// [ToolError.String], with one allocation for typical envelopes.
+//
+// The formatter streams the same bytes into its own buffer through the same
+// internal writer, so selfheal's Engine.Append writes validation errors into
+// a caller's buffer without allocating.
 func (v ValidationError) String() string {
 	var buf [1024]byte // as ToolError.String: one allocation for typical envelopes
 	return string(v.appendXML(buf[:0]))

@@ -5,5 +5,5 @@
 //
 // It is internal so that these streaming primitives, which only the
 // formatter needs, are not part of the public API.
-// The escaping rules are documented in package envelope.
+// The escaping rules are documented on envelope.ToolError.String.
 package xmlenc
