@@ -10,33 +10,14 @@
 //	mcp.AddTool(server, tool, handler)   // before
 //	gosdk.AddTool(server, tool, handler) // after
 //
-// AddTool advertises the same tool (the input and output schemas mcp.AddTool
-// would infer or take), validates arguments with the JSON Schema adapter
-// (jsonschemav6) before the handler runs, and turns handler errors and
-// panics into tool_error envelopes (see AddTool). Options set the engine
-// that words the errors (its language, budgets and redaction: WithEngine),
-// the logger of errors the model must not see, and guards (package guard)
-// shedding load with SERVER_BUSY or RATE_LIMITED. They are the options of
-// package mcp/mcpgo, under the same names and with the same meaning.
+// Servers that keep mcp.AddTool can install [Middleware] once instead:
 //
-// Servers that keep mcp.AddTool can add Middleware instead: it rewrites
-// go-sdk's own validation failures into validation_errors (a valid call
-// costs nothing more), envelopes returned as errors into tool_errors, and
-// recovers panics.
+//	server.AddReceivingMiddleware(gosdk.Middleware())
 //
-// What the client receives for invalid arguments: isError true, the
-// validation_error text as the only content block, and the issues as
-// {"issues": [...]} (each issue in Zod v4's issue JSON) in structuredContent,
-// or in _meta under "selfheal/issues" when the tool declares an output
-// schema (clients check structuredContent against it even on errors),
-// without the values sent. The language is the client's when it declares
-// one, as a BCP 47 tag ("ja", "de-CH") or an Accept-Language value under
-// the _meta key "selfheal/locale" of the tools/call request, else of its
-// initialize request, else in the Accept-Language header of an HTTP
-// transport; else it is that of WithEngine's engine.
+// It rewrites go-sdk's validation failures into validation_errors and
+// envelopes returned as errors into tool_errors, and recovers panics.
 //
-// Given a known-good lockfile of the tools (WithContract;
-// see package contract and "selfheal lock"), each validation_error also
-// carries a <contract_awareness> section: the BREAKING and RISKY changes of
-// the failed tool since that lockfile, at most WithContractLimit of them.
+// [AddTool] says what the client receives, [WithEngine] in which language.
+// The options ([Option]) are those of package mcp/mcpgo; among them,
+// [WithGuard] sheds load and [WithContract] makes errors contract-aware.
 package gosdk

@@ -26,15 +26,17 @@ const sdkValidationPrefix = `validating "arguments": `
 //
 // On tools/call it first refuses arguments nested deeper than WithMaxDepth
 // (64 levels by default) with a validation_error, before go-sdk validates
-// them or the handler runs; that costs one pass over the arguments' bytes.
-// Then it leaves a success alone and rewrites three kinds of failure:
+// them or the handler runs. That costs one pass over the arguments' bytes,
+// and a valid call nothing more: it leaves a success alone and rewrites
+// three kinds of failure:
 //
 //   - go-sdk's own argument validation failure (its one flattened string,
 //     first error only) becomes selfheal's validation_error with every
-//     issue: the same arguments are validated against the same tool's input
-//     schema, as tools/list advertises it, compiled with jsonschemav6 on the
-//     first failure and cached per registered tool. Should selfheal find
-//     nothing wrong where go-sdk did, go-sdk's answer is kept;
+//     issue, as AddTool answers it: the same arguments are validated
+//     against the same tool's input schema, as tools/list advertises it,
+//     compiled with jsonschemav6 on the first failure and cached per
+//     registered tool. Should selfheal find nothing wrong where go-sdk did,
+//     go-sdk's answer is kept;
 //   - a handler error holding an envelope (envelope.Error(...), a
 //     ToolError) becomes its tool_error text, IsError from its severity
 //     (with mcp.AddTool a warning returned as the error has already lost the

@@ -22,8 +22,11 @@ type Option = toolcall.Option
 //
 //	gosdk.WithEngine(selfheal.New(selfheal.WithLocale("de"), selfheal.WithMaxBytes(2048)))
 //
-// A client that declares its own language (see the package documentation) gets the same
-// engine in that language (Engine.Locale).
+// A client that declares its own language gets the same engine in that
+// language (Engine.Locale): a BCP 47 tag ("ja", "de-CH") or an
+// Accept-Language value under the _meta key "selfheal/locale" of the
+// tools/call request, else of its initialize request, else the
+// Accept-Language header of an HTTP transport. Else the language is e's.
 func WithEngine(e *selfheal.Engine) Option { return toolcall.WithEngine(e) }
 
 // WithLogger sets where the errors the model must not see are logged: a

@@ -35,9 +35,8 @@ import (
 //     or compiled: a registration error is a programming error, found at
 //     startup (use Handler to get it as an error instead);
 //   - per call, the arguments are validated against it and every failure is
-//     reported in one validation_error (IsError true, the text as content,
-//     the issues as structured content, see the package documentation); the handler is
-//     not called. Absent arguments are validated as {} (a tool without
+//     reported in one validation_error (see below); the handler is not
+//     called. Absent arguments are validated as {} (a tool without
 //     required arguments may be called without any), and when that fails the
 //     answer also says at (root) that the arguments are missing. Arguments
 //     that are not a JSON object, or not JSON, are a validation_error at
@@ -57,6 +56,13 @@ import (
 //     other error, and a panic, becomes INTERNAL_ERROR (envelope.Wrap,
 //     envelope.FromPanic), the raw error going to the WithLogger logger
 //     only. A *jsonrpc.Error is still returned as a protocol error.
+//
+// For invalid arguments the client receives IsError true, the
+// validation_error text as the only content block, and the issues as
+// {"issues": [...]}, each in Zod v4's issue JSON without the values sent:
+// in structuredContent, or in _meta under "selfheal/issues" when the tool
+// declares an output schema (clients check structuredContent against it
+// even on errors). [WithEngine] says in which language.
 //
 // A warning rides on a success: return the result and output as usual with
 // an envelope of severity warning as the error,
@@ -169,7 +175,7 @@ type tool[In, Out any] struct {
 	elemZero any                  // Out's element zero value when Out is an inferred pointer
 	contract *envelope.Contract   // the validation errors' contract_awareness section; nil for none
 	// structuredErrors: issues go in StructuredContent, since no output
-	// schema constrains it (else in _meta, see the package documentation).
+	// schema constrains it (else in _meta, see AddTool).
 	structuredErrors bool
 }
 

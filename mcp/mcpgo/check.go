@@ -21,9 +21,15 @@ var errInputSchemaValidation = errors.New("mcp-go's WithInputSchemaValidation is
 
 // Check reports what would stop selfheal from answering s's tool calls, at
 // startup rather than in front of a model: an error saying to remove
-// server.WithInputSchemaValidation when s was created with it, and every registered
-// tool whose input schema does not compile with the given options (the
-// options of AddTool or Middleware; only WithSchemaOptions matters here).
+// server.WithInputSchemaValidation when s was created with it (mcp-go then
+// answers invalid arguments itself, with a Go struct dump, before any
+// handler or middleware runs), and every registered tool whose input schema
+// does not compile with the given options (the options of AddTool or
+// Middleware; only WithSchemaOptions matters here):
+//
+//	if err := mcpgo.Check(s); err != nil {
+//		log.Fatal(err)
+//	}
 //
 // mcp-go does not export whether input validation is on. Check reads the
 // server's unexported inputValidator field by reflection (reading, never

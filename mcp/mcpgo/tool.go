@@ -27,9 +27,8 @@ import (
 //     registration (WithStrictInputSchemaDefault), the schema s stores is
 //     the one validated against;
 //   - per call, the arguments are validated against it and every failure is
-//     reported in one validation_error: IsError true, the text as content,
-//     the issues as StructuredContent (see the package documentation); the handler is
-//     not called. Absent arguments are validated as {} (a tool without
+//     reported in one validation_error (see below); the handler is not
+//     called. Absent arguments are validated as {} (a tool without
 //     required arguments may be called without any), and when that fails
 //     the answer also says at (root) that the arguments are missing.
 //     Arguments that are not a JSON object, or not JSON, are a
@@ -46,6 +45,15 @@ import (
 //     raw error going to the WithLogger logger only. An
 //     mcp.URLElicitationRequiredError is still returned as mcp-go's protocol
 //     error.
+//
+// For invalid arguments the client receives IsError true, the
+// validation_error text as the only content block, and the issues as
+// {"issues": [...]}, each in Zod v4's issue JSON without the values sent:
+// in StructuredContent, or in _meta under "selfheal/issues" when the tool
+// declares an output schema (clients check structuredContent against it
+// even on errors). [WithEngine] says in which language. A valid call costs
+// the schema validation of the arguments mcp-go already decoded, and
+// nothing else.
 //
 // A warning rides on a success: return the result as usual with an envelope
 // of severity warning as the error,

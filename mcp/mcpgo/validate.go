@@ -21,7 +21,7 @@ import (
 type validator struct {
 	sch *jsonschemav6.Schema
 	// structured: issues go in StructuredContent, since no output schema
-	// constrains it (else in _meta, see the package documentation).
+	// constrains it (else in _meta, see AddTool).
 	structured bool
 	// contract is the validation errors' contract_awareness section; nil
 	// for none (see withContract).
