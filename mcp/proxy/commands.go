@@ -67,7 +67,7 @@ const methodProgress = "notifications/progress"
 // speaks only stdio can so be reached over HTTP and run behind a load
 // balancer (with sticky sessions: a session lives in one replica). Each
 // session is relayed as Serve relays one over stdio, with its own learned
-// tools, guards and answers to bad calls (see the package documentation).
+// tools, guards and answers to bad calls (see [Proxy]).
 //
 // A Commands is an http.Handler, safe for concurrent use; Close ends it.
 //

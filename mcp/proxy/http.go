@@ -54,9 +54,9 @@ const (
 // MCP-Protocol-Version, Last-Event-ID, Authorization and the others, less
 // the hop-by-hop ones), and so do the responses, JSON or text/event-stream;
 // the events of a stream are forwarded as they arrive, never held back.
-// What the proxy reads, it reads as over stdio (see the package
-// documentation): the tools/list results of each session, whichever body
-// carries them, and the tools/call requests. A bad call is answered by the
+// What the proxy reads, it reads as over stdio (see [Proxy]): the
+// tools/list results of each session, whichever body carries them, and the
+// tools/call requests. A bad call is answered by the
 // proxy in the form the client asks for: a JSON body, or a stream of one
 // event when its Accept names text/event-stream and not JSON.
 //

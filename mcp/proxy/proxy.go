@@ -17,10 +17,46 @@ import (
 )
 
 // Proxy relays MCP messages between a client and a server and answers the
-// tools/call requests whose arguments fail the tool's input schema (see the
-// package documentation). Build one with New; it is safe for concurrent
-// use, and each Serve call is one session with its own learned tools and
-// guards. Compiled schemas are shared by the sessions of a Proxy.
+// tools/call requests whose arguments fail the tool's input schema. Build
+// one with New; it is safe for concurrent use, and each Serve call is one
+// session with its own learned tools and guards. Compiled schemas are
+// shared by the sessions of a Proxy.
+//
+// A Proxy reads two things, and never rewrites them:
+//
+//   - the results of the client's tools/list requests (every page): each
+//     tool's name, inputSchema and outputSchema. Each distinct input schema
+//     is compiled once with package jsonschemav6 (the draft from its
+//     "$schema", 2020-12 by default, formats asserted); a schema that does
+//     not compile is logged once and the tool's calls pass unchecked. A
+//     listing (a request without a cursor and the pages after it) replaces
+//     the tools known before once its last page has passed. After the
+//     server's notifications/tools/list_changed the tools stay known until
+//     the client lists them again.
+//   - the client's tools/call requests. A call of a listed tool whose
+//     arguments fail its schema is answered by the proxy and never reaches
+//     the server; every other call is forwarded untouched, as are calls of
+//     tools not listed (yet), notifications, and lines that are not a
+//     well-formed JSON-RPC 2.0 message: the server answers them.
+//
+// Arguments are checked as the Go integrations (mcp/gosdk, mcp/mcpgo)
+// check them: absent arguments are validated as {}, arguments that are not
+// an object are an invalid_type at (root), arguments nested deeper than
+// [WithMaxDepth] are refused from their bytes. A bad call gets the result
+// the Go integrations give, as the JSON-RPC response to the request's own
+// id (one line on the wire):
+//
+//	{"jsonrpc":"2.0","id":7,"result":{
+//	  "content":[{"type":"text","text":"<validation_error action=\"write_file\">…"}],
+//	  "isError":true,
+//	  "structuredContent":{"issues":[{"code":"invalid_type","path":["content"],"expected":"string"}]}}}
+//
+// The issues, in Zod v4's issue JSON and without the values sent, are in
+// result._meta["selfheal/issues"] instead of structuredContent when the
+// tool declares an output schema. The text is in the language the client
+// asks for in the call's _meta["selfheal/locale"], or else in its
+// initialize request's, or else the engine's ([WithEngine]). With
+// [WithContract], it carries the tool's <contract_awareness> section.
 type Proxy struct {
 	cfg        config
 	schemaOpts []jsonschemav6.Option
@@ -48,7 +84,7 @@ type config struct {
 // WithEngine sets the engine that words validation errors: its locale,
 // budgets (issues, bytes), examples and redaction (selfheal.New() by
 // default). A client may still ask for its own language per call or per
-// session (see the package documentation).
+// session (see [Proxy]).
 func WithEngine(e *selfheal.Engine) Option {
 	return func(c *config) { c.Engine = e }
 }

@@ -19,6 +19,15 @@ import (
 // Writes to toClient, of the server's messages and of the proxy's own
 // answers, never interleave: each is one whole line.
 //
+// That holds byte for byte, for every line in both directions: requests,
+// responses, notifications, the server's requests to the client
+// (sampling, elicitation, roots), progress, cancellation, methods the
+// proxy does not know, and lines that are not JSON. Only the calls the
+// proxy answers itself (see [Proxy] and [WithGuard]) do not pass. A line
+// is forwarded as soon as it is read; none is held back waiting for
+// another. There is no size limit short of memory, and memory is bounded
+// by the largest single message. Serve sends no request of its own.
+//
 // When client ends (io.EOF), everything read from it is forwarded, then
 // toServer is closed if it is an io.Closer, and Serve keeps relaying the
 // server's messages until server ends. Serve returns when server ends (nil

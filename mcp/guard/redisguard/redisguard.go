@@ -48,6 +48,30 @@ var errReply = errors.New("redisguard: unexpected reply from the acquire script"
 // Limiter is a [guard.Limiter] whose counters live in Redis, so that every
 // replica of a server enforces one limit per key. It is safe for
 // concurrent use; make one per set of Limits and share it.
+//
+// Both limits of [guard.Limits] are enforced per key, atomically, in one
+// Lua script and one round trip, on Redis's own clock (so replicas whose
+// clocks disagree still agree on the limit):
+//
+//   - rate: a GCRA (a token bucket kept as one timestamp) of Rate calls per
+//     second and Burst at once. A call above the rate is answered
+//     RATE_LIMITED with the exact time until a call is admitted. A Rate of
+//     a million calls a second or more is no limit: no Redis runs that
+//     many scripts for one key, and the clock counts microseconds;
+//   - concurrency: at most MaxActive calls of a key hold a slot, across
+//     replicas. A slot expires after a TTL (30s) and is refreshed while
+//     held, so a replica that crashes, or loses Redis, without releasing
+//     its slots gives them back after the TTL.
+//
+// Unlike the in-process guard, a Limiter has no queue: a call beyond
+// MaxActive is shed at once with SERVER_BUSY. A distributed fair queue
+// would need a waiting list in Redis and a wake-up for every release, more
+// machinery than a limit that protects a server is worth; the model is
+// told to wait and send its calls one at a time, which is what a queue
+// would do for it. And Redis can fail: a call whose Redis call fails or
+// times out ([WithTimeout]) is admitted unchecked or refused
+// ([WithFailClosed]), and a slot admitted just as its Redis call timed
+// out stays taken until its TTL.
 type Limiter struct {
 	c   redis.UniversalClient
 	l   guard.Limits
@@ -81,6 +105,11 @@ type config struct {
 // WithPrefix sets the prefix of the Limiter's keys in Redis, "selfheal" by
 // default. Limiters with different Limits on one Redis need different
 // prefixes (or different keys), or they share counters.
+//
+// Keys are stored hashed, prefix:{sha256(key)}:rate and
+// prefix:{sha256(key)}:active: no key, token or tool name appears in clear
+// in Redis, and the hash tag in braces puts both keys of a key in one hash
+// slot for Redis Cluster.
 func WithPrefix(prefix string) Option { return func(c *config) { c.prefix = prefix } }
 
 // WithFailClosed says what Acquire does when Redis cannot be reached or
@@ -111,10 +140,11 @@ func withSlotTTL(d time.Duration) Option { return func(c *config) { c.slotTTL = 
 
 // New returns a limiter enforcing l for each key, with its counters in
 // Redis. It returns an error when l is out of range (see
-// [guard.Limits.Validate]), when l.MaxQueued asks for a queue (calls beyond
-// MaxActive are shed, never queued, see the package documentation), or
-// when an option is out of range. It does not contact Redis: a Redis that
-// is down at startup is a failure of the first calls, not of New.
+// [guard.Limits.Validate]), when l.MaxQueued asks for a queue (above 0:
+// calls beyond MaxActive are shed, never queued, see [Limiter]; 0 and
+// [guard.NoQueue] both mean shed), or when an option is out of range. It
+// does not contact Redis: a Redis that is down at startup is a failure of
+// the first calls, not of New.
 func New(client redis.UniversalClient, l guard.Limits, opts ...Option) (*Limiter, error) {
 	if client == nil {
 		return nil, errors.New("redisguard: the Redis client is nil")
@@ -182,7 +212,8 @@ func noop() {}
 // Redis round trip (none when l limits nothing). On success it returns a
 // release function to call once the call is done; calling it again does
 // nothing. On failure release is nil and te says why, in the same words as
-// the in-process guard:
+// the in-process guard, so the model reads the same whatever backend
+// refused:
 //
 //   - SERVER_BUSY when MaxActive calls of key run (on any replica): calls
 //     are never queued;
