@@ -5,5 +5,6 @@
 // variables, types and functions, and the exported methods of exported
 // types, as go doc lists them; struct fields are not counted), fails when
 // the total is above a ceiling, and checks that every one of them has a
-// doc comment. It has no code of its own.
+// doc comment and that "go doc" of each package fits on one screen (50
+// lines). It has no code of its own.
 package surface

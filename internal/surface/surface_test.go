@@ -1,10 +1,12 @@
 package surface
 
 import (
+	"bytes"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -151,5 +153,36 @@ func TestSurface(t *testing.T) {
 	}
 	for _, n := range undocumented {
 		t.Errorf("%s has no doc comment", n)
+	}
+}
+
+// screen is how many lines "go doc" may print for a public package: a
+// newcomer reads the package's purpose and its index without scrolling.
+// Detail belongs to the doc comment of the name it describes.
+const screen = 50
+
+func TestGoDocFitsOnScreen(t *testing.T) {
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH:", err)
+	}
+	root := filepath.Join("..", "..")
+	counts, _ := count(t, root)
+	if len(counts) < 10 {
+		t.Fatalf("the walk found only %d public packages: %v", len(counts), counts)
+	}
+	for dir := range counts {
+		t.Run(dir, func(t *testing.T) {
+			t.Parallel()
+			cmd := exec.Command(goCmd, "doc", "./"+dir)
+			cmd.Dir = root
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("go doc ./%s: %v\n%s", dir, err, out)
+			}
+			if n := bytes.Count(out, []byte("\n")); n > screen {
+				t.Errorf("go doc ./%s prints %d lines, more than a screen (%d): move detail from the package comment to the names it describes", dir, n, screen)
+			}
+		})
 	}
 }
