@@ -17,6 +17,7 @@ func TestAppendDoesNotAllocate(t *testing.T) {
 	te := envelope.Wrap(seedBuilder())
 	b := seedBuilder()
 	v := seedValidationError()
+	sm := seedServerMessageError()
 	buf := make([]byte, 0, 4096)
 	for _, tc := range []struct {
 		name string
@@ -25,6 +26,7 @@ func TestAppendDoesNotAllocate(t *testing.T) {
 		{"ToolError.AppendXML", func() { buf = envelope.AppendToolError(te, buf[:0]) }},
 		{"Builder.AppendXML", func() { buf = envelope.AppendBuilder(b, buf[:0]) }},
 		{"ValidationError.AppendXML", func() { buf = envelope.AppendValidation(v, buf[:0]) }},
+		{"ValidationError.AppendXML with a server message", func() { buf = envelope.AppendValidation(sm, buf[:0]) }},
 	} {
 		if n := testing.AllocsPerRun(100, tc.f); n != 0 {
 			t.Errorf("%s: %v allocs per run, want 0", tc.name, n)

@@ -231,6 +231,14 @@ func TestValidationSections(t *testing.T) {
 		{"empty contract omitted", envelope.ValidationError{Action: "a", Recovery: "r", Contract: &envelope.Contract{More: -1}}, `<validation_error action="a">
   <recovery>r</recovery>
 </validation_error>`},
+		{"server message between more and contract", envelope.ValidationError{Action: "a", More: "m", ServerMessage: "Error: ENOENT", Recovery: "r",
+			Contract: &envelope.Contract{More: 1}}, `<validation_error action="a">
+  <more>m</more>
+  <server_message>Error: ENOENT</server_message>
+  <contract_awareness omitted="1">
+  </contract_awareness>
+  <recovery>r</recovery>
+</validation_error>`},
 		{"only omitted count", envelope.ValidationError{Action: "a", Recovery: "r", Contract: &envelope.Contract{More: 7}}, `<validation_error action="a">
   <contract_awareness omitted="7">
   </contract_awareness>

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/issues"
 )
 
 func ExampleError() {
@@ -123,4 +125,21 @@ func ExampleParse() {
 	// Output:
 	// true Too many calls 30s true
 	// envelope: not a tool_error or validation_error envelope: no <tool_error> or <validation_error> element found
+}
+
+func ExampleValidationError_serverMessage() {
+	// A proxy forwarded write_file, the server rejected it, and the schema
+	// says why: the model reads selfheal's fields and, in case the server
+	// failed for another reason, the server's own words.
+	engine := selfheal.New()
+	list := issues.List{{Code: issues.InvalidType, Path: issues.Path{"content"}, Absent: true, Expected: issues.TypeString}}
+	v := engine.Result("write_file", list)
+	v.ServerMessage = "MCP error -32602: Input validation error: Invalid arguments for tool write_file: …"
+	fmt.Println(v.String())
+	// Output:
+	// <validation_error action="write_file">
+	//   <field name="content">Required field is missing. You sent: nothing. Expected a string.</field>
+	//   <server_message>MCP error -32602: Input validation error: Invalid arguments for tool write_file: …</server_message>
+	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
+	// </validation_error>
 }

@@ -30,7 +30,22 @@ const (
   <field name="id">Invalid email format. You sent: 'not-an-email'. Expected a valid email address.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`
+	// The example of issue 27: a forwarded call the server rejected, with
+	// the server's own words kept beside selfheal's.
+	seedServerMessage = `<validation_error action="write_file">
+  <field name="content">Required field is missing. You sent: nothing. Expected a string.</field>
+  <server_message>MCP error -32602: Input validation error: Invalid arguments for tool write_file: …</server_message>
+  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
+</validation_error>`
 )
+
+func seedServerMessageError() envelope.ValidationError {
+	return envelope.ValidationError{
+		Action:        "write_file",
+		Fields:        []envelope.Field{{Name: "content", Text: "Required field is missing. You sent: nothing. Expected a string."}},
+		ServerMessage: "MCP error -32602: Input validation error: Invalid arguments for tool write_file: …",
+	}
+}
 
 func seedBuilder() *envelope.Builder {
 	return envelope.Error(envelope.NotFound, "No invoice with that ID").
@@ -53,6 +68,7 @@ var goldens = []struct {
 }{
 	{"tool_error_seed.golden", func() string { return seedBuilder().String() }},
 	{"validation_error_seed.golden", func() string { return seedValidationError().String() }},
+	{"validation_error_server_message.golden", func() string { return seedServerMessageError().String() }},
 	{"tool_error_full.golden", func() string {
 		return envelope.Error("QUOTA_EXCEEDED", "Monthly quota used up & reset on the 1st").
 			Warning().
@@ -72,8 +88,9 @@ var goldens = []struct {
 				{Name: "amount", Text: "Too small. You sent: 0. Expected a number >= 1."},
 				{Name: `labels["a.b"]`, Text: "Invalid type. You sent: '42'. Expected an integer: drop the quotes."},
 			},
-			More:     "…and 3 more issues not shown.",
-			Recovery: "Fix amount and labels, then call billing.create_invoice again. Do not explain the error.",
+			More:          "…and 3 more issues not shown.",
+			ServerMessage: "MCP error -32602: amount: Number must be greater than or equal to 1",
+			Recovery:      "Fix amount and labels, then call billing.create_invoice again. Do not explain the error.",
 			Contract: &envelope.Contract{
 				Changes: []envelope.ContractChange{
 					{Severity: "BREAKING", Field: "amount", Description: "Minimum raised from 0 to 1", Before: "0", After: "1"},
@@ -86,11 +103,12 @@ var goldens = []struct {
 	{"escaping.golden", func() string {
 		nasty := "a]]>b </field><x y=\"z\">&amp; \x00\x1b\r\n\ttab \xff\xfe \uFFFE \u202Eevil 🙂"
 		return envelope.ValidationError{
-			Action:   nasty,
-			Fields:   []envelope.Field{{Name: nasty, Text: nasty}},
-			More:     nasty,
-			Recovery: nasty,
-			Contract: &envelope.Contract{Changes: []envelope.ContractChange{{nasty, nasty, nasty, nasty, nasty}}},
+			Action:        nasty,
+			Fields:        []envelope.Field{{Name: nasty, Text: nasty}},
+			More:          nasty,
+			ServerMessage: nasty,
+			Recovery:      nasty,
+			Contract:      &envelope.Contract{Changes: []envelope.ContractChange{{nasty, nasty, nasty, nasty, nasty}}},
 		}.String()
 	}},
 }
@@ -121,7 +139,10 @@ func TestSeedExamplesByteForByte(t *testing.T) {
 	if got := seedValidationError().String(); got != seedValidation {
 		t.Errorf("validation:\n%s\nwant:\n%s", got, seedValidation)
 	}
-	if strings.HasSuffix(seedToolError, "\n") || strings.HasSuffix(seedValidation, "\n") {
+	if got := seedServerMessageError().String(); got != seedServerMessage {
+		t.Errorf("validation with a server message:\n%s\nwant:\n%s", got, seedServerMessage)
+	}
+	if strings.HasSuffix(seedToolError, "\n") || strings.HasSuffix(seedValidation, "\n") || strings.HasSuffix(seedServerMessage, "\n") {
 		t.Fatal("no trailing newline by convention")
 	}
 }

@@ -638,7 +638,7 @@ func (r *reader) retry(at int, s string) (time.Duration, error) {
 
 var (
 	validationAttrs = []string{"action"}
-	validationOrder = []string{"", "field", "more", "contract_awareness", "recovery"}
+	validationOrder = []string{"", "field", "more", "server_message", "contract_awareness", "recovery"}
 	fieldAttrs      = []string{"name"}
 	contractAttrs   = []string{"omitted"}
 	changeAttrs     = []string{"severity", "field", "before", "after"}
@@ -676,6 +676,8 @@ func (r *reader) validation() (*ValidationError, error) {
 			}
 		case "more":
 			v.More, err = r.leaf(name, nil, nil, 0)
+		case "server_message":
+			v.ServerMessage, err = r.leaf(name, nil, nil, 0)
 		case "contract_awareness":
 			v.Contract, err = r.contract()
 		case "recovery":

@@ -53,6 +53,11 @@ func TestParseRoundTrip(t *testing.T) {
 		{Action: " a\n", Fields: []envelope.Field{{"", ""}, {" n\t", " t\r\n "}}, More: " more ", Recovery: " r ",
 			Contract: &envelope.Contract{More: 3, Changes: []envelope.ContractChange{{}, {"BREAKING", "f\n", " d ", "\tb", "a\r"}}}},
 		{Action: "a", Recovery: "r", Contract: &envelope.Contract{More: 1}},
+		// The server's message keeps what element text keeps: spaces at both
+		// ends, newlines, and a \r (written &#13;).
+		{Action: "write_file", Fields: []envelope.Field{{"content", "t"}}, ServerMessage: "  MCP error -32602:\n\tline 2\r\n]]> & <x/>  ",
+			Recovery: "r", Contract: &envelope.Contract{Changes: []envelope.ContractChange{{"RISKY", "f", "d", "", ""}}}},
+		{Action: "a", More: "m", ServerMessage: "'aaaa…' (5000 characters)", Recovery: "r"},
 	}
 	for _, v := range validations {
 		d, err := envelope.Parse(v.String())
@@ -102,6 +107,9 @@ func TestParseErrors(t *testing.T) {
 		{"invalid utf-8", te("<recovery>\xff</recovery>"), "invalid UTF-8"},
 		{"validation without recovery", `<validation_error action="a"></validation_error>`, "no <recovery>"},
 		{"validation without action", `<validation_error><recovery>r</recovery></validation_error>`, "no action attribute"},
+		{"server message after contract", `<validation_error action="a"><contract_awareness/><server_message>s</server_message><recovery>r</recovery></validation_error>`, "out of order"},
+		{"server message repeated", `<validation_error action="a"><server_message>s</server_message><server_message>t</server_message><recovery>r</recovery></validation_error>`, "repeated or out of order"},
+		{"server message with attribute", `<validation_error action="a"><server_message code="-32602">s</server_message><recovery>r</recovery></validation_error>`, `unexpected attribute "code"`},
 		{"field after more", `<validation_error action="a"><more>m</more><field name="f">t</field><recovery>r</recovery></validation_error>`, "out of order"},
 		{"field without name", `<validation_error action="a"><field>t</field><recovery>r</recovery></validation_error>`, "no name attribute"},
 		{"change without field", `<validation_error action="a"><contract_awareness><change severity="RISKY">d</change></contract_awareness><recovery>r</recovery></validation_error>`, "no field attribute"},

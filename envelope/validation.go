@@ -23,6 +23,14 @@ type ValidationError struct {
 	// More is an optional note written after the fields, such as
 	// "…and 3 more issues not shown."; omitted when empty.
 	More string
+	// ServerMessage is what the tool's server itself answered, for a call
+	// that was forwarded and rejected: the server may have failed for a
+	// reason the fields do not explain (a missing file), and the model must
+	// still read it. It is written as <server_message>, after the fields and
+	// More and before <contract_awareness> and <recovery>, escaped as
+	// element text; omitted when empty. Its length is the caller's to
+	// bound (the proxy cuts it to about a thousand characters, on one line).
+	ServerMessage string
 	// Contract, when it has changes or a non-zero More, adds the
 	// <contract_awareness> section; nil or empty omits it.
 	Contract *Contract
@@ -78,7 +86,7 @@ func (v ValidationError) appendXML(dst []byte) []byte {
 	if c := v.Contract; c != nil && (len(c.Changes) > 0 || c.More > 0) {
 		section = c.appendXML
 	}
-	return xmlenc.AppendValidationClose(dst, v.More, section, v.Recovery)
+	return xmlenc.AppendValidationEnd(dst, v.More, v.ServerMessage, section, v.Recovery)
 }
 
 // appendXML appends the <contract_awareness> section of a validation_error.

@@ -107,8 +107,24 @@ func shortPlain[T string | []byte](s T, mode uint8) bool {
 // appends nothing), the recovery line (empty means [DefaultRecovery]) and
 // the closing tag, with no newline after it.
 func AppendValidationClose(dst []byte, more string, section func(dst []byte) []byte, recovery string) []byte {
+	return AppendValidationEnd(dst, more, "", section, recovery)
+}
+
+// AppendValidationEnd is [AppendValidationClose] with the server's own
+// message, written as a <server_message> line between the more note and
+// the section, and omitted when empty. It is a sibling rather than a new
+// parameter because only a proxy that forwarded the call has a server
+// message; the formatter's streaming path never does.
+//
+// The message is escaped as element text, like <message> of a tool_error:
+// a newline in it is kept, so a caller that wants the envelope's one line
+// per element cuts and folds it first (formatter.ServerMessage does both).
+func AppendValidationEnd(dst []byte, more, serverMessage string, section func(dst []byte) []byte, recovery string) []byte {
 	if more != "" {
 		dst = AppendElem(dst, "  ", "more", more)
+	}
+	if serverMessage != "" {
+		dst = AppendElem(dst, "  ", "server_message", serverMessage)
 	}
 	if section != nil {
 		dst = section(dst)

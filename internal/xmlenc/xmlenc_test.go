@@ -41,6 +41,19 @@ func TestStreamingMatchesValue(t *testing.T) {
 	if string(dst) != v.String() {
 		t.Errorf("streamed with a section:\n%s\nvalue:\n%s", dst, v.String())
 	}
+
+	// The server's message goes between more and the section.
+	v.ServerMessage = "MCP error -32602: Invalid arguments for tool create_invoice: ]]> & <"
+	dst = xmlenc.AppendValidationOpen(dst[:0], v.Action)
+	for _, f := range v.Fields {
+		dst = xmlenc.AppendField(dst, f.Name, f.Text)
+	}
+	dst = xmlenc.AppendValidationEnd(dst, v.More, v.ServerMessage, func(b []byte) []byte {
+		return append(b, "  <contract_awareness omitted=\"2\">\n  </contract_awareness>\n"...)
+	}, "")
+	if string(dst) != v.String() {
+		t.Errorf("streamed with a server message:\n%s\nvalue:\n%s", dst, v.String())
+	}
 }
 
 // The formatter's hot path streams into a reused buffer without allocating.
