@@ -32,7 +32,7 @@ const callUsage = "usage: selfheal call [--json] [--timeout D] -- COMMAND [ARG..
 func callCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("call", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	asJSON := fs.Bool("json", false, "print one JSON object: isError, the result's text, and its envelope parsed (tool_error or validation_error), or the server's JSON-RPC error")
+	asJSON := fs.Bool("json", false, "print one JSON object: isError, the result's text, and its envelope parsed (tool_error or validation_error, each with its code), or the server's JSON-RPC error")
 	timeout := fs.Duration("timeout", 30*time.Second, "how long to wait for the server to start and answer")
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "selfheal call: "+format+"\n", a...)
@@ -167,7 +167,10 @@ type (
 		Key   string `json:"key"`
 		Value string `json:"value"`
 	}
+	// jsonValidation carries its code although the XML has none, as
+	// envelope.CallError does: a script reads .code of either envelope.
 	jsonValidation struct {
+		Code     envelope.Code             `json:"code"`
 		Action   string                    `json:"action"`
 		Fields   []jsonField               `json:"fields"`
 		More     string                    `json:"more,omitempty"`
@@ -184,7 +187,7 @@ func (out callOutput) json() jsonOutput {
 	j := jsonOutput{IsError: out.IsError, Text: out.Text, RPCError: out.RPCError}
 	switch f := out.Failed; {
 	case f != nil && f.Code == envelope.ValidationErrorCode:
-		jv := &jsonValidation{Action: f.Action, Fields: []jsonField{}, More: f.More, Recovery: f.Recovery}
+		jv := &jsonValidation{Code: f.Code, Action: f.Action, Fields: []jsonField{}, More: f.More, Recovery: f.Recovery}
 		for _, fl := range f.Fields {
 			jv.Fields = append(jv.Fields, jsonField{fl.Name, fl.Text})
 		}

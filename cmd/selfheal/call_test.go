@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/selfheal/selfheal/envelope"
 )
 
 // exampleServer builds examples/mcpserver once for the tests of call.
@@ -83,10 +85,98 @@ func TestCallUsage(t *testing.T) {
 		{[]string{"call", "--", "srv", "tool", notJSON}, "selfheal call: " + notJSON + ": the arguments are not JSON\n"},
 		{[]string{"call", "--", "srv", "tool", filepath.Join(dir, "missing.json")}, "selfheal call: open " + filepath.Join(dir, "missing.json") + ": no such file or directory\n"},
 		{[]string{"call", "--", filepath.Join(dir, "no-server"), "tool", "-"}, "selfheal call: starting " + filepath.Join(dir, "no-server") + ": fork/exec " + filepath.Join(dir, "no-server") + ": no such file or directory\n"},
+		// A server that cannot be reached has no answer to print as JSON:
+		// --json changes nothing there.
+		{[]string{"call", "--json", "--", filepath.Join(dir, "no-server"), "tool", "-"}, "selfheal call: starting " + filepath.Join(dir, "no-server") + ": fork/exec " + filepath.Join(dir, "no-server") + ": no such file or directory\n"},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := run(tc.args, strings.NewReader("{}"), &stdout, &stderr); code != 2 || stderr.String() != tc.want || stdout.Len() != 0 {
 			t.Errorf("%q: exit %d, stderr %q, stdout %q\nwant exit 2, %q", tc.args, code, stderr.String(), stdout.String(), tc.want)
 		}
+	}
+}
+
+// selfheal call --json: every envelope carries its code, the
+// validation_error's VALIDATION_ERROR as envelope.CallError reads it, so
+// that a script switches on .code of whichever envelope is there; an
+// answer that is no envelope has none.
+func TestCallJSON(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		out  callOutput
+		code int
+		want string
+	}{
+		{"validation_error", callOutput{IsError: true, Text: "<validation_error/>", Failed: &envelope.CallError{
+			Code: envelope.ValidationErrorCode, Severity: envelope.SeverityError, Action: "users.create",
+			Fields: []envelope.Field{{Name: "email", Text: "Required field is missing."}}, Recovery: "Fix the fields above.",
+		}}, 1, `{
+  "isError": true,
+  "text": "<validation_error/>",
+  "validation_error": {
+    "code": "VALIDATION_ERROR",
+    "action": "users.create",
+    "fields": [
+      {
+        "name": "email",
+        "text": "Required field is missing."
+      }
+    ],
+    "recovery": "Fix the fields above."
+  }
+}
+`},
+		{"tool_error", callOutput{IsError: true, Text: "<tool_error/>", Failed: &envelope.CallError{
+			Code: envelope.NotFound, Severity: envelope.SeverityError, Message: "No invoice with that ID",
+		}}, 1, `{
+  "isError": true,
+  "text": "<tool_error/>",
+  "tool_error": {
+    "code": "NOT_FOUND",
+    "severity": "error",
+    "message": "No invoice with that ID"
+  }
+}
+`},
+		{"warning", callOutput{Text: "{}<tool_error/>", Warning: &envelope.CallError{
+			Code: envelope.Deprecated, Severity: envelope.SeverityWarning, Message: "page_size is deprecated",
+		}}, 0, `{
+  "isError": false,
+  "text": "{}<tool_error/>",
+  "tool_error": {
+    "code": "DEPRECATED",
+    "severity": "warning",
+    "message": "page_size is deprecated"
+  }
+}
+`},
+		{"success", callOutput{Text: `{"id":"inv_1"}`}, 0, `{
+  "isError": false,
+  "text": "{\"id\":\"inv_1\"}"
+}
+`},
+		{"error result without envelope", callOutput{IsError: true, Text: "write failed: disk full"}, 1, `{
+  "isError": true,
+  "text": "write failed: disk full"
+}
+`},
+		{"JSON-RPC error", callOutput{RPCError: &rpcError{Code: -32602, Message: `unknown tool "nope"`}}, 1, `{
+  "isError": false,
+  "rpc_error": {
+    "code": -32602,
+    "message": "unknown tool \"nope\""
+  }
+}
+`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if code := printCall(&b, tc.out, true); code != tc.code {
+				t.Errorf("exit %d, want %d", code, tc.code)
+			}
+			if b.String() != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", b.String(), tc.want)
+			}
+		})
 	}
 }
