@@ -286,22 +286,26 @@ func FuzzToolError(f *testing.F) {
 
 func FuzzValidationError(f *testing.F) {
 	for _, s := range envelopeNasty() {
-		f.Add(s, s, s, s, s, s, s, s, s, s, s, s, len(s), true)
-		f.Add("billing.get_invoice", "id", s, s, "", "", "", "BREAKING", "amount", s, "0", "1", 0, len(s)%2 == 0)
+		f.Add(s, s, s, s, s, s, s, s, s, s, s, s, s, len(s), true)
+		f.Add("billing.get_invoice", "id", s, s, "", "", "", "BREAKING", "amount", s, "0", "1", "", 0, len(s)%2 == 0)
+		f.Add("write_file", "content", "Required field is missing.", "", "", "", "", "", "", "", "", "", "MCP error -32602: "+s, 0, false)
 	}
-	f.Add("", "", "", "", "", "", "", "", "", "", "", "", 0, false)
-	f.Add("a", "b", "c", "d", "e", "f", "g", "RISKY", "x", "y", "", "", -5, false)
-	f.Add("a", "b", "c", "d", "e", "f", "g", "RISKY", "x", "y", "", "", math.MaxInt, false)
+	f.Add("", "", "", "", "", "", "", "", "", "", "", "", "", 0, false)
+	f.Add("a", "b", "c", "d", "e", "f", "g", "RISKY", "x", "y", "", "", "", -5, false)
+	f.Add("a", "b", "c", "d", "e", "f", "g", "RISKY", "x", "y", "", "", "Error: ENOENT: no such file or directory", math.MaxInt, false)
+	f.Add("write_file", "content", "t", "", "", "", "", "", "", "", "", "",
+		"MCP error -32602: Invalid arguments for tool write_file: [\n  {\n    \"code\": \"invalid_type\"\n  }\n]\n", 0, false)
 	if !envelopeFuzzing() {
-		f.Add("a", "items[0].name", envelopeHuge(), "d", "e", "", "", "RISKY", "x", "y", "", "", 3, true)
+		f.Add("a", "items[0].name", envelopeHuge(), "d", "e", "", "", "RISKY", "x", "y", "", "", envelopeHuge(), 3, true)
 	}
 
-	f.Fuzz(func(t *testing.T, action, name1, text1, name2, text2, more, recovery, sev, field, desc, before, after string, omitted int, withContract bool) {
+	f.Fuzz(func(t *testing.T, action, name1, text1, name2, text2, more, recovery, sev, field, desc, before, after, serverMessage string, omitted int, withContract bool) {
 		v := envelope.ValidationError{
-			Action:   action,
-			Fields:   []envelope.Field{{Name: name1, Text: text1}, {Name: name2, Text: text2}},
-			More:     more,
-			Recovery: recovery,
+			Action:        action,
+			Fields:        []envelope.Field{{Name: name1, Text: text1}, {Name: name2, Text: text2}},
+			More:          more,
+			ServerMessage: serverMessage,
+			Recovery:      recovery,
 		}
 		switch {
 		case withContract:
@@ -319,15 +323,16 @@ func FuzzValidationError(f *testing.F) {
 		dst := xmlenc.AppendValidationOpen(nil, action)
 		dst = xmlenc.AppendField(dst, []byte(name1), []byte(text1))
 		dst = xmlenc.AppendField(dst, name2, []byte(text2))
-		if dst = xmlenc.AppendValidationClose(dst, more, nil, recovery); string(dst) != noContract.String() {
+		if dst = xmlenc.AppendValidationEnd(dst, more, serverMessage, nil, recovery); string(dst) != noContract.String() {
 			t.Fatalf("streamed and value forms differ:\n%s\n%s", dst, noContract.String())
 		}
 
 		want := envelope.ValidationError{
-			Action:   envelopeClean(action),
-			Fields:   []envelope.Field{{Name: envelopeClean(name1), Text: envelopeClean(text1)}, {Name: envelopeClean(name2), Text: envelopeClean(text2)}},
-			More:     envelopeClean(more),
-			Recovery: envelopeClean(recovery),
+			Action:        envelopeClean(action),
+			Fields:        []envelope.Field{{Name: envelopeClean(name1), Text: envelopeClean(text1)}, {Name: envelopeClean(name2), Text: envelopeClean(text2)}},
+			More:          envelopeClean(more),
+			ServerMessage: envelopeClean(serverMessage),
+			Recovery:      envelopeClean(recovery),
 		}
 		if recovery == "" {
 			want.Recovery = envelope.DefaultRecovery
@@ -347,6 +352,9 @@ func FuzzValidationError(f *testing.F) {
 		}
 		if want.More != "" {
 			tree.Kids = append(tree.Kids, envelopeElem("more", want.More))
+		}
+		if want.ServerMessage != "" {
+			tree.Kids = append(tree.Kids, envelopeElem("server_message", want.ServerMessage))
 		}
 		if c := want.Contract; c != nil {
 			section := envelopeElem("contract_awareness", "")

@@ -42,14 +42,17 @@ func FuzzParse(f *testing.F) {
 		envelope.ToolError{Code: `a"b<c&d>`, Severity: envelope.SeverityWarning, Message: "]]>\r\n\t\x00\xff",
 			Actions: []string{"", "x"}, Details: []envelope.Detail{{Key: "k\t\n\r", Value: "v"}}, RetryAfter: time.Second}.String(),
 		envelope.ValidationError{Action: "billing.create_invoice",
-			Fields: []envelope.Field{{Name: "amount", Text: "Too small. You sent: 0. Expected a number >= 1."}, {Name: `labels["a.b"]`, Text: "'42'"}},
-			More:   "…and 3 more issues not shown.",
+			Fields:        []envelope.Field{{Name: "amount", Text: "Too small. You sent: 0. Expected a number >= 1."}, {Name: `labels["a.b"]`, Text: "'42'"}},
+			More:          "…and 3 more issues not shown.",
+			ServerMessage: "MCP error -32602: Invalid arguments for tool billing.create_invoice: amount: Number must be >= 1\r\n]]> & <",
 			Contract: &envelope.Contract{More: 2, Changes: []envelope.ContractChange{
 				{Severity: "BREAKING", Field: "amount", Description: "Minimum raised from 0 to 1", Before: "0", After: "1"},
 				{Severity: "RISKY", Field: "labels", Description: "New optional field"}}},
 		}.String(),
 		"preamble <tool_error  code = 'X'\n\tseverity='warning' ><message >a<![CDATA[<b>]]>&#x1F642;&#13;\r\n</message\n></tool_error > trailing",
 		`<validation_error action='a&#9;b'><field name="f"/><contract_awareness omitted="2"/><recovery/></validation_error>`,
+		"<validation_error action=\"write_file\">\n  <server_message>Error: ENOENT&#10;<![CDATA[<at> ]]]]><![CDATA[>]]>\n\tx</server_message>\n  <recovery>r</recovery>\n</validation_error>",
+		`<validation_error action="a"><more/><server_message/><contract_awareness/><recovery/></validation_error>`,
 		"<tool_error code=\"a\tb\r\nc\" severity=\"error\"><message>m</message><details><detail key='k'/></details></tool_error>",
 		`<tool_error code="X" severity="error"><message>m</message><!-- c --></tool_error>`,
 		`<tool_error code="X" severity="error"><message>m</mess></tool_error>`,
@@ -271,6 +274,8 @@ func parseDocument(t *testing.T, text string, root *parseNode) envelope.Document
 				v.Fields = append(v.Fields, envelope.Field{Name: k.attrs["name"], Text: k.text})
 			case "more":
 				v.More = k.text
+			case "server_message":
+				v.ServerMessage = k.text
 			case "recovery":
 				v.Recovery = k.text
 			case "contract_awareness":
