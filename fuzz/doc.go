@@ -12,6 +12,11 @@
 //     replacement of characters XML 1.0 forbids;
 //  4. nothing panics.
 //
+// FuzzServerMessage, beside them, cuts an arbitrary server answer with
+// formatter.ServerMessage, as the proxy does before it sets a
+// validation_error's <server_message>, and checks that it stays one line,
+// states its size when cut, and reads back exactly.
+//
 // FuzzParse (parse_test.go) gives envelope.Parse arbitrary text: it never
 // panics, what it accepts encoding/xml's strict decoder reads as the same
 // values, and rendering what it read and parsing again gives it back.
