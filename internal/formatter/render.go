@@ -220,6 +220,9 @@ func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 		}
 		return s.appendMessage(dst, s.m(msgExample), 1)
 	case templates.Pattern:
+		if is.Pattern != "" {
+			return s.appendPattern(dst, is.Pattern)
+		}
 		return s.appendQuoted(dst, formatParam(is))
 	case templates.Keys:
 		return s.appendKeys(dst, is.Keys)
@@ -551,6 +554,21 @@ func (s *state) appendType(dst []byte, name string) []byte {
 func (s *state) appendQuoted(dst []byte, str string) []byte {
 	pv := preview{budget: 2 * s.f.maxRunes}
 	return pv.appendString(dst, str, '\'')
+}
+
+// appendPattern renders a regular expression quoted as its schema wrote
+// it: its backslashes and quotes are the pattern's own, so they are not
+// escaped as a value's would be ('^\d{5}$', not '^\\d{5}$'), while a line
+// break or control character is shown as its escape, which a pattern reads
+// the same ("\n", "\u0000"). A pattern cut at the budget says its length.
+func (s *state) appendPattern(dst []byte, pattern string) []byte {
+	pv := preview{budget: 2 * s.f.maxRunes, verbatim: true}
+	start := len(dst)
+	dst = pv.appendString(dst, pattern, '\'')
+	if !pv.truncated {
+		return dst
+	}
+	return s.appendSized(dst[:start], dst[start:], pattern)
 }
 
 // appendKeys lists keys the model sent, as appendStrings does, each cut

@@ -142,7 +142,10 @@ type preview struct {
 	// special: a byte of a quoted text was not in a printable run, so
 	// what was written may need XML escaping.
 	special bool
-	redact  *redactor
+	// verbatim: a backslash or the quote is written as it is, not
+	// escaped, for a text in which it is its own (a regex's "\d").
+	verbatim bool
+	redact   *redactor
 }
 
 // appendTop renders a top-level value: a string in single quotes, anything
@@ -220,7 +223,7 @@ func appendQuotedText[S string | []byte](p *preview, dst []byte, s S, q byte) []
 		c := s[i]
 		if c < utf8.RuneSelf {
 			switch {
-			case q != 0 && (c == q || c == '\\'):
+			case q != 0 && !p.verbatim && (c == q || c == '\\'):
 				dst = append(dst, '\\', c)
 			case c == '\n':
 				dst = append(dst, '\\', 'n')

@@ -1,0 +1,71 @@
+package formatter
+
+import (
+	"encoding/xml"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/selfheal/selfheal/issues"
+	"github.com/selfheal/selfheal/locales"
+)
+
+// A pattern is shown as its schema wrote the regular expression, not as a
+// value is: its backslashes and quotes are its own. What would break the
+// line is shown as its escape, and a long pattern says its length.
+func TestPatternLines(t *testing.T) {
+	en := New(Options{})
+	jaOpts := Options{}
+	jaOpts.Catalog = locales.Match("ja")
+	ja := New(jaOpts)
+	regex := func(pattern string) issues.Issue {
+		return issues.Issue{Code: issues.InvalidFormat, Path: P{"v"}, Input: "x", Format: "regex", Pattern: pattern}
+	}
+	for _, tc := range []struct {
+		f    *Formatter
+		is   issues.Issue
+		want string
+	}{
+		{en, regex(`^\d{5}$`),
+			`Does not match the pattern. You sent: 'x'. Expected a string matching '^\d{5}$'.`},
+		{ja, regex(`^\d{5}$`),
+			`パターンに一致しません。送信値: 'x'。期待: '^\d{5}$' に一致する文字列。`},
+		{en, regex(`^(?!admin)[\w.-]+\\$`),
+			`Does not match the pattern. You sent: 'x'. Expected a string matching '^(?!admin)[\w.-]+\\$'.`},
+		{en, regex(`^[^']+$`),
+			`Does not match the pattern. You sent: 'x'. Expected a string matching '^[^']+$'.`},
+		{en, regex("^a\nb\x00\u2028$"),
+			`Does not match the pattern. You sent: 'x'. Expected a string matching '^a\nb\u0000\u2028$'.`},
+		{en, regex(strings.Repeat("a", 5000)),
+			"Does not match the pattern. You sent: 'x'. Expected a string matching '" + strings.Repeat("a", 120) + "…' (5000 characters)."},
+		{ja, regex(strings.Repeat("a", 5000)),
+			"パターンに一致しません。送信値: 'x'。期待: '" + strings.Repeat("a", 120) + "…'（5000文字） に一致する文字列。"},
+		// Other parameters are literal text, quoted as values are.
+		{en, issues.Issue{Code: issues.InvalidFormat, Path: P{"v"}, Input: "x", Format: "starts_with", Prefix: `it's\`},
+			`Wrong beginning. You sent: 'x'. Expected a string starting with 'it\'s\\'.`},
+	} {
+		if got := string(tc.f.AppendLine(nil, &tc.is)); got != tc.want {
+			t.Errorf("%q:\n got %s\nwant %s", tc.is.Pattern+tc.is.Prefix, got, tc.want)
+		}
+	}
+}
+
+// The one place that escapes XML escapes a pattern shown as written, and
+// the document parses.
+func TestPatternEscaped(t *testing.T) {
+	f := New(Options{})
+	is := issues.Issue{Code: issues.InvalidFormat, Path: P{"v"}, Input: "x", Format: "regex", Pattern: `^<a\s*href="[^"&]+">$`}
+	out := string(f.AppendValidation(nil, "t", issues.List{is}))
+	want := `Expected a string matching '^&lt;a\s*href="[^"&amp;]+">$'.</field>`
+	if !strings.Contains(out, want) {
+		t.Fatalf("got\n%s\nwant the line to end\n%s", out, want)
+	}
+	dec := xml.NewDecoder(strings.NewReader(out))
+	for {
+		if _, err := dec.Token(); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatalf("%v in\n%s", err, out)
+		}
+	}
+}
