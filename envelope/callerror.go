@@ -30,10 +30,13 @@ type CallError struct {
 	RetryAfter time.Duration // how long to wait before calling again; zero when not given
 
 	// The validation_error's sections; zero for a tool_error.
-	Action   string    // the tool action the arguments were meant for
-	Fields   []Field   // one per invalid argument: Name is its path ("items[0].name", "(root)"), Text what is wrong
-	More     string    // the note on issues left out, if any
-	Contract *Contract // the tool's contract changes (contract_awareness), if any
+	Action string  // the tool action the arguments were meant for
+	Fields []Field // one per invalid argument: Name is its path ("items[0].name", "(root)"), Text what is wrong
+	More   string  // the note on issues left out, if any
+	// What the server itself said, when a proxy forwarded the call and the
+	// server rejected it (server_message): its reason may not be the fields'.
+	ServerMessage string
+	Contract      *Contract // the tool's contract changes (contract_awareness), if any
 
 	// Text is the raw text of the result, every text block in order: the
 	// envelope as the model read it.

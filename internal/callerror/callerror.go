@@ -32,7 +32,7 @@ func FromDocument(doc envelope.Document, text string) *envelope.CallError {
 		v := doc.Validation
 		return &envelope.CallError{
 			Code: envelope.ValidationErrorCode, Severity: envelope.SeverityError, Recovery: v.Recovery,
-			Action: v.Action, Fields: v.Fields, More: v.More, Contract: v.Contract,
+			Action: v.Action, Fields: v.Fields, More: v.More, ServerMessage: v.ServerMessage, Contract: v.Contract,
 			Text: text,
 		}
 	}

@@ -51,15 +51,16 @@ func TestCallErrorValidation(t *testing.T) {
 			{Name: "age", Text: "Too small. You sent: 9. Expected at least 13."},
 			{Name: "items[0].name", Text: "Required field is missing. You sent: nothing. Expected a string."},
 		},
-		More:     "…and 1 more issue not shown.",
-		Contract: &envelope.Contract{Changes: []envelope.ContractChange{{Severity: "BREAKING", Field: "age", Description: "Minimum raised", Before: "0", After: "13"}}, More: 2},
+		More:          "…and 1 more issue not shown.",
+		ServerMessage: "MCP error -32602: Invalid arguments for tool users.create",
+		Contract:      &envelope.Contract{Changes: []envelope.ContractChange{{Severity: "BREAKING", Field: "age", Description: "Minimum raised", Before: "0", After: "13"}}, More: 2},
 	}
 	text := v.String()
 	ce := callError(t, text)
 	want := &envelope.CallError{
 		Code: envelope.ValidationErrorCode, Severity: envelope.SeverityError,
 		Recovery: envelope.DefaultRecovery,
-		Action:   "users.create", Fields: v.Fields, More: v.More, Contract: v.Contract,
+		Action:   "users.create", Fields: v.Fields, More: v.More, ServerMessage: v.ServerMessage, Contract: v.Contract,
 		Text: text,
 	}
 	if !reflect.DeepEqual(ce, want) {
