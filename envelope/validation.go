@@ -28,8 +28,10 @@ type ValidationError struct {
 	// reason the fields do not explain (a missing file), and the model must
 	// still read it. It is written as <server_message>, after the fields and
 	// More and before <contract_awareness> and <recovery>, escaped as
-	// element text; omitted when empty. Its length is the caller's to
-	// bound (the proxy cuts it to about a thousand characters, on one line).
+	// element text (a newline in it is kept, as in a tool_error's message);
+	// omitted when empty. Its length is the caller's to bound: the module's
+	// proxy cuts it at 1,000 characters and shows its line breaks as \n,
+	// so that the envelope keeps one line per element.
 	ServerMessage string
 	// Contract, when it has changes or a non-zero More, adds the
 	// <contract_awareness> section; nil or empty omits it.
