@@ -13,14 +13,14 @@ import (
 	"github.com/selfheal/selfheal/mcp/internal/toolcall"
 )
 
-// call handles a tools/call request from the client: a call of a listed
-// tool whose arguments fail its schema is answered here; every other one
-// is forwarded unchanged (through the tool's guard, with WithGuard). A
-// notification, an id that is neither a string nor a number, params the
-// proxy cannot read, a tool it has not seen listed, and a line that is not
-// well-formed JSON pass through: the server answers them.
+// call handles a tools/call request from the client. A call of a listed
+// tool is checked against its schema (see [Proxy] for what is answered
+// when); every other message passes through: a notification, an id the
+// proxy does not answer (see answerable), params it cannot read, a tool it
+// has not seen listed or whose listing is stale, a line that is not
+// well-formed JSON. The server answers them.
 func (s *session) call(line []byte, m *message) error {
-	key, ok := idKey(m.id)
+	key, ok := answerable(m.id)
 	if !ok {
 		return s.writeServer(line)
 	}
@@ -33,24 +33,64 @@ func (s *session) call(line []byte, m *message) error {
 		return s.writeServer(line)
 	}
 	start := time.Now()
-	if list, sites := s.p.check(t, c.args); list != nil {
-		if !json.Valid(line) {
-			return s.writeServer(line) // malformed: the server answers
-		}
+	v := s.p.judge(t, c.args, line)
+	if v.now {
 		s.mu.Lock()
 		locale := s.locale
 		s.mu.Unlock()
-		return s.writeClient(s.p.issuesAnswer(m.id, t, list, sites, c.locale(locale), start))
+		return s.writeClient(s.p.issuesAnswer(m.id, t, v.list, v.sites, c.locale(locale), start, nil))
+	}
+	explained := v.list != nil
+	if explained {
+		s.mu.Lock()
+		locale := s.locale
+		s.mu.Unlock()
+		s.expect(key, &explanation{id: bytes.Clone(m.id), tool: t, list: v.list, sites: v.sites, locale: c.locale(locale), start: start})
 	}
 	if s.p.cfg.limits != nil || s.limiter != nil {
-		if !json.Valid(line) {
+		if !explained && !json.Valid(line) {
 			return s.writeServer(line) // malformed: the server answers, with no slot taken
 		}
-		return s.guarded(line, m.id, key, t, start)
+		return s.guarded(line, m.id, key, t, start, explained)
 	}
 	err := s.writeServer(line)
-	s.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
+	if !explained {
+		s.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
+	}
 	return err
+}
+
+// verdict is what the proxy makes of a call's arguments.
+type verdict struct {
+	// list are the issues the schema finds, nil for none (or for arguments
+	// forwarded unchecked); sites are their sites (see toolcall.Validate).
+	list  issues.List
+	sites []*issuesx.Site
+	// now: the proxy answers the call itself, before forwarding it. Else a
+	// call with issues is forwarded, and they explain the server's
+	// rejection (see explain).
+	now bool
+}
+
+// judge checks the arguments of a call of t (line is the whole request).
+// The schema is a prediction of what the server accepts, not the truth, so
+// only what the server would get wrong without saying so is answered
+// before forwarding: near misses of declared keys, which the server drops.
+// With WithStrict, every issue is. Arguments nested past the depth limit
+// are forwarded unchecked, except with WithStrict, which refuses them. A
+// line that is not well-formed JSON is left to the server.
+func (p *Proxy) judge(t *tool, args, line []byte) verdict {
+	if t.schema == nil {
+		return verdict{}
+	}
+	list, sites := arguments(t.schema, args, p.cfg.MaxDepth)
+	if list == nil || !json.Valid(line) {
+		return verdict{}
+	}
+	if toolcall.IsDepthRefusal(list) && !p.cfg.strict {
+		return verdict{}
+	}
+	return verdict{list: list, sites: sites, now: p.cfg.strict || hasNearMiss(list)}
 }
 
 // callParams is what the proxy reads of a tools/call's params: the raw
@@ -66,11 +106,11 @@ func readCall(params []byte) (c callParams, ok bool) {
 	var name []byte
 	ok = members(params, func(k, v []byte) {
 		switch string(k) {
-		case `"name"`:
+		case "name":
 			name = v
-		case `"arguments"`:
+		case "arguments":
 			c.args = v
-		case `"_meta"`:
+		case "_meta":
 			c.meta = v
 		}
 	})
@@ -84,16 +124,6 @@ func (c *callParams) locale(session string) string {
 		return tag
 	}
 	return session
-}
-
-// check returns the issues of a call's arguments, with their sites when
-// they have them (see toolcall.Validate), or nil when they are valid or t
-// has no schema to check them with.
-func (p *Proxy) check(t *tool, args []byte) (issues.List, []*issuesx.Site) {
-	if t.schema == nil {
-		return nil, nil
-	}
-	return arguments(t.schema, args, p.cfg.MaxDepth)
 }
 
 // arguments checks a call's raw arguments as the Go integrations do (see
@@ -147,13 +177,26 @@ type textContent struct {
 
 // issuesAnswer returns the response (one line) to the call of id whose
 // arguments failed with list: the validation_error, in the language tag
-// asks for ("" for the engine's). It reports the call to the call log and
-// the observer.
-func (p *Proxy) issuesAnswer(id []byte, t *tool, list issues.List, sites []*issuesx.Site, tag string, start time.Time) []byte {
+// asks for ("" for the engine's). rej is the server's rejection the answer
+// explains (see explain), or nil for a call answered before forwarding. It
+// reports the call to the call log and the observer.
+func (p *Proxy) issuesAnswer(id []byte, t *tool, list issues.List, sites []*issuesx.Site, tag string, start time.Time, rej *rejection) []byte {
 	e := p.cfg.EngineFor(tag)
 	sc := toolcall.Structured(e, list)
+	var text string
+	if rej == nil {
+		text = toolcall.Text(e, t.name, list, sites, t.contract)
+	} else {
+		// What the server said stays where the model reads it: it may have
+		// failed for a reason the schema cannot see (a missing file).
+		sc.ServerMessage = rej.message
+		v := e.Result(t.name, list)
+		v.Contract = t.contract
+		v.ServerMessage = rej.message
+		text = v.String()
+	}
 	res := callResult{
-		Content: []textContent{{Type: "text", Text: toolcall.Text(e, t.name, list, sites, t.contract)}},
+		Content: []textContent{{Type: "text", Text: text}},
 		IsError: true,
 	}
 	if t.output {
@@ -165,7 +208,7 @@ func (p *Proxy) issuesAnswer(id []byte, t *tool, list issues.List, sites []*issu
 	if p.cfg.callLog != nil || p.cfg.observer != nil {
 		codes, paths := summary(sc.Issues)
 		p.logCall(t.name, codes, paths, "validation_error")
-		p.observe(Event{Tool: t.name, Answered: true, Code: string(envelope.ValidationErrorCode), Issues: codes, Duration: time.Since(start)})
+		p.observe(Event{Tool: t.name, Answered: true, Explained: rej != nil, Code: string(envelope.ValidationErrorCode), Issues: codes, Duration: time.Since(start)})
 	}
 	return line
 }
@@ -197,6 +240,17 @@ func responseLine(id []byte, res callResult) []byte {
 		panic(err) // not reached: every value here encodes
 	}
 	return buf.Bytes()
+}
+
+// hasNearMiss reports whether list holds a near miss of a declared key
+// (see jsonschemav6.WithTypos).
+func hasNearMiss(list issues.List) bool {
+	for i := range list {
+		if list[i].Source == issuesx.SourceTypo {
+			return true
+		}
+	}
+	return false
 }
 
 // summary returns the codes of the issues, in order, and their paths, each

@@ -964,7 +964,7 @@ func (s *cmdSession) targetLocked(m *message) *cmdStream {
 	if m.method == methodProgress {
 		var token []byte
 		members(m.params, func(k, v []byte) {
-			if string(k) == `"progressToken"` {
+			if string(k) == "progressToken" {
 				token = v
 			}
 		})
@@ -1094,12 +1094,12 @@ func parsePosted(body []byte, maxBatch int) ([]posted, bool, *badBody) {
 func progressToken(params []byte) string {
 	var meta, token []byte
 	members(params, func(k, v []byte) {
-		if string(k) == `"_meta"` {
+		if string(k) == "_meta" {
 			meta = v
 		}
 	})
 	members(meta, func(k, v []byte) {
-		if string(k) == `"progressToken"` {
+		if string(k) == "progressToken" {
 			token = v
 		}
 	})

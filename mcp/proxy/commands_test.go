@@ -707,9 +707,19 @@ func TestCommandsJSONAndBatch(t *testing.T) {
 		t.Fatalf("the stream's responses: %v", ids)
 	}
 
-	// A bad call is answered by the proxy, through the same routing.
+	// A call the schema calls bad and the server accepts: the server
+	// decides, its result passes.
 	do(t, url, "POST", sid, jsonOnly, `{"jsonrpc":"2.0","id":"l","method":"tools/list"}`).Body.Close()
 	b := rpcErrorOf(t, do(t, url, "POST", sid, jsonOnly, call("9", "echo")))
+	if strings.Contains(string(b.Result), "validation_error") || strings.Contains(string(b.Result), `"isError":true`) {
+		t.Fatalf("accepted call: %s", b.Result)
+	}
+
+	// With WithStrict, the proxy answers it, through the same routing.
+	_, url = commands(t, fakeCmd, nil, WithStrict(true))
+	sid = initialize(t, url)
+	do(t, url, "POST", sid, jsonOnly, `{"jsonrpc":"2.0","id":"l","method":"tools/list"}`).Body.Close()
+	b = rpcErrorOf(t, do(t, url, "POST", sid, jsonOnly, call("9", "echo")))
 	if !strings.Contains(string(b.Result), "validation_error") || !strings.Contains(string(b.Result), `"isError":true`) {
 		t.Fatalf("bad call: %s", b.Result)
 	}

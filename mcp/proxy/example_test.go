@@ -11,9 +11,10 @@ import (
 )
 
 // A client lists the tools of a server through the proxy, then calls one
-// with a misspelt key: the proxy answers the bad call itself, in the
-// server's place. The valid call reaches the server, and its result
-// comes back unchanged.
+// with a misspelt key. The call reaches the server, which rejects it with
+// a terse JSON-RPC error; the client receives selfheal's answer in its
+// place, with what the server said kept. The valid call reaches the
+// server, and its result comes back unchanged.
 func Example() {
 	p, err := proxy.New()
 	if err != nil {
@@ -55,14 +56,16 @@ func Example() {
 	// id 2 isError true
 	// <validation_error action="write_file">
 	//   <field name="content">Required field is missing; did you mean 'content'? You sent: the unknown key 'contents'. Expected a string.</field>
+	//   <server_message>MCP error -32602: Invalid arguments for tool write_file</server_message>
 	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 	// </validation_error>
 	// {"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"done"}]}}
 	// Serve: <nil>
 }
 
-// exampleServer is a stdio MCP server with one tool: it lists it, and
-// answers every call "done". It ends when its input does.
+// exampleServer is a stdio MCP server with one tool: it lists it, rejects
+// a call without content, as a TypeScript server does, and answers the
+// others "done". It ends when its input does.
 func exampleServer(in io.Reader, out io.WriteCloser) {
 	defer out.Close()
 	lines := bufio.NewScanner(in)
@@ -70,8 +73,13 @@ func exampleServer(in io.Reader, out io.WriteCloser) {
 		var req struct {
 			ID     json.RawMessage
 			Method string
+			Params struct{ Arguments map[string]any }
 		}
 		json.Unmarshal(lines.Bytes(), &req)
+		if _, ok := req.Params.Arguments["content"]; req.Method == "tools/call" && !ok {
+			fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32602,"message":"Invalid arguments for tool write_file"}}`+"\n", req.ID)
+			continue
+		}
 		switch req.Method {
 		case "tools/list":
 			fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"write_file","inputSchema":`+

@@ -60,17 +60,22 @@ func (tg *toolGuard) mustWait() bool {
 // wait for a slot waits in a goroutine of its own (see wait), so that the
 // messages behind it (a response the server waits for, a cancellation) are
 // not held back: they may reach the server before it.
-func (s *session) guarded(line, id []byte, key string, t *tool, start time.Time) error {
+// explained says that the call is forwarded with issues: it is reported
+// when its response comes (see explain), not when it is forwarded.
+func (s *session) guarded(line, id []byte, key string, t *tool, start time.Time, explained bool) error {
 	if lim := s.limiter; lim != nil {
 		// A shared limiter never queues for long (see guard.Limiter): the
 		// call is admitted or refused here, in order.
 		release, te := lim.Acquire(s.ctx, limiterKey(t.name, s.limitBy))
 		if te != nil {
+			s.explained(key) // answered here: no response will come
 			return s.answerToolError(id, t, te, start)
 		}
 		s.hold(key, release)
 		err := s.writeServer(line)
-		s.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
+		if !explained {
+			s.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
+		}
 		return err
 	}
 	s.mu.Lock()
@@ -82,26 +87,29 @@ func (s *session) guarded(line, id []byte, key string, t *tool, start time.Time)
 		s.queued[key] = q
 		s.mu.Unlock()
 		s.waiters.Add(1)
-		go s.wait(ctx, tg, q, bytes.Clone(line), bytes.Clone(id), key, t) // line is valid until the next read
+		go s.wait(ctx, tg, q, bytes.Clone(line), bytes.Clone(id), key, t, explained) // line is valid until the next read
 		return nil
 	}
 	s.mu.Unlock()
 	release, te := tg.g.Acquire(s.ctx)
 	if te != nil {
+		s.explained(key)
 		return s.answerToolError(id, t, te, start)
 	}
 	if tg.l.MaxActive > 0 { // else release does nothing
 		s.hold(key, release)
 	}
 	err := s.writeServer(line)
-	s.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
+	if !explained {
+		s.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
+	}
 	return err
 }
 
 // wait waits for a slot for a queued call, then forwards it; or answers it
 // with the guard's tool_error (the queue filled up, the rate limit); or
 // drops it, unanswered, when the client cancelled it or Serve returned.
-func (s *session) wait(ctx context.Context, tg *toolGuard, q *queuedCall, line, id []byte, key string, t *tool) {
+func (s *session) wait(ctx context.Context, tg *toolGuard, q *queuedCall, line, id []byte, key string, t *tool, explained bool) {
 	defer s.waiters.Done()
 	release, te := tg.g.Acquire(ctx)
 	s.mu.Lock()
@@ -115,17 +123,21 @@ func (s *session) wait(ctx context.Context, tg *toolGuard, q *queuedCall, line, 
 	start := time.Now()
 	switch {
 	case cancelled || s.ctx.Err() != nil:
+		s.explained(key)
 		if te == nil {
 			release()
 		}
 	case te != nil:
+		s.explained(key)
 		if err := s.answerToolError(id, t, te, start); err != nil {
 			s.p.cfg.Logger.Debug("selfheal proxy: cannot answer a queued call", "error", err)
 		}
 	default:
 		s.hold(key, release)
 		_ = s.writeServer(line) // never fails: a failure closes the server's side
-		s.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
+		if !explained {
+			s.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
+		}
 	}
 }
 
@@ -151,7 +163,7 @@ func (s *session) hold(key string, release func()) {
 func (s *session) cancelled(m *message) {
 	var requestID []byte
 	members(m.params, func(k, v []byte) {
-		if string(k) == `"requestId"` {
+		if string(k) == "requestId" {
 			requestID = v
 		}
 	})
@@ -161,6 +173,7 @@ func (s *session) cancelled(m *message) {
 	}
 	s.mu.Lock()
 	delete(s.lists, key)
+	delete(s.explain, key)
 	release := s.calls[key]
 	delete(s.calls, key)
 	q := s.queued[key]

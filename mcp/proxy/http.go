@@ -13,6 +13,7 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -161,6 +162,9 @@ type exchange struct {
 	first bool
 	// locale: what an initialize request declares in its _meta.
 	locale string
+	// explain: a tools/call forwarded with issues, which explain the
+	// server's rejection (see explain.go); nil for none.
+	explain *explanation
 }
 
 type exchangeKey struct{}
@@ -215,7 +219,7 @@ func (h *httpProxy) post(w http.ResponseWriter, r *http.Request, body []byte, x 
 		return false, nil
 	}
 	x.method = m.method
-	if _, ok := idKey(m.id); ok {
+	if _, ok := answerable(m.id); ok {
 		x.id = m.id
 	}
 	switch m.method {
@@ -224,13 +228,13 @@ func (h *httpProxy) post(w http.ResponseWriter, r *http.Request, body []byte, x 
 	case methodToolsList:
 		x.first = true
 		members(m.params, func(k, v []byte) {
-			if string(k) == `"cursor"` && str(v) != "" {
+			if string(k) == "cursor" && str(v) != "" {
 				x.first = false
 			}
 		})
 	case methodInitialize:
 		members(m.params, func(k, v []byte) {
-			if string(k) == `"_meta"` {
+			if string(k) == "_meta" {
 				x.locale = metaLocale(v)
 			}
 		})
@@ -255,18 +259,19 @@ func (h *httpProxy) call(w http.ResponseWriter, r *http.Request, body []byte, m 
 		return false, nil
 	}
 	start := time.Now()
-	if list, sites := h.p.check(t, c.args); list != nil {
-		if !json.Valid(body) {
-			return false, nil // malformed: the server answers
-		}
-		sess.mu.Lock()
-		locale := sess.locale
-		sess.mu.Unlock()
-		writeAnswer(w, r, h.p.issuesAnswer(m.id, t, list, sites, c.locale(locale), start))
+	v := h.p.judge(t, c.args, body)
+	sess.mu.Lock()
+	locale := c.locale(sess.locale)
+	sess.mu.Unlock()
+	if v.now {
+		writeAnswer(w, r, h.p.issuesAnswer(m.id, t, v.list, v.sites, locale, start, nil))
 		return true, nil
 	}
+	if v.list != nil {
+		x.explain = &explanation{id: m.id, tool: t, list: v.list, sites: v.sites, locale: locale, start: start}
+	}
 	if h.limiter != nil {
-		if !json.Valid(body) {
+		if v.list == nil && !json.Valid(body) {
 			return false, nil // malformed: the server answers, with no slot taken
 		}
 		release, te := h.limiter.Acquire(r.Context(), limiterKey(t.name, h.limitBy(r)))
@@ -274,10 +279,14 @@ func (h *httpProxy) call(w http.ResponseWriter, r *http.Request, body []byte, m 
 			writeAnswer(w, r, h.p.toolErrorAnswer(m.id, t, te, start))
 			return true, nil
 		}
-		h.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
+		if x.explain == nil {
+			h.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
+		}
 		return false, release
 	}
-	h.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
+	if x.explain == nil {
+		h.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
+	}
 	return false, nil
 }
 
@@ -585,13 +594,21 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 		if err != nil {
 			return err
 		}
-		if m, ok := decode(data); ok {
-			h.response(x, m)
+		if m, ok := decode(data); ok && h.response(x, m) && x.explain != nil && ok2xx(resp) {
+			if answer := h.p.answer(x.explain, m); answer != nil {
+				data = answer
+				resp.ContentLength = int64(len(data))
+				resp.Header.Set("Content-Length", strconv.Itoa(len(data)))
+			}
 		}
 		resp.Body = io.NopCloser(bytes.NewReader(data))
 	}
 	return nil
 }
+
+// ok2xx reports whether resp is a success: only then does it carry a
+// JSON-RPC response the client reads (an HTTP error is the transport's).
+func ok2xx(resp *http.Response) bool { return resp.StatusCode/100 == 2 }
 
 // response reads a message of the upstream server passing to the client
 // in the response to x: the tools of a tools/list result are learned, a
@@ -625,8 +642,11 @@ func (h *httpProxy) response(x *exchange, m *message) bool {
 // stream of a request fails before the request's response has passed, or
 // ends without it and without an event id to resume from, the tap ends the
 // stream with a JSON-RPC error response, so that the call does not hang.
+// The stream of a call forwarded with issues (see explain) is passed an
+// event at a time until its response: each event is held until its end,
+// so that a rejection is replaced whole by selfheal's answer.
 func (h *httpProxy) tap(body io.ReadCloser, x *exchange) io.ReadCloser {
-	t := &sseTap{body: body, x: x}
+	t := &sseTap{body: body, x: x, holding: x.explain != nil}
 	t.sc = newSSEScanner(func(ev *event) {
 		if ev.id != "" {
 			t.resumable = true
@@ -634,8 +654,18 @@ func (h *httpProxy) tap(body io.ReadCloser, x *exchange) io.ReadCloser {
 		if !ev.isMessage() {
 			return
 		}
-		if m, ok := decode(ev.data); ok && h.response(x, m) {
-			t.answered = true
+		m, ok := decode(ev.data)
+		if !ok || !h.response(x, m) {
+			return
+		}
+		t.answered = true
+		if t.holding {
+			t.holding = false
+			if answer := h.p.answer(x.explain, m); answer != nil {
+				var b bytes.Buffer
+				_ = writeEvent(&b, ev.id, answer) // a bytes.Buffer does not fail
+				t.replaced = b.Bytes()
+			}
 		}
 	})
 	return t
@@ -650,9 +680,22 @@ type sseTap struct {
 	resumable bool   // an event had an id
 	tail      []byte // the bytes to send once the stream has ended
 	end       error  // what Read returns once tail is sent; nil while the stream runs
+
+	// holding: the events are held until they end (see tap); held are the
+	// bytes of the event being read, out those ready to be sent, replaced
+	// the event that takes the place of the one being read.
+	holding   bool
+	held, out []byte
+	replaced  []byte
+	buf       []byte
 }
 
 func (t *sseTap) Read(p []byte) (int, error) {
+	if len(t.out) > 0 {
+		n := copy(p, t.out)
+		t.out = t.out[n:]
+		return n, nil
+	}
 	if t.end != nil {
 		if len(t.tail) == 0 {
 			return 0, t.end
@@ -661,11 +704,27 @@ func (t *sseTap) Read(p []byte) (int, error) {
 		t.tail = t.tail[n:]
 		return n, nil
 	}
-	n, err := t.body.Read(p)
-	_, _ = t.sc.Write(p[:n])
+	var n int
+	var err error
+	if t.holding {
+		if t.buf == nil {
+			t.buf = make([]byte, 32<<10)
+		}
+		var m int
+		m, err = t.body.Read(t.buf)
+		t.hold(t.buf[:m])
+		n = copy(p, t.out)
+		t.out = t.out[n:]
+	} else {
+		n, err = t.body.Read(p)
+		_, _ = t.sc.Write(p[:n])
+	}
 	if err == nil {
 		return n, nil
 	}
+	// The stream has ended: what was held goes as it is.
+	t.out = append(t.out, t.held...)
+	t.held = nil
 	t.end = io.EOF
 	if t.x.id != nil && !t.answered && (!errors.Is(err, io.EOF) || !t.resumable) {
 		var b bytes.Buffer
@@ -679,7 +738,40 @@ func (t *sseTap) Read(p []byte) (int, error) {
 	} else if !errors.Is(err, io.EOF) {
 		t.end = err
 	}
+	if n == 0 && len(t.out) > 0 {
+		n = copy(p, t.out)
+		t.out = t.out[n:]
+	}
 	return n, nil
+}
+
+// hold scans data a line at a time, holding the bytes of each event until
+// its end: then they go to out, or the event replacing them does. Once the
+// request's response has passed, the rest goes to out as it comes.
+func (t *sseTap) hold(data []byte) {
+	for len(data) > 0 {
+		if !t.holding {
+			t.out = append(t.out, data...)
+			_, _ = t.sc.Write(data)
+			return
+		}
+		i := bytes.IndexAny(data, "\r\n")
+		if i < 0 {
+			i = len(data) - 1
+		}
+		line := data[:i+1]
+		data = data[i+1:]
+		t.held = append(t.held, line...)
+		_, _ = t.sc.Write(line)
+		switch {
+		case t.replaced != nil:
+			t.out = append(t.out, t.replaced...)
+			t.replaced, t.held = nil, t.held[:0]
+		case !t.holding || t.sc.between():
+			t.out = append(t.out, t.held...)
+			t.held = t.held[:0]
+		}
+	}
 }
 
 func (t *sseTap) Close() error { return t.body.Close() }

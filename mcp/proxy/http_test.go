@@ -299,10 +299,12 @@ func post(t *testing.T, endpoint, accept, body string) (status int, contentType,
 	return resp.StatusCode, resp.Header.Get("Content-Type"), string(data)
 }
 
-// TestHTTPAnswerForm: the proxy answers in the form the client accepts.
+// TestHTTPAnswerForm: the proxy answers in the form the client accepts
+// (WithStrict: before forwarding; by default the server answers first, in
+// the form it chooses).
 func TestHTTPAnswerForm(t *testing.T) {
 	u := newUpstream(t, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
-	fr := front(t, u)
+	fr := front(t, u, proxy.WithStrict(true))
 	const bad = `{"jsonrpc":"2.0","id":"x1","method":"tools/call","params":{"name":"write_file","arguments":{"path":"a"}}}`
 	for _, tc := range []struct {
 		accept, contentType, prefix string

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // message is what the proxy reads of a JSON-RPC message: the raw bytes of
@@ -29,17 +30,17 @@ func decode(line []byte) (*message, bool) {
 	var version, method []byte
 	ok := members(line, func(key, value []byte) {
 		switch string(key) {
-		case `"jsonrpc"`:
+		case "jsonrpc":
 			version = value
-		case `"id"`:
+		case "id":
 			m.id = value
-		case `"method"`:
+		case "method":
 			method = value
-		case `"params"`:
+		case "params":
 			m.params = value
-		case `"result"`:
+		case "result":
 			m.result = value
-		case `"error"`:
+		case "error":
 			m.error = value
 		}
 	})
@@ -65,11 +66,14 @@ const (
 	methodListChanged = "notifications/tools/list_changed"
 )
 
-// members calls f with the key (quoted, as written) and the value (as
-// written) of each member of the JSON object data, in order, and reports
-// whether data is one object, with nothing but white space around it. Keys
-// match as JSON-RPC matches them: exactly, so a key written with escapes is
-// another key.
+// members calls f with the key and the value (as written) of each member
+// of the JSON object data, in order, and reports whether data is one
+// object, with nothing but white space around it. The key is the member's
+// name as any JSON parser reads it: unquoted, its escapes undone, so that
+// "\u0061rguments" is "arguments" (a key that is not valid JSON is given
+// as written, without its quotes; the receiver rejects the message). A
+// name given twice is given twice: a caller that keeps the last value
+// reads it as JavaScript, Python and encoding/json do.
 //
 // It is a fast scan, not a parser: it follows strings (long ones in one
 // bytes.IndexByte per quote), objects and arrays, so that it finds where
@@ -93,7 +97,7 @@ func members(data []byte, f func(key, value []byte)) bool {
 		if end < 0 {
 			return false
 		}
-		key := data[i:end]
+		key := memberName(data[i:end])
 		i = skipSpace(data, end)
 		if i == len(data) || data[i] != ':' {
 			return false
@@ -118,6 +122,21 @@ func members(data []byte, f func(key, value []byte)) bool {
 		}
 	}
 	return false
+}
+
+// memberName returns the name a quoted JSON key stands for: the bytes
+// between its quotes when it has no escape (no copy), else its decoded
+// value.
+func memberName(quoted []byte) []byte {
+	inner := quoted[1 : len(quoted)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		return inner
+	}
+	var s string
+	if json.Unmarshal(quoted, &s) != nil {
+		return inner
+	}
+	return []byte(s)
 }
 
 // skipSpace returns the index of the first byte of data at or after i that
@@ -255,6 +274,22 @@ func idKey(id []byte) (key string, ok bool) {
 		return "n" + strconv.FormatFloat(f, 'g', -1, 64), true
 	}
 	return "", false
+}
+
+// answerable returns the key of a request id (see idKey) when the proxy
+// may answer the request itself: a string, or a number whose value is an
+// integer (1, 1.0 and 1e0 alike), the ids the MCP SDKs accept. Any other
+// id (1.5, true, null, an object) is the server's to judge: the TypeScript
+// SDK rejects it, the Go SDK truncates it; the proxy answers neither way.
+func answerable(id []byte) (key string, ok bool) {
+	key, ok = idKey(id)
+	if !ok || key[0] == 's' {
+		return key, ok
+	}
+	if strings.ContainsAny(key, ".eE") || strings.Contains(key, "Inf") || strings.Contains(key, "NaN") {
+		return "", false
+	}
+	return key, true
 }
 
 // isInteger reports whether a JSON number is written as a plain integer

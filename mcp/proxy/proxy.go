@@ -65,6 +65,9 @@ type Proxy struct {
 	callLogMu  sync.Mutex // serializes the lines of the call log
 	// callLogFailed is set at the first failure to write the call log.
 	callLogFailed atomic.Bool
+	// disagreed are the tools logged as accepted by their server against
+	// their schema.
+	disagreed disagreements
 }
 
 // Option configures New.
@@ -73,6 +76,7 @@ type Option func(*config)
 type config struct {
 	toolcall.Config
 	typos     bool
+	strict    bool
 	limits    *guard.Limits // nil: no guard
 	limiter   guard.Limiter // nil: none (WithLimiter)
 	limitBy   func(*http.Request) string
@@ -96,6 +100,16 @@ func WithEngine(e *selfheal.Engine) Option {
 // silently (see jsonschemav6.WithTypos). On by default.
 func WithTypos(on bool) Option {
 	return func(c *config) { c.typos = on }
+}
+
+// WithStrict turns on or off the strict mode: every call whose arguments
+// fail the tool's schema is answered by the proxy before it reaches the
+// server, as the Go integrations answer. Off by default, where a call is
+// forwarded and the server decides (see [Proxy]). Use it in front of a
+// server that does not check its own input, where a bad call would run:
+// the schema is then the only check there is.
+func WithStrict(on bool) Option {
+	return func(c *config) { c.strict = on }
 }
 
 // WithContract makes the validation errors contract-aware: each tool, as
@@ -209,6 +223,13 @@ type Event struct {
 	// Issues are the issue codes of a validation_error, in the order of its
 	// lines; nil otherwise.
 	Issues []string
+	// Explained is true when the server rejected the call and the client
+	// received selfheal's validation_error in its place (Answered is true
+	// too, and Code is VALIDATION_ERROR).
+	Explained bool
+	// Disagreed is true when the tool's schema found issues in a call the
+	// server accepted: the server's result passed untouched.
+	Disagreed bool
 	// Duration is the time the proxy spent on the call: checking it, and
 	// answering it or forwarding it. Over stdio it does not count the time
 	// the call waited in a guard's queue. Over HTTP it counts the guard's or

@@ -100,40 +100,63 @@ func decodeAny(t testing.TB, data []byte) any {
 	return v
 }
 
-// A bad call of a listed tool is answered by the proxy with the request's
-// own id (as written, whatever the spacing) and exactly the result
-// mcp/gosdk gives for the same tool and arguments; it never reaches the
-// server. A valid call and the server's response pass byte for byte.
+// A bad call of a listed tool is answered with the request's own id (as
+// written, whatever the spacing) and exactly the result mcp/gosdk gives
+// for the same tool and arguments, plus what the server said when it
+// rejected the call first. By default the call is forwarded and the answer
+// takes the place of the server's rejection, except for a near miss of a
+// declared key, answered before forwarding; arguments nested too deep are
+// forwarded unchecked, and the server's rejection passes as it is. With
+// WithStrict every bad call is answered before forwarding.
 func TestBadCallAnswered(t *testing.T) {
+	const (
+		explained = iota // forwarded, and the server's rejection explained
+		before           // answered before forwarding, in every mode
+		unchecked        // forwarded unchecked by default, refused when strict
+	)
 	for _, tc := range []struct {
 		name, id, wantID, tool, args string
+		by                           int
 	}{
-		{"number id", `1`, `1`, "write_file", `{"path":"/a","contents":"x"}`},
-		{"near miss in an open schema", `1`, `1`, "write_file", `{"path":"/a","content":"x","dryrun":true}`},
-		{"spaced number id", ` 42 `, `42`, "write_file", `{"path":"/a"}`},
-		{"string id", `"req-7"`, `"req-7"`, "write_file", `{"path":3,"content":"x"}`},
-		{"escaped string id", `"a\u0041"`, `"a\u0041"`, "edit_file", `{"path":"","edits":[],"dryrun":true}`},
-		{"absent arguments", `5`, `5`, "write_file", ``},
-		{"null arguments", `5`, `5`, "write_file", `null`},
-		{"array arguments", `5`, `5`, "edit_file", `[1,2]`},
-		{"string arguments", `5`, `5`, "edit_file", `"path=/a"`},
-		{"too deep", `6`, `6`, "edit_file", `{"path":"/a","edits":[` + strings.Repeat("[", 80) + strings.Repeat("]", 80) + `]}`},
+		{"number id", `1`, `1`, "write_file", `{"path":"/a","contents":"x"}`, before},
+		{"near miss in an open schema", `1`, `1`, "write_file", `{"path":"/a","content":"x","dryrun":true}`, before},
+		{"spaced number id", ` 42 `, `42`, "write_file", `{"path":"/a"}`, explained},
+		{"integer written as a float", `4.0`, `4.0`, "write_file", `{"path":"/a"}`, explained},
+		{"string id", `"req-7"`, `"req-7"`, "write_file", `{"path":3,"content":"x"}`, explained},
+		{"escaped string id", `"a\u0041"`, `"a\u0041"`, "edit_file", `{"path":"","edits":[],"dryrun":true}`, explained},
+		{"absent arguments", `5`, `5`, "write_file", ``, explained},
+		{"null arguments", `5`, `5`, "write_file", `null`, explained},
+		{"array arguments", `5`, `5`, "edit_file", `[1,2]`, explained},
+		{"string arguments", `5`, `5`, "edit_file", `"path=/a"`, explained},
+		{"too deep", `6`, `6`, "edit_file", `{"path":"/a","edits":[` + strings.Repeat("[", 80) + strings.Repeat("]", 80) + `]}`, unchecked},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			noLeak(t, func(t *testing.T) {
-				r := listed(t)
-				resp := r.answered(call(tc.id, tc.tool, tc.args))
-				if string(resp.ID) != tc.wantID || resp.JSONRPC != "2.0" {
-					t.Errorf("id %s (jsonrpc %q), want %s", resp.ID, resp.JSONRPC, tc.wantID)
-				}
-				schema := map[string]string{"write_file": writeSchema, "edit_file": editSchema}[tc.tool]
-				want := viaGosdk(t, tc.tool, schema, "", tc.args, nil)
-				if got := decodeAny(t, resp.Result); !reflect.DeepEqual(got, want) {
-					t.Errorf("result\n got %s\nwant %s", resp.Result, mustMarshal(t, want))
-				}
-				r.finish()
+		for _, strict := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/strict=%v", tc.name, strict), func(t *testing.T) {
+				noLeak(t, func(t *testing.T) {
+					r := listed(t, proxy.WithStrict(strict))
+					line := call(tc.id, tc.tool, tc.args)
+					if tc.by == unchecked && !strict {
+						r.passes(line)
+						r.returns(rejectionOf(t, line))
+						r.finish()
+						return
+					}
+					resp := r.answered(line)
+					if want := tc.by == explained && !strict; resp.Forwarded != want {
+						t.Errorf("forwarded first: %v, want %v", resp.Forwarded, want)
+					}
+					if string(resp.ID) != tc.wantID || resp.JSONRPC != "2.0" {
+						t.Errorf("id %s (jsonrpc %q), want %s", resp.ID, resp.JSONRPC, tc.wantID)
+					}
+					schema := map[string]string{"write_file": writeSchema, "edit_file": editSchema}[tc.tool]
+					want := viaGosdk(t, tc.tool, schema, "", tc.args, nil)
+					if got := decodeAny(t, resp.Result); !reflect.DeepEqual(got, want) {
+						t.Errorf("result\n got %s\nwant %s", resp.Result, mustMarshal(t, want))
+					}
+					r.finish()
+				})
 			})
-		})
+		}
 	}
 }
 
@@ -230,18 +253,55 @@ func TestPaginatedListing(t *testing.T) {
 	r.finish()
 }
 
-// After notifications/tools/list_changed, the tools stay known until the
-// client lists them again; the new listing replaces them.
+// After notifications/tools/list_changed the proxy lists the tools itself,
+// with ids of its own whose responses the client never sees, every page;
+// until that listing ends, calls pass unchecked: a schema the server may
+// have replaced never judges a call. A change announced during the listing
+// starts another once it ends.
 func TestListChanged(t *testing.T) {
-	r := listed(t)
-	r.returns(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}` + "\n")
-	r.answered(call("2", "write_file", `{"path":"/a"}`)) // still the old schema
-	newWrite := `{"type":"object","properties":{"path":{"type":"string"},"text":{"type":"string"}},"required":["path","text"]}`
-	r.list("3", "", toolsResult(toolJSON("write_file", newWrite)))
-	r.passes(call("4", "write_file", `{"path":"/a","text":"x"}`))
-	r.answered(call("5", "write_file", `{"path":"/a","content":"x"}`))
-	r.passes(call("6", "edit_file", `{}`)) // no longer listed
-	r.finish()
+	noLeak(t, func(t *testing.T) {
+		r := listed(t)
+		const changed = `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}` + "\n"
+		r.returns(changed)
+		id := ownList(t, r.atServer(), "")
+		r.passes(call("2", "write_file", `{"path":"/a"}`)) // stale: unchecked
+		r.returns(changed)                                 // again, during the listing
+
+		newWrite := `{"type":"object","properties":{"path":{"type":"string"},"text":{"type":"string"}},"required":["path","text"]}`
+		r.fromServer(`{"jsonrpc":"2.0","id":` + id + `,"result":{"tools":[` + toolJSON("write_file", newWrite) + `],"nextCursor":"c2"}}` + "\n")
+		id = ownList(t, r.atServer(), "c2")
+		r.fromServer(`{"jsonrpc":"2.0","id":` + id + `,"result":` + toolsResult() + "}\n")
+		// The listing ended, but began before the second change: another.
+		id = ownList(t, r.atServer(), "")
+		r.passes(call("3", "write_file", `{"path":"/a"}`)) // still stale
+		r.fromServer(`{"jsonrpc":"2.0","id":` + id + `,"result":` + toolsResult(toolJSON("write_file", newWrite)) + "}\n")
+		r.returns(`{"jsonrpc":"2.0","method":"notifications/sentinel"}` + "\n") // the responses did not reach the client
+
+		r.passes(call("4", "write_file", `{"path":"/a","text":"x"}`))
+		r.explained(call("5", "write_file", `{"path":"/a","content":"x"}`))
+		r.passes(call("6", "edit_file", `{}`)) // no longer listed
+		r.finish()
+	})
+}
+
+// ownList checks that line is the proxy's own tools/list request (for the
+// page after cursor, "" for the first) and returns its id.
+func ownList(t *testing.T, line, cursor string) string {
+	t.Helper()
+	var req struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Method  string          `json:"method"`
+		Params  map[string]any  `json:"params"`
+	}
+	if err := json.Unmarshal([]byte(line), &req); err != nil || req.JSONRPC != "2.0" || req.Method != "tools/list" ||
+		!strings.HasPrefix(string(req.ID), `"selfheal-proxy/`) || !strings.HasSuffix(line, "\n") {
+		t.Fatalf("not the proxy's own listing: %q", line)
+	}
+	if got, _ := req.Params["cursor"].(string); got != cursor {
+		t.Fatalf("cursor %q, want %q: %q", got, cursor, line)
+	}
+	return string(req.ID)
 }
 
 // A tools/list result is recognised by its id only: a server request with
@@ -457,56 +517,92 @@ func writeAll(t *testing.T, w io.Writer, lines []string) {
 }
 
 // Messages in both directions, sent at the same time, keep their order;
-// each bad call is answered once and never forwarded.
+// each bad call is answered once: before forwarding with WithStrict, else
+// in the place of the server's rejection, in the order the server wrote.
 func TestOrderUnderInterleaving(t *testing.T) {
-	noLeak(t, func(t *testing.T) {
-		r := listed(t)
-		const n = 500
-		var fromClient, forwarded, fromServer []string
-		answers := map[string]bool{}
-		for i := range n {
-			var line string
-			switch i % 4 {
-			case 0:
-				line = call(fmt.Sprint(100+i), "write_file", `{"path":"/a","content":"x"}`)
-				forwarded = append(forwarded, line)
-			case 1:
-				line = call(fmt.Sprint(100+i), "write_file", `{"path":"/a"}`)
-				answers[fmt.Sprint(100+i)] = true
-			case 2:
-				line = fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"n":%d}}`+"\n", i)
-				forwarded = append(forwarded, line)
-			case 3:
-				line = fmt.Sprintf("garbage %d\n", i)
+	for _, strict := range []bool{false, true} {
+		t.Run(fmt.Sprintf("strict=%v", strict), func(t *testing.T) {
+			noLeak(t, func(t *testing.T) { interleave(t, strict) })
+		})
+	}
+}
+
+func interleave(t *testing.T, strict bool) {
+	r := listed(t, proxy.WithStrict(strict))
+	const n = 500
+	var fromClient, forwarded, fromServer []string
+	answers := map[string]bool{}   // the calls answered before forwarding
+	explained := map[string]bool{} // the server's lines answered in their place
+	for i := range n {
+		var line string
+		id := fmt.Sprint(100 + i)
+		switch i % 4 {
+		case 0:
+			line = call(id, "write_file", `{"path":"/a","content":"x"}`)
+			forwarded = append(forwarded, line)
+		case 1:
+			line = call(id, "write_file", `{"path":"/a"}`)
+			if strict {
+				answers[id] = true
+			} else {
 				forwarded = append(forwarded, line)
 			}
-			fromClient = append(fromClient, line)
-			fromServer = append(fromServer, fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/message","params":{"n":%d}}`+"\n", i))
+		case 2:
+			line = fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"n":%d}}`+"\n", i)
+			forwarded = append(forwarded, line)
+		case 3:
+			line = fmt.Sprintf("garbage %d\n", i)
+			forwarded = append(forwarded, line)
 		}
-		var wg sync.WaitGroup
-		wg.Go(func() { writeAll(t, r.client, fromClient) })
+		fromClient = append(fromClient, line)
+		fromServer = append(fromServer, fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/message","params":{"n":%d}}`+"\n", i))
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { writeAll(t, r.client, fromClient) })
+	if strict { // both directions at once
 		wg.Go(func() { writeAll(t, r.server, fromServer) })
-		for i, want := range forwarded {
-			if got := r.atServer(); got != want {
-				t.Fatalf("line %d at the server: %q, want %q", i, got, want)
-			}
+	}
+	for i, want := range forwarded {
+		if got := r.atServer(); got != want {
+			t.Fatalf("line %d at the server: %q, want %q", i, got, want)
 		}
-		next := 0
-		for next < len(fromServer) || len(answers) > 0 {
-			got := r.atClient()
-			if next < len(fromServer) && got == fromServer[next] {
-				next++
-				continue
-			}
-			var resp response
-			if err := json.Unmarshal([]byte(got), &resp); err != nil || !answers[string(resp.ID)] {
-				t.Fatalf("unexpected line at the client: %q", got)
-			}
-			delete(answers, string(resp.ID))
-		}
+	}
+	if !strict { // the server rejects the bad calls it got, among its other lines
 		wg.Wait()
-		r.finish()
-	})
+		var lines []string
+		for i, l := range fromServer {
+			lines = append(lines, l)
+			if i%4 == 1 {
+				rej := rejectionOf(t, call(fmt.Sprint(100+i), "write_file", `{}`))
+				lines = append(lines, rej)
+				explained[rej] = true
+			}
+		}
+		fromServer = lines
+		wg.Go(func() { writeAll(t, r.server, fromServer) })
+	}
+	next := 0
+	for next < len(fromServer) || len(answers) > 0 {
+		got := r.atClient()
+		if next < len(fromServer) && got == fromServer[next] && !explained[got] {
+			next++
+			continue
+		}
+		var resp response
+		if err := json.Unmarshal([]byte(got), &resp); err != nil || !strings.Contains(string(resp.Result), "validation_error") {
+			t.Fatalf("unexpected line at the client: %q", got)
+		}
+		switch {
+		case answers[string(resp.ID)]:
+			delete(answers, string(resp.ID))
+		case next < len(fromServer) && explained[fromServer[next]] && strings.Contains(fromServer[next], `"id":`+string(resp.ID)+`,`):
+			next++
+		default:
+			t.Fatalf("unexpected answer at the client: %q", got)
+		}
+	}
+	wg.Wait()
+	r.finish()
 }
 
 // The guard answers the calls beyond its limits, holds a slot until the
@@ -514,7 +610,8 @@ func TestOrderUnderInterleaving(t *testing.T) {
 func TestGuard(t *testing.T) {
 	noLeak(t, func(t *testing.T) {
 		var log bytes.Buffer
-		r := listed(t, proxy.WithGuard(guard.Limits{MaxActive: 1, MaxQueued: guard.NoQueue}), proxy.WithCallLog(&log))
+		// Strict, so that bad arguments are answered before the guard.
+		r := listed(t, proxy.WithStrict(true), proxy.WithGuard(guard.Limits{MaxActive: 1, MaxQueued: guard.NoQueue}), proxy.WithCallLog(&log))
 		r.passes(call("2", "write_file", `{"path":"/a","content":"x"}`))
 		busy := r.answered(call("3", "write_file", `{"path":"/a","content":"x"}`))
 		if !strings.Contains(string(busy.Result), `code=\"SERVER_BUSY\"`) || !strings.Contains(string(busy.Result), `"isError":true`) || string(busy.ID) != "3" {
@@ -628,16 +725,17 @@ func TestCallLogCutsKeys(t *testing.T) {
 	}
 }
 
-// WithMaxDepth sets the nesting limit of arguments.
+// WithMaxDepth sets the nesting limit of arguments (refused when strict,
+// see TestDepthPolicy).
 func TestMaxDepth(t *testing.T) {
-	r := listed(t, proxy.WithMaxDepth(3))
+	r := listed(t, proxy.WithStrict(true), proxy.WithMaxDepth(3))
 	r.passes(call("2", "edit_file", `{"path":"/a","edits":[{}]}`))
 	resp := r.answered(call("3", "edit_file", `{"path":"/a","edits":[{"a":[]}]}`))
 	if !strings.Contains(string(resp.Result), `"origin":"depth"`) {
 		t.Errorf("%s", resp.Result)
 	}
 	r.finish()
-	r = listed(t, proxy.WithMaxDepth(-1))
+	r = listed(t, proxy.WithStrict(true), proxy.WithMaxDepth(-1))
 	deep := strings.Repeat("[", 200) + strings.Repeat("]", 200)
 	r.passes(call("2", "edit_file", `{"path":"/a","edits":[{"a":`+deep+`}]}`))
 	r.finish()

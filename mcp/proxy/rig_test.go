@@ -139,13 +139,67 @@ func (r *rig) returns(line string) {
 	}
 }
 
-// answered sends line as the client and returns the proxy's answer: the
-// decoded response. A sentinel sent next must be the server's next line,
-// so the call was not forwarded.
+// answered sends line as the client and returns selfheal's answer: the
+// decoded response. The proxy answers the call either before forwarding it
+// (a near miss, a guard's refusal, WithStrict) or in place of the server's
+// rejection: then the server gets the line as it is and rejects it with
+// serverRejection, and the answer must carry what the server said, which
+// is taken out of the response returned (see withoutServerMessage), so
+// that it reads as the answer given before forwarding. A sentinel sent
+// next must be the server's next line, so the call was not forwarded
+// twice.
 func (r *rig) answered(line string) response {
 	r.t.Helper()
 	r.fromClient(line)
-	got := r.atClient()
+	var got string
+	forwarded := false
+	select {
+	case got = <-r.toClient:
+	case fwd := <-r.toServer:
+		if fwd != line {
+			r.t.Fatalf("forwarded\n got %.300q\nwant %.300q", fwd, line)
+		}
+		forwarded = true
+		r.fromServer(rejectionOf(r.t, line))
+		got = r.atClient()
+	case <-time.After(wait):
+		r.t.Fatalf("no answer and nothing forwarded within %v", wait)
+	}
+	resp := r.decodeAnswer(got)
+	resp.Forwarded = forwarded
+	if forwarded {
+		resp.Result = withoutServerMessage(r.t, resp.Result, serverSaid)
+	}
+	r.passes(sentinel)
+	return resp
+}
+
+// answeredNow sends line as the client and returns the proxy's answer,
+// given before forwarding: the call never reaches the server.
+func (r *rig) answeredNow(line string) response {
+	r.t.Helper()
+	resp := r.answered(line)
+	if resp.Forwarded {
+		r.t.Fatalf("forwarded, then explained: %.300q", line)
+	}
+	return resp
+}
+
+// explained sends line as the client and returns the answer the proxy
+// gives in place of the server's rejection, without what the server said
+// (see answered).
+func (r *rig) explained(line string) response {
+	r.t.Helper()
+	resp := r.answered(line)
+	if !resp.Forwarded {
+		r.t.Fatalf("answered before forwarding: %.300q", line)
+	}
+	return resp
+}
+
+// decodeAnswer decodes an answer, which must be one line.
+func (r *rig) decodeAnswer(got string) response {
+	r.t.Helper()
 	var resp response
 	if err := json.Unmarshal([]byte(got), &resp); err != nil {
 		r.t.Fatalf("answer %q: %v", got, err)
@@ -153,8 +207,61 @@ func (r *rig) answered(line string) response {
 	if !strings.HasSuffix(got, "\n") || strings.Count(got, "\n") != 1 {
 		r.t.Fatalf("answer is not one line: %q", got)
 	}
-	r.passes(sentinel)
 	return resp
+}
+
+// The rejection the rig's server sends for a call it is forwarded, and
+// what the answer in its place must say the server said.
+const (
+	rejectionError = `{"code":-32602,"message":"Invalid arguments for tool: rejected by the test server"}`
+	serverSaid     = "MCP error -32602: Invalid arguments for tool: rejected by the test server"
+)
+
+// rejectionOf is the server's JSON-RPC error response to the request line.
+func rejectionOf(t testing.TB, line string) string {
+	t.Helper()
+	var req struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if err := json.Unmarshal([]byte(line), &req); err != nil {
+		t.Fatalf("request %q: %v", line, err)
+	}
+	return `{"jsonrpc":"2.0","id":` + string(req.ID) + `,"error":` + rejectionError + "}\n"
+}
+
+// withoutServerMessage checks that a result carries what the server said,
+// in the text's <server_message> line and beside the structured issues,
+// and returns the result without them.
+func withoutServerMessage(t testing.TB, result json.RawMessage, said string) json.RawMessage {
+	t.Helper()
+	var res map[string]any
+	if err := json.Unmarshal(result, &res); err != nil {
+		t.Fatal(err)
+	}
+	content, _ := res["content"].([]any)
+	if len(content) != 1 {
+		t.Fatalf("content %s", result)
+	}
+	block := content[0].(map[string]any)
+	text, _ := block["text"].(string)
+	line := "  <server_message>" + said + "</server_message>\n"
+	if !strings.Contains(text, line) {
+		t.Fatalf("the text does not carry %q:\n%s", line, text)
+	}
+	block["text"] = strings.Replace(text, line, "", 1)
+	issues, _ := res["structuredContent"].(map[string]any)
+	if meta, ok := res["_meta"].(map[string]any); ok {
+		issues, _ = meta["selfheal/issues"].(map[string]any)
+	}
+	if issues == nil || issues["serverMessage"] != said {
+		t.Fatalf("the structured issues do not carry %q: %s", said, result)
+	}
+	delete(issues, "serverMessage")
+	data, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
 
 // sentinel is a notification that the proxy forwards.
@@ -197,6 +304,9 @@ type response struct {
 	JSONRPC string          `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id"`
 	Result  json.RawMessage `json:"result"`
+	// Forwarded: the call reached the server, and the answer took the
+	// place of its rejection (see rig.answered).
+	Forwarded bool `json:"-"`
 }
 
 // noLeak fails the test if goroutines started while f ran are still

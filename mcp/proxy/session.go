@@ -127,6 +127,20 @@ type session struct {
 	guards map[string]*toolGuard
 	calls  map[string]func()
 	queued map[string]*queuedCall
+	// explain are the calls forwarded with issues, by key, awaiting the
+	// server's response (see explain.go).
+	explain map[string]*explanation
+	// own are the keys of the proxy's own tools/list requests awaiting
+	// their response, each with whether it asks for the first page (see
+	// relist); nonce and ownSeq make their ids.
+	own    map[string]bool
+	nonce  string
+	ownSeq uint64
+	// relisting: the proxy's own listing is under way, at page
+	// relistPages; relistAgain: the tools changed again meanwhile.
+	relisting   bool
+	relistPages int
+	relistAgain bool
 }
 
 // fromClient relays the client's messages to the server until the client
@@ -187,7 +201,7 @@ func (s *session) listRequested(m *message) {
 	}
 	var cursor string
 	members(m.params, func(k, v []byte) { // absent or unreadable: no cursor
-		if string(k) == `"cursor"` {
+		if string(k) == "cursor" {
 			cursor = str(v)
 		}
 	})
@@ -201,7 +215,7 @@ func (s *session) listRequested(m *message) {
 func (s *session) initialize(m *message) {
 	var meta []byte
 	members(m.params, func(k, v []byte) {
-		if string(k) == `"_meta"` {
+		if string(k) == "_meta" {
 			meta = v
 		}
 	})
@@ -237,47 +251,66 @@ func (s *session) fromServer(server io.Reader) error {
 		if err != nil {
 			return fmt.Errorf("proxy: reading from the server: %w", err)
 		}
-		s.serverMessage(line)
-		if err := s.writeClient(line); err != nil {
+		out := s.serverMessage(line)
+		if out == nil {
+			continue
+		}
+		if err := s.writeClient(out); err != nil {
 			return err
 		}
 	}
 }
 
-// serverMessage reads a line from the server before it is forwarded:
-// a tools/list result is learned, a response frees its call's guard slot,
-// notifications/tools/list_changed is noted.
-func (s *session) serverMessage(line []byte) {
+// serverMessage reads a line from the server before it is forwarded and
+// returns what the client receives: the line itself, selfheal's answer in
+// its place (a rejection of a call forwarded with issues, see explain), or
+// nil (the response to the proxy's own tools/list). A tools/list result is
+// learned, a response frees its call's guard slot, and
+// notifications/tools/list_changed makes the tools stale until they are
+// listed again (see relist).
+func (s *session) serverMessage(line []byte) []byte {
 	m, ok := decode(line)
 	if !ok {
-		return
+		return line
 	}
 	if m.method == methodListChanged {
-		// The tools stay known, with their schemas, until the client lists
-		// them again (as it does on this notification): the next listing
-		// replaces them.
-		s.p.cfg.Logger.Debug("selfheal proxy: the server's tools changed; they are learned again from the next tools/list result")
-		return
+		s.tools.markStale()
+		s.relist("")
+		return line
 	}
 	if !m.isResponse() {
-		return
+		return line
 	}
 	key, ok := idKey(m.id)
 	if !ok {
-		return
+		return line
 	}
 	s.mu.Lock()
 	cursor, isList := s.lists[key]
 	delete(s.lists, key)
 	release := s.calls[key]
 	delete(s.calls, key)
+	first, own := s.own[key]
+	delete(s.own, key)
+	x := s.explain[key]
+	delete(s.explain, key)
 	s.mu.Unlock()
 	if release != nil {
 		release()
 	}
+	if own {
+		s.relisted(m, first)
+		return nil
+	}
 	if isList && m.result != nil {
 		s.tools.learn(s.p, m.result, !cursor)
 	}
+	if x != nil {
+		if answer := s.p.answer(x, m); answer != nil {
+			return answer
+		}
+	}
+	return line
 }
 
 // writeClient writes one line to the client, whole.

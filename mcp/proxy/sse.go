@@ -91,6 +91,12 @@ func (s *sseScanner) field(line []byte) {
 	}
 }
 
+// between reports whether the bytes written so far end between two events
+// (after an empty line, or at the start): nothing of an event is pending.
+func (s *sseScanner) between() bool {
+	return !s.pending()
+}
+
 // pending reports whether an event has been begun and not ended.
 func (s *sseScanner) pending() bool {
 	return len(s.line) > 0 || s.hasData || s.ev.typ != ""

@@ -52,18 +52,39 @@ type toolSet struct {
 	// listing holds the names listed so far by the listing under way (see
 	// learn); nil when none is.
 	listing map[string]bool
+	// stale: the server said its tools changed (markStale) and no listing
+	// begun since has ended. changes counts those notices, and listingFrom
+	// is the count when the listing under way began: a listing begun
+	// before the last notice leaves the tools stale.
+	stale       bool
+	changes     uint64
+	listingFrom uint64
 }
 
-// lookup returns the tool named name, or nil when it is not known.
+// lookup returns the tool named name, or nil when it is not known or the
+// tools are stale: a call is never judged by a schema the server may have
+// replaced.
 func (ts *toolSet) lookup(name string) *tool {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
+	if ts.stale {
+		return nil
+	}
 	return ts.tools[name]
+}
+
+// markStale notes the server's notifications/tools/list_changed.
+func (ts *toolSet) markStale() {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	ts.stale = true
+	ts.changes++
 }
 
 // learn reads one page of a tools/list result, before it is forwarded to
 // the client (so that a call the client sends once it has read the list is
-// checked). first says that the request had no cursor: the page starts a
+// checked). A listing that ends clears the staleness of the tools, unless
+// the server announced a change since it began. first says that the request had no cursor: the page starts a
 // new listing. A listing replaces the tools known when its last page (one
 // without nextCursor) arrives; until then, tools it has not listed yet stay
 // known with their old schemas, and the tools it has listed are known with
@@ -97,6 +118,7 @@ func (ts *toolSet) learn(p *Proxy, result json.RawMessage, first bool) (next str
 	}
 	if first {
 		ts.listing = map[string]bool{}
+		ts.listingFrom = ts.changes
 	}
 	for _, t := range learned {
 		ts.tools[t.name] = t
@@ -111,6 +133,9 @@ func (ts *toolSet) learn(p *Proxy, result json.RawMessage, first bool) (next str
 			}
 		}
 		ts.listing = nil
+		if ts.listingFrom == ts.changes {
+			ts.stale = false
+		}
 	}
 	return next, true
 }

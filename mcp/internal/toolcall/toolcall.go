@@ -29,6 +29,10 @@ const MetaIssues = "selfheal/issues"
 // Structured).
 type IssuesContent struct {
 	Issues issues.List `json:"issues"`
+	// ServerMessage is what the server said when it rejected the call
+	// (see mcp/proxy): set only where selfheal's answer takes the place of
+	// the server's.
+	ServerMessage string `json:"serverMessage,omitempty"`
 }
 
 // Structured returns the structured form of list as e bounds it (see
