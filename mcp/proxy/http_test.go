@@ -152,12 +152,19 @@ func TestHTTPProxy(t *testing.T) {
 				t.Errorf("tools/list through the proxy:\n%s\nwant (direct):\n%s", got, want)
 			}
 			bad := callTool(t, via, "write_file", map[string]any{"path": "a.txt", "content": 7})
+			// The server rejects it; the answer takes the place of its own,
+			// and keeps what it said.
+			said := callTool(t, direct, "write_file", map[string]any{"path": "a.txt", "content": 7})
 			if !bad.IsError || !strings.Contains(text(bad), `<validation_error action="write_file">`) ||
-				!strings.Contains(text(bad), "content") {
-				t.Errorf("bad call: isError %v, text:\n%s", bad.IsError, text(bad))
+				!strings.Contains(text(bad), `<field name="content">`) ||
+				!strings.Contains(text(bad), "<server_message>"+text(said)+"</server_message>") {
+				t.Errorf("bad call: isError %v, text:\n%s\nthe server's own answer: %s", bad.IsError, text(bad), text(said))
+			}
+			if sc, _ := bad.StructuredContent.(map[string]any); sc == nil || sc["serverMessage"] != text(said) {
+				t.Errorf("structured content %v", bad.StructuredContent)
 			}
 			if n := u.calls.Load(); n != 0 {
-				t.Errorf("the bad call reached the server (%d calls)", n)
+				t.Errorf("the bad call ran (%d calls)", n)
 			}
 			args := map[string]any{"path": "a.txt", "content": "hi"}
 			got, want := callTool(t, via, "write_file", args), callTool(t, direct, "write_file", args)
