@@ -1,7 +1,8 @@
 // Package jsonschemav6 turns the validation failures of
 // github.com/santhosh-tekuri/jsonschema/v6 into normalized issues, mapped
 // from the library's typed error kinds (package kind), never from its
-// English text.
+// English text. Patterns are read as JSON Schema defines them, as
+// ECMAScript regular expressions (see Compile).
 //
 // Compile a schema once with Compile and call Schema.Validate (or
 // ValidateJSON) per request: it returns nil for valid arguments and

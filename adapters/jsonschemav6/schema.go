@@ -45,6 +45,8 @@ type config struct {
 	configureHook func(*jsonschema.Compiler)
 	maxDepth      int
 	typos         bool
+	// skipPattern is WithUncompilablePatterns' function.
+	skipPattern func(pattern string, err error)
 }
 
 // WithFormatAssertion turns the checking of "format" on or off. It is on
@@ -69,7 +71,8 @@ func WithLocation(u string) Option {
 }
 
 // WithCompiler calls f on the library's compiler before compiling, to
-// register custom formats, vocabularies or a regexp engine, to set the
+// register custom formats, vocabularies or a regexp engine (replacing
+// Compile's, see WithUncompilablePatterns), to set the
 // draft of a schema without "$schema" (DefaultDraft; 2020-12 by default),
 // or to check contentEncoding, contentMediaType and contentSchema
 // (AssertContent; off by default). f runs after the other options; set a
@@ -91,6 +94,19 @@ func WithMaxDepth(n int) Option {
 	return func(c *config) { c.maxDepth = n }
 }
 
+// WithUncompilablePatterns keeps a schema with a pattern that no regular
+// expression engine compiles, and calls report with it and ECMAScript's
+// reason, once per pattern, during Compile. Such a pattern is skipped and
+// the rest of the schema still checked: a "pattern" keyword never fails,
+// and a "patternProperties" entry counts as declaring every property
+// without checking its value (which properties it meant is unknown).
+// Without it (or with a nil report) such a schema is an error of Compile.
+// A regexp engine set through WithCompiler replaces Compile's, and with it
+// this skipping.
+func WithUncompilablePatterns(report func(pattern string, err error)) Option {
+	return func(c *config) { c.skipPattern = report }
+}
+
 // recorder keeps each document a loader returns, so that bounds can be
 // written as the document wrote them.
 type recorder struct {
@@ -109,6 +125,17 @@ func (r recorder) Load(u string) (any, error) {
 // Compile compiles a JSON Schema document. A schema that is not JSON, that
 // the meta-schema rejects, or whose references cannot be resolved is an
 // error, returned here rather than shown to a model later.
+//
+// Patterns are read as JSON Schema defines them, as ECMAScript regular
+// expressions with the u flag: lookaround, backreferences and \p{Letter}
+// work, \d is [0-9] and \s is ECMAScript's white space. Go's regexp
+// matches those it reads alike, in linear time; the others go to a
+// backtracking engine (github.com/dlclark/regexp2), whose match is cut
+// after 100 to 200 ms and then counts as a match: what cannot be judged is
+// not refused, the server decides. A pattern that is not ECMAScript is
+// read as Go's regexp reads it (\pL, (?P<name>…)), else as JavaScript
+// without the u flag does ("^(?!-)[\w-.]+$"); see WithUncompilablePatterns
+// for one that nothing reads.
 func Compile(schema []byte, opts ...Option) (*Schema, error) {
 	cfg := config{formats: true, location: defaultLocation}
 	for _, o := range opts {
@@ -123,6 +150,8 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 	s := &Schema{maxDepth: cfg.maxDepth}
 	docs := schemaconv.Docs{}
 	c := jsonschema.NewCompiler()
+	engine := &patternEngine{skip: cfg.skipPattern}
+	c.UseRegexpEngine(engine.compile)
 	if cfg.formats {
 		c.AssertFormat()
 	}
@@ -140,8 +169,14 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 		return nil, fmt.Errorf("jsonschemav6: %w", err)
 	}
 	sch, err := c.Compile(loc)
+	// From here on the engine judges values of format "regex", the
+	// model's, not the schema's patterns.
+	engine.skip = nil
 	if err != nil {
 		return nil, fmt.Errorf("jsonschemav6: the schema does not compile: %w", err)
+	}
+	if len(engine.skipped) > 0 {
+		acceptSkippedKeys(sch)
 	}
 	docs[loc] = doc
 	s.k = schemav6.New(sch, docs)
