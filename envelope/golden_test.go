@@ -11,9 +11,9 @@ import (
 	"github.com/selfheal/selfheal/envelope"
 )
 
-// The two examples of DESIGN.md 2.1 and 2.2, which must be reproduced byte for
-// byte. They are literals here as well as golden files so that -update cannot
-// quietly change the wire contract.
+// The examples of docs/DESIGN.md 2.1, 2.2 and 2.3, which must be reproduced
+// byte for byte. They are literals here as well as golden files so that
+// -update cannot quietly change the wire contract.
 const (
 	seedToolError = `<tool_error code="NOT_FOUND" severity="error">
   <message>No invoice with that ID</message>
@@ -30,8 +30,8 @@ const (
   <field name="id">Invalid email format. You sent: 'not-an-email'. Expected a valid email address.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`
-	// The example of issue 27: a forwarded call the server rejected, with
-	// the server's own words kept beside selfheal's.
+	// 2.3: a forwarded call the server rejected, with the server's own
+	// words kept beside selfheal's (issue 27).
 	seedServerMessage = `<validation_error action="write_file">
   <field name="content">Required field is missing. You sent: nothing. Expected a string.</field>
   <server_message>MCP error -32602: Input validation error: Invalid arguments for tool write_file: …</server_message>
