@@ -26,6 +26,9 @@
 // transparently. Bounds are written exactly as the schema wrote them ("0.1",
 // "1e9") when Compile saw the document. Version 5 gives no reason for a
 // format failure, so Message stays empty where jsonschemav6 fills it.
+// Version 5 reads patterns with Go's regexp (RE2) and takes no other
+// engine: an ECMAScript-only pattern (lookaround, backreferences) is an
+// error of Compile; jsonschemav6 reads patterns as JSON Schema does.
 //
 // With WithTypos, Validate also reports undeclared keys that are near
 // misses of declared properties not sent ("dryrun" for "dryRun"), even in

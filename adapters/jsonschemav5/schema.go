@@ -7,6 +7,8 @@ import (
 	"io"
 	"math/big"
 	"net/url"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/selfheal/selfheal/internal/jsonvalue"
@@ -96,7 +98,11 @@ func WithMaxDepth(n int) Option {
 
 // Compile compiles a JSON Schema document. A schema that is not JSON, that
 // the meta-schema rejects, or whose references cannot be resolved is an
-// error, returned here rather than shown to a model later.
+// error, returned here rather than shown to a model later. So is a pattern
+// Go's regexp does not compile, although JSON Schema's patterns are
+// ECMAScript regular expressions ("^(?!admin)"): version 5 has no way to
+// be given another engine, and the error names the pattern and says so.
+// Compile such a schema with jsonschemav6.
 func Compile(schema []byte, opts ...Option) (*Schema, error) {
 	cfg := config{formats: true, location: defaultLocation}
 	for _, o := range opts {
@@ -142,7 +148,7 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 	}
 	sch, err := c.Compile(loc)
 	if err != nil {
-		return nil, fmt.Errorf("jsonschemav5: the schema does not compile: %w", compileError(err))
+		return nil, fmt.Errorf("jsonschemav5: the schema does not compile: %s%w", notRE2(s.docs), compileError(err))
 	}
 	s.sch = sch
 	s.locs = index(sch)
@@ -171,6 +177,48 @@ func compileError(err error) error {
 	}
 	walk(ve)
 	return fmt.Errorf("%w%s", err, b.String())
+}
+
+// notRE2 names, for the error of a schema that does not compile, the
+// first pattern (pattern or a patternProperties key) of docs that Go's
+// regexp does not compile, with what to do about it; "" when there is
+// none. A "pattern" member that is not a keyword (inside a const) may be
+// named too: it only words an error there already is.
+func notRE2(docs schemaconv.Docs) string {
+	var bad []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				if p, ok := x.(string); ok && k == "pattern" {
+					if _, err := regexp.Compile(p); err != nil {
+						bad = append(bad, p)
+					}
+				}
+				if m, ok := x.(map[string]any); ok && k == "patternProperties" {
+					for p := range m {
+						if _, err := regexp.Compile(p); err != nil {
+							bad = append(bad, p)
+						}
+					}
+				}
+				walk(x)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	for _, doc := range docs {
+		walk(doc)
+	}
+	if len(bad) == 0 {
+		return ""
+	}
+	slices.Sort(bad)
+	return fmt.Sprintf("the pattern %q is not a Go regular expression: version 5 compiles patterns with Go's regexp (RE2: no lookaround, no backreferences), while JSON Schema's are ECMAScript; jsonschemav6 reads them: ", bad[0])
 }
 
 // record keeps a schema document under its URL and, when it has one, its
