@@ -7,6 +7,7 @@ import (
 
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/internal/facade"
 	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/jsonvalue"
 	"github.com/selfheal/selfheal/issues"
@@ -189,10 +190,11 @@ func (p *Proxy) issuesAnswer(id []byte, t *tool, list issues.List, sites []*issu
 	} else {
 		// What the server said stays where the model reads it: it may have
 		// failed for a reason the schema cannot see (a missing file).
-		sc.ServerMessage = rej.message
+		said := facade.Formatter(e).ServerMessage(rej.message, 0)
+		sc.ServerMessage = said
 		v := e.Result(t.name, list)
 		v.Contract = t.contract
-		v.ServerMessage = rej.message
+		v.ServerMessage = said
 		text = v.String()
 	}
 	res := callResult{

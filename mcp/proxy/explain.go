@@ -3,7 +3,6 @@ package proxy
 import (
 	"bytes"
 	"encoding/json"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -31,7 +30,8 @@ type explanation struct {
 
 // rejection is what a server said when it rejected a call.
 type rejection struct {
-	// message is the server's text, cut to maxServerMessage runes.
+	// message is the server's text, whole: the answer bounds it in the
+	// client's language (see issuesAnswer).
 	message string
 }
 
@@ -78,7 +78,7 @@ func (p *Proxy) answer(x *explanation, m *message) []byte {
 func rejected(m *message) (*rejection, bool) {
 	switch {
 	case m.error != nil:
-		return &rejection{message: cutServerMessage(errorText(m.error))}, true
+		return &rejection{message: errorText(m.error)}, true
 	case m.result != nil:
 		var isError bool
 		var content []byte
@@ -93,7 +93,7 @@ func rejected(m *message) (*rejection, bool) {
 		if !ok || !isError {
 			return nil, false
 		}
-		return &rejection{message: cutServerMessage(resultText(content))}, true
+		return &rejection{message: resultText(content)}, true
 	}
 	return nil, false
 }
@@ -151,20 +151,10 @@ func resultText(content []byte) string {
 		if bl.Type == "text" {
 			b.WriteString(bl.Text)
 		} else {
-			b.WriteString("[" + strconv.Quote(bl.Type) + " content]")
+			b.WriteString("[" + bl.Type + " content]")
 		}
 	}
 	return b.String()
-}
-
-// maxServerMessage bounds, in runes, what the server said that a
-// validation_error carries.
-const maxServerMessage = 1000
-
-// cutServerMessage cuts a server's message to maxServerMessage runes.
-func cutServerMessage(s string) string {
-	// TODO: the envelope's own cut
-	return s
 }
 
 // disagreements are the tools whose server accepted a call their schema

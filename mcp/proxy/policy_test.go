@@ -26,7 +26,9 @@ func TestServerDecides(t *testing.T) {
 		{"error with string data", `"error":{"code":-32000,"message":"failed","data":"no such file"}`,
 			"MCP error -32000: failed no such file"},
 		{"isError result", `"result":{"content":[{"type":"text","text":"Error: ENOENT: no such file or directory, open '/a'"},{"type":"image","data":"AA==","mimeType":"image/png"}],"isError":true}`,
-			"Error: ENOENT: no such file or directory, open '/a'\n[\"image\" content]"},
+			`Error: ENOENT: no such file or directory, open '/a'\n[image content]`},
+		{"long message, cut", `"error":{"code":-32602,"message":"` + strings.Repeat("é", 3000) + `"}`,
+			"MCP error -32602: " + strings.Repeat("é", 981) + "… (3018 characters)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := listed(t)
