@@ -176,7 +176,9 @@ const (
 	// holds the declared properties the keys stand for, each once, in the
 	// order of the first key that stands for it (with as many as Keys,
 	// Allowed[i] is what Keys[i] stands for), and nothing else: an open
-	// schema has no list of "only" keys.
+	// schema has no list of "only" keys. A key that stands for a required
+	// property is not ignored but refused: the property's missing issue
+	// is in the list too, and the formatter words the two as one line.
 	CheckNearMiss = "near_miss"
 )
 

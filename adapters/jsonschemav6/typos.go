@@ -21,9 +21,13 @@ import (
 // issues.CheckNearMiss and Source "selfheal:typo": Path and Input the
 // object, Keys the near-miss keys (sorted), Allowed the declared properties
 // they stand for (each once, in the order of their first key; see
-// issues.CheckNearMiss). A missing-property issue for a property a
-// near-miss key stands for is dropped: one line, 'contents' → 'content',
-// rather than two that read as two problems.
+// issues.CheckNearMiss). A key that stands for a required property leaves
+// the library's missing-property issue beside it, since the tool refuses
+// the call rather than ignore the key (as a closed schema reports the key
+// and the missing property); the formatter words the two as one line at
+// the property, 'contents' → 'content', rather than two that read as two
+// problems. issuesx.HasNearMiss is the rule that finds near misses in a
+// list.
 //
 // Objects are looked at where the schema says which subschema applies:
 // the arguments, and below them through properties, additionalProperties,

@@ -1,6 +1,11 @@
 package formatter
 
-import "github.com/selfheal/selfheal/issues"
+import (
+	"slices"
+
+	"github.com/selfheal/selfheal/internal/suggest"
+	"github.com/selfheal/selfheal/issues"
+)
 
 // A misspelt key and the required field it should have been ('emial' sent,
 // 'email' missing) are one problem, so they are one line, written at the
@@ -8,10 +13,12 @@ import "github.com/selfheal/selfheal/issues"
 //
 //	<field name="email">Required field is missing; did you mean 'email'? You sent: the unknown key 'emial'. Expected a string.</field>
 //
-// The unrecognized_keys issue keeps a line for its other keys, if any. The
-// issues themselves are not changed (their JSON form lists both); only the
-// lines are merged, in run, so that every caller (Append, Fields, Result)
-// sees the same lines under the same budget.
+// An open schema's near miss of a required field is the same problem (the
+// adapter's near-miss issue beside the library's missing field), and gets
+// the same line. The unrecognized_keys issue keeps a line for its other
+// keys, if any. The issues themselves are not changed (their JSON form
+// lists both); only the lines are merged, in run, so that every caller
+// (Append, Fields, Result) sees the same lines under the same budget.
 
 // maxMergeScan bounds the issues a merge is looked for among, so that a
 // call with thousands of issues does not pay for pairs it cannot show.
@@ -30,6 +37,7 @@ type mergeState struct {
 	list    []merged
 	missing []int        // indexes of missing fields, candidates of a merge
 	keys    []string     // the keys of a partly merged unrecognized_keys issue
+	allowed []string     // and, for a near miss, the names they stand for
 	issue   issues.Issue // the issue a merged or shortened line is written from
 	pair    [2]string    // its key sent and the key suggested
 }
@@ -66,7 +74,7 @@ func (s *state) findMerges(list issues.List) {
 			return
 		}
 		for _, k := range u.Keys[:min(len(u.Keys), maxListed)] {
-			c, ok := closest(k, u.Allowed)
+			c, ok := meantBy(u, k)
 			if !ok {
 				continue
 			}
@@ -156,8 +164,36 @@ func (s *state) emitMerged(list issues.List, i int) (handled, ok bool) {
 	}
 	mg.issue = *u
 	mg.issue.Keys = keys
+	if u.Check == issues.CheckNearMiss {
+		// A near miss's Allowed are what its keys stand for, not a list of
+		// "only" keys: what the merged ones stood for goes with them.
+		// (Only the keys a line lists are looked at, as in findMerges.)
+		mg.allowed = mg.allowed[:0]
+		for _, k := range keys[:min(len(keys), maxListed)] {
+			if c, ok := meantBy(u, k); ok && !slices.Contains(mg.allowed, c) {
+				mg.allowed = append(mg.allowed, c)
+			}
+		}
+		mg.issue.Allowed = mg.allowed
+	}
 	s.suggFor = nil
 	return true, s.emitLine(&u.Path, &mg.issue, nil, nil)
+}
+
+// meantBy returns the allowed key the model meant by k, a key of the
+// unrecognized_keys issue u. A near miss's Allowed are the names its keys
+// stand for, found the way the adapter found them: the same name written
+// another way ("DRY_RUN" for "dryRun", too far for an edit distance)
+// before the closest. For a closed schema, the closest allowed key.
+func meantBy(u *issues.Issue, k string) (string, bool) {
+	if u.Check == issues.CheckNearMiss {
+		for _, a := range u.Allowed {
+			if suggest.SameName(k, a) {
+				return a, true
+			}
+		}
+	}
+	return closest(k, u.Allowed)
 }
 
 // childOf reports whether p is parent with the key k appended.
@@ -212,6 +248,7 @@ func (mg *mergeState) reset() {
 	}
 	clear(mg.list)
 	clear(mg.keys)
-	mg.list, mg.keys = mg.list[:0], mg.keys[:0]
+	clear(mg.allowed)
+	mg.list, mg.keys, mg.allowed = mg.list[:0], mg.keys[:0], mg.allowed[:0]
 	mg.issue, mg.pair = issues.Issue{}, [2]string{}
 }

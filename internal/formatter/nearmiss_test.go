@@ -1,6 +1,7 @@
 package formatter
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/selfheal/selfheal/internal/issuesx"
@@ -41,6 +42,52 @@ func TestNearMiss(t *testing.T) {
 		}
 		buf := tc.f.AppendValidation(nil, "edit_file", list)
 		if n := testing.AllocsPerRun(200, func() { buf = tc.f.AppendValidation(buf[:0], "edit_file", list) }); n != 0 {
+			t.Errorf("AppendValidation allocates %v times per call", n)
+		}
+	}
+}
+
+// A near miss of a required property is worded with its missing issue as
+// one line at the property, as a closed schema's unrecognized key is: the
+// key found by the same rule as the adapter's (the same name written
+// another way first); the object's line keeps the other keys and only what
+// they stand for.
+func TestNearMissRequired(t *testing.T) {
+	obj := map[string]any{"dryrun": true, "q-u-e-r-y": "x", "tpe": "a"}
+	list := issues.List{
+		{Code: issues.InvalidType, Path: P{"query"}, Absent: true, Expected: issues.TypeString, Source: "jsonschema:required"},
+		{Code: issues.InvalidType, Path: P{"type"}, Absent: true, Expected: issues.TypeString, Source: "jsonschema:required"},
+		{Code: issues.UnrecognizedKeys, Path: P{}, Input: obj, Keys: []string{"dryrun", "q-u-e-r-y", "tpe"},
+			Allowed: []string{"dryRun", "query", "type"}, Check: issues.CheckNearMiss, Source: issuesx.SourceTypo},
+	}
+	for _, tc := range []struct {
+		f    *Formatter
+		want []string
+	}{
+		{New(DefaultOptions()), []string{
+			"(root)\tUnrecognized key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores keys it does not declare.",
+			"query\tRequired field is missing; did you mean 'query'? You sent: the unknown key 'q-u-e-r-y'. Expected a string.",
+			"type\tRequired field is missing; did you mean 'type'? You sent: the unknown key 'tpe'. Expected a string.",
+		}},
+		{New(Options{Catalog: locales.Match("ja")}), []string{
+			"(root)\t不明なキーです。'dryRun' の間違いではありませんか。送信値: 'dryrun'。期待: そのキー。宣言されていないキーはツールに無視されます。",
+			"query\t必須フィールドがありません。'query' の間違いではありませんか。送信値: 不明なキー 'q-u-e-r-y'。期待: 文字列。",
+			"type\t必須フィールドがありません。'type' の間違いではありませんか。送信値: 不明なキー 'tpe'。期待: 文字列。",
+		}},
+	} {
+		fields, _ := tc.f.Fields(list)
+		var got []string
+		for _, fl := range fields {
+			got = append(got, fl.Name+"\t"+fl.Text)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("got  %q\nwant %q", got, tc.want)
+		}
+		if race.Enabled {
+			continue
+		}
+		buf := tc.f.AppendValidation(nil, "search", list)
+		if n := testing.AllocsPerRun(200, func() { buf = tc.f.AppendValidation(buf[:0], "search", list) }); n != 0 {
 			t.Errorf("AppendValidation allocates %v times per call", n)
 		}
 	}

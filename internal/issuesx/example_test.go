@@ -3,6 +3,7 @@ package issuesx_test
 import (
 	"fmt"
 
+	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 )
@@ -33,4 +34,32 @@ func ExampleCheckDepth() {
 	fmt.Println(deep, is.Path, is.Input.(issues.Unknown).Type)
 	// Output:
 	// true a[0] array
+}
+
+// A misspelt key in an open schema is a near miss whether it stands for an
+// optional property or a required one; for a required one the missing
+// property is in the list too, since the tool refuses the call.
+func ExampleHasNearMiss() {
+	sch, err := jsonschemav6.Compile([]byte(`{"type":"object",
+		"properties":{"query":{"type":"string"},"dryRun":{"type":"boolean"}},"required":["query"]}`),
+		jsonschemav6.WithTypos(true))
+	if err != nil {
+		panic(err)
+	}
+	for _, args := range []map[string]any{
+		{"query": "x", "dryrun": true},
+		{"qurey": "x"},
+		{"query": 1},
+	} {
+		list := sch.Validate(args)
+		fmt.Print(issuesx.HasNearMiss(list), ":")
+		for _, is := range list {
+			fmt.Print(" ", is.Code, " ", is.Path)
+		}
+		fmt.Println()
+	}
+	// Output:
+	// true: unrecognized_keys (root)
+	// true: invalid_type query unrecognized_keys (root)
+	// false: invalid_type query
 }

@@ -27,6 +27,30 @@ func Compare(a, b *issues.Issue) int {
 // failed, the adapter found the near miss itself.
 const SourceTypo = "selfheal:typo"
 
+// HasNearMiss reports whether list holds a near miss: an unrecognized_keys
+// issue with Check issues.CheckNearMiss, which the JSON Schema adapters
+// build (with Source SourceTypo) for an undeclared key that stands for a
+// declared property not sent. A caller that answers near misses itself
+// (the proxy does, before forwarding a call the server would get wrong)
+// recognises them by this rule alone, whatever else the list holds.
+//
+// A key that stands for an optional property is the near-miss issue
+// alone: the tool would ignore the key. One that stands for a required
+// property is the near-miss issue too, and the library's missing-property
+// issue (invalid_type, absent, at the property's path) is beside it in the
+// list, as a closed schema reports its unrecognized key beside the
+// missing property: the tool would refuse the call. The formatter words
+// the pair as one line at the property. Answer with the whole list: its
+// other issues are the call's other problems.
+func HasNearMiss(list issues.List) bool {
+	for i := range list {
+		if list[i].Code == issues.UnrecognizedKeys && list[i].Check == issues.CheckNearMiss {
+			return true
+		}
+	}
+	return false
+}
+
 // SourceDepth is the Source of the issue that refuses too deep a value
 // (issues.CheckDepthJSON, CheckDepth); the issues package writes the
 // same string.

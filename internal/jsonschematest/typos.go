@@ -21,6 +21,13 @@ const (
 	WriteFileSchema = `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"path":{"type":"string"},"content":{"type":"string"}},"required":["path","content"]}`
 )
 
+// SearchSchema is an open schema with a required property and optional
+// ones; SearchSchemaClosed the same, closed.
+const (
+	SearchSchema       = `{"type":"object","properties":{"query":{"type":"string"},"limit":{"type":"integer"},"dryRun":{"type":"boolean"}},"required":["query"]}`
+	SearchSchemaClosed = `{"type":"object","properties":{"query":{"type":"string"},"limit":{"type":"integer"},"dryRun":{"type":"boolean"}},"required":["query"],"additionalProperties":false}`
+)
+
 // TypoCase is one schema, one instance and the field lines of the
 // validation_error the facade renders for the adapter's issues with near
 // misses on (WithTypos), each "name<TAB>text" in the order shown; no line
@@ -39,10 +46,14 @@ var TypoTable = []TypoCase{
 		Ja:   []string{"(root)\t不明なキーです。'dryRun' の間違いではありませんか。送信値: 'dryrun'。期待: そのキー。宣言されていないキーはツールに無視されます。"},
 		Issues: `[{"code":"unrecognized_keys","path":[],"input":{"path":"a","edits":[],"dryrun":true},"keys":["dryrun"],"allowed":["dryRun"],
 			"check":"near_miss","source":"selfheal:typo"}]`},
-	// The missing content is what 'contents' stands for: one line, not two.
+	// content is required: the tool refuses the call rather than ignore
+	// the key, so the line says the field is missing, at the field, with
+	// the key sent, as a closed schema's does. The issues keep both.
 	{Name: "write_file contents", Schema: WriteFileSchema, Instance: `{"path":"a","contents":"x"}`,
-		Want: []string{"(root)\tUnrecognized key; did you mean 'content'? You sent: 'contents'. Expected that key: the tool ignores keys it does not declare."},
-		Issues: `[{"code":"unrecognized_keys","path":[],"input":{"path":"a","contents":"x"},"keys":["contents"],"allowed":["content"],
+		Want: []string{"content\tRequired field is missing; did you mean 'content'? You sent: the unknown key 'contents'. Expected a string."},
+		Ja:   []string{"content\t必須フィールドがありません。'content' の間違いではありませんか。送信値: 不明なキー 'contents'。期待: 文字列。"},
+		Issues: `[{"code":"invalid_type","path":["content"],"expected":"string","source":"jsonschema:required"},
+			{"code":"unrecognized_keys","path":[],"input":{"path":"a","contents":"x"},"keys":["contents"],"allowed":["content"],
 			"check":"near_miss","source":"selfheal:typo"}]`},
 	{Name: "snake case", Schema: EditFileSchema, Instance: `{"path":"a","edits":[],"dry_run":true}`,
 		Want: []string{"(root)\tUnrecognized key; did you mean 'dryRun'? You sent: 'dry_run'. Expected that key: the tool ignores keys it does not declare."}},
@@ -54,7 +65,61 @@ var TypoTable = []TypoCase{
 	{Name: "two keys for one name", Schema: EditFileSchema, Instance: `{"path":"a","edits":[],"dryrun":true,"dry_run":false}`,
 		Want: []string{"(root)\tUnrecognized keys; did you mean 'dryRun'? You sent: 'dry_run', 'dryrun'. Expected those keys: the tool ignores keys it does not declare."}},
 	{Name: "two in one object", Schema: WriteFileSchema, Instance: `{"pth":"a","contents":"x"}`,
-		Want: []string{"(root)\tUnrecognized keys; did you mean 'content', 'path'? You sent: 'contents', 'pth'. Expected those keys: the tool ignores keys it does not declare."}},
+		Want: []string{
+			"content\tRequired field is missing; did you mean 'content'? You sent: the unknown key 'contents'. Expected a string.",
+			"path\tRequired field is missing; did you mean 'path'? You sent: the unknown key 'pth'. Expected a string.",
+		}},
+	// One near miss of an optional property, one of a required one: the
+	// object's line keeps the first only, and what it stands for.
+	{Name: "optional and required in one object", Schema: SearchSchema, Instance: `{"qurey":"x","dryrun":true}`,
+		Want: []string{
+			"(root)\tUnrecognized key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores keys it does not declare.",
+			"query\tRequired field is missing; did you mean 'query'? You sent: the unknown key 'qurey'. Expected a string.",
+		},
+		Ja: []string{
+			"(root)\t不明なキーです。'dryRun' の間違いではありませんか。送信値: 'dryrun'。期待: そのキー。宣言されていないキーはツールに無視されます。",
+			"query\t必須フィールドがありません。'query' の間違いではありませんか。送信値: 不明なキー 'qurey'。期待: 文字列。",
+		},
+		Issues: `[{"code":"invalid_type","path":["query"],"expected":"string","source":"jsonschema:required"},
+			{"code":"unrecognized_keys","path":[],"input":{"qurey":"x","dryrun":true},"keys":["dryrun","qurey"],"allowed":["dryRun","query"],
+			"check":"near_miss","source":"selfheal:typo"}]`},
+	// A closed schema's library reports the key and the missing field: the
+	// same line as the open schema's near miss.
+	{Name: "required, closed", Schema: SearchSchemaClosed, Instance: `{"qurey":"x"}`,
+		Want: []string{"query\tRequired field is missing; did you mean 'query'? You sent: the unknown key 'qurey'. Expected a string."},
+		Ja:   []string{"query\t必須フィールドがありません。'query' の間違いではありませんか。送信値: 不明なキー 'qurey'。期待: 文字列。"}},
+	{Name: "required, open", Schema: SearchSchema, Instance: `{"qurey":"x"}`,
+		Want: []string{"query\tRequired field is missing; did you mean 'query'? You sent: the unknown key 'qurey'. Expected a string."},
+		Ja:   []string{"query\t必須フィールドがありません。'query' の間違いではありませんか。送信値: 不明なキー 'qurey'。期待: 文字列。"}},
+	{Name: "optional, open", Schema: SearchSchema, Instance: `{"query":"x","limt":3}`,
+		Want: []string{"(root)\tUnrecognized key; did you mean 'limit'? You sent: 'limt'. Expected that key: the tool ignores keys it does not declare."},
+		Ja:   []string{"(root)\t不明なキーです。'limit' の間違いではありませんか。送信値: 'limt'。期待: そのキー。宣言されていないキーはツールに無視されます。"}},
+	{Name: "required, nested, closed", Schema: `{"type":"object","properties":{"filter":` + SearchSchemaClosed + `},"required":["filter"]}`,
+		Instance: `{"filter":{"qurey":"x"}}`,
+		Want:     []string{"filter.query\tRequired field is missing; did you mean 'query'? You sent: the unknown key 'qurey'. Expected a string."}},
+	{Name: "required, nested, open", Schema: `{"type":"object","properties":{"filter":` + SearchSchema + `},"required":["filter"]}`,
+		Instance: `{"filter":{"qurey":"x","dryrun":true}}`,
+		Want: []string{
+			"filter\tUnrecognized key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores keys it does not declare.",
+			"filter.query\tRequired field is missing; did you mean 'query'? You sent: the unknown key 'qurey'. Expected a string.",
+		},
+		Ja: []string{
+			"filter\t不明なキーです。'dryRun' の間違いではありませんか。送信値: 'dryrun'。期待: そのキー。宣言されていないキーはツールに無視されます。",
+			"filter.query\t必須フィールドがありません。'query' の間違いではありませんか。送信値: 不明なキー 'qurey'。期待: 文字列。",
+		},
+		Issues: `[{"code":"unrecognized_keys","path":["filter"],"input":{"qurey":"x","dryrun":true},"keys":["dryrun","qurey"],"allowed":["dryRun","query"],
+			"check":"near_miss","source":"selfheal:typo"},
+			{"code":"invalid_type","path":["filter","query"],"expected":"string","source":"jsonschema:required"}]`},
+	// The same name beyond the edit distance stands for a required field too.
+	{Name: "required, separators everywhere", Schema: SearchSchema, Instance: `{"q-u-e-r-y":"x"}`,
+		Want: []string{"query\tRequired field is missing; did you mean 'query'? You sent: the unknown key 'q-u-e-r-y'. Expected a string."}},
+	// The first key is the missing field's; the other is still a near miss
+	// the tool ignores.
+	{Name: "required, two keys for it", Schema: SearchSchema, Instance: `{"qeury":"x","qurey":"y"}`,
+		Want: []string{
+			"(root)\tUnrecognized key; did you mean 'query'? You sent: 'qurey'. Expected that key: the tool ignores keys it does not declare.",
+			"query\tRequired field is missing; did you mean 'query'? You sent: the unknown key 'qeury'. Expected a string.",
+		}},
 	// Near a property that was sent: an extra key, not a misspelling.
 	{Name: "near a property sent", Schema: EditFileSchema, Instance: `{"path":"a","edits":[],"dryRun":false,"dryrun":true}`},
 	{Name: "near a property sent, another missing", Schema: WriteFileSchema, Instance: `{"path":"a","pth":"b"}`,
@@ -70,7 +135,7 @@ var TypoTable = []TypoCase{
 		Want:     []string{"opts\tUnrecognized key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores keys it does not declare."}},
 	// The missing newText is what 'newtext' stands for.
 	{Name: "nested in items", Schema: EditFileSchema, Instance: `{"path":"a","edits":[{"oldText":"x","newText":"y"},{"oldText":"x","newtext":"y"}]}`,
-		Want: []string{"edits[1]\tUnrecognized key; did you mean 'newText'? You sent: 'newtext'. Expected that key: the tool ignores keys it does not declare."}},
+		Want: []string{"edits[1].newText\tRequired field is missing; did you mean 'newText'? You sent: the unknown key 'newtext'. Expected a string."}},
 	{Name: "through $ref and allOf", Schema: `{"$ref":"#/$defs/args","$defs":{"args":{"allOf":[{"properties":{"dryRun":{}}}],"properties":{"path":{}}}}}`,
 		Instance: `{"path":"a","dryrun":true}`,
 		Want:     []string{"(root)\tUnrecognized key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores keys it does not declare."}},

@@ -76,16 +76,17 @@ func WithMaxDepth(n int) Option { return toolcall.WithMaxDepth(n) }
 // validation_error that says what was meant (IsError true), even when the
 // schema is open and would accept the call, since the handler would never
 // see the argument it was meant to be. The issue is an unrecognized_keys
-// with Check issues.CheckNearMiss (see jsonschemav6.WithTypos); a missing
-// required property a near-miss key stands for is reported as that one
-// issue. A valid call without one pays a walk of its arguments and no
+// with Check issues.CheckNearMiss (see jsonschemav6.WithTypos); for a
+// required property the missing-property issue is kept beside it, and the
+// two are one line at the property ("Required field is missing; did you
+// mean 'content'? …"). A valid call without one pays a walk of its arguments and no
 // allocation. It replaces a jsonschemav6.WithTypos given to
 // WithSchemaOptions.
 //
 // Middleware leaves the calls go-sdk accepts alone, so there it words only
-// the calls go-sdk rejects (write_file with "contents" is one line, not a
-// missing "content"); register with AddTool to stop a call go-sdk accepts
-// ("dryrun").
+// the calls go-sdk rejects (write_file with "contents" is one line at
+// "content" that names the key sent, not a bare missing "content");
+// register with AddTool to stop a call go-sdk accepts ("dryrun").
 func WithTypos(on bool) Option { return toolcall.WithTypos(on) }
 
 // WithContract makes the validation errors contract-aware: each tool's

@@ -16,14 +16,15 @@ import (
 // the handler runs without the argument meant (dryRun has a default, which
 // must not hide 'dryrun').
 func TestTypos(t *testing.T) {
-	const dryrun = "Unrecognized key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores keys it does not declare."
-	const contents = "Unrecognized key; did you mean 'content'? You sent: 'contents'. Expected that key: the tool ignores keys it does not declare."
+	const dryrun = `<field name="(root)">Unrecognized key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores keys it does not declare.</field>`
+	// content is required: the tool refuses the call without it.
+	const contents = `<field name="content">Required field is missing; did you mean 'content'? You sent: the unknown key 'contents'. Expected a string.</field>`
 	for _, tc := range []struct {
 		name   string
 		opts   []gosdk.Option
 		schema string
 		args   string
-		want   string // the field line, "" when the handler runs
+		want   string // the field element, "" when the handler runs
 	}{
 		{"dryrun", []gosdk.Option{gosdk.WithTypos(true)}, jsonschematest.EditFileSchema, `{"path":"a","edits":[],"dryrun":true}`, dryrun},
 		{"dryrun, option off", nil, jsonschematest.EditFileSchema, `{"path":"a","edits":[],"dryrun":true}`, ""},
@@ -49,7 +50,7 @@ func TestTypos(t *testing.T) {
 				}
 				return
 			}
-			want := "<validation_error action=\"tool\">\n  <field name=\"(root)\">" + tc.want + "</field>\n" +
+			want := "<validation_error action=\"tool\">\n  " + tc.want + "\n" +
 				"  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>\n</validation_error>"
 			if got := text(t, res); !res.IsError || got != want || ran != 0 {
 				t.Errorf("isError %v, handler ran %d times, got\n%s\nwant\n%s", res.IsError, ran, got, want)
@@ -74,7 +75,7 @@ func TestTyposMiddleware(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "<validation_error action=\"write_file\">\n  <field name=\"(root)\">Unrecognized key; did you mean 'content'? You sent: 'contents'. Expected that key: the tool ignores keys it does not declare.</field>\n" +
+	want := "<validation_error action=\"write_file\">\n  <field name=\"content\">Required field is missing; did you mean 'content'? You sent: the unknown key 'contents'. Expected a string.</field>\n" +
 		"  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>\n</validation_error>"
 	if got := text(t, res); !res.IsError || ran != 0 || got != want {
 		t.Errorf("isError %v, handler ran %d times, got\n%s\nwant\n%s", res.IsError, ran, got, want)

@@ -17,14 +17,15 @@ import (
 // the handler runs without the argument meant. AddTool and Middleware
 // alike.
 func TestTypos(t *testing.T) {
-	const dryrun = "Unrecognized key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores keys it does not declare."
-	const contents = "Unrecognized key; did you mean 'content'? You sent: 'contents'. Expected that key: the tool ignores keys it does not declare."
+	const dryrun = `<field name="(root)">Unrecognized key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores keys it does not declare.</field>`
+	// content is required: the tool refuses the call without it.
+	const contents = `<field name="content">Required field is missing; did you mean 'content'? You sent: the unknown key 'contents'. Expected a string.</field>`
 	for _, tc := range []struct {
 		name   string
 		opts   []mcpgo.Option
 		schema string
 		args   string
-		want   string // the field line, "" when the handler runs
+		want   string // the field element, "" when the handler runs
 	}{
 		{"dryrun", []mcpgo.Option{mcpgo.WithTypos(true)}, jsonschematest.EditFileSchema, `{"path":"a","edits":[],"dryrun":true}`, dryrun},
 		{"dryrun, option off", nil, jsonschematest.EditFileSchema, `{"path":"a","edits":[],"dryrun":true}`, ""},
@@ -58,7 +59,7 @@ func TestTypos(t *testing.T) {
 					}
 					return
 				}
-				want := "<validation_error action=\"tool\">\n  <field name=\"(root)\">" + tc.want + "</field>\n" +
+				want := "<validation_error action=\"tool\">\n  " + tc.want + "\n" +
 					"  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>\n</validation_error>"
 				if got := text(res); !res.IsError || got != want || ran != 0 {
 					t.Errorf("isError %v, handler ran %d times, got\n%s\nwant\n%s", res.IsError, ran, got, want)

@@ -130,22 +130,19 @@ func (sh *Shape) target(key string, sent *sentSet) (string, bool) {
 // (sorted), Allowed the declared properties they stand for, each once, in
 // the order of their first key.
 //
-// A missing-property issue (invalid_type with Absent) in list[from:] for a
-// property that a near-miss key stands for is dropped: the model sent the
-// value under the wrong name, and one line naming both is the fix ('contents'
-// → 'content'), where two would read as two problems.
+// The library's issues are kept, a missing-property issue for a name a
+// near-miss key stands for too: the property is required, so the tool
+// refuses the call rather than ignore the key, and the list must say so,
+// as a closed schema's does (the library's unrecognized key beside its
+// missing property). A formatter words the pair as one line at the
+// property ('contents' → 'content'), where two would read as two problems.
+// The near misses go after the library's issues, before an Omitted issue,
+// so the library's issues keep their indexes.
 //
 // When the instance has no near miss, Append returns list as it was and
 // allocates nothing. Past issuesx.BuildLimit issues in list[from:] the near
 // misses are counted into its issuesx.Omitted.
 func Append(list issues.List, from int, root *Shape, instance any) issues.List {
-	return AppendAt(list, nil, from, root, instance)
-}
-
-// AppendAt is Append for a list whose issues have sites, by index (see
-// issuesx.Site): a near miss moves and drops the issues past from, whose
-// sites are then dropped too, and those issues worded without them.
-func AppendAt(list issues.List, sites *[]*issuesx.Site, from int, root *Shape, instance any) issues.List {
 	if root == nil {
 		return list
 	}
@@ -157,13 +154,16 @@ func AppendAt(list issues.List, sites *[]*issuesx.Site, from int, root *Shape, i
 	if !probe.found {
 		return list
 	}
-	if sites != nil && len(*sites) > from {
-		clear((*sites)[from:])
-		*sites = (*sites)[:from]
-	}
 	w := walker{track: true}
 	w.walk(root, instance)
-	return w.merge(list, from)
+	return w.appendTo(list, from)
+}
+
+// AppendAt is Append for a list whose issues have sites, by index (see
+// issuesx.Site). The sites stay as they are: Append moves none of the
+// library's issues.
+func AppendAt(list issues.List, _ *[]*issuesx.Site, from int, root *Shape, instance any) issues.List {
+	return Append(list, from, root, instance)
 }
 
 // miss is one near-miss key of an object, and the name it stands for.
@@ -306,25 +306,15 @@ func (w *walker) object(sh *Shape, obj map[string]any, sent *sentSet) {
 	}
 }
 
-// merge drops the missing-property issues the misses stand for from
-// list[from:] and appends one issue per object with misses.
-func (w *walker) merge(list issues.List, from int) issues.List {
+// appendTo appends one issue per object with misses to list, whose
+// issues from index from on are the library's, before its Omitted issue.
+func (w *walker) appendTo(list issues.List, from int) issues.List {
 	var omitted issues.Issue
 	hasOmitted := len(list) > from && issuesx.OmittedCount(&list[len(list)-1]) > 0
 	if hasOmitted {
 		omitted = list[len(list)-1]
 		list = list[:len(list)-1]
 	}
-	// Drop, keeping the order of the others.
-	kept := list[:from]
-	for i := from; i < len(list); i++ {
-		if !w.standsFor(&list[i]) {
-			kept = append(kept, list[i])
-		}
-	}
-	clear(list[len(kept):])
-	list = kept
-
 	added := make(issues.List, 0, len(w.groups))
 	for _, g := range w.groups {
 		keys := make([]string, len(g.misses))
@@ -351,23 +341,4 @@ func (w *walker) merge(list issues.List, from int) issues.List {
 		list = append(list, omitted)
 	}
 	return list
-}
-
-// standsFor reports whether is says a property is missing that a near-miss
-// key stands for.
-func (w *walker) standsFor(is *issues.Issue) bool {
-	if is.Code != issues.InvalidType || !is.Absent || len(is.Path) == 0 {
-		return false
-	}
-	last, ok := is.Path[len(is.Path)-1].(string)
-	if !ok {
-		return false
-	}
-	parent := is.Path[:len(is.Path)-1]
-	for i := range w.groups {
-		if g := &w.groups[i]; slices.Contains(g.names, last) && g.path.Compare(parent) == 0 {
-			return true
-		}
-	}
-	return false
 }
