@@ -37,28 +37,32 @@
 // its result, or the text of a result that is no envelope; with --json one
 // JSON object, where either envelope carries its code (VALIDATION_ERROR for
 // a validation_error), so that a script switches on one field. The quickest
-// way for a server author to see what a model reads. Exit 0 when the call succeeded, 1 when it failed (an error result
-// or a JSON-RPC error), 2 for a usage error or a server that cannot be
-// reached.
+// way for a server author to see what a model reads. Exit 0 when the call
+// succeeded, 1 when it failed (an error result or a JSON-RPC error), 2 for a
+// usage error or a server that cannot be reached.
 //
 //	selfheal proxy [--locale TAG] [--examples=false] [--typos=off] [--lockfile FILE]
 //	               [--max-issues N] [--max-bytes N] [--max-value-runes N] [--redact a,b]
 //	               [--max-active N] [--max-queued N] [--rate R] [--burst N]
-//	               [--max-depth N] [--log FILE] -- COMMAND [ARG...]
+//	               [--max-depth N] [--log FILE] [--] COMMAND [ARG...]
 //
 // starts the MCP server COMMAND and relays JSON-RPC between it and the
 // client on standard input and output, unchanged, except that a tools/call
 // whose arguments fail the tool's input schema (or carry a near miss of a
 // declared key, unless --typos=off) is answered by the proxy with the
-// validation_error and never reaches the server. The server's standard
-// error is the proxy's; SIGINT and SIGTERM are passed on to it; when
-// standard input ends, the server's is closed and the proxy waits for it.
+// validation_error and never reaches the server. The server's command
+// starts at the first argument that is not a flag of the proxy (or a
+// flag's value), with or without "--" before it, and takes every argument
+// after it, flags and "--" included: selfheal proxy node server.js --port 3
+// gives --port 3 to the server. The server's standard error is the
+// proxy's; SIGINT and SIGTERM are passed on to it; when standard input
+// ends, the server's is closed and the proxy waits for it.
 // Exit status: the server's (128+N when signal N killed it), or 2 for a
 // usage error, an unreadable lockfile or log, or a server that cannot be
 // started (one line on standard error).
 //
 //	selfheal proxy --listen ADDR [flags] --upstream URL
-//	selfheal proxy --listen ADDR [flags] -- COMMAND [ARG...]
+//	selfheal proxy --listen ADDR [flags] [--] COMMAND [ARG...]
 //	  flags: the above, and [--redis URL [--redis-fail open|closed]]
 //	         [--limit-by session|header:NAME] [--metrics ADDR]
 //

@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -32,15 +33,22 @@ import (
 	"github.com/selfheal/selfheal/mcp/proxy"
 )
 
-const proxyUsage = "usage: selfheal proxy [flags] -- COMMAND [ARG...]"
+const proxyUsage = "usage: selfheal proxy [flags] [--] COMMAND [ARG...]"
 
 // proxyHelp is what -h prints above the flags: the three ways to run the
-// proxy.
+// proxy, and where the server's command starts.
 const proxyHelp = proxyUsage + `
        selfheal proxy --listen ADDR [flags] --upstream URL
-       selfheal proxy --listen ADDR [flags] -- COMMAND [ARG...]`
+       selfheal proxy --listen ADDR [flags] [--] COMMAND [ARG...]
 
-// commandsPath is the MCP endpoint of --listen ADDR -- COMMAND.
+The server's command starts at the first argument that is not one of the
+flags below (or a flag's value) and takes every argument after it, flags
+included: in selfheal proxy --locale ja node server.js --port 3, --port 3 is
+the server's. A "--" ends the proxy's flags where it stands.
+
+flags:`
+
+// commandsPath is the MCP endpoint of --listen ADDR COMMAND.
 const commandsPath = "/mcp"
 
 // shutdownTimeout bounds how long the calls under way may take to finish
@@ -94,17 +102,9 @@ func proxyCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "selfheal proxy: "+format+"\n", a...)
 		return exitUsage
 	}
-	flags, command, dashed := splitCommand(args)
-	if err := fs.Parse(flags); err != nil {
+	command, err := parseProxyArgs(fs, args)
+	if err != nil {
 		return parseError(err, fs, proxyHelp, stdout, fail)
-	}
-	if fs.NArg() > 0 {
-		if dashed {
-			return fail("unexpected argument %q before --", fs.Arg(0))
-		}
-		// Without "--" the server's own flags would be read as ours; make
-		// the boundary explicit rather than guess it.
-		return fail("put the server command after --: selfheal proxy [flags] -- %s", strings.Join(fs.Args(), " "))
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -119,7 +119,7 @@ func proxyCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	case *listen == "" && len(command) == 0:
 		return fail("no server command: %s", strings.TrimPrefix(proxyUsage, "usage: "))
 	case *listen != "" && set["upstream"] && len(command) > 0:
-		return fail("--upstream and a server command after -- exclude each other: the proxy is in front of one server")
+		return fail("--upstream and a server command exclude each other: the proxy is in front of one server")
 	case *listen != "" && set["upstream"]:
 		u, err := url.Parse(*upstream)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -127,7 +127,7 @@ func proxyCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		}
 		upstreamURL = u
 	case *listen != "" && len(command) == 0:
-		return fail("--listen needs --upstream URL or a server command after --: selfheal proxy --listen ADDR --upstream URL, or selfheal proxy --listen ADDR -- COMMAND")
+		return fail("--listen needs --upstream URL or a server command: selfheal proxy --listen ADDR --upstream URL, or selfheal proxy --listen ADDR COMMAND")
 	}
 	limitKey, err := parseLimitBy(*limitBy)
 	if err != nil {
@@ -268,6 +268,60 @@ func proxyCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		})
 		return serveHTTP(*listen, commandsPath, cmds, cmds.Close, errOut)
 	}
+}
+
+// parseProxyArgs parses the proxy's flags at the head of args and returns
+// the server command: what follows the first "--", or else everything from
+// the first argument that is neither a flag nor a flag's value. Clients
+// such as MCP Inspector's CLI consume a "--" of their own, so the command
+// must work without one; once the server's command has started, nothing
+// is read as ours, so that its flags ("node server.js --port 3") and its
+// own "--" ("cargo run -- --stdio") reach it unchanged.
+func parseProxyArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	flags := args
+	i := slices.Index(args, "--")
+	if i >= 0 {
+		// A "--" is never a flag's value: "--log -- srv" lacks the log's
+		// path, as it did before the command could go without "--".
+		flags = args[:i]
+	}
+	if err := fs.Parse(flags); err != nil {
+		return nil, err
+	}
+	if fs.NArg() == 0 {
+		if i < 0 {
+			return nil, nil
+		}
+		return args[i+1:], nil
+	}
+	start := len(flags) - fs.NArg()
+	if start > 0 && isSwitchValue(fs, args[start-1], args[start]) {
+		// "--typos off" sets --typos and would start a server named off
+		// (or /bin/false for "--examples false"): a typo, not a server.
+		return nil, fmt.Errorf("%s %s: a switch takes its value after \"=\", as %s=%s; a server command named %q goes after --", args[start-1], args[start], args[start-1], args[start], args[start])
+	}
+	return args[start:], nil
+}
+
+// isSwitchValue reports whether arg is a boolean flag of fs written
+// without a value and next the spelling of one (on, off, true, false...).
+func isSwitchValue(fs *flag.FlagSet, arg, next string) bool {
+	name, ok := strings.CutPrefix(arg, "-")
+	if !ok || strings.Contains(name, "=") {
+		return false
+	}
+	f := fs.Lookup(strings.TrimPrefix(name, "-"))
+	if f == nil {
+		return false
+	}
+	if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
+		return false
+	}
+	switch strings.ToLower(next) {
+	case "on", "off", "true", "false", "yes", "no", "t", "f", "1", "0":
+		return true
+	}
+	return false
 }
 
 // parseLimitBy reads --limit-by: the function giving the value of a

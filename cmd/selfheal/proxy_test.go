@@ -4,11 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"flag"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -37,10 +40,12 @@ func TestProxyUsage(t *testing.T) {
 		args   []string
 		stderr string
 	}{
-		{"no command", []string{"proxy"}, "no server command: selfheal proxy [flags] -- COMMAND"},
+		{"no command", []string{"proxy"}, "no server command: selfheal proxy [flags] [--] COMMAND"},
 		{"nothing after --", []string{"proxy", "--typos=off", "--"}, "no server command"},
-		{"command without --", []string{"proxy", "npx", "-y", "server"}, "put the server command after --: selfheal proxy [flags] -- npx -y server"},
-		{"argument before --", []string{"proxy", "--typos", "off", "--", "x"}, `unexpected argument "off" before --`},
+		{"switch value apart", []string{"proxy", "--typos", "off", "--", "x"}, `selfheal proxy: --typos off: a switch takes its value after "=", as --typos=off; a server command named "off" goes after --`},
+		{"switch value apart, no --", []string{"proxy", "-examples", "false", "npx", "server"}, `selfheal proxy: -examples false: a switch takes its value after "=", as -examples=false; a server command named "false" goes after --`},
+		{"-- as a flag's value", []string{"proxy", "--log", "--", "x"}, "selfheal proxy: flag needs an argument: -log"},
+		{"not found, no --", []string{"proxy", "--typos=off", "nosuch-selfheal-server", "--stdio"}, `selfheal proxy: cannot start "nosuch-selfheal-server": executable file not found in $PATH`},
 		{"unknown flag", []string{"proxy", "--fast", "--", "x"}, "flag provided but not defined: -fast"},
 		{"bad typos", []string{"proxy", "--typos=maybe", "--", "x"}, `invalid boolean value "maybe" for -typos: want on or off`},
 		{"bad max-active", []string{"proxy", "--max-active", "-1", "--", "x"}, "--max-active must be 0 (no limit) or more, not -1"},
@@ -112,6 +117,95 @@ func TestProxy(t *testing.T) {
 	t.Run("exit status", func(t *testing.T) { testExitStatus(t, bin) })
 	t.Run("no leaks", func(t *testing.T) { testNoLeaks(t, bin) })
 	t.Run("signals", func(t *testing.T) { testSignals(t, bin) })
+	t.Run("command without --", func(t *testing.T) { testCommandArgs(t, bin) })
+}
+
+// TestParseProxyArgs: the proxy's flags come first; the server's command
+// starts after a "--", or else at the first argument that is neither a
+// flag nor a flag's value, and takes everything after it unread.
+func TestParseProxyArgs(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		command []string // nil: none
+		flags   string   // strict, typos, listen and log after parsing
+		err     string
+	}{
+		{"no --", []string{"npx", "-y", "@modelcontextprotocol/server-memory"}, []string{"npx", "-y", "@modelcontextprotocol/server-memory"}, "false on  ", ""},
+		{"with --", []string{"--strict", "--", "npx", "-y", "server"}, []string{"npx", "-y", "server"}, "true on  ", ""},
+		{"the server's flags", []string{"--strict", "node", "server.js", "--port", "3"}, []string{"node", "server.js", "--port", "3"}, "true on  ", ""},
+		{"our flags in the server's", []string{"--log", "a.log", "node", "s.js", "--strict", "--log", "b.log"}, []string{"node", "s.js", "--strict", "--log", "b.log"}, "false on  a.log", ""},
+		{"the server's own --", []string{"cargo", "run", "--", "--stdio"}, []string{"cargo", "run", "--", "--stdio"}, "false on  ", ""},
+		{"-- first wins", []string{"--typos=off", "--", "--strict", "x"}, []string{"--strict", "x"}, "false off  ", ""},
+		{"listen, command", []string{"--listen", "127.0.0.1:0", "node", "s.js"}, []string{"node", "s.js"}, "false on 127.0.0.1:0 ", ""},
+		{"listen, --, command", []string{"--listen", "127.0.0.1:0", "--", "node", "s.js"}, []string{"node", "s.js"}, "false on 127.0.0.1:0 ", ""},
+		{"the server's -h", []string{"srv", "-h"}, []string{"srv", "-h"}, "false on  ", ""},
+		{"a dash alone", []string{"-", "x"}, []string{"-", "x"}, "false on  ", ""},
+		{"flags only", []string{"--strict"}, nil, "true on  ", ""},
+		{"nothing after --", []string{"--strict", "--"}, []string{}, "true on  ", ""},
+		{"a switch's value", []string{"--strict", "true", "srv"}, nil, "", `--strict true: a switch takes its value after "=", as --strict=true; a server command named "true" goes after --`},
+		{"an on/off's value", []string{"-typos", "OFF"}, nil, "", `-typos OFF: a switch takes its value after "=", as -typos=OFF; a server command named "OFF" goes after --`},
+		{"a switch, then a server", []string{"--strict", "srv", "true"}, []string{"srv", "true"}, "true on  ", ""},
+		{"a value that looks like one", []string{"--listen", "on", "srv"}, []string{"srv"}, "false on on ", ""},
+		{"-- is no value", []string{"--log", "--", "srv"}, nil, "", "flag needs an argument: -log"},
+		{"unknown flag", []string{"--fast", "srv"}, nil, "", "flag provided but not defined: -fast"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fs := flag.NewFlagSet("proxy", flag.ContinueOnError)
+			fs.SetOutput(io.Discard)
+			strict := fs.Bool("strict", false, "")
+			typos := onOff(true)
+			fs.Var(&typos, "typos", "")
+			listen := fs.String("listen", "", "")
+			logPath := fs.String("log", "", "")
+			command, err := parseProxyArgs(fs, tt.args)
+			if tt.err != "" {
+				if err == nil || err.Error() != tt.err {
+					t.Fatalf("error %v, want %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (command == nil) != (tt.command == nil) || !slices.Equal(command, tt.command) {
+				t.Errorf("command %q, want %q", command, tt.command)
+			}
+			if got := fmt.Sprintf("%v %v %s %s", *strict, typos.String(), *listen, *logPath); got != tt.flags {
+				t.Errorf("flags %q, want %q", got, tt.flags)
+			}
+		})
+	}
+}
+
+// testCommandArgs: without "--", the server gets every argument from its
+// command on, those that look like the proxy's flags included, byte for
+// byte; with "--" first, the server's own "--" reaches it too.
+func testCommandArgs(t *testing.T, bin binaries) {
+	tests := []struct {
+		name string
+		args []string
+		want string // the child's stderr: its arguments, quoted, one a line
+	}{
+		{"no --", []string{bin.child, "echo", "-y", "pkg"}, "\"-y\"\n\"pkg\"\n"},
+		{"after our flags", []string{"--examples=false", "--typos=off", bin.child, "echo", "--port", "3"}, "\"--port\"\n\"3\"\n"},
+		{"our flags, the server's", []string{"--examples=false", bin.child, "echo", "--typos", "--log", "x"}, "\"--typos\"\n\"--log\"\n\"x\"\n"},
+		{"the server's --", []string{bin.child, "echo", "--", "--stdio"}, "\"--\"\n\"--stdio\"\n"},
+		{"ours, then the server's --", []string{"--typos=off", "--", bin.child, "echo", "--", "-h"}, "\"--\"\n\"-h\"\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := startProxy(t, tt.args...)
+			if code := p.wait(); code != 0 {
+				t.Errorf("exit %d, want the child's 0\nstderr: %s", code, p.stderr.String())
+			}
+			p.closeStdin()
+			if got := p.stderr.String(); got != tt.want {
+				t.Errorf("the server got\n%s\nwant\n%s", got, tt.want)
+			}
+		})
+	}
 }
 
 // testSession drives a whole MCP session through the proxy and the same

@@ -7,6 +7,8 @@
 //	               stderr and exit 7
 //	child wait     print "ready", then read stdin until it ends (exit 0);
 //	               a signal kills it
+//	child echo ARG...
+//	               print each ARG quoted (%q) on a line of stderr, exit 0
 package main
 
 import (
@@ -20,7 +22,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: child exit N | trap | wait")
+		fmt.Fprintln(os.Stderr, "usage: child exit N | trap | wait | echo ARG...")
 		os.Exit(2)
 	}
 	switch os.Args[1] {
@@ -39,6 +41,11 @@ func main() {
 	case "wait":
 		fmt.Println("ready")
 		io.Copy(io.Discard, os.Stdin)
+		os.Exit(0)
+	case "echo":
+		for _, a := range os.Args[2:] {
+			fmt.Fprintf(os.Stderr, "%q\n", a)
+		}
 		os.Exit(0)
 	}
 	fmt.Fprintf(os.Stderr, "child: unknown mode %q\n", os.Args[1])
