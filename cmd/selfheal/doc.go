@@ -41,25 +41,32 @@
 // succeeded, 1 when it failed (an error result or a JSON-RPC error), 2 for a
 // usage error or a server that cannot be reached.
 //
-//	selfheal proxy [--locale TAG] [--examples=false] [--typos=off] [--lockfile FILE]
+//	selfheal proxy [--strict] [--locale TAG] [--examples=false] [--typos=off] [--lockfile FILE]
 //	               [--max-issues N] [--max-bytes N] [--max-value-runes N] [--redact a,b]
 //	               [--max-active N] [--max-queued N] [--rate R] [--burst N]
 //	               [--max-depth N] [--log FILE] [--] COMMAND [ARG...]
 //
 // starts the MCP server COMMAND and relays JSON-RPC between it and the
-// client on standard input and output, unchanged, except that a tools/call
-// whose arguments fail the tool's input schema (or carry a near miss of a
-// declared key, unless --typos=off) is answered by the proxy with the
-// validation_error and never reaches the server. The server's command
-// starts at the first argument that is not a flag of the proxy (or a
-// flag's value), with or without "--" before it, and takes every argument
-// after it, flags and "--" included: selfheal proxy node server.js --port 3
-// gives --port 3 to the server. The server's standard error is the
-// proxy's; SIGINT and SIGTERM are passed on to it; when standard input
-// ends, the server's is closed and the proxy waits for it.
-// Exit status: the server's (128+N when signal N killed it), or 2 for a
-// usage error, an unreadable lockfile or log, or a server that cannot be
-// started (one line on standard error).
+// client on standard input and output, unchanged, except for the tool calls
+// whose arguments fail the tool's input schema. The server decides: such a
+// call is forwarded, and when the server rejects it (a JSON-RPC error, or a
+// result with isError) the client reads selfheal's validation_error in place
+// of the server's answer, with what the server said; when the server accepts
+// it, its result passes untouched. A near miss of a declared key that was
+// not sent ('dryrun' for 'dryRun', unless --typos=off), which a server drops
+// without a word, is answered by the proxy and never reaches the server.
+// --strict answers every call that fails the schema before it reaches the
+// server: use it for servers that do not validate their own input, where a
+// bad call would run. Arguments nested deeper than --max-depth are forwarded
+// unchecked, or with --strict answered with too_big. The server's command
+// starts at the first argument that is not a flag of the proxy (or a flag's
+// value), with or without "--" before it, and takes every argument after it,
+// flags and "--" included: selfheal proxy node server.js --port 3 gives
+// --port 3 to the server. The server's standard error is the proxy's; SIGINT
+// and SIGTERM are passed on to it; when standard input ends, the server's is
+// closed and the proxy waits for it. Exit status: the server's (128+N when
+// signal N killed it), or 2 for a usage error, an unreadable lockfile or
+// log, or a server that cannot be started (one line on standard error).
 //
 //	selfheal proxy --listen ADDR [flags] --upstream URL
 //	selfheal proxy --listen ADDR [flags] [--] COMMAND [ARG...]

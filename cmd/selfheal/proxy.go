@@ -36,15 +36,20 @@ import (
 const proxyUsage = "usage: selfheal proxy [flags] [--] COMMAND [ARG...]"
 
 // proxyHelp is what -h prints above the flags: the three ways to run the
-// proxy, and where the server's command starts.
+// proxy, where the server's command starts, and what --strict changes.
 const proxyHelp = proxyUsage + `
        selfheal proxy --listen ADDR [flags] --upstream URL
        selfheal proxy --listen ADDR [flags] [--] COMMAND [ARG...]
 
 The server's command starts at the first argument that is not one of the
 flags below (or a flag's value) and takes every argument after it, flags
-included: in selfheal proxy --locale ja node server.js --port 3, --port 3 is
+included: in selfheal proxy --strict node server.js --port 3, --port 3 is
 the server's. A "--" ends the proxy's flags where it stands.
+
+By default a tool call is forwarded to the server, and when the server
+rejects it, the client reads selfheal's validation_error instead, with what
+the server said. --strict answers every call that fails the tool's schema
+before it reaches the server.
 
 flags:`
 
@@ -71,7 +76,8 @@ var forwarded = []os.Signal{os.Interrupt, syscall.SIGTERM}
 
 // proxyCommand implements `selfheal proxy`: it starts the MCP server
 // COMMAND and relays JSON-RPC between it and the client on stdin/stdout,
-// answering the tool calls whose arguments fail their schema. It returns the
+// explaining the tool calls the server rejects (with --strict, answering
+// those whose arguments fail their schema itself). It returns the
 // server's exit status (128+N when signal N killed it), or 2 when the flags
 // are wrong or the server cannot be started.
 func proxyCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -83,14 +89,15 @@ func proxyCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	maxBytes := fs.Int("max-bytes", formatter.DefaultMaxBytes, "the most bytes of issue lines in one validation_error; negative means no cap")
 	maxValueRunes := fs.Int("max-value-runes", formatter.DefaultMaxValueRunes, "where a value shown to the model is cut, in characters")
 	redact := fs.String("redact", "", "comma-separated field names whose values are never shown, replacing the default list (password, token, secret...); --redact= shows every value")
+	strict := fs.Bool("strict", false, "answer every call whose arguments fail the tool's schema before it reaches the server, for servers that do not validate their own input (a bad call would run); without it a call is forwarded, and explained when the server rejects it")
 	typos := onOff(true)
-	fs.Var(&typos, "typos", "on or off: an undeclared key that is a near miss of a declared one ('dryrun' for 'dryRun') is an issue with a did-you-mean, even when the schema is open")
+	fs.Var(&typos, "typos", "on or off: an undeclared key that is a near miss of a declared one ('dryrun' for 'dryRun') is an issue with a did-you-mean, even when the schema is open, answered before the call reaches the server whatever --strict says")
 	lockfile := fs.String("lockfile", "", "a lockfile (selfheal lock) of the server's tools: validation_errors of changed tools carry <contract_awareness>")
 	maxActive := fs.Int("max-active", 0, "per tool: how many calls may run at the same time (0: any number); more are queued, then answered SERVER_BUSY")
 	maxQueued := fs.Int("max-queued", 0, "per tool, with --max-active: how many calls may wait for a slot (0: unbounded, -1: none)")
 	rate := fs.Float64("rate", 0, "per tool: calls per second admitted on average (0: no limit); more are answered RATE_LIMITED")
 	burst := fs.Int("burst", 0, "per tool, with --rate: how many calls may be admitted at once above the rate (0 means 1)")
-	maxDepth := fs.Int("max-depth", issues.DefaultMaxDepth, "how deeply a call's arguments may nest objects and arrays before the proxy answers the call with too_big; negative means no limit")
+	maxDepth := fs.Int("max-depth", issues.DefaultMaxDepth, "how deeply a call's arguments may nest objects and arrays to be checked: deeper ones are forwarded unchecked, or with --strict answered with too_big; negative means no limit")
 	logPath := fs.String("log", "", "append one JSON line per call the proxy answers to this file (time, tool, codes, paths; never the values sent)")
 	listen := fs.String("listen", "", "serve MCP's Streamable HTTP transport on this address (host:port): in front of --upstream URL, at its path, or of the stdio server COMMAND, one process per session, at "+commandsPath)
 	upstream := fs.String("upstream", "", "with --listen: the URL of the Streamable HTTP MCP server behind the proxy (http://host:port/mcp)")
@@ -176,6 +183,7 @@ func proxyCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	opts := []proxy.Option{
 		proxy.WithEngine(selfheal.New(engineOpts...)),
 		proxy.WithTypos(bool(typos)),
+		proxy.WithStrict(*strict),
 		proxy.WithMaxDepth(*maxDepth),
 	}
 	if *lockfile != "" {

@@ -45,7 +45,7 @@ func TestProxyUsage(t *testing.T) {
 		{"switch value apart", []string{"proxy", "--typos", "off", "--", "x"}, `selfheal proxy: --typos off: a switch takes its value after "=", as --typos=off; a server command named "off" goes after --`},
 		{"switch value apart, no --", []string{"proxy", "-examples", "false", "npx", "server"}, `selfheal proxy: -examples false: a switch takes its value after "=", as -examples=false; a server command named "false" goes after --`},
 		{"-- as a flag's value", []string{"proxy", "--log", "--", "x"}, "selfheal proxy: flag needs an argument: -log"},
-		{"not found, no --", []string{"proxy", "--typos=off", "nosuch-selfheal-server", "--stdio"}, `selfheal proxy: cannot start "nosuch-selfheal-server": executable file not found in $PATH`},
+		{"not found, no --", []string{"proxy", "--strict", "nosuch-selfheal-server", "--stdio"}, `selfheal proxy: cannot start "nosuch-selfheal-server": executable file not found in $PATH`},
 		{"unknown flag", []string{"proxy", "--fast", "--", "x"}, "flag provided but not defined: -fast"},
 		{"bad typos", []string{"proxy", "--typos=maybe", "--", "x"}, `invalid boolean value "maybe" for -typos: want on or off`},
 		{"bad max-active", []string{"proxy", "--max-active", "-1", "--", "x"}, "--max-active must be 0 (no limit) or more, not -1"},
@@ -84,7 +84,7 @@ func TestProxyUsage(t *testing.T) {
 	if code := run([]string{"proxy", "-h"}, nil, &stdout, &stderr); code != 0 {
 		t.Fatalf("-h: exit %d: %s", code, stderr.String())
 	}
-	for _, want := range []string{proxyUsage, "-typos", "(default on)", "-max-active", "-lockfile", "-log"} {
+	for _, want := range []string{proxyUsage, "-typos", "(default on)", "-max-active", "-lockfile", "-log", "-strict", "for servers that do not validate their own input"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("-h does not show %q:\n%s", want, stdout.String())
 		}
@@ -118,6 +118,41 @@ func TestProxy(t *testing.T) {
 	t.Run("no leaks", func(t *testing.T) { testNoLeaks(t, bin) })
 	t.Run("signals", func(t *testing.T) { testSignals(t, bin) })
 	t.Run("command without --", func(t *testing.T) { testCommandArgs(t, bin) })
+	t.Run("strict", testStrict)
+}
+
+// lenientCallLine breaks list_invoices' maximum (100) and nothing a server
+// would drop: no near miss.
+const lenientCallLine = `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"billing.list_invoices","arguments":{"limit":500}}}`
+
+// testStrict: in front of a server that does not check its input (the
+// test server: go-sdk's AddTool without validation), a call the schema
+// calls bad reaches the server and its result passes untouched by
+// default; with --strict the proxy answers it with the validation_error.
+func testStrict(t *testing.T) {
+	server := serverCommand(t, "v1")
+	for _, tc := range []struct {
+		name  string
+		flags []string
+		want  string
+	}{
+		{"default", nil, `{"jsonrpc":"2.0","id":5,"result":{"content":[]}}`},
+		{"strict", []string{"--strict"}, `{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"<validation_error action=\"billing.list_invoices\">\n  <field name=\"limit\">Number too big. You sent: 500. Expected an integer of at most 100.</field>\n  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>\n</validation_error>"}],"isError":true,"structuredContent":{"issues":[{"code":"too_big","path":["limit"],"origin":"integer","maximum":100,"inclusive":true,"source":"jsonschema:maximum"}]}}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := startProxy(t, append(tc.flags, server...)...)
+			p.call(initializeLine)
+			p.send(initializedLine)
+			p.call(listLine)
+			got := p.call(lenientCallLine)
+			if got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+			if code := p.close(); code != 0 {
+				t.Errorf("exit %d: %s", code, p.stderr.String())
+			}
+		})
+	}
 }
 
 // TestParseProxyArgs: the proxy's flags come first; the server's command
@@ -189,10 +224,10 @@ func testCommandArgs(t *testing.T, bin binaries) {
 		want string // the child's stderr: its arguments, quoted, one a line
 	}{
 		{"no --", []string{bin.child, "echo", "-y", "pkg"}, "\"-y\"\n\"pkg\"\n"},
-		{"after our flags", []string{"--examples=false", "--typos=off", bin.child, "echo", "--port", "3"}, "\"--port\"\n\"3\"\n"},
-		{"our flags, the server's", []string{"--examples=false", bin.child, "echo", "--typos", "--log", "x"}, "\"--typos\"\n\"--log\"\n\"x\"\n"},
+		{"after our flags", []string{"--strict", "--typos=off", bin.child, "echo", "--port", "3"}, "\"--port\"\n\"3\"\n"},
+		{"our flags, the server's", []string{"--strict", bin.child, "echo", "--strict", "--log", "x"}, "\"--strict\"\n\"--log\"\n\"x\"\n"},
 		{"the server's --", []string{bin.child, "echo", "--", "--stdio"}, "\"--\"\n\"--stdio\"\n"},
-		{"ours, then the server's --", []string{"--typos=off", "--", bin.child, "echo", "--", "-h"}, "\"--\"\n\"-h\"\n"},
+		{"ours, then the server's --", []string{"--strict", "--", bin.child, "echo", "--", "-h"}, "\"--\"\n\"-h\"\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
