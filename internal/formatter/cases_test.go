@@ -27,6 +27,8 @@ var cases = []struct {
 	{"value.unknown_typed", issues.Issue{Code: issues.TooBig, Path: P{"n"}, Input: issues.Unknown{Type: "number"}, Origin: "integer", Maximum: "127", Inclusive: true}},
 	{"invalid_type.missing", issues.Issue{Code: issues.InvalidType, Path: P{"email"}, Absent: true, Expected: issues.TypeString}},
 	{"invalid_type.missing_untyped", issues.Issue{Code: issues.InvalidType, Path: P{"email"}, Absent: true}},
+	{"invalid_type.missing.values", issues.Issue{Code: issues.InvalidType, Path: P{"schedule", "kind"}, Absent: true, Expected: issues.TypeString,
+		Values: []any{"daily", "weekly"}, Source: "jsonschema:oneOf"}},
 	{"invalid_type.quoted_number", issues.Issue{Code: issues.InvalidType, Path: P{"age"}, Input: "42", Expected: issues.TypeInteger}},
 	{"invalid_type.quoted_decimal", issues.Issue{Code: issues.InvalidType, Path: P{"price"}, Input: " 9.99", Expected: issues.TypeNumber}},
 	{"invalid_type.quoted_decimal_for_integer", issues.Issue{Code: issues.InvalidType, Path: P{"age"}, Input: "4.5", Expected: issues.TypeInteger}},

@@ -109,6 +109,7 @@ const (
 	msgCustomUnique                            // custom.unique
 	msgCustomExcluded                          // custom.excluded
 	msgInvalidTypeMissingWhen                  // invalid_type.missing.when
+	msgInvalidTypeMissingValues                // invalid_type.missing.values
 	msgInvalidFormatExcludes                   // invalid_format.excludes
 	msgInvalidFormatIncludesAny                // invalid_format.includes_any
 	msgInvalidFormatExcludesAny                // invalid_format.excludes_any
@@ -263,6 +264,7 @@ var msgKeys = [numMsgs][3]string{
 	msgCustomUnique:               {"custom", "unique", ""},
 	msgCustomExcluded:             {"custom", "excluded", ""},
 	msgInvalidTypeMissingWhen:     {"invalid_type", "missing", "when"},
+	msgInvalidTypeMissingValues:   {"invalid_type", "missing", "values"},
 	msgInvalidFormatExcludes:      {"invalid_format", "excludes", ""},
 	msgInvalidFormatIncludesAny:   {"invalid_format", "includes_any", ""},
 	msgInvalidFormatExcludesAny:   {"invalid_format", "excludes_any", ""},

@@ -27,6 +27,9 @@ type rule struct {
 // bottom, gives its message. The last rule applies to every issue.
 var rules = [...]rule{
 	{code: issues.InvalidType, when: missingWhen, id: msgInvalidTypeMissingWhen},
+	// A union's discriminator not sent: the values that choose an
+	// alternative are what to send.
+	{code: issues.InvalidType, when: missingValues, id: msgInvalidTypeMissingValues},
 	{code: issues.InvalidType, when: absent, id: msgInvalidTypeMissing},
 	{code: issues.InvalidType, when: unknownInput, id: msgInvalidTypeUnknown},
 	{code: issues.InvalidType, pick: typeHint}, // "42" for 42, an object sent as JSON text
@@ -215,6 +218,9 @@ func notRef(_ *state, is *issues.Issue) bool {
 }
 func notValues(_ *state, is *issues.Issue) bool {
 	return is.Check == issues.CheckNot && len(is.Values) > 0
+}
+func missingValues(_ *state, is *issues.Issue) bool {
+	return is.Absent && is.When == nil && len(is.Values) > 1
 }
 func noValues(_ *state, is *issues.Issue) bool { return len(is.Values) == 0 }
 func oneValue(_ *state, is *issues.Issue) bool { return len(is.Values) == 1 }
