@@ -275,14 +275,22 @@ func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
 	case "not":
 		k.Push(issues.Issue{Code: issues.Custom, Check: issues.CheckNot, Path: path, Input: v, Source: src("not")})
 	case "anyOf":
-		k.Push(c.union(path, v, ve.Causes, src("anyOf")))
+		var alts []*jsonschema.Schema
+		if sch != nil {
+			alts = sch.AnyOf
+		}
+		k.Push(c.union(path, v, alts, ve.Causes, src("anyOf")))
 	case "oneOf":
 		if len(ve.Causes) == 0 {
 			k.Push(issues.Issue{Code: issues.Custom, Check: issues.CheckOneOf, Path: path,
 				Input: v, Source: src("oneOf")})
 			break
 		}
-		k.Push(c.union(path, v, ve.Causes, src("oneOf")))
+		var alts []*jsonschema.Schema
+		if sch != nil {
+			alts = sch.OneOf
+		}
+		k.Push(c.union(path, v, alts, ve.Causes, src("oneOf")))
 	default:
 		// An extension's keyword: its causes, if any, else a plain
 		// failure that names it for logs.
@@ -386,9 +394,13 @@ func skipPast(k *sink, ve *jsonschema.ValidationError) bool {
 	return true
 }
 
-// union reports a value that matches no alternative, with each
-// alternative's issues.
-func (c *conv) union(path issues.Path, v any, causes []*jsonschema.ValidationError, source string) issues.Issue {
+// union reports a value that matches none of alts: by its discriminator
+// when they are objects told apart by one (see schemaconv.Discriminated),
+// else with each alternative's issues.
+func (c *conv) union(path issues.Path, v any, alts []*jsonschema.Schema, causes []*jsonschema.ValidationError, source string) issues.Issue {
+	if is, ok := schemaconv.Discriminated(path, v, unionBranches(alts), source); ok {
+		return is
+	}
 	branches := make([][]issues.Issue, 0, len(causes))
 	for _, cause := range causes {
 		var bk sink
@@ -396,6 +408,48 @@ func (c *conv) union(path issues.Path, v any, causes []*jsonschema.ValidationErr
 		branches = append(branches, bk.finish())
 	}
 	return issues.Issue{Code: issues.InvalidUnion, Path: path, Input: v, Branches: branches, Source: source}
+}
+
+// unionBranches describes alts for schemaconv.Discriminated, through
+// their $refs.
+func unionBranches(alts []*jsonschema.Schema) []schemaconv.Branch {
+	out := make([]schemaconv.Branch, len(alts))
+	for i, alt := range alts {
+		b := &out[i]
+		for x, hops := alt, 0; x != nil && hops < maxRefHops; x, hops = x.Ref, hops+1 {
+			b.Required = append(b.Required, x.Required...)
+			for name, p := range x.Properties {
+				if _, seen := b.Tags[name]; seen {
+					continue
+				}
+				if val, ok := oneValue(p); ok {
+					if b.Tags == nil {
+						b.Tags = map[string]any{}
+					}
+					b.Tags[name] = val
+				}
+			}
+		}
+	}
+	return out
+}
+
+// maxRefHops bounds the $ref chains followed to describe a union, so
+// that a cycle of $refs ends.
+const maxRefHops = 8
+
+// oneValue returns the one value p allows, a const or an enum of one,
+// through its $refs.
+func oneValue(p *jsonschema.Schema) (any, bool) {
+	for hops := 0; p != nil && hops < maxRefHops; p, hops = p.Ref, hops+1 {
+		if len(p.Constant) > 0 {
+			return p.Constant[0], true
+		}
+		if len(p.Enum) == 1 {
+			return p.Enum[0], true
+		}
+	}
+	return nil, false
 }
 
 // falseSchema reports a value where the schema is false, by where the
@@ -590,7 +644,7 @@ func firstDuplicate(arr []any) int {
 	if len(arr) <= 20 {
 		for i := 1; i < len(arr); i++ {
 			for j := 0; j < i; j++ {
-				if equal(arr[i], arr[j]) {
+				if schemaconv.Equal(arr[i], arr[j]) {
 					return i
 				}
 			}
@@ -601,7 +655,7 @@ func firstDuplicate(arr []any) int {
 	for i, item := range arr {
 		h := hashJSON(item)
 		for _, j := range seen[h] {
-			if equal(item, arr[j]) {
+			if schemaconv.Equal(item, arr[j]) {
 				return i
 			}
 		}
@@ -659,56 +713,11 @@ func writeJSON(h *maphash.Hash, v any) {
 	default:
 		// A number: 1, 1.0 and 1e0 are equal.
 		h.WriteByte(5)
-		if r, ok := new(big.Rat).SetString(numText(v)); ok {
+		if r, ok := new(big.Rat).SetString(schemaconv.NumberText(v)); ok {
 			h.WriteByte(byte(r.Sign() + 1))
 			h.Write(r.Num().Bytes())
 			h.WriteByte(0)
 			h.Write(r.Denom().Bytes())
 		}
 	}
-}
-
-// equal is JSON equality: numbers by value, objects regardless of order.
-func equal(a, b any) bool {
-	ta, tb := schemaconv.JSONType(a), schemaconv.JSONType(b)
-	if ta == "integer" {
-		ta = "number"
-	}
-	if tb == "integer" {
-		tb = "number"
-	}
-	if ta != tb {
-		return false
-	}
-	switch x := a.(type) {
-	case []any:
-		y := b.([]any)
-		if len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !equal(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case map[string]any:
-		y := b.(map[string]any)
-		if len(x) != len(y) {
-			return false
-		}
-		for k, xv := range x {
-			yv, ok := y[k]
-			if !ok || !equal(xv, yv) {
-				return false
-			}
-		}
-		return true
-	}
-	if ta == "number" {
-		ra, ok1 := new(big.Rat).SetString(numText(a))
-		rb, ok2 := new(big.Rat).SetString(numText(b))
-		return ok1 && ok2 && ra.Cmp(rb) == 0
-	}
-	return a == b
 }

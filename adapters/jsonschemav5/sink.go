@@ -3,7 +3,6 @@ package jsonschemav5
 import (
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"net/url"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
@@ -86,13 +85,6 @@ func (k *sink) finish() issues.List {
 		}
 	}
 	return k.Sink.Finish()
-}
-
-func numText(v any) string {
-	if n, ok := v.(json.Number); ok {
-		return string(n)
-	}
-	return fmt.Sprint(v)
 }
 
 // decodeContent decodes the content of a string the way contentEncoding

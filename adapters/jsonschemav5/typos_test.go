@@ -23,3 +23,7 @@ func TestTypos(t *testing.T) {
 func TestTyposAllocations(t *testing.T) {
 	jsonschematest.TypoAllocations(t, compileTypos)
 }
+
+func TestUnions(t *testing.T) {
+	jsonschematest.RunUnions(t, compileTypos)
+}

@@ -120,6 +120,10 @@ var TypoTable = []TypoCase{
 			"(root)\tUnrecognized key; did you mean 'query'? You sent: 'qurey'. Expected that key: the tool ignores keys it does not declare.",
 			"query\tRequired field is missing; did you mean 'query'? You sent: the unknown key 'qeury'. Expected a string.",
 		}},
+	// A union's discriminator is a required field of every alternative.
+	{Name: "a union's discriminator", Schema: `{"type":"object","properties":{"schedule":` + ScheduleSchema + `}}`,
+		Instance: `{"schedule":{"knd":"daily","at":"9"}}`,
+		Want:     []string{"schedule.kind\tRequired field is missing; did you mean 'kind'? You sent: the unknown key 'knd'. Expected a string."}},
 	// Near a property that was sent: an extra key, not a misspelling.
 	{Name: "near a property sent", Schema: EditFileSchema, Instance: `{"path":"a","edits":[],"dryRun":false,"dryrun":true}`},
 	{Name: "near a property sent, another missing", Schema: WriteFileSchema, Instance: `{"path":"a","pth":"b"}`,
@@ -171,24 +175,7 @@ func RunTypos(t *testing.T, compile TypoCompiler) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			list := validate(v)
-			if got := renderLines(t, list, ""); !slices.Equal(got, c.Want) {
-				t.Errorf("lines differ\n got: %q\nwant: %q", got, c.Want)
-			}
-			if c.Ja != nil {
-				if got := renderLines(t, list, "ja"); !slices.Equal(got, c.Ja) {
-					t.Errorf("ja lines differ\n got: %q\nwant: %q", got, c.Ja)
-				}
-			}
-			if c.Issues != "" {
-				var want issues.List
-				if err := json.Unmarshal([]byte(c.Issues), &want); err != nil {
-					t.Fatal(err)
-				}
-				if got, w := Canonical(list), Canonical(want); got != w {
-					t.Errorf("issues differ\n got: %s\nwant: %s", got, w)
-				}
-			}
+			checkLines(t, c, validate(v))
 			off, err := compile([]byte(c.Schema), false)
 			if err != nil {
 				t.Fatal(err)
@@ -199,6 +186,29 @@ func RunTypos(t *testing.T, compile TypoCompiler) {
 				}
 			}
 		})
+	}
+}
+
+// checkLines fails t unless list has the lines of c (and its issues, when
+// c has them).
+func checkLines(t *testing.T, c TypoCase, list issues.List) {
+	t.Helper()
+	if got := renderLines(t, list, ""); !slices.Equal(got, c.Want) {
+		t.Errorf("lines differ\n got: %q\nwant: %q", got, c.Want)
+	}
+	if c.Ja != nil {
+		if got := renderLines(t, list, "ja"); !slices.Equal(got, c.Ja) {
+			t.Errorf("ja lines differ\n got: %q\nwant: %q", got, c.Ja)
+		}
+	}
+	if c.Issues != "" {
+		var want issues.List
+		if err := json.Unmarshal([]byte(c.Issues), &want); err != nil {
+			t.Fatal(err)
+		}
+		if got, w := Canonical(list), Canonical(want); got != w {
+			t.Errorf("issues differ\n got: %s\nwant: %s", got, w)
+		}
 	}
 }
 

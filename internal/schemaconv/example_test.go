@@ -1,6 +1,7 @@
 package schemaconv_test
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/selfheal/selfheal/internal/jsonvalue"
@@ -19,4 +20,24 @@ func Example() {
 	// Output:
 	// items[1].sku 7
 	// labels["a.b"] x
+}
+
+// A union of objects told apart by "kind" reports a miss at "kind" with
+// every value it may take; a value that names an alternative leaves that
+// alternative's issues.
+func ExampleDiscriminated() {
+	branches := []schemaconv.Branch{
+		{Tags: map[string]any{"kind": "daily"}, Required: []string{"kind", "at"}},
+		{Tags: map[string]any{"kind": "weekly"}, Required: []string{"kind", "day"}},
+	}
+	for _, v := range []map[string]any{{"kind": "monthly"}, {"at": "9"}, {"kind": "weekly"}} {
+		is, ok := schemaconv.Discriminated(nil, v, branches, "jsonschema:oneOf")
+		fmt.Println(ok, is.Code, is.Path, is.Values)
+	}
+	fmt.Println(schemaconv.Equal(json.Number("1"), 1.0), schemaconv.Equal("1", 1.0))
+	// Output:
+	// true invalid_value kind [daily weekly]
+	// true invalid_type kind [daily weekly]
+	// false  (root) []
+	// true false
 }

@@ -257,13 +257,21 @@ func (c *conv) add(k *schemaconv.Sink, ve *jsonschema.ValidationError) {
 	case *kind.Not:
 		k.Add(issues.Custom, path, v, "jsonschema:not").Check = issues.CheckNot
 	case *kind.AnyOf:
-		k.Add(issues.InvalidUnion, path, v, "jsonschema:anyOf").Branches = c.branches(ve.Causes)
+		var alts []*jsonschema.Schema
+		if sch != nil {
+			alts = sch.AnyOf
+		}
+		c.union(k, path, v, alts, ve.Causes, "jsonschema:anyOf")
 	case *kind.OneOf:
 		if len(e.Subschemas) > 0 {
 			k.Add(issues.Custom, path, v, "jsonschema:oneOf").Check = issues.CheckOneOf
 			break
 		}
-		k.Add(issues.InvalidUnion, path, v, "jsonschema:oneOf").Branches = c.branches(ve.Causes)
+		var alts []*jsonschema.Schema
+		if sch != nil {
+			alts = sch.OneOf
+		}
+		c.union(k, path, v, alts, ve.Causes, "jsonschema:oneOf")
 	case *kind.FalseSchema:
 		c.falseSchema(k, ve, n, path, v)
 	case *kind.RefCycle:
@@ -388,6 +396,60 @@ func (c *conv) propertyName(k *schemaconv.Sink, path issues.Path, obj any, name 
 	}
 	is := k.Add(issues.InvalidKey, path, name, "jsonschema:propertyNames")
 	is.Key, is.Origin, is.Issues = name, issues.OriginObject, ik.Finish()
+}
+
+// union reports a value that matches none of alts: by its discriminator
+// when they are objects told apart by one (see schemaconv.Discriminated),
+// else with each alternative's issues.
+func (c *conv) union(k *schemaconv.Sink, path issues.Path, v any, alts []*jsonschema.Schema,
+	causes []*jsonschema.ValidationError, source string) {
+	if is, ok := schemaconv.Discriminated(path, v, unionBranches(alts), source); ok {
+		k.Push(is)
+		return
+	}
+	k.Add(issues.InvalidUnion, path, v, source).Branches = c.branches(causes)
+}
+
+// unionBranches describes alts for schemaconv.Discriminated, through
+// their $refs.
+func unionBranches(alts []*jsonschema.Schema) []schemaconv.Branch {
+	out := make([]schemaconv.Branch, len(alts))
+	for i, alt := range alts {
+		b := &out[i]
+		for x, hops := alt, 0; x != nil && hops < maxRefHops; x, hops = x.Ref, hops+1 {
+			b.Required = append(b.Required, x.Required...)
+			for name, p := range x.Properties {
+				if _, seen := b.Tags[name]; seen {
+					continue
+				}
+				if val, ok := oneValue(p); ok {
+					if b.Tags == nil {
+						b.Tags = map[string]any{}
+					}
+					b.Tags[name] = val
+				}
+			}
+		}
+	}
+	return out
+}
+
+// maxRefHops bounds the $ref chains followed to describe a union, so
+// that a cycle of $refs ends.
+const maxRefHops = 8
+
+// oneValue returns the one value p allows, a const or an enum of one,
+// through its $refs.
+func oneValue(p *jsonschema.Schema) (any, bool) {
+	for hops := 0; p != nil && hops < maxRefHops; p, hops = p.Ref, hops+1 {
+		if p.Const != nil {
+			return *p.Const, true
+		}
+		if p.Enum != nil && len(p.Enum.Values) == 1 {
+			return p.Enum.Values[0], true
+		}
+	}
+	return nil, false
 }
 
 // branches returns the issues of each alternative of a value that matches

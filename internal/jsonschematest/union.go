@@ -1,0 +1,94 @@
+package jsonschematest
+
+import "testing"
+
+// ScheduleSchema is zod's z.discriminatedUnion("kind", …) as its
+// toJSONSchema writes it: objects told apart by the const of "kind".
+const ScheduleSchema = `{"oneOf":[
+	{"type":"object","properties":{"kind":{"type":"string","const":"daily"},"at":{"type":"string"}},"required":["kind","at"]},
+	{"type":"object","properties":{"kind":{"type":"string","const":"weekly"},"day":{"type":"integer"}},"required":["kind","day"]}]}`
+
+// UnionTable is the discriminated-union table both adapters must pass,
+// with near misses off: a discriminator that names no alternative is one
+// line listing every alternative's value, where the server (zod) says
+// 'daily' | 'weekly'; one that names an alternative leaves that
+// alternative's own issues.
+var UnionTable = []TypoCase{
+	{Name: "a miss", Schema: ScheduleSchema, Instance: `{"kind":"monthly"}`,
+		Want: []string{"kind\tInvalid value. You sent: 'monthly'. Expected one of 'daily', 'weekly'."},
+		Ja:   []string{"kind\t無効な値です。送信値: 'monthly'。期待: 'daily', 'weekly' のいずれか。"},
+		Issues: `[{"code":"invalid_value","path":["kind"],"input":"monthly","values":["daily","weekly"],
+			"source":"jsonschema:oneOf"}]`},
+	{Name: "a near miss", Schema: ScheduleSchema, Instance: `{"kind":"Daily","at":"09:00"}`,
+		Want: []string{"kind\tInvalid value; did you mean 'daily'? You sent: 'Daily'. Expected one of 'daily', 'weekly'."},
+		Ja:   []string{"kind\t無効な値です。'daily' の間違いではありませんか。送信値: 'Daily'。期待: 'daily', 'weekly' のいずれか。"}},
+	{Name: "missing", Schema: ScheduleSchema, Instance: `{"at":"09:00"}`,
+		Want: []string{"kind\tRequired field is missing. You sent: nothing. Expected one of 'daily', 'weekly'."},
+		Ja:   []string{"kind\t必須フィールドがありません。送信値: なし。期待: 'daily', 'weekly' のいずれか。"},
+		Issues: `[{"code":"invalid_type","path":["kind"],"expected":"string","values":["daily","weekly"],
+			"source":"jsonschema:oneOf"}]`},
+	{Name: "wrong type", Schema: ScheduleSchema, Instance: `{"kind":7}`,
+		Want: []string{"kind\tInvalid value. You sent: 7. Expected one of 'daily', 'weekly'."}},
+	// The discriminator chose weekly: its own issue, as any union's.
+	{Name: "matching branch", Schema: ScheduleSchema, Instance: `{"kind":"weekly","day":"mon"}`,
+		Want: []string{"day\tMatches none of the 2 alternatives; the closest fails: Wrong type. You sent: 'mon' (a string). Expected an integer."},
+		Ja:   []string{"day\t2個の候補のどれにも一致しません。最も近い候補の問題: 型が違います。送信値: 'mon'（文字列）。期待: 整数。"}},
+	{Name: "not an object", Schema: ScheduleSchema, Instance: `"daily"`,
+		Want: []string{"(root)\tMatches none of the 2 alternatives; the closest fails: Wrong type. You sent: 'daily' (a string). Expected an object."}},
+	// Numbers compare as numbers: 1.0 is 1, which chose the first.
+	{Name: "numbers", Schema: `{"anyOf":[{"properties":{"v":{"const":1},"a":{}},"required":["v","a"]},{"properties":{"v":{"const":2.5},"b":{}},"required":["v","b"]}]}`,
+		Instance: `{"v":3}`,
+		Want:     []string{"v\tInvalid value. You sent: 3. Expected one of 1, 2.5."}},
+	{Name: "numbers, matching", Schema: `{"anyOf":[{"properties":{"v":{"const":1},"a":{}},"required":["v","a"]},{"properties":{"v":{"const":2.5},"b":{}},"required":["v","b"]}]}`,
+		Instance: `{"v":1.0}`,
+		Want:     []string{"a\tMatches none of the 2 alternatives; the closest fails: Required field is missing. You sent: nothing. Expected a value."}},
+	{Name: "booleans, enums of one", Schema: `{"oneOf":[{"properties":{"ok":{"enum":[true]},"data":{}},"required":["ok","data"]},{"properties":{"ok":{"enum":[false]},"error":{"type":"string"}},"required":["ok","error"]}]}`,
+		Instance: `{"ok":"yes"}`,
+		Want:     []string{"ok\tInvalid value. You sent: 'yes'. Expected one of true, false."}},
+	{Name: "booleans, missing", Schema: `{"oneOf":[{"properties":{"ok":{"enum":[true]},"data":{}},"required":["ok","data"]},{"properties":{"ok":{"enum":[false]},"error":{"type":"string"}},"required":["ok","error"]}]}`,
+		Instance: `{"error":"x"}`,
+		Want:     []string{"ok\tRequired field is missing. You sent: nothing. Expected one of true, false."},
+		Issues:   `[{"code":"invalid_type","path":["ok"],"expected":"boolean","values":[true,false],"source":"jsonschema:oneOf"}]`},
+	// Not required by every alternative: an object without it may be
+	// another problem.
+	{Name: "optional discriminator, missing", Schema: `{"anyOf":[{"properties":{"kind":{"const":"a"},"x":{"type":"string"}},"required":["x"]},{"properties":{"kind":{"const":"b"}},"required":["kind"]}]}`,
+		Instance: `{"x":1}`,
+		Want:     []string{"x\tMatches none of the 2 alternatives; the closest fails: Wrong type. You sent: 1 (a number). Expected a string."}},
+	// Two alternatives with one value: not a discriminator.
+	{Name: "values repeated", Schema: `{"anyOf":[{"properties":{"kind":{"const":"a"},"x":{"type":"string"}},"required":["kind","x"]},{"properties":{"kind":{"const":"a"},"y":{"type":"string"}},"required":["kind","y"]}]}`,
+		Instance: `{"kind":"b","x":"1"}`,
+		Want:     []string{"kind\tMatches none of the 2 alternatives; the closest fails: Invalid value. You sent: 'b'. Expected exactly 'a'."}},
+	{Name: "through $ref", Schema: `{"oneOf":[{"$ref":"#/$defs/daily"},{"$ref":"#/$defs/weekly"}],"$defs":{
+			"daily":{"type":"object","properties":{"kind":{"$ref":"#/$defs/dailyKind"}},"required":["kind"]},
+			"dailyKind":{"const":"daily"},
+			"weekly":{"type":"object","properties":{"kind":{"enum":["weekly"]}},"required":["kind"]}}}`,
+		Instance: `{"kind":"monthly"}`,
+		Want:     []string{"kind\tInvalid value. You sent: 'monthly'. Expected one of 'daily', 'weekly'."}},
+	{Name: "nested in a property", Schema: `{"type":"object","properties":{"schedule":` + ScheduleSchema + `},"required":["schedule"]}`,
+		Instance: `{"schedule":{"kind":"monthly"}}`,
+		Want:     []string{"schedule.kind\tInvalid value. You sent: 'monthly'. Expected one of 'daily', 'weekly'."},
+		Ja:       []string{"schedule.kind\t無効な値です。送信値: 'monthly'。期待: 'daily', 'weekly' のいずれか。"}},
+	{Name: "nested in items", Schema: `{"type":"array","items":` + ScheduleSchema + `}`,
+		Instance: `[{"kind":"daily","at":"9"},{}]`,
+		Want:     []string{"[1].kind\tRequired field is missing. You sent: nothing. Expected one of 'daily', 'weekly'."}},
+	// A union inside the alternative the outer discriminator chose: the
+	// inner discriminator's line, at its place.
+	{Name: "a union in the chosen alternative", Schema: `{"oneOf":[
+			{"type":"object","properties":{"kind":{"const":"once"},"at":{"type":"string"}},"required":["kind","at"]},
+			{"type":"object","properties":{"kind":{"const":"repeat"},"every":` + ScheduleSchema + `},"required":["kind","every"]}]}`,
+		Instance: `{"kind":"repeat","every":{"kind":"hourly"}}`,
+		Want:     []string{"every.kind\tMatches none of the 2 alternatives; the closest fails: Invalid value. You sent: 'hourly'. Expected one of 'daily', 'weekly'."}},
+}
+
+// RunUnions checks every case of UnionTable, with near misses off.
+func RunUnions(t *testing.T, compile TypoCompiler) {
+	for _, c := range UnionTable {
+		t.Run(c.Name, func(t *testing.T) {
+			validate, err := compile([]byte(c.Schema), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkLines(t, c, validate(decode(t, c.Instance)))
+		})
+	}
+}

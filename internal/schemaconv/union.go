@@ -1,0 +1,162 @@
+package schemaconv
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"slices"
+
+	"github.com/selfheal/selfheal/internal/issuesx"
+	"github.com/selfheal/selfheal/issues"
+)
+
+// A Branch is what one alternative of a union (a subschema of anyOf or
+// oneOf) says of the objects it accepts, as far as Discriminated asks.
+type Branch struct {
+	// Tags holds the declared properties that allow one value only (a
+	// const, or an enum of one value), each with that value.
+	Tags map[string]any
+	// Required are the properties the alternative requires.
+	Required []string
+}
+
+// Discriminated returns the one issue of v, a value at path that matches
+// none of a union's alternatives, when the alternatives are objects told
+// apart by one property holding a different value in each: zod's
+// discriminatedUnion, {"kind":"daily",…} | {"kind":"weekly",…}. The
+// mistake is then the discriminator, and the model needs every value it
+// may take, as the server says it ('daily' | 'weekly'), not the issues of
+// the alternative that got furthest ("Expected exactly 'daily'", and a
+// field of that alternative missing):
+//
+//   - a discriminator whose value names no alternative (another value, or
+//     a value of another type) is an invalid_value at the discriminator,
+//     Values every alternative's value in the union's order;
+//   - a discriminator not sent, which every alternative requires, is a
+//     missing field (invalid_type without input) with those Values too,
+//     Expected their types.
+//
+// ok is false when v is not an object, when no property tells the
+// alternatives apart, or when v's discriminator names an alternative (that
+// alternative's own issues then say what is wrong), or is absent where an
+// alternative does not require it. When several properties tell them
+// apart, the first by name is the discriminator.
+func Discriminated(path issues.Path, v any, branches []Branch, source string) (is issues.Issue, ok bool) {
+	obj, isObj := v.(map[string]any)
+	if !isObj || len(branches) < 2 {
+		return is, false
+	}
+	name, found := discriminator(branches)
+	if !found {
+		return is, false
+	}
+	values := make([]any, len(branches))
+	for i, b := range branches {
+		values[i] = b.Tags[name]
+	}
+	sent, present := obj[name]
+	if present {
+		if slices.ContainsFunc(values, func(x any) bool { return Equal(x, sent) }) {
+			return is, false
+		}
+		return issues.Issue{Code: issues.InvalidValue, Path: path.Append(name), Input: sent,
+			Values: values, Source: source}, true
+	}
+	var types []string
+	for _, b := range branches {
+		if !slices.Contains(b.Required, name) {
+			return is, false
+		}
+		types = append(types, JSONType(b.Tags[name]))
+	}
+	return issues.Issue{Code: issues.InvalidType, Path: path.Append(name), Absent: true,
+		Expected: issuesx.TypesOf(types...), Values: values, Source: source}, true
+}
+
+// discriminator returns the first property, by name, that every branch
+// tags with a value of its own.
+func discriminator(branches []Branch) (string, bool) {
+	var names []string
+	for name := range branches[0].Tags {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		if distinctTags(branches, name) {
+			return name, true
+		}
+	}
+	return "", false
+}
+
+// distinctTags reports whether every branch tags name, each with a value
+// no other branch has.
+func distinctTags(branches []Branch, name string) bool {
+	for i, b := range branches {
+		x, ok := b.Tags[name]
+		if !ok {
+			return false
+		}
+		for _, prev := range branches[:i] {
+			if Equal(prev.Tags[name], x) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Equal is JSON equality: numbers by value (1, 1.0 and 1e0 are one
+// number), objects whatever their order.
+func Equal(a, b any) bool {
+	ta, tb := JSONType(a), JSONType(b)
+	if ta == "integer" {
+		ta = "number"
+	}
+	if tb == "integer" {
+		tb = "number"
+	}
+	if ta != tb {
+		return false
+	}
+	switch x := a.(type) {
+	case []any:
+		y := b.([]any)
+		if len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !Equal(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		y := b.(map[string]any)
+		if len(x) != len(y) {
+			return false
+		}
+		for k, xv := range x {
+			yv, ok := y[k]
+			if !ok || !Equal(xv, yv) {
+				return false
+			}
+		}
+		return true
+	}
+	if ta == "number" {
+		ra, okA := new(big.Rat).SetString(NumberText(a))
+		rb, okB := new(big.Rat).SetString(NumberText(b))
+		return okA && okB && ra.Cmp(rb) == 0
+	}
+	return a == b
+}
+
+// NumberText is the decimal text of a decoded number: a json.Number's
+// own, else as fmt writes it.
+func NumberText(v any) string {
+	if n, ok := v.(json.Number); ok {
+		return string(n)
+	}
+	return fmt.Sprint(v)
+}
