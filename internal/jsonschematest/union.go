@@ -2,11 +2,13 @@ package jsonschematest
 
 import "testing"
 
-// ScheduleSchema is zod's z.discriminatedUnion("kind", …) as its
+// ScheduleSchema is z.discriminatedUnion("kind", [z.object({kind:
+// z.literal("daily"), at: z.string()}), z.object({kind:
+// z.literal("weekly"), day: z.number().int()})]) as zod 4.6.7's
 // toJSONSchema writes it: objects told apart by the const of "kind".
 const ScheduleSchema = `{"oneOf":[
-	{"type":"object","properties":{"kind":{"type":"string","const":"daily"},"at":{"type":"string"}},"required":["kind","at"]},
-	{"type":"object","properties":{"kind":{"type":"string","const":"weekly"},"day":{"type":"integer"}},"required":["kind","day"]}]}`
+	{"type":"object","properties":{"kind":{"type":"string","const":"daily"},"at":{"type":"string"}},"required":["kind","at"],"additionalProperties":false},
+	{"type":"object","properties":{"kind":{"type":"string","const":"weekly"},"day":{"type":"integer","minimum":-9007199254740991,"maximum":9007199254740991}},"required":["kind","day"],"additionalProperties":false}]}`
 
 // UnionTable is the discriminated-union table both adapters must pass,
 // with near misses off: a discriminator that names no alternative is one
@@ -49,6 +51,13 @@ var UnionTable = []TypoCase{
 		Instance: `{"error":"x"}`,
 		Want:     []string{"ok\tRequired field is missing. You sent: nothing. Expected one of true, false."},
 		Issues:   `[{"code":"invalid_type","path":["ok"],"expected":"boolean","values":[true,false],"source":"jsonschema:oneOf"}]`},
+	// Values of two types (zod's z.literal(1) and z.literal(true)).
+	{Name: "mixed types, missing", Schema: `{"oneOf":[{"type":"object","properties":{"v":{"type":"number","const":1}},"required":["v"],"additionalProperties":false},
+			{"type":"object","properties":{"v":{"type":"boolean","const":true},"x":{"type":"string"}},"required":["v","x"],"additionalProperties":false}]}`,
+		Instance: `{}`,
+		Want:     []string{"v\tRequired field is missing. You sent: nothing. Expected one of 1, true."},
+		Ja:       []string{"v\t必須フィールドがありません。送信値: なし。期待: 1, true のいずれか。"},
+		Issues:   `[{"code":"invalid_type","path":["v"],"expected":"integer|boolean","values":[1,true],"source":"jsonschema:oneOf"}]`},
 	// Not required by every alternative: an object without it may be
 	// another problem.
 	{Name: "optional discriminator, missing", Schema: `{"anyOf":[{"properties":{"kind":{"const":"a"},"x":{"type":"string"}},"required":["x"]},{"properties":{"kind":{"const":"b"}},"required":["kind"]}]}`,
