@@ -96,5 +96,10 @@
 // selfheal_proxy_calls_total{tool}, selfheal_proxy_answered_total{tool,code},
 // selfheal_proxy_issues_total{code}, selfheal_proxy_added_latency_seconds,
 // selfheal_proxy_upstream_errors_total, with the Go and process metrics;
-// at most 1000 tool names are kept as labels, then "other".
+// selfheal_proxy_explained_total{tool} counts the calls the server rejected
+// and the proxy explained (answered too), and
+// selfheal_proxy_schema_disagreements_total{tool} the calls the schema
+// found issues in and the server accepted: a tool that keeps counting them
+// advertises a schema stricter than its server, which --strict would
+// enforce. At most 1000 tool names are kept as labels, then "other".
 package main

@@ -34,6 +34,8 @@ type proxyMetrics struct {
 	calls          *prometheus.CounterVec // tool
 	answered       *prometheus.CounterVec // tool, code
 	issues         *prometheus.CounterVec // code
+	explained      *prometheus.CounterVec // tool
+	disagreements  *prometheus.CounterVec // tool
 	latency        prometheus.Histogram
 	upstreamErrors prometheus.Counter
 
@@ -49,12 +51,23 @@ func newProxyMetrics() *proxyMetrics {
 		}, []string{"tool"}),
 		answered: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: metricsPrefix + "answered_total",
-			Help: "Tool calls answered by the proxy itself, by code: VALIDATION_ERROR for bad arguments, SERVER_BUSY or RATE_LIMITED from the limits.",
+			Help: "Tool calls answered by the proxy itself, by code: VALIDATION_ERROR for bad arguments (before forwarding, or in place of the server's rejection: see explained_total), SERVER_BUSY or RATE_LIMITED from the limits.",
 		}, []string{"tool", "code"}),
 		issues: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: metricsPrefix + "issues_total",
 			Help: "Issues of the validation errors answered, by issue code (invalid_type, too_small, unrecognized_keys...).",
 		}, []string{"code"}),
+		explained: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: metricsPrefix + "explained_total",
+			Help: "Tool calls the server rejected whose client got selfheal's validation_error in place of the server's answer; counted in answered_total too.",
+		}, []string{"tool"}),
+		// A tool whose calls the server keeps accepting against its schema
+		// advertises a schema stricter than the server: worth an alert, since
+		// --strict would refuse those calls.
+		disagreements: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: metricsPrefix + "schema_disagreements_total",
+			Help: "Tool calls the tool's schema found issues in and the server accepted: the server's result passed untouched.",
+		}, []string{"tool"}),
 		latency: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name: metricsPrefix + "added_latency_seconds",
 			Help: "Time the proxy spent on a tool call: checking it, and answering or forwarding it; not the server's time, nor the time waiting for a slot.",
@@ -70,7 +83,7 @@ func newProxyMetrics() *proxyMetrics {
 		codes:      newLabelSet(maxCodeLabels),
 		issueCodes: newLabelSet(maxCodeLabels),
 	}
-	m.reg.MustRegister(m.calls, m.answered, m.issues, m.latency, m.upstreamErrors,
+	m.reg.MustRegister(m.calls, m.answered, m.issues, m.explained, m.disagreements, m.latency, m.upstreamErrors,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
@@ -82,6 +95,12 @@ func (m *proxyMetrics) observe(e proxy.Event) {
 	m.calls.WithLabelValues(tool).Inc()
 	if e.Answered {
 		m.answered.WithLabelValues(tool, m.codes.label(e.Code)).Inc()
+	}
+	if e.Explained {
+		m.explained.WithLabelValues(tool).Inc()
+	}
+	if e.Disagreed {
+		m.disagreements.WithLabelValues(tool).Inc()
 	}
 	for _, code := range e.Issues {
 		m.issues.WithLabelValues(m.issueCodes.label(code)).Inc()

@@ -167,6 +167,7 @@ func TestProxyHTTP(t *testing.T) {
 	bin := httpBinaries{filepath.Join(dir, "selfheal"), filepath.Join(dir, "mcpserver")}
 
 	t.Run("metrics over stdio", func(t *testing.T) { testMetricsStdio(t, bin) })
+	t.Run("metrics of disagreements", func(t *testing.T) { testMetricsDisagreement(t, bin) })
 	t.Run("metrics of upstream errors", func(t *testing.T) { testMetricsUpstream(t, bin) })
 	t.Run("stdio server over HTTP", func(t *testing.T) { testCommandsHTTP(t, bin) })
 	t.Run("replicas share a rate limit", func(t *testing.T) { testReplicasRate(t, bin) })
@@ -174,11 +175,22 @@ func TestProxyHTTP(t *testing.T) {
 	t.Run("graceful shutdown", func(t *testing.T) { testGracefulShutdown(t, bin) })
 }
 
-// testMetricsStdio: with --metrics, a bad call through the stdio proxy is
-// counted (call, answer, issues, latency) and served in Prometheus's text
-// format, with the Go and process collectors; no upstream error.
-func testMetricsStdio(t *testing.T, bin httpBinaries) {
-	cmd := exec.Command(bin.selfheal, "proxy", "--metrics", "127.0.0.1:0", "--", bin.server)
+// explainedCallLine sends a name too short, and nothing else wrong.
+const explainedCallLine = `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"users.create","arguments":{"name":"A","email":"ada@example.com","role":"admin"}}}`
+
+// metricsSession is selfheal proxy --metrics over stdio, as a client runs
+// it: call sends a line and returns the answer.
+type metricsSession struct {
+	*watched
+	url   string
+	stdin io.WriteCloser
+	call  func(line string) string
+}
+
+// startMetricsSession starts cmd, a selfheal proxy --metrics 127.0.0.1:0
+// over stdio, and initializes its MCP session.
+func startMetricsSession(t *testing.T, cmd *exec.Cmd) *metricsSession {
+	t.Helper()
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -188,48 +200,99 @@ func testMetricsStdio(t *testing.T, bin httpBinaries) {
 		t.Fatal(err)
 	}
 	p := startWatched(t, cmd)
-	metricsURL := p.waitLine(t, "selfheal proxy: metrics on ")
-
+	m := &metricsSession{watched: p, url: p.waitLine(t, "selfheal proxy: metrics on "), stdin: stdin}
 	lines := make(chan string, 100)
 	go readLines(stdout, lines)
-	call := func(line string) string {
+	m.call = func(line string) string {
 		t.Helper()
 		if _, err := io.WriteString(stdin, line+"\n"); err != nil {
 			t.Fatal(err)
 		}
 		return recvLine(t, lines)
 	}
-	call(initializeLine)
+	m.call(initializeLine)
 	io.WriteString(stdin, initializedLine+"\n")
-	call(listLine)
-	if bad := call(badCallLine); !strings.Contains(bad, "validation_error") {
-		t.Fatalf("bad call: %s", bad)
+	return m
+}
+
+// holdsLines fails t for each line of want that text does not hold whole.
+func holdsLines(t *testing.T, text string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains("\n"+text, "\n"+w+"\n") {
+			t.Errorf("the metrics do not hold %q:\n%s", w, text)
+		}
+	}
+}
+
+// testMetricsStdio: with --metrics, bad calls through the stdio proxy are
+// counted (call, answer, issues, latency): the example server validates
+// its input, so both reach it, are rejected, and the proxy's answers
+// explain the rejections (each with the server's own text). They are
+// served in Prometheus's text format, with the Go and process collectors;
+// no upstream error, no disagreement.
+func testMetricsStdio(t *testing.T, bin httpBinaries) {
+	p := startMetricsSession(t, exec.Command(bin.selfheal, "proxy", "--metrics", "127.0.0.1:0", bin.server))
+	p.call(listLine)
+	for _, line := range []string{badCallLine, explainedCallLine} {
+		if got := p.call(line); !strings.Contains(got, "<server_message>") {
+			t.Fatalf("a call the server rejects, not explained: %s", got)
+		}
 	}
 
-	text := get(t, metricsURL)
-	for _, want := range []string{
-		`selfheal_proxy_calls_total{tool="users.create"} 1`,
-		`selfheal_proxy_answered_total{code="VALIDATION_ERROR",tool="users.create"} 1`,
+	text := get(t, p.url)
+	holdsLines(t, text,
+		`selfheal_proxy_calls_total{tool="users.create"} 2`,
+		`selfheal_proxy_answered_total{code="VALIDATION_ERROR",tool="users.create"} 2`,
+		`selfheal_proxy_explained_total{tool="users.create"} 2`,
 		`selfheal_proxy_issues_total{code="unrecognized_keys"} 1`,
-		`selfheal_proxy_issues_total{code="too_small"} 1`,
-		`selfheal_proxy_added_latency_seconds_count 1`,
-		`selfheal_proxy_added_latency_seconds_bucket{le="1e-06"}`,
+		`selfheal_proxy_issues_total{code="too_small"} 2`,
+		`selfheal_proxy_added_latency_seconds_count 2`,
 		`selfheal_proxy_upstream_errors_total 0`,
-		`go_goroutines `,
-		`process_cpu_seconds_total `,
-	} {
+	)
+	for _, want := range []string{`selfheal_proxy_added_latency_seconds_bucket{le="1e-06"}`, `go_goroutines `, `process_cpu_seconds_total `} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the metrics do not hold %q:\n%s", want, text)
 		}
 	}
-	if resp, err := http.Get(strings.TrimSuffix(metricsURL, "/metrics") + "/other"); err == nil {
+	if strings.Contains(text, "selfheal_proxy_schema_disagreements_total{") {
+		t.Errorf("a disagreement counted where the server rejected the call:\n%s", text)
+	}
+	if resp, err := http.Get(strings.TrimSuffix(p.url, "/metrics") + "/other"); err == nil {
 		resp.Body.Close()
 		if resp.StatusCode != http.StatusNotFound {
 			t.Errorf("/other: %s, want 404", resp.Status)
 		}
 	}
 
-	stdin.Close()
+	p.stdin.Close()
+	if code := p.wait(t); code != 0 {
+		t.Errorf("exit %d after stdin closed, want 0\nstderr: %s", code, p.stderr.String())
+	}
+}
+
+// testMetricsDisagreement: in front of a server that does not check its
+// input (the test binary's), a call the schema calls bad that the server
+// accepts is forwarded, its result untouched, and counted as a
+// disagreement, not as an answer.
+func testMetricsDisagreement(t *testing.T, bin httpBinaries) {
+	cmd := exec.Command(bin.selfheal, append([]string{"proxy", "--metrics", "127.0.0.1:0"}, serverCommand(t, "v1")...)...)
+	p := startMetricsSession(t, cmd)
+	p.call(listLine)
+	if got, want := p.call(lenientCallLine), `{"jsonrpc":"2.0","id":5,"result":{"content":[]}}`; got != want {
+		t.Errorf("a call the server accepts: got\n%s\nwant the server's\n%s", got, want)
+	}
+	text := get(t, p.url)
+	holdsLines(t, text,
+		`selfheal_proxy_calls_total{tool="billing.list_invoices"} 1`,
+		`selfheal_proxy_schema_disagreements_total{tool="billing.list_invoices"} 1`,
+	)
+	for _, absent := range []string{"selfheal_proxy_answered_total{", "selfheal_proxy_explained_total{"} {
+		if strings.Contains(text, absent) {
+			t.Errorf("the metrics hold %s for a call the server answered:\n%s", absent, text)
+		}
+	}
+	p.stdin.Close()
 	if code := p.wait(t); code != 0 {
 		t.Errorf("exit %d after stdin closed, want 0\nstderr: %s", code, p.stderr.String())
 	}
