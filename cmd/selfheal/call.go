@@ -174,6 +174,7 @@ type (
 		Action   string                    `json:"action"`
 		Fields   []jsonField               `json:"fields"`
 		More     string                    `json:"more,omitempty"`
+		Server   string                    `json:"server_message,omitempty"`
 		Contract []envelope.ContractChange `json:"contract_changes,omitempty"`
 		Recovery string                    `json:"recovery"`
 	}
@@ -187,7 +188,7 @@ func (out callOutput) json() jsonOutput {
 	j := jsonOutput{IsError: out.IsError, Text: out.Text, RPCError: out.RPCError}
 	switch f := out.Failed; {
 	case f != nil && f.Code == envelope.ValidationErrorCode:
-		jv := &jsonValidation{Code: f.Code, Action: f.Action, Fields: []jsonField{}, More: f.More, Recovery: f.Recovery}
+		jv := &jsonValidation{Code: f.Code, Action: f.Action, Fields: []jsonField{}, More: f.More, Server: f.ServerMessage, Recovery: f.Recovery}
 		for _, fl := range f.Fields {
 			jv.Fields = append(jv.Fields, jsonField{fl.Name, fl.Text})
 		}
@@ -236,6 +237,9 @@ func printCall(w io.Writer, out callOutput, asJSON bool) int {
 		}
 		if f.More != "" {
 			fmt.Fprintf(w, "  %s\n", f.More)
+		}
+		if f.ServerMessage != "" {
+			fmt.Fprintf(w, "server_message: %s\n", f.ServerMessage)
 		}
 		if f.Contract != nil {
 			for _, c := range f.Contract.Changes {

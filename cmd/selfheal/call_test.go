@@ -126,6 +126,27 @@ func TestCallJSON(t *testing.T) {
   }
 }
 `},
+		{"validation_error explaining a rejection", callOutput{IsError: true, Text: "<validation_error/>", Failed: &envelope.CallError{
+			Code: envelope.ValidationErrorCode, Severity: envelope.SeverityError, Action: "write_file",
+			Fields:        []envelope.Field{{Name: "content", Text: "Required field is missing."}},
+			ServerMessage: "MCP error -32602: Invalid arguments for tool write_file", Recovery: "Fix the fields above.",
+		}}, 1, `{
+  "isError": true,
+  "text": "<validation_error/>",
+  "validation_error": {
+    "code": "VALIDATION_ERROR",
+    "action": "write_file",
+    "fields": [
+      {
+        "name": "content",
+        "text": "Required field is missing."
+      }
+    ],
+    "server_message": "MCP error -32602: Invalid arguments for tool write_file",
+    "recovery": "Fix the fields above."
+  }
+}
+`},
 		{"tool_error", callOutput{IsError: true, Text: "<tool_error/>", Failed: &envelope.CallError{
 			Code: envelope.NotFound, Severity: envelope.SeverityError, Message: "No invoice with that ID",
 		}}, 1, `{
@@ -178,5 +199,27 @@ func TestCallJSON(t *testing.T) {
 				t.Errorf("got\n%s\nwant\n%s", b.String(), tc.want)
 			}
 		})
+	}
+}
+
+// selfheal call in front of a proxy that explained a server's rejection
+// shows what the server said, where the model reads it: after the fields.
+func TestCallServerMessage(t *testing.T) {
+	out := callOutput{IsError: true, Failed: &envelope.CallError{
+		Code: envelope.ValidationErrorCode, Severity: envelope.SeverityError, Action: "write_file",
+		Fields:        []envelope.Field{{Name: "content", Text: "Required field is missing."}},
+		ServerMessage: "MCP error -32602: Invalid arguments for tool write_file", Recovery: "Fix the fields above.",
+	}}
+	var b bytes.Buffer
+	if code := printCall(&b, out, false); code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	want := `VALIDATION_ERROR write_file
+  content: Required field is missing.
+server_message: MCP error -32602: Invalid arguments for tool write_file
+recovery: Fix the fields above.
+`
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
 }

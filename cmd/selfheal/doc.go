@@ -32,14 +32,15 @@
 //
 // starts the stdio server COMMAND, calls TOOL once with the JSON arguments
 // in ARGS.json ("-": standard input) and prints what the model would read,
-// parsed: a validation_error's fields and recovery, a tool_error's code,
-// message, recovery, actions, details and retry_after, a warning beside
-// its result, or the text of a result that is no envelope; with --json one
-// JSON object, where either envelope carries its code (VALIDATION_ERROR for
-// a validation_error), so that a script switches on one field. The quickest
-// way for a server author to see what a model reads. Exit 0 when the call
-// succeeded, 1 when it failed (an error result or a JSON-RPC error), 2 for a
-// usage error or a server that cannot be reached.
+// parsed: a validation_error's fields and recovery (and server_message, what
+// the server said when a proxy explained its rejection), a tool_error's
+// code, message, recovery, actions, details and retry_after, a warning
+// beside its result, or the text of a result that is no envelope; with
+// --json one JSON object, where either envelope carries its code
+// (VALIDATION_ERROR for a validation_error), so that a script switches on
+// one field. The quickest way for a server author to see what a model reads.
+// Exit 0 when the call succeeded, 1 when it failed (an error result or a
+// JSON-RPC error), 2 for a usage error or a server that cannot be reached.
 //
 //	selfheal proxy [--strict] [--locale TAG] [--examples=false] [--typos=off] [--lockfile FILE]
 //	               [--max-issues N] [--max-bytes N] [--max-value-runes N] [--redact a,b]

@@ -119,6 +119,36 @@ func TestProxy(t *testing.T) {
 	t.Run("signals", func(t *testing.T) { testSignals(t, bin) })
 	t.Run("command without --", func(t *testing.T) { testCommandArgs(t, bin) })
 	t.Run("strict", testStrict)
+	t.Run("call through the proxy", func(t *testing.T) { testCallThroughProxy(t, bin) })
+}
+
+// testCallThroughProxy: selfheal call in front of selfheal proxy (no --
+// for either's server) reads the proxy's explanation of the server's
+// rejection: the validation_error with its code, its field, and what the
+// server said.
+func testCallThroughProxy(t *testing.T, bin binaries) {
+	var stdout, stderr bytes.Buffer
+	args := []string{"call", "--json", "--", bin.selfheal, "proxy", bin.server, "users.create", "-"}
+	code := run(args, strings.NewReader(`{"name":"A","email":"ada@example.com","role":"admin"}`), &stdout, &stderr)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\nstderr: %s", code, stderr.String())
+	}
+	var out struct {
+		Validation struct {
+			Code   string `json:"code"`
+			Fields []struct {
+				Name string `json:"name"`
+			} `json:"fields"`
+			Server string `json:"server_message"`
+		} `json:"validation_error"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+		t.Fatalf("%v\n%s", err, stdout.String())
+	}
+	v := out.Validation
+	if v.Code != "VALIDATION_ERROR" || len(v.Fields) != 1 || v.Fields[0].Name != "name" || !strings.Contains(v.Server, "Too short") {
+		t.Errorf("got %+v\n%s", v, stdout.String())
+	}
 }
 
 // lenientCallLine breaks list_invoices' maximum (100) and nothing a server
