@@ -310,7 +310,9 @@ const fieldName = (line) => /<field name="([^"]*)"/.exec(line)?.[1];
 const unescapeXML = (s) => s.replace(/&(lt|gt|amp|quot|apos|#x[0-9a-fA-F]+|#[0-9]+);/g, (_, e) => ({
   lt: '<', gt: '>', amp: '&', quot: '"', apos: "'",
 })[e] ?? String.fromCodePoint(e[1] === 'x' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)));
-const squash = (s) => s.replace(/\s+/g, ' ').trim();
+// squash compares texts whatever their line breaks: <server_message> shows a
+// newline as \n, as in the JSON the server wrote (one line per element).
+const squash = (s) => s.replace(/\\[ntr]/g, ' ').replace(/\s+/g, ' ').trim();
 
 // validationError checks a response line is selfheal's validation_error for
 // tool, under the request's id, and returns its text.
@@ -357,7 +359,7 @@ function explained(p, d, tool, field, { output = false } = {}) {
   assert.ok(squash(unescapeXML(m[1])).includes(squash(said)), `<server_message> keeps what the server said:\n  ${said}\n${text}`);
   const sc = structured(p.msg.result, output);
   assert.equal(typeof sc.serverMessage, 'string', `serverMessage beside the issues: ${JSON.stringify(sc).slice(0, 800)}`);
-  assert.ok(sc.serverMessage.includes(said), `serverMessage keeps what the server said:\n  ${said}\n  ${sc.serverMessage}`);
+  assert.ok(squash(sc.serverMessage).includes(squash(said)), `serverMessage keeps what the server said:\n  ${said}\n  ${sc.serverMessage}`);
   return text;
 }
 
