@@ -28,7 +28,7 @@ func TestServerDecides(t *testing.T) {
 		{"isError result", `"result":{"content":[{"type":"text","text":"Error: ENOENT: no such file or directory, open '/a'"},{"type":"image","data":"AA==","mimeType":"image/png"}],"isError":true}`,
 			`Error: ENOENT: no such file or directory, open '/a'\n[image content]`},
 		{"long message, cut", `"error":{"code":-32602,"message":"` + strings.Repeat("é", 3000) + `"}`,
-			"MCP error -32602: " + strings.Repeat("é", 981) + "… (3018 characters)"},
+			"MCP error -32602: " + strings.Repeat("é", 982) + "… (3018 characters)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := listed(t)
