@@ -408,6 +408,13 @@ func startUpstream(t *testing.T) *upstream {
 	server := mcp.NewServer(&mcp.Implementation{Name: "upstream", Version: "1"}, nil)
 	schema := json.RawMessage(`{"type":"object","properties":{"text":{"type":"string","minLength":1}},"required":["text"],"additionalProperties":false}`)
 	server.AddTool(&mcp.Tool{Name: "echo", InputSchema: schema}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		// Server.AddTool does not check arguments: the handler refuses
+		// a call without text itself, as a real server would, so that
+		// the proxy, which forwards calls, has a rejection to explain.
+		var args struct{ Text string }
+		if json.Unmarshal(req.Params.Arguments, &args) != nil || args.Text == "" {
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "text is required"}}}, nil
+		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "echo: " + string(req.Params.Arguments)}}}, nil
 	})
 	server.AddTool(&mcp.Tool{Name: "slow", InputSchema: schema}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -483,9 +490,10 @@ func testReplicasRate(t *testing.T, bin httpBinaries) {
 			t.Errorf("call %d with Redis stopped: %s", i, resultText(res))
 		}
 	}
-	// A bad call is still answered by the proxy.
+	// A bad call the server rejects is still explained by the proxy.
 	res := callTool(t, cs, "echo", map[string]any{"txt": "x"})
-	if !res.IsError || !strings.Contains(resultText(res), `<validation_error action="echo">`) {
+	if !res.IsError || !strings.Contains(resultText(res), `<validation_error action="echo">`) ||
+		!strings.Contains(resultText(res), "text is required") {
 		t.Errorf("bad call with Redis stopped: %s", resultText(res))
 	}
 }
