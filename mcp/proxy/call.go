@@ -91,7 +91,7 @@ func (p *Proxy) judge(t *tool, args, line []byte) verdict {
 	if toolcall.IsDepthRefusal(list) && !p.cfg.strict {
 		return verdict{}
 	}
-	return verdict{list: list, sites: sites, now: p.cfg.strict || hasNearMiss(list)}
+	return verdict{list: list, sites: sites, now: p.cfg.strict || issuesx.HasNearMiss(list)}
 }
 
 // callParams is what the proxy reads of a tools/call's params: the raw
@@ -242,17 +242,6 @@ func responseLine(id []byte, res callResult) []byte {
 		panic(err) // not reached: every value here encodes
 	}
 	return buf.Bytes()
-}
-
-// hasNearMiss reports whether list holds a near miss of a declared key
-// (see jsonschemav6.WithTypos).
-func hasNearMiss(list issues.List) bool {
-	for i := range list {
-		if list[i].Source == issuesx.SourceTypo {
-			return true
-		}
-	}
-	return false
 }
 
 // summary returns the codes of the issues, in order, and their paths, each

@@ -11,7 +11,7 @@ import (
 )
 
 // A client lists the tools of a server through the proxy, then calls one
-// with a misspelt key. The call reaches the server, which rejects it with
+// without a required field. The call reaches the server, which rejects it with
 // a terse JSON-RPC error; the client receives selfheal's answer in its
 // place, with what the server said kept. The valid call reaches the
 // server, and its result comes back unchanged.
@@ -36,7 +36,7 @@ func Example() {
 	}
 	send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
 
-	bad := send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"/tmp/a","contents":"hi"}}}`)
+	bad := send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"/tmp/a"}}}`)
 	var resp struct {
 		ID     int
 		Result struct {
@@ -55,7 +55,7 @@ func Example() {
 	// Output:
 	// id 2 isError true
 	// <validation_error action="write_file">
-	//   <field name="content">Required field is missing; did you mean 'content'? You sent: the unknown key 'contents'. Expected a string.</field>
+	//   <field name="content">Required field is missing. You sent: nothing. Expected a string.</field>
 	//   <server_message>MCP error -32602: Invalid arguments for tool write_file</server_message>
 	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 	// </validation_error>

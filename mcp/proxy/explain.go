@@ -62,11 +62,20 @@ func (s *session) explained(key string) *explanation {
 // (a JSON-RPC error, or a result with isError), else nil, and the
 // server's response passes untouched (a call the schema calls bad and the
 // server accepts is reported: the schema and the server disagree).
+//
+// A rejection that is already a validation_error (a server built with
+// selfheal, or another proxy in front of it) passes untouched too: it
+// explains the call itself, and nesting one envelope in another would say
+// everything twice.
 func (p *Proxy) answer(x *explanation, m *message) []byte {
 	rej, ok := rejected(m)
 	if !ok {
 		p.disagree(x.tool.name)
 		p.observe(Event{Tool: x.tool.name, Disagreed: true, Duration: time.Since(x.start)})
+		return nil
+	}
+	if strings.HasPrefix(strings.TrimSpace(rej.message), "<validation_error") {
+		p.observe(Event{Tool: x.tool.name, Duration: time.Since(x.start)})
 		return nil
 	}
 	return p.issuesAnswer(x.id, x.tool, x.list, x.sites, x.locale, x.start, rej)
@@ -111,7 +120,9 @@ func errorText(rpcErr []byte) string {
 		return string(rpcErr)
 	}
 	var b strings.Builder
-	if e.Code != "" {
+	// The TypeScript SDK's servers write the prefix into the message
+	// themselves ("MCP error -32602: ..."): said once.
+	if e.Code != "" && !strings.HasPrefix(e.Message, "MCP error ") {
 		b.WriteString("MCP error ")
 		b.WriteString(e.Code.String())
 		b.WriteString(": ")

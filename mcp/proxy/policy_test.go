@@ -27,6 +27,8 @@ func TestServerDecides(t *testing.T) {
 			"MCP error -32000: failed no such file"},
 		{"isError result", `"result":{"content":[{"type":"text","text":"Error: ENOENT: no such file or directory, open '/a'"},{"type":"image","data":"AA==","mimeType":"image/png"}],"isError":true}`,
 			`Error: ENOENT: no such file or directory, open '/a'\n[image content]`},
+		{"prefix already in the message", `"error":{"code":-32602,"message":"MCP error -32602: Invalid arguments for tool write_file"}`,
+			"MCP error -32602: Invalid arguments for tool write_file"},
 		{"long message, cut", `"error":{"code":-32602,"message":"` + strings.Repeat("é", 3000) + `"}`,
 			"MCP error -32602: " + strings.Repeat("é", 982) + "… (3018 characters)"},
 	} {
@@ -72,6 +74,9 @@ func TestServerAnswerPasses(t *testing.T) {
 		r.passes(call(id, "write_file", `{"path":"/a","content":3}`))
 		r.returns(`{"jsonrpc":"2.0","id":` + id + `,"result":{"content":[{"type":"text","text":"wrote"}]}}` + "\n")
 	}
+	// A server's own validation_error explains the call already.
+	r.passes(call("6", "write_file", `{"path":"/a"}`))
+	r.returns(`{"jsonrpc":"2.0","id":6,"result":{"content":[{"type":"text","text":"<validation_error action=\"write_file\">\n</validation_error>"}],"isError":true}}` + "\n")
 	r.passes(call("5", "write_file", `{"path":"/a"}`))
 	r.passes(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}` + "\n")
 	r.returns(`{"jsonrpc":"2.0","id":5,"error":{"code":-32800,"message":"cancelled"}}` + "\n")
@@ -88,6 +93,7 @@ func TestServerAnswerPasses(t *testing.T) {
 		"write_file answered=false explained=false disagreed=false ",
 		"write_file answered=false explained=false disagreed=true ",
 		"write_file answered=false explained=false disagreed=true ",
+		"write_file answered=false explained=false disagreed=false ",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("events\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

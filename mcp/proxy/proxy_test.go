@@ -120,6 +120,8 @@ func TestBadCallAnswered(t *testing.T) {
 	}{
 		{"number id", `1`, `1`, "write_file", `{"path":"/a","contents":"x"}`, before},
 		{"near miss in an open schema", `1`, `1`, "write_file", `{"path":"/a","content":"x","dryrun":true}`, before},
+		{"near miss in a closed schema", `1`, `1`, "edit_file", `{"path":"/a","edit":[]}`, before},
+		{"unknown key close to a property sent", `1`, `1`, "edit_file", `{"path":"/a","edits":[],"Path":"/b"}`, explained},
 		{"spaced number id", ` 42 `, `42`, "write_file", `{"path":"/a"}`, explained},
 		{"integer written as a float", `4.0`, `4.0`, "write_file", `{"path":"/a"}`, explained},
 		{"string id", `"req-7"`, `"req-7"`, "write_file", `{"path":3,"content":"x"}`, explained},
