@@ -406,6 +406,36 @@ func TestSchemaThatDoesNotCompile(t *testing.T) {
 	}
 }
 
+// A pattern no engine compiles is skipped and logged once per tool, with
+// the pattern; the rest of the tool's schema still checks its calls, and
+// a pattern written in ECMAScript's own syntax (a lookahead) is checked.
+func TestPatternThatDoesNotCompile(t *testing.T) {
+	var logs bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&logs, nil))
+	r := newRig(t, proxy.WithLogger(logger), proxy.WithStrict(true))
+	schema := `{"type":"object","properties":{"id":{"type":"string","pattern":"(unclosed"},` +
+		`"user":{"type":"string","pattern":"^(?!admin)[a-z]+$"},"n":{"type":"integer"}}}`
+	result := toolsResult(toolJSON("lookup", schema))
+	r.list("1", "", result)
+	r.list("2", "", result) // listed again: not compiled or logged again
+	r.passes(call("3", "lookup", `{"id":"anything at all","user":"bob","n":1}`))
+	resp := r.answered(call("4", "lookup", `{"id":"x","user":"admin","n":"1"}`))
+	text := string(resp.Result)
+	for _, want := range []string{`name=\"n\"`, `name=\"user\"`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the answer does not name %s:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, `name=\"id\"`) {
+		t.Errorf("the skipped pattern was checked:\n%s", text)
+	}
+	r.finish()
+	if n := strings.Count(logs.String(), "patterns of a tool's input schema do not compile"); n != 1 ||
+		!strings.Contains(logs.String(), "(unclosed") || !strings.Contains(logs.String(), "tool=lookup") {
+		t.Errorf("logged %d times:\n%s", n, logs.String())
+	}
+}
+
 // Lines of 5 MiB pass intact both ways, one checked and valid, one a result.
 func TestHugeLines(t *testing.T) {
 	noLeak(t, func(t *testing.T) {

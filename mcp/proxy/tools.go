@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
+	"slices"
 	"sync"
 
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
@@ -209,11 +210,25 @@ func (c *schemaCache) compile(p *Proxy, name string, raw json.RawMessage) *jsons
 	if c.m == nil || len(c.m) >= maxSchemas {
 		c.m = map[[32]byte]*jsonschemav6.Schema{}
 	}
-	sch, err := jsonschemav6.Compile(raw, p.schemaOpts...)
+	// A pattern no engine compiles (ECMAScript syntax regexp2 lacks, or a
+	// mistake) is skipped, not the whole schema: the rest still checks
+	// the calls.
+	var skipped []string
+	var reason error
+	opts := append(slices.Clip(p.schemaOpts), jsonschemav6.WithUncompilablePatterns(func(pattern string, err error) {
+		skipped = append(skipped, pattern)
+		if reason == nil {
+			reason = err
+		}
+	}))
+	sch, err := jsonschemav6.Compile(raw, opts...)
 	if err != nil {
 		p.cfg.Logger.Warn("selfheal proxy: a tool's input schema does not compile; its calls pass unchecked",
 			"tool", name, "error", err)
 		sch = nil
+	} else if len(skipped) > 0 {
+		p.cfg.Logger.Warn("selfheal proxy: patterns of a tool's input schema do not compile; they are not checked, the rest of the schema is",
+			"tool", name, "patterns", skipped, "error", reason)
 	}
 	c.m[key] = sch
 	return sch
