@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/internal/facade"
 	"github.com/selfheal/selfheal/internal/issuesx"
@@ -84,7 +83,7 @@ func (p *Proxy) judge(t *tool, args, line []byte) verdict {
 	if t.schema == nil {
 		return verdict{}
 	}
-	list, sites := arguments(t.schema, args, p.cfg.MaxDepth)
+	list, sites := arguments(t, args, p.cfg.MaxDepth)
 	if list == nil || !json.Valid(line) {
 		return verdict{}
 	}
@@ -127,16 +126,18 @@ func (c *callParams) locale(session string) string {
 	return session
 }
 
-// arguments checks a call's raw arguments as the Go integrations do (see
-// mcp/gosdk's AddTool) and returns their issues, or nil when they are
+// arguments checks a call's raw arguments to t as the Go integrations do
+// (see mcp/gosdk's AddTool) and returns their issues, or nil when they are
 // valid. Arguments nested deeper than maxDepth are refused from their
 // bytes. Absent arguments are validated as {} (a tool without required
 // arguments may be called without any), and when that fails the issues
 // also say at (root) that they are missing. Arguments that are not an
-// object are one invalid_type issue at (root).
-func arguments(sch *jsonschemav6.Schema, raw []byte, maxDepth int) (issues.List, []*issuesx.Site) {
+// object are one invalid_type issue at (root). A required property with a
+// default is never missing: the server fills it in.
+func arguments(t *tool, raw []byte, maxDepth int) (issues.List, []*issuesx.Site) {
+	sch := t.schema
 	if len(raw) == 0 {
-		if list := sch.Validate(map[string]any{}); list != nil {
+		if list, _ := t.defaulted.drop(sch.Validate(map[string]any{}), nil); list != nil {
 			return toolcall.Absent(list), nil
 		}
 		return nil, nil
@@ -151,7 +152,7 @@ func arguments(sch *jsonschemav6.Schema, raw []byte, maxDepth int) (issues.List,
 	if _, ok := inst.(map[string]any); !ok {
 		return toolcall.NotObject(inst), nil
 	}
-	return toolcall.Validate(sch, inst)
+	return t.defaulted.drop(toolcall.Validate(sch, inst))
 }
 
 // response is a JSON-RPC response to a tools/call the proxy answers.

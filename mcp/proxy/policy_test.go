@@ -2,6 +2,7 @@ package proxy_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -171,4 +172,52 @@ func TestExplainedThroughLimiter(t *testing.T) {
 	if got := strings.Join(lim.keys, ","); got != "write_file,write_file" {
 		t.Errorf("keys %s", got)
 	}
+}
+
+// A required field with a default (zod's output mode lists them so, as
+// @playwright/mcp does) is never reported missing, at the root, nested or
+// in array items, even in the strict mode: the server fills it in.
+func TestDefaultedRequired(t *testing.T) {
+	schema := `{"type":"object","additionalProperties":false,` +
+		`"properties":{"level":{"type":"string","enum":["info","error"],"default":"info"},"filename":{"type":"string"},` +
+		`"opts":{"type":"object","properties":{"depth":{"type":"integer","default":1},"name":{"type":"string"}},"required":["depth","name"]},` +
+		`"tabs":{"type":"array","items":{"type":"object","properties":{"index":{"type":"integer","default":0}},"required":["index"]}}},` +
+		`"required":["level","opts"]}`
+	r := newRig(t, proxy.WithStrict(true))
+	r.list("1", "", toolsResult(toolJSON("console", schema)))
+	r.passes(call("2", "console", `{"opts":{"name":"a"}}`))
+	r.passes(call("3", "console", `{"opts":{"name":"a"},"tabs":[{},{"index":2}]}`))
+	// The issues of each bad call, as code@path: none for a defaulted field.
+	for _, tc := range []struct{ args, want string }{
+		{`{"filename":1,"opts":{"name":"a"}}`, `invalid_type@filename`},
+		{`{"opts":{}}`, `invalid_type@opts.name`},
+		{`{}`, `invalid_type@opts`},
+		{`{"opts":{"name":"a"},"tabs":[{"index":"0"}]}`, `invalid_type@tabs.0.index`},
+		{`{"levle":"info","opts":{"name":"a"}}`, `unrecognized_keys@`},
+	} {
+		resp := r.answered(call("4", "console", tc.args))
+		var res struct {
+			StructuredContent struct {
+				Issues []struct {
+					Code string
+					Path []any
+				}
+			}
+		}
+		if err := json.Unmarshal(resp.Result, &res); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, is := range res.StructuredContent.Issues {
+			var path []string
+			for _, e := range is.Path {
+				path = append(path, fmt.Sprint(e))
+			}
+			got = append(got, is.Code+"@"+strings.Join(path, "."))
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("%s: issues %q, want %q\n%s", tc.args, got, tc.want, resp.Result)
+		}
+	}
+	r.finish()
 }

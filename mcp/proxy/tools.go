@@ -21,6 +21,9 @@ type tool struct {
 	// schema checks the arguments; nil when the calls pass unchecked (the
 	// tool has no input schema, or it does not compile).
 	schema *jsonschemav6.Schema
+	// defaulted are its required properties with a default, never
+	// reported missing (see defaulted).
+	defaulted defaulted
 	// output: the tool declares an output schema, so the issues of a bad
 	// call go in _meta rather than structuredContent, which clients check
 	// against that schema even when isError is true.
@@ -155,6 +158,9 @@ func (ts *toolSet) toolOf(p *Proxy, w *wireTool) *tool {
 		return t
 	}
 	t.schema = p.schemas.compile(p, w.Name, w.InputSchema)
+	if t.schema != nil {
+		t.defaulted = defaultedOf(w.InputSchema)
+	}
 	if t.schema != nil && p.lock != nil {
 		var out any
 		if t.output {

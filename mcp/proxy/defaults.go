@@ -1,0 +1,98 @@
+package proxy
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/selfheal/selfheal/internal/issuesx"
+	"github.com/selfheal/selfheal/issues"
+)
+
+// defaulted is the set of a schema's required properties that declare a
+// default, by path (see defaultedKey). Zod's toJSONSchema in its output
+// mode, which servers such as @playwright/mcp use, lists a field with a
+// default as required; the server fills it in when it is absent, so
+// "Required field is missing" would be false for it.
+type defaulted map[string]bool
+
+// maxDefaultedDepth bounds the walk through a schema's nested properties.
+const maxDefaultedDepth = 64
+
+// defaultedOf reads the required properties with a default in a tool's
+// input schema: those of the root object, of objects nested in its
+// properties, and of array items (any index). It returns nil when there
+// are none, or when the schema cannot be read.
+func defaultedOf(schema json.RawMessage) defaulted {
+	var root map[string]any
+	if json.Unmarshal(schema, &root) != nil {
+		return nil
+	}
+	var d defaulted
+	var walk func(node map[string]any, path []string, depth int)
+	walk = func(node map[string]any, path []string, depth int) {
+		if depth > maxDefaultedDepth {
+			return
+		}
+		props, _ := node["properties"].(map[string]any)
+		required, _ := node["required"].([]any)
+		for _, r := range required {
+			name, _ := r.(string)
+			if p, ok := props[name].(map[string]any); ok {
+				if _, has := p["default"]; has {
+					if d == nil {
+						d = defaulted{}
+					}
+					d[defaultedKey(append(path, name))] = true
+				}
+			}
+		}
+		for name, p := range props {
+			if p, ok := p.(map[string]any); ok {
+				walk(p, append(path[:len(path):len(path)], name), depth+1)
+			}
+		}
+		if items, ok := node["items"].(map[string]any); ok {
+			walk(items, append(path[:len(path):len(path)], ""), depth+1)
+		}
+	}
+	walk(root, nil, 0)
+	return d
+}
+
+// defaultedKey joins a path's keys; an array index is "" (any index).
+func defaultedKey(path []string) string {
+	return strings.Join(path, "\x00")
+}
+
+// pathKey is defaultedKey for an issue's path.
+func pathKey(p issues.Path) string {
+	keys := make([]string, len(p))
+	for i, e := range p {
+		keys[i], _ = e.(string) // an index is ""
+	}
+	return defaultedKey(keys)
+}
+
+// drop returns list without its missing-field issues for properties with
+// a default, and the sites that go with it: nil sites once one is dropped
+// (they are by index), which only makes the wording take the long way.
+func (d defaulted) drop(list issues.List, sites []*issuesx.Site) (issues.List, []*issuesx.Site) {
+	if len(d) == 0 {
+		return list, sites
+	}
+	kept := list[:0:0]
+	for i := range list {
+		is := &list[i]
+		if is.Code == issues.InvalidType && is.Absent && d[pathKey(is.Path)] {
+			continue
+		}
+		kept = append(kept, *is)
+	}
+	if len(kept) == len(list) {
+		return list, sites
+	}
+	if len(kept) == 0 {
+		return nil, nil
+	}
+	return kept, nil
+}
