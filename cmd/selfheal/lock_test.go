@@ -32,7 +32,8 @@ func TestMain(m *testing.M) {
 // testServer serves billing tools over stdio, two per page so that listing
 // has to follow cursors. v2 changes them: a minimum raised, a new required
 // field, a default changed, a tool removed and one added. "crash" exits at
-// once with a message on standard error.
+// once with a message on standard error; "checked" refuses the calls it
+// finds bad, and "plain" adds a tool that fails.
 func testServer(version string) {
 	if version == "crash" {
 		os.Stderr.WriteString("config error: no database URL\n")
@@ -51,7 +52,15 @@ func testServer(version string) {
 	}
 	for name, schema := range tools {
 		s.AddTool(&mcp.Tool{Name: name, Description: "Billing: " + name, InputSchema: json.RawMessage(schema)},
-			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				// "checked" refuses a limit over 100 with a terse line, as
+				// servers without selfheal check their input; the others
+				// (Server.AddTool checks nothing) run every call.
+				var args struct{ Limit int }
+				if version == "checked" && json.Unmarshal(req.Params.Arguments, &args) == nil && args.Limit > 100 {
+					return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{
+						Text: "MCP error -32602: Invalid arguments for tool " + req.Params.Name + ": Number must be less than or equal to 100"}}}, nil
+				}
 				return &mcp.CallToolResult{}, nil
 			})
 	}

@@ -175,8 +175,8 @@ func TestProxyHTTP(t *testing.T) {
 	t.Run("graceful shutdown", func(t *testing.T) { testGracefulShutdown(t, bin) })
 }
 
-// explainedCallLine sends a name too short, and nothing else wrong.
-const explainedCallLine = `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"users.create","arguments":{"name":"A","email":"ada@example.com","role":"admin"}}}`
+// nearMissCallLine misspells list_invoices' limit.
+const nearMissCallLine = `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"billing.list_invoices","arguments":{"limt":5}}}`
 
 // metricsSession is selfheal proxy --metrics over stdio, as a client runs
 // it: call sends a line and returns the answer.
@@ -226,27 +226,29 @@ func holdsLines(t *testing.T, text string, want ...string) {
 }
 
 // testMetricsStdio: with --metrics, bad calls through the stdio proxy are
-// counted (call, answer, issues, latency): the example server validates
-// its input, so both reach it, are rejected, and the proxy's answers
-// explain the rejections (each with the server's own text). They are
-// served in Prometheus's text format, with the Go and process collectors;
-// no upstream error, no disagreement.
+// counted (call, answer, issues, latency): a near miss, answered before
+// forwarding, and a call the server (the test binary's, which checks its
+// input) rejects, explained with the server's own text. They are served in
+// Prometheus's text format, with the Go and process collectors; no
+// upstream error, no disagreement.
 func testMetricsStdio(t *testing.T, bin httpBinaries) {
-	p := startMetricsSession(t, exec.Command(bin.selfheal, "proxy", "--metrics", "127.0.0.1:0", bin.server))
+	cmd := exec.Command(bin.selfheal, append([]string{"proxy", "--metrics", "127.0.0.1:0"}, serverCommand(t, "checked")...)...)
+	p := startMetricsSession(t, cmd)
 	p.call(listLine)
-	for _, line := range []string{badCallLine, explainedCallLine} {
-		if got := p.call(line); !strings.Contains(got, "<server_message>") {
-			t.Fatalf("a call the server rejects, not explained: %s", got)
-		}
+	if got := p.call(nearMissCallLine); !strings.Contains(got, "did you mean 'limit'") || strings.Contains(got, "<server_message>") {
+		t.Fatalf("a near miss, not answered before forwarding: %s", got)
+	}
+	if got := p.call(lenientCallLine); !strings.Contains(got, "<server_message>MCP error -32602: Invalid arguments for tool billing.list_invoices") {
+		t.Fatalf("a call the server rejects, not explained: %s", got)
 	}
 
 	text := get(t, p.url)
 	holdsLines(t, text,
-		`selfheal_proxy_calls_total{tool="users.create"} 2`,
-		`selfheal_proxy_answered_total{code="VALIDATION_ERROR",tool="users.create"} 2`,
-		`selfheal_proxy_explained_total{tool="users.create"} 2`,
+		`selfheal_proxy_calls_total{tool="billing.list_invoices"} 2`,
+		`selfheal_proxy_answered_total{code="VALIDATION_ERROR",tool="billing.list_invoices"} 2`,
+		`selfheal_proxy_explained_total{tool="billing.list_invoices"} 1`,
 		`selfheal_proxy_issues_total{code="unrecognized_keys"} 1`,
-		`selfheal_proxy_issues_total{code="too_small"} 2`,
+		`selfheal_proxy_issues_total{code="too_big"} 1`,
 		`selfheal_proxy_added_latency_seconds_count 2`,
 		`selfheal_proxy_upstream_errors_total 0`,
 	)
@@ -491,7 +493,7 @@ func testReplicasRate(t *testing.T, bin httpBinaries) {
 		}
 	}
 	// A bad call the server rejects is still explained by the proxy.
-	res := callTool(t, cs, "echo", map[string]any{"txt": "x"})
+	res := callTool(t, cs, "echo", map[string]any{"text": ""})
 	if !res.IsError || !strings.Contains(resultText(res), `<validation_error action="echo">`) ||
 		!strings.Contains(resultText(res), "text is required") {
 		t.Errorf("bad call with Redis stopped: %s", resultText(res))

@@ -123,31 +123,43 @@ func TestProxy(t *testing.T) {
 }
 
 // testCallThroughProxy: selfheal call in front of selfheal proxy (no --
-// for either's server) reads the proxy's explanation of the server's
-// rejection: the validation_error with its code, its field, and what the
-// server said.
+// for either's server) reads the validation_error with its code and its
+// field: the proxy's explanation of a terse rejection, with what the
+// server said, and a server built with selfheal's own answer, passed
+// untouched (one envelope, not one inside another).
 func testCallThroughProxy(t *testing.T, bin binaries) {
-	var stdout, stderr bytes.Buffer
-	args := []string{"call", "--json", "--", bin.selfheal, "proxy", bin.server, "users.create", "-"}
-	code := run(args, strings.NewReader(`{"name":"A","email":"ada@example.com","role":"admin"}`), &stdout, &stderr)
-	if code != 1 {
-		t.Fatalf("exit %d, want 1\nstderr: %s", code, stderr.String())
-	}
-	var out struct {
-		Validation struct {
-			Code   string `json:"code"`
-			Fields []struct {
-				Name string `json:"name"`
-			} `json:"fields"`
-			Server string `json:"server_message"`
-		} `json:"validation_error"`
-	}
-	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
-		t.Fatalf("%v\n%s", err, stdout.String())
-	}
-	v := out.Validation
-	if v.Code != "VALIDATION_ERROR" || len(v.Fields) != 1 || v.Fields[0].Name != "name" || !strings.Contains(v.Server, "Too short") {
-		t.Errorf("got %+v\n%s", v, stdout.String())
+	for _, tc := range []struct {
+		name, tool, args, field, server string
+		command                         []string
+	}{
+		{"explained", "billing.list_invoices", `{"limit":500}`, "limit",
+			"MCP error -32602: Invalid arguments for tool billing.list_invoices: Number must be less than or equal to 100", serverCommand(t, "checked")},
+		{"the server's own", "users.create", `{"name":"A","email":"ada@example.com","role":"admin"}`, "name", "", []string{bin.server}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			args := append(append([]string{"call", "--json", "--", bin.selfheal, "proxy"}, tc.command...), tc.tool, "-")
+			code := run(args, strings.NewReader(tc.args), &stdout, &stderr)
+			if code != 1 {
+				t.Fatalf("exit %d, want 1\nstderr: %s", code, stderr.String())
+			}
+			var out struct {
+				Validation struct {
+					Code   string `json:"code"`
+					Fields []struct {
+						Name string `json:"name"`
+					} `json:"fields"`
+					Server string `json:"server_message"`
+				} `json:"validation_error"`
+			}
+			if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+				t.Fatalf("%v\n%s", err, stdout.String())
+			}
+			v := out.Validation
+			if v.Code != "VALIDATION_ERROR" || len(v.Fields) != 1 || v.Fields[0].Name != tc.field || v.Server != tc.server {
+				t.Errorf("got %+v\n%s", v, stdout.String())
+			}
+		})
 	}
 }
 
