@@ -68,15 +68,16 @@ type proxyConn struct {
 	close func()
 }
 
-// proxyConnect starts proxyBenchServer and connects a client to it, through a proxy
-// unless p is nil. Through a proxy, the tools are listed first.
-func proxyConnect(b *testing.B, p *proxy.Proxy) *proxyConn {
+// proxyConnect starts server (proxyBenchServer or another fake server) and
+// connects a client to it, through a proxy unless p is nil. Through a
+// proxy, the tools are listed first.
+func proxyConnect(b *testing.B, p *proxy.Proxy, server func(in io.Reader, out io.WriteCloser)) *proxyConn {
 	b.Helper()
 	if p == nil {
 		sr, cw := io.Pipe()
 		cr, sw := io.Pipe()
 		done := make(chan struct{})
-		go func() { proxyBenchServer(sr, sw); close(done) }()
+		go func() { server(sr, sw); close(done) }()
 		return &proxyConn{w: cw, r: bufio.NewReaderSize(cr, 64<<10), close: func() { cw.Close(); <-done }}
 	}
 	clientOut, cw := io.Pipe()
@@ -84,7 +85,7 @@ func proxyConnect(b *testing.B, p *proxy.Proxy) *proxyConn {
 	serverOut, sw := io.Pipe()
 	sr, serverIn := io.Pipe()
 	served := make(chan error, 1)
-	go proxyBenchServer(sr, sw)
+	go server(sr, sw)
 	go func() { served <- p.Serve(context.Background(), clientOut, clientIn, serverOut, serverIn) }()
 	c := &proxyConn{w: cw, r: bufio.NewReaderSize(cr, 64<<10), close: func() {
 		cw.Close()
@@ -137,7 +138,7 @@ func BenchmarkProxyRoundTrip(b *testing.B) {
 			if tc.proxy {
 				p = newBenchProxy(b)
 			}
-			c := proxyConnect(b, p)
+			c := proxyConnect(b, p, proxyBenchServer)
 			defer c.close()
 			if resp := c.roundTrip(b, tc.call); !strings.Contains(string(resp), tc.want) {
 				b.Fatalf("response %s", resp)
