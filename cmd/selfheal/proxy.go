@@ -104,6 +104,8 @@ func proxyCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	redisURL := fs.String("redis", "", "keep the counters of --max-active and --rate in this Redis (redis://[user:password@]host:port/db), shared by every replica of the proxy; calls beyond --max-active are not queued")
 	redisFail := fs.String("redis-fail", "open", "with --redis, what a call gets while Redis cannot be reached: open (admitted unchecked) or closed (SERVER_BUSY)")
 	limitBy := fs.String("limit-by", "", "with --listen: apply the limits per session (session: its Mcp-Session-Id) or per value of a request header (header:NAME, as header:X-Api-Key) rather than per tool for everyone")
+	allowedHosts := fs.String("allowed-hosts", "", "with --listen: comma-separated host names the proxy serves, from the Host header (* for any); by default only localhost and loopback addresses when it listens on loopback, any host otherwise")
+	allowedOrigins := fs.String("allowed-origins", "", "with --listen: comma-separated origins (scheme://host[:port]) of web pages that may call the proxy (* for any), beside loopback pages on loopback and the proxy's own")
 	metricsAddr := fs.String("metrics", "", "serve Prometheus metrics at "+metricsPath+" on this address (host:port)")
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "selfheal proxy: "+format+"\n", a...)
@@ -123,6 +125,8 @@ func proxyCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		return fail("--upstream needs --listen ADDR: selfheal proxy --listen ADDR --upstream %s", *upstream)
 	case *listen == "" && set["limit-by"]:
 		return fail("--limit-by needs --listen: over stdio the proxy has one client")
+	case *listen == "" && (set["allowed-hosts"] || set["allowed-origins"]):
+		return fail("--allowed-hosts and --allowed-origins need --listen: over stdio there is no Host or Origin")
 	case *listen == "" && len(command) == 0:
 		return fail("no server command: %s", strings.TrimPrefix(proxyUsage, "usage: "))
 	case *listen != "" && set["upstream"] && len(command) > 0:
@@ -217,6 +221,15 @@ func proxyCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	if limitKey != nil {
 		opts = append(opts, proxy.WithLimitBy(limitKey))
 	}
+	if set["allowed-hosts"] {
+		opts = append(opts, proxy.WithAllowedHosts(splitList(*allowedHosts)...))
+	}
+	if set["allowed-origins"] {
+		opts = append(opts, proxy.WithAllowedOrigins(splitList(*allowedOrigins)...))
+	}
+	if *listen != "" && !set["allowed-hosts"] && !loopbackAddr(*listen) {
+		fmt.Fprintf(errOut, "selfheal proxy: --listen %s is reachable from other machines and serves any Host: a web page can reach it by DNS rebinding; name the hosts it serves with --allowed-hosts\n", *listen)
+	}
 	if *logPath != "" {
 		f, err := os.OpenFile(*logPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 		if err != nil {
@@ -276,6 +289,21 @@ func proxyCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		})
 		return serveHTTP(*listen, commandsPath, cmds, cmds.Close, errOut)
 	}
+}
+
+// loopbackAddr reports whether a listen address (host:port) is on this
+// machine only: localhost or a loopback IP. An empty host, 0.0.0.0 or ::
+// listen on every interface.
+func loopbackAddr(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // parseProxyArgs parses the proxy's flags at the head of args and returns

@@ -52,6 +52,7 @@ func TestProxyHTTPUsage(t *testing.T) {
 		{"upstream relative", []string{"--listen", "127.0.0.1:0", "--upstream", "/mcp"}, `selfheal proxy: --upstream must be an absolute http or https URL, as http://127.0.0.1:3000/mcp, not "/mcp"`},
 		{"upstream unparsable", []string{"--listen", "127.0.0.1:0", "--upstream", "http://[::1"}, `selfheal proxy: --upstream must be an absolute http or https URL, as http://127.0.0.1:3000/mcp, not "http://[::1"`},
 		{"limit-by over stdio", []string{"--limit-by", "session", "--", "x"}, "selfheal proxy: --limit-by needs --listen: over stdio the proxy has one client"},
+		{"allowed hosts over stdio", []string{"--allowed-hosts", "a.example", "--", "x"}, "selfheal proxy: --allowed-hosts and --allowed-origins need --listen: over stdio there is no Host or Origin"},
 		{"limit-by unknown", []string{"--listen", "127.0.0.1:0", "--limit-by", "ip", "--upstream", up}, `selfheal proxy: --limit-by must be session or header:NAME (as header:X-Api-Key), not "ip"`},
 		{"limit-by no header", []string{"--listen", "127.0.0.1:0", "--limit-by", "header:", "--upstream", up}, `selfheal proxy: --limit-by must be session or header:NAME (as header:X-Api-Key), not "header:"`},
 		{"limit-by bad header", []string{"--listen", "127.0.0.1:0", "--limit-by", "header:X Key", "--upstream", up}, `selfheal proxy: --limit-by must be session or header:NAME (as header:X-Api-Key), not "header:X Key"`},
@@ -170,6 +171,7 @@ func TestProxyHTTP(t *testing.T) {
 	t.Run("metrics of disagreements", func(t *testing.T) { testMetricsDisagreement(t, bin) })
 	t.Run("metrics of upstream errors", func(t *testing.T) { testMetricsUpstream(t, bin) })
 	t.Run("stdio server over HTTP", func(t *testing.T) { testCommandsHTTP(t, bin) })
+	t.Run("DNS rebinding", func(t *testing.T) { testRebinding(t, bin) })
 	t.Run("replicas share a rate limit", func(t *testing.T) { testReplicasRate(t, bin) })
 	t.Run("replicas share max-active", func(t *testing.T) { testReplicasActive(t, bin) })
 	t.Run("graceful shutdown", func(t *testing.T) { testGracefulShutdown(t, bin) })
@@ -873,4 +875,73 @@ func processesOf(t *testing.T, path string) []string {
 		out = append(out, filepath.Dir(exe))
 	}
 	return out
+}
+
+// testRebinding: in both HTTP modes, on loopback, the request of the
+// conformance suite's DNS-rebinding check (Host and Origin
+// evil.example.com) is answered 403 and starts or reaches nothing, while
+// an ordinary session works; --allowed-origins admits a web page.
+func testRebinding(t *testing.T, bin httpBinaries) {
+	up := startUpstream(t)
+	for _, mode := range []struct {
+		name string
+		args []string
+	}{
+		{"upstream", []string{"--upstream", up.url}},
+		{"command", []string{bin.server}},
+	} {
+		t.Run(mode.name, func(t *testing.T) {
+			args := append([]string{"proxy", "--listen", "127.0.0.1:0", "--allowed-origins", "https://app.example.com"}, mode.args...)
+			p := startWatched(t, exec.Command(bin.selfheal, args...))
+			endpoint := p.waitLine(t, "selfheal proxy: listening on ")
+			for _, tc := range []struct {
+				host, origin string
+				status       int
+			}{
+				{"evil.example.com", "http://evil.example.com", http.StatusForbidden},
+				{"", "http://evil.example.com", http.StatusForbidden},
+				{"", "https://app.example.com", http.StatusOK},
+				{"", "", http.StatusOK},
+			} {
+				req, err := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(initializeLine))
+				if err != nil {
+					t.Fatal(err)
+				}
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Accept", "application/json, text/event-stream")
+				if tc.host != "" {
+					req.Host = tc.host
+				}
+				if tc.origin != "" {
+					req.Header.Set("Origin", tc.origin)
+				}
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<10))
+				resp.Body.Close()
+				if resp.StatusCode != tc.status {
+					t.Errorf("Host %q Origin %q: %s %s, want %d", tc.host, tc.origin, resp.Status, body, tc.status)
+				}
+			}
+			cs := connect(t, endpoint, nil)
+			if tools := listTools(t, cs); len(tools) == 0 {
+				t.Errorf("no tools listed through the proxy")
+			}
+		})
+	}
+}
+
+// TestLoopbackAddr: which --listen addresses only this machine reaches
+// (no warning about DNS rebinding without --allowed-hosts).
+func TestLoopbackAddr(t *testing.T) {
+	for addr, want := range map[string]bool{
+		"127.0.0.1:8080": true, "localhost:8080": true, "[::1]:8080": true, "127.1.2.3:0": true,
+		":8080": false, "0.0.0.0:8080": false, "[::]:8080": false, "10.0.0.5:8080": false, "example.com:80": false, "nonsense": false,
+	} {
+		if got := loopbackAddr(addr); got != want {
+			t.Errorf("loopbackAddr(%q) = %v, want %v", addr, got, want)
+		}
+	}
 }

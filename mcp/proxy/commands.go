@@ -104,9 +104,9 @@ const methodProgress = "notifications/progress"
 // its response gets a JSON-RPC error (code -32000) rather than hanging,
 // and later requests for the session get 404.
 //
-// Commands does not check the Origin header (DNS rebinding) nor
-// authenticate anyone: wrap it (http.CrossOriginProtection, an
-// authenticating handler) as the deployment needs.
+// Commands checks the Host and Origin headers as HTTPHandler does (see
+// WithAllowedHosts, WithAllowedOrigins); it authenticates no one: wrap it
+// in an authenticating handler as the deployment needs.
 type Commands struct {
 	p     *Proxy
 	start func() *exec.Cmd
@@ -159,6 +159,9 @@ func (p *Proxy) Commands(start func() *exec.Cmd) *Commands {
 // GET or DELETE (405 for other methods). After Close, every request is
 // answered 503.
 func (c *Commands) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if c.p.forbidden(w, r) {
+		return
+	}
 	c.mu.Lock()
 	closed := c.closed
 	c.mu.Unlock()

@@ -1,8 +1,11 @@
 // Package proxy gives selfheal's answers to any MCP server, in any
 // language, with no change to its code: it sits between an MCP client and
-// the server, relays their JSON-RPC messages unchanged, and answers itself
-// the tool calls whose arguments are wrong. It is a JSON-RPC proxy, not an
-// MCP implementation, and uses no MCP SDK.
+// the server and relays their JSON-RPC messages unchanged. When the server
+// rejects a tool call whose arguments the tool's schema finds wrong, the
+// client gets selfheal's validation_error in place of the rejection, with
+// what the server said kept; near misses of declared keys are answered
+// before they reach the server. It is a JSON-RPC proxy, not an MCP
+// implementation, and uses no MCP SDK.
 //
 // Build a [Proxy] with [New], then put it in front of a server:
 //
@@ -11,20 +14,14 @@
 //   - a stdio server served over Streamable HTTP, one process per
 //     session: [Proxy.Commands].
 //
-// The smallest example relays a client on this process's stdin and stdout
-// to a server's pipes:
-//
-//	p, err := proxy.New()
-//	// ...
-//	err = p.Serve(ctx, os.Stdin, os.Stdout, serverStdout, serverStdin)
-//
 // The command "selfheal proxy" runs the same three ways, without writing Go:
 //
-//	selfheal proxy -- CMD ARGS…
+//	selfheal proxy CMD ARGS…
 //	selfheal proxy --listen ADDR --upstream URL
-//	selfheal proxy --listen ADDR -- CMD ARGS…
+//	selfheal proxy --listen ADDR CMD ARGS…
 //
 // [Proxy] says what the proxy reads and how it answers a bad call. The
-// options add guards ([WithGuard], [WithLimiter]), a call log, metrics,
-// contract awareness and the engine's language.
+// options add guards ([WithGuard], [WithLimiter]), the strict mode
+// ([WithStrict]), the hosts and origins served over HTTP, a call log,
+// metrics, contract awareness and the engine's language.
 package proxy

@@ -70,6 +70,11 @@ const (
 // another replica's stream is learned. A call it cannot check (the listing
 // failed, the tool is not listed) is forwarded.
 //
+// A request whose Host or Origin the proxy does not serve is answered 403
+// before anything else (see WithAllowedHosts, WithAllowedOrigins: by
+// default, on loopback, only loopback names). The upstream gets the
+// client's Host, so that its own check of foreign hosts still holds.
+//
 // The guards (WithGuard, WithLimiter) are shared by every session of the
 // handler, per tool, or per the value of WithLimitBy. A call waiting for a
 // slot waits on its own request; an admitted one holds its slot until its
@@ -170,6 +175,9 @@ type exchange struct {
 type exchangeKey struct{}
 
 func (h *httpProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h.p.forbidden(w, r) {
+		return
+	}
 	x := &exchange{key: sessionKey(r)}
 	if r.Method == http.MethodPost {
 		body, whole, err := readBody(r)
@@ -547,7 +555,10 @@ func (h *httpProxy) rewrite(pr *httputil.ProxyRequest) {
 		u.RawQuery = pr.In.URL.RawQuery
 	}
 	pr.Out.URL = &u
-	pr.Out.Host = ""
+	// The client's Host, not the upstream's: a server that refuses
+	// foreign hosts (DNS rebinding) must still see the name the client
+	// used.
+	pr.Out.Host = pr.In.Host
 	pr.SetXForwarded()
 	// The proxy reads the bodies: they must come back uncompressed (the
 	// transport asks for gzip itself and undoes it).

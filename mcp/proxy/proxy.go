@@ -83,6 +83,8 @@ type config struct {
 	transport http.RoundTripper // nil: http.DefaultTransport
 	callLog   io.Writer         // nil: no call log
 	observer  func(Event)       // nil: none
+	// allowedHosts and allowedOrigins: WithAllowedHosts, WithAllowedOrigins.
+	allowedHosts, allowedOrigins []string
 }
 
 // WithEngine sets the engine that words validation errors: its locale,

@@ -1,0 +1,140 @@
+package proxy
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// WithAllowedHosts sets the Host header values the HTTP proxy (HTTPHandler,
+// Commands) serves, by host name, port ignored, ASCII case ignored ("*"
+// allows any). A request naming another host is answered 403 before
+// anything else is read. It is the defence against DNS rebinding: a web
+// page whose name an attacker points at the proxy's address sends its own
+// name as Host.
+//
+// Without it, a request that arrived on a loopback address must name a
+// loopback host (localhost, 127.0.0.0/8, ::1), as go-sdk's and the
+// TypeScript SDK's servers require of theirs; one that
+// arrived on another address may name any host, so a proxy serving a
+// network should be given its names.
+func WithAllowedHosts(hosts ...string) Option {
+	return func(c *config) { c.allowedHosts = append(c.allowedHosts, hosts...) }
+}
+
+// WithAllowedOrigins sets the Origin header values (scheme://host[:port],
+// as browsers send them; "*" allows any) the HTTP proxy serves beside the
+// default ones. A request with another Origin is answered 403. A request
+// without one (every client but a browser) is served. By default a
+// request from a browser is served when its Origin names a loopback host
+// and the request arrived on a loopback address, or when its Origin is
+// the proxy's own (its host and port are the request's Host, a host
+// WithAllowedHosts allows).
+func WithAllowedOrigins(origins ...string) Option {
+	return func(c *config) { c.allowedOrigins = append(c.allowedOrigins, origins...) }
+}
+
+// forbidden answers a request whose Host or Origin the proxy does not
+// serve with 403 and a JSON-RPC error, and reports whether it did.
+func (p *Proxy) forbidden(w http.ResponseWriter, r *http.Request) bool {
+	msg := p.refusal(r)
+	if msg == "" {
+		return false
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusForbidden)
+	_, _ = w.Write(errorResponse(nil, -32000, msg))
+	return true
+}
+
+// refusal says why r's Host or Origin is not served, "" when it is.
+func (p *Proxy) refusal(r *http.Request) string {
+	onLoopback := arrivedOnLoopback(r)
+	host := hostname(r.Host)
+	if !p.hostAllowed(host, onLoopback) {
+		return fmt.Sprintf("Forbidden: the Host %q is not served here", truncate(r.Host))
+	}
+	origin := r.Header.Get("Origin")
+	if origin == "" || p.originAllowed(origin, r.Host, onLoopback) {
+		return ""
+	}
+	return fmt.Sprintf("Forbidden: the Origin %q is not served here", truncate(origin))
+}
+
+// hostAllowed reports whether a request naming host may be served.
+func (p *Proxy) hostAllowed(host string, onLoopback bool) bool {
+	if len(p.cfg.allowedHosts) > 0 {
+		for _, h := range p.cfg.allowedHosts {
+			if h == "*" || strings.EqualFold(hostname(h), host) {
+				return true
+			}
+		}
+		return false
+	}
+	return !onLoopback || loopbackName(host)
+}
+
+// originAllowed reports whether a request from origin, naming reqHost,
+// may be served.
+func (p *Proxy) originAllowed(origin, reqHost string, onLoopback bool) bool {
+	for _, o := range p.cfg.allowedOrigins {
+		if o == "*" || strings.EqualFold(strings.TrimSuffix(o, "/"), origin) {
+			return true
+		}
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return false // "null", a file: page, an extension: never by default
+	}
+	if onLoopback && loopbackName(hostname(u.Host)) {
+		return true
+	}
+	// The proxy's own origin: the page was served under the Host the
+	// request names, which the host check has allowed.
+	return strings.EqualFold(u.Host, reqHost)
+}
+
+// arrivedOnLoopback reports whether r came in on a loopback address (an
+// http.Server records the address in the request's context).
+func arrivedOnLoopback(r *http.Request) bool {
+	addr, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok || addr == nil {
+		return false
+	}
+	host, _, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		host = addr.String()
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// hostname is the host of a Host header value or an allowed host, without
+// its port or an IPv6 address's brackets.
+func hostname(hostport string) string {
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		return h
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(hostport, "["), "]")
+}
+
+// loopbackName reports whether host names this machine: localhost or a
+// loopback IP address (the names go-sdk's servers accept).
+func loopbackName(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// truncate cuts a header value quoted in a refusal: a client may send any.
+func truncate(s string) string {
+	const max = 200
+	if len(s) > max {
+		return s[:max] + "…"
+	}
+	return s
+}
