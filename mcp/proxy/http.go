@@ -170,6 +170,9 @@ type exchange struct {
 	// explain: a tools/call forwarded with issues, which explain the
 	// server's rejection (see explain.go); nil for none.
 	explain *explanation
+	// batch: what the proxy keeps of a batch it forwards (see batch.go);
+	// nil for none.
+	batch *batchState
 }
 
 type exchangeKey struct{}
@@ -222,6 +225,9 @@ func readBody(r *http.Request) (body []byte, whole bool, err error) {
 // itself (done); otherwise it notes in x what the response is read for,
 // and returns the release of the call's guard slot, if it took one.
 func (h *httpProxy) post(w http.ResponseWriter, r *http.Request, body []byte, x *exchange) (done bool, release func()) {
+	if isBatch(body) {
+		return h.batch(w, r, body, x)
+	}
 	m, ok := decode(body)
 	if !ok || !m.hasMethod {
 		return false, nil
@@ -592,6 +598,12 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 		h.mu.Lock()
 		delete(h.sessions, x.key)
 		h.mu.Unlock()
+	}
+	if x.batch != nil {
+		if !ok {
+			return nil
+		}
+		return h.mergeBatch(resp, x)
 	}
 	switch mediaType(resp.Header.Get("Content-Type")) {
 	case "text/event-stream":

@@ -1,0 +1,224 @@
+package proxy
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// batchState is what the proxy keeps of a JSON-RPC batch (a POST body that
+// is an array, as MCP's 2025-03-26 revision allows) it forwards: the
+// answers it gave itself to some of its calls, which join the server's
+// responses, and the calls forwarded with issues, whose rejections are
+// explained.
+type batchState struct {
+	answers [][]byte                // one response each, without a newline
+	explain map[string]*explanation // by idKey
+}
+
+// isBatch reports whether body is a JSON array.
+func isBatch(body []byte) bool {
+	body = bytes.TrimLeft(body, " \t\r\n")
+	return len(body) > 0 && body[0] == '['
+}
+
+// batch checks each tools/call of a batch as a lone call is checked (see
+// call): the ones answered before forwarding (near misses, --strict, a
+// guard's refusal) leave the batch, and their answers join the server's
+// responses (see mergeBatch); the rest is forwarded, r's body rewritten.
+// done: every member was answered, and the answer written. release
+// frees the guard slots the forwarded calls took.
+func (h *httpProxy) batch(w http.ResponseWriter, r *http.Request, body []byte, x *exchange) (done bool, release func()) {
+	var members []json.RawMessage
+	if json.Unmarshal(body, &members) != nil || len(members) == 0 {
+		return false, nil // the server answers what is not a batch
+	}
+	b := &batchState{}
+	var releases []func()
+	release = func() {
+		for _, f := range releases {
+			f()
+		}
+	}
+	kept := members[:0:0]
+	var sess *httpSession
+	for _, raw := range members {
+		m, ok := decode(raw)
+		if !ok || m.method != methodToolsCall {
+			kept = append(kept, raw)
+			continue
+		}
+		key, ok := answerable(m.id)
+		c, read := readCall(m.params)
+		if !ok || !read {
+			kept = append(kept, raw)
+			continue
+		}
+		if sess == nil {
+			sess = h.session(x.key)
+			h.listIfNeeded(r, sess)
+		}
+		t := sess.tools.lookup(c.name)
+		if t == nil {
+			kept = append(kept, raw)
+			continue
+		}
+		start := time.Now()
+		v := h.p.judge(t, c.args, raw)
+		sess.mu.Lock()
+		locale := c.locale(sess.locale)
+		sess.mu.Unlock()
+		if v.now {
+			b.answers = append(b.answers, bytes.TrimRight(h.p.issuesAnswer(m.id, t, v.list, v.sites, locale, start, nil), "\n"))
+			continue
+		}
+		if h.limiter != nil {
+			rel, te := h.limiter.Acquire(r.Context(), limiterKey(t.name, h.limitBy(r)))
+			if te != nil {
+				b.answers = append(b.answers, bytes.TrimRight(h.p.toolErrorAnswer(m.id, t, te, start), "\n"))
+				continue
+			}
+			releases = append(releases, rel)
+		}
+		if v.list != nil {
+			if b.explain == nil {
+				b.explain = map[string]*explanation{}
+			}
+			b.explain[key] = &explanation{id: m.id, tool: t, list: v.list, sites: v.sites, locale: locale, start: start}
+		} else {
+			h.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
+		}
+		kept = append(kept, raw)
+	}
+	if len(kept) == 0 {
+		writeBatch(w, r, b.answers)
+		return true, release
+	}
+	if len(b.answers) == 0 && b.explain == nil {
+		return false, release
+	}
+	x.batch = b
+	if len(kept) < len(members) {
+		body = joinArray(kept)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.ContentLength = int64(len(body))
+		r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+	}
+	return false, release
+}
+
+// joinArray is the JSON array of msgs.
+func joinArray(msgs []json.RawMessage) []byte {
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i, m := range msgs {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(m)
+	}
+	b.WriteByte(']')
+	return b.Bytes()
+}
+
+// writeBatch answers a batch the proxy answered whole: a JSON array, or
+// one event per response when the client accepts only a stream.
+func writeBatch(w http.ResponseWriter, r *http.Request, answers [][]byte) {
+	accept := r.Header.Get("Accept")
+	if accept != "" && !accepts(accept, "application/json") && accepts(accept, "text/event-stream") {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Cache-Control", "no-cache")
+		w.WriteHeader(http.StatusOK)
+		for _, a := range answers {
+			_ = writeEvent(w, "", a) // a client gone is no one's concern
+		}
+		return
+	}
+	data := joinArray(rawAll(answers))
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(data)
+}
+
+func rawAll(msgs [][]byte) []json.RawMessage {
+	out := make([]json.RawMessage, len(msgs))
+	for i, m := range msgs {
+		out[i] = m
+	}
+	return out
+}
+
+// mergeBatch gives the client the server's response to a batch with the
+// proxy's part in it: each rejection of a call forwarded with issues
+// replaced by its explanation (see explain), and the proxy's own answers
+// added. A JSON response (an array, or one response) becomes an array; a
+// stream gets the answers as its first events (its rejections pass as the
+// server wrote them: a stream is not held back for them); a 202 (the server had
+// nothing to answer: the calls left were notifications) becomes a 200
+// with the answers.
+func (h *httpProxy) mergeBatch(resp *http.Response, x *exchange) error {
+	b := x.batch
+	switch mediaType(resp.Header.Get("Content-Type")) {
+	case "application/json":
+		data, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			return err
+		}
+		var msgs []json.RawMessage
+		if json.Unmarshal(data, &msgs) != nil {
+			msgs = []json.RawMessage{data} // one response, or what the server wrote
+		}
+		for i, raw := range msgs {
+			msgs[i] = h.explainMember(raw, b)
+		}
+		data = joinArray(append(msgs, rawAll(b.answers)...))
+		resp.Body = io.NopCloser(bytes.NewReader(data))
+		resp.ContentLength = int64(len(data))
+		resp.Header.Set("Content-Length", strconv.Itoa(len(data)))
+	case "text/event-stream":
+		var events bytes.Buffer
+		for _, a := range b.answers {
+			_ = writeEvent(&events, "", a) // a bytes.Buffer does not fail
+		}
+		resp.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.MultiReader(&events, h.tap(resp.Body, x)), resp.Body}
+	default:
+		if resp.StatusCode != http.StatusAccepted || len(b.answers) == 0 {
+			return nil
+		}
+		resp.Body.Close()
+		data := joinArray(rawAll(b.answers))
+		resp.StatusCode, resp.Status = http.StatusOK, "200 OK"
+		resp.Header.Set("Content-Type", "application/json")
+		resp.Header.Set("Content-Length", strconv.Itoa(len(data)))
+		resp.ContentLength = int64(len(data))
+		resp.Body = io.NopCloser(bytes.NewReader(data))
+	}
+	return nil
+}
+
+// explainMember returns the response raw of a batch, or the explanation
+// that takes its place when it rejects a call forwarded with issues.
+func (h *httpProxy) explainMember(raw json.RawMessage, b *batchState) json.RawMessage {
+	m, ok := decode(raw)
+	if !ok || !m.isResponse() {
+		return raw
+	}
+	key, ok := idKey(m.id)
+	x := b.explain[key]
+	if !ok || x == nil {
+		return raw
+	}
+	delete(b.explain, key)
+	if answer := h.p.answer(x, m); answer != nil {
+		return bytes.TrimRight(answer, "\n")
+	}
+	return raw
+}
