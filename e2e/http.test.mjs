@@ -5,8 +5,11 @@
 //   - in front of @modelcontextprotocol/server-everything in its
 //     streamableHttp mode (--upstream URL), compared with the server reached
 //     directly: the same tools, the same answers to valid calls, progress
-//     notifications over SSE, a session ended with DELETE; bad calls answered
-//     with the validation_error;
+//     notifications over SSE, a session ended with DELETE; bad calls
+//     answered with the validation_error: by default forwarded and the
+//     server's rejection explained (a relay in front of the server shows
+//     which calls reached it), near misses and with --strict every bad call
+//     answered before forwarding;
 //   - in front of @modelcontextprotocol/server-filesystem, a stdio server,
 //     one process per HTTP session (--listen ADDR -- node server-filesystem).
 //
@@ -18,36 +21,18 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { createServer as createHTTPServer, request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  EVERYTHING, FS_SERVER, MODES, NODE, SELFHEAL, answersFirst, explains, issuesOf, opts, root, skip,
+  useScratch, withTimeout,
+} from './helpers.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const NODE = process.execPath;
-const SELFHEAL = process.env.SELFHEAL_BIN;
-const modules = join(root, 'e2e', 'node_modules', '@modelcontextprotocol');
-const FS_SERVER = join(modules, 'server-filesystem', 'dist', 'index.js');
-const EVERYTHING = join(modules, 'server-everything', 'dist', 'index.js');
-
-const skip = SELFHEAL ? false
-  : 'SELFHEAL_BIN is not set: build the proxy (go build -o /tmp/selfheal ./cmd/selfheal) and run SELFHEAL_BIN=/tmp/selfheal node --test e2e/';
-const opts = { skip, timeout: 60_000 };
-
-let scratch; // a temporary directory for everything this file writes
-
-before(() => {
-  if (skip) return;
-  assert.ok(existsSync(SELFHEAL), `SELFHEAL_BIN=${SELFHEAL} does not exist`);
-  scratch = realpathSync(mkdtempSync(join(tmpdir(), 'selfheal-http-e2e-')));
-});
-
-after(() => {
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
-});
+const scratch = useScratch('selfheal-http-e2e-'); // everything this file writes
 
 // ---------------------------------------------------------------------------
 // Processes
@@ -59,15 +44,7 @@ class Proc {
     this.proc = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     this.stderr = '';
     this.waiters = new Set();
-    // server-everything logs every request on stdout: posts counts them.
-    this.posts = 0;
-    this.proc.stdout.setEncoding('utf8');
-    let partial = '';
-    this.proc.stdout.on('data', (s) => {
-      const lines = (partial + s).split('\n');
-      partial = lines.pop();
-      this.posts += lines.filter((l) => l === 'Received MCP POST request').length;
-    });
+    this.proc.stdout.resume(); // server-everything logs every request there
     this.proc.stderr.setEncoding('utf8');
     this.proc.stderr.on('data', (s) => {
       if (this.stderr.length < 1 << 20) this.stderr += s;
@@ -107,14 +84,6 @@ class Proc {
   kill() { if (!this.exited) this.proc.kill('SIGKILL'); }
 }
 
-function withTimeout(p, ms, what) {
-  let timer;
-  return Promise.race([
-    p.finally(() => clearTimeout(timer)),
-    new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms); }),
-  ]);
-}
-
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function freePort() {
@@ -152,22 +121,42 @@ async function connect(url) {
   return { client, transport };
 }
 
-// validationError checks a result is selfheal's validation_error for tool and returns its text.
-function validationError(result, tool) {
-  assert.equal(result.isError, true, `isError: ${JSON.stringify(result).slice(0, 500)}`);
-  assert.equal(result.content?.[0]?.type, 'text', JSON.stringify(result).slice(0, 500));
-  const text = result.content[0].text;
-  assert.ok(text.startsWith(`<validation_error action="${tool}">\n`), `a validation_error for ${tool}, got:\n${text}`);
-  assert.ok(text.endsWith('</validation_error>'), `the validation_error is whole:\n${text}`);
-  return text;
-}
-
-// issuesOf returns the issues of a validation_error: in structuredContent
-// for a tool without an outputSchema, else in _meta["selfheal/issues"].
-function issuesOf(result, hasOutputSchema) {
-  const issues = hasOutputSchema ? result._meta?.['selfheal/issues']?.issues : result.structuredContent?.issues;
-  assert.ok(Array.isArray(issues), `the issues: ${JSON.stringify(result).slice(0, 500)}`);
-  return issues;
+// startRelay runs an HTTP relay in front of the server at url: it keeps
+// every JSON-RPC message of a POST body (what the server receives, in
+// order) before passing the request on, and pipes each response back as it
+// comes (event streams included). A message is kept before the server can
+// answer it, so once a client has read an answer, the relay has kept every
+// message that reached the server for it.
+async function startRelay(url) {
+  const up = new URL(url);
+  const messages = [];
+  const relay = createHTTPServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      if (req.method === 'POST') {
+        try { messages.push(...[JSON.parse(body.toString('utf8'))].flat()); } catch { /* the server judges it */ }
+      }
+      const out = httpRequest({ host: up.hostname, port: up.port, path: req.url, method: req.method, headers: req.headers }, (ur) => {
+        res.writeHead(ur.statusCode, ur.headers);
+        ur.pipe(res);
+      });
+      out.on('error', () => res.destroy());
+      res.on('close', () => out.destroy());
+      out.end(body);
+    });
+  });
+  await new Promise((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  const relayURL = new URL(url);
+  relayURL.port = String(relay.address().port);
+  return {
+    url: relayURL.href,
+    // calls are the tools/call requests the server has received, from index from.
+    calls: (from = 0) => messages.slice(from).filter((m) => m?.method === 'tools/call').map((m) => m.params),
+    count: () => messages.length,
+    close: () => { relay.closeAllConnections(); return new Promise((resolve) => relay.close(resolve)); },
+  };
 }
 
 // post sends one JSON-RPC message as a client of session id would, and
@@ -208,19 +197,26 @@ const alive = (pid) => {
 
 describe('server-everything over Streamable HTTP, direct vs through selfheal proxy --upstream', opts, () => {
   let everything; let proxy;
+  // relay: in front of the server, for two more proxies, one in each mode.
+  let relay; const relayed = [];
   before(async () => {
     if (skip) return;
     everything = await startEverything();
     proxy = await startProxy(['--upstream', everything.url]);
     assert.match(proxy.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/, 'the endpoint is at the upstream\'s path');
+    relay = await startRelay(everything.url);
+    for (const flags of MODES) relayed.push(await startProxy([...flags, '--upstream', relay.url]));
   });
   after(async () => {
     if (skip) return;
     try {
-      const status = await proxy.proxy.stop('SIGTERM');
-      assert.deepEqual(status, { code: 0, signal: null }, `the proxy's exit status after SIGTERM\n${proxy.proxy.stderr.slice(-2000)}`);
+      for (const p of [proxy, ...relayed]) {
+        const status = await p.proxy.stop('SIGTERM');
+        assert.deepEqual(status, { code: 0, signal: null }, `the proxy's exit status after SIGTERM\n${p.proxy.stderr.slice(-2000)}`);
+      }
     } finally {
-      proxy?.proxy.kill();
+      for (const p of [proxy, ...relayed]) p?.proxy.kill();
+      await relay?.close();
       everything?.server.kill();
     }
   });
@@ -249,36 +245,44 @@ describe('server-everything over Streamable HTTP, direct vs through selfheal pro
     }
   });
 
-  test('bad calls are answered with the validation_error; the server never sees them', async () => {
-    const { client } = await connect(proxy.url);
-    try {
-      await client.listTools();
-      await sleep(200); // the server's log of the listing is written
-      const posts = everything.server.posts;
-      const sum = await client.callTool({ name: 'get-sum', arguments: { a: '1', b: 2 } });
-      const text = validationError(sum, 'get-sum');
-      assert.match(text, /<field name="a">/, text);
-      assert.match(text, /You sent: '1'/, text);
-      assert.deepEqual(issuesOf(sum, false).map((i) => [i.code, i.path]), [['invalid_type', ['a']]]);
+  MODES.forEach((flags, i) => {
+    const strict = flags.length > 0;
+    test(strict ? '--strict: bad calls are answered with the validation_error; the server never sees them'
+      : 'the default mode: bad calls reach the server and its rejections are explained; a near miss never reaches it', async () => {
+      const { client } = await connect(relayed[i].url);
+      try {
+        await client.listTools();
+        const from = relay.count();
+        const sum = await client.callTool({ name: 'get-sum', arguments: { a: '1', b: 2 } });
+        const text = strict ? answersFirst(sum, 'get-sum')
+          : explains(sum, 'get-sum', 'MCP error -32602: Input validation error: Invalid arguments for tool get-sum: Invalid input: expected number, received string at a');
+        assert.match(text, /<field name="a">/, text);
+        assert.match(text, /You sent: '1'/, text);
+        assert.deepEqual(issuesOf(sum, false).map((i) => [i.code, i.path]), [['invalid_type', ['a']]]);
 
-      const echo = await client.callTool({ name: 'echo', arguments: { mesage: 'hi' } });
-      const etext = validationError(echo, 'echo');
-      assert.match(etext, /mesage/, etext);
-      assert.match(etext, /did you mean 'message'/, etext);
+        // A near miss: answered before forwarding in every mode (the server
+        // would drop 'mesage').
+        const echo = await client.callTool({ name: 'echo', arguments: { mesage: 'hi' } });
+        const etext = answersFirst(echo, 'echo');
+        assert.match(etext, /mesage/, etext);
+        assert.match(etext, /did you mean 'message'/, etext);
 
-      const wrong = await client.callTool({ name: 'echo', arguments: { message: 42 } });
-      assert.match(validationError(wrong, 'echo'), /You sent: 42 \(a number\)\. Expected a string\./);
+        const wrong = await client.callTool({ name: 'echo', arguments: { message: 42 } });
+        const wtext = strict ? answersFirst(wrong, 'echo')
+          : explains(wrong, 'echo', 'MCP error -32602: Input validation error: Invalid arguments for tool echo: Invalid input: expected string, received number at message');
+        assert.match(wtext, /You sent: 42 \(a number\)\. Expected a string\./);
 
-      // A valid call reaches the server: one request logged, for the three
-      // bad calls none.
-      const ok = await client.callTool({ name: 'echo', arguments: { message: 'hi' } });
-      assert.equal(ok.content[0].text, 'Echo: hi');
-      for (let i = 0; i < 100 && everything.server.posts < posts + 1; i++) await sleep(50);
-      await sleep(200);
-      assert.equal(everything.server.posts, posts + 1, 'the server got the valid call and none of the bad ones');
-    } finally {
-      await client.close();
-    }
+        const ok = await client.callTool({ name: 'echo', arguments: { message: 'hi' } });
+        assert.equal(ok.content[0].text, 'Echo: hi');
+
+        // What reached the server: the valid call, and by default the two
+        // bad calls it rejected; never the near miss.
+        const want = strict ? [] : [{ name: 'get-sum', arguments: { a: '1', b: 2 } }, { name: 'echo', arguments: { message: 42 } }];
+        assert.deepEqual(relay.calls(from), [...want, { name: 'echo', arguments: { message: 'hi' } }]);
+      } finally {
+        await client.close();
+      }
+    });
   });
 
   test('valid calls get the server\'s own answers', async () => {
@@ -339,13 +343,13 @@ describe('server-filesystem (stdio) over Streamable HTTP: selfheal proxy --liste
   let dir; let proxy;
   before(async () => {
     if (skip) return;
-    dir = mkdtempSync(join(scratch, 'fs-'));
+    dir = scratch.newDir();
     proxy = await startProxy(['--', NODE, FS_SERVER, dir]);
     assert.match(proxy.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
   });
   after(() => proxy?.proxy.kill());
 
-  test('tools/list, a bad call answered with the validation_error, one process per session, SIGTERM ends them all', async () => {
+  test('tools/list, bad calls answered with the validation_error (a near miss first, a bad type explained), one process per session, SIGTERM ends them all', async () => {
     const { client, transport } = await connect(proxy.url);
     const { tools } = await client.listTools();
     for (const name of ['read_text_file', 'write_file', 'edit_file']) {
@@ -353,9 +357,15 @@ describe('server-filesystem (stdio) over Streamable HTTP: selfheal proxy --liste
     }
     const file = join(dir, 'a.txt');
     const bad = await client.callTool({ name: 'write_file', arguments: { path: file, contents: 'x' } });
-    const text = validationError(bad, 'write_file');
+    const text = answersFirst(bad, 'write_file', { field: 'content', output: true }); // a near miss
     assert.match(text, /\bcontents\b/, text);
     assert.match(text, /did you mean/i, text);
+    assert.equal(existsSync(file), false, 'nothing was written');
+
+    // A bad type is forwarded: the server rejects it, the proxy explains.
+    const typed = await client.callTool({ name: 'write_file', arguments: { path: file, content: 5 } });
+    explains(typed, 'write_file', 'MCP error -32602: Input validation error: Invalid arguments for tool write_file: Invalid input: expected string, received number at content',
+      { field: 'content', output: true });
     assert.equal(existsSync(file), false, 'nothing was written');
 
     const good = await client.callTool({ name: 'write_file', arguments: { path: file, content: 'x' } });

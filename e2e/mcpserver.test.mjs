@@ -10,14 +10,9 @@
 // `go run ./examples/mcpserver` from the repository root.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const goldenDir = join(root, 'examples', 'mcpserver', 'testdata');
+import { checkGolden as check, golden, root } from './helpers.mjs';
 
 let client;
 
@@ -36,42 +31,6 @@ before(async () => {
 after(async () => {
   await client?.close();
 });
-
-// golden reads a Go golden file: "isError: …", then "--- text" blocks and
-// at most one "--- structuredContent" or "--- _meta.selfheal/issues" JSON.
-function golden(name) {
-  const lines = readFileSync(join(goldenDir, `${name}.golden`), 'utf8').split('\n');
-  const want = { isError: lines[0] === 'isError: true', texts: [], structured: undefined, metaIssues: undefined };
-  let section = null;
-  let buf = [];
-  const flush = () => {
-    if (section === null) return;
-    const body = buf.join('\n');
-    if (section === 'text') want.texts.push(body);
-    else if (section === 'structuredContent') want.structured = JSON.parse(body);
-    else if (section === '_meta.selfheal/issues') want.metaIssues = JSON.parse(body);
-    else throw new Error(`unknown golden section ${section}`);
-  };
-  for (const line of lines.slice(1, -1)) { // the file ends with a newline
-    if (line.startsWith('--- ')) {
-      flush();
-      section = line.slice(4);
-      buf = [];
-    } else {
-      buf.push(line);
-    }
-  }
-  flush();
-  return want;
-}
-
-function check(res, want) {
-  assert.equal(res.isError ?? false, want.isError, 'isError');
-  assert.deepEqual(res.content.map((c) => { assert.equal(c.type, 'text'); return c.text; }), want.texts);
-  if (want.structured !== undefined) assert.deepEqual(res.structuredContent, want.structured);
-  if (want.metaIssues !== undefined) assert.deepEqual(res._meta?.['selfheal/issues'], want.metaIssues);
-  if (want.isError) assert.equal(res.structuredContent, undefined, 'an error carries no structuredContent that the output schema would reject');
-}
 
 const cases = [
   ['invalid_type', 'users.create', { name: 42, email: 'ada@example.com', role: 'admin', age: '36', tags: 'vip' }],

@@ -4,6 +4,13 @@
 // raw JSON-RPC client that compares every byte with the server run directly,
 // and by the official TypeScript client (@modelcontextprotocol/sdk).
 //
+// By default the proxy forwards a call its schema finds issues in and, when
+// the server rejects it, answers with selfheal's validation_error in place
+// of the rejection, the server's own message kept in <server_message>
+// (explained); near misses of declared keys are answered before forwarding
+// in every mode. With --strict every schema failure is answered before
+// forwarding. Tests whose subject is the proxy's answer run in both modes.
+//
 //   npm ci --prefix e2e
 //   go build -o /tmp/selfheal ./cmd/selfheal
 //   SELFHEAL_BIN=/tmp/selfheal node --test e2e/
@@ -13,268 +20,36 @@
 // build one with `go build`.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import {
-  existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync,
-} from 'node:fs';
-import { open } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   CreateMessageRequestSchema, ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import {
+  EVERYTHING, FS_SERVER, MODES, NODE, Raw, SELFHEAL, answersFirst, bytesEqual, checkGolden, everything,
+  explains, fieldLines, filesystem, golden, issuesOf, modeName, opts, paged, proxied, root, session,
+  skip, tsClient, useScratch, validationError, withTimeout,
+} from './helpers.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const NODE = process.execPath;
-const SELFHEAL = process.env.SELFHEAL_BIN;
-const modules = join(root, 'e2e', 'node_modules', '@modelcontextprotocol');
-const FS_SERVER = join(modules, 'server-filesystem', 'dist', 'index.js');
-const EVERYTHING = join(modules, 'server-everything', 'dist', 'index.js');
-const goldenDir = join(root, 'examples', 'mcpserver', 'testdata');
-
-const skip = SELFHEAL ? false
-  : 'SELFHEAL_BIN is not set: build the proxy (go build -o /tmp/selfheal ./cmd/selfheal) and run SELFHEAL_BIN=/tmp/selfheal node --test e2e/';
-const opts = { skip, timeout: 60_000 };
-
-const proxied = (cmd, args, flags = []) => [SELFHEAL, ['proxy', ...flags, '--', cmd, ...args]];
-const fsServer = (dir) => [NODE, [FS_SERVER, dir]];
-const everything = () => [NODE, [EVERYTHING, 'stdio']];
-
-let scratch; // a temporary directory for everything this file writes
+const scratch = useScratch('selfheal-proxy-e2e-'); // everything this file writes
 let mcpserverBin;
 
 before(() => {
   if (skip) return;
-  assert.ok(existsSync(SELFHEAL), `SELFHEAL_BIN=${SELFHEAL} does not exist`);
-  scratch = realpathSync(mkdtempSync(join(tmpdir(), 'selfheal-proxy-e2e-')));
   mcpserverBin = process.env.MCPSERVER_BIN;
   if (!mcpserverBin) {
-    mcpserverBin = join(scratch, 'mcpserver');
+    mcpserverBin = join(scratch.dir, 'mcpserver');
     const built = spawnSync('go', ['build', '-o', mcpserverBin, './examples/mcpserver'], { cwd: root, stdio: 'inherit' });
     assert.equal(built.status, 0, 'go build ./examples/mcpserver');
   }
 });
 
-after(() => {
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
-});
-
-let fifos = 0;
-const newDir = () => mkdtempSync(join(scratch, 'd-'));
-
-// ---------------------------------------------------------------------------
-// The raw JSON-RPC client: one process, lines in, lines out, bytes kept.
-
-class Raw {
-  // fifo: the process reads a named pipe that only this client writes, so
-  // that its stdin stays open when it exits (Node closes a child's stdin pipe
-  // then, which would end an orphaned grandchild and hide it).
-  constructor([command, args], { env, fifo = false } = {}) {
-    this.what = [command, ...args].join(' ');
-    if (fifo) {
-      const path = join(scratch, `stdin-${++fifos}`);
-      assert.equal(spawnSync('mkfifo', [path]).status, 0, 'mkfifo');
-      // sh opens the fifo for reading, then becomes the command (same pid).
-      this.proc = spawn('sh', ['-c', 'exec "$0" "$@" < "$SELFHEAL_E2E_FIFO"', command, ...args],
-        { cwd: root, env: { ...(env ?? process.env), SELFHEAL_E2E_FIFO: path }, stdio: ['ignore', 'pipe', 'pipe'] });
-      this.writer = open(path, 'w');
-      this.writing = this.writer;
-    } else {
-      this.proc = spawn(command, args, { cwd: root, env: env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
-    }
-    this.lines = []; // every stdout line in order: { buf, text, msg }
-    this.stderr = '';
-    this.sent = new Map(); // JSON of each request id the client sent -> method
-    this.nextId = 1;
-    this.waiters = new Set();
-    this.exited = false;
-    let partial = [];
-    this.proc.stdout.on('data', (chunk) => {
-      let start = 0;
-      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, start)) {
-        partial.push(chunk.subarray(start, i));
-        this.#line(Buffer.concat(partial));
-        partial = [];
-        start = i + 1;
-      }
-      if (start < chunk.length) partial.push(chunk.subarray(start));
-    });
-    this.proc.stdout.on('end', () => { this.tail = Buffer.concat(partial); });
-    this.proc.stderr.setEncoding('utf8');
-    this.proc.stderr.on('data', (s) => { if (this.stderr.length < 1 << 20) this.stderr += s; });
-    this.proc.stdin?.on('error', () => {}); // EPIPE once the process is gone
-    // status: when the process exits; exit: when it has exited and its stdout is closed.
-    this.status = new Promise((resolve) => { this.proc.on('exit', (code, signal) => resolve({ code, signal })); });
-    this.exit = new Promise((resolve) => {
-      this.proc.on('close', (code, signal) => {
-        this.exited = true;
-        for (const w of this.waiters) w();
-        resolve({ code, signal });
-      });
-    });
-  }
-
-  #line(buf) {
-    const text = buf.toString('utf8');
-    let msg;
-    try { msg = JSON.parse(text); } catch { msg = undefined; }
-    this.lines.push({ buf, text, msg });
-    for (const w of this.waiters) w();
-  }
-
-  write(text) {
-    if (this.writer) this.writing = this.writing.then(async (fh) => { await fh.write(text + '\n'); return fh; });
-    else this.proc.stdin.write(text + '\n');
-  }
-
-  send(msg) {
-    if (msg.id !== undefined && msg.method !== undefined) this.sent.set(JSON.stringify(msg.id), msg.method);
-    this.write(JSON.stringify(msg));
-  }
-
-  notify(method, params) { this.send({ jsonrpc: '2.0', method, ...(params !== undefined && { params }) }); }
-
-  // request sends a request and resolves with its response line.
-  request(method, params, id = this.nextId++) {
-    this.send({ jsonrpc: '2.0', id, method, ...(params !== undefined && { params }) });
-    return this.response(id);
-  }
-
-  async call(name, args, id) {
-    const line = await this.request('tools/call', { name, arguments: args }, id);
-    assert.ok(line.msg.result, `tools/call ${name}: a result, not ${line.text.slice(0, 300)}`);
-    return line;
-  }
-
-  response(id, ms) {
-    return this.waitFor((l) => isResponse(l.msg) && l.msg.id === id, `the response to id ${JSON.stringify(id)}`, ms);
-  }
-
-  // waitFor resolves with the first line (from index `from`) matching pred.
-  waitFor(pred, what, ms = 20_000, from = 0) {
-    return new Promise((resolve, reject) => {
-      let i = from;
-      const check = () => {
-        for (; i < this.lines.length; i++) {
-          if (pred(this.lines[i])) { done(); resolve(this.lines[i]); return; }
-        }
-        if (this.exited) { done(); reject(new Error(`${this.what}: exited before ${what}\n${this.describe()}`)); }
-      };
-      const timer = setTimeout(() => { done(); reject(new Error(`${this.what}: no ${what} in ${ms} ms\n${this.describe()}`)); }, ms);
-      const done = () => { clearTimeout(timer); this.waiters.delete(check); };
-      this.waiters.add(check);
-      check();
-    });
-  }
-
-  describe() {
-    const last = this.lines.slice(-6).map((l) => `  < ${l.text.slice(0, 400)}`).join('\n');
-    return `last lines received:\n${last || '  (none)'}\nstderr:\n${this.stderr.slice(-2000)}`;
-  }
-
-  // initialize opens an MCP session; initialized=false leaves out notifications/initialized.
-  async initialize({ capabilities = {}, initialized = true, id = 'init' } = {}) {
-    const line = await this.request('initialize', {
-      protocolVersion: '2025-06-18', capabilities, clientInfo: { name: 'selfheal-proxy-e2e', version: '1.0.0' },
-    }, id);
-    assert.ok(line.msg.result, `initialize: ${line.text.slice(0, 300)}`);
-    if (initialized) this.notify('notifications/initialized');
-    return line;
-  }
-
-  // answered checks that every response carries the id of a request the
-  // client sent, and that no request was answered twice.
-  answered() {
-    const seen = new Map();
-    for (const l of this.lines) {
-      if (!isResponse(l.msg)) continue;
-      const key = JSON.stringify(l.msg.id);
-      assert.ok(this.sent.has(key), `a response to id ${key}, which the client never sent: ${l.text.slice(0, 300)}`);
-      assert.ok(!seen.has(key), `two responses to id ${key}:\n  ${seen.get(key)}\n  ${l.text.slice(0, 300)}`);
-      seen.set(key, l.text.slice(0, 300));
-    }
-  }
-
-  async close(ms = 10_000) {
-    this.answered();
-    this.proc.stdin.end();
-    return withTimeout(this.exit, ms, `${this.what} to exit once its stdin is closed`);
-  }
-
-  kill() {
-    if (!this.exited) this.proc.kill('SIGKILL');
-    if (this.writer) this.writer.then((fh) => fh.close()).catch(() => {});
-    this.writer = undefined;
-  }
-}
-
-function isResponse(msg) {
-  return msg !== null && typeof msg === 'object' && !Array.isArray(msg) && 'id' in msg && !('method' in msg);
-}
-
-function withTimeout(p, ms, what) {
-  let timer;
-  return Promise.race([
-    p.finally(() => clearTimeout(timer)),
-    new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms); }),
-  ]);
-}
-
+const newDir = () => scratch.newDir();
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-// session runs fn against a raw client of cmd and closes it (status 0 expected).
-async function session(cmd, fn, init) {
-  const raw = new Raw(cmd);
-  try {
-    if (init !== false) await raw.initialize(init);
-    const out = await fn(raw);
-    const status = await raw.close();
-    assert.deepEqual(status, { code: 0, signal: null }, `${raw.what}: exit status\n${raw.stderr.slice(-2000)}`);
-    return out;
-  } finally {
-    raw.kill();
-  }
-}
-
-// bytesEqual asserts two raw lines are the same bytes, with a readable diff.
-function bytesEqual(proxiedLine, directLine, what) {
-  if (Buffer.compare(proxiedLine.buf, directLine.buf) === 0) return;
-  let i = 0;
-  while (i < proxiedLine.buf.length && proxiedLine.buf[i] === directLine.buf[i]) i++;
-  assert.fail(`${what}: through the proxy the line differs from direct at byte ${i}\n`
-    + `  proxied: …${proxiedLine.text.slice(Math.max(0, i - 80), i + 200)}\n`
-    + `  direct:  …${directLine.text.slice(Math.max(0, i - 80), i + 200)}`);
-}
-
-// validationError checks a result is selfheal's validation_error for tool and returns its text.
-function validationError(result, tool) {
-  assert.equal(result.isError, true, `isError: ${JSON.stringify(result).slice(0, 500)}`);
-  assert.equal(result.content?.[0]?.type, 'text', JSON.stringify(result).slice(0, 500));
-  const text = result.content[0].text;
-  assert.ok(text.startsWith(`<validation_error action="${tool}">\n`), `a validation_error for ${tool}, got:\n${text}`);
-  assert.ok(text.endsWith('</validation_error>'), `the validation_error is whole:\n${text}`);
-  return text;
-}
-
-// issuesOf returns the issues of a validation error: in _meta when the tool
-// has an output schema (structuredContent would fail it), else in structuredContent.
-function issuesOf(result, hasOutputSchema) {
-  if (hasOutputSchema) {
-    assert.equal(result.structuredContent, undefined, 'no structuredContent for a tool with an outputSchema');
-    assert.ok(Array.isArray(result._meta?.['selfheal/issues']?.issues), `_meta["selfheal/issues"]: ${JSON.stringify(result).slice(0, 500)}`);
-    return result._meta['selfheal/issues'].issues;
-  }
-  assert.ok(Array.isArray(result.structuredContent?.issues), `structuredContent.issues: ${JSON.stringify(result).slice(0, 500)}`);
-  return result.structuredContent.issues;
-}
-
-// fieldLines returns the <field> lines of a validation_error text.
-const fieldLines = (text) => text.split('\n').filter((l) => l.trimStart().startsWith('<field '));
-
 // ---------------------------------------------------------------------------
+// Process helpers: the proxy's child, found through /proc.
 // Process helpers: the proxy's child, found through /proc.
 
 function procStat(pid) {
@@ -323,8 +98,8 @@ describe('server-filesystem, raw JSON-RPC, direct vs through the proxy', opts, (
 
   test('initialize and tools/list are byte-identical', async () => {
     const run = (cmd) => session(cmd, async (raw) => [raw.lines[0], await raw.request('tools/list')]);
-    const [dInit, dList] = await run(fsServer(dir));
-    const [pInit, pList] = await run(proxied(...fsServer(dir)));
+    const [dInit, dList] = await run(filesystem(dir));
+    const [pInit, pList] = await run(proxied(filesystem(dir)));
     bytesEqual(pInit, dInit, 'initialize');
     bytesEqual(pList, dList, 'tools/list');
     const edit = pList.msg.result.tools.find((t) => t.name === 'edit_file');
@@ -335,13 +110,13 @@ describe('server-filesystem, raw JSON-RPC, direct vs through the proxy', opts, (
   test('write_file with "contents": the server\'s terse line directly, a validation_error naming both keys through the proxy', async () => {
     const file = join(dir, 'a.txt');
     const args = { path: file, contents: 'x' };
-    const direct = await session(fsServer(dir), async (raw) => {
+    const direct = await session(filesystem(dir), async (raw) => {
       await raw.request('tools/list');
-      return raw.call('write_file', args);
+      return raw.callResult('write_file', args);
     });
-    const through = await session(proxied(...fsServer(dir)), async (raw) => {
+    const through = await session(proxied(filesystem(dir)), async (raw) => {
       await raw.request('tools/list');
-      return raw.call('write_file', args);
+      return raw.callResult('write_file', args);
     });
     // What the model reads without the proxy: one line that never names 'contents'.
     const said = direct.msg.result.content[0].text;
@@ -349,8 +124,9 @@ describe('server-filesystem, raw JSON-RPC, direct vs through the proxy', opts, (
     assert.match(said, TERSE);
     assert.ok(said.endsWith('at content'), said);
     assert.ok(!said.includes('contents'), `the server does not name the key the model sent: ${said}`);
-    // Through the proxy: a validation_error about 'contents' and 'content'.
-    const text = validationError(through.msg.result, 'write_file');
+    // Through the proxy: a validation_error about 'contents' and 'content',
+    // answered before forwarding (a near miss of a declared key).
+    const text = answersFirst(through.msg.result, 'write_file', { field: 'content', output: true });
     assert.match(text, /\bcontents\b/, `names the key sent:\n${text}`);
     assert.match(text, /(['"])content\1/, `names the key expected:\n${text}`);
     assert.match(text, /did you mean/i, `a did-you-mean:\n${text}`);
@@ -368,20 +144,20 @@ describe('server-filesystem, raw JSON-RPC, direct vs through the proxy', opts, (
     writeFileSync(b, 'alpha\n');
     const edit = (path) => ({ path, edits: [{ oldText: 'alpha', newText: 'beta' }], dryrun: true });
 
-    const through = await session(proxied(...fsServer(dir)), async (raw) => {
+    const through = await session(proxied(filesystem(dir)), async (raw) => {
       await raw.request('tools/list');
-      return raw.call('edit_file', edit(a));
+      return raw.callResult('edit_file', edit(a));
     });
-    const text = validationError(through.msg.result, 'edit_file');
+    const text = answersFirst(through.msg.result, 'edit_file', { output: true });
     assert.match(text, /\bdryrun\b/, `names the key sent:\n${text}`);
     assert.match(text, /\bdryRun\b/, `names the key expected:\n${text}`);
     assert.ok(JSON.stringify(issuesOf(through.msg.result, true)).includes('"dryrun"'));
     assert.equal(readFileSync(a, 'utf8'), 'alpha\n', 'through the proxy the file is unchanged');
 
     // Directly the misspelt dry run is a real edit: what the test would catch.
-    const direct = await session(fsServer(dir), async (raw) => {
+    const direct = await session(filesystem(dir), async (raw) => {
       await raw.request('tools/list');
-      return raw.call('edit_file', edit(b));
+      return raw.callResult('edit_file', edit(b));
     });
     assert.equal(direct.msg.result.isError, undefined, direct.text);
     assert.match(direct.msg.result.content[0].text, /-alpha\n\+beta/);
@@ -393,15 +169,15 @@ describe('server-filesystem, raw JSON-RPC, direct vs through the proxy', opts, (
     const run = (cmd) => session(cmd, async (raw) => {
       await raw.request('tools/list');
       rmSync(file, { force: true });
-      const wrote = await raw.call('write_file', { path: file, content: 'first line\nsecond line é\n' });
-      const read = await raw.call('read_text_file', { path: file });
-      const old = await raw.call('read_file', { path: file, head: 1 });
-      const preview = await raw.call('edit_file', { path: file, edits: [{ oldText: 'first', newText: '1st' }], dryRun: true });
+      const wrote = await raw.callResult('write_file', { path: file, content: 'first line\nsecond line é\n' });
+      const read = await raw.callResult('read_text_file', { path: file });
+      const old = await raw.callResult('read_file', { path: file, head: 1 });
+      const preview = await raw.callResult('edit_file', { path: file, edits: [{ oldText: 'first', newText: '1st' }], dryRun: true });
       const unchanged = readFileSync(file, 'utf8');
       return { wrote, read, old, preview, unchanged };
     });
-    const d = await run(fsServer(dir));
-    const p = await run(proxied(...fsServer(dir)));
+    const d = await run(filesystem(dir));
+    const p = await run(proxied(filesystem(dir)));
     for (const k of ['wrote', 'read', 'old', 'preview']) bytesEqual(p[k], d[k], k);
     assert.equal(p.read.msg.result.structuredContent.content, 'first line\nsecond line é\n');
     assert.equal(p.unchanged, 'first line\nsecond line é\n', 'dryRun, correctly spelt, reaches the server and only previews');
@@ -418,8 +194,8 @@ describe('server-filesystem, raw JSON-RPC, direct vs through the proxy', opts, (
       await raw.request('ping', undefined, 'last');
       return raw.lines.slice(from);
     });
-    const d = await run(fsServer(dir));
-    const p = await run(proxied(...fsServer(dir)));
+    const d = await run(filesystem(dir));
+    const p = await run(proxied(filesystem(dir)));
     assert.deepEqual(p.map((l) => l.text), d.map((l) => l.text), 'the same lines direct and through the proxy');
     // The TypeScript SDK answers no malformed line: the proxy must not either.
     assert.ok(!p.some((l) => l.msg?.error?.code === -32700), 'no parse error invented by the proxy');
@@ -432,13 +208,13 @@ describe('server-filesystem, raw JSON-RPC, direct vs through the proxy', opts, (
     const run = (cmd) => session(cmd, async (raw) => {
       await raw.request('tools/list');
       rmSync(file, { force: true });
-      const wrote = await raw.call('write_file', { path: file, content });
+      const wrote = await raw.callResult('write_file', { path: file, content });
       assert.equal(readFileSync(file, 'utf8'), content, 'the file on disk is what was sent');
-      const read = await raw.call('read_text_file', { path: file });
+      const read = await raw.callResult('read_text_file', { path: file });
       return { wrote, read };
     });
-    const d = await run(fsServer(dir));
-    const p = await run(proxied(...fsServer(dir)));
+    const d = await run(filesystem(dir));
+    const p = await run(proxied(filesystem(dir)));
     bytesEqual(p.wrote, d.wrote, 'write_file');
     bytesEqual(p.read, d.read, 'read_text_file');
     assert.equal(p.read.msg.result.structuredContent.content, content);
@@ -451,37 +227,39 @@ describe('server-filesystem through the proxy with --typos=off', opts, () => {
     const dir = newDir();
     const file = join(dir, 'typos-off.txt');
     writeFileSync(file, 'alpha\n');
-    const res = await session(proxied(...fsServer(dir), ['--typos=off']), async (raw) => {
+    const res = await session(proxied(filesystem(dir), ['--typos=off']), async (raw) => {
       await raw.request('tools/list');
-      return raw.call('edit_file', { path: file, edits: [{ oldText: 'alpha', newText: 'beta' }], dryrun: true });
+      return raw.callResult('edit_file', { path: file, edits: [{ oldText: 'alpha', newText: 'beta' }], dryrun: true });
     });
     assert.equal(res.msg.result.isError, undefined, res.text);
     assert.equal(readFileSync(file, 'utf8'), 'beta\n', 'with --typos=off the server got the call');
   });
 
-  test('a missing required key is still answered by the proxy', async () => {
-    const dir = newDir();
-    const res = await session(proxied(...fsServer(dir), ['--typos=off']), async (raw) => {
-      await raw.request('tools/list');
-      return raw.call('write_file', { path: join(dir, 'a.txt'), contents: 'x' });
+  // Without typos, 'contents' is only an unknown key beside a missing
+  // required one: by default the server decides (it rejects the call) and
+  // the proxy explains; --strict answers before forwarding.
+  for (const flags of MODES) {
+    test(`a missing required key: ${modeName(flags)}`, async () => {
+      const dir = newDir();
+      const args = { path: join(dir, 'a.txt'), contents: 'x' };
+      const direct = await session(filesystem(dir), async (raw) => {
+        await raw.request('tools/list');
+        return raw.callResult('write_file', args);
+      });
+      const res = await session(proxied(filesystem(dir), ['--typos=off', ...flags]), async (raw) => {
+        await raw.request('tools/list');
+        return raw.callResult('write_file', args);
+      });
+      const said = direct.msg.result.content[0].text;
+      assert.match(said, TERSE);
+      const text = flags.length
+        ? answersFirst(res.msg.result, 'write_file', { field: 'content', output: true })
+        : explains(res.msg.result, 'write_file', said, { field: 'content', output: true });
+      assert.ok(!/did you mean/.test(text), `no did-you-mean with --typos=off:\n${text}`);
+      assert.equal(existsSync(args.path), false, 'nothing was written');
     });
-    const text = validationError(res.msg.result, 'write_file');
-    assert.ok(fieldLines(text).some((l) => l.includes('name="content"')), text);
-  });
+  }
 });
-
-// The official TypeScript client, spawning the proxy as a user's client
-// configuration would.
-async function tsClient(command, args, { capabilities = {}, setup } = {}) {
-  const transport = new StdioClientTransport({ command, args, cwd: root, stderr: 'pipe' });
-  let stderr = '';
-  transport.stderr.setEncoding('utf8');
-  transport.stderr.on('data', (s) => { stderr += s; });
-  const client = new Client({ name: 'selfheal-proxy-e2e', version: '1.0.0' }, { capabilities });
-  setup?.(client);
-  await client.connect(transport);
-  return { client, transport, stderr: () => stderr };
-}
 
 describe('server-filesystem, the official TypeScript client through the proxy', opts, () => {
   let dir;
@@ -489,8 +267,8 @@ describe('server-filesystem, the official TypeScript client through the proxy', 
   let through;
   before(async () => {
     dir = newDir();
-    direct = await tsClient(...fsServer(dir));
-    through = await tsClient(...proxied(...fsServer(dir)));
+    direct = await tsClient(...filesystem(dir));
+    through = await tsClient(...proxied(filesystem(dir)));
   });
   after(async () => {
     await direct?.client.close();
@@ -507,10 +285,9 @@ describe('server-filesystem, the official TypeScript client through the proxy', 
     const p = await through.client.callTool({ name: 'write_file', arguments: args });
     assert.equal(d.isError, true);
     assert.match(d.content[0].text, TERSE);
-    const text = validationError(p, 'write_file');
+    const text = answersFirst(p, 'write_file', { output: true });
     assert.match(text, /\bcontents\b/);
     assert.match(text, /(['"])content\1/);
-    issuesOf(p, true);
     assert.equal(existsSync(args.path), false);
   });
 
@@ -520,7 +297,7 @@ describe('server-filesystem, the official TypeScript client through the proxy', 
     const p = await through.client.callTool({
       name: 'edit_file', arguments: { path: file, edits: [{ oldText: 'one', newText: 'uno' }], dryrun: true },
     });
-    const text = validationError(p, 'edit_file');
+    const text = answersFirst(p, 'edit_file', { output: true });
     assert.match(text, /\bdryrun\b/);
     assert.match(text, /\bdryRun\b/);
     assert.equal(readFileSync(file, 'utf8'), 'one\ntwo\n');
@@ -552,7 +329,7 @@ describe('server-everything, raw JSON-RPC, direct vs through the proxy', opts, (
   test('initialize and tools/list are byte-identical', async () => {
     const run = (cmd) => session(cmd, async (raw) => [raw.lines[0], await raw.request('tools/list')]);
     const [dInit, dList] = await run(everything());
-    const [pInit, pList] = await run(proxied(...everything()));
+    const [pInit, pList] = await run(proxied(everything()));
     bytesEqual(pInit, dInit, 'initialize');
     bytesEqual(pList, dList, 'tools/list');
   });
@@ -575,7 +352,7 @@ describe('server-everything, raw JSON-RPC, direct vs through the proxy', opts, (
       return { lines: raw.lines.slice(from), times };
     });
     const d = await run(everything());
-    const p = await run(proxied(...everything()));
+    const p = await run(proxied(everything()));
     assert.deepEqual(p.lines.map((l) => l.text), d.lines.map((l) => l.text));
     const progress = p.lines.filter((l) => l.msg?.method === 'notifications/progress');
     assert.deepEqual(progress.map((l) => l.msg.params), [
@@ -593,13 +370,14 @@ describe('server-everything, raw JSON-RPC, direct vs through the proxy', opts, (
       const from = raw.lines.length;
       raw.notify('notifications/initialized');
       const changed = await raw.waitFor((l) => l.msg?.method === 'notifications/tools/list_changed', 'notifications/tools/list_changed', 10_000, from);
-      await sleep(200); // the server sends one per tool it registers
+      // The server registers its tools (one notification each) before it
+      // reads the next request: this listing has them all.
       const after = await raw.request('tools/list');
-      const bad = await raw.call('trigger-sampling-request', { prompt: 42 });
+      const bad = await raw.callResult('trigger-sampling-request', { prompt: 42 });
       return { before, changed, after, bad, notes: raw.lines.slice(from).filter((l) => l.msg?.method === 'notifications/tools/list_changed') };
-    }, { capabilities: { sampling: {} }, initialized: false });
+    }, { init: { capabilities: { sampling: {} }, initialized: false } });
     const d = await run(everything());
-    const p = await run(proxied(...everything()));
+    const p = await run(proxied(everything()));
     bytesEqual(p.before, d.before, 'tools/list before');
     bytesEqual(p.changed, d.changed, 'notifications/tools/list_changed');
     assert.equal(p.notes.length, d.notes.length, 'as many list_changed notifications');
@@ -607,72 +385,93 @@ describe('server-everything, raw JSON-RPC, direct vs through the proxy', opts, (
     const names = (l) => l.msg.result.tools.map((t) => t.name);
     assert.ok(!names(p.before).includes('trigger-sampling-request'));
     assert.ok(names(p.after).includes('trigger-sampling-request'));
-    // Directly: the SDK's terse line. Through the proxy: a validation_error.
-    assert.match(d.bad.msg.result.content[0].text, /^MCP error -32602: .*at prompt$/);
-    const text = validationError(p.bad.msg.result, 'trigger-sampling-request');
+    // Directly: the SDK's terse line. Through the proxy: the call is checked
+    // by the schema learned from the new listing (else the server's
+    // rejection would pass as it is), forwarded, and its rejection explained.
+    const said = d.bad.msg.result.content[0].text;
+    assert.match(said, /^MCP error -32602: .*at prompt$/);
+    const text = explains(p.bad.msg.result, 'trigger-sampling-request', said);
     assert.ok(fieldLines(text)[0].includes('name="prompt"'), text);
-    issuesOf(p.bad.msg.result, false);
   });
 
-  test('get-sum with a string: the proxy answers with a validation_error; a valid call is forwarded', async () => {
-    const run = (cmd) => session(cmd, async (raw) => {
-      await raw.request('tools/list');
-      return { bad: await raw.call('get-sum', { a: '1', b: 2 }), ok: await raw.call('get-sum', { a: 1, b: 2 }) };
+  const SUM_A = 'MCP error -32602: Input validation error: Invalid arguments for tool get-sum: Invalid input: expected number, received string at a';
+
+  for (const flags of MODES) {
+    test(`get-sum with a string, ${modeName(flags)}: a validation_error at a; a valid call is forwarded`, async () => {
+      const run = (cmd) => session(cmd, async (raw) => {
+        await raw.request('tools/list');
+        return { bad: await raw.callResult('get-sum', { a: '1', b: 2 }), ok: await raw.callResult('get-sum', { a: 1, b: 2 }) };
+      });
+      const d = await run(everything());
+      const p = await run(proxied(everything(), flags));
+      bytesEqual(p.ok, d.ok, 'a valid get-sum');
+      assert.equal(d.bad.msg.result.content[0].text, SUM_A);
+      // By default the server rejects the call and the proxy explains it;
+      // with --strict the server never sees it.
+      const text = flags.length
+        ? answersFirst(p.bad.msg.result, 'get-sum')
+        : explains(p.bad.msg.result, 'get-sum', SUM_A);
+      const fields = fieldLines(text);
+      assert.equal(fields.length, 1, text);
+      assert.ok(fields[0].includes('name="a"') && fields[0].includes("'1'"), text);
+      assert.deepEqual(issuesOf(p.bad.msg.result, false).map((i) => [i.code, i.path]), [['invalid_type', ['a']]]);
     });
-    const d = await run(everything());
-    const p = await run(proxied(...everything()));
-    bytesEqual(p.ok, d.ok, 'a valid get-sum');
-    assert.equal(d.bad.msg.result.content[0].text,
-      'MCP error -32602: Input validation error: Invalid arguments for tool get-sum: Invalid input: expected number, received string at a');
-    const text = validationError(p.bad.msg.result, 'get-sum');
-    const fields = fieldLines(text);
-    assert.equal(fields.length, 1, text);
-    assert.ok(fields[0].includes('name="a"') && fields[0].includes("'1'"), text);
-    assert.deepEqual(issuesOf(p.bad.msg.result, false).map((i) => [i.code, i.path]), [['invalid_type', ['a']]]);
-  });
+  }
 
-  test('200 calls in flight, valid and not: each answered once, by the server or by the proxy', async () => {
-    await session(proxied(...everything()), async (raw) => {
-      await raw.request('tools/list');
-      const pending = [];
-      for (let i = 0; i < 200; i++) {
-        const id = `c${i}`;
-        const args = i % 2 ? { a: i, b: 1 } : { a: String(i), b: 1 };
-        raw.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get-sum', arguments: args } });
-        pending.push(raw.response(id).then((l) => [i, l]));
-      }
-      for (const [i, l] of await Promise.all(pending)) {
-        if (i % 2) assert.equal(l.msg.result.content[0].text, `The sum of ${i} and 1 is ${i + 1}.`);
-        else assert.ok(fieldLines(validationError(l.msg.result, 'get-sum'))[0].includes(`'${i}'`), l.text);
-      }
+  for (const flags of MODES) {
+    test(`200 calls in flight, valid and not, ${modeName(flags)}: each answered once, by the server or by the proxy`, async () => {
+      await session(proxied(everything(), flags), async (raw) => {
+        await raw.request('tools/list');
+        const pending = [];
+        for (let i = 0; i < 200; i++) {
+          const id = `c${i}`;
+          const args = i % 2 ? { a: i, b: 1 } : { a: String(i), b: 1 };
+          raw.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get-sum', arguments: args } });
+          pending.push(raw.response(id).then((l) => [i, l]));
+        }
+        for (const [i, l] of await Promise.all(pending)) {
+          if (i % 2) {
+            assert.equal(l.msg.result.content[0].text, `The sum of ${i} and 1 is ${i + 1}.`);
+            continue;
+          }
+          // Each explanation is the one of its own call: the server's
+          // rejection under the same id.
+          const text = flags.length ? answersFirst(l.msg.result, 'get-sum') : explains(l.msg.result, 'get-sum', SUM_A);
+          assert.ok(fieldLines(text)[0].includes(`'${i}'`), l.text);
+        }
+      });
     });
-  });
 
-  test('a server-to-client request (sampling) and its answer pass, ids shared by both directions', async () => {
-    // The client's tools/call has id 0, the same id as the server's first
-    // request to the client; a bad call is answered by the proxy while the
-    // sampling request waits for the client.
-    const run = (cmd) => session(cmd, async (raw) => {
-      await raw.request('tools/list', undefined, 'list');
-      await sleep(200);
-      await raw.request('tools/list', undefined, 'list2');
-      const from = raw.lines.length;
-      raw.send({ jsonrpc: '2.0', id: 0, method: 'tools/call', params: { name: 'trigger-sampling-request', arguments: { prompt: 'hi', maxTokens: 5 } } });
-      const asked = await raw.waitFor((l) => l.msg?.method === 'sampling/createMessage', 'sampling/createMessage', 10_000, from);
-      const bad = await raw.call('get-sum', { a: 1 }, 1);
-      raw.send({ jsonrpc: '2.0', id: asked.msg.id, result: { role: 'assistant', content: { type: 'text', text: 'sampled' }, model: 'e2e' } });
-      const done = await raw.response(0);
-      return { asked, bad, done };
-    }, { capabilities: { sampling: {} } });
-    const d = await run(everything());
-    const p = await run(proxied(...everything()));
-    bytesEqual(p.asked, d.asked, 'sampling/createMessage');
-    assert.equal(p.asked.msg.id, 0);
-    bytesEqual(p.done, d.done, 'the tool result after sampling');
-    assert.match(p.done.msg.result.content[0].text, /"sampled"/);
-    assert.equal(p.bad.msg.id, 1);
-    validationError(p.bad.msg.result, 'get-sum');
-  });
+    test(`a server-to-client request (sampling) and its answer pass, ids shared by both directions, ${modeName(flags)}`, async () => {
+      // The client's tools/call has id 0, the same id as the server's first
+      // request to the client; a bad call (id 1) is answered while the
+      // sampling request waits for the client: by the proxy with --strict,
+      // by the server (explained by the proxy) by default.
+      const run = (cmd) => session(cmd, async (raw) => {
+        // notifications/initialized came first: the server has registered
+        // trigger-sampling-request when it answers this listing.
+        await raw.request('tools/list', undefined, 'list');
+        const from = raw.lines.length;
+        raw.send({ jsonrpc: '2.0', id: 0, method: 'tools/call', params: { name: 'trigger-sampling-request', arguments: { prompt: 'hi', maxTokens: 5 } } });
+        const asked = await raw.waitFor((l) => l.msg?.method === 'sampling/createMessage', 'sampling/createMessage', 10_000, from);
+        const bad = await raw.callResult('get-sum', { a: 1 }, 1);
+        raw.send({ jsonrpc: '2.0', id: asked.msg.id, result: { role: 'assistant', content: { type: 'text', text: 'sampled' }, model: 'e2e' } });
+        const done = await raw.response(0);
+        return { asked, bad, done };
+      }, { init: { capabilities: { sampling: {} } } });
+      const d = await run(everything());
+      const p = await run(proxied(everything(), flags));
+      bytesEqual(p.asked, d.asked, 'sampling/createMessage');
+      assert.equal(p.asked.msg.id, 0);
+      bytesEqual(p.done, d.done, 'the tool result after sampling');
+      assert.match(p.done.msg.result.content[0].text, /"sampled"/);
+      assert.equal(p.bad.msg.id, 1);
+      const text = flags.length
+        ? answersFirst(p.bad.msg.result, 'get-sum')
+        : explains(p.bad.msg.result, 'get-sum', d.bad.msg.result.content[0].text);
+      assert.ok(fieldLines(text).some((l) => l.includes('name="b"')), text);
+    });
+  }
 });
 
 describe('server-everything, the official TypeScript client through the proxy', opts, () => {
@@ -681,7 +480,7 @@ describe('server-everything, the official TypeScript client through the proxy', 
   let listChanged;
   before(async () => {
     listChanged = new Promise((resolve) => {
-      ts = tsClient(...proxied(...everything()), {
+      ts = tsClient(...proxied(everything()), {
         capabilities: { sampling: {} },
         setup(client) {
           client.setNotificationHandler(ToolListChangedNotificationSchema, () => { changed++; resolve(); });
@@ -700,8 +499,10 @@ describe('server-everything, the official TypeScript client through the proxy', 
     assert.ok(changed >= 1);
     const { tools } = await ts.client.listTools();
     assert.ok(tools.some((t) => t.name === 'trigger-sampling-request'));
+    // Forwarded, rejected by the server, explained with the new schema.
     const res = await ts.client.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'hi', maxTokens: 'ten' } });
-    const text = validationError(res, 'trigger-sampling-request');
+    const text = explains(res, 'trigger-sampling-request',
+      'MCP error -32602: Input validation error: Invalid arguments for tool trigger-sampling-request: Invalid input: expected number, received string at maxTokens');
     assert.ok(fieldLines(text).some((l) => l.includes('name="maxTokens"')), text);
   });
 
@@ -726,10 +527,11 @@ describe('server-everything, the official TypeScript client through the proxy', 
     assert.match(res.content[0].text, /echo: Resource trigger-sampling-request context: ping/);
   });
 
-  test('get-sum with a string: validation_error; a valid call: the sum', async () => {
+  test('get-sum with a string: the server\'s rejection explained; a valid call: the sum', async () => {
     await ts.client.listTools();
     const bad = await ts.client.callTool({ name: 'get-sum', arguments: { a: 1, b: 'two' } });
-    const text = validationError(bad, 'get-sum');
+    const text = explains(bad, 'get-sum',
+      'MCP error -32602: Input validation error: Invalid arguments for tool get-sum: Invalid input: expected number, received string at b');
     assert.ok(fieldLines(text)[0].includes('name="b"'), text);
     const ok = await ts.client.callTool({ name: 'get-sum', arguments: { a: 1, b: 2 } });
     assert.equal(ok.content[0].text, 'The sum of 1 and 2 is 3.');
@@ -737,74 +539,57 @@ describe('server-everything, the official TypeScript client through the proxy', 
 });
 
 // ---------------------------------------------------------------------------
-// examples/mcpserver (Go, selfheal inside): the proxy answers first, with the
-// same result the Go integration gives.
-
-function golden(name) {
-  const lines = readFileSync(join(goldenDir, `${name}.golden`), 'utf8').split('\n');
-  const want = { isError: lines[0] === 'isError: true', texts: [], structured: undefined, metaIssues: undefined };
-  let section = null;
-  let buf = [];
-  const flush = () => {
-    if (section === null) return;
-    const body = buf.join('\n');
-    if (section === 'text') want.texts.push(body);
-    else if (section === 'structuredContent') want.structured = JSON.parse(body);
-    else if (section === '_meta.selfheal/issues') want.metaIssues = JSON.parse(body);
-    else throw new Error(`unknown golden section ${section}`);
-  };
-  for (const line of lines.slice(1, -1)) {
-    if (line.startsWith('--- ')) { flush(); section = line.slice(4); buf = []; } else buf.push(line);
-  }
-  flush();
-  return want;
-}
-
-function checkGolden(res, want) {
-  assert.equal(res.isError ?? false, want.isError, 'isError');
-  assert.deepEqual(res.content.map((c) => c.text), want.texts);
-  if (want.structured !== undefined) assert.deepEqual(res.structuredContent, want.structured);
-  if (want.metaIssues !== undefined) assert.deepEqual(res._meta?.['selfheal/issues'], want.metaIssues);
-  if (want.isError) assert.equal(res.structuredContent, undefined);
-}
+// examples/mcpserver (Go, selfheal inside): whoever answers, the client
+// reads the result the Go integration gives. By default a call with issues
+// reaches the server, whose own validation_error passes untouched (never
+// nested in another); a near miss, and with --strict every bad call, is
+// answered by the proxy first, with the same bytes.
 
 const mcpserver = () => [mcpserverBin, []];
 
 describe('examples/mcpserver, raw JSON-RPC, direct vs through the proxy', opts, () => {
-  const bad = { name: 'A', emial: 'ada@example.com', age: '36', role: 'Admin' };
+  const bad = { name: 'A', emial: 'ada@example.com', age: '36', role: 'Admin' }; // emial: a near miss of email
+  const missing = { name: 'Ada', role: 'admin' };
 
-  test('tools/list is byte-identical; a bad users.create gets a validation_error that names emial', async () => {
-    const run = (cmd) => session(cmd, async (raw) => {
-      const list = await raw.request('tools/list');
-      return { list, bad: await raw.call('users.create', bad), missing: await raw.call('users.create', { name: 'Ada', role: 'admin' }) };
+  for (const flags of MODES) {
+    test(`${modeName(flags)}: tools/list is byte-identical; a bad users.create gets the Go integration's validation_error`, async () => {
+      const run = (cmd) => session(cmd, async (raw) => {
+        const list = await raw.request('tools/list');
+        return { list, bad: await raw.callResult('users.create', bad), missing: await raw.callResult('users.create', missing) };
+      });
+      const d = await run(mcpserver());
+      const p = await run(proxied(mcpserver(), flags));
+      bytesEqual(p.list, d.list, 'tools/list');
+      const text = validationError(p.bad.msg.result, 'users.create');
+      assert.ok(fieldLines(text).some((l) => /'emial'/.test(l)), text);
+      assert.ok(fieldLines(text).some((l) => l.includes('name="email"') && l.includes('Required field is missing')), text);
+      const missingText = validationError(p.missing.msg.result, 'users.create');
+      assert.match(fieldLines(missingText)[0], /name="email"/, missingText);
+      assert.ok(!missingText.includes('<server_message>'), `one validation_error, not one nested in another:\n${missingText}`);
+      // The same answer the Go integration gives.
+      assert.deepEqual(p.bad.msg.result, d.bad.msg.result);
+      assert.deepEqual(p.missing.msg.result, d.missing.msg.result);
+      // By default the server's own answer, byte for byte.
+      if (!flags.length) bytesEqual(p.missing, d.missing, 'users.create without email');
     });
-    const d = await run(mcpserver());
-    const p = await run(proxied(...mcpserver()));
-    bytesEqual(p.list, d.list, 'tools/list');
-    const text = validationError(p.bad.msg.result, 'users.create');
-    assert.ok(fieldLines(text).some((l) => /'emial'/.test(l)), text);
-    assert.ok(fieldLines(text).some((l) => l.includes('name="email"') && l.includes('Required field is missing')), text);
-    const missing = validationError(p.missing.msg.result, 'users.create');
-    assert.match(fieldLines(missing)[0], /name="email"/, missing);
-    // The same answer the Go integration gives.
-    assert.deepEqual(p.bad.msg.result, d.bad.msg.result);
-    assert.deepEqual(p.missing.msg.result, d.missing.msg.result);
-  });
 
-  test('--log: the proxy answered the bad call itself, and logged no value sent', async () => {
-    const log = join(newDir(), 'proxy.log');
-    await session(proxied(...mcpserver(), ['--log', log]), async (raw) => {
-      await raw.request('tools/list');
-      await raw.call('users.create', bad);
-      await raw.call('billing.get_invoice', { id: 'inv_2026_0002' }); // valid: forwarded, not logged
+    test(`${modeName(flags)}, --log: the calls the proxy answered itself, and no value sent`, async () => {
+      const log = join(newDir(), 'proxy.log');
+      await session(proxied(mcpserver(), ['--log', log, ...flags]), async (raw) => {
+        await raw.request('tools/list');
+        await raw.callResult('users.create', bad); // a near miss: answered by the proxy in every mode
+        await raw.callResult('users.create', missing); // by default the server's own answer, not logged
+        await raw.callResult('billing.get_invoice', { id: 'inv_2026_0002' }); // valid: forwarded, not logged
+      });
+      const entries = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      assert.equal(entries.length, flags.length ? 2 : 1, JSON.stringify(entries));
+      assert.ok(entries.every((e) => e.tool === 'users.create' && e.answer === 'validation_error'), JSON.stringify(entries));
+      assert.ok(entries[0].codes.includes('unrecognized_keys'), JSON.stringify(entries[0]));
+      if (flags.length) assert.deepEqual(entries[1].paths, ['email'], JSON.stringify(entries[1]));
+      const json = JSON.stringify(entries);
+      assert.ok(!json.includes('ada@example.com') && !json.includes('Admin') && !json.includes('"36"') && !json.includes('Ada'), `no values sent: ${json}`);
     });
-    const entries = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    assert.equal(entries.length, 1, JSON.stringify(entries));
-    const json = JSON.stringify(entries[0]);
-    assert.ok(json.includes('users.create'), json);
-    assert.ok(json.includes('unrecognized_keys'), json);
-    assert.ok(!json.includes('ada@example.com') && !json.includes('Admin') && !json.includes('"36"'), `no values sent: ${json}`);
-  });
+  }
 
   test('a malformed line: the Go server gives up (status 1), and so does the proxy, with the same output', async () => {
     const run = async (cmd) => {
@@ -820,121 +605,153 @@ describe('examples/mcpserver, raw JSON-RPC, direct vs through the proxy', opts, 
       }
     };
     const d = await run(mcpserver());
-    const p = await run(proxied(...mcpserver()));
+    const p = await run(proxied(mcpserver()));
     assert.deepEqual(d.status, { code: 1, signal: null });
     assert.deepEqual(p.status, d.status, 'the child\'s exit status is the proxy\'s');
     assert.deepEqual(p.lines, d.lines);
   });
 });
 
-describe('examples/mcpserver, the official TypeScript client through the proxy', opts, () => {
-  let ts;
-  let log;
-  before(async () => {
-    log = join(newDir(), 'proxy.log');
-    ts = await tsClient(...proxied(...mcpserver(), ['--log', log]));
-    await ts.client.listTools(); // what every client does first, and how the proxy learns the schemas
-  });
-  after(async () => { await ts?.client.close(); });
+const mcpserverCases = [
+  ['invalid_type', 'users.create', { name: 42, email: 'ada@example.com', role: 'admin', age: '36', tags: 'vip' }],
+  ['many_issues', 'users.create', { name: 'A', emial: 'ada@example.com', age: '36', role: 'Admin' }],
+  ['invalid_union', 'billing.list_invoices', { customer_id: 'cus_Ab12Cd34', payment: { type: 'card', last4: '12' } }],
+  ['not_multiple_of', 'billing.list_invoices', { customer_id: 'cus_Ab12Cd34', amount_min: 10.005 }],
+  ['arguments_array', 'users.create', ['Ada', 'ada@example.com']],
+  ['ok_get_invoice', 'billing.get_invoice', { id: 'inv_2026_0002' }],
+  ['not_found', 'billing.get_invoice', { id: 'inv_2026_9999' }],
+  ['warning_deprecated', 'billing.list_invoices', { customer_id: 'cus_Ab12Cd34', status: 'open', page_size: 2 }],
+];
 
-  const cases = [
-    ['invalid_type', 'users.create', { name: 42, email: 'ada@example.com', role: 'admin', age: '36', tags: 'vip' }],
-    ['many_issues', 'users.create', { name: 'A', emial: 'ada@example.com', age: '36', role: 'Admin' }],
-    ['invalid_union', 'billing.list_invoices', { customer_id: 'cus_Ab12Cd34', payment: { type: 'card', last4: '12' } }],
-    ['not_multiple_of', 'billing.list_invoices', { customer_id: 'cus_Ab12Cd34', amount_min: 10.005 }],
-    ['arguments_array', 'users.create', ['Ada', 'ada@example.com']],
-    ['ok_get_invoice', 'billing.get_invoice', { id: 'inv_2026_0002' }],
-    ['not_found', 'billing.get_invoice', { id: 'inv_2026_9999' }],
-    ['warning_deprecated', 'billing.list_invoices', { customer_id: 'cus_Ab12Cd34', status: 'open', page_size: 2 }],
-  ];
-  for (const [name, tool, args] of cases) {
-    test(`${tool}: ${name} is the Go integration's answer (golden)`, async () => {
-      checkGolden(await ts.client.callTool({ name: tool, arguments: args }), golden(name));
+for (const flags of MODES) {
+  describe(`examples/mcpserver, the official TypeScript client through the proxy, ${modeName(flags)}`, opts, () => {
+    let ts;
+    let log;
+    before(async () => {
+      log = join(newDir(), 'proxy.log');
+      ts = await tsClient(...proxied(mcpserver(), ['--log', log, ...flags]));
+      await ts.client.listTools(); // what every client does first, and how the proxy learns the schemas
     });
-  }
+    after(async () => { await ts?.client.close(); });
 
-  test('users.create: the client declares its language in the call\'s _meta (golden locale_ja)', async () => {
-    const res = await ts.client.callTool({
-      name: 'users.create',
-      arguments: { name: 'A', email: 'ada@example.com', role: 'Admin' },
-      _meta: { 'selfheal/locale': 'ja' },
+    for (const [name, tool, args] of mcpserverCases) {
+      test(`${tool}: ${name} is the Go integration's answer (golden)`, async () => {
+        checkGolden(await ts.client.callTool({ name: tool, arguments: args }), golden(name));
+      });
+    }
+
+    test('users.create: the client declares its language in the call\'s _meta (golden locale_ja)', async () => {
+      const res = await ts.client.callTool({
+        name: 'users.create',
+        arguments: { name: 'A', email: 'ada@example.com', role: 'Admin' },
+        _meta: { 'selfheal/locale': 'ja' },
+      });
+      checkGolden(res, golden('locale_ja'));
     });
-    checkGolden(res, golden('locale_ja'));
-  });
 
-  test('users.create: absent arguments', async () => {
-    const res = await ts.client.callTool({ name: 'users.create' });
-    assert.equal(res.isError, true);
-    assert.equal(res.content[0].text, `<validation_error action="users.create">
+    test('users.create: absent arguments', async () => {
+      const res = await ts.client.callTool({ name: 'users.create' });
+      assert.equal(res.isError, true);
+      assert.equal(res.content[0].text, `<validation_error action="users.create">
   <field name="(root)">Required field is missing. You sent: nothing. Expected an object.</field>
   <field name="email">Required field is missing. You sent: nothing. Expected a string.</field>
   <field name="name">Required field is missing. You sent: nothing. Expected a string.</field>
   <field name="role">Required field is missing. You sent: nothing. Expected a value.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`);
-  });
+    });
 
-  // The Go server would give the same answers: the log shows who answered.
-  test('the proxy answered the invalid calls and forwarded the others (--log)', () => {
-    const entries = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    const invalid = cases.filter(([name]) => golden(name).texts[0].startsWith('<validation_error')).map(([, tool]) => tool);
-    assert.equal(invalid.length, 5);
-    assert.deepEqual(entries.map((e) => e.tool), [...invalid, 'users.create', 'users.create']);
-    assert.ok(entries.every((e) => e.answer === undefined || e.answer === 'validation_error'), JSON.stringify(entries));
+    // The Go server gives the same answers: the log shows who answered.
+    // With --strict the proxy answered every invalid call (the five golden
+    // validation_errors, locale_ja and the absent arguments); by default
+    // only the near miss (many_issues: 'emial' for 'email'), the server
+    // answering the others with its own validation_error, passed untouched.
+    test(flags.length ? 'the proxy answered the invalid calls and forwarded the others (--log)'
+      : 'the proxy answered the near miss only; the server answered the other invalid calls (--log)', () => {
+      const entries = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const invalid = mcpserverCases.filter(([name]) => golden(name).texts[0].startsWith('<validation_error')).map(([, tool]) => tool);
+      assert.equal(invalid.length, 5);
+      const want = flags.length ? [...invalid, 'users.create', 'users.create'] : ['users.create'];
+      assert.deepEqual(entries.map((e) => e.tool), want, JSON.stringify(entries));
+      assert.ok(entries.every((e) => e.answer === 'validation_error'), JSON.stringify(entries));
+      if (!flags.length) assert.ok(entries[0].codes.includes('unrecognized_keys'), JSON.stringify(entries[0]));
+    });
   });
-});
+}
 
 // ---------------------------------------------------------------------------
-// A scripted server (fixtures/paged-server.mjs): tools/list in two pages, and
-// a tool whose schema changes, announced by notifications/tools/list_changed.
+// A scripted server (fixtures/paged-server.mjs): tools/list in two pages, a
+// tool whose schema changes, announced by notifications/tools/list_changed,
+// and bad calls rejected as real servers reject them (first: a JSON-RPC
+// error; second: an isError result). By default the proxy can explain a
+// rejection only with a schema it has learned, so an explained rejection
+// shows that the proxy knows the tool's schema, as an answer before
+// forwarding does with --strict.
 
-const paged = () => [NODE, [join(root, 'e2e', 'fixtures', 'paged-server.mjs')]];
+// rejected checks the answer to a bad call of tool: with --strict the
+// proxy's, naming field; by default the server's rejection (what it said
+// starts with said) explained, naming field. Returns the text.
+function rejected(flags, line, tool, field, said) {
+  assert.ok(line.msg.result, `a result, not an error: ${line.text.slice(0, 500)}`);
+  if (flags.length) return answersFirst(line.msg.result, tool, { field });
+  return explains(line.msg.result, tool, said, { field });
+}
 
 describe('a scripted server: every page of tools/list, re-learning after list_changed, ids', opts, () => {
-  test('a tool listed on the second page is checked', async () => {
-    await session(proxied(...paged()), async (raw) => {
-      const one = await raw.request('tools/list');
-      assert.equal(one.msg.result.nextCursor, 'page-2');
-      await raw.request('tools/list', { cursor: 'page-2' });
-      validationError((await raw.call('first', { n: 'one' })).msg.result, 'first');
-      validationError((await raw.call('second', { a: 'one' })).msg.result, 'second');
-      assert.equal((await raw.call('second', { a: 1 })).msg.result.content[0].text, 'server got second {"a":1}');
+  for (const flags of MODES) {
+    test(`${modeName(flags)}: a tool listed on the second page is checked`, async () => {
+      await session(proxied(paged(), flags), async (raw) => {
+        const one = await raw.request('tools/list');
+        assert.equal(one.msg.result.nextCursor, 'page-2');
+        await raw.request('tools/list', { cursor: 'page-2' });
+        rejected(flags, await raw.call('first', { n: 'one' }), 'first', 'n',
+          'MCP error -32602: Invalid arguments for tool first: n: expected number, received string (got {"n":"one"})');
+        rejected(flags, await raw.call('second', { a: 'one' }), 'second', 'a',
+          'Invalid arguments for tool second: a: expected integer, received string (got {"a":"one"})');
+        assert.equal((await raw.callResult('second', { a: 1 })).msg.result.content[0].text, 'server got second {"a":1}');
+        assert.equal((await raw.callResult('first', { n: 1.5 })).msg.result.content[0].text, 'server got first {"n":1.5}');
+      });
     });
-  });
 
-  test('after notifications/tools/list_changed and a new tools/list, the new schema is the one checked', async () => {
-    await session(proxied(...paged()), async (raw) => {
-      await raw.request('tools/list');
-      await raw.request('tools/list', { cursor: 'page-2' });
-      const from = raw.lines.length;
-      await raw.request('test/change');
-      await raw.waitFor((l) => l.msg?.method === 'notifications/tools/list_changed', 'notifications/tools/list_changed', 5000, from);
-      await raw.request('tools/list');
-      const page2 = await raw.request('tools/list', { cursor: 'page-2' });
-      assert.deepEqual(page2.msg.result.tools[0].inputSchema.required, ['b']);
-      const old = await raw.call('second', { a: 1 }); // valid before the change, not after
-      const text = validationError(old.msg.result, 'second');
-      assert.ok(fieldLines(text).some((l) => l.includes('name="b"')), text);
-      assert.equal((await raw.call('second', { b: 'x' })).msg.result.content[0].text, 'server got second {"b":"x"}');
+    test(`${modeName(flags)}: after notifications/tools/list_changed and a new tools/list, the new schema is the one checked`, async () => {
+      await session(proxied(paged(), flags), async (raw) => {
+        await raw.request('tools/list');
+        await raw.request('tools/list', { cursor: 'page-2' });
+        const from = raw.lines.length;
+        await raw.request('test/change');
+        await raw.waitFor((l) => l.msg?.method === 'notifications/tools/list_changed', 'notifications/tools/list_changed', 5000, from);
+        await raw.request('tools/list');
+        const page2 = await raw.request('tools/list', { cursor: 'page-2' });
+        assert.deepEqual(page2.msg.result.tools[0].inputSchema.required, ['b']);
+        // Valid before the change, not after: by the new schema b is missing.
+        const text = rejected(flags, await raw.call('second', { a: 1 }), 'second', 'b',
+          'Invalid arguments for tool second: b: expected string, received undefined; a: unrecognized key (got {"a":1})');
+        assert.ok(!fieldLines(text).some((l) => l.includes('Expected an integer')), `judged by the old schema:\n${text}`);
+        assert.equal((await raw.callResult('second', { b: 'x' })).msg.result.content[0].text, 'server got second {"b":"x"}');
+      });
     });
-  });
 
-  test('the proxy answers with the request\'s own id, byte for byte', async () => {
-    await session(proxied(...paged()), async (raw) => {
-      await raw.request('tools/list');
-      await raw.request('tools/list', { cursor: 'page-2' });
-      const ids = ['x-1', 0, -7, 'ünïcödé', '9007199254740993'];
-      for (const id of ids) {
-        const res = await raw.call('first', {}, id);
-        validationError(res.msg.result, 'first');
-      }
-      // A number beyond 2^53 must come back as written, not rounded.
-      raw.write('{"jsonrpc":"2.0","id":9007199254740993,"method":"tools/call","params":{"name":"first","arguments":{}}}');
-      raw.sent.set('9007199254740992', 'tools/call'); // how JSON.parse reads it
-      const big = await raw.waitFor((l) => /"id":\s*9007199254740993\s*[,}]/.test(l.text), 'a response with id 9007199254740993', 5000);
-      validationError(big.msg.result, 'first');
+    test(`${modeName(flags)}: the proxy answers with the request's own id, byte for byte`, async () => {
+      await session(proxied(paged(), flags), async (raw) => {
+        await raw.request('tools/list');
+        await raw.request('tools/list', { cursor: 'page-2' });
+        const said = 'MCP error -32602: Invalid arguments for tool first: n: expected number, received undefined (got {})';
+        const ids = ['x-1', 0, -7, 'ünïcödé', '9007199254740993'];
+        for (const id of ids) {
+          const res = await raw.call('first', {}, id);
+          assert.equal(res.msg.id, id);
+          rejected(flags, res, 'first', 'n', said);
+        }
+        // A number beyond 2^53 must come back as written, not rounded (the
+        // server, which does not round it either, rejects the call under it
+        // by default).
+        raw.write('{"jsonrpc":"2.0","id":9007199254740993,"method":"tools/call","params":{"name":"first","arguments":{}}}');
+        raw.sent.set('9007199254740992', 'tools/call'); // how JSON.parse reads it
+        const big = await raw.waitFor((l) => /^\{"jsonrpc":"2\.0","id":9007199254740993,"result":/.test(l.text), 'a result with id 9007199254740993', 5000);
+        rejected(flags, big, 'first', 'n', said);
+      });
     });
-  });
+  }
 });
 
 // ---------------------------------------------------------------------------
@@ -962,7 +779,7 @@ describe('the proxy as a process', opts, () => {
       Buffer.from([0xff, 0xfe, 0x22, 0x0a]), // not UTF-8
       Buffer.from('{"jsonrpc":"2.0","method":"the last line has no newline"}'),
     ]);
-    const raw = new Raw(proxied('cat', []));
+    const raw = new Raw(proxied(['cat', []]));
     try {
       raw.proc.stdin.end(input);
       const status = await withTimeout(raw.exit, 10_000, 'proxy -- cat to exit');
@@ -981,7 +798,7 @@ describe('the proxy as a process', opts, () => {
 
   test('the client closes stdin: the child\'s stdin is closed, the proxy waits for it and exits 0', async () => {
     const dir = newDir();
-    const raw = new Raw(proxied(...fsServer(dir)));
+    const raw = new Raw(proxied(filesystem(dir)));
     try {
       await raw.initialize();
       const child = await childOf(raw.proc.pid, FS_SERVER);
@@ -1003,7 +820,7 @@ describe('the proxy as a process', opts, () => {
   });
 
   test('a child that cannot be started: one clear line on stderr, exit 2', () => {
-    const missing = join(scratch, 'no-such-server');
+    const missing = join(scratch.dir, 'no-such-server');
     const r = spawnSync(SELFHEAL, ['proxy', '--', missing], { timeout: 10_000, encoding: 'utf8' });
     assert.equal(r.status, 2, r.stderr);
     const errLines = r.stderr.trimEnd().split('\n');
@@ -1020,7 +837,7 @@ describe('the proxy as a process', opts, () => {
 
   test('SIGTERM to the proxy ends the child: no orphan', async () => {
     const dir = newDir();
-    const raw = new Raw(proxied(...fsServer(dir)), { fifo: true });
+    const raw = new Raw(proxied(filesystem(dir)), { fifo: scratch.dir });
     try {
       await raw.initialize();
       const child = await childOf(raw.proc.pid, FS_SERVER);
@@ -1034,7 +851,7 @@ describe('the proxy as a process', opts, () => {
   });
 
   test('SIGINT reaches the child: server-everything exits 0 on SIGINT, and so does the proxy', async () => {
-    const raw = new Raw(proxied(...everything()), { fifo: true });
+    const raw = new Raw(proxied(everything()), { fifo: scratch.dir });
     try {
       await raw.initialize();
       const child = await childOf(raw.proc.pid, EVERYTHING);
