@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -1036,38 +1035,39 @@ type badBody struct {
 
 // parsePosted reads a POST body: one JSON-RPC message, or a batch (a JSON
 // array) of at most maxBatch, each element a message sent on its own, as
-// the TypeScript SDK does.
+// the TypeScript SDK does. JSON is read at any depth (see validJSON):
+// arguments nested past any limit are the server's to judge, as in
+// upstream mode, never a parse error of the transport.
 func parsePosted(body []byte, maxBatch int) ([]posted, bool, *badBody) {
 	body = bytes.Trim(body, " \t\r\n")
-	var elems []json.RawMessage
-	batch := len(body) > 0 && body[0] == '['
+	if !validJSON(body) {
+		return nil, false, &badBody{-32700, "Parse error: Invalid JSON"}
+	}
+	var elems [][]byte
+	batch := body[0] == '['
 	if batch {
-		if json.Unmarshal(body, &elems) != nil {
-			return nil, false, &badBody{-32700, "Parse error: Invalid JSON"}
+		for i := skipSpace(body, 1); body[i] != ']'; {
+			end := skipValue(body, i) // valid JSON: the element ends
+			elems = append(elems, body[i:end])
+			if len(elems) > maxBatch {
+				return nil, false, &badBody{-32600, fmt.Sprintf("Invalid Request: Batch must not exceed %d messages", maxBatch)}
+			}
+			if i = skipSpace(body, end); body[i] == ',' {
+				i = skipSpace(body, i+1)
+			}
 		}
 		if len(elems) == 0 {
 			return nil, false, &badBody{-32600, "Invalid Request: an empty batch"}
 		}
-		if len(elems) > maxBatch {
-			return nil, false, &badBody{-32600, fmt.Sprintf("Invalid Request: Batch must not exceed %d messages", maxBatch)}
-		}
 	} else {
-		if !json.Valid(body) {
-			return nil, false, &badBody{-32700, "Parse error: Invalid JSON"}
-		}
-		elems = []json.RawMessage{body}
+		elems = [][]byte{body}
 	}
 	msgs := make([]posted, 0, len(elems))
-	for _, e := range elems {
-		line := []byte(e)
+	for _, line := range elems {
 		// One message per line: a body may hold newlines between tokens
 		// (never inside a string, where JSON escapes them).
 		if bytes.ContainsAny(line, "\r\n") {
-			var b bytes.Buffer
-			if json.Compact(&b, line) != nil {
-				return nil, false, &badBody{-32700, "Parse error: Invalid JSON"}
-			}
-			line = b.Bytes()
+			line = compactJSON(line)
 		}
 		line = append(line[:len(line):len(line)], '\n')
 		m, ok := decode(line)
@@ -1090,6 +1090,189 @@ func parsePosted(body []byte, maxBatch int) ([]posted, bool, *badBody) {
 		msgs = append(msgs, p)
 	}
 	return msgs, batch, nil
+}
+
+// validJSON reports whether data is one JSON value (RFC 8259) with nothing
+// but white space around it, as json.Valid does, at any depth: json.Valid
+// refuses values nested deeper than 10,000, and this is a transport's
+// check, not a limit on what a server may accept. Its memory is one byte
+// per open object or array.
+func validJSON(data []byte) bool {
+	var open []byte // '{' or '[' for each object or array not closed yet
+	i := skipSpace(data, 0)
+	for {
+		// A value starts at i.
+		if i == len(data) {
+			return false
+		}
+		switch c := data[i]; c {
+		case '{', '[':
+			i = skipSpace(data, i+1)
+			if i < len(data) && data[i] == c+2 { // '}' and ']' follow '{' and '[' by 2
+				i++
+				break // empty: the value has ended
+			}
+			open = append(open, c)
+			if c == '{' {
+				if i = memberStart(data, i); i < 0 {
+					return false
+				}
+			}
+			continue
+		case '"':
+			if i = validString(data, i); i < 0 {
+				return false
+			}
+		default:
+			if i = validLiteral(data, i); i < 0 {
+				return false
+			}
+		}
+		// A value has ended at i: what follows continues or closes the
+		// objects and arrays it is in.
+		for {
+			i = skipSpace(data, i)
+			if len(open) == 0 {
+				return i == len(data)
+			}
+			if i == len(data) {
+				return false
+			}
+			top := open[len(open)-1]
+			if data[i] == ',' {
+				i = skipSpace(data, i+1)
+				if top == '{' {
+					if i = memberStart(data, i); i < 0 {
+						return false
+					}
+				}
+				break // the next value
+			}
+			if data[i] != top+2 {
+				return false
+			}
+			open = open[:len(open)-1]
+			i++
+		}
+	}
+}
+
+// memberStart reads an object member's name and colon at data[i] and
+// returns the index of its value, or -1 when they are not there.
+func memberStart(data []byte, i int) int {
+	if i == len(data) || data[i] != '"' {
+		return -1
+	}
+	if i = validString(data, i); i < 0 {
+		return -1
+	}
+	if i = skipSpace(data, i); i == len(data) || data[i] != ':' {
+		return -1
+	}
+	return skipSpace(data, i+1)
+}
+
+// validString returns the index just past the JSON string at data[i] (a
+// quote), or -1 when it is not one: no control character, only JSON's
+// escapes. Other bytes pass, as json.Valid lets them.
+func validString(data []byte, i int) int {
+	for i++; i < len(data); i++ {
+		switch c := data[i]; {
+		case c == '"':
+			return i + 1
+		case c < 0x20:
+			return -1
+		case c == '\\':
+			if i++; i == len(data) {
+				return -1
+			}
+			switch data[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if i+4 >= len(data) {
+					return -1
+				}
+				for _, h := range data[i+1 : i+5] {
+					if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
+						return -1
+					}
+				}
+				i += 4
+			default:
+				return -1
+			}
+		}
+	}
+	return -1
+}
+
+// validLiteral returns the index just past the number, true, false or null
+// at data[i], or -1 when there is none. What follows is the caller's to
+// check.
+func validLiteral(data []byte, i int) int {
+	for _, lit := range []string{"true", "false", "null"} {
+		if bytes.HasPrefix(data[i:], []byte(lit)) {
+			return i + len(lit)
+		}
+	}
+	digits := func(i int) int {
+		start := i
+		for i < len(data) && '0' <= data[i] && data[i] <= '9' {
+			i++
+		}
+		if i == start {
+			return -1
+		}
+		return i
+	}
+	if data[i] == '-' {
+		i++
+	}
+	switch {
+	case i == len(data):
+		return -1
+	case data[i] == '0':
+		i++
+	default:
+		if i = digits(i); i < 0 {
+			return -1
+		}
+	}
+	if i < len(data) && data[i] == '.' {
+		if i = digits(i + 1); i < 0 {
+			return -1
+		}
+	}
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
+		i++
+		if i < len(data) && (data[i] == '+' || data[i] == '-') {
+			i++
+		}
+		if i = digits(i); i < 0 {
+			return -1
+		}
+	}
+	return i
+}
+
+// compactJSON returns valid JSON without the white space between its
+// tokens, at any depth (json.Compact stops at 10,000).
+func compactJSON(data []byte) []byte {
+	out := make([]byte, 0, len(data))
+	for i := 0; i < len(data); {
+		switch c := data[i]; c {
+		case ' ', '\t', '\r', '\n':
+			i++
+		case '"':
+			end := skipString(data, i)
+			out = append(out, data[i:end]...)
+			i = end
+		default:
+			out = append(out, c)
+			i++
+		}
+	}
+	return out
 }
 
 // progressToken returns the key (idKey) of the progress token in a

@@ -4,6 +4,7 @@ package proxy
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -111,6 +112,13 @@ func fakeServer(in io.Reader, out io.Writer) {
 	for sc.Scan() {
 		var m fakeMsg
 		if json.Unmarshal(sc.Bytes(), &m) != nil {
+			// Nested past encoding/json's 10,000 levels: read with the
+			// proxy's own scanner, a call is answered with how deep its
+			// arguments go, so that a test sees what reached the server.
+			if d, ok := decode(sc.Bytes()); ok && d.id != nil && d.method == "tools/call" {
+				c, _ := readCall(d.params)
+				text(json.RawMessage(bytes.Clone(d.id)), fmt.Sprintf("%s: arguments nested %d deep", c.name, nesting(c.args)))
+			}
 			continue
 		}
 		if m.Method == "" { // the client's response to the server's request
@@ -1047,4 +1055,136 @@ func TestCommandsNoLeak(t *testing.T) {
 			t.Fatalf("%d goroutines before, %d after:\n%s", before, runtime.NumGoroutine(), buf[:runtime.Stack(buf, true)])
 		}
 	}
+}
+
+// nesting returns how deeply a JSON value nests objects and arrays.
+func nesting(raw []byte) int {
+	depth, most := 0, 0
+	for i := 0; i < len(raw); i++ {
+		switch raw[i] {
+		case '"':
+			end := skipString(raw, i)
+			if end < 0 {
+				return most
+			}
+			i = end - 1
+		case '{', '[':
+			depth++
+			most = max(most, depth)
+		case '}', ']':
+			depth--
+		}
+	}
+	return most
+}
+
+// Arguments nested past any limit are the server's to judge, as in upstream
+// mode: the body is read at any depth (encoding/json stops at 10,000), the
+// call is forwarded unchecked in the default mode, and WithStrict refuses
+// what it checks past the depth limit.
+func TestCommandsDepth(t *testing.T) {
+	deep := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+	echo := func(id, text string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"echo","arguments":{"text":` + text + `}}}`
+	}
+	result := func(text string) string {
+		return `{"content":[{"type":"text","text":"` + text + `"}]}`
+	}
+	listed := func(t *testing.T, url string) string {
+		t.Helper()
+		sid := initialize(t, url)
+		if b := rpcErrorOf(t, do(t, url, "POST", sid, jsonOnly, `{"jsonrpc":"2.0","id":"l","method":"tools/list"}`)); b.Result == nil {
+			t.Fatalf("tools/list: %+v", b)
+		}
+		return sid
+	}
+
+	_, url := commands(t, fakeCmd, nil)
+	sid := listed(t, url)
+	for _, tc := range []struct{ name, body, want string }{
+		{"10,000 deep", echo("1", deep(10000)), result("echo: arguments nested 10001 deep")},
+		{"10,000 deep, over several lines", strings.Replace(echo("2", deep(10000)), `"id":2,`, "\n  \"id\": 2,\r\n", 1), result("echo: arguments nested 10001 deep")},
+		{"70 deep, past the limit of 64", echo("3", deep(70)), result(deep(70))},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := do(t, url, "POST", sid, jsonOnly, tc.body)
+			b := rpcErrorOf(t, resp)
+			if resp.StatusCode != http.StatusOK || string(b.Result) != tc.want {
+				t.Fatalf("%d %+v\nwant the result %s", resp.StatusCode, b, tc.want)
+			}
+		})
+	}
+	t.Run("in a batch", func(t *testing.T) {
+		data, _ := io.ReadAll(do(t, url, "POST", sid, jsonOnly, "[\n"+echo("4", deep(10000))+",\n"+echo("5", `"five"`)+"\n]").Body)
+		want := `[{"jsonrpc":"2.0","id":4,"result":` + result("echo: arguments nested 10001 deep") + `},{"jsonrpc":"2.0","id":5,"result":` + result("five") + `}]`
+		if string(data) != want {
+			t.Fatalf("%s\nwant %s", data, want)
+		}
+	})
+
+	t.Run("strict", func(t *testing.T) {
+		_, url := commands(t, fakeCmd, nil, WithStrict(true))
+		sid := listed(t, url)
+		b := rpcErrorOf(t, do(t, url, "POST", sid, jsonOnly, echo("6", deep(70))))
+		var res struct {
+			IsError bool
+			Content []struct{ Text string }
+		}
+		if err := json.Unmarshal(b.Result, &res); err != nil || !res.IsError || len(res.Content) != 1 ||
+			!strings.HasPrefix(res.Content[0].Text, `<validation_error action="echo">`) {
+			t.Fatalf("70 deep with WithStrict: %+v (%v)", b, err)
+		}
+	})
+}
+
+// validJSON is json.Valid at any depth.
+func TestValidJSON(t *testing.T) {
+	for _, tc := range []string{
+		``, ` `, `{}`, `[]`, ` { } `, `[ ]`, `{"a":1}`, `{"a" : [1, 2.5e-3, -0, true, false, null, "x"]}`,
+		`{"a":1,}`, `[1,]`, `[,1]`, `{,}`, `{"a"}`, `{"a":}`, `{1:2}`, `[1 2]`, `{"a":1 "b":2}`, `[}`, `{]`,
+		`"\u00e9\n\"\\\/\b\f\r\t"`, `"\x"`, `"\u12"`, `"\u12G4"`, "\"a\tb\"", "\"\xff\"", `"abc`,
+		`01`, `-`, `-01`, `1.`, `.5`, `1e`, `1e+`, `1E-7`, `+1`, `0x10`, `tru`, `truex`, `nul`, `NaN`, `1 2`,
+		`{"a":{"b":[{"c":[[]]}]}}`, `[[[]]`, `[[]]]`, `{"a":[}]`, "\t[1,\r\n2]\n",
+	} {
+		if got, want := validJSON([]byte(tc)), json.Valid([]byte(tc)); got != want {
+			t.Errorf("validJSON(%q) = %v, json.Valid says %v", tc, got, want)
+		}
+	}
+	deep := []byte(strings.Repeat(`{"a":[`, 20000) + "1" + strings.Repeat("]}", 20000))
+	if !validJSON(deep) || json.Valid(deep) {
+		t.Errorf("40,000 deep: validJSON %v (want true), json.Valid %v (its limit)", validJSON(deep), json.Valid(deep))
+	}
+	if validJSON(deep[:len(deep)-1]) {
+		t.Error("40,000 deep, one brace short: valid")
+	}
+	if got := string(compactJSON([]byte(" {\n \"a b\" : [ 1 ,\r\n\t2 ] }\n"))); got != `{"a b":[1,2]}` {
+		t.Errorf("compactJSON: %s", got)
+	}
+}
+
+// FuzzValidJSON: validJSON agrees with json.Valid below its depth limit,
+// and compactJSON with json.Compact.
+func FuzzValidJSON(f *testing.F) {
+	for _, seed := range []string{`{"a":[1,2,{"b":null}]}`, `[1,]`, `"\u00e9"`, `-1.5e+3`, ` [ ] `, `{"a" 1}`} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if nesting(data) >= 10000 {
+			return
+		}
+		valid := validJSON(data)
+		if valid != json.Valid(data) {
+			t.Fatalf("validJSON(%q) = %v, json.Valid says %v", data, valid, !valid)
+		}
+		if !valid {
+			return
+		}
+		var b bytes.Buffer
+		if err := json.Compact(&b, data); err != nil {
+			t.Fatal(err)
+		}
+		if got := compactJSON(data); !bytes.Equal(got, bytes.TrimSpace(b.Bytes())) {
+			t.Fatalf("compactJSON(%q) = %q, json.Compact gives %q", data, got, b.Bytes())
+		}
+	})
 }
