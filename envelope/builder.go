@@ -76,8 +76,9 @@ func (b *Builder) Detail(key, value string) *Builder {
 }
 
 // RetryAfter sets how long the model should wait before calling again. It is
-// written in whole seconds, rounded up and capped at 24 hours; zero or
-// negative removes the section.
+// written in seconds, rounded up: to the millisecond below 10 seconds, to
+// the second from there, capped at 24 hours; zero or negative removes the
+// section.
 func (b *Builder) RetryAfter(d time.Duration) *Builder {
 	return b.set(func(e *ToolError) { e.RetryAfter = d })
 }

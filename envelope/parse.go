@@ -52,9 +52,10 @@ type Document struct {
 // except for what rendering normalizes: the replacements of the escaping (C0
 // controls read back as the visible text \u00XX, invalid UTF-8 bytes and
 // U+FFFE/U+FFFF as U+FFFD), an empty Code as INTERNAL_ERROR, an unknown
-// Severity as error, RetryAfter as whole seconds (rounded up, capped), an
-// empty validation Recovery as DefaultRecovery, omitted sections as nil or
-// empty, and a negative Contract.More as 0.
+// Severity as error, RetryAfter as written (rounded up to the millisecond
+// below 10 seconds, to the second from there, capped), an empty validation
+// Recovery as DefaultRecovery, omitted sections as nil or empty, and a
+// negative Contract.More as 0.
 func Parse(text string) (Document, error) {
 	start := findStart(text)
 	if start < 0 {
@@ -622,18 +623,48 @@ func (r *reader) toolError() (*ToolError, error) {
 	return e, nil
 }
 
-// retry reads "1 second" or "N seconds", exactly as String writes them.
+// retry reads "1 second" or "N seconds", exactly as String writes them: N
+// in whole seconds, or below 10 with one to three decimals ("0.1", "2.25").
 func (r *reader) retry(at int, s string) (time.Duration, error) {
 	num, unit, _ := strings.Cut(s, " ")
-	n, err := strconv.ParseInt(num, 10, 64)
+	ms, ok := retryNumber(num)
 	want := "seconds"
-	if n == 1 {
+	if num == "1" {
 		want = "second"
 	}
-	if err != nil || n < 1 || n > int64(maxRetryAfter/time.Second) || strconv.FormatInt(n, 10) != num || unit != want {
+	if !ok || unit != want {
 		return 0, r.errorf(at, "malformed retry_after %.40q", s)
 	}
-	return time.Duration(n) * time.Second, nil
+	return time.Duration(ms) * time.Millisecond, nil
+}
+
+// retryNumber reads the number of seconds of a retry_after in milliseconds,
+// and whether it is one that String writes: no sign, no leading zero, no
+// exponent, a fraction only below fineRetryAfter and without a trailing
+// zero, above zero and at most the cap.
+func retryNumber(num string) (ms int64, ok bool) {
+	whole, frac, dotted := strings.Cut(num, ".")
+	n, err := strconv.ParseInt(whole, 10, 64)
+	if err != nil || n < 0 || strconv.FormatInt(n, 10) != whole {
+		return 0, false
+	}
+	if dotted {
+		if n >= int64(fineRetryAfter/time.Second) || len(frac) < 1 || len(frac) > 3 || frac[len(frac)-1] == '0' {
+			return 0, false
+		}
+		ms = n * 1000
+		for i, scale := 0, int64(100); i < len(frac); i, scale = i+1, scale/10 {
+			if frac[i] < '0' || frac[i] > '9' {
+				return 0, false
+			}
+			ms += int64(frac[i]-'0') * scale
+		}
+		return ms, true
+	}
+	if n < 1 || n > int64(maxRetryAfter/time.Second) {
+		return 0, false
+	}
+	return n * 1000, true
 }
 
 var (

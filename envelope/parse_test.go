@@ -41,6 +41,10 @@ func TestParseRoundTrip(t *testing.T) {
 		{Code: `a"b<c&d>`, Severity: envelope.SeverityCritical, Message: "]]>", Actions: []string{"", " ", "x"},
 			Details: []envelope.Detail{{"", ""}, {"k\n\t\r", "v\n\t\r"}, {"k\n\t\r", "dup keys are kept in a literal"}}, RetryAfter: 86400 * time.Second},
 		{Code: "C", Severity: envelope.SeverityError, Message: "m", RetryAfter: time.Second},
+		{Code: "C", Severity: envelope.SeverityError, Message: "m", RetryAfter: 100 * time.Millisecond},
+		{Code: "C", Severity: envelope.SeverityError, Message: "m", RetryAfter: 37 * time.Millisecond},
+		{Code: "C", Severity: envelope.SeverityError, Message: "m", RetryAfter: 9999 * time.Millisecond},
+		{Code: "C", Severity: envelope.SeverityError, Message: "m", RetryAfter: 10 * time.Second},
 	}
 	for _, te := range toolErrors {
 		d, err := envelope.Parse(te.String())
@@ -102,6 +106,16 @@ func TestParseErrors(t *testing.T) {
 		{"retry grammar", te("<retry_after>1 seconds</retry_after>"), "malformed retry_after"},
 		{"retry float", te("<retry_after>1e+21 seconds</retry_after>"), "malformed retry_after"},
 		{"retry over cap", te("<retry_after>86401 seconds</retry_after>"), "malformed retry_after"},
+		{"retry fraction zero", te("<retry_after>0.0 seconds</retry_after>"), "malformed retry_after"},
+		{"retry fraction trailing zero", te("<retry_after>0.10 seconds</retry_after>"), "malformed retry_after"},
+		{"retry fraction too fine", te("<retry_after>0.0001 seconds</retry_after>"), "malformed retry_after"},
+		{"retry fraction from 10 seconds", te("<retry_after>10.5 seconds</retry_after>"), "malformed retry_after"},
+		{"retry fraction without digits", te("<retry_after>1. seconds</retry_after>"), "malformed retry_after"},
+		{"retry fraction without whole", te("<retry_after>.5 seconds</retry_after>"), "malformed retry_after"},
+		{"retry negative fraction", te("<retry_after>-1.5 seconds</retry_after>"), "malformed retry_after"},
+		{"retry fraction sign", te("<retry_after>1.+5 seconds</retry_after>"), "malformed retry_after"},
+		{"retry fraction singular", te("<retry_after>0.5 second</retry_after>"), "malformed retry_after"},
+		{"retry one as decimal", te("<retry_after>1.0 seconds</retry_after>"), "malformed retry_after"},
 		{"unknown entity", te("<recovery>&nbsp;</recovery>"), "invalid character entity"},
 		{"raw control", te("<recovery>\x01</recovery>"), "illegal character"},
 		{"invalid utf-8", te("<recovery>\xff</recovery>"), "invalid UTF-8"},
@@ -137,6 +151,31 @@ func TestParseErrorLine(t *testing.T) {
 	var se *xml.SyntaxError
 	if !errors.As(err, &se) || se.Line != 4 {
 		t.Errorf("error = %v, want an *xml.SyntaxError on line 4", err)
+	}
+}
+
+// Every form String writes reads back as the duration it stands for.
+func TestParseRetryAfter(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want time.Duration
+	}{
+		{"0.001 seconds", time.Millisecond},
+		{"0.037 seconds", 37 * time.Millisecond},
+		{"0.1 seconds", 100 * time.Millisecond},
+		{"0.25 seconds", 250 * time.Millisecond},
+		{"1 second", time.Second},
+		{"1.001 seconds", 1001 * time.Millisecond},
+		{"1.5 seconds", 1500 * time.Millisecond},
+		{"9.999 seconds", 9999 * time.Millisecond},
+		{"10 seconds", 10 * time.Second},
+		{"30 seconds", 30 * time.Second},
+		{"86400 seconds", 24 * time.Hour},
+	} {
+		d, err := envelope.Parse(`<tool_error code="RATE_LIMITED" severity="error"><message>m</message><retry_after>` + tc.text + `</retry_after></tool_error>`)
+		if err != nil || d.ToolError == nil || d.ToolError.RetryAfter != tc.want {
+			t.Errorf("retry_after %q: %+v, %v; want %v", tc.text, d.ToolError, err, tc.want)
+		}
 	}
 }
 

@@ -12,6 +12,11 @@ import (
 // give up, and the cap keeps absurd values such as 1e21 seconds off the wire.
 const maxRetryAfter = 24 * time.Hour
 
+// fineRetryAfter is the wait below which retry_after is written to the
+// millisecond ("0.1 seconds" at ten calls a second); from it on, whole
+// seconds are precise enough (rounding up adds under a tenth).
+const fineRetryAfter = 10 * time.Second
+
 // ToolError is the value form of a <tool_error> envelope: what a failed tool
 // call returns to the model. Build one with a literal or with [Error]; both
 // render the same bytes.
@@ -28,9 +33,11 @@ type ToolError struct {
 	Recovery string   // what the model should do next; omitted when empty
 	Actions  []string // tool actions the model may call instead; omitted when empty
 	Details  []Detail // written in order; omitted when empty
-	// RetryAfter is written rounded up to whole seconds and capped at 24
-	// hours (a model told to wait days would rather be told to give up);
-	// zero or negative omits the section.
+	// RetryAfter is written in seconds, rounded up so that a model waiting
+	// that long is never early: to the millisecond below 10 seconds ("0.1
+	// seconds", "2.5 seconds"), to the second from there ("30 seconds"),
+	// and capped at 24 hours (a model told to wait days would rather be
+	// told to give up); zero or negative omits the section.
 	RetryAfter time.Duration
 }
 
@@ -108,10 +115,18 @@ func (e ToolError) appendXML(dst []byte) []byte {
 		}
 		dst = append(dst, "  </details>\n"...)
 	}
-	if n := retrySeconds(e.RetryAfter); n > 0 {
+	if ms := retryMillis(e.RetryAfter); ms > 0 {
 		dst = append(dst, "  <retry_after>"...)
-		dst = strconv.AppendInt(dst, n, 10)
-		if n == 1 {
+		dst = strconv.AppendInt(dst, ms/1000, 10)
+		if frac := ms % 1000; frac != 0 {
+			digits := [4]byte{'.', byte('0' + frac/100), byte('0' + frac/10%10), byte('0' + frac%10)}
+			n := len(digits)
+			for digits[n-1] == '0' {
+				n--
+			}
+			dst = append(dst, digits[:n]...)
+		}
+		if ms == 1000 {
 			dst = append(dst, " second"...)
 		} else {
 			dst = append(dst, " seconds"...)
@@ -121,13 +136,17 @@ func (e ToolError) appendXML(dst []byte) []byte {
 	return append(dst, "</tool_error>"...)
 }
 
-// retrySeconds is d in whole seconds, rounded up and capped; 0 omits it.
-func retrySeconds(d time.Duration) int64 {
+// retryMillis is d as retry_after writes it, in milliseconds: rounded up to
+// the millisecond below fineRetryAfter, to the second from there, and
+// capped; 0 omits the section.
+func retryMillis(d time.Duration) int64 {
 	switch {
 	case d <= 0:
 		return 0
 	case d >= maxRetryAfter:
-		return int64(maxRetryAfter / time.Second)
+		return maxRetryAfter.Milliseconds()
+	case d < fineRetryAfter:
+		return int64((d + time.Millisecond - 1) / time.Millisecond)
 	}
-	return int64((d + time.Second - 1) / time.Second)
+	return int64((d+time.Second-1)/time.Second) * 1000
 }

@@ -240,11 +240,19 @@ func FuzzToolError(f *testing.F) {
 		for _, d := range details {
 			want.Details = append(want.Details, envelope.Detail{Key: envelopeClean(d.Key), Value: envelopeClean(d.Value)})
 		}
-		var secs int64
-		if retry > 0 {
-			secs = min(int64(math.Ceil(retry.Seconds())), 86400)
-			want.RetryAfter = time.Duration(secs) * time.Second
+		// retry_after: to the millisecond below 10 s, whole seconds from
+		// there, rounded up, capped at a day; shortest decimal form.
+		var ms int64
+		switch {
+		case retry <= 0:
+		case retry >= 24*time.Hour:
+			ms = 86400_000
+		case retry < 10*time.Second:
+			ms = int64(math.Ceil(float64(retry) / float64(time.Millisecond)))
+		default:
+			ms = int64(math.Ceil(retry.Seconds())) * 1000
 		}
+		want.RetryAfter = time.Duration(ms) * time.Millisecond
 
 		// (1) and (2): well-formed, exactly this tree.
 		tree := envelopeElem("tool_error", "", "code="+string(want.Code), "severity="+string(want.Severity))
@@ -266,12 +274,12 @@ func FuzzToolError(f *testing.F) {
 			}
 			tree.Kids = append(tree.Kids, list)
 		}
-		if secs > 0 {
+		if ms > 0 {
 			unit := " seconds"
-			if secs == 1 {
+			if ms == 1000 {
 				unit = " second"
 			}
-			tree.Kids = append(tree.Kids, envelopeElem("retry_after", strconv.FormatInt(secs, 10)+unit))
+			tree.Kids = append(tree.Kids, envelopeElem("retry_after", strconv.FormatFloat(float64(ms)/1000, 'f', -1, 64)+unit))
 		}
 		envelopeSameTree(t, out, tree)
 

@@ -3,6 +3,7 @@ package fuzz
 import (
 	"encoding/xml"
 	"io"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -39,6 +40,7 @@ func FuzzParse(f *testing.F) {
 			Actions("billing.list_invoices").
 			Detail("requestedId", "inv_2026_9999").
 			RetryAfter(30 * time.Second).String(),
+		envelope.Error(envelope.RateLimited, "Too many calls").RetryAfter(1500 * time.Millisecond).String(),
 		envelope.ToolError{Code: `a"b<c&d>`, Severity: envelope.SeverityWarning, Message: "]]>\r\n\t\x00\xff",
 			Actions: []string{"", "x"}, Details: []envelope.Detail{{Key: "k\t\n\r", Value: "v"}}, RetryAfter: time.Second}.String(),
 		envelope.ValidationError{Action: "billing.create_invoice",
@@ -256,11 +258,11 @@ func parseDocument(t *testing.T, text string, root *parseNode) envelope.Document
 					e.Details = append(e.Details, envelope.Detail{Key: kv.attrs["key"], Value: kv.text})
 				}
 			case "retry_after":
-				n, err := strconv.Atoi(strings.Fields(k.text + " x")[0])
+				secs, err := strconv.ParseFloat(strings.Fields(k.text + " x")[0], 64)
 				if err != nil {
 					bad(k)
 				}
-				e.RetryAfter = time.Duration(n) * time.Second
+				e.RetryAfter = time.Duration(math.Round(secs*1000)) * time.Millisecond
 			default:
 				bad(k)
 			}

@@ -26,14 +26,14 @@ func TestCallErrorToolError(t *testing.T) {
 	text := envelope.Error(envelope.RateLimited, "Too many calls\nslow down").
 		Suggest("Wait, then call again").Actions("a.b", "c.d").
 		Detail("limit", "5/s").Detail("tool", "billing.get_invoice").
-		RetryAfter(1500 * time.Millisecond).Critical().String()
+		RetryAfter(1500*time.Millisecond + 1).Critical().String()
 	ce := callError(t, text)
 	want := &envelope.CallError{
 		Code: envelope.RateLimited, Severity: envelope.SeverityCritical,
 		Message: "Too many calls\nslow down", Recovery: "Wait, then call again",
 		Actions:    []string{"a.b", "c.d"},
 		Details:    []envelope.Detail{{Key: "limit", Value: "5/s"}, {Key: "tool", Value: "billing.get_invoice"}},
-		RetryAfter: 2 * time.Second, // whole seconds on the wire, rounded up
+		RetryAfter: 1501 * time.Millisecond, // milliseconds on the wire below 10 s, rounded up
 		Text:       text,
 	}
 	if !reflect.DeepEqual(ce, want) {

@@ -33,7 +33,7 @@ func Example() {
 }
 
 // A rate limit answers calls above the rate with RATE_LIMITED and the time to
-// wait, in whole seconds.
+// wait until the bucket admits a call.
 func ExampleGuard_Acquire_rate() {
 	g := guard.New(guard.Limits{Rate: 1.0 / 30, Burst: 1}) // one call every 30 s
 	ctx := context.Background()

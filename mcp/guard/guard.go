@@ -121,8 +121,9 @@ func noop() {}
 //   - SERVER_BUSY when the queue is full (or the guard never queues): the
 //     recovery tells the model to wait and send its calls one at a time;
 //   - RATE_LIMITED when the call is above the rate, with retry_after the
-//     time until the token bucket admits one call (whole seconds, rounded
-//     up by the envelope);
+//     time until the token bucket admits one call ("0.1 seconds" at ten
+//     calls a second: rounded up to the millisecond below 10 seconds, to
+//     the second from there);
 //   - when ctx ends before a slot frees up: TIMEOUT for a deadline,
 //     SERVER_BUSY saying the call did not run for a cancellation. A
 //     cancelled waiter leaves the queue and never holds a slot.
@@ -209,7 +210,9 @@ func (g *Guard) takeToken() *envelope.ToolError {
 		if g.limiter.AllowN(now, 1) {
 			return nil
 		}
-		d = time.Second
+		// Other calls took and gave back tokens meanwhile: one token's
+		// time is the wait's scale, where a second would be a guess.
+		d = time.Duration(float64(time.Second) / g.l.Rate)
 	}
 	return refuse.RateLimited(d)
 }

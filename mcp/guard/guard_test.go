@@ -318,12 +318,41 @@ func TestRate(t *testing.T) {
 	if d := rateLimitedFor(te); d != 1500*time.Millisecond {
 		t.Errorf("RetryAfter = %v, want 1.5s", d)
 	}
-	if !strings.Contains(te.String(), "<retry_after>2 seconds</retry_after>") {
-		t.Errorf("1.5 s is not rounded up:\n%s", te)
+	if !strings.Contains(te.String(), "<retry_after>1.5 seconds</retry_after>") {
+		t.Errorf("1.5 s is not written as it is:\n%s", te)
 	}
 	// Refused calls took no token: the wait is what the first call left.
 	c.add(1500 * time.Millisecond)
 	mustAcquire(t, g)
+}
+
+// retry_after is the real time until the bucket admits a call, never a
+// second when it is less.
+func TestRetryAfterText(t *testing.T) {
+	for _, tc := range []struct {
+		rate    float64
+		elapsed time.Duration // after the bucket was emptied
+		want    string
+	}{
+		{10, 0, "<retry_after>0.1 seconds</retry_after>"},
+		{10, 37 * time.Millisecond, "<retry_after>0.063 seconds</retry_after>"},
+		{10, 99*time.Millisecond + 999*time.Microsecond, "<retry_after>0.001 seconds</retry_after>"},
+		{1000, 0, "<retry_after>0.001 seconds</retry_after>"},
+		{3, 0, "<retry_after>0.334 seconds</retry_after>"}, // 333.33 ms, rounded up
+		{0.5, 0, "<retry_after>2 seconds</retry_after>"},
+		{0.5, 600 * time.Millisecond, "<retry_after>1.4 seconds</retry_after>"},
+		{1.0 / 30, 0, "<retry_after>30 seconds</retry_after>"},
+		{1.0 / 30, 100 * time.Millisecond, "<retry_after>30 seconds</retry_after>"}, // whole seconds from 10 on
+	} {
+		g := New(Limits{Rate: tc.rate, Burst: 1})
+		c := withClock(g)
+		mustAcquire(t, g)
+		c.add(tc.elapsed)
+		_, te := g.Acquire(context.Background())
+		if te == nil || !strings.Contains(te.String(), tc.want) {
+			t.Errorf("rate %v, %v after the last call: %v; want %s", tc.rate, tc.elapsed, te, tc.want)
+		}
+	}
 }
 
 func TestRateBurst(t *testing.T) {
@@ -336,8 +365,8 @@ func TestRateBurst(t *testing.T) {
 	if d := rateLimitedFor(te); d != 250*time.Millisecond {
 		t.Fatalf("RetryAfter = %v, want 250ms", d)
 	}
-	if !strings.Contains(te.String(), "<retry_after>1 second</retry_after>") {
-		t.Errorf("250 ms is not written as 1 second:\n%s", te)
+	if !strings.Contains(te.String(), "<retry_after>0.25 seconds</retry_after>") {
+		t.Errorf("250 ms is not written as 0.25 seconds:\n%s", te)
 	}
 	c.add(time.Second)
 	for range 3 { // the bucket refills to Burst, no further

@@ -12,9 +12,10 @@ import (
 // only the envelope, so a limit hit in memory and one hit in Redis read the
 // same, and nothing of the caller or the limits leaks into it.
 func Example() {
-	// 1.5s until a call is admitted: retry_after rounds up, so a model that
-	// waits exactly that long is not refused again.
-	fmt.Println(refuse.RateLimited(1500 * time.Millisecond).String())
+	// 0.1s until a call is admitted, as at ten calls a second: retry_after
+	// says so, rounded up to the millisecond, so a model that waits exactly
+	// that long is not refused again.
+	fmt.Println(refuse.RateLimited(99*time.Millisecond + 873*time.Microsecond).String())
 	fmt.Println(refuse.Busy().Code)
 
 	// A wait that hit its deadline timed out; one whose caller gave up never
@@ -29,7 +30,7 @@ func Example() {
 	// <tool_error code="RATE_LIMITED" severity="error">
 	//   <message>Too many calls of this tool: the rate limit is reached.</message>
 	//   <recovery>Wait for the time in retry_after, then call again. Do not retry before then, and send calls one at a time.</recovery>
-	//   <retry_after>2 seconds</retry_after>
+	//   <retry_after>0.1 seconds</retry_after>
 	// </tool_error>
 	// SERVER_BUSY
 	// TIMEOUT

@@ -18,8 +18,9 @@ func Busy() *envelope.ToolError {
 	}
 }
 
-// RateLimited is the answer to a call above the rate; d is the time until
-// a call would be admitted (the envelope rounds it up to whole seconds).
+// RateLimited is the answer to a call above the rate; d is the exact time
+// until a call would be admitted, which retry_after says rounded up to the
+// millisecond (below 10 seconds; whole seconds from there).
 func RateLimited(d time.Duration) *envelope.ToolError {
 	return &envelope.ToolError{
 		Code:       envelope.RateLimited,
