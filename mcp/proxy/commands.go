@@ -236,6 +236,12 @@ func (c *Commands) post(w http.ResponseWriter, r *http.Request) {
 		cmdError(w, http.StatusBadRequest, -32600, "Invalid Request: Only one initialization request is allowed")
 		return
 	}
+	if msgs[0].answer != nil { // no process for a request no server can take
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = w.Write(bytes.TrimRight(msgs[0].answer, "\n"))
+		return
+	}
 	if id := r.Header.Get(headerSessionID); id != "" {
 		c.mu.Lock()
 		known := c.sessions[id] != nil
@@ -674,7 +680,9 @@ func (s *cmdSession) post(w http.ResponseWriter, r *http.Request, msgs []posted,
 	var lines []byte
 	requests := 0
 	for _, m := range msgs {
-		lines = append(lines, m.line...)
+		if m.answer == nil {
+			lines = append(lines, m.line...)
+		}
 		if m.key != "" {
 			requests++
 		}
@@ -717,10 +725,18 @@ func (s *cmdSession) post(w http.ResponseWriter, r *http.Request, msgs []posted,
 		if st.sse {
 			s.posts = append(s.posts, st)
 		}
+		for _, m := range msgs {
+			if m.answer != nil {
+				s.answerLocked(st, m.key, m.answer)
+			}
+		}
 	}
 	s.mu.Unlock()
 
-	err := s.send(lines)
+	var err error
+	if len(lines) > 0 {
+		err = s.send(lines)
+	}
 	w.Header().Set(headerSessionID, s.id)
 	if requests == 0 {
 		if err != nil {
@@ -1025,6 +1041,9 @@ type posted struct {
 	id     []byte // a request's id, as written
 	key    string // a request's id key (idKey); "" for a notification or a response
 	token  string // the key of a request's progress token (params._meta.progressToken); "" for none
+	// answer is the proxy's own response (one line) to a request that no
+	// server can take (see badParams), which is not sent; nil for others.
+	answer []byte
 }
 
 // badBody is why a POST body is refused: a JSON-RPC error code and message.
@@ -1082,6 +1101,9 @@ func parsePosted(body []byte, maxBatch int) ([]posted, bool, *badBody) {
 				return nil, false, &badBody{-32600, "Invalid Request: a request's id must be a string or a number"}
 			}
 			p.id, p.key, p.token = m.id, key, progressToken(m.params)
+			if bad := badParams(m.params); bad != nil {
+				p.answer = append(errorResponse(m.id, bad.code, bad.msg), '\n')
+			}
 		case m.hasMethod: // a notification
 		case m.isResponse(): // to a request of the server
 		default:
@@ -1090,6 +1112,26 @@ func parsePosted(body []byte, maxBatch int) ([]posted, bool, *badBody) {
 		msgs = append(msgs, p)
 	}
 	return msgs, batch, nil
+}
+
+// badParams returns the JSON-RPC error for a request whose params MCP
+// cannot take, or nil. MCP passes a request's parameters by name, in an
+// object; params may also be absent, or null as some clients send it. An
+// array (parameters by position) makes a JSON-RPC request whose method
+// does not take its params: -32602 Invalid params. A string, a number or a
+// boolean makes no JSON-RPC request at all (params must be an object or an
+// array): -32600 Invalid Request. The proxy answers such a request itself,
+// under its id, because a server may never answer it: the TypeScript SDK,
+// most servers' own, drops a message its schema refuses and writes
+// nothing, and the client would wait for ever.
+func badParams(params []byte) *badBody {
+	switch {
+	case len(params) == 0 || params[0] == '{' || string(params) == "null":
+		return nil
+	case params[0] == '[':
+		return &badBody{-32602, "Invalid params: params must be an object, not an array"}
+	}
+	return &badBody{-32600, "Invalid Request: params must be an object"}
 }
 
 // validJSON reports whether data is one JSON value (RFC 8259) with nothing

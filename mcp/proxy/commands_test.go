@@ -1188,3 +1188,66 @@ func FuzzValidJSON(f *testing.F) {
 		}
 	})
 }
+
+// A request whose params MCP cannot take is answered by the proxy under its
+// id, at once: the TypeScript SDK's servers drop it without a word
+// (@modelcontextprotocol/server-everything answers nothing to params [1]),
+// and the fake server answers nothing to it either, so a forwarded one
+// would hang.
+func TestCommandsBadParams(t *testing.T) {
+	c, url := commands(t, fakeCmd, nil)
+	sid := initialize(t, url)
+	const (
+		array  = `"error":{"code":-32602,"message":"Invalid params: params must be an object, not an array"}}`
+		scalar = `"error":{"code":-32600,"message":"Invalid Request: params must be an object"}}`
+	)
+	for _, tc := range []struct{ name, body, want string }{
+		{"params [1]", `{"jsonrpc":"2.0","id":55,"method":"tools/call","params":[1]}`, `{"jsonrpc":"2.0","id":55,` + array},
+		{"params []", `{"jsonrpc":"2.0","id":"a","method":"tools/list","params":[]}`, `{"jsonrpc":"2.0","id":"a",` + array},
+		{"params 1", `{"jsonrpc":"2.0","id":56,"method":"tools/call","params":1}`, `{"jsonrpc":"2.0","id":56,` + scalar},
+		{"params a string", `{"jsonrpc":"2.0","id":57,"method":"ping","params":"x"}`, `{"jsonrpc":"2.0","id":57,` + scalar},
+		{"params true, an id 1.5", `{"jsonrpc":"2.0","id":1.5,"method":"tools/call","params":true}`, `{"jsonrpc":"2.0","id":1.5,` + scalar},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := do(t, url, "POST", sid, jsonOnly, tc.body)
+			data, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != http.StatusOK || string(data) != tc.want {
+				t.Fatalf("JSON: %d %s\nwant %s", resp.StatusCode, data, tc.want)
+			}
+			stream := events(do(t, url, "POST", sid, both, tc.body))
+			if m := next(t, stream, "the answer"); m != tc.want {
+				t.Fatalf("stream: %s\nwant %s", m, tc.want)
+			}
+			ends(t, stream, "the stream")
+		})
+	}
+
+	t.Run("in a batch with a good call", func(t *testing.T) {
+		data, _ := io.ReadAll(do(t, url, "POST", sid, jsonOnly, `[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":[1]},{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"two"}}}]`).Body)
+		want := `[{"jsonrpc":"2.0","id":1,` + array + `,{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"two"}]}}]`
+		if string(data) != want {
+			t.Fatalf("%s\nwant %s", data, want)
+		}
+	})
+
+	t.Run("params null or absent pass", func(t *testing.T) {
+		for _, body := range []string{`{"jsonrpc":"2.0","id":3,"method":"tools/list","params":null}`, `{"jsonrpc":"2.0","id":3,"method":"tools/list"}`} {
+			if b := rpcErrorOf(t, do(t, url, "POST", sid, jsonOnly, body)); !strings.Contains(string(b.Result), `"name":"echo"`) {
+				t.Fatalf("%s: %+v", body, b)
+			}
+		}
+	})
+
+	t.Run("initialize starts no process", func(t *testing.T) {
+		resp := do(t, url, "POST", "", jsonOnly, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":["2025-11-25"]}`)
+		data, _ := io.ReadAll(resp.Body)
+		if want := `{"jsonrpc":"2.0","id":0,` + array; resp.StatusCode != http.StatusBadRequest || string(data) != want || resp.Header.Get(headerSessionID) != "" {
+			t.Fatalf("%d %s (session %q)\nwant 400 %s", resp.StatusCode, data, resp.Header.Get(headerSessionID), want)
+		}
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.live != 1 {
+			t.Fatalf("%d processes, want the first session's only", c.live)
+		}
+	})
+}
