@@ -17,7 +17,7 @@ import (
 // ceiling is the most exported names the public packages may have. Lower
 // it when a name goes; raise it only with a reason in the commit message
 // (issue 15 set the target at 230).
-const ceiling = 281
+const ceiling = 282
 
 // skipped are the top-level directories whose packages are not imported by
 // users: the command, runnable examples, benchmarks, fuzz targets and the

@@ -7,9 +7,11 @@
 // Every replica makes the same [Limiter] with [New] on the same Redis, and
 // admits each call with [Limiter.Acquire]:
 //
-//	client := redis.NewClient(&redis.Options{Addr: "localhost:6379",
-//		ContextTimeoutEnabled: true}) // go-redis stops at the deadline
-//	limiter, err := redisguard.New(client, guard.Limits{MaxActive: 8, Rate: 20, Burst: 40})
+//	opt := &redis.Options{Addr: "localhost:6379",
+//		ContextTimeoutEnabled: true} // go-redis stops at the deadline
+//	opt.Dialer = redisguard.Dialer(redis.NewDialer(opt)) // back with Redis
+//	limiter, err := redisguard.New(redis.NewClient(opt),
+//		guard.Limits{MaxActive: 8, Rate: 20, Burst: 40})
 //	// ...
 //	release, te := limiter.Acquire(ctx, "tools/search")
 //
@@ -17,6 +19,6 @@
 // --redis URL" makes one. [Limiter] says how the limits are enforced and
 // how they differ from the in-process guard's (calls are never queued);
 // [Limiter.Acquire] lists the refusals, which are the in-process guard's,
-// word for word; [WithFailClosed] and [WithTimeout] say what happens when
-// Redis fails.
+// word for word; [WithFailClosed], [WithTimeout] and [Dialer] say what
+// happens when Redis fails.
 package redisguard

@@ -15,10 +15,12 @@ import (
 // second start, 40 at once. The example needs a Redis, so it is compiled
 // but not run.
 func Example() {
-	client := redis.NewClient(&redis.Options{
+	opt := &redis.Options{
 		Addr:                  "localhost:6379",
 		ContextTimeoutEnabled: true, // stop at the Limiter's deadline
-	})
+	}
+	opt.Dialer = redisguard.Dialer(redis.NewDialer(opt)) // reconnect as soon as Redis is back
+	client := redis.NewClient(opt)
 	defer client.Close()
 	limiter, err := redisguard.New(client, guard.Limits{MaxActive: 8, Rate: 20, Burst: 40},
 		redisguard.WithPrefix("myserver"))
