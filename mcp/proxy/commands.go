@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -47,6 +49,11 @@ const (
 	// cmdBacklog bounds the server's messages kept for a session with no
 	// stream open to carry them; the oldest are dropped beyond it.
 	cmdBacklog = 1000
+	// cmdListWait bounds how long a call waits for the proxy's own
+	// listing of the tools under way (see cmdSession.listTools), as
+	// upstream mode bounds its own; past it, calls pass unchecked until the
+	// listing ends.
+	cmdListWait = 5 * time.Second
 	// cmdQueue bounds the messages waiting to be written to one stream:
 	// beyond it the session's server is read no further until that
 	// stream's client reads, as a stdio client that does not read holds
@@ -122,6 +129,8 @@ type Commands struct {
 	maxBatch               int
 	backlog, queue         int
 
+	listWait time.Duration
+
 	mu       sync.Mutex
 	sessions map[string]*cmdSession // by id; a session leaves when it ends
 	// live counts the processes started or being started and not reaped
@@ -148,7 +157,7 @@ func (p *Proxy) Commands(start func() *exec.Cmd) *Commands {
 	}
 	return &Commands{
 		p: p, start: start, limiter: limiter,
-		maxSessions: cmdMaxSessions, idle: cmdIdle, grace: cmdGrace, keepAlive: cmdKeepAlive,
+		maxSessions: cmdMaxSessions, idle: cmdIdle, grace: cmdGrace, keepAlive: cmdKeepAlive, listWait: cmdListWait,
 		maxBody: cmdMaxBody, maxBatch: cmdMaxBatch, backlog: cmdBacklog, queue: cmdQueue,
 		sessions: map[string]*cmdSession{},
 	}
@@ -258,6 +267,9 @@ func (c *Commands) post(w http.ResponseWriter, r *http.Request) {
 		cmdError(w, status, -32000, msg)
 		return
 	}
+	s.mu.Lock()
+	s.initKey = msgs[0].key // its response says whether the server has tools
+	s.mu.Unlock()
 	s.post(w, r, msgs, batch)
 }
 
@@ -489,6 +501,22 @@ type cmdSession struct {
 	busy      int
 	idleGen   int
 	idleTimer *time.Timer
+
+	// The proxy's own listing of the tools (see listTools). initKey is the
+	// key of the initialize request's id until its response has passed;
+	// tools says that the response declares the tools capability.
+	initKey string
+	tools   bool
+	// listDone is closed when the listing ends (nil until it starts), and
+	// calls wait for it until listUntil. listKey is the key of its request
+	// awaiting a response ("" for none), listPages counts its pages, and
+	// listNonce and listSeq make its ids.
+	listDone  chan struct{}
+	listUntil time.Time
+	listKey   string
+	listPages int
+	listNonce string
+	listSeq   int
 }
 
 // cmdStream is where the server's messages for one HTTP response go: the
@@ -677,6 +705,15 @@ func (s *cmdSession) leave() {
 func (s *cmdSession) post(w http.ResponseWriter, r *http.Request, msgs []posted, batch bool) {
 	defer s.leave()
 	st := &cmdStream{wake: make(chan struct{}, 1), sse: cmdAccepts(r, "text/event-stream")}
+	if slices.ContainsFunc(msgs, func(m posted) bool { return m.key != "" && m.method == methodToolsCall && m.answer == nil }) {
+		s.awaitTools(r)
+	}
+	s.mu.Lock()
+	if s.ended {
+		s.mu.Unlock()
+		cmdError(w, http.StatusNotFound, -32001, "Session not found")
+		return
+	}
 	var lines []byte
 	requests := 0
 	for _, m := range msgs {
@@ -686,12 +723,9 @@ func (s *cmdSession) post(w http.ResponseWriter, r *http.Request, msgs []posted,
 		if m.key != "" {
 			requests++
 		}
-	}
-	s.mu.Lock()
-	if s.ended {
-		s.mu.Unlock()
-		cmdError(w, http.StatusNotFound, -32001, "Session not found")
-		return
+		if m.method == methodInitialized && m.id == nil && s.tools && s.listDone == nil {
+			lines = append(lines, s.listTools()...)
+		}
 	}
 	seen := map[string]bool{}
 	for _, m := range msgs {
@@ -755,6 +789,112 @@ func (s *cmdSession) post(w http.ResponseWriter, r *http.Request, msgs []posted,
 		return
 	}
 	s.answerJSON(w, r, st, batch)
+}
+
+// methodInitialized is the client's notification that ends the
+// initialization: the server may get requests from then on.
+const methodInitialized = "notifications/initialized"
+
+// listTools starts the proxy's own listing of the session's tools and
+// returns its request, the first page's, to send to the server after the
+// client's notifications/initialized, so that calls are checked whether
+// the client lists the tools or not (as upstream mode lists them itself).
+// It goes through Serve as the client's own listing would, so that Serve
+// learns the tools from its responses, and the router keeps them from the
+// client and asks for the next page (see listed). Its ids are the stdio
+// proxy's own (see relist): "selfheal-proxy/", 128 random bits, a counter,
+// which no client can collide with. s.mu is held.
+func (s *cmdSession) listTools() []byte {
+	s.listDone = make(chan struct{})
+	s.listUntil = time.Now().Add(s.c.listWait)
+	return s.listRequestLocked("")
+}
+
+// listRequestLocked returns the request of the listing's page after
+// cursor ("" for the first) and notes its id. s.mu is held.
+func (s *cmdSession) listRequestLocked(cursor string) []byte {
+	if s.listNonce == "" {
+		var b [16]byte
+		_, _ = rand.Read(b[:]) // never fails (crypto/rand)
+		s.listNonce = hex.EncodeToString(b[:])
+	}
+	s.listSeq++
+	s.listPages++
+	id := strconv.Quote(ownPrefix + s.listNonce + "/tools-list/" + strconv.Itoa(s.listSeq))
+	s.listKey, _ = idKey([]byte(id))
+	req := `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/list"`
+	if cursor != "" {
+		c, _ := json.Marshal(cursor) // a string always encodes
+		req += `,"params":{"cursor":` + string(c) + `}`
+	}
+	return []byte(req + "}\n")
+}
+
+// listed reads the response to a page of the proxy's own listing (Serve
+// has learned its tools): it asks for the next page, or ends the listing.
+// A listing that fails ends too: calls pass unchecked until the client
+// lists the tools. s.mu is held.
+func (s *cmdSession) listed(m *message) {
+	s.listKey = ""
+	var next string
+	members(m.result, func(k, v []byte) {
+		if string(k) == "nextCursor" {
+			next = str(v)
+		}
+	})
+	if next != "" && s.listPages < maxListPages {
+		req := s.listRequestLocked(next)
+		// Not on the router's goroutine: Serve may be held writing to
+		// the router, and would never read this write.
+		go func() { _ = s.send(req) }() // fails only when the session ends
+		return
+	}
+	if next != "" {
+		s.c.p.cfg.Logger.Warn("selfheal proxy: the server's tools/list has too many pages; its tools are learned again when the client lists them", "pages", maxListPages)
+	}
+	close(s.listDone)
+}
+
+// initialized reads the server's response to the initialize request:
+// whether it declares tools, which the proxy then lists. s.mu is held.
+func (s *cmdSession) initialized(m *message) {
+	var caps []byte
+	members(m.result, func(k, v []byte) {
+		if string(k) == "capabilities" {
+			caps = v
+		}
+	})
+	members(caps, func(k, v []byte) {
+		if string(k) == "tools" && string(v) != "null" {
+			s.tools = true
+		}
+	})
+}
+
+// awaitTools waits for the proxy's own listing under way, if any, to end,
+// so that a call sent right after initialization is checked: until the
+// listing's bound (cmdListWait after it began), the session's end, or the
+// client's going.
+func (s *cmdSession) awaitTools(r *http.Request) {
+	s.mu.Lock()
+	done, until := s.listDone, s.listUntil
+	s.mu.Unlock()
+	if done == nil {
+		return
+	}
+	select {
+	case <-done:
+		return
+	default:
+	}
+	t := time.NewTimer(time.Until(until))
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+	case <-s.endedCh:
+	case <-r.Context().Done():
+	}
 }
 
 // send writes a POST's messages to Serve, whole.
@@ -941,6 +1081,17 @@ func (s *cmdSession) route(line []byte) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if m.isResponse() {
+		switch key, _ := idKey(m.id); {
+		case key == "":
+		case key == s.listKey: // the proxy's own, never the client's
+			s.listed(m)
+			return
+		case key == s.initKey:
+			s.initKey = ""
+			s.initialized(m)
+		}
+	}
 	for !s.ended {
 		var st *cmdStream
 		var key string

@@ -18,9 +18,11 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -49,12 +51,24 @@ func TestCommandsFakeServer(t *testing.T) {
 }
 
 // fakeCmd returns the command of a fake server.
-func fakeCmd() *exec.Cmd {
-	cmd := exec.Command(os.Args[0], "-test.run=^TestCommandsFakeServer$")
-	cmd.Env = append(os.Environ(), fakeEnv+"=1")
-	cmd.Stderr = os.Stderr
-	return cmd
+func fakeCmd() *exec.Cmd { return fakeCmdWith("")() }
+
+// fakeCmdWith returns the start function of a fake server with options,
+// a comma-separated list (see fakeOptsEnv).
+func fakeCmdWith(opts string) func() *exec.Cmd {
+	return func() *exec.Cmd {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestCommandsFakeServer$")
+		cmd.Env = append(os.Environ(), fakeEnv+"=1", fakeOptsEnv+"="+opts)
+		cmd.Stderr = os.Stderr
+		return cmd
+	}
 }
+
+// fakeOptsEnv holds the fake server's options: "paged" lists its tools
+// two a page, last first (echo on the last page), with cursors; "notools"
+// declares no tools capability; "holdlist" answers no tools/list until the
+// client sends the notification test/unhold.
+const fakeOptsEnv = "SELFHEAL_FAKE_OPTS"
 
 // fakeTools is the fake server's tools/list result.
 const fakeTools = `{"tools":[
@@ -102,7 +116,13 @@ func fakeServer(in io.Reader, out io.Writer) {
 		answers  = map[string]chan json.RawMessage{} // the server's requests awaiting the client's response
 		released = make(chan struct{})
 		stubborn bool
+		lists    atomic.Int64 // the tools/list requests received
+		unhold   = make(chan struct{})
+		opts     = map[string]bool{}
 	)
+	for _, o := range strings.Split(os.Getenv(fakeOptsEnv), ",") {
+		opts[o] = true
+	}
 	// flood waits for SIGUSR1, which must not kill the process if it
 	// comes early.
 	usr1 := make(chan os.Signal, 1)
@@ -136,9 +156,39 @@ func fakeServer(in io.Reader, out io.Writer) {
 				ProtocolVersion string `json:"protocolVersion"`
 			}
 			json.Unmarshal(m.Params, &p)
-			result(m.ID, `{"protocolVersion":"`+p.ProtocolVersion+`","capabilities":{"tools":{}},"serverInfo":{"name":"fake","version":"`+strconv.Itoa(os.Getpid())+`"}}`)
+			caps := `{"tools":{}}`
+			if opts["notools"] {
+				caps = `{"logging":{}}`
+			}
+			result(m.ID, `{"protocolVersion":"`+p.ProtocolVersion+`","capabilities":`+caps+`,"serverInfo":{"name":"fake","version":"`+strconv.Itoa(os.Getpid())+`"}}`)
 		case "tools/list":
-			result(m.ID, fakeTools)
+			lists.Add(1)
+			var p struct {
+				Cursor string `json:"cursor"`
+			}
+			json.Unmarshal(m.Params, &p)
+			page := fakeTools
+			if opts["paged"] {
+				var all struct{ Tools []json.RawMessage }
+				json.Unmarshal([]byte(fakeTools), &all)
+				slices.Reverse(all.Tools)
+				from, _ := strconv.Atoi(p.Cursor)
+				to := min(from+2, len(all.Tools))
+				next := ""
+				if to < len(all.Tools) {
+					next = `,"nextCursor":"` + strconv.Itoa(to) + `"`
+				}
+				page = `{"tools":` + mustJSONRaw(all.Tools[from:to]) + next + `}`
+			}
+			if opts["holdlist"] {
+				go func(id json.RawMessage) { <-unhold; result(id, page) }(m.ID)
+			} else {
+				result(m.ID, page)
+			}
+		case "test/lists":
+			result(m.ID, `{"lists":`+strconv.FormatInt(lists.Load(), 10)+`}`)
+		case "test/unhold":
+			close(unhold)
 		case "test/release":
 			close(released)
 		case "tools/call":
@@ -463,6 +513,11 @@ type rpcBody struct {
 		Code    int    `json:"code"`
 		Message string `json:"message"`
 	} `json:"error"`
+}
+
+// String shows a body as text in failures.
+func (b rpcBody) String() string {
+	return fmt.Sprintf("{id %s result %s error %d %q}", b.ID, b.Result, b.Error.Code, b.Error.Message)
 }
 
 // rpcErrorOf reads a JSON body.
@@ -1248,6 +1303,126 @@ func TestCommandsBadParams(t *testing.T) {
 		defer c.mu.Unlock()
 		if c.live != 1 {
 			t.Fatalf("%d processes, want the first session's only", c.live)
+		}
+	})
+}
+
+func mustJSONRaw(v any) string {
+	data, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(data)
+}
+
+// nearMiss is the answer to a call of echo that sends "texts" for "text":
+// a near miss, answered before forwarding in every mode (the server would
+// drop the key), once the proxy knows echo's schema.
+const nearMiss = `{"content":[{"type":"text","text":"<validation_error action=\"echo\">\n  <field name=\"text\">Required field is missing; did you mean 'text'? You sent: the unknown key 'texts'. Expected a string.</field>\n  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>\n</validation_error>"}],"isError":true,"structuredContent":{"issues":[{"code":"unrecognized_keys","path":[],"keys":["texts"],"allowed":["text"],"check":"near_miss","source":"selfheal:typo"},{"code":"invalid_type","path":["text"],"expected":"string","source":"jsonschema:required"}]}}`
+
+// unchecked is the fake server's answer to that call when it reaches it.
+const unchecked = `{"content":[{"type":"text","text":"\u003cnil\u003e"}]}`
+
+// lists returns how many tools/list requests the fake server of a session
+// has received.
+func lists(t *testing.T, url, sid string) string {
+	t.Helper()
+	return string(rpcErrorOf(t, do(t, url, "POST", sid, jsonOnly, `{"jsonrpc":"2.0","id":"n","method":"test/lists"}`)).Result)
+}
+
+// The proxy lists the tools itself once the client has said initialized,
+// so that the first call is checked without a tools/list of the client's:
+// every page, with ids of its own whose responses the client never sees;
+// a call sent meanwhile waits for the listing, for a while.
+func TestCommandsListsAtInitialize(t *testing.T) {
+	texts := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"texts":"hi"}}}`
+
+	for _, opts := range []string{"", "paged"} {
+		t.Run("by hand "+opts, func(t *testing.T) {
+			_, url := commands(t, fakeCmdWith(opts), nil)
+			sid := initialize(t, url)
+			if b := rpcErrorOf(t, do(t, url, "POST", sid, jsonOnly, texts)); string(b.Result) != nearMiss {
+				t.Fatalf("the first call: %+v\nwant the result %s", b, nearMiss)
+			}
+			want := `{"lists":1}`
+			if opts == "paged" {
+				want = `{"lists":5}` // 9 tools, 2 a page
+			}
+			if got := lists(t, url, sid); got != want {
+				t.Fatalf("the server got %s, want %s", got, want)
+			}
+		})
+	}
+
+	t.Run("go-sdk client, streams", func(t *testing.T) {
+		_, url := commands(t, fakeCmd, nil)
+		cs := connect(t, url, nil)
+		defer cs.Close()
+		res, err := cs.CallTool(ctxHang(t), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"texts": "hi"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := mustJSON(t, res); !res.IsError || !strings.Contains(got, "did you mean 'text'?") {
+			t.Fatalf("the first call: %s", got)
+		}
+	})
+
+	t.Run("no tools capability, no listing", func(t *testing.T) {
+		_, url := commands(t, fakeCmdWith("notools"), nil)
+		sid := initialize(t, url)
+		if b := rpcErrorOf(t, do(t, url, "POST", sid, jsonOnly, texts)); string(b.Result) != unchecked {
+			t.Fatalf("the call: %+v", b)
+		}
+		if got := lists(t, url, sid); got != `{"lists":0}` {
+			t.Fatalf("the server got %s", got)
+		}
+	})
+
+	t.Run("a call waits for the listing", func(t *testing.T) {
+		c, url := commands(t, fakeCmdWith("holdlist"), nil)
+		sid := initialize(t, url)
+		s := c.lookup(sid)
+		answer := make(chan rpcBody, 1)
+		go func() { answer <- rpcErrorOf(t, do(t, url, "POST", sid, jsonOnly, texts)) }()
+		for deadline := time.Now().Add(hang); ; time.Sleep(time.Millisecond) {
+			s.mu.Lock()
+			busy := s.busy
+			s.mu.Unlock()
+			if busy == 1 { // the call's POST is under way
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the call's POST did not arrive")
+			}
+		}
+		do(t, url, "POST", sid, both, `{"jsonrpc":"2.0","method":"test/unhold"}`)
+		select {
+		case b := <-answer:
+			if string(b.Result) != nearMiss {
+				t.Fatalf("the call: %+v", b)
+			}
+		case <-time.After(hang):
+			t.Fatal("no answer")
+		}
+	})
+
+	t.Run("a listing that does not end holds no call", func(t *testing.T) {
+		_, url := commands(t, fakeCmdWith("holdlist"), func(c *Commands) { c.listWait = time.Millisecond })
+		sid := initialize(t, url)
+		// Unchecked: the server decides (the fake echoes a text it has not got).
+		if b := rpcErrorOf(t, do(t, url, "POST", sid, jsonOnly, texts)); string(b.Result) != unchecked {
+			t.Fatalf("the call during the listing: %+v", b)
+		}
+		do(t, url, "POST", sid, both, `{"jsonrpc":"2.0","method":"test/unhold"}`)
+		// Once the listing has ended, calls are checked.
+		for deadline := time.Now().Add(hang); ; {
+			b := rpcErrorOf(t, do(t, url, "POST", sid, jsonOnly, texts))
+			if string(b.Result) == nearMiss {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the call after the listing: %+v", b)
+			}
 		}
 	})
 }
