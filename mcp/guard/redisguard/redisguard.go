@@ -22,7 +22,7 @@ import (
 // Defaults of the options.
 const (
 	defaultPrefix  = "selfheal"
-	defaultTimeout = 100 * time.Millisecond
+	defaultTimeout = 500 * time.Millisecond
 	defaultSlotTTL = 30 * time.Second
 )
 
@@ -119,12 +119,15 @@ func WithPrefix(prefix string) Option { return func(c *config) { c.prefix = pref
 // protect something that must not be overrun (fail closed).
 func WithFailClosed(closed bool) Option { return func(c *config) { c.failClosed = closed } }
 
-// WithTimeout sets the deadline of every Redis call, 100ms by default, so
+// WithTimeout sets the deadline of every Redis call, 500ms by default, so
 // that a slow or hung Redis delays a call by at most that much, then counts
-// as a failure (see [WithFailClosed]). It holds even when the client does
-// not honour context deadlines (ContextTimeoutEnabled false), at the cost
-// of a goroutine per Redis call; set ContextTimeoutEnabled on the client to
-// save it.
+// as a failure (see [WithFailClosed]). Too short a deadline fails calls
+// that Redis answers: on a busy machine a round trip, and the handshake of
+// a new connection, can take well over 100ms, and each call that times out
+// is admitted unchecked when failing open. It holds even when the client
+// does not honour context deadlines (ContextTimeoutEnabled false), at the
+// cost of a goroutine per Redis call; set ContextTimeoutEnabled on the
+// client to save it.
 func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
 
 // WithLogger sets where Redis failures are logged, slog.Default() by
