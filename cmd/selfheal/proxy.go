@@ -104,6 +104,10 @@ func proxyCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	redisURL := fs.String("redis", "", "keep the counters of --max-active and --rate in this Redis (redis://[user:password@]host:port/db), shared by every replica of the proxy; calls beyond --max-active are not queued")
 	redisFail := fs.String("redis-fail", "open", "with --redis, what a call gets while Redis cannot be reached: open (admitted unchecked) or closed (SERVER_BUSY)")
 	limitBy := fs.String("limit-by", "", "with --listen: apply the limits per session (session: its Mcp-Session-Id) or per value of a request header (header:NAME, as header:X-Api-Key) rather than per tool for everyone")
+	readTimeout := fs.Duration("read-timeout", defaultReadTimeout, "with --listen: how long a client may take to send a request's body; a slower one is cut")
+	idleTimeout := fs.Duration("idle-timeout", defaultIdleTimeout, "with --listen: how long a kept-alive connection waits for its next request")
+	upstreamTimeout := fs.Duration("upstream-timeout", defaultUpstreamTimeout, "with --upstream: how long the server may stay silent (before its response, or between two parts of a streamed one) before the client gets a JSON-RPC error; a call that streams progress is never cut")
+	bodyMemory := fs.Int("body-memory", defaultBodyMemory>>20, "with --listen: the MiB of request bodies the proxy reads or holds at once, for all clients; a request that does not fit waits, then gets 503")
 	allowedHosts := fs.String("allowed-hosts", "", "with --listen: comma-separated host names the proxy serves, from the Host header (* for any); by default only localhost and loopback addresses when it listens on loopback, any host otherwise")
 	allowedOrigins := fs.String("allowed-origins", "", "with --listen: comma-separated origins (scheme://host[:port]) of web pages that may call the proxy (* for any), beside loopback pages on loopback and the proxy's own")
 	metricsAddr := fs.String("metrics", "", "serve Prometheus metrics at "+metricsPath+" on this address (host:port)")
@@ -127,6 +131,14 @@ func proxyCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		return fail("--limit-by needs --listen: over stdio the proxy has one client")
 	case *listen == "" && (set["allowed-hosts"] || set["allowed-origins"]):
 		return fail("--allowed-hosts and --allowed-origins need --listen: over stdio there is no Host or Origin")
+	case *listen == "" && (set["read-timeout"] || set["idle-timeout"] || set["body-memory"]):
+		return fail("--read-timeout, --idle-timeout and --body-memory need --listen: over stdio there is no connection to bound")
+	case !set["upstream"] && set["upstream-timeout"]:
+		return fail("--upstream-timeout needs --upstream URL")
+	case *readTimeout <= 0 || *idleTimeout <= 0 || *upstreamTimeout <= 0:
+		return fail("--read-timeout, --idle-timeout and --upstream-timeout must be positive durations, as 30s")
+	case *bodyMemory < 1 || *bodyMemory > 1<<20:
+		return fail("--body-memory must be between 1 and 1048576 MiB, not %d", *bodyMemory)
 	case *listen == "" && len(command) == 0:
 		return fail("no server command: %s", strings.TrimPrefix(proxyUsage, "usage: "))
 	case *listen != "" && set["upstream"] && len(command) > 0:
@@ -242,9 +254,13 @@ func proxyCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	if *metricsAddr != "" {
 		metrics = newProxyMetrics()
 		opts = append(opts, proxy.WithObserver(metrics.observe))
-		if upstreamURL != nil {
-			opts = append(opts, proxy.WithTransport(metrics.transport(http.DefaultTransport)))
+	}
+	if upstreamURL != nil {
+		transport := timedTransport(http.DefaultTransport.(*http.Transport), *upstreamTimeout)
+		if metrics != nil {
+			transport = metrics.transport(transport)
 		}
+		opts = append(opts, proxy.WithTransport(transport))
 	}
 	opts = append(opts, proxy.WithLogger(logger))
 	p, err := proxy.New(opts...)
@@ -272,6 +288,7 @@ func proxyCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		defer srv.Close()
 		fmt.Fprintf(errOut, "selfheal proxy: metrics on http://%s%s\n", ln.Addr(), metricsPath)
 	}
+	limits := serveLimits{readTimeout: *readTimeout, idleTimeout: *idleTimeout, bodyMemory: int64(*bodyMemory) << 20}
 	switch {
 	case *listen == "":
 		return runChild(p, command, stdin, stdout, errOut)
@@ -280,14 +297,16 @@ func proxyCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		if path == "" {
 			path = "/"
 		}
-		return serveHTTP(*listen, path, p.HTTPHandler(upstreamURL), nil, errOut)
+		limits.maxConns = maxConns(0)
+		return serveHTTP(*listen, path, p.HTTPHandler(upstreamURL), nil, limits, errOut)
 	default:
+		limits.maxConns = maxConns(maxCommandSessions)
 		cmds := p.Commands(func() *exec.Cmd {
 			cmd := exec.Command(command[0], command[1:]...)
 			cmd.Stderr = errOut
 			return cmd
 		})
-		return serveHTTP(*listen, commandsPath, cmds, cmds.Close, errOut)
+		return serveHTTP(*listen, commandsPath, cmds, cmds.Close, limits, errOut)
 	}
 }
 
@@ -396,7 +415,7 @@ func validHeaderName(s string) bool {
 // closeFn (if any) ends what h still holds. It prints the address it
 // listens on, so that --listen :0 can be used, and returns 0 when stopped
 // by a signal, 2 when it cannot listen, 1 when serving fails.
-func serveHTTP(addr, path string, h http.Handler, closeFn func() error, stderr io.Writer) int {
+func serveHTTP(addr, path string, h http.Handler, closeFn func() error, limits serveLimits, stderr io.Writer) int {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, forwarded...)
 	defer signal.Stop(sigs)
@@ -408,12 +427,16 @@ func serveHTTP(addr, path string, h http.Handler, closeFn func() error, stderr i
 		fmt.Fprintf(stderr, "selfheal proxy: --listen: %s\n", oneLine(err))
 		return exitUsage
 	}
+	if limits.maxConns > 0 {
+		ln = &connLimit{Listener: ln, max: limits.maxConns}
+	}
 	streams, endStreams := context.WithCancel(context.Background())
 	defer endStreams()
-	ep := &mcpEndpoint{path: path, h: h, streams: streams}
+	ep := &mcpEndpoint{path: path, h: newBodyBudget(limits.bodyMemory).wrap(h, limits.readTimeout), streams: streams}
 	srv := &http.Server{
 		Handler:           ep,
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: headerTimeout,
+		IdleTimeout:       limits.idleTimeout,
 		ErrorLog:          log.New(stderr, "selfheal proxy: ", 0),
 	}
 	served := make(chan error, 1)

@@ -172,6 +172,8 @@ func TestProxyHTTP(t *testing.T) {
 	t.Run("metrics of upstream errors", func(t *testing.T) { testMetricsUpstream(t, bin) })
 	t.Run("stdio server over HTTP", func(t *testing.T) { testCommandsHTTP(t, bin) })
 	t.Run("DNS rebinding", func(t *testing.T) { testRebinding(t, bin) })
+	t.Run("slow body", func(t *testing.T) { testSlowBody(t, bin) })
+	t.Run("silent upstream", func(t *testing.T) { testSilentUpstream(t, bin) })
 	t.Run("replicas share a rate limit", func(t *testing.T) { testReplicasRate(t, bin) })
 	t.Run("replicas share max-active", func(t *testing.T) { testReplicasActive(t, bin) })
 	t.Run("graceful shutdown", func(t *testing.T) { testGracefulShutdown(t, bin) })
@@ -432,6 +434,18 @@ func startUpstream(t *testing.T) *upstream {
 			return nil, ctx.Err()
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "slow done"}}}, nil
+	})
+	server.AddTool(&mcp.Tool{Name: "ticks", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		// A long call that streams its progress: 15 notifications 200 ms
+		// apart, three seconds in all.
+		tok := req.Params.GetProgressToken()
+		for i := range 15 {
+			time.Sleep(200 * time.Millisecond) // the call's own work, not a test's wait
+			if tok != nil {
+				_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: float64(i + 1), Total: 15})
+			}
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ticked"}}}, nil
 	})
 	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
 	t.Cleanup(srv.Close) // after the gate is open: Close waits for the handlers
@@ -943,5 +957,74 @@ func TestLoopbackAddr(t *testing.T) {
 		if got := loopbackAddr(addr); got != want {
 			t.Errorf("loopbackAddr(%q) = %v, want %v", addr, got, want)
 		}
+	}
+}
+
+// testSlowBody: a client sending its body a byte at a time is cut at
+// --read-timeout (a second here; it would take 1,000 s to send it all),
+// and the proxy goes on serving others.
+func testSlowBody(t *testing.T, bin httpBinaries) {
+	up := startUpstream(t)
+	p := startWatched(t, exec.Command(bin.selfheal, "proxy", "--listen", "127.0.0.1:0", "--read-timeout", "1s", "--upstream", up.url))
+	endpoint := p.waitLine(t, "selfheal proxy: listening on ")
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := net.Dial("tcp", u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 10000\r\n\r\n", u.Path, u.Host)
+	go func() { // a byte every 100 ms until the proxy closes the connection
+		for {
+			if _, err := conn.Write([]byte(" ")); err != nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}()
+	// The guard is far past the deadline, far short of the body's end.
+	conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+	if _, err := io.Copy(io.Discard, conn); err != nil {
+		t.Fatalf("the slow client was not cut: %v", err)
+	}
+	cs := connect(t, endpoint, nil)
+	if tools := listTools(t, cs); !tools["echo"] {
+		t.Errorf("the proxy stopped serving: %v", tools)
+	}
+}
+
+// testSilentUpstream: with --upstream-timeout 1s, a call the server never
+// answers (it sends nothing, as a SIGSTOPped process) gets a JSON-RPC
+// error instead of hanging,
+// and a call that streams progress for three seconds is not cut.
+func testSilentUpstream(t *testing.T, bin httpBinaries) {
+	up := startUpstream(t)
+	p := startWatched(t, exec.Command(bin.selfheal, "proxy", "--listen", "127.0.0.1:0", "--upstream-timeout", "1s", "--upstream", up.url))
+	endpoint := p.waitLine(t, "selfheal proxy: listening on ")
+	cs := connect(t, endpoint, nil)
+	defer cs.Close()
+	listTools(t, cs)
+
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "slow", Arguments: map[string]any{"text": "hold"}})
+	switch {
+	case ctx.Err() != nil:
+		t.Fatalf("the call hung until the client's own limit")
+	case err == nil && !res.IsError:
+		t.Errorf("a call the server never answered succeeded: %s", resultText(res))
+	case err != nil && !strings.Contains(err.Error(), "selfheal proxy") && !strings.Contains(err.Error(), "Bad Gateway"):
+		// Before the server's headers, the proxy answers 502 with the
+		// JSON-RPC error, which go-sdk reports by its status; after, the
+		// stream's last event is the error.
+		t.Errorf("not the proxy's error: %v", err)
+	}
+
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "ticks", Arguments: map[string]any{}, Meta: mcp.Meta{"progressToken": "t1"}})
+	if err != nil || res.IsError || resultText(res) != "ticked" {
+		t.Errorf("a call streaming progress was cut: %v %v", err, res)
 	}
 }
