@@ -71,7 +71,8 @@
 //
 //	selfheal proxy --listen ADDR [flags] --upstream URL
 //	selfheal proxy --listen ADDR [flags] [--] COMMAND [ARG...]
-//	  flags: the above, and [--redis URL [--redis-fail open|closed]]
+//	  flags: the above, and [--redis URL [--redis-fail open|closed]
+//	         [--redis-timeout 500ms]]
 //	         [--limit-by session|header:NAME] [--metrics ADDR]
 //
 // serves MCP's Streamable HTTP transport on ADDR with the same checks: in
@@ -87,8 +88,11 @@
 // --max-active and --rate in Redis, shared by every replica (there is no
 // queue: --max-queued is refused, a call beyond --max-active is answered
 // SERVER_BUSY at once); --redis-fail says what a call gets while Redis
-// cannot be reached: admitted unchecked (open, the default) or SERVER_BUSY
-// (closed). Without --redis, the limits of --listen are kept in the proxy's
+// cannot be reached or does not answer within --redis-timeout (500ms):
+// admitted unchecked (open, the default) or SERVER_BUSY (closed). The
+// limits are checked again on the first call after Redis is back;
+// go-redis's own log lines go to the proxy's log, one a minute at most.
+// Without --redis, the limits of --listen are kept in the proxy's
 // process and shared by all its sessions, per tool. --limit-by applies the limits per session
 // (its Mcp-Session-Id) or per value of a request header (header:X-Api-Key)
 // instead of per tool for all; values are hashed, never stored in clear.

@@ -103,6 +103,7 @@ func proxyCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	upstream := fs.String("upstream", "", "with --listen: the URL of the Streamable HTTP MCP server behind the proxy (http://host:port/mcp)")
 	redisURL := fs.String("redis", "", "keep the counters of --max-active and --rate in this Redis (redis://[user:password@]host:port/db), shared by every replica of the proxy; calls beyond --max-active are not queued")
 	redisFail := fs.String("redis-fail", "open", "with --redis, what a call gets while Redis cannot be reached: open (admitted unchecked) or closed (SERVER_BUSY)")
+	redisTimeout := fs.Duration("redis-timeout", defaultRedisTimeout, "with --redis, how long a call waits for Redis before Redis counts as unreachable (then --redis-fail applies); much shorter fails calls Redis answers on a busy machine, and with --redis-fail open admits them unchecked")
 	limitBy := fs.String("limit-by", "", "with --listen: apply the limits per session (session: its Mcp-Session-Id) or per value of a request header (header:NAME, as header:X-Api-Key) rather than per tool for everyone")
 	readTimeout := fs.Duration("read-timeout", defaultReadTimeout, "with --listen: how long a client may take to send a request's body; a slower one is cut")
 	idleTimeout := fs.Duration("idle-timeout", defaultIdleTimeout, "with --listen: how long a kept-alive connection waits for its next request")
@@ -162,14 +163,22 @@ func proxyCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	if set["redis-fail"] && *redisURL == "" {
 		return fail("--redis-fail needs --redis URL")
 	}
+	if set["redis-timeout"] && *redisURL == "" {
+		return fail("--redis-timeout needs --redis URL")
+	}
+	if *redisTimeout <= 0 {
+		return fail("--redis-timeout must be a positive duration, as 500ms, not %v", *redisTimeout)
+	}
 	var redisOpts *redis.Options
 	if *redisURL != "" {
 		o, err := redis.ParseURL(*redisURL)
 		if err != nil {
 			return fail("--redis %q: %s", *redisURL, strings.TrimPrefix(oneLine(err), "redis: "))
 		}
-		// go-redis itself stops at the limiter's deadline.
+		// go-redis itself stops at the limiter's deadline, and reaches
+		// Redis again on the first call after an outage.
 		o.ContextTimeoutEnabled = true
+		o.Dialer = redisguard.Dialer(redis.NewDialer(o))
 		redisOpts = o
 		if set["max-queued"] {
 			return fail("--max-queued cannot be used with --redis: the limits kept in Redis have no queue, a call beyond --max-active is answered SERVER_BUSY at once")
@@ -219,10 +228,12 @@ func proxyCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 			opts = append(opts, proxy.WithGuard(l))
 		} else {
 			l.MaxQueued = guard.NoQueue
+			redis.SetLogger(newRedisLog(logger)) // go-redis's own lines, for the whole process
 			client := redis.NewClient(redisOpts)
 			defer client.Close()
 			lim, err := redisguard.New(client, l,
 				redisguard.WithFailClosed(*redisFail == "closed"),
+				redisguard.WithTimeout(*redisTimeout),
 				redisguard.WithLogger(logger))
 			if err != nil {
 				return fail("%v", oneLine(err))

@@ -58,6 +58,9 @@ func TestProxyHTTPUsage(t *testing.T) {
 		{"limit-by bad header", []string{"--listen", "127.0.0.1:0", "--limit-by", "header:X Key", "--upstream", up}, `selfheal proxy: --limit-by must be session or header:NAME (as header:X-Api-Key), not "header:X Key"`},
 		{"redis-fail unknown", []string{"--redis", "redis://127.0.0.1:1", "--rate", "1", "--redis-fail", "maybe", "--", "x"}, `selfheal proxy: --redis-fail must be open or closed, not "maybe"`},
 		{"redis-fail without redis", []string{"--redis-fail", "closed", "--rate", "1", "--", "x"}, "selfheal proxy: --redis-fail needs --redis URL"},
+		{"redis-timeout without redis", []string{"--redis-timeout", "1s", "--rate", "1", "--", "x"}, "selfheal proxy: --redis-timeout needs --redis URL"},
+		{"redis-timeout zero", []string{"--redis", "redis://127.0.0.1:1", "--redis-timeout", "0s", "--rate", "1", "--", "x"}, "selfheal proxy: --redis-timeout must be a positive duration, as 500ms, not 0s"},
+		{"redis-timeout negative", []string{"--redis", "redis://127.0.0.1:1", "--redis-timeout=-1s", "--rate", "1", "--", "x"}, "selfheal proxy: --redis-timeout must be a positive duration, as 500ms, not -1s"},
 		{"redis bad scheme", []string{"--redis", "http://127.0.0.1:6379", "--rate", "1", "--", "x"}, `selfheal proxy: --redis "http://127.0.0.1:6379": invalid URL scheme: http`},
 		{"redis bad db", []string{"--redis", "redis://127.0.0.1:6379/x", "--rate", "1", "--", "x"}, `selfheal proxy: --redis "redis://127.0.0.1:6379/x": invalid database number: "x"`},
 		{"redis with max-queued", []string{"--redis", "redis://127.0.0.1:1", "--max-active", "1", "--max-queued", "5", "--", "x"}, "selfheal proxy: --max-queued cannot be used with --redis: the limits kept in Redis have no queue, a call beyond --max-active is answered SERVER_BUSY at once"},
@@ -105,7 +108,7 @@ func TestProxyHTTPUsage(t *testing.T) {
 	if code := run([]string{"proxy", "-h"}, nil, &stdout, &stderr); code != 0 {
 		t.Fatalf("-h: exit %d", code)
 	}
-	for _, want := range []string{proxyHelp, "-listen", "-upstream", "-redis", "-redis-fail", "-limit-by", "-metrics"} {
+	for _, want := range []string{proxyHelp, "-listen", "-upstream", "-redis", "-redis-fail", "-redis-timeout", "-limit-by", "-metrics"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("-h does not show %q:\n%s", want, stdout.String())
 		}
@@ -458,15 +461,22 @@ func startUpstream(t *testing.T) *upstream {
 // (1 call per second, 3 at once) kept in one Redis: eight quick calls of a
 // session, alternating between the replicas, are admitted three times (four
 // if a second passed), the rest answered RATE_LIMITED by whichever replica
-// got them. Then Redis stops: the calls go on (fail open), none hangs.
+// got them. Then Redis stops: the calls go on (fail open), none hangs. Then
+// Redis restarts on the same port: the next eight calls are limited again,
+// although each replica failed more dials than its pool size (pool_size=2,
+// past which go-redis alone stops dialling for a second). Through it all,
+// go-redis writes nothing of its own on stderr and each replica says once
+// that Redis is unavailable.
 func testReplicasRate(t *testing.T, bin httpBinaries) {
 	up := startUpstream(t)
 	rs := redistest.StartServer(t)
 	var eps []string
+	var proxies []*watched
 	for range 2 {
 		p := startWatched(t, exec.Command(bin.selfheal, "proxy", "--listen", "127.0.0.1:0", "--upstream", up.url,
-			"--rate", "1", "--burst", "3", "--redis", "redis://"+rs.Addr))
+			"--rate", "1", "--burst", "3", "--redis", "redis://"+rs.Addr+"/0?pool_size=2"))
 		eps = append(eps, p.waitLine(t, "selfheal proxy: listening on "))
+		proxies = append(proxies, p)
 	}
 	lb := newBalancer(eps)
 	cs := connect(t, eps[0], lb.client())
@@ -476,28 +486,32 @@ func testReplicasRate(t *testing.T, bin httpBinaries) {
 	}
 
 	lb.alternate.Store(true)
-	start := time.Now()
-	var ok int
-	limited := map[string]int{} // by replica
-	for i := range 8 {
-		res := callTool(t, cs, "echo", map[string]any{"text": fmt.Sprint("call ", i)})
-		text := resultText(res)
-		switch {
-		case !res.IsError && strings.HasPrefix(text, "echo: "):
-			ok++
-		case res.IsError && strings.Contains(text, "<tool_error") && strings.Contains(text, "RATE_LIMITED") && strings.Contains(text, "retry_after"):
-			limited[eps[i%2]]++
-		default:
-			t.Fatalf("call %d: neither the server's answer nor RATE_LIMITED: %s", i, text)
+	limitedRound := func(when string) {
+		t.Helper()
+		start := time.Now()
+		var ok int
+		limited := map[string]int{} // by replica
+		for i := range 8 {
+			res := callTool(t, cs, "echo", map[string]any{"text": fmt.Sprint(when, " ", i)})
+			text := resultText(res)
+			switch {
+			case !res.IsError && strings.HasPrefix(text, "echo: "):
+				ok++
+			case res.IsError && strings.Contains(text, "<tool_error") && strings.Contains(text, "RATE_LIMITED") && strings.Contains(text, "retry_after"):
+				limited[eps[i%2]]++
+			default:
+				t.Fatalf("%s, call %d: neither the server's answer nor RATE_LIMITED: %s", when, i, text)
+			}
+		}
+		elapsed := time.Since(start)
+		if most := 3 + int(elapsed/time.Second) + 1; ok < 3 || ok > most {
+			t.Errorf("%s: %d calls admitted in %v, want 3 to %d", when, ok, elapsed, most)
+		}
+		if elapsed < time.Second && (limited[eps[0]] == 0 || limited[eps[1]] == 0) {
+			t.Errorf("%s: a replica never refused a call: each counted alone? refused by replica: %v", when, limited)
 		}
 	}
-	elapsed := time.Since(start)
-	if most := 3 + int(elapsed/time.Second) + 1; ok < 3 || ok > most {
-		t.Errorf("%d calls admitted in %v, want 3 to %d", ok, elapsed, most)
-	}
-	if elapsed < time.Second && (limited[eps[0]] == 0 || limited[eps[1]] == 0) {
-		t.Errorf("a replica never refused a call: each counted alone? refused by replica: %v", limited)
-	}
+	limitedRound("call")
 
 	// Redis is gone: calls are admitted unchecked, through both replicas,
 	// and none hangs.
@@ -513,6 +527,25 @@ func testReplicasRate(t *testing.T, bin httpBinaries) {
 	if !res.IsError || !strings.Contains(resultText(res), `<validation_error action="echo">`) ||
 		!strings.Contains(resultText(res), "text is required") {
 		t.Errorf("bad call with Redis stopped: %s", resultText(res))
+	}
+
+	// Redis is back, empty: the limits hold from the first call on.
+	rs.Restart()
+	limitedRound("back")
+
+	for i, p := range proxies {
+		var unavailable int
+		for _, line := range strings.Split(p.stderr.String(), "\n") {
+			if strings.HasPrefix(line, "redis: ") {
+				t.Errorf("replica %d: go-redis wrote on stderr itself: %s", i, line)
+			}
+			if strings.Contains(line, "Redis is unavailable") {
+				unavailable++
+			}
+		}
+		if unavailable != 1 {
+			t.Errorf("replica %d said %d times that Redis is unavailable, want once:\n%s", i, unavailable, p.stderr.String())
+		}
 	}
 }
 
