@@ -54,6 +54,14 @@ const (
 	// upstream mode bounds its own; past it, calls pass unchecked until the
 	// listing ends.
 	cmdListWait = 5 * time.Second
+	// cmdReplay bounds the events an SSE stream keeps for a client that
+	// resumes it (GET with Last-Event-ID): its latest, those that may not
+	// have reached a client whose connection broke.
+	cmdReplay = 100
+	// cmdKept bounds the POST streams a session keeps for a resume once
+	// they have ended or their client has gone: the latest; an older one
+	// is forgotten, and the responses to its requests are dropped.
+	cmdKept = 16
 	// cmdQueue bounds the messages waiting to be written to one stream:
 	// beyond it the session's server is read no further until that
 	// stream's client reads, as a stdio client that does not read holds
@@ -75,6 +83,16 @@ const methodProgress = "notifications/progress"
 // session is relayed as Serve relays one over stdio, with its own learned
 // tools, guards and answers to bad calls (see [Proxy]).
 //
+// As upstream mode does, the proxy lists the tools itself, so that every
+// call is checked whether the client lists them or not: when the
+// initialize response declares tools, its own tools/list (every page, with
+// ids no client can collide with, answers the client never sees) follows
+// the client's notifications/initialized. A call sent while that listing
+// runs waits for it, at most five seconds after it began; past that, and
+// when it fails, calls pass unchecked until the tools are listed.
+// Arguments are read at any depth and judged as over stdio: those nested
+// past the depth limit are forwarded unchecked, refused with WithStrict.
+//
 // A Commands is an http.Handler, safe for concurrent use; Close ends it.
 //
 // Over HTTP, POST carries the client's messages (one JSON-RPC message per
@@ -86,12 +104,28 @@ const methodProgress = "notifications/progress"
 // notifications (one at a time); DELETE ends the session. Bodies are
 // bounded at 4 MiB (413 beyond), processes at 1000 (503 for a new session
 // beyond), and a session with no request under way and no stream open for
-// 30 minutes is ended. No event carries an id: streams are not resumable,
-// and a client reconnecting with Last-Event-ID gets a new stream.
+// 30 minutes is ended. A request whose params is neither an object nor
+// null is answered by the proxy, never forwarded (a server may drop it
+// without an answer, as the TypeScript SDK does): an array with -32602
+// Invalid params, a string, number or boolean with -32600 Invalid Request.
+//
+// Streams can be resumed. Every event carries an id, "N-M" (the session's
+// stream N, its event M), and a POST's stream begins with an event that
+// has an id and no data (for protocol versions from 2025-11-25 on, before
+// 2026-07-28), so that a client whose connection breaks before the first
+// message can resume too. A GET with Last-Event-ID resumes the stream of
+// that event: the events after it that the stream still keeps (its latest
+// 100), then the rest, to the response; the client gone, the stream's
+// responses and progress wait for it. A session keeps the 16 latest POST
+// streams that ended or whose client went; an older one is forgotten and
+// the responses it still awaited are dropped. The GET stream can be
+// resumed while no other is open. A Last-Event-ID of no stream kept is
+// answered 400.
 //
 // The server's messages go where the client can read them, each once and
 // in the order the server wrote them: a response to the POST of its
-// request (dropped if that client has gone); a progress notification to
+// request (kept for a resume when that client has gone from its stream,
+// dropped when it has gone from its JSON answer); a progress notification to
 // the stream of the request that carried its progress token; another
 // request or notification to the GET stream, else to the oldest open POST
 // stream, else to a backlog of the 1000 latest, delivered when a GET
@@ -129,7 +163,8 @@ type Commands struct {
 	maxBatch               int
 	backlog, queue         int
 
-	listWait time.Duration
+	listWait     time.Duration
+	replay, kept int
 
 	mu       sync.Mutex
 	sessions map[string]*cmdSession // by id; a session leaves when it ends
@@ -158,6 +193,7 @@ func (p *Proxy) Commands(start func() *exec.Cmd) *Commands {
 	return &Commands{
 		p: p, start: start, limiter: limiter,
 		maxSessions: cmdMaxSessions, idle: cmdIdle, grace: cmdGrace, keepAlive: cmdKeepAlive, listWait: cmdListWait,
+		replay: cmdReplay, kept: cmdKept,
 		maxBody: cmdMaxBody, maxBatch: cmdMaxBatch, backlog: cmdBacklog, queue: cmdQueue,
 		sessions: map[string]*cmdSession{},
 	}
@@ -290,7 +326,11 @@ func (c *Commands) get(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.leave()
-	st := &cmdStream{wake: make(chan struct{}, 1), sse: true, standalone: true, pumping: true}
+	if last := r.Header.Get("Last-Event-ID"); last != "" {
+		s.resume(w, r, last)
+		return
+	}
+	st := &cmdStream{wake: make(chan struct{}, 1), sse: true, standalone: true, pumping: true, gen: 1}
 	s.mu.Lock()
 	if s.ended {
 		s.mu.Unlock()
@@ -302,12 +342,14 @@ func (c *Commands) get(w http.ResponseWriter, r *http.Request) {
 		cmdError(w, http.StatusConflict, -32000, "Conflict: Only one SSE stream is allowed per session")
 		return
 	}
-	s.get = st
+	s.streamSeq++
+	st.num = s.streamSeq
+	s.get, s.standalone = st, st
 	st.queue, s.backlog, s.dropped = s.backlog, nil, 0
 	s.mu.Unlock()
 	sseHeaders(w, s.id)
 	w.WriteHeader(http.StatusOK)
-	s.pump(w, r, st)
+	s.pump(w, r, st, 1, false, nil)
 }
 
 // delete ends a session, and answers once its process has been reaped.
@@ -437,9 +479,10 @@ func (c *Commands) startSession(r *http.Request) (*cmdSession, error) {
 		stopCh: make(chan struct{}), endedCh: make(chan struct{}),
 		served: make(chan struct{}), routed: make(chan struct{}),
 		exited: make(chan struct{}), done: make(chan struct{}),
-		waiters:  map[string]*cmdStream{},
-		progress: map[string]*cmdStream{},
-		busy:     1, // the initialize request
+		waiters:   map[string]*cmdStream{},
+		progress:  map[string]*cmdStream{},
+		resumable: map[uint64]*cmdStream{},
+		busy:      1, // the initialize request
 	}
 	s.room = sync.NewCond(&s.mu)
 	s.inR, s.in = io.Pipe()
@@ -491,6 +534,15 @@ type cmdSession struct {
 	// progress are the SSE streams of POSTs by the key of their request's
 	// progress token.
 	progress map[string]*cmdStream
+	// streamSeq numbers the session's SSE streams (see cmdStream.num).
+	// resumable are the POST streams a GET with Last-Event-ID may resume,
+	// by number: those open, and those in kept, the ones ended or whose
+	// client has gone (oldest first, at most Commands.kept). standalone is
+	// the latest GET stream, open or not.
+	streamSeq  uint64
+	resumable  map[uint64]*cmdStream
+	kept       []*cmdStream
+	standalone *cmdStream
 	// backlog holds the server's messages that no stream could carry, for
 	// the next GET stream; dropped counts those it let go since.
 	backlog [][]byte
@@ -507,6 +559,8 @@ type cmdSession struct {
 	// tools says that the response declares the tools capability.
 	initKey string
 	tools   bool
+	// version is the protocol version the initialize response names.
+	version string
 	// listDone is closed when the listing ends (nil until it starts), and
 	// calls wait for it until listUntil. listKey is the key of its request
 	// awaiting a response ("" for none), listPages counts its pages, and
@@ -522,10 +576,21 @@ type cmdSession struct {
 // cmdStream is where the server's messages for one HTTP response go: the
 // stream of a POST or of the GET, or the JSON answer of a POST.
 type cmdStream struct {
-	wake       chan struct{} // a buffer of 1: something changed
+	wake       chan struct{} // a buffer of 1: something changed; replaced at a resume
 	sse        bool          // text/event-stream, else a JSON answer
 	standalone bool          // the GET stream
+	// num is the stream's number in its session: the id of its event seq
+	// is "num-seq" (see eventID), unique in the session, and names the
+	// stream to resume.
+	num uint64
 	// Under the session's mu:
+	// seq is the number of the stream's last event; history holds its
+	// latest events (Commands.replay), each kept from when it is taken to
+	// be written, for a resume; gen counts the handlers that have pumped
+	// the stream: a resume takes it over from the one before.
+	seq     uint64
+	history []cmdEvent
+	gen     uint64
 	queue   [][]byte          // messages to write, in order
 	pending map[string][]byte // the requests not answered yet: key → id
 	order   []string          // the requests' keys, in the body's order (JSON)
@@ -540,6 +605,26 @@ type cmdStream struct {
 	pumping bool
 }
 
+// cmdEvent is an event of an SSE stream: its number and its message.
+type cmdEvent struct {
+	seq  uint64
+	line []byte
+}
+
+// eventID is the id of the stream's event seq.
+func (st *cmdStream) eventID(seq uint64) string {
+	return strconv.FormatUint(st.num, 10) + "-" + strconv.FormatUint(seq, 10)
+}
+
+// parseEventID reads an event id: its stream's number and its own.
+func parseEventID(id string) (num, seq uint64, ok bool) {
+	a, b, found := strings.Cut(id, "-")
+	n, err1 := strconv.ParseUint(a, 10, 64)
+	q, err2 := strconv.ParseUint(b, 10, 64)
+	return n, q, found && err1 == nil && err2 == nil
+}
+
+// signal wakes the stream's handler; the session's mu is held.
 func (st *cmdStream) signal() {
 	select {
 	case st.wake <- struct{}{}:
@@ -758,12 +843,19 @@ func (s *cmdSession) post(w http.ResponseWriter, r *http.Request, msgs []posted,
 		}
 		if st.sse {
 			s.posts = append(s.posts, st)
+			s.streamSeq++
+			st.num, st.gen = s.streamSeq, 1
+			s.resumable[st.num] = st
 		}
 		for _, m := range msgs {
 			if m.answer != nil {
 				s.answerLocked(st, m.key, m.answer)
 			}
 		}
+	}
+	version := r.Header.Get("Mcp-Protocol-Version")
+	if version == "" {
+		version = s.version
 	}
 	s.mu.Unlock()
 
@@ -785,7 +877,7 @@ func (s *cmdSession) post(w http.ResponseWriter, r *http.Request, msgs []posted,
 	if st.sse {
 		sseHeaders(w, s.id)
 		w.WriteHeader(http.StatusOK)
-		s.pump(w, r, st)
+		s.pump(w, r, st, 1, primes(version), nil)
 		return
 	}
 	s.answerJSON(w, r, st, batch)
@@ -869,6 +961,11 @@ func (s *cmdSession) initialized(m *message) {
 			s.tools = true
 		}
 	})
+	members(m.result, func(k, v []byte) {
+		if string(k) == "protocolVersion" {
+			s.version = str(v)
+		}
+	})
 }
 
 // awaitTools waits for the proxy's own listing under way, if any, to end,
@@ -907,8 +1004,11 @@ func (s *cmdSession) send(lines []byte) error {
 
 // pump writes the messages routed to an SSE stream, flushing them, until
 // the stream is done (a POST's every request answered; the GET's session
-// ended) or its client has gone.
-func (s *cmdSession) pump(w http.ResponseWriter, r *http.Request, st *cmdStream) {
+// ended), its client has gone (see detach), or a resume has taken it over
+// (gen is no longer the stream's). Each event carries its id; prime writes
+// an event with an id and no data first, and replay are events written
+// before, sent again to a client that resumes.
+func (s *cmdSession) pump(w http.ResponseWriter, r *http.Request, st *cmdStream, gen uint64, prime bool, replay []cmdEvent) {
 	rc := http.NewResponseController(w)
 	flush := func() error {
 		if err := rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
@@ -917,10 +1017,34 @@ func (s *cmdSession) pump(w http.ResponseWriter, r *http.Request, st *cmdStream)
 		return nil
 	}
 	s.mu.Lock()
+	if st.gen != gen {
+		s.mu.Unlock()
+		return
+	}
 	st.pumping = true
+	wake := st.wake
+	var primeID string
+	if prime {
+		st.seq++
+		primeID = st.eventID(st.seq)
+	}
 	s.mu.Unlock()
+	if prime {
+		// An id and an empty data field, as MCP 2025-11-25 asks: a client
+		// whose connection breaks before the first message can resume.
+		if _, err := io.WriteString(w, "id: "+primeID+"\ndata: \n\n"); err != nil {
+			s.detach(st, gen, nil)
+			return
+		}
+	}
+	for _, ev := range replay {
+		if err := writeEvent(w, st.eventID(ev.seq), ev.line); err != nil {
+			s.detach(st, gen, nil)
+			return
+		}
+	}
 	if flush() != nil { // the headers: the client knows its stream is open
-		s.drop(st, nil)
+		s.detach(st, gen, nil)
 		return
 	}
 	var tick <-chan time.Time
@@ -932,40 +1056,233 @@ func (s *cmdSession) pump(w http.ResponseWriter, r *http.Request, st *cmdStream)
 	ended := s.endedCh
 	for {
 		s.mu.Lock()
-		lines := st.queue
+		if st.gen != gen {
+			s.mu.Unlock()
+			return
+		}
+		evs := s.recordLocked(st, st.queue)
 		st.queue = nil
 		last := st.final || (st.standalone && s.ended)
-		if len(lines) > 0 {
+		if len(evs) > 0 {
 			s.room.Broadcast()
 		}
 		s.mu.Unlock()
-		for i, line := range lines {
-			if err := writeEvent(w, "", line); err != nil {
-				s.drop(st, lines[i:])
+		for i, ev := range evs {
+			if err := writeEvent(w, st.eventID(ev.seq), ev.line); err != nil {
+				s.detach(st, gen, evs[i:])
 				return
 			}
 		}
-		if len(lines) > 0 && flush() != nil {
-			s.drop(st, nil)
+		if len(evs) > 0 && flush() != nil {
+			s.detach(st, gen, nil)
 			return
 		}
 		if last {
+			s.mu.Lock()
+			if st.gen == gen && !st.standalone {
+				st.pumping = false
+				s.keepLocked(st)
+			}
+			s.mu.Unlock()
 			return
 		}
 		select {
-		case <-st.wake:
+		case <-wake:
 		case <-ended:
 			ended = nil // once is enough: the end has answered or ended this stream
 		case <-r.Context().Done():
-			s.drop(st, nil)
+			s.detach(st, gen, nil)
 			return
 		case <-tick:
 			if _, err := io.WriteString(w, ": keepalive\n\n"); err != nil || flush() != nil {
-				s.drop(st, nil)
+				s.detach(st, gen, nil)
 				return
 			}
 		}
 	}
+}
+
+// primes reports whether a POST stream of a session speaking protocol
+// version starts with an event that has an id and no data: from 2025-11-25,
+// which asks for it, and before 2026-07-28, which drops resumption (the
+// go-sdk's rule). An older client may take an event without data for a
+// malformed message.
+func primes(version string) bool {
+	return version >= "2025-11-25" && version < "2026-07-28"
+}
+
+// recordLocked numbers the messages taken to be written to a stream and
+// keeps them in its history (the latest Commands.replay); it returns them
+// as events.
+func (s *cmdSession) recordLocked(st *cmdStream, lines [][]byte) []cmdEvent {
+	if len(lines) == 0 {
+		return nil
+	}
+	evs := make([]cmdEvent, len(lines))
+	for i, line := range lines {
+		st.seq++
+		evs[i] = cmdEvent{seq: st.seq, line: line}
+	}
+	st.history = append(st.history, evs...)
+	if over := len(st.history) - s.c.replay; over > 0 {
+		clear(st.history[:over])
+		st.history = st.history[over:]
+	}
+	return evs
+}
+
+// detach leaves an SSE stream whose client has gone (seen by the handler
+// of gen) for a client that resumes it. Of its messages never written
+// (unwritten, taken to be written, and its queue), those that are its
+// own (for a POST stream: the responses to its requests, and the progress
+// of their tokens) stay with it, and go on coming to it; the others go
+// where they would have gone without it, as the stream's handler did not
+// take them (and a client that resumes does not get them twice). A POST
+// stream is then kept (see keepLocked); the GET stream stays the
+// session's standalone until another opens.
+func (s *cmdSession) detach(st *cmdStream, gen uint64, unwritten []cmdEvent) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st.gen != gen {
+		return // resumed meanwhile: the new handler has it
+	}
+	st.pumping = false
+	s.posts = slices.DeleteFunc(s.posts, func(p *cmdStream) bool { return p == st })
+	if s.get == st {
+		s.get = nil
+	}
+	own := func(m *message) bool {
+		if st.standalone {
+			return false
+		}
+		if m.isResponse() {
+			return true
+		}
+		if m.method != methodProgress {
+			return false
+		}
+		var token []byte
+		members(m.params, func(k, v []byte) {
+			if string(k) == "progressToken" {
+				token = v
+			}
+		})
+		key, ok := idKey(token)
+		return ok && s.progress[key] == st
+	}
+	var others [][]byte
+	if len(unwritten) > 0 {
+		first := unwritten[0].seq
+		st.history = slices.DeleteFunc(st.history, func(ev cmdEvent) bool {
+			if ev.seq < first {
+				return false
+			}
+			if m, ok := decode(ev.line); ok && own(m) {
+				return false
+			}
+			others = append(others, ev.line)
+			return true
+		})
+	}
+	queue := st.queue[:0]
+	for _, line := range st.queue {
+		if m, ok := decode(line); ok && own(m) {
+			queue = append(queue, line)
+		} else {
+			others = append(others, line)
+		}
+	}
+	clear(st.queue[len(queue):])
+	st.queue = queue
+	for _, line := range others {
+		m, ok := decode(line)
+		if !ok || m.isResponse() || s.ended {
+			continue
+		}
+		if t := s.targetLocked(m); t != nil {
+			t.queue = append(t.queue, line)
+			t.signal()
+		} else {
+			s.backlogLocked(line)
+		}
+	}
+	if !st.standalone {
+		s.keepLocked(st)
+	}
+	s.room.Broadcast()
+}
+
+// keepLocked keeps a POST stream that has ended, or whose client has
+// gone, for a resume: the latest Commands.kept of them. An older one is
+// forgotten: a resume of it is refused, and the responses to its requests
+// not answered yet are dropped when they come.
+func (s *cmdSession) keepLocked(st *cmdStream) {
+	s.kept = append(s.kept, st)
+	for len(s.kept) > s.c.kept {
+		old := s.kept[0]
+		s.kept[0] = nil
+		s.kept = s.kept[1:]
+		delete(s.resumable, old.num)
+		for key := range old.pending {
+			if s.waiters[key] == old {
+				delete(s.waiters, key)
+			}
+		}
+		s.unlistLocked(old)
+		old.gone = true
+		old.queue, old.history = nil, nil
+	}
+}
+
+// resume answers a GET with Last-Event-ID: the stream of that event,
+// from the events after it that the stream still keeps (see recordLocked),
+// then what comes, until it is done, as its first handler would have
+// written it. A stream whose handler has not seen its client go yet is
+// taken over. The GET stream is resumed only while no other GET stream is
+// open; an id of no stream kept is answered 400.
+func (s *cmdSession) resume(w http.ResponseWriter, r *http.Request, last string) {
+	num, seq, ok := parseEventID(last)
+	s.mu.Lock()
+	var st *cmdStream
+	if ok {
+		st = s.resumable[num]
+		if st == nil && s.standalone != nil && s.standalone.num == num {
+			st = s.standalone
+		}
+	}
+	switch {
+	case s.ended:
+		s.mu.Unlock()
+		cmdError(w, http.StatusNotFound, -32001, "Session not found")
+		return
+	case st == nil || st.gone || seq > st.seq:
+		s.mu.Unlock()
+		cmdError(w, http.StatusBadRequest, -32000, "Bad Request: no stream to resume from Last-Event-ID "+strconv.Quote(last))
+		return
+	case st.standalone && s.get != nil && s.get != st:
+		s.mu.Unlock()
+		cmdError(w, http.StatusConflict, -32000, "Conflict: Only one SSE stream is allowed per session")
+		return
+	}
+	if st.standalone && s.get == nil {
+		s.get = st
+		st.queue, s.backlog, s.dropped = s.backlog, nil, 0
+	}
+	s.kept = slices.DeleteFunc(s.kept, func(k *cmdStream) bool { return k == st })
+	st.gen++
+	gen := st.gen
+	close(st.wake) // the handler before, if it still runs, returns
+	st.wake = make(chan struct{}, 1)
+	var replay []cmdEvent
+	for _, ev := range st.history {
+		if ev.seq > seq {
+			replay = append(replay, ev)
+		}
+	}
+	s.mu.Unlock()
+	sseHeaders(w, s.id)
+	w.WriteHeader(http.StatusOK)
+	s.pump(w, r, st, gen, false, replay)
 }
 
 // answerJSON waits for the responses to a POST's requests and writes them
@@ -1000,16 +1317,16 @@ func (s *cmdSession) answerJSON(w http.ResponseWriter, r *http.Request, st *cmdS
 		select {
 		case <-st.wake:
 		case <-r.Context().Done():
-			s.drop(st, nil)
+			s.drop(st)
 			return
 		}
 	}
 }
 
-// drop forgets a stream whose client has gone: the responses to its
-// requests are dropped when they come, and the other messages it held,
-// unwritten, go where they would have gone without it.
-func (s *cmdSession) drop(st *cmdStream, unwritten [][]byte) {
+// drop forgets the JSON answer of a POST whose client has gone: the
+// responses to its requests are dropped when they come. (Only SSE streams
+// carry other messages, and only they can be resumed: see detach.)
+func (s *cmdSession) drop(st *cmdStream) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st.gone = true
@@ -1019,22 +1336,6 @@ func (s *cmdSession) drop(st *cmdStream, unwritten [][]byte) {
 		}
 	}
 	s.unlistLocked(st)
-	left := slices.Concat(unwritten, st.queue)
-	st.queue = nil
-	for _, line := range left {
-		m, ok := decode(line)
-		if !ok || m.isResponse() || s.ended {
-			s.c.p.cfg.Logger.Debug("selfheal proxy: a response is dropped: its client has gone")
-			continue
-		}
-		if t := s.targetLocked(m); t != nil {
-			t.queue = append(t.queue, line)
-			t.signal()
-		} else {
-			s.backlogLocked(line)
-		}
-	}
-	s.room.Broadcast()
 }
 
 // unlistLocked removes a stream from where the router finds streams.
