@@ -352,7 +352,8 @@ func testMetricsUpstream(t *testing.T, bin httpBinaries) {
 // session ended with DELETE; at SIGINT, with a session still open, the
 // proxy ends with status 0 and no server process is left.
 func testCommandsHTTP(t *testing.T, bin httpBinaries) {
-	p := startWatched(t, exec.Command(bin.selfheal, "proxy", "--listen", "127.0.0.1:0", "--", bin.server))
+	calls := filepath.Join(t.TempDir(), "calls.log") // the calls the proxy answers
+	p := startWatched(t, exec.Command(bin.selfheal, "proxy", "--listen", "127.0.0.1:0", "--log", calls, "--", bin.server))
 	endpoint := p.waitLine(t, "selfheal proxy: listening on ")
 	if !strings.HasSuffix(endpoint, "/mcp") {
 		t.Errorf("endpoint %s, want .../mcp", endpoint)
@@ -378,6 +379,39 @@ func testCommandsHTTP(t *testing.T, bin httpBinaries) {
 		t.Errorf("valid call: %s", resultText(res))
 	}
 	if err := cs.Close(); err != nil { // DELETE
+		t.Errorf("closing the session: %v", err)
+	}
+
+	// A session whose client never lists the tools: the proxy has listed
+	// them itself, so its first call is checked, and answered by the proxy
+	// (the call log has its line beside the first session's; the example
+	// server, which validates too, would say the same). A request with
+	// params [1], which TypeScript SDK servers never answer, is answered by
+	// the proxy at once (issue 28).
+	cs3 := connect(t, endpoint, nil)
+	res = callTool(t, cs3, "users.create", map[string]any{"name": "Ada Lovelace", "emial": "ada@example.com", "role": "admin"})
+	if text := resultText(res); !res.IsError || !strings.Contains(text, "did you mean 'email'") {
+		t.Errorf("the first call, never listed: %s", text)
+	}
+	if data, err := os.ReadFile(calls); err != nil || strings.Count(string(data), `"tool":"users.create"`) != 2 {
+		t.Errorf("the call log, two bad calls answered by the proxy: %v\n%s", err, data)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "POST", endpoint, strings.NewReader(`{"jsonrpc":"2.0","id":55,"method":"tools/call","params":[1]}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("Mcp-Session-Id", cs3.ID())
+	if resp, err := http.DefaultClient.Do(req); err != nil {
+		t.Errorf("params [1]: %v", err)
+	} else {
+		data, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if want := `{"jsonrpc":"2.0","id":55,"error":{"code":-32602,"message":"Invalid params: params must be an object, not an array"}}`; string(data) != want {
+			t.Errorf("params [1]: %d %s\nwant %s", resp.StatusCode, data, want)
+		}
+	}
+	if err := cs3.Close(); err != nil {
 		t.Errorf("closing the session: %v", err)
 	}
 
