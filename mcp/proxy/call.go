@@ -48,7 +48,7 @@ func (s *session) call(line []byte, m *message) error {
 		s.expect(key, &explanation{id: bytes.Clone(m.id), tool: t, list: v.list, sites: v.sites, locale: c.locale(locale), start: start})
 	}
 	if s.p.cfg.limits != nil || s.limiter != nil {
-		if !explained && !json.Valid(line) {
+		if !explained && !validJSON(line) {
 			return s.writeServer(line) // malformed: the server answers, with no slot taken
 		}
 		return s.guarded(line, m.id, key, t, start, explained)
@@ -84,7 +84,7 @@ func (p *Proxy) judge(t *tool, args, line []byte) verdict {
 		return verdict{}
 	}
 	list, sites := arguments(t, args, p.cfg.MaxDepth)
-	if list == nil || !json.Valid(line) {
+	if list == nil || !validJSON(line) {
 		return verdict{}
 	}
 	if toolcall.IsDepthRefusal(list) && !p.cfg.strict {

@@ -285,7 +285,7 @@ func (h *httpProxy) call(w http.ResponseWriter, r *http.Request, body []byte, m 
 		x.explain = &explanation{id: m.id, tool: t, list: v.list, sites: v.sites, locale: locale, start: start}
 	}
 	if h.limiter != nil {
-		if v.list == nil && !json.Valid(body) {
+		if v.list == nil && !validJSON(body) {
 			return false, nil // malformed: the server answers, with no slot taken
 		}
 		release, te := h.limiter.Acquire(r.Context(), limiterKey(t.name, h.limitBy(r)))
