@@ -1,8 +1,10 @@
 // Shared by the proxy's end-to-end tests (proxy.test.mjs, trust.test.mjs,
-// http.test.mjs, mcpserver.test.mjs): the binaries and servers, a scratch
-// directory, a raw JSON-RPC client that keeps every byte, the official
-// TypeScript client spawning a command, and the checks of selfheal's
-// answers (answered before forwarding, or a server's rejection explained).
+// http.test.mjs, mcpserver.test.mjs, conformance.test.mjs): the binaries and
+// servers, a scratch directory, a raw JSON-RPC client that keeps every byte,
+// processes serving HTTP (selfheal proxy --listen and the servers behind
+// it), the official TypeScript client spawning a command, and the checks of
+// selfheal's answers (answered before forwarding, or a server's rejection
+// explained).
 //
 // SELFHEAL_BIN names the proxy binary; without it the proxy's tests are
 // skipped (skip, opts).
@@ -11,6 +13,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -294,6 +297,80 @@ export function bytesEqual(proxiedLine, directLine, what) {
 export function sameAccepted(p, d, what) {
   assert.ok(d.msg.result && !d.msg.result.isError, `${what}: the server accepts it directly: ${d.text.slice(0, 500)}`);
   bytesEqual(p, d, what);
+}
+
+// ---------------------------------------------------------------------------
+// Processes serving HTTP: selfheal proxy --listen and the servers behind it.
+
+// Proc is a process whose stdout and stderr are kept (1 MiB of each) and
+// watched for a line.
+export class Proc {
+  constructor(command, args, env, { cwd = root } = {}) {
+    this.what = [command, ...args].map((a) => a.replace(root + '/', '')).join(' ');
+    this.proc = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.stdout = '';
+    this.stderr = '';
+    this.waiters = new Set();
+    for (const name of ['stdout', 'stderr']) {
+      this.proc[name].setEncoding('utf8');
+      this.proc[name].on('data', (s) => {
+        if (this[name].length < 1 << 20) this[name] += s;
+        for (const w of this.waiters) w();
+      });
+    }
+    this.exited = false;
+    this.exit = new Promise((resolve) => {
+      this.proc.on('close', (code, signal) => {
+        this.exited = true;
+        for (const w of this.waiters) w();
+        resolve({ code, signal });
+      });
+    });
+  }
+
+  // line resolves with the first match of re in stderr (or in stdout, when
+  // stream is 'stdout').
+  line(re, ms = 20_000, stream = 'stderr') {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const m = re.exec(this[stream]);
+        if (m) { done(); resolve(m); return; }
+        if (this.exited) { done(); reject(new Error(`${this.what}: exited before saying ${re}\n${this[stream].slice(-2000)}`)); }
+      };
+      const timer = setTimeout(() => { done(); reject(new Error(`${this.what}: did not say ${re} in ${ms} ms\n${this[stream].slice(-2000)}`)); }, ms);
+      const done = () => { clearTimeout(timer); this.waiters.delete(check); };
+      this.waiters.add(check);
+      check();
+    });
+  }
+
+  // stop sends sig and resolves with the exit status.
+  stop(sig = 'SIGTERM', ms = 20_000) {
+    if (!this.exited) this.proc.kill(sig);
+    return withTimeout(this.exit, ms, `${this.what} to exit after ${sig}`);
+  }
+
+  kill() { if (!this.exited) this.proc.kill('SIGKILL'); }
+}
+
+// freePort resolves with a loopback port that was free a moment ago.
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+// startProxy runs selfheal proxy --listen 127.0.0.1:0 and resolves with it
+// and the endpoint it prints.
+export async function startProxy(args) {
+  const proxy = new Proc(SELFHEAL, ['proxy', '--listen', '127.0.0.1:0', ...args]);
+  const [, url] = await proxy.line(/selfheal proxy: listening on (http:\/\/\S+)\n/);
+  return { proxy, url };
 }
 
 // ---------------------------------------------------------------------------

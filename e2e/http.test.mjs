@@ -20,82 +20,22 @@
 // SELFHEAL_BIN names the proxy binary; without it every test here is skipped.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { createServer as createHTTPServer, request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
-  EVERYTHING, FS_SERVER, MODES, NODE, SELFHEAL, answersFirst, explains, issuesOf, opts, root, skip,
-  useScratch, withTimeout,
+  EVERYTHING, FS_SERVER, MODES, NODE, Proc, answersFirst, explains, freePort, issuesOf, opts, skip,
+  startProxy, useScratch,
 } from './helpers.mjs';
 
 const scratch = useScratch('selfheal-http-e2e-'); // everything this file writes
 
 // ---------------------------------------------------------------------------
-// Processes
-
-// Proc is a process whose stderr is kept and watched for a line.
-class Proc {
-  constructor(command, args, env) {
-    this.what = [command, ...args].join(' ');
-    this.proc = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    this.stderr = '';
-    this.waiters = new Set();
-    this.proc.stdout.resume(); // server-everything logs every request there
-    this.proc.stderr.setEncoding('utf8');
-    this.proc.stderr.on('data', (s) => {
-      if (this.stderr.length < 1 << 20) this.stderr += s;
-      for (const w of this.waiters) w();
-    });
-    this.exited = false;
-    this.exit = new Promise((resolve) => {
-      this.proc.on('close', (code, signal) => {
-        this.exited = true;
-        for (const w of this.waiters) w();
-        resolve({ code, signal });
-      });
-    });
-  }
-
-  // line resolves with the first match of re in stderr.
-  line(re, ms = 20_000) {
-    return new Promise((resolve, reject) => {
-      const check = () => {
-        const m = re.exec(this.stderr);
-        if (m) { done(); resolve(m); return; }
-        if (this.exited) { done(); reject(new Error(`${this.what}: exited before saying ${re}\n${this.stderr.slice(-2000)}`)); }
-      };
-      const timer = setTimeout(() => { done(); reject(new Error(`${this.what}: did not say ${re} in ${ms} ms\n${this.stderr.slice(-2000)}`)); }, ms);
-      const done = () => { clearTimeout(timer); this.waiters.delete(check); };
-      this.waiters.add(check);
-      check();
-    });
-  }
-
-  // stop sends sig and resolves with the exit status.
-  stop(sig = 'SIGTERM', ms = 20_000) {
-    if (!this.exited) this.proc.kill(sig);
-    return withTimeout(this.exit, ms, `${this.what} to exit after ${sig}`);
-  }
-
-  kill() { if (!this.exited) this.proc.kill('SIGKILL'); }
-}
+// Processes (Proc, freePort and startProxy are in helpers.mjs)
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 // startEverything runs server-everything over Streamable HTTP on a free
 // port and resolves with it and its endpoint.
@@ -104,14 +44,6 @@ async function startEverything() {
   const server = new Proc(NODE, [EVERYTHING, 'streamableHttp'], { PORT: String(port) });
   await server.line(/MCP Streamable HTTP Server listening on port \d+/);
   return { server, url: `http://127.0.0.1:${port}/mcp` };
-}
-
-// startProxy runs selfheal proxy --listen 127.0.0.1:0 and resolves with it
-// and the endpoint it prints.
-async function startProxy(args) {
-  const proxy = new Proc(SELFHEAL, ['proxy', '--listen', '127.0.0.1:0', ...args]);
-  const [, url] = await proxy.line(/selfheal proxy: listening on (http:\/\/\S+)\n/);
-  return { proxy, url };
 }
 
 async function connect(url) {
