@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/text/language"
 
@@ -29,13 +30,23 @@ type Catalog catalog.Catalog
 var (
 	shipped []*Catalog // en first: it is the reference and the fallback
 	matcher language.Matcher
-	cache   sync.Map // preference string → *Catalog
-	cached  int
-	cacheMu sync.Mutex
+	memo    sync.Map // preference as parsed (at most maxPref bytes, its own copy) → *Catalog
+	memoLen atomic.Int32
+	memoMu  sync.Mutex // serializes the stores, so that memoLen is exact
 )
 
-// maxCached bounds the memo of Match, whose input may come from a client.
-const maxCached = 256
+// maxPref is how much of a preference Match reads: the entries of an
+// Accept-Language value that end within its first 256 bytes (about thirty
+// languages with their weights; browsers send five or so). The input may
+// come from a client, who must not make Match parse, or remember, more.
+const maxPref = 256
+
+// maxMemo bounds the memo of Match: at most 256 preferences of at most
+// maxPref bytes each, some 100 KiB however many clients send what.
+// Parsing one costs 1 to 7 µs (an Accept-Language value of three
+// entries), the memo 20 to 40 ns; the memo keeps the first preferences
+// seen, and any other is parsed each time.
+const maxMemo = 256
 
 func init() {
 	entries, err := files.ReadDir("catalogs")
@@ -78,20 +89,40 @@ func Available() []*Catalog { return slices.Clone(shipped) }
 // Match picks the shipped catalog that best fits pref, which is a BCP 47 tag
 // ("ja", "ja-JP") or an Accept-Language value ("fr-CH, ja;q=0.9, en;q=0.8").
 // Anything it cannot use, including the empty string and garbage, gives
-// English: a model must always get an answer.
+// English: a model must always get an answer. Of a value longer than 256
+// bytes, only the entries that end within the first 256 count.
 func Match(pref string) *Catalog {
-	if v, ok := cache.Load(pref); ok {
+	pref = cut(pref)
+	if v, ok := memo.Load(pref); ok {
 		return v.(*Catalog)
 	}
 	c := match(pref)
-	cacheMu.Lock()
-	if cached < maxCached {
-		if _, loaded := cache.LoadOrStore(pref, c); !loaded {
-			cached++
+	if memoLen.Load() < maxMemo { // once full, a miss takes no lock
+		memoMu.Lock()
+		if memoLen.Load() < maxMemo {
+			// A copy, so that the memo never holds the caller's string:
+			// a cut preference shares the bytes of the whole.
+			if _, loaded := memo.LoadOrStore(strings.Clone(pref), c); !loaded {
+				memoLen.Add(1)
+			}
 		}
+		memoMu.Unlock()
 	}
-	cacheMu.Unlock()
 	return c
+}
+
+// cut returns the part of pref that Match reads: pref itself when it is
+// at most maxPref bytes, else its entries that end within the first
+// maxPref bytes ("" when the first does not: no language tag is that
+// long).
+func cut(pref string) string {
+	if len(pref) <= maxPref {
+		return pref
+	}
+	if i := strings.LastIndexByte(pref[:maxPref+1], ','); i >= 0 {
+		return pref[:i]
+	}
+	return ""
 }
 
 func match(pref string) *Catalog {
