@@ -2,7 +2,6 @@ package mcpgo
 
 import (
 	"context"
-	"reflect"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -26,9 +25,12 @@ import (
 //
 // The tool is looked up per call (the session's tools first, then the
 // server's, as mcp-go does) and its schema compiled on first use and cached
-// until the tool is registered again with another schema. A schema that
-// does not compile is logged once and the tool runs unvalidated, as with
-// mcp-go's own validation; Check finds such schemas at startup. AddTool is
+// until it changes: each call compares the tool's schema with the one
+// compiled, by content (a walk that allocates nothing), so a schema
+// changed in place is compiled again too.
+// A schema that does not compile is logged once and the tool runs
+// unvalidated, as with mcp-go's own validation; Check finds such schemas
+// at startup. AddTool is
 // cheaper per call (no lookup, the schema compiled at registration); do not
 // use both for one tool, or its arguments are validated twice.
 //
@@ -58,8 +60,9 @@ type middleware struct {
 
 // cached is a tool's compiled schema and what it was compiled from.
 type cached struct {
-	fp fingerprint
-	v  *validator // nil when the schema does not compile
+	from content
+	once sync.Once
+	v    *validator // nil when the schema does not compile; set by once
 }
 
 func (m *middleware) serve(ctx context.Context, req mcp.CallToolRequest, next server.ToolHandlerFunc) (*mcp.CallToolResult, error) {
@@ -98,64 +101,48 @@ func lookupTool(ctx context.Context, s *server.MCPServer, name string) (mcp.Tool
 }
 
 // validator returns t's compiled schema, compiling it on first use or when
-// the tool's schema changed.
+// the tool's schema changed. A tool is known by its content, never by the
+// address of its schema: a schema changed in place, or a new one at the
+// address of one garbage collected, is compiled anew. Each tool name holds
+// one entry, and each entry is compiled once: concurrent first calls of a
+// tool wait for the one compilation, calls of other tools do not.
 func (m *middleware) validator(ctx context.Context, t mcp.Tool) *validator {
-	fp := fingerprintOf(t)
-	if e, ok := m.tools.Load(t.Name); ok && e.(*cached).fp == fp {
-		return e.(*cached).v
+	c := m.entry(t)
+	c.once.Do(func() { c.v = m.compile(ctx, t) })
+	return c.v
+}
+
+// entry returns the entry of t, replacing one of other content.
+func (m *middleware) entry(t mcp.Tool) *cached {
+	for {
+		e, ok := m.tools.Load(t.Name)
+		if ok && e.(*cached).from.is(t) {
+			return e.(*cached)
+		}
+		fresh := &cached{from: contentOf(t, m.lock != nil)}
+		if ok && m.tools.CompareAndSwap(t.Name, e, fresh) {
+			return fresh
+		}
+		if !ok {
+			if _, loaded := m.tools.LoadOrStore(t.Name, fresh); !loaded {
+				return fresh
+			}
+		}
+		// Another call stored an entry meanwhile: look again.
 	}
+}
+
+// compile compiles t's schema and computes its contract section, logging
+// what fails.
+func (m *middleware) compile(ctx context.Context, t mcp.Tool) *validator {
 	v, err := compile(t, m.c)
 	if err != nil {
 		m.c.Logger.ErrorContext(ctx, "selfheal: the tool's input schema does not compile; its arguments are not validated",
 			"tool", t.Name, "error", err)
-	} else if err := v.withContract(t, m.lock, m.c); err != nil {
+		return nil
+	}
+	if err := v.withContract(t, m.lock, m.c); err != nil {
 		m.c.Logger.WarnContext(ctx, "selfheal: cannot compare the tool with the lockfile", "tool", t.Name, "error", err)
 	}
-	m.tools.Store(t.Name, &cached{fp: fp, v: v})
 	return v
-}
-
-// fingerprint identifies a tool's schemas without marshaling them: the
-// identity of their slices and maps. A tool registered again with new
-// schema values gets a new fingerprint; a schema map changed in place does
-// not (register the tool again instead).
-type fingerprint struct {
-	raw          *byte
-	rawLen       int
-	typ          string
-	props, defs  uintptr
-	required     *string
-	requiredLen  int
-	additional   uintptr
-	outputSchema bool
-}
-
-func fingerprintOf(t mcp.Tool) fingerprint {
-	fp := fingerprint{rawLen: len(t.RawInputSchema), outputSchema: hasOutputSchema(t)}
-	if len(t.RawInputSchema) > 0 {
-		fp.raw = &t.RawInputSchema[0]
-		return fp
-	}
-	is := t.InputSchema
-	fp.typ = is.Type
-	fp.props = reflect.ValueOf(is.Properties).Pointer()
-	fp.defs = reflect.ValueOf(is.Defs).Pointer()
-	if len(is.Required) > 0 {
-		fp.required, fp.requiredLen = &is.Required[0], len(is.Required)
-	}
-	switch a := is.AdditionalProperties.(type) {
-	case nil:
-	case bool:
-		fp.additional = 1
-		if a {
-			fp.additional = 2
-		}
-	default:
-		if rv := reflect.ValueOf(a); rv.Kind() == reflect.Map || rv.Kind() == reflect.Pointer {
-			fp.additional = rv.Pointer()
-		} else {
-			fp.additional = 3
-		}
-	}
-	return fp
 }
