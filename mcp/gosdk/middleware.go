@@ -1,7 +1,9 @@
 package gosdk
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"runtime/debug"
 	"strings"
@@ -35,8 +37,9 @@ const sdkValidationPrefix = `validating "arguments": `
 //     issue, as AddTool answers it: the same arguments are validated
 //     against the same tool's input schema, as tools/list advertises it,
 //     compiled with jsonschemav6 on the first failure and cached per
-//     registered tool. Should selfheal find nothing wrong where go-sdk did,
-//     go-sdk's answer is kept;
+//     tool name until another tool is registered under it. Should
+//     selfheal find nothing wrong where go-sdk did, go-sdk's answer is
+//     kept;
 //   - a handler error holding an envelope (envelope.Error(...), a
 //     ToolError) becomes its tool_error text, IsError from its severity
 //     (with mcp.AddTool a warning returned as the error has already lost the
@@ -63,11 +66,17 @@ func Middleware(opts ...Option) mcp.Middleware {
 type middleware struct {
 	cfg   *toolcall.Config
 	lock  *contract.Lock // nil: no contract awareness
-	cache sync.Map       // *mcp.Tool → *compiled
+	cache sync.Map       // tool name → *compiled
 }
 
 // compiled is a registered tool's schema, compiled on its first failure.
 type compiled struct {
+	// tool is the tool it was compiled for, held so that its address is
+	// never another tool's; go-sdk forbids changing a tool once added.
+	tool *mcp.Tool
+	// from is that tool's content (see toolContent), for a tool listed
+	// as a copy by a middleware between this one and the server.
+	from       []byte
 	in         input
 	structured bool               // no output schema: issues go in structuredContent
 	contract   *envelope.Contract // the contract_awareness section; nil for none
@@ -175,8 +184,7 @@ func (m *middleware) validate(ctx context.Context, next mcp.MethodHandler, req *
 }
 
 // schema finds the called tool as tools/list shows it, through the rest of
-// the chain, and returns its compiled schema. The registered *mcp.Tool is
-// the cache key, so a tool replaced by a new registration is compiled anew.
+// the chain, and returns its compiled schema (see compile).
 func (m *middleware) schema(ctx context.Context, next mcp.MethodHandler, req *mcp.CallToolRequest) *compiled {
 	var cursor string
 	for range 1000 { // pages; a bound against a server that loops
@@ -204,8 +212,16 @@ func (m *middleware) schema(ctx context.Context, next mcp.MethodHandler, req *mc
 	return nil
 }
 
+// compile returns t's compiled schema. Each tool name has one entry, for
+// the tool last seen under it: the registered tool itself, or one with the
+// same content; another tool replaces it.
 func (m *middleware) compile(ctx context.Context, t *mcp.Tool) *compiled {
-	if v, ok := m.cache.Load(t); ok {
+	v, ok := m.cache.Load(t.Name)
+	if ok && v.(*compiled).tool == t {
+		return v.(*compiled)
+	}
+	from := toolContent(t)
+	if ok && bytes.Equal(v.(*compiled).from, from) {
 		return v.(*compiled)
 	}
 	in, err := compileInput(t.InputSchema, nil, m.cfg.SchemaOptions())
@@ -213,12 +229,27 @@ func (m *middleware) compile(ctx context.Context, t *mcp.Tool) *compiled {
 		m.cfg.Logger.WarnContext(ctx, "selfheal: the tool's input schema does not compile; keeping go-sdk's answer",
 			"tool", t.Name, "error", err)
 	}
-	c := &compiled{in: in, structured: t.OutputSchema == nil, err: err}
+	c := &compiled{tool: t, from: from, in: in, structured: t.OutputSchema == nil, err: err}
 	if err == nil {
 		if c.contract, err = m.cfg.ToolContract(m.lock, t.Name, t.Description, t.InputSchema, t.OutputSchema); err != nil {
 			m.cfg.Logger.WarnContext(ctx, "selfheal: cannot compare the tool with the lockfile", "tool", t.Name, "error", err)
 		}
 	}
-	v, _ := m.cache.LoadOrStore(t, c)
-	return v.(*compiled)
+	m.cache.Store(t.Name, c)
+	return c
+}
+
+// toolContent is what t's compiled schema depends on, as JSON: its
+// description and its input and output schemas (or the error of marshaling
+// them).
+func toolContent(t *mcp.Tool) []byte {
+	data, err := json.Marshal(struct {
+		Description string `json:"d"`
+		In          any    `json:"i"`
+		Out         any    `json:"o"`
+	}{t.Description, t.InputSchema, t.OutputSchema})
+	if err != nil {
+		return []byte("\x00" + err.Error()) // no JSON starts with a NUL
+	}
+	return data
 }
