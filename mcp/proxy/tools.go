@@ -197,11 +197,23 @@ func toolDigest(w *wireTool) [32]byte {
 const maxSchemas = 1024
 
 // schemaCache holds each distinct input schema compiled once, keyed by the
-// SHA-256 of its bytes, for every session of a proxy. A schema that does not
+// SHA-256 of its bytes, for every session of a proxy. Its lock is held only
+// to find or add an entry: a schema is compiled outside it, once, by the
+// first session that needs it, while the others that need the same schema
+// wait for that compilation and the rest go on. A schema that does not
 // compile is kept as nil, so that it is logged once.
 type schemaCache struct {
 	mu sync.Mutex
-	m  map[[32]byte]*jsonschemav6.Schema
+	m  map[[32]byte]*schemaEntry
+	// compileFn compiles a schema; nil is jsonschemav6.Compile (tests
+	// hold one compilation back with it).
+	compileFn func(data []byte, opts ...jsonschemav6.Option) (*jsonschemav6.Schema, error)
+}
+
+// schemaEntry is one schema of the cache, compiled by once.
+type schemaEntry struct {
+	once sync.Once
+	sch  *jsonschemav6.Schema // nil when it does not compile
 }
 
 // compile returns the compiled schema, or nil when it does not compile;
@@ -209,13 +221,21 @@ type schemaCache struct {
 func (c *schemaCache) compile(p *Proxy, name string, raw json.RawMessage) *jsonschemav6.Schema {
 	key := sha256.Sum256(raw)
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if sch, ok := c.m[key]; ok {
-		return sch
+	e, ok := c.m[key]
+	if !ok {
+		if c.m == nil || len(c.m) >= maxSchemas {
+			c.m = map[[32]byte]*schemaEntry{}
+		}
+		e = &schemaEntry{}
+		c.m[key] = e
 	}
-	if c.m == nil || len(c.m) >= maxSchemas {
-		c.m = map[[32]byte]*jsonschemav6.Schema{}
-	}
+	c.mu.Unlock()
+	e.once.Do(func() { e.sch = c.compileNow(p, name, raw) })
+	return e.sch
+}
+
+// compileNow compiles raw and logs what does not compile.
+func (c *schemaCache) compileNow(p *Proxy, name string, raw json.RawMessage) *jsonschemav6.Schema {
 	// A pattern no engine compiles (ECMAScript syntax regexp2 lacks, or a
 	// mistake) is skipped, not the whole schema: the rest still checks
 	// the calls.
@@ -227,15 +247,19 @@ func (c *schemaCache) compile(p *Proxy, name string, raw json.RawMessage) *jsons
 			reason = err
 		}
 	}))
-	sch, err := jsonschemav6.Compile(raw, opts...)
+	compile := c.compileFn
+	if compile == nil {
+		compile = jsonschemav6.Compile
+	}
+	sch, err := compile(raw, opts...)
 	if err != nil {
 		p.cfg.Logger.Warn("selfheal proxy: a tool's input schema does not compile; its calls pass unchecked",
 			"tool", name, "error", err)
-		sch = nil
-	} else if len(skipped) > 0 {
+		return nil
+	}
+	if len(skipped) > 0 {
 		p.cfg.Logger.Warn("selfheal proxy: patterns of a tool's input schema do not compile; they are not checked, the rest of the schema is",
 			"tool", name, "patterns", skipped, "error", reason)
 	}
-	c.m[key] = sch
 	return sch
 }
