@@ -8,7 +8,7 @@
 // admits each call with [Limiter.Acquire]:
 //
 //	opt := &redis.Options{Addr: "localhost:6379",
-//		ContextTimeoutEnabled: true} // go-redis stops at the deadline
+//		ContextTimeoutEnabled: true} // required: go-redis stops at the deadline
 //	opt.Dialer = redisguard.Dialer(redis.NewDialer(opt)) // back with Redis
 //	limiter, err := redisguard.New(redis.NewClient(opt),
 //		guard.Limits{MaxActive: 8, Rate: 20, Burst: 40})

@@ -77,10 +77,6 @@ type Limiter struct {
 	l   guard.Limits
 	cfg config
 
-	// ownDeadline: the client honours context deadlines itself
-	// (ContextTimeoutEnabled); otherwise each call runs in a goroutine that
-	// Acquire stops waiting for at the deadline.
-	ownDeadline bool
 	// rated: l has a rate limit.
 	rated bool
 	// The script's arguments that do not change, converted once.
@@ -124,10 +120,10 @@ func WithFailClosed(closed bool) Option { return func(c *config) { c.failClosed 
 // as a failure (see [WithFailClosed]). Too short a deadline fails calls
 // that Redis answers: on a busy machine a round trip, and the handshake of
 // a new connection, can take well over 100ms, and each call that times out
-// is admitted unchecked when failing open. It holds even when the client
-// does not honour context deadlines (ContextTimeoutEnabled false), at the
-// cost of a goroutine per Redis call; set ContextTimeoutEnabled on the
-// client to save it.
+// is admitted unchecked when failing open. The client stops at the
+// deadline itself (New requires ContextTimeoutEnabled), so nothing of a
+// call outlives it; only a dial go-redis makes on its own, apart from the
+// call, lasts up to the client's DialTimeout.
 func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
 
 // WithLogger sets where Redis failures are logged, slog.Default() by
@@ -145,12 +141,24 @@ func withSlotTTL(d time.Duration) Option { return func(c *config) { c.slotTTL = 
 // Redis. It returns an error when l is out of range (see
 // [guard.Limits.Validate]), when l.MaxQueued asks for a queue (above 0:
 // calls beyond MaxActive are shed, never queued, see [Limiter]; 0 and
-// [guard.NoQueue] both mean shed), or when an option is out of range. It
-// does not contact Redis: a Redis that is down at startup is a failure of
-// the first calls, not of New.
+// [guard.NoQueue] both mean shed), or when an option is out of range.
+//
+// client must stop a command at its context's deadline: a *redis.Client,
+// *redis.ClusterClient or *redis.Ring made with ContextTimeoutEnabled in
+// its options. Without it go-redis waits for a hung Redis until the
+// client's ReadTimeout (forever when it is -1), and a Limiter could only
+// stop waiting, leaving a goroutine per call behind; New returns an error
+// for such a client, and for any other implementation of
+// redis.UniversalClient, of which it cannot tell.
+//
+// New does not contact Redis: a Redis that is down at startup is a failure
+// of the first calls, not of New.
 func New(client redis.UniversalClient, l guard.Limits, opts ...Option) (*Limiter, error) {
 	if client == nil {
 		return nil, errors.New("redisguard: the Redis client is nil")
+	}
+	if err := honoursDeadlines(client); err != nil {
+		return nil, err
 	}
 	if err := l.Validate(); err != nil {
 		return nil, fmt.Errorf("redisguard: %w", err)
@@ -178,11 +186,10 @@ func New(client redis.UniversalClient, l guard.Limits, opts ...Option) (*Limiter
 	}
 	ttl := strconv.FormatInt(cfg.slotTTL.Microseconds(), 10)
 	return &Limiter{
-		c:           client,
-		l:           l,
-		cfg:         cfg,
-		ownDeadline: honoursDeadlines(client),
-		rated:       interval > 0,
+		c:     client,
+		l:     l,
+		cfg:   cfg,
+		rated: interval > 0,
 		args: [4]any{
 			strconv.FormatFloat(interval, 'g', -1, 64),
 			strconv.FormatFloat(tolerance, 'g', -1, 64),
@@ -193,19 +200,26 @@ func New(client redis.UniversalClient, l guard.Limits, opts ...Option) (*Limiter
 	}, nil
 }
 
-// honoursDeadlines reports whether client stops a command at its context's
-// deadline. go-redis does only with ContextTimeoutEnabled; without it a
-// hung Redis holds a command for ReadTimeout (forever when it is -1).
-func honoursDeadlines(client redis.UniversalClient) bool {
+// honoursDeadlines returns an error unless client stops a command at its
+// context's deadline. go-redis does only with ContextTimeoutEnabled;
+// without it a hung Redis holds a command for ReadTimeout (forever when it
+// is -1).
+func honoursDeadlines(client redis.UniversalClient) error {
+	var on bool
 	switch c := client.(type) {
 	case *redis.Client:
-		return c.Options().ContextTimeoutEnabled
+		on = c.Options().ContextTimeoutEnabled
 	case *redis.ClusterClient:
-		return c.Options().ContextTimeoutEnabled
+		on = c.Options().ContextTimeoutEnabled
 	case *redis.Ring:
-		return c.Options().ContextTimeoutEnabled
+		on = c.Options().ContextTimeoutEnabled
+	default:
+		return fmt.Errorf("redisguard: the Redis client is a %T; want a *redis.Client, *redis.ClusterClient or *redis.Ring with ContextTimeoutEnabled, which stop at a call's deadline", client)
 	}
-	return false
+	if !on {
+		return errors.New("redisguard: the Redis client does not stop at a call's deadline; set ContextTimeoutEnabled in its options")
+	}
+	return nil
 }
 
 // noop is the release of a call that holds no slot in Redis.
@@ -305,21 +319,10 @@ func (l *Limiter) logf(level slog.Level, msg string, err error) {
 	l.cfg.log.Log(context.Background(), level, msg, "err", err)
 }
 
-// call runs f with the Limiter's timeout. When the client does not stop at
-// a deadline itself, f runs in a goroutine and call stops waiting for it
-// at the deadline: a hung Redis never hangs a tool call.
+// call runs f with the Limiter's timeout, at which the client stops (see
+// New): a hung Redis never hangs a tool call, nor leaves anything running.
 func (l *Limiter) call(ctx context.Context, f func(context.Context) error) error {
 	ctx, cancel := context.WithTimeout(ctx, l.cfg.timeout)
 	defer cancel()
-	if l.ownDeadline {
-		return f(ctx)
-	}
-	done := make(chan error, 1)
-	go func() { done <- f(ctx) }()
-	select {
-	case err := <-done:
-		return err
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return f(ctx)
 }

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"math"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -97,8 +98,11 @@ func within(t *testing.T, what string, f func()) {
 }
 
 func TestNewRefuses(t *testing.T) {
-	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"}) // never dialled: New does not contact Redis
+	// Never dialled: New does not contact Redis.
+	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", ContextTimeoutEnabled: true})
 	defer c.Close()
+	noDeadlines := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"})
+	defer noDeadlines.Close()
 	tests := []struct {
 		name string
 		c    redis.UniversalClient
@@ -108,6 +112,10 @@ func TestNewRefuses(t *testing.T) {
 	}{
 		{"nil client", nil, guard.Limits{MaxActive: 1}, nil,
 			"redisguard: the Redis client is nil"},
+		{"a client that does not stop at deadlines", noDeadlines, guard.Limits{MaxActive: 1}, nil,
+			"redisguard: the Redis client does not stop at a call's deadline; set ContextTimeoutEnabled in its options"},
+		{"a client of another type", wrapped{c}, guard.Limits{MaxActive: 1}, nil,
+			"redisguard: the Redis client is a redisguard_test.wrapped; want a *redis.Client, *redis.ClusterClient or *redis.Ring with ContextTimeoutEnabled, which stop at a call's deadline"},
 		{"limits out of range", c, guard.Limits{MaxActive: -1}, nil,
 			"redisguard: guard: MaxActive is -1; want 0 (no limit) or more"},
 		{"a queue", c, guard.Limits{MaxActive: 2, MaxQueued: 10}, nil,
@@ -131,6 +139,9 @@ func TestNewRefuses(t *testing.T) {
 		}
 	}
 }
+
+// wrapped is a redis.UniversalClient that New cannot see through.
+type wrapped struct{ *redis.Client }
 
 func TestRate(t *testing.T) {
 	addr := redistest.Start(t)
@@ -459,23 +470,20 @@ func TestRedisDown(t *testing.T) {
 		name       string
 		failClosed bool
 		freeze     bool // SIGSTOP instead of kill
-		honour     bool // the client stops at deadlines itself
 		want       string
 		log        string
 	}{
-		{"stopped, fail open", false, false, true, "ok", "level=WARN msg=\"redisguard: Redis is unavailable; admitting calls without limits until it answers (fail open)\""},
-		{"stopped, fail closed", true, false, true, "SERVER_BUSY", "level=ERROR msg=\"redisguard: Redis is unavailable; refusing calls until it answers (fail closed)\""},
-		{"frozen, fail open", false, true, true, "ok", "(fail open)"},
-		{"frozen, fail closed", true, true, true, "SERVER_BUSY", "(fail closed)"},
-		{"frozen, client without deadlines, fail open", false, true, false, "ok", "(fail open)"},
-		{"frozen, client without deadlines, fail closed", true, true, false, "SERVER_BUSY", "(fail closed)"},
+		{"stopped, fail open", false, false, "ok", "level=WARN msg=\"redisguard: Redis is unavailable; admitting calls without limits until it answers (fail open)\""},
+		{"stopped, fail closed", true, false, "SERVER_BUSY", "level=ERROR msg=\"redisguard: Redis is unavailable; refusing calls until it answers (fail closed)\""},
+		{"frozen, fail open", false, true, "ok", "(fail open)"},
+		{"frozen, fail closed", true, true, "SERVER_BUSY", "(fail closed)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := redistest.StartServer(t)
-			// Without ContextTimeoutEnabled and with no read timeout,
-			// go-redis alone would wait for a frozen Redis forever.
-			c := redis.NewClient(&redis.Options{Addr: srv.Addr, ContextTimeoutEnabled: tt.honour, ReadTimeout: -1})
+			// With no read timeout, only the Limiter's deadline stops a
+			// call to a frozen Redis.
+			c := redis.NewClient(&redis.Options{Addr: srv.Addr, ContextTimeoutEnabled: true, ReadTimeout: -1})
 			t.Cleanup(func() { c.Close() })
 			var log syncBuffer
 			lim := newLimiter(t, c, guard.Limits{MaxActive: 1, Rate: 1000},
@@ -521,6 +529,83 @@ func TestRedisDown(t *testing.T) {
 				t.Errorf("after Redis restarted: %v; want [ok SERVER_BUSY]", got)
 			}
 		})
+	}
+}
+
+// Redis frozen (SIGSTOP) for the rest of the test: calls, their releases,
+// the release of a slot held from before, and a refresh of that slot
+// caught waiting on Redis all end at the Limiter's deadline, and no
+// goroutine is left in a call to Redis. The client has no read or write
+// timeout of its own: only the Limiter's deadline can stop them.
+func TestNothingOutlivesFrozenRedis(t *testing.T) {
+	srv := redistest.StartServer(t)
+	c := redis.NewClient(&redis.Options{Addr: srv.Addr, ContextTimeoutEnabled: true, ReadTimeout: -1, WriteTimeout: -1})
+	t.Cleanup(func() { c.Close() })
+	// A slot refreshed every 10ms, so that one refresh is soon waiting on
+	// the frozen Redis.
+	lim := newLimiter(t, c, guard.Limits{MaxActive: 1, Rate: 1000}, redisguard.WithSlotTTL(30*time.Millisecond))
+	ctx := context.Background()
+	held, te := acquire(t, lim, ctx, "k")
+	if te != nil {
+		t.Fatalf("before Redis freezes: %s", te)
+	}
+	srv.Pause()
+	t.Cleanup(srv.Resume) // before the server is stopped
+
+	for i := range 3 {
+		release, te := acquire(t, lim, ctx, "k")
+		if te != nil {
+			t.Fatalf("call %d: %s; want it admitted (fail open)", i, te)
+		}
+		within(t, "release", release)
+	}
+	waitFor(t, "a refresh of the held slot waiting on Redis", func() bool {
+		return len(goroutines("redisguard.(*slot).refresh")) > 0
+	})
+	within(t, "release of the held slot", held)
+	waitFor(t, "no goroutine left in a call to Redis", func() bool {
+		return len(inRedisCall()) == 0
+	})
+}
+
+// inRedisCall returns the stacks of the goroutines in a call of the
+// Limiter or in a command of go-redis on a connection.
+func inRedisCall() []string {
+	return append(goroutines("redisguard.(*Limiter).call"), goroutines("go-redis/v9/internal/pool.(*Conn).With")...)
+}
+
+// goroutines returns the stacks of the goroutines with a frame containing
+// frame.
+func goroutines(frame string) []string {
+	buf := make([]byte, 1<<16)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	var found []string
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, frame) {
+			found = append(found, g)
+		}
+	}
+	return found
+}
+
+// waitFor polls cond until it holds, and fails t if it does not within
+// hangBound: what it waits for ends at the Limiter's 500ms deadline, or
+// never.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(hangBound)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not after %v; goroutines in a call to Redis:\n%s", what, hangBound, strings.Join(inRedisCall(), "\n\n"))
+		}
+		time.Sleep(5 * time.Millisecond) // a poll, not a wait for a timer
 	}
 }
 
@@ -627,7 +712,7 @@ func TestScriptFlushed(t *testing.T) {
 // Limits that limit nothing never ask Redis: no failure, no log. A rate of
 // a million calls a second or more is no limit (see New).
 func TestNoLimits(t *testing.T) {
-	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"}) // nothing listens
+	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", ContextTimeoutEnabled: true}) // nothing listens
 	defer c.Close()
 	for _, l := range []guard.Limits{{}, {Rate: 1e6}, {Rate: math.Inf(1), Burst: 3}, {MaxQueued: guard.NoQueue}} {
 		var log syncBuffer
