@@ -63,3 +63,15 @@ func ExampleHasNearMiss() {
 	// true: invalid_type query unrecognized_keys (root)
 	// false: invalid_type query
 }
+
+// A public function owns the issues it hands out: the caller may change
+// them without changing what the adapter keeps for the next call.
+func ExampleOwn() {
+	allowed := []string{"name", "age"} // kept by an adapter, for every call
+	list := issues.List{{Code: issues.UnrecognizedKeys, Keys: []string{"nmae"}, Allowed: allowed}}
+	issuesx.Own(list)
+	list[0].Allowed[0] = "changed"
+	fmt.Println(allowed, list[0].Allowed)
+	// Output:
+	// [name age] [changed age]
+}
