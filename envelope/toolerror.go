@@ -1,6 +1,7 @@
 package envelope
 
 import (
+	"slices"
 	"strconv"
 	"time"
 
@@ -83,7 +84,15 @@ func (e ToolError) String() string {
 
 // brand marks ToolError as one of this package's envelopes, so that [Wrap]
 // passes it through unchanged.
-func (e ToolError) brand() ToolError { return e }
+func (e ToolError) brand() ToolError { return e.clone() }
+
+// clone returns e with copies of its slices, so that a caller who changes
+// the copy changes nothing e's holder sees.
+func (e ToolError) clone() ToolError {
+	e.Actions = slices.Clone(e.Actions)
+	e.Details = slices.Clone(e.Details)
+	return e
+}
 
 // appendXML appends the <tool_error> XML to dst and returns the extended
 // buffer. With enough capacity in dst it does not allocate.

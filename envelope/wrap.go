@@ -35,7 +35,9 @@ var timeout = ToolError{
 //   - an envelope of this package anywhere in err's tree (a *Builder, a
 //     ToolError or a *ToolError, found with errors.As semantics) comes back
 //     unchanged, code, severity and sections kept: a handler may return
-//     envelope.Error(...) or wrap it with fmt.Errorf("...: %w", ...);
+//     envelope.Error(...) or wrap it with fmt.Errorf("...: %w", ...). Its
+//     Actions and Details are copies: changing the result changes neither
+//     err nor what Wrap returns for it next;
 //   - an error matching context.DeadlineExceeded becomes TIMEOUT;
 //   - anything else, including nil and a nil *Builder or *ToolError, becomes
 //     INTERNAL_ERROR with a generic message that does not reveal err's text
@@ -47,7 +49,7 @@ func Wrap(err error) ToolError {
 			if p == nil {
 				return internal
 			}
-			return *p
+			return p.clone()
 		}
 		return b.brand()
 	}
