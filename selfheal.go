@@ -137,7 +137,21 @@ func (e *Engine) WithTemplates(overrides map[string]string) (*Engine, error) {
 // without validatorv10, each validator failure is a line naming the tag
 // it failed; without jsondecode, an encoding/json error is one line with
 // the library's own message).
+//
+// An issues.List passed as err comes back as it is. Any other issues are
+// the caller's own: changing them changes nothing another call returns.
 func (e *Engine) Issues(err error) issues.List {
+	if list, ok := err.(issues.List); ok {
+		return list
+	}
+	list := listOf(err)
+	issuesx.Own(list)
+	return list
+}
+
+// listOf is Issues without owning the issues: they may share slices with
+// an adapter's caches, for a caller that only reads them.
+func listOf(err error) issues.List {
 	if err == nil {
 		return nil
 	}
@@ -156,6 +170,9 @@ func (e *Engine) Issues(err error) issues.List {
 // every other error (errors.As, reading the error's text). The converters
 // that know their issues' sites record them in sites (which may be nil).
 func appendIssues(dst issues.List, sites *[]*issuesx.Site, err error) (issues.List, bool) {
+	if a, ok := err.(issuesx.Appender); ok {
+		return a.AppendIssuesAt(dst, sites)
+	}
 	if c, ok := err.(issues.Carrier); ok {
 		return append(dst, c.Issues()...), true
 	}
@@ -272,7 +289,7 @@ const maxPooledIssues = 256
 // ValidationError (no fields) when err is nil or not a validation failure;
 // use Format for those.
 func (e *Engine) Result(action string, err error) envelope.ValidationError {
-	list := e.Issues(err)
+	list := listOf(err)
 	if len(list) == 0 {
 		return envelope.ValidationError{}
 	}

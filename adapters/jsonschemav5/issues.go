@@ -34,7 +34,7 @@ import (
 // content) is capped the same way.
 //
 // The issues share slices (Values, Allowed …) with s and with instance:
-// treat them as read-only.
+// the public methods own them (see issuesx.Own) before handing them out.
 func (s *Schema) appendIssues(dst issues.List, err error, instance any) (issues.List, bool) {
 	if err == nil {
 		return dst, false

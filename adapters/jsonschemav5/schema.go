@@ -267,13 +267,24 @@ func (s *Schema) Validate(instance any) issues.List {
 // can reuse its list; a valid instance (without near misses, with
 // WithTypos) returns dst as it was. A call appends at most 1,000 issues
 // (and as many inside a union's branches or a key's issues); past them one
-// issue at the end counts the others in its Omitted. The issues share
-// slices with s and instance: treat them as read-only.
+// issue at the end counts the others in its Omitted. The issues are the
+// caller's own: changing them (their paths, allowed names and values …)
+// changes nothing another call returns. Their Input is the value found in
+// instance, not a copy.
 func (s *Schema) AppendValidate(dst issues.List, instance any) issues.List {
 	if is, deep := issuesx.CheckDepth(instance, s.maxDepth); deep {
 		return append(dst, is)
 	}
-	return s.appendValidate(dst, instance)
+	return own(dst, s.appendValidate(dst, instance))
+}
+
+// own owns the issues list appended to dst (see issuesx.Own) and returns
+// list.
+func own(dst, list issues.List) issues.List {
+	if len(list) > len(dst) {
+		issuesx.Own(list[len(dst):])
+	}
+	return list
 }
 
 // appendValidate is AppendValidate once the depth is known to be within
@@ -309,7 +320,7 @@ func (s *Schema) ValidateJSON(data []byte) issues.List {
 	if bad != nil {
 		return bad
 	}
-	return s.appendValidate(nil, v)
+	return own(nil, s.appendValidate(nil, v))
 }
 
 // split finds the compiled schema an absolute keyword location belongs to

@@ -61,7 +61,7 @@ func ExampleSchema_AppendValidate() {
 		panic(err)
 	}
 	// A server keeps one list and converts each call's failures into it:
-	// once it has grown, a failure costs no allocation of its own.
+	// once it has grown, a failure costs only the copies its issues own.
 	var list issues.List
 	for _, args := range []string{`{"email": "a@example.com", "age": 17}`, `{"age": 30}`, `{"email": "a@example.com"}`} {
 		dec := json.NewDecoder(strings.NewReader(args))
@@ -75,7 +75,7 @@ func ExampleSchema_AppendValidate() {
 			fmt.Println("valid")
 			continue
 		}
-		// The issues are read-only: they share slices with the schema.
+		// The issues are the server's own: it may change them.
 		fmt.Println(list)
 	}
 	// Output:

@@ -28,8 +28,8 @@ import (
 // content) is capped the same way.
 //
 // The issues share strings and slices (Path, Allowed, Values, Keys …) with
-// s, with err and with instance, the same ones from call to call: treat
-// them as read-only.
+// s, with err and with instance, the same ones from call to call: the
+// public methods own them (see issuesx.Own) before handing them out.
 func (s *Schema) appendIssues(dst issues.List, sites *[]*issuesx.Site, err error, instance any) (issues.List, bool) {
 	return s.known().AppendIssuesAt(dst, sites, err, instance)
 }

@@ -207,15 +207,26 @@ func (s *Schema) Validate(instance any) issues.List {
 
 // AppendValidate is Validate appending the issues to dst: a server that
 // keeps dst[:0] from one call to the next converts failures without
-// allocating a list. A valid instance (without near misses, with
-// WithTypos) returns dst as it was. A call appends at most 1,000 issues
-// (and as many inside a union's branches or a key's issues); past them one
-// issue at the end counts the others in its Omitted.
+// growing a list. A valid instance (without near misses, with
+// WithTypos) returns dst as it was, allocating nothing. A call appends at
+// most 1,000 issues (and as many inside a union's branches or a key's
+// issues); past them one issue at the end counts the others in its
+// Omitted.
 //
-// The issues share strings and slices (Path, Allowed, Values …) with s and
-// with instance, the same ones from call to call: treat them as read-only.
+// The issues are the caller's own: changing them (their paths, allowed
+// names and values …) changes nothing another call returns. Their Input
+// is the value found in instance, not a copy.
 func (s *Schema) AppendValidate(dst issues.List, instance any) issues.List {
-	return s.validateAt(dst, nil, instance)
+	return own(dst, s.validateAt(dst, nil, instance))
+}
+
+// own owns the issues list appended to dst (see issuesx.Own) and returns
+// list.
+func own(dst, list issues.List) issues.List {
+	if len(list) > len(dst) {
+		issuesx.Own(list[len(dst):])
+	}
+	return list
 }
 
 // validateAt is AppendValidate recording in sites, when not nil, the sites
@@ -261,7 +272,7 @@ func (s *Schema) ValidateJSON(data []byte) issues.List {
 	if bad != nil {
 		return bad
 	}
-	return s.appendValidateAt(nil, nil, v)
+	return own(nil, s.appendValidateAt(nil, nil, v))
 }
 
 // The module's MCP integrations validate through sites (see

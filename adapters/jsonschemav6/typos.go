@@ -118,5 +118,5 @@ func (s *Schema) AppendNearMisses(dst issues.List, instance any) issues.List {
 	if s.typos == nil {
 		return dst
 	}
-	return nearmiss.Append(dst, len(dst), s.typos, instance)
+	return own(dst, nearmiss.Append(dst, len(dst), s.typos, instance))
 }

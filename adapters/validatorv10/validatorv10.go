@@ -35,13 +35,14 @@ var now = time.Now
 // anything else, including *validator.InvalidValidationError, which is a
 // programming error (validating nil or a non-struct), not bad input.
 //
-// The issues' slices and pointers (Path, Values …) are shared with the
-// adapter's caches and with other calls' issues: treat them as read-only.
-// A call converts at most 1,000 failures (a dived slice of
+// The issues are the caller's own: changing them changes nothing another
+// call returns. A call converts at most 1,000 failures (a dived slice of
 // 100,000 bad items fails 100,000 ways); past them one issue at
 // the end counts the others, which are not built.
 func Issues(err error) (issues.List, bool) {
-	return appendIssues(nil, err)
+	list, ok := appendIssues(nil, err)
+	issuesx.Own(list)
+	return list, ok
 }
 
 // appendIssues is Issues appending to dst, what selfheal's Engine.Append
@@ -49,7 +50,9 @@ func Issues(err error) (issues.List, bool) {
 // conversion allocates nothing for the common tags (required, the sizes, eq
 // and ne, oneof, the formats and string-content tags) of a plain validator
 // error. It reports false, returning dst unchanged, exactly where Issues
-// does.
+// does. The issues share their slices with the adapter's caches (see
+// site), the same ones from call to call: only a caller that changes none
+// of them (the module's formatter) may have them; Issues owns them.
 func appendIssues(dst issues.List, err error) (issues.List, bool) {
 	return appendIssuesAt(dst, nil, err)
 }
@@ -122,10 +125,18 @@ type bound struct {
 func (b *bound) Error() string { return b.err.Error() }
 func (b *bound) Unwrap() error { return b.err }
 
-// Issues makes a bound error an issues.Carrier.
+// Issues makes a bound error an issues.Carrier. The issues are the
+// caller's own, as Issues's.
 func (b *bound) Issues() issues.List {
 	list, _ := b.appendIssues(nil)
+	issuesx.Own(list)
 	return list
+}
+
+// AppendIssuesAt is Issues appending to dst without owning the issues,
+// for selfheal's Engine (see issuesx.Appender).
+func (b *bound) AppendIssuesAt(dst issues.List, _ *[]*issuesx.Site) (issues.List, bool) {
+	return b.appendIssues(dst)
 }
 
 func (b *bound) appendIssues(dst issues.List) (issues.List, bool) {
@@ -161,10 +172,18 @@ func (m mapErrors) Error() string {
 	return b.String()
 }
 
-// Issues makes a Map error an issues.Carrier.
+// Issues makes a Map error an issues.Carrier. The issues are the
+// caller's own, as Issues's.
 func (m mapErrors) Issues() issues.List {
 	list, _ := m.appendIssues(nil)
+	issuesx.Own(list)
 	return list
+}
+
+// AppendIssuesAt is Issues appending to dst without owning the issues,
+// for selfheal's Engine (see issuesx.Appender).
+func (m mapErrors) AppendIssuesAt(dst issues.List, _ *[]*issuesx.Site) (issues.List, bool) {
+	return m.appendIssues(dst)
 }
 
 func (m mapErrors) appendIssues(dst issues.List) (issues.List, bool) {
