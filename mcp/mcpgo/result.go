@@ -25,6 +25,9 @@ func validationResult(ctx context.Context, c *toolcall.Config, req mcp.CallToolR
 	res := &r.res
 	res.Content, res.IsError = r.content[:], true
 	sc := toolcall.StructuredInPlace(e, list) // list is the validator's own, its text written
+	// They may share slices with the schema's (see toolcall.Validate):
+	// handed out in the result, they become its own.
+	issuesx.Own(sc.Issues)
 	if structured {
 		res.StructuredContent = sc
 	} else {
