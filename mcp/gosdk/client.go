@@ -11,7 +11,7 @@ import (
 
 // CallOption configures one CallTool: its retry policy and what it knows of
 // the tool. With none, CallTool calls once.
-type CallOption func(*clientcall.Config)
+type CallOption = clientcall.Option
 
 // WithRetry lets CallTool call again, at most max more times, when the
 // result is a RATE_LIMITED, SERVER_BUSY or TIMEOUT tool_error that is not
@@ -30,7 +30,7 @@ type CallOption func(*clientcall.Config)
 // (destructiveHint false) is not idempotent either: a second create makes
 // a second record.
 func WithRetry(max int) CallOption {
-	return func(c *clientcall.Config) { c.Retries = max }
+	return clientcall.WithRetry(max)
 }
 
 // WithRetryNonIdempotent lets WithRetry retry a tool whose annotations do
@@ -38,7 +38,7 @@ func WithRetry(max int) CallOption {
 // RATE_LIMITED or SERVER_BUSY answer means the server did not run the call,
 // as a guard's answers do.
 func WithRetryNonIdempotent() CallOption {
-	return func(c *clientcall.Config) { c.NonIdempotent = true }
+	return clientcall.WithRetryNonIdempotent()
 }
 
 // WithTool gives CallTool the called tool's description, as listed by
@@ -46,13 +46,10 @@ func WithRetryNonIdempotent() CallOption {
 // idempotentHint may be retried by WithRetry. CallTool sends no tools/list
 // of its own.
 func WithTool(t *mcp.Tool) CallOption {
-	return func(c *clientcall.Config) {
-		h := clientcall.Hints{}
-		if t != nil && t.Annotations != nil {
-			h = clientcall.Hints{ReadOnly: t.Annotations.ReadOnlyHint, Idempotent: t.Annotations.IdempotentHint}
-		}
-		c.Hints = &h
+	if t == nil || t.Annotations == nil {
+		return clientcall.WithHints(clientcall.Hints{})
 	}
+	return clientcall.WithHints(clientcall.Hints{ReadOnly: t.Annotations.ReadOnlyHint, Idempotent: t.Annotations.IdempotentHint})
 }
 
 // CallTool calls a tool as session.CallTool does and reads the result back:
@@ -70,11 +67,7 @@ func WithTool(t *mcp.Tool) CallOption {
 //
 // With WithRetry, retryable CallErrors are retried first (see WithRetry).
 func CallTool(ctx context.Context, session *mcp.ClientSession, params *mcp.CallToolParams, opts ...CallOption) (*mcp.CallToolResult, error) {
-	var c clientcall.Config
-	for _, o := range opts {
-		o(&c)
-	}
-	return clientcall.Call(ctx, &c, func(ctx context.Context) (*mcp.CallToolResult, error) {
+	return clientcall.Call(ctx, clientcall.NewConfig(opts), func(ctx context.Context) (*mcp.CallToolResult, error) {
 		return session.CallTool(ctx, params)
 	}, outcome)
 }

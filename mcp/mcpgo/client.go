@@ -11,7 +11,7 @@ import (
 
 // CallOption configures one CallTool: its retry policy and what it knows of
 // the tool. With none, CallTool calls once.
-type CallOption func(*clientcall.Config)
+type CallOption = clientcall.Option
 
 // WithRetry lets CallTool call again, at most max more times, when the
 // result is a RATE_LIMITED, SERVER_BUSY or TIMEOUT tool_error that is not
@@ -30,7 +30,7 @@ type CallOption func(*clientcall.Config)
 // (destructiveHint false) is not idempotent either: a second create makes
 // a second record.
 func WithRetry(max int) CallOption {
-	return func(c *clientcall.Config) { c.Retries = max }
+	return clientcall.WithRetry(max)
 }
 
 // WithRetryNonIdempotent lets WithRetry retry a tool whose annotations do
@@ -38,7 +38,7 @@ func WithRetry(max int) CallOption {
 // RATE_LIMITED or SERVER_BUSY answer means the server did not run the call,
 // as a guard's answers do.
 func WithRetryNonIdempotent() CallOption {
-	return func(c *clientcall.Config) { c.NonIdempotent = true }
+	return clientcall.WithRetryNonIdempotent()
 }
 
 // WithTool gives CallTool the called tool's description, as listed by
@@ -47,11 +47,10 @@ func WithRetryNonIdempotent() CallOption {
 // of its own.
 func WithTool(t mcp.Tool) CallOption {
 	a := t.Annotations
-	h := clientcall.Hints{
+	return clientcall.WithHints(clientcall.Hints{
 		ReadOnly:   a.ReadOnlyHint != nil && *a.ReadOnlyHint,
 		Idempotent: a.IdempotentHint != nil && *a.IdempotentHint,
-	}
-	return func(c *clientcall.Config) { c.Hints = &h }
+	})
 }
 
 // CallTool calls a tool as c.CallTool does and reads the result back:
@@ -75,11 +74,7 @@ func WithTool(t mcp.Tool) CallOption {
 func CallTool(ctx context.Context, c interface {
 	CallTool(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error)
 }, req mcp.CallToolRequest, opts ...CallOption) (*mcp.CallToolResult, error) {
-	var cfg clientcall.Config
-	for _, o := range opts {
-		o(&cfg)
-	}
-	return clientcall.Call(ctx, &cfg, func(ctx context.Context) (*mcp.CallToolResult, error) {
+	return clientcall.Call(ctx, clientcall.NewConfig(opts), func(ctx context.Context) (*mcp.CallToolResult, error) {
 		return c.CallTool(ctx, req)
 	}, outcome)
 }
