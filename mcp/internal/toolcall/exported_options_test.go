@@ -1,0 +1,33 @@
+package toolcall
+
+import (
+	"bytes"
+	"go/format"
+	"path/filepath"
+	"testing"
+	"text/template"
+
+	"github.com/selfheal/selfheal/internal/golden"
+)
+
+// The option set of mcp/gosdk and mcp/mcpgo, their Option and With…
+// wrappers with the documentation users read, is written once, in
+// exported_options.go.tmpl; each package's options.go is its rendering, a
+// golden file that -update rewrites. What differs between the two is only
+// what their SDKs do differently, in the template's {{if}}s.
+func TestExportedOptions(t *testing.T) {
+	tmpl := template.Must(template.ParseFiles("exported_options.go.tmpl"))
+	for _, pkg := range []string{"gosdk", "mcpgo"} {
+		var b bytes.Buffer
+		if err := tmpl.Execute(&b, struct{ Pkg string }{pkg}); err != nil {
+			t.Fatal(err)
+		}
+		src, err := format.Source(b.Bytes())
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", pkg, err, b.Bytes())
+		}
+		// golden.Check names its files under testdata/: these goldens are
+		// the packages' own sources, three levels up from there.
+		golden.Check(t, filepath.Join("..", "..", "..", pkg, "options.go"), src)
+	}
+}
