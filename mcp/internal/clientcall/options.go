@@ -3,8 +3,9 @@ package clientcall
 // Option is one option of the client helpers. It is defined here once, and
 // mcp/gosdk and mcp/mcpgo export it as CallOption (type CallOption =
 // clientcall.Option) with WithRetry and WithRetryNonIdempotent under the
-// same names; each adapts its SDK's tool annotations with WithHints. Their
-// documentation, the one users read, is on the exported names.
+// same names; each adapts its SDK's tool annotations with WithHints. Those
+// exports and the documentation users read are rendered into each
+// package's options.go from mcp/internal/toolcall/exported_options.go.tmpl.
 type Option func(*Config)
 
 // NewConfig applies opts in order, skipping nil ones: a nil option from a

@@ -10,10 +10,10 @@ import (
 	"github.com/selfheal/selfheal/internal/golden"
 )
 
-// The option set of mcp/gosdk and mcp/mcpgo, their Option and With…
-// wrappers with the documentation users read, is written once, in
-// exported_options.go.tmpl; each package's options.go is its rendering, a
-// golden file that -update rewrites. What differs between the two is only
+// The options of mcp/gosdk and mcp/mcpgo, their Option and CallOption and
+// the With… wrappers with the documentation users read, are written once,
+// in exported_options.go.tmpl; each package's options.go is its rendering,
+// a golden file that -update rewrites. What differs between the two is only
 // what their SDKs do differently, in the template's {{if}}s.
 func TestExportedOptions(t *testing.T) {
 	tmpl := template.Must(template.ParseFiles("exported_options.go.tmpl"))

@@ -16,8 +16,9 @@ import (
 // with the constructors below under the same names, so that both accept
 // exactly the same options with the same meaning. Those exports and their
 // documentation, the one users read, are written once too, in
-// exported_options.go.tmpl: each package's options.go is rendered from it
-// (TestExportedOptions; go generate or go test -update rewrites them).
+// exported_options.go.tmpl (with those of CallTool, see clientcall.Option):
+// each package's options.go is rendered from it (TestExportedOptions; go
+// generate or go test -update rewrites them).
 type Option func(*Config)
 
 // NewConfig applies opts (nil ones are skipped) and completes the
