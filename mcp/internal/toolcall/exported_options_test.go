@@ -16,6 +16,11 @@ import (
 // a golden file that -update rewrites. What differs between the two is only
 // what their SDKs do differently, in the template's {{if}}s.
 func TestExportedOptions(t *testing.T) {
+	defer func() {
+		if t.Failed() { // golden.Check's hint alone would have a hand edit overwritten
+			t.Log("each options.go is rendered from exported_options.go.tmpl: edit the template, then run -update")
+		}
+	}()
 	tmpl := template.Must(template.ParseFiles("exported_options.go.tmpl"))
 	for _, pkg := range []string{"gosdk", "mcpgo"} {
 		var b bytes.Buffer
