@@ -283,7 +283,7 @@ func TestCallToolRetry(t *testing.T) {
 		}{
 			{"strict", map[string]any{}, envelope.ValidationErrorCode, []gosdk.CallOption{gosdk.WithRetryNonIdempotent()}},
 			{"critical", nil, envelope.ServerBusy, []gosdk.CallOption{gosdk.WithRetryNonIdempotent()}},
-			{"create", nil, envelope.RateLimited, nil},                                                           // annotations unknown
+			{"create", nil, envelope.RateLimited, []gosdk.CallOption{nil}},                                       // annotations unknown; a nil option is none
 			{"create", nil, envelope.RateLimited, []gosdk.CallOption{gosdk.WithTool(&mcp.Tool{Name: "create"})}}, // destructive by default
 		} {
 			clock := &fakeClock{now: time.Now()}

@@ -9,49 +9,16 @@ import (
 	"github.com/selfheal/selfheal/mcp/internal/clientcall"
 )
 
-// CallOption configures one CallTool: its retry policy and what it knows of
-// the tool. With none, CallTool calls once.
-type CallOption func(*clientcall.Config)
-
-// WithRetry lets CallTool call again, at most max more times, when the
-// result is a RATE_LIMITED, SERVER_BUSY or TIMEOUT tool_error that is not
-// critical: it waits the envelope's retry_after when it has one, else
-// backs off with jitter (a random wait in [d/2, d), d = 250ms doubled per
-// retry, capped at 10s). It never waits past the context's deadline: when
-// the wait would outlive it, the last CallError is returned at once, as it
-// is when the context ends during a wait.
-//
-// It never retries a validation_error (the arguments must change), a
-// critical error, or a tool that may not be safe to call twice: only a tool
-// whose annotations (given with WithTool) say readOnlyHint or
-// idempotentHint is retried, unless WithRetryNonIdempotent. A tool whose
-// annotations are unknown is taken as the MCP specification's defaults
-// (destructive, not idempotent), so it is not retried. An additive tool
-// (destructiveHint false) is not idempotent either: a second create makes
-// a second record.
-func WithRetry(max int) CallOption {
-	return func(c *clientcall.Config) { c.Retries = max }
-}
-
-// WithRetryNonIdempotent lets WithRetry retry a tool whose annotations do
-// not say it is read-only or idempotent (or are unknown). Use it when a
-// RATE_LIMITED or SERVER_BUSY answer means the server did not run the call,
-// as a guard's answers do.
-func WithRetryNonIdempotent() CallOption {
-	return func(c *clientcall.Config) { c.NonIdempotent = true }
-}
-
 // WithTool gives CallTool the called tool's description, as listed by
 // tools/list, for its annotations: a tool annotated readOnlyHint or
 // idempotentHint may be retried by WithRetry. CallTool sends no tools/list
 // of its own.
 func WithTool(t mcp.Tool) CallOption {
 	a := t.Annotations
-	h := clientcall.Hints{
+	return clientcall.WithHints(clientcall.Hints{
 		ReadOnly:   a.ReadOnlyHint != nil && *a.ReadOnlyHint,
 		Idempotent: a.IdempotentHint != nil && *a.IdempotentHint,
-	}
-	return func(c *clientcall.Config) { c.Hints = &h }
+	})
 }
 
 // CallTool calls a tool as c.CallTool does and reads the result back:
@@ -75,11 +42,7 @@ func WithTool(t mcp.Tool) CallOption {
 func CallTool(ctx context.Context, c interface {
 	CallTool(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error)
 }, req mcp.CallToolRequest, opts ...CallOption) (*mcp.CallToolResult, error) {
-	var cfg clientcall.Config
-	for _, o := range opts {
-		o(&cfg)
-	}
-	return clientcall.Call(ctx, &cfg, func(ctx context.Context) (*mcp.CallToolResult, error) {
+	return clientcall.Call(ctx, clientcall.NewConfig(opts), func(ctx context.Context) (*mcp.CallToolResult, error) {
 		return c.CallTool(ctx, req)
 	}, outcome)
 }

@@ -238,7 +238,7 @@ func TestCallToolRetry(t *testing.T) {
 			code envelope.Code
 			opts []mcpgo.CallOption
 		}{
-			{"strict", envelope.ValidationErrorCode, []mcpgo.CallOption{mcpgo.WithRetryNonIdempotent()}},
+			{"strict", envelope.ValidationErrorCode, []mcpgo.CallOption{nil, mcpgo.WithRetryNonIdempotent()}}, // a nil option is none
 			{"critical", envelope.Timeout, []mcpgo.CallOption{mcpgo.WithRetryNonIdempotent()}},
 			{"create", envelope.RateLimited, []mcpgo.CallOption{mcpgo.WithTool(listed(t, c, "create"))}},
 		} {

@@ -217,3 +217,25 @@ func equalOutcome(a, b Outcome) bool {
 	}
 	return true
 }
+
+// The options set what they say, the last of a kind wins, and a nil option
+// is no option.
+func TestNewConfig(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		opts []Option
+		want Config
+	}{
+		{"none", nil, Config{}},
+		{"nil", []Option{nil}, Config{}},
+		{"retry", []Option{WithRetry(2), nil, WithRetry(3)}, Config{Retries: 3}},
+		{"non-idempotent", []Option{WithRetryNonIdempotent()}, Config{NonIdempotent: true}},
+		{"hints", []Option{WithHints(Hints{ReadOnly: true}), WithHints(Hints{Idempotent: true})}, Config{Hints: &Hints{Idempotent: true}}},
+	} {
+		got := NewConfig(c.opts)
+		if got.Retries != c.want.Retries || got.NonIdempotent != c.want.NonIdempotent ||
+			(got.Hints == nil) != (c.want.Hints == nil) || got.Hints != nil && *got.Hints != *c.want.Hints {
+			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
+		}
+	}
+}

@@ -9,11 +9,16 @@ import (
 	"github.com/selfheal/selfheal/mcp/guard"
 )
 
+//go:generate go test -run TestExportedOptions -update
+
 // Option is one option of the MCP integrations. It is defined here once,
 // and mcp/gosdk and mcp/mcpgo export it (type Option = toolcall.Option)
 // with the constructors below under the same names, so that both accept
-// exactly the same options with the same meaning. Their documentation, the
-// one users read, is on the exported wrappers.
+// exactly the same options with the same meaning. Those exports and their
+// documentation, the one users read, are written once too, in
+// exported_options.go.tmpl (with those of CallTool, see clientcall.Option):
+// each package's options.go is rendered from it (TestExportedOptions; go
+// generate or go test -update rewrites them).
 type Option func(*Config)
 
 // NewConfig applies opts (nil ones are skipped) and completes the
