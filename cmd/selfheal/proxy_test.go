@@ -97,11 +97,7 @@ func TestProxy(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("signals and /proc")
 	}
-	dir := t.TempDir()
-	build := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "../../examples/mcpserver", "./testdata/child", ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	dir := goBuild(t, "../../examples/mcpserver", "./testdata/child", ".")
 	bin := binaries{filepath.Join(dir, "mcpserver"), filepath.Join(dir, "child"), filepath.Join(dir, "selfheal")}
 
 	t.Run("session", func(t *testing.T) { testSession(t, bin) })
@@ -511,12 +507,55 @@ func testSignals(t *testing.T, bin binaries) {
 	}
 }
 
+// lineClient speaks raw JSON-RPC to a server (or a proxy), a message a
+// line, as a stdio MCP client does.
+type lineClient struct {
+	t     *testing.T
+	stdin io.WriteCloser // the client's end of the server's stdin
+	lines chan string    // what the server writes on stdout, line by line
+}
+
+func (c *lineClient) send(line string) {
+	c.t.Helper()
+	if _, err := io.WriteString(c.stdin, line+"\n"); err != nil {
+		c.t.Fatalf("send: %v", err)
+	}
+}
+
+func (c *lineClient) recv() string {
+	c.t.Helper()
+	return recvLine(c.t, c.lines)
+}
+
+// call sends a request and returns the next line the server writes: its
+// answer, when the server sends nothing else meanwhile.
+func (c *lineClient) call(line string) string {
+	c.t.Helper()
+	c.send(line)
+	return c.recv()
+}
+
+// pipeClient gives cmd, not yet started, pipes for its stdin and stdout,
+// and returns a client of them.
+func pipeClient(t *testing.T, cmd *exec.Cmd) lineClient {
+	t.Helper()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := lineClient{t: t, stdin: stdin, lines: make(chan string, 100)}
+	go readLines(stdout, c.lines)
+	return c
+}
+
 // proxyRun is `selfheal proxy` running in-process on pipes, as a client
 // sees it.
 type proxyRun struct {
-	t      *testing.T
-	stdin  *os.File      // the client's end of the proxy's stdin
-	lines  chan string   // what the proxy writes on stdout, line by line
+	lineClient
 	stderr *bytes.Buffer // read only once run has returned
 	code   chan int
 }
@@ -528,7 +567,7 @@ func startProxy(t *testing.T, args ...string) *proxyRun {
 		t.Fatal(err)
 	}
 	outR, outW := io.Pipe()
-	p := &proxyRun{t: t, stdin: inW, lines: make(chan string, 100), stderr: new(bytes.Buffer), code: make(chan int, 1)}
+	p := &proxyRun{lineClient: lineClient{t: t, stdin: inW, lines: make(chan string, 100)}, stderr: new(bytes.Buffer), code: make(chan int, 1)}
 	go func() {
 		code := run(append([]string{"proxy"}, args...), inR, outW, p.stderr)
 		inR.Close()
@@ -537,24 +576,6 @@ func startProxy(t *testing.T, args ...string) *proxyRun {
 	}()
 	go readLines(outR, p.lines)
 	return p
-}
-
-func (p *proxyRun) send(line string) {
-	p.t.Helper()
-	if _, err := io.WriteString(p.stdin, line+"\n"); err != nil {
-		p.t.Fatalf("send: %v", err)
-	}
-}
-
-func (p *proxyRun) recv() string {
-	p.t.Helper()
-	return recvLine(p.t, p.lines)
-}
-
-func (p *proxyRun) call(line string) string {
-	p.t.Helper()
-	p.send(line)
-	return p.recv()
 }
 
 // wait waits for run to return and gives its exit status.
@@ -595,47 +616,18 @@ func (p *proxyRun) close() int {
 
 // directRun is the server run without the proxy.
 type directRun struct {
-	t     *testing.T
-	cmd   *exec.Cmd
-	stdin io.WriteCloser
-	lines chan string
+	lineClient
+	cmd *exec.Cmd
 }
 
 func startDirect(t *testing.T, bin string) *directRun {
 	t.Helper()
 	cmd := exec.Command(bin)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := &directRun{lineClient: pipeClient(t, cmd), cmd: cmd}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	d := &directRun{t: t, cmd: cmd, stdin: stdin, lines: make(chan string, 100)}
-	go readLines(stdout, d.lines)
 	return d
-}
-
-func (d *directRun) send(line string) {
-	d.t.Helper()
-	if _, err := io.WriteString(d.stdin, line+"\n"); err != nil {
-		d.t.Fatalf("send: %v", err)
-	}
-}
-
-func (d *directRun) recv() string {
-	d.t.Helper()
-	return recvLine(d.t, d.lines)
-}
-
-func (d *directRun) call(line string) string {
-	d.t.Helper()
-	d.send(line)
-	return d.recv()
 }
 
 func (d *directRun) close() {
@@ -675,6 +667,19 @@ func recvLine(t *testing.T, lines <-chan string) string {
 		t.Fatal("no answer in 15s")
 		return ""
 	}
+}
+
+// goBuild builds the packages (paths relative to this one's) into a
+// directory of t's, where each binary is named after its package's
+// directory (selfheal for "."), and returns the directory.
+func goBuild(t *testing.T, pkgs ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	build := exec.Command("go", append([]string{"build", "-o", dir + string(filepath.Separator)}, pkgs...)...)
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return dir
 }
 
 // openFDs returns this process's open descriptors and what each is

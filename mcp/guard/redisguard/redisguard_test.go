@@ -1,7 +1,6 @@
 package redisguard_test
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/internal/redistest"
+	"github.com/selfheal/selfheal/internal/syncbuf"
 	"github.com/selfheal/selfheal/mcp/guard"
 	"github.com/selfheal/selfheal/mcp/guard/internal/refuse"
 	"github.com/selfheal/selfheal/mcp/guard/redisguard"
@@ -596,7 +596,7 @@ func TestRedisDown(t *testing.T) {
 			// call to a frozen Redis.
 			c := redis.NewClient(&redis.Options{Addr: srv.Addr, ContextTimeoutEnabled: true, ReadTimeout: -1})
 			t.Cleanup(func() { c.Close() })
-			var log syncBuffer
+			var log syncbuf.Buffer
 			lim := newLimiter(t, c, guard.Limits{MaxActive: 1, Rate: 1000},
 				redisguard.WithFailClosed(tt.failClosed),
 				redisguard.WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
@@ -826,7 +826,7 @@ func TestNoLimits(t *testing.T) {
 	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", ContextTimeoutEnabled: true}) // nothing listens
 	defer c.Close()
 	for _, l := range []guard.Limits{{}, {Rate: 1e6}, {Rate: math.Inf(1), Burst: 3}, {MaxQueued: guard.NoQueue}} {
-		var log syncBuffer
+		var log syncbuf.Buffer
 		lim, err := redisguard.New(c, l, redisguard.WithFailClosed(true), redisguard.WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
 		if err != nil {
 			t.Fatal(err)
@@ -840,23 +840,4 @@ func TestNoLimits(t *testing.T) {
 			t.Errorf("%+v: log: %s", l, log.String())
 		}
 	}
-}
-
-// syncBuffer is a log written by the Limiter's goroutines and read by the
-// test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
 }
