@@ -329,14 +329,9 @@ func TestSlotExpiry(t *testing.T) {
 
 	t.Run("crashed replica", func(t *testing.T) {
 		crashed := redis.NewClient(&redis.Options{Addr: addr, ContextTimeoutEnabled: true})
-		var refreshes redisguard.Refreshes
-		dead := newLimiter(t, crashed, l, redisguard.WithRefreshes(&refreshes))
 		key := activeKey("selfheal", "crash")
 		before := redisNow(t, c)
-		releaseDead, te := acquire(t, dead, ctx, "crash")
-		if te != nil {
-			t.Fatal(te)
-		}
+		_, releaseDead := holdSlot(t, crashed, l, "crash")
 		checkExpiry(t, c, key, before+ttl.Microseconds(), redisNow(t, c)+ttl.Microseconds())
 		crashed.Close() // its connections are gone: no refresh, no release
 		defer releaseDead()
@@ -353,13 +348,8 @@ func TestSlotExpiry(t *testing.T) {
 	})
 
 	t.Run("long call", func(t *testing.T) {
-		var refreshes redisguard.Refreshes
-		long := newLimiter(t, c, l, redisguard.WithRefreshes(&refreshes))
 		key := activeKey("selfheal", "long")
-		release, te := acquire(t, long, ctx, "long")
-		if te != nil {
-			t.Fatal(te)
-		}
+		refreshes, release := holdSlot(t, c, l, "long")
 		for i := range 3 { // three TTLs
 			expire(t, c, key)
 			before := redisNow(t, c)
@@ -383,13 +373,8 @@ func TestSlotExpiry(t *testing.T) {
 	})
 
 	t.Run("slot taken after it expired", func(t *testing.T) {
-		var refreshes redisguard.Refreshes
-		slow := newLimiter(t, c, l, redisguard.WithRefreshes(&refreshes))
 		key := activeKey("selfheal", "stalled")
-		releaseSlow, te := acquire(t, slow, ctx, "stalled")
-		if te != nil {
-			t.Fatal(te)
-		}
+		refreshes, releaseSlow := holdSlot(t, c, l, "stalled")
 		defer releaseSlow()
 		// The process stalled for a whole TTL: its slot expired, and
 		// another call took it.
@@ -409,6 +394,19 @@ func TestSlotExpiry(t *testing.T) {
 			t.Errorf("a slot found gone is refreshed again: armed for %v", got)
 		}
 	})
+}
+
+// holdSlot takes a slot of key on a new replica (a Limiter of l on c)
+// whose refreshes the test runs, and returns them and the slot's release.
+func holdSlot(t *testing.T, c *redis.Client, l guard.Limits, key string) (*redisguard.Refreshes, func()) {
+	t.Helper()
+	refreshes := &redisguard.Refreshes{}
+	lim := newLimiter(t, c, l, redisguard.WithRefreshes(refreshes))
+	release, te := acquire(t, lim, context.Background(), key)
+	if te != nil {
+		t.Fatal(te)
+	}
+	return refreshes, release
 }
 
 // redisNow is Redis's clock, in microseconds since the epoch, as the
