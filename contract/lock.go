@@ -143,11 +143,14 @@ func digest(t *Tool) string {
 }
 
 // NewLock returns a lock of the given tools, sorted by name. Two tools with
-// one name are an error.
+// one name are an error. The lock holds copies of the tools' schemas: a
+// caller that reuses its buffers does not change the lock.
 func NewLock(tools []Tool) (*Lock, error) {
-	l := &Lock{Version: version, Tools: slices.Clone(tools)}
-	if l.Tools == nil {
-		l.Tools = []Tool{}
+	l := &Lock{Version: version, Tools: make([]Tool, len(tools))}
+	for i, t := range tools {
+		t.InputSchema = bytes.Clone(t.InputSchema)
+		t.OutputSchema = bytes.Clone(t.OutputSchema)
+		l.Tools[i] = t
 	}
 	slices.SortStableFunc(l.Tools, func(a, b Tool) int { return strings.Compare(a.Name, b.Name) })
 	for i := 1; i < len(l.Tools); i++ {

@@ -3,12 +3,14 @@ package contract
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/selfheal/selfheal/internal/golden"
+	"github.com/selfheal/selfheal/internal/mutate"
 )
 
 // billing is a small server's tools at two versions, written the way SDKs
@@ -259,3 +261,77 @@ func TestExpansionBudget(t *testing.T) {
 }
 
 func itoa(i int) string { return strings.TrimSpace(string(rune('0'+i/10)) + string(rune('0'+i%10))) }
+
+// TestOwnsItsMemory: a Tool or Lock never shares memory with what its
+// caller passed in. Each case builds one from its input, changes everything
+// the input reaches (mutate.All), and compares the result with its text
+// taken before the change.
+func TestOwnsItsMemory(t *testing.T) {
+	const in = `{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`
+	const out = `{"type":"object","properties":{"ok":{"type":"boolean"}}}`
+	tests := []struct {
+		name  string
+		input func() any // what the caller holds
+		build func(t *testing.T, input any) *Lock
+	}{
+		{"NewLock, schemas as built", func() any {
+			return []Tool{mustTool(t, "a", "A", in, out), mustTool(t, "b", "", in, "")}
+		}, func(t *testing.T, input any) *Lock { return mustLock(t, input.([]Tool)...) }},
+		{"NewLock, schemas the caller wrote", func() any {
+			return []Tool{{Name: "a", InputSchema: json.RawMessage(in), OutputSchema: json.RawMessage(out)}}
+		}, func(t *testing.T, input any) *Lock { return mustLock(t, input.([]Tool)...) }},
+		{"NewTool, a decoded schema", func() any {
+			var m map[string]any
+			if err := json.Unmarshal([]byte(in), &m); err != nil {
+				t.Fatal(err)
+			}
+			return m
+		}, func(t *testing.T, input any) *Lock {
+			tool, err := NewTool("a", "", input, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return mustLock(t, tool)
+		}},
+		{"NewTool, schema text", func() any { return []byte(in) }, func(t *testing.T, input any) *Lock {
+			tool, err := NewTool("a", "", input, json.RawMessage(out))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return mustLock(t, tool)
+		}},
+		{"Parse", func() any {
+			data, err := mustLock(t, mustTool(t, "a", "A", in, out)).Marshal()
+			if err != nil {
+				t.Fatal(err)
+			}
+			return data
+		}, func(t *testing.T, input any) *Lock {
+			l, err := Parse(input.([]byte))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return l
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			input := tt.input()
+			l := tt.build(t, input)
+			before := lockText(l)
+			mutate.All(input)
+			if after := lockText(l); after != before {
+				t.Errorf("the lock changed with its caller's input:\n got %s\nwant %s", after, before)
+			}
+		})
+	}
+}
+
+// lockText is every field of every tool of l, the schemas as text.
+func lockText(l *Lock) string {
+	var b strings.Builder
+	for _, tool := range l.Tools {
+		fmt.Fprintf(&b, "%s %s %q %s %s\n", tool.Name, tool.Digest, tool.Description, tool.InputSchema, tool.OutputSchema)
+	}
+	return b.String()
+}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,11 +15,8 @@ func TestLockAndDiffExampleServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the example server")
 	}
-	dir := t.TempDir()
+	dir := goBuild(t, "../../examples/mcpserver")
 	bin := filepath.Join(dir, "mcpserver")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../examples/mcpserver").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
 	lock := filepath.Join(dir, "selfheal.lock")
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"lock", "--out", lock, "--", bin}, nil, &stdout, &stderr); code != 0 {

@@ -11,7 +11,6 @@ import (
 	"math"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -26,8 +25,7 @@ import (
 
 	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/contract"
-	"github.com/selfheal/selfheal/internal/formatter"
-	"github.com/selfheal/selfheal/issues"
+	"github.com/selfheal/selfheal/internal/loopback"
 	"github.com/selfheal/selfheal/mcp/guard"
 	"github.com/selfheal/selfheal/mcp/guard/redisguard"
 	"github.com/selfheal/selfheal/mcp/proxy"
@@ -83,121 +81,28 @@ var forwarded = []os.Signal{os.Interrupt, syscall.SIGTERM}
 func proxyCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("proxy", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	locale := fs.String("locale", "en", "the language of the messages: a BCP 47 tag or an Accept-Language value")
-	examples := fs.Bool("examples", true, "add a valid example to format expectations")
-	maxIssues := fs.Int("max-issues", formatter.DefaultMaxIssues, "the most issue lines in one validation_error; negative means no cap")
-	maxBytes := fs.Int("max-bytes", formatter.DefaultMaxBytes, "the most bytes of issue lines in one validation_error; negative means no cap")
-	maxValueRunes := fs.Int("max-value-runes", formatter.DefaultMaxValueRunes, "where a value shown to the model is cut, in characters")
-	redact := fs.String("redact", "", "comma-separated field names whose values are never shown, replacing the default list (password, token, secret...); --redact= shows every value")
-	strict := fs.Bool("strict", false, "answer every call whose arguments fail the tool's schema before it reaches the server, for servers that do not validate their own input (a bad call would run); without it a call is forwarded, and explained when the server rejects it")
-	typos := onOff(true)
-	fs.Var(&typos, "typos", "on or off: an undeclared key that is a near miss of a declared one ('dryrun' for 'dryRun') is an issue with a did-you-mean, even when the schema is open, answered before the call reaches the server whatever --strict says")
-	lockfile := fs.String("lockfile", "", "a lockfile (selfheal lock) of the server's tools: validation_errors of changed tools carry <contract_awareness>")
-	maxActive := fs.Int("max-active", 0, "per tool: how many calls may run at the same time (0: any number); more are queued, then answered SERVER_BUSY")
-	maxQueued := fs.Int("max-queued", 0, "per tool, with --max-active: how many calls may wait for a slot (0: unbounded, -1: none)")
-	rate := fs.Float64("rate", 0, "per tool: calls per second admitted on average (0: no limit); more are answered RATE_LIMITED")
-	burst := fs.Int("burst", 0, "per tool, with --rate: how many calls may be admitted at once above the rate (0 means 1)")
-	maxDepth := fs.Int("max-depth", issues.DefaultMaxDepth, "how deeply a call's arguments may nest objects and arrays to be checked: deeper ones are forwarded unchecked, or with --strict answered with too_big; negative means no limit")
-	logPath := fs.String("log", "", "append one JSON line per call the proxy answers to this file (time, tool, codes, paths; never the values sent)")
-	listen := fs.String("listen", "", "serve MCP's Streamable HTTP transport on this address (host:port): in front of --upstream URL, at its path, or of the stdio server COMMAND, one process per session, at "+commandsPath)
-	upstream := fs.String("upstream", "", "with --listen: the URL of the Streamable HTTP MCP server behind the proxy (http://host:port/mcp)")
-	redisURL := fs.String("redis", "", "keep the counters of --max-active and --rate in this Redis (redis://[user:password@]host:port/db), shared by every replica of the proxy; calls beyond --max-active are not queued")
-	redisFail := fs.String("redis-fail", "open", "with --redis, what a call gets while Redis cannot be reached: open (admitted unchecked) or closed (SERVER_BUSY)")
-	redisTimeout := fs.Duration("redis-timeout", defaultRedisTimeout, "with --redis, how long a call waits for Redis before Redis counts as unreachable (then --redis-fail applies); much shorter fails calls Redis answers on a busy machine, and with --redis-fail open admits them unchecked")
-	limitBy := fs.String("limit-by", "", "with --listen: apply the limits per session (session: its Mcp-Session-Id) or per value of a request header (header:NAME, as header:X-Api-Key) rather than per tool for everyone")
-	readTimeout := fs.Duration("read-timeout", defaultReadTimeout, "with --listen: how long a client may take to send a request's body; a slower one is cut")
-	idleTimeout := fs.Duration("idle-timeout", defaultIdleTimeout, "with --listen: how long a kept-alive connection waits for its next request")
-	upstreamTimeout := fs.Duration("upstream-timeout", defaultUpstreamTimeout, "with --upstream: how long the server may stay silent (before its response, or between two parts of a streamed one) before the client gets a JSON-RPC error; a call that streams progress is never cut")
-	bodyMemory := fs.Int("body-memory", defaultBodyMemory>>20, "with --listen: the MiB of request bodies the proxy reads or holds at once, for all clients; a request that does not fit waits, then gets 503")
-	allowedHosts := fs.String("allowed-hosts", "", "with --listen: comma-separated host names the proxy serves, from the Host header (* for any); by default only localhost and loopback addresses when it listens on loopback, any host otherwise")
-	allowedOrigins := fs.String("allowed-origins", "", "with --listen: comma-separated origins (scheme://host[:port]) of web pages that may call the proxy (* for any), beside loopback pages on loopback and the proxy's own")
-	metricsAddr := fs.String("metrics", "", "serve Prometheus metrics at "+metricsPath+" on this address (host:port)")
-	fail := func(format string, a ...any) int {
+	c, err := parseProxyConfig(fs, args)
+	if err != nil {
+		return parseError(err, fs, proxyHelp, stdout, proxyFail(stderr))
+	}
+	return runProxy(c, stdin, stdout, stderr)
+}
+
+// proxyFail writes a usage error of selfheal proxy, one line on stderr,
+// and returns exit status 2.
+func proxyFail(stderr io.Writer) func(format string, a ...any) int {
+	return func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "selfheal proxy: "+format+"\n", a...)
 		return exitUsage
 	}
-	command, err := parseProxyArgs(fs, args)
-	if err != nil {
-		return parseError(err, fs, proxyHelp, stdout, fail)
-	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	var upstreamURL *url.URL
-	switch {
-	case *listen == "" && set["listen"]:
-		return fail("--listen needs an address, as --listen 127.0.0.1:8080")
-	case *listen == "" && set["upstream"]:
-		return fail("--upstream needs --listen ADDR: selfheal proxy --listen ADDR --upstream %s", *upstream)
-	case *listen == "" && set["limit-by"]:
-		return fail("--limit-by needs --listen: over stdio the proxy has one client")
-	case *listen == "" && (set["allowed-hosts"] || set["allowed-origins"]):
-		return fail("--allowed-hosts and --allowed-origins need --listen: over stdio there is no Host or Origin")
-	case *listen == "" && (set["read-timeout"] || set["idle-timeout"] || set["body-memory"]):
-		return fail("--read-timeout, --idle-timeout and --body-memory need --listen: over stdio there is no connection to bound")
-	case !set["upstream"] && set["upstream-timeout"]:
-		return fail("--upstream-timeout needs --upstream URL")
-	case *readTimeout <= 0 || *idleTimeout <= 0 || *upstreamTimeout <= 0:
-		return fail("--read-timeout, --idle-timeout and --upstream-timeout must be positive durations, as 30s")
-	case *bodyMemory < 1 || *bodyMemory > 1<<20:
-		return fail("--body-memory must be between 1 and 1048576 MiB, not %d", *bodyMemory)
-	case *listen == "" && len(command) == 0:
-		return fail("no server command: %s", strings.TrimPrefix(proxyUsage, "usage: "))
-	case *listen != "" && set["upstream"] && len(command) > 0:
-		return fail("--upstream and a server command exclude each other: the proxy is in front of one server")
-	case *listen != "" && set["upstream"]:
-		u, err := url.Parse(*upstream)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fail("--upstream must be an absolute http or https URL, as http://127.0.0.1:3000/mcp, not %q", *upstream)
-		}
-		upstreamURL = u
-	case *listen != "" && len(command) == 0:
-		return fail("--listen needs --upstream URL or a server command: selfheal proxy --listen ADDR --upstream URL, or selfheal proxy --listen ADDR COMMAND")
-	}
-	limitKey, err := parseLimitBy(*limitBy)
-	if err != nil {
-		return fail("%v", err)
-	}
-	if *redisFail != "open" && *redisFail != "closed" {
-		return fail("--redis-fail must be open or closed, not %q", *redisFail)
-	}
-	if set["redis-fail"] && *redisURL == "" {
-		return fail("--redis-fail needs --redis URL")
-	}
-	if set["redis-timeout"] && *redisURL == "" {
-		return fail("--redis-timeout needs --redis URL")
-	}
-	if *redisTimeout <= 0 {
-		return fail("--redis-timeout must be a positive duration, as 500ms, not %v", *redisTimeout)
-	}
-	var redisOpts *redis.Options
-	if *redisURL != "" {
-		o, err := redis.ParseURL(*redisURL)
-		if err != nil {
-			return fail("--redis %q: %s", *redisURL, strings.TrimPrefix(oneLine(err), "redis: "))
-		}
-		// go-redis itself stops at the limiter's deadline, and reaches
-		// Redis again on the first call after an outage.
-		o.ContextTimeoutEnabled = true
-		o.Dialer = redisguard.Dialer(redis.NewDialer(o))
-		redisOpts = o
-		if set["max-queued"] {
-			return fail("--max-queued cannot be used with --redis: the limits kept in Redis have no queue, a call beyond --max-active is answered SERVER_BUSY at once")
-		}
-		if !set["max-active"] && !set["rate"] {
-			return fail("--redis keeps the counters of --max-active and --rate: set one of them")
-		}
-	}
+}
 
-	engineOpts := []selfheal.Option{
-		selfheal.WithLocale(*locale),
-		selfheal.WithExamples(*examples),
-		selfheal.WithMaxIssues(*maxIssues),
-		selfheal.WithMaxBytes(*maxBytes),
-		selfheal.WithMaxValueRunes(*maxValueRunes),
-	}
-	if set["redact"] {
-		engineOpts = append(engineOpts, selfheal.WithRedact(splitList(*redact)...))
-	}
+// runProxy builds the proxy c describes and runs it: over stdio, or
+// listening until a signal stops it. What c names and only the build can
+// check (a lockfile, the call log's file, the server's executable, the
+// metrics address) fails as the flags do, one line and exit 2.
+func runProxy(c *proxyConfig, stdin io.Reader, stdout, stderr io.Writer) int {
+	fail := proxyFail(stderr)
 	// Everything written on stderr by the proxy and, when stderr is not a
 	// file the child can share, by exec's copy of the child's stderr goes
 	// through one lock so that lines do not interleave mid-line.
@@ -205,69 +110,22 @@ func proxyCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	if _, ok := stderr.(*os.File); !ok {
 		errOut = &lockedWriter{w: stderr}
 	}
-	opts := []proxy.Option{
-		proxy.WithEngine(selfheal.New(engineOpts...)),
-		proxy.WithTypos(bool(typos)),
-		proxy.WithStrict(*strict),
-		proxy.WithMaxDepth(*maxDepth),
-	}
-	if *lockfile != "" {
-		l, err := contract.ReadFile(*lockfile)
-		if err != nil {
-			return fail("%v", oneLine(err))
-		}
-		opts = append(opts, proxy.WithContract(l))
-	}
 	logger := slog.New(slog.NewTextHandler(errOut, nil)).With("component", "selfheal proxy")
-	if set["max-active"] || set["max-queued"] || set["rate"] || set["burst"] {
-		l := guard.Limits{MaxActive: *maxActive, MaxQueued: *maxQueued, Rate: *rate, Burst: *burst}
-		if err := checkLimits(l); err != nil {
-			return fail("%v", err)
-		}
-		if redisOpts == nil {
-			opts = append(opts, proxy.WithGuard(l))
-		} else {
-			l.MaxQueued = guard.NoQueue
-			redis.SetLogger(newRedisLog(logger)) // go-redis's own lines, for the whole process
-			client := redis.NewClient(redisOpts)
-			defer client.Close()
-			lim, err := redisguard.New(client, l,
-				redisguard.WithFailClosed(*redisFail == "closed"),
-				redisguard.WithTimeout(*redisTimeout),
-				redisguard.WithLogger(logger))
-			if err != nil {
-				return fail("%v", oneLine(err))
-			}
-			opts = append(opts, proxy.WithLimiter(lim))
-		}
+	opts, closeAll, err := c.options(logger)
+	defer closeAll()
+	if err != nil {
+		return fail("%s", oneLine(err))
 	}
-	if limitKey != nil {
-		opts = append(opts, proxy.WithLimitBy(limitKey))
-	}
-	if set["allowed-hosts"] {
-		opts = append(opts, proxy.WithAllowedHosts(splitList(*allowedHosts)...))
-	}
-	if set["allowed-origins"] {
-		opts = append(opts, proxy.WithAllowedOrigins(splitList(*allowedOrigins)...))
-	}
-	if *listen != "" && !set["allowed-hosts"] && !loopbackAddr(*listen) {
-		fmt.Fprintf(errOut, "selfheal proxy: --listen %s is reachable from other machines and serves any Host: a web page can reach it by DNS rebinding; name the hosts it serves with --allowed-hosts\n", *listen)
-	}
-	if *logPath != "" {
-		f, err := os.OpenFile(*logPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-		if err != nil {
-			return fail("%v", err)
-		}
-		defer f.Close()
-		opts = append(opts, proxy.WithCallLog(f))
+	if c.listen != "" && c.allowedHosts == nil && !loopbackAddr(c.listen) {
+		fmt.Fprintf(errOut, "selfheal proxy: --listen %s is reachable from other machines and serves any Host: a web page can reach it by DNS rebinding; name the hosts it serves with --allowed-hosts\n", c.listen)
 	}
 	var metrics *proxyMetrics
-	if *metricsAddr != "" {
+	if c.metrics != "" {
 		metrics = newProxyMetrics()
 		opts = append(opts, proxy.WithObserver(metrics.observe))
 	}
-	if upstreamURL != nil {
-		transport := timedTransport(http.DefaultTransport.(*http.Transport), *upstreamTimeout)
+	if c.upstream != nil {
+		transport := timedTransport(http.DefaultTransport.(*http.Transport), c.upstreamTimeout)
 		if metrics != nil {
 			transport = metrics.transport(transport)
 		}
@@ -276,17 +134,17 @@ func proxyCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	opts = append(opts, proxy.WithLogger(logger))
 	p, err := proxy.New(opts...)
 	if err != nil {
-		return fail("%v", oneLine(err))
+		return fail("%s", oneLine(err))
 	}
-	if *listen != "" && upstreamURL == nil {
+	if c.listen != "" && c.upstream == nil {
 		// Every session starts the command: one that cannot be found is
 		// the operator's error now, not each client's later.
-		if _, err := exec.LookPath(command[0]); err != nil {
-			return fail("cannot start %q: %s", command[0], startError(err))
+		if _, err := exec.LookPath(c.command[0]); err != nil {
+			return fail("cannot start %q: %s", c.command[0], startError(err))
 		}
 	}
 	if metrics != nil {
-		ln, err := net.Listen("tcp", *metricsAddr)
+		ln, err := net.Listen("tcp", c.metrics)
 		if err != nil {
 			return fail("--metrics: %v", oneLine(err))
 		}
@@ -299,26 +157,103 @@ func proxyCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		defer srv.Close()
 		fmt.Fprintf(errOut, "selfheal proxy: metrics on http://%s%s\n", ln.Addr(), metricsPath)
 	}
-	limits := serveLimits{readTimeout: *readTimeout, idleTimeout: *idleTimeout, bodyMemory: int64(*bodyMemory) << 20}
+	limits := c.serve
 	switch {
-	case *listen == "":
-		return runChild(p, command, stdin, stdout, errOut)
-	case upstreamURL != nil:
-		path := upstreamURL.Path
+	case c.listen == "":
+		return runChild(p, c.command, stdin, stdout, errOut)
+	case c.upstream != nil:
+		path := c.upstream.Path
 		if path == "" {
 			path = "/"
 		}
 		limits.maxConns = maxConns(0)
-		return serveHTTP(*listen, path, p.HTTPHandler(upstreamURL), nil, limits, errOut)
+		return serveHTTP(c.listen, path, p.HTTPHandler(c.upstream), nil, limits, errOut)
 	default:
 		limits.maxConns = maxConns(maxCommandSessions)
 		cmds := p.Commands(func() *exec.Cmd {
-			cmd := exec.Command(command[0], command[1:]...)
+			cmd := exec.Command(c.command[0], c.command[1:]...)
 			cmd.Stderr = errOut
 			return cmd
 		})
-		return serveHTTP(*listen, commandsPath, cmds, cmds.Close, limits, errOut)
+		return serveHTTP(c.listen, commandsPath, cmds, cmds.Close, limits, errOut)
 	}
+}
+
+// options are the proxy's options for what the engine says, the contract,
+// the limits, the Host and Origin rules and the call log. It opens the
+// lockfile, the call log and the Redis client c names; closeAll, never
+// nil, closes what it opened, after the proxy has run or when err says
+// why it cannot.
+func (c *proxyConfig) options(logger *slog.Logger) (opts []proxy.Option, closeAll func(), err error) {
+	var closers []io.Closer
+	closeAll = func() {
+		for _, cl := range closers {
+			cl.Close()
+		}
+	}
+	engineOpts := []selfheal.Option{
+		selfheal.WithLocale(c.locale),
+		selfheal.WithExamples(c.examples),
+		selfheal.WithMaxIssues(c.maxIssues),
+		selfheal.WithMaxBytes(c.maxBytes),
+		selfheal.WithMaxValueRunes(c.maxValueRunes),
+	}
+	if c.redact != nil {
+		engineOpts = append(engineOpts, selfheal.WithRedact(c.redact...))
+	}
+	opts = []proxy.Option{
+		proxy.WithEngine(selfheal.New(engineOpts...)),
+		proxy.WithTypos(c.typos),
+		proxy.WithStrict(c.strict),
+		proxy.WithMaxDepth(c.maxDepth),
+	}
+	if c.lockfile != "" {
+		l, err := contract.ReadFile(c.lockfile)
+		if err != nil {
+			return nil, closeAll, err
+		}
+		opts = append(opts, proxy.WithContract(l))
+	}
+	switch {
+	case c.limits == nil:
+	case c.redisURL == "":
+		opts = append(opts, proxy.WithGuard(*c.limits))
+	default:
+		o, err := redisOptions(c.redisURL)
+		if err != nil {
+			return nil, closeAll, err
+		}
+		redis.SetLogger(newRedisLog(logger)) // go-redis's own lines, for the whole process
+		client := redis.NewClient(o)
+		closers = append(closers, client)
+		lim, err := redisguard.New(client, *c.limits,
+			redisguard.WithFailClosed(c.redisFailClosed),
+			redisguard.WithTimeout(c.redisTimeout),
+			redisguard.WithLogger(logger))
+		if err != nil {
+			return nil, closeAll, err
+		}
+		opts = append(opts, proxy.WithLimiter(lim))
+	}
+	if c.limitHeader != "" {
+		name := c.limitHeader
+		opts = append(opts, proxy.WithLimitBy(func(r *http.Request) string { return r.Header.Get(name) }))
+	}
+	if c.allowedHosts != nil {
+		opts = append(opts, proxy.WithAllowedHosts(c.allowedHosts...))
+	}
+	if c.allowedOrigins != nil {
+		opts = append(opts, proxy.WithAllowedOrigins(c.allowedOrigins...))
+	}
+	if c.logPath != "" {
+		f, err := os.OpenFile(c.logPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		if err != nil {
+			return nil, closeAll, err
+		}
+		closers = append(closers, f)
+		opts = append(opts, proxy.WithCallLog(f))
+	}
+	return opts, closeAll, nil
 }
 
 // loopbackAddr reports whether a listen address (host:port) is on this
@@ -329,11 +264,7 @@ func loopbackAddr(addr string) bool {
 	if err != nil {
 		return false
 	}
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return loopback.Host(host)
 }
 
 // parseProxyArgs parses the proxy's flags at the head of args and returns
@@ -388,35 +319,6 @@ func isSwitchValue(fs *flag.FlagSet, arg, next string) bool {
 		return true
 	}
 	return false
-}
-
-// parseLimitBy reads --limit-by: the function giving the value of a
-// request the limits are kept per, or nil for none.
-func parseLimitBy(s string) (func(*http.Request) string, error) {
-	switch {
-	case s == "":
-		return nil, nil
-	case s == "session":
-		return func(r *http.Request) string { return r.Header.Get("Mcp-Session-Id") }, nil
-	case strings.HasPrefix(s, "header:") && validHeaderName(strings.TrimPrefix(s, "header:")):
-		name := http.CanonicalHeaderKey(strings.TrimPrefix(s, "header:"))
-		return func(r *http.Request) string { return r.Header.Get(name) }, nil
-	}
-	return nil, fmt.Errorf("--limit-by must be session or header:NAME (as header:X-Api-Key), not %q", s)
-}
-
-// validHeaderName reports whether s is a header name: one or more token
-// characters (RFC 9110).
-func validHeaderName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range []byte(s) {
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
-			return false
-		}
-	}
-	return true
 }
 
 // serveHTTP serves h at path on addr (404 elsewhere) until SIGINT or

@@ -26,6 +26,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/selfheal/selfheal/internal/redistest"
+	"github.com/selfheal/selfheal/internal/syncbuf"
 )
 
 // callTimeout bounds every call of these tests: a call that takes longer
@@ -34,7 +35,10 @@ const callTimeout = 60 * time.Second
 
 // TestProxyHTTPUsage: the flags of the HTTP proxy, its limits kept in
 // Redis and its metrics, used wrongly, are one line on standard error and
-// exit 2, before anything listens or starts.
+// exit 2, before anything listens or starts. TestParseProxyConfig has
+// every misuse the arguments alone show; these are the ones only the
+// build finds (a server, an address), and two of the others, through the
+// command.
 func TestProxyHTTPUsage(t *testing.T) {
 	up := "http://127.0.0.1:1/mcp"
 	tests := []struct {
@@ -43,30 +47,7 @@ func TestProxyHTTPUsage(t *testing.T) {
 		stderr string // the whole line
 	}{
 		{"upstream without listen", []string{"--upstream", up}, "selfheal proxy: --upstream needs --listen ADDR: selfheal proxy --listen ADDR --upstream " + up},
-		{"upstream without listen, with command", []string{"--upstream", up, "--", "x"}, "selfheal proxy: --upstream needs --listen ADDR: selfheal proxy --listen ADDR --upstream " + up},
-		{"empty listen", []string{"--listen=", "--upstream", up}, "selfheal proxy: --listen needs an address, as --listen 127.0.0.1:8080"},
-		{"listen alone", []string{"--listen", "127.0.0.1:0"}, "selfheal proxy: --listen needs --upstream URL or a server command: selfheal proxy --listen ADDR --upstream URL, or selfheal proxy --listen ADDR COMMAND"},
-		{"upstream and command", []string{"--listen", "127.0.0.1:0", "--upstream", up, "--", "x"}, "selfheal proxy: --upstream and a server command exclude each other: the proxy is in front of one server"},
-		{"upstream and command, no --", []string{"--listen", "127.0.0.1:0", "--upstream", up, "x"}, "selfheal proxy: --upstream and a server command exclude each other: the proxy is in front of one server"},
-		{"upstream not http", []string{"--listen", "127.0.0.1:0", "--upstream", "ftp://h/mcp"}, `selfheal proxy: --upstream must be an absolute http or https URL, as http://127.0.0.1:3000/mcp, not "ftp://h/mcp"`},
-		{"upstream relative", []string{"--listen", "127.0.0.1:0", "--upstream", "/mcp"}, `selfheal proxy: --upstream must be an absolute http or https URL, as http://127.0.0.1:3000/mcp, not "/mcp"`},
-		{"upstream unparsable", []string{"--listen", "127.0.0.1:0", "--upstream", "http://[::1"}, `selfheal proxy: --upstream must be an absolute http or https URL, as http://127.0.0.1:3000/mcp, not "http://[::1"`},
-		{"limit-by over stdio", []string{"--limit-by", "session", "--", "x"}, "selfheal proxy: --limit-by needs --listen: over stdio the proxy has one client"},
-		{"allowed hosts over stdio", []string{"--allowed-hosts", "a.example", "--", "x"}, "selfheal proxy: --allowed-hosts and --allowed-origins need --listen: over stdio there is no Host or Origin"},
-		{"limit-by unknown", []string{"--listen", "127.0.0.1:0", "--limit-by", "ip", "--upstream", up}, `selfheal proxy: --limit-by must be session or header:NAME (as header:X-Api-Key), not "ip"`},
-		{"limit-by no header", []string{"--listen", "127.0.0.1:0", "--limit-by", "header:", "--upstream", up}, `selfheal proxy: --limit-by must be session or header:NAME (as header:X-Api-Key), not "header:"`},
-		{"limit-by bad header", []string{"--listen", "127.0.0.1:0", "--limit-by", "header:X Key", "--upstream", up}, `selfheal proxy: --limit-by must be session or header:NAME (as header:X-Api-Key), not "header:X Key"`},
-		{"redis-fail unknown", []string{"--redis", "redis://127.0.0.1:1", "--rate", "1", "--redis-fail", "maybe", "--", "x"}, `selfheal proxy: --redis-fail must be open or closed, not "maybe"`},
-		{"redis-fail without redis", []string{"--redis-fail", "closed", "--rate", "1", "--", "x"}, "selfheal proxy: --redis-fail needs --redis URL"},
-		{"redis-timeout without redis", []string{"--redis-timeout", "1s", "--rate", "1", "--", "x"}, "selfheal proxy: --redis-timeout needs --redis URL"},
-		{"redis-timeout zero", []string{"--redis", "redis://127.0.0.1:1", "--redis-timeout", "0s", "--rate", "1", "--", "x"}, "selfheal proxy: --redis-timeout must be a positive duration, as 500ms, not 0s"},
-		{"redis-timeout negative", []string{"--redis", "redis://127.0.0.1:1", "--redis-timeout=-1s", "--rate", "1", "--", "x"}, "selfheal proxy: --redis-timeout must be a positive duration, as 500ms, not -1s"},
 		{"redis bad scheme", []string{"--redis", "http://127.0.0.1:6379", "--rate", "1", "--", "x"}, `selfheal proxy: --redis "http://127.0.0.1:6379": invalid URL scheme: http`},
-		{"redis bad db", []string{"--redis", "redis://127.0.0.1:6379/x", "--rate", "1", "--", "x"}, `selfheal proxy: --redis "redis://127.0.0.1:6379/x": invalid database number: "x"`},
-		{"redis with max-queued", []string{"--redis", "redis://127.0.0.1:1", "--max-active", "1", "--max-queued", "5", "--", "x"}, "selfheal proxy: --max-queued cannot be used with --redis: the limits kept in Redis have no queue, a call beyond --max-active is answered SERVER_BUSY at once"},
-		{"redis with max-queued -1", []string{"--redis", "redis://127.0.0.1:1", "--max-active", "1", "--max-queued=-1", "--", "x"}, "selfheal proxy: --max-queued cannot be used with --redis: the limits kept in Redis have no queue, a call beyond --max-active is answered SERVER_BUSY at once"},
-		{"redis without limits", []string{"--redis", "redis://127.0.0.1:1", "--", "x"}, "selfheal proxy: --redis keeps the counters of --max-active and --rate: set one of them"},
-		{"redis, bad rate", []string{"--redis", "redis://127.0.0.1:1", "--rate=-1", "--", "x"}, "selfheal proxy: --rate must be 0 (no limit) or a positive number of calls per second, not -1"},
 		{"listen, command not found", []string{"--listen", "127.0.0.1:0", "--", "nosuch-selfheal-server"}, `selfheal proxy: cannot start "nosuch-selfheal-server": executable file not found in $PATH`},
 		{"listen, no such path", []string{"--listen", "127.0.0.1:0", "--", "./nosuch"}, `selfheal proxy: cannot start "./nosuch": no such file or directory`},
 		{"listen, command not found, no --", []string{"--listen", "127.0.0.1:0", "nosuch-selfheal-server", "--port", "3"}, `selfheal proxy: cannot start "nosuch-selfheal-server": executable file not found in $PATH`},
@@ -115,31 +96,6 @@ func TestProxyHTTPUsage(t *testing.T) {
 	}
 }
 
-// TestParseLimitBy: session is the Mcp-Session-Id header, header:NAME the
-// named header, whatever its case.
-func TestParseLimitBy(t *testing.T) {
-	r := httptest.NewRequest("POST", "/mcp", nil)
-	r.Header.Set("Mcp-Session-Id", "s1")
-	r.Header.Set("X-Api-Key", "k1")
-	for _, tt := range []struct{ flag, want string }{
-		{"session", "s1"},
-		{"header:X-Api-Key", "k1"},
-		{"header:x-api-key", "k1"},
-		{"header:Authorization", ""},
-	} {
-		f, err := parseLimitBy(tt.flag)
-		if err != nil {
-			t.Fatalf("%s: %v", tt.flag, err)
-		}
-		if got := f(r); got != tt.want {
-			t.Errorf("%s: %q, want %q", tt.flag, got, tt.want)
-		}
-	}
-	if f, err := parseLimitBy(""); f != nil || err != nil {
-		t.Errorf("empty: %v, %v", f != nil, err)
-	}
-}
-
 // TestLabelSet: a label keeps its first values, then is "other".
 func TestLabelSet(t *testing.T) {
 	s := newLabelSet(2)
@@ -163,11 +119,7 @@ func TestProxyHTTP(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("signals and /proc")
 	}
-	dir := t.TempDir()
-	build := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "../../examples/mcpserver", ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	dir := goBuild(t, "../../examples/mcpserver", ".")
 	bin := httpBinaries{filepath.Join(dir, "selfheal"), filepath.Join(dir, "mcpserver")}
 
 	t.Run("metrics over stdio", func(t *testing.T) { testMetricsStdio(t, bin) })
@@ -189,36 +141,19 @@ const nearMissCallLine = `{"jsonrpc":"2.0","id":6,"method":"tools/call","params"
 // it: call sends a line and returns the answer.
 type metricsSession struct {
 	*watched
-	url   string
-	stdin io.WriteCloser
-	call  func(line string) string
+	lineClient
+	url string
 }
 
 // startMetricsSession starts cmd, a selfheal proxy --metrics 127.0.0.1:0
 // over stdio, and initializes its MCP session.
 func startMetricsSession(t *testing.T, cmd *exec.Cmd) *metricsSession {
 	t.Helper()
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	client := pipeClient(t, cmd)
 	p := startWatched(t, cmd)
-	m := &metricsSession{watched: p, url: p.waitLine(t, "selfheal proxy: metrics on "), stdin: stdin}
-	lines := make(chan string, 100)
-	go readLines(stdout, lines)
-	m.call = func(line string) string {
-		t.Helper()
-		if _, err := io.WriteString(stdin, line+"\n"); err != nil {
-			t.Fatal(err)
-		}
-		return recvLine(t, lines)
-	}
+	m := &metricsSession{watched: p, lineClient: client, url: p.waitLine(t, "selfheal proxy: metrics on ")}
 	m.call(initializeLine)
-	io.WriteString(stdin, initializedLine+"\n")
+	m.send(initializedLine)
 	return m
 }
 
@@ -365,7 +300,7 @@ func testCommandsHTTP(t *testing.T, bin httpBinaries) {
 		t.Fatalf("users.create is not listed: %v", tools)
 	}
 	res := callTool(t, cs, "users.create", map[string]any{"name": "A", "emial": "ada@example.com", "role": "admin"})
-	text := resultText(res)
+	text := callText(res)
 	if !res.IsError {
 		t.Errorf("bad call: not an error: %s", text)
 	}
@@ -375,8 +310,8 @@ func testCommandsHTTP(t *testing.T, bin httpBinaries) {
 		}
 	}
 	res = callTool(t, cs, "users.create", map[string]any{"name": "Ada Lovelace", "email": "ada@example.com", "role": "admin"})
-	if res.IsError || strings.Contains(resultText(res), "validation_error") {
-		t.Errorf("valid call: %s", resultText(res))
+	if res.IsError || strings.Contains(callText(res), "validation_error") {
+		t.Errorf("valid call: %s", callText(res))
 	}
 	if err := cs.Close(); err != nil { // DELETE
 		t.Errorf("closing the session: %v", err)
@@ -390,7 +325,7 @@ func testCommandsHTTP(t *testing.T, bin httpBinaries) {
 	// the proxy at once (issue 28).
 	cs3 := connect(t, endpoint, nil)
 	res = callTool(t, cs3, "users.create", map[string]any{"name": "Ada Lovelace", "emial": "ada@example.com", "role": "admin"})
-	if text := resultText(res); !res.IsError || !strings.Contains(text, "did you mean 'email'") {
+	if text := callText(res); !res.IsError || !strings.Contains(text, "did you mean 'email'") {
 		t.Errorf("the first call, never listed: %s", text)
 	}
 	if data, err := os.ReadFile(calls); err != nil || strings.Count(string(data), `"tool":"users.create"`) != 2 {
@@ -527,7 +462,7 @@ func testReplicasRate(t *testing.T, bin httpBinaries) {
 		limited := map[string]int{} // by replica
 		for i := range 8 {
 			res := callTool(t, cs, "echo", map[string]any{"text": fmt.Sprint(when, " ", i)})
-			text := resultText(res)
+			text := callText(res)
 			switch {
 			case !res.IsError && strings.HasPrefix(text, "echo: "):
 				ok++
@@ -553,14 +488,14 @@ func testReplicasRate(t *testing.T, bin httpBinaries) {
 	for i := range 6 {
 		res := callTool(t, cs, "echo", map[string]any{"text": fmt.Sprint("after ", i)})
 		if res.IsError {
-			t.Errorf("call %d with Redis stopped: %s", i, resultText(res))
+			t.Errorf("call %d with Redis stopped: %s", i, callText(res))
 		}
 	}
 	// A bad call the server rejects is still explained by the proxy.
 	res := callTool(t, cs, "echo", map[string]any{"text": ""})
-	if !res.IsError || !strings.Contains(resultText(res), `<validation_error action="echo">`) ||
-		!strings.Contains(resultText(res), "text is required") {
-		t.Errorf("bad call with Redis stopped: %s", resultText(res))
+	if !res.IsError || !strings.Contains(callText(res), `<validation_error action="echo">`) ||
+		!strings.Contains(callText(res), "text is required") {
+		t.Errorf("bad call with Redis stopped: %s", callText(res))
 	}
 
 	// Redis is back, empty: the limits hold from the first call on.
@@ -602,26 +537,10 @@ func testReplicasActive(t *testing.T, bin httpBinaries) {
 	listTools(t, a)
 	listTools(t, b)
 
-	held := make(chan *mcp.CallToolResult, 1)
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
-		defer cancel()
-		res, err := a.CallTool(ctx, &mcp.CallToolParams{Name: "slow", Arguments: map[string]any{"text": "hold"}})
-		if err != nil {
-			res = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
-		}
-		held <- res
-	}()
-	select {
-	case <-up.entered:
-	case res := <-held:
-		t.Fatalf("the slow call was answered before it reached the server: %s", resultText(res))
-	case <-time.After(callTimeout):
-		t.Fatal("the slow call never reached the server")
-	}
+	held := holdCall(t, a, up, "hold")
 
 	res := callTool(t, b, "slow", map[string]any{"text": "second"})
-	text := resultText(res)
+	text := callText(res)
 	if !res.IsError || !strings.Contains(text, "<tool_error") || !strings.Contains(text, "SERVER_BUSY") {
 		t.Errorf("a call through B while A holds the only slot: %s; want SERVER_BUSY", text)
 	}
@@ -633,7 +552,7 @@ func testReplicasActive(t *testing.T, bin httpBinaries) {
 	select {
 	case res := <-held:
 		if res.IsError {
-			t.Errorf("the slow call: %s", resultText(res))
+			t.Errorf("the slow call: %s", callText(res))
 		}
 	case <-time.After(callTimeout):
 		t.Fatal("the slow call hangs")
@@ -645,10 +564,36 @@ func testReplicasActive(t *testing.T, bin httpBinaries) {
 		if !res.IsError {
 			break
 		}
-		if !strings.Contains(resultText(res), "SERVER_BUSY") || time.Now().After(deadline) {
-			t.Fatalf("a call through B once the slot is free: %s", resultText(res))
+		if !strings.Contains(callText(res), "SERVER_BUSY") || time.Now().After(deadline) {
+			t.Fatalf("a call through B once the slot is free: %s", callText(res))
 		}
 	}
+}
+
+// holdCall calls the upstream's slow tool through cs with text, and
+// returns once the call has reached the upstream, which holds it until
+// up.open: the channel gets the call's result then (a failed call as an
+// error result with the error's text).
+func holdCall(t *testing.T, cs *mcp.ClientSession, up *upstream, text string) <-chan *mcp.CallToolResult {
+	t.Helper()
+	held := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "slow", Arguments: map[string]any{"text": text}})
+		if err != nil {
+			res = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
+		}
+		held <- res
+	}()
+	select {
+	case <-up.entered:
+	case res := <-held:
+		t.Fatalf("the slow call was answered before it reached the server: %s", callText(res))
+	case <-time.After(callTimeout):
+		t.Fatal("the slow call never reached the server")
+	}
+	return held
 }
 
 // testGracefulShutdown: at SIGTERM the proxy stops taking connections, but
@@ -661,23 +606,7 @@ func testGracefulShutdown(t *testing.T, bin httpBinaries) {
 	defer cs.Close()
 	listTools(t, cs)
 
-	held := make(chan *mcp.CallToolResult, 1)
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
-		defer cancel()
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "slow", Arguments: map[string]any{"text": "in flight"}})
-		if err != nil {
-			res = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
-		}
-		held <- res
-	}()
-	select {
-	case <-up.entered:
-	case res := <-held:
-		t.Fatalf("the slow call was answered before it reached the server: %s", resultText(res))
-	case <-time.After(callTimeout):
-		t.Fatal("the slow call never reached the server")
-	}
+	held := holdCall(t, cs, up, "in flight")
 	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -702,8 +631,8 @@ func testGracefulShutdown(t *testing.T, bin httpBinaries) {
 	up.open()
 	select {
 	case res := <-held:
-		if res.IsError || resultText(res) != "slow done" {
-			t.Errorf("the call under way at SIGTERM: %s", resultText(res))
+		if res.IsError || callText(res) != "slow done" {
+			t.Errorf("the call under way at SIGTERM: %s", callText(res))
 		}
 	case <-time.After(callTimeout):
 		t.Fatal("the call under way hangs")
@@ -747,7 +676,7 @@ func (lb *balancer) RoundTrip(r *http.Request) (*http.Response, error) {
 // line, for the addresses it prints.
 type watched struct {
 	cmd    *exec.Cmd
-	stderr *syncBuffer
+	stderr *syncbuf.Buffer
 	lines  chan string
 	done   chan struct{} // closed once Wait has returned
 }
@@ -761,7 +690,7 @@ func startWatched(t *testing.T, cmd *exec.Cmd) *watched {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	w := &watched{cmd: cmd, stderr: &syncBuffer{}, lines: make(chan string, 1000), done: make(chan struct{})}
+	w := &watched{cmd: cmd, stderr: &syncbuf.Buffer{}, lines: make(chan string, 1000), done: make(chan struct{})}
 	copied := make(chan struct{})
 	go func() {
 		defer close(copied)
@@ -832,23 +761,6 @@ func (w *watched) signal(t *testing.T, sig os.Signal) int {
 	return w.wait(t)
 }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
-
 // connect opens a go-sdk client session to endpoint over Streamable HTTP.
 func connect(t *testing.T, endpoint string, hc *http.Client) *mcp.ClientSession {
 	t.Helper()
@@ -889,17 +801,6 @@ func callTool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]
 		t.Fatalf("tools/call %s: %v", name, err)
 	}
 	return res
-}
-
-// resultText is the text of a result's content.
-func resultText(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
 }
 
 // get returns the body of a GET of u.
@@ -1082,7 +983,7 @@ func testSilentUpstream(t *testing.T, bin httpBinaries) {
 	case ctx.Err() != nil:
 		t.Fatalf("the call hung until the client's own limit")
 	case err == nil && !res.IsError:
-		t.Errorf("a call the server never answered succeeded: %s", resultText(res))
+		t.Errorf("a call the server never answered succeeded: %s", callText(res))
 	case err != nil && !strings.Contains(err.Error(), "selfheal proxy") && !strings.Contains(err.Error(), "Bad Gateway"):
 		// Before the server's headers, the proxy answers 502 with the
 		// JSON-RPC error, which go-sdk reports by its status; after, the
@@ -1091,7 +992,7 @@ func testSilentUpstream(t *testing.T, bin httpBinaries) {
 	}
 
 	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "ticks", Arguments: map[string]any{}, Meta: mcp.Meta{"progressToken": "t1"}})
-	if err != nil || res.IsError || resultText(res) != "ticked" {
+	if err != nil || res.IsError || callText(res) != "ticked" {
 		t.Errorf("a call streaming progress was cut: %v %v", err, res)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/selfheal/selfheal/internal/loopback"
 )
 
 // WithAllowedHosts sets the Host header values the HTTP proxy (HTTPHandler,
@@ -73,7 +75,7 @@ func (p *Proxy) hostAllowed(host string, onLoopback bool) bool {
 		}
 		return false
 	}
-	return !onLoopback || loopbackName(host)
+	return !onLoopback || loopback.Host(host)
 }
 
 // originAllowed reports whether a request from origin, naming reqHost,
@@ -88,7 +90,7 @@ func (p *Proxy) originAllowed(origin, reqHost string, onLoopback bool) bool {
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 		return false // "null", a file: page, an extension: never by default
 	}
-	if onLoopback && loopbackName(hostname(u.Host)) {
+	if onLoopback && loopback.Host(hostname(u.Host)) {
 		return true
 	}
 	// The proxy's own origin: the page was served under the Host the
@@ -107,8 +109,7 @@ func arrivedOnLoopback(r *http.Request) bool {
 	if err != nil {
 		host = addr.String()
 	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return loopback.Host(host)
 }
 
 // hostname is the host of a Host header value or an allowed host, without
@@ -118,16 +119,6 @@ func hostname(hostport string) string {
 		return h
 	}
 	return strings.TrimSuffix(strings.TrimPrefix(hostport, "["), "]")
-}
-
-// loopbackName reports whether host names this machine: localhost or a
-// loopback IP address (the names go-sdk's servers accept).
-func loopbackName(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // truncate cuts a header value quoted in a refusal: a client may send any.

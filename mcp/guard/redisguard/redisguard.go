@@ -96,7 +96,20 @@ type config struct {
 	timeout    time.Duration
 	log        *slog.Logger
 	slotTTL    time.Duration
+	// afterFunc starts the timer of a held slot's next refresh:
+	// time.AfterFunc, or a test's own, which runs the refreshes when the
+	// test says rather than when a clock does.
+	afterFunc func(time.Duration, func()) timer
 }
+
+// timer is what a held slot uses of a *time.Timer.
+type timer interface {
+	Reset(time.Duration) bool
+	Stop() bool
+}
+
+// afterFunc is time.AfterFunc as a timer.
+func afterFunc(d time.Duration, f func()) timer { return time.AfterFunc(d, f) }
 
 // WithPrefix sets the prefix of the Limiter's keys in Redis, "selfheal" by
 // default. Limiters with different Limits on one Redis need different
@@ -166,7 +179,7 @@ func New(client redis.UniversalClient, l guard.Limits, opts ...Option) (*Limiter
 	if l.MaxQueued > 0 {
 		return nil, errors.New("redisguard: calls beyond MaxActive are not queued; MaxQueued must be 0 or NoQueue")
 	}
-	cfg := config{prefix: defaultPrefix, timeout: defaultTimeout, slotTTL: defaultSlotTTL}
+	cfg := config{prefix: defaultPrefix, timeout: defaultTimeout, slotTTL: defaultSlotTTL, afterFunc: afterFunc}
 	for _, o := range opts {
 		o(&cfg)
 	}

@@ -1,7 +1,6 @@
 package redisguard_test
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/internal/redistest"
+	"github.com/selfheal/selfheal/internal/syncbuf"
 	"github.com/selfheal/selfheal/mcp/guard"
 	"github.com/selfheal/selfheal/mcp/guard/internal/refuse"
 	"github.com/selfheal/selfheal/mcp/guard/redisguard"
@@ -200,29 +200,47 @@ func TestRate(t *testing.T) {
 	}
 }
 
-// The wait is exact, as the in-process guard's: one call every 30 s reads
-// retry_after 30 seconds, not a guess, and a wait under a second reads as
-// a fraction of one, never "1 second". (One call every 0.8 s rather than
-// ten a second, so that a slow machine cannot refill the bucket between
-// the two calls; the in-process guard's tests have the literal texts.)
+// The wait is exact, as the in-process guard's: RetryAfter is the time
+// from the refused call to the bucket's theoretical arrival time (TAT), on
+// Redis's clock; one call every 30 s reads retry_after 30 seconds, not a
+// guess, and a wait under a second reads as a fraction of one, never "1
+// second". The test reads the TAT and Redis's clock around the refused
+// call, so the bounds are exact whatever the machine's speed. At 1.25
+// calls a second a stall of 0.8 s between the two calls refills the
+// bucket: Redis's clock says so, and the pair is tried again.
 func TestRateRetryAfter(t *testing.T) {
 	c := newClient(t, redistest.Start(t))
+	ctx := context.Background()
 	tests := []struct {
-		rate     float64
-		min, max time.Duration // of RetryAfter, the wait in Redis since the first call
-		text     string        // the start of the retry_after element
+		rate float64
+		text string // the start of the retry_after element
 	}{
-		{1.0 / 30, 20 * time.Second, 30 * time.Second, "<retry_after>30 seconds</retry_after>"},
-		{1.25, time.Microsecond, 800 * time.Millisecond, "<retry_after>0."},
+		{1.0 / 30, "<retry_after>30 seconds</retry_after>"},
+		{1.25, "<retry_after>0."},
 	}
 	for _, tt := range tests {
-		lim := newLimiter(t, c, guard.Limits{Rate: tt.rate, Burst: 1}, redisguard.WithPrefix(fmt.Sprint(tt.rate)))
-		if _, te := acquire(t, lim, context.Background(), "k"); te != nil {
-			t.Fatalf("rate %v, first call: %s", tt.rate, te)
-		}
-		_, te := acquire(t, lim, context.Background(), "k")
-		if te == nil || te.Code != envelope.RateLimited || te.RetryAfter < tt.min || te.RetryAfter > tt.max || !strings.Contains(te.String(), tt.text) {
-			t.Errorf("rate %v, second call: %v; want RATE_LIMITED with retry_after in [%v, %v], written %s", tt.rate, te, tt.min, tt.max, tt.text)
+		for try := 0; ; try++ {
+			prefix := fmt.Sprint(tt.rate, "-", try)
+			lim := newLimiter(t, c, guard.Limits{Rate: tt.rate, Burst: 1}, redisguard.WithPrefix(prefix))
+			if _, te := acquire(t, lim, ctx, "k"); te != nil {
+				t.Fatalf("rate %v, first call: %s", tt.rate, te)
+			}
+			tat, err := c.Get(ctx, rateKey(prefix, "k")).Float64()
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := redisNow(t, c)
+			_, te := acquire(t, lim, ctx, "k")
+			after := redisNow(t, c)
+			if te == nil && float64(before) >= tat && try < 10 {
+				continue // the bucket refilled before the second call
+			}
+			// Burst 1: the wait is the TAT less the time of the call.
+			min, max := time.Duration(tat-float64(after))*time.Microsecond, time.Duration(tat-float64(before))*time.Microsecond
+			if te == nil || te.Code != envelope.RateLimited || te.RetryAfter < min || te.RetryAfter > max || !strings.Contains(te.String(), tt.text) {
+				t.Errorf("rate %v, second call: %v; want RATE_LIMITED with retry_after in [%v, %v], written %s", tt.rate, te, min, max, tt.text)
+			}
+			break
 		}
 	}
 }
@@ -294,58 +312,142 @@ func TestLimitsTogether(t *testing.T) {
 	}
 }
 
-// A replica that crashed with a slot held gives it back after the slot
-// TTL; a replica that holds a slot for longer than the TTL keeps it.
+// A replica that crashed with a slot held gives it back once the slot's
+// TTL has passed; a replica that holds a slot for longer than the TTL
+// keeps it, renewed a TTL past Redis's clock every third of the TTL; a
+// released slot is renewed no more. The test runs the refreshes itself
+// (Refreshes) and moves a slot's expiry to Redis's present (expire) where
+// the TTL would pass, so nothing in it waits for a clock: a slow machine
+// makes it no less true.
 func TestSlotExpiry(t *testing.T) {
 	addr := redistest.Start(t)
+	c := newClient(t, addr)
 	l := guard.Limits{MaxActive: 1}
-	lim := newLimiter(t, newClient(t, addr), l)
+	other := newLimiter(t, c, l) // another replica
 	ctx := context.Background()
+	const ttl = 30 * time.Second // the default
 
 	t.Run("crashed replica", func(t *testing.T) {
 		crashed := redis.NewClient(&redis.Options{Addr: addr, ContextTimeoutEnabled: true})
-		dead := newLimiter(t, crashed, l, redisguard.WithSlotTTL(time.Second))
-		releaseDead, te := acquire(t, dead, ctx, "crash")
-		if te != nil {
-			t.Fatal(te)
-		}
+		key := activeKey("selfheal", "crash")
+		before := redisNow(t, c)
+		_, releaseDead := holdSlot(t, crashed, l, "crash")
+		checkExpiry(t, c, key, before+ttl.Microseconds(), redisNow(t, c)+ttl.Microseconds())
 		crashed.Close() // its connections are gone: no refresh, no release
 		defer releaseDead()
 
-		if _, te := acquire(t, lim, ctx, "crash"); outcome(te) != "SERVER_BUSY" {
+		if _, te := acquire(t, other, ctx, "crash"); outcome(te) != "SERVER_BUSY" {
 			t.Fatalf("while the crashed replica's slot lasts: %v; want SERVER_BUSY", te)
 		}
-		deadline := time.Now().Add(hangBound)
-		for {
-			release, te := acquire(t, lim, ctx, "crash")
-			if te == nil {
-				release()
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("the crashed replica's slot did not come back: %s", te)
-			}
-			time.Sleep(20 * time.Millisecond)
+		expire(t, c, key) // the TTL passes, with no refresh
+		release, te := acquire(t, other, ctx, "crash")
+		if te != nil {
+			t.Fatalf("after the crashed replica's slot expired: %s; want it admitted", te)
 		}
+		release()
 	})
 
 	t.Run("long call", func(t *testing.T) {
-		long := newLimiter(t, newClient(t, addr), l, redisguard.WithSlotTTL(600*time.Millisecond))
-		release, te := acquire(t, long, ctx, "long")
-		if te != nil {
-			t.Fatal(te)
-		}
-		time.Sleep(1500 * time.Millisecond) // 2.5 TTLs: refreshed every 200ms, not expired
-		if _, te := acquire(t, lim, ctx, "long"); outcome(te) != "SERVER_BUSY" {
-			t.Fatalf("while a long call holds the slot: %v; want SERVER_BUSY", te)
+		key := activeKey("selfheal", "long")
+		refreshes, release := holdSlot(t, c, l, "long")
+		for i := range 3 { // three TTLs
+			expire(t, c, key)
+			before := redisNow(t, c)
+			if got := refreshes.Run(); len(got) != 1 || got[0] != ttl/3 {
+				t.Fatalf("refresh %d: the timers due were armed for %v; want one, for %v", i, got, ttl/3)
+			}
+			checkExpiry(t, c, key, before+ttl.Microseconds(), redisNow(t, c)+ttl.Microseconds())
+			if _, te := acquire(t, other, ctx, "long"); outcome(te) != "SERVER_BUSY" {
+				t.Fatalf("refresh %d: while a long call holds the slot: %v; want SERVER_BUSY", i, te)
+			}
 		}
 		release()
-		if release, te := acquire(t, lim, ctx, "long"); te != nil {
+		if got := refreshes.Run(); len(got) != 0 {
+			t.Errorf("after the release: refreshes armed for %v; want none", got)
+		}
+		if release, te := acquire(t, other, ctx, "long"); te != nil {
 			t.Fatalf("after the long call: %s", te)
 		} else {
 			release()
 		}
 	})
+
+	t.Run("slot taken after it expired", func(t *testing.T) {
+		key := activeKey("selfheal", "stalled")
+		refreshes, releaseSlow := holdSlot(t, c, l, "stalled")
+		defer releaseSlow()
+		// The process stalled for a whole TTL: its slot expired, and
+		// another call took it.
+		expire(t, c, key)
+		releaseOther, te := acquire(t, other, ctx, "stalled")
+		if te != nil {
+			t.Fatalf("after the slot expired: %s; want it admitted", te)
+		}
+		defer releaseOther()
+		if got := refreshes.Run(); len(got) != 1 {
+			t.Fatalf("the timers due were armed for %v; want one", got)
+		}
+		if n, err := c.ZCard(ctx, key).Result(); err != nil || n != 1 {
+			t.Errorf("slots after the late refresh: %d, %v; want 1 (the expired slot is not brought back)", n, err)
+		}
+		if got := refreshes.Run(); len(got) != 0 {
+			t.Errorf("a slot found gone is refreshed again: armed for %v", got)
+		}
+	})
+}
+
+// holdSlot takes a slot of key on a new replica (a Limiter of l on c)
+// whose refreshes the test runs, and returns them and the slot's release.
+func holdSlot(t *testing.T, c *redis.Client, l guard.Limits, key string) (*redisguard.Refreshes, func()) {
+	t.Helper()
+	refreshes := &redisguard.Refreshes{}
+	lim := newLimiter(t, c, l, redisguard.WithRefreshes(refreshes))
+	release, te := acquire(t, lim, context.Background(), key)
+	if te != nil {
+		t.Fatal(te)
+	}
+	return refreshes, release
+}
+
+// redisNow is Redis's clock, in microseconds since the epoch, as the
+// scripts read it.
+func redisNow(t *testing.T, c *redis.Client) int64 {
+	t.Helper()
+	now, err := c.Time(context.Background()).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return now.UnixMicro()
+}
+
+// checkExpiry fails t unless the one slot under key expires, on Redis's
+// clock, between min and max microseconds since the epoch.
+func checkExpiry(t *testing.T, c *redis.Client, key string, min, max int64) {
+	t.Helper()
+	slots, err := c.ZRangeWithScores(context.Background(), key, 0, -1).Result()
+	if err != nil || len(slots) != 1 {
+		t.Fatalf("slots under %s: %v, %v; want one", key, slots, err)
+	}
+	if at := int64(slots[0].Score); at < min || at > max {
+		t.Errorf("the slot expires at %d µs; want in [%d, %d]", at, min, max)
+	}
+}
+
+// expire moves the expiry of every slot under key to Redis's present, as
+// a TTL passing without a refresh would.
+func expire(t *testing.T, c *redis.Client, key string) {
+	t.Helper()
+	ctx := context.Background()
+	holders, err := c.ZRange(ctx, key, 0, -1).Result()
+	if err != nil || len(holders) == 0 {
+		t.Fatalf("slots under %s: %v, %v; want some", key, holders, err)
+	}
+	now := float64(redisNow(t, c))
+	for _, h := range holders {
+		if err := c.ZAddXX(ctx, key, redis.Z{Score: now, Member: h}).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // Calling release twice frees one slot once: the second call does not
@@ -383,9 +485,15 @@ func activeKey(prefix, key string) string {
 	return prefix + ":{" + hex.EncodeToString(sum[:]) + "}:active"
 }
 
+// rateKey is where the rate limit of key keeps its TAT, in µs.
+func rateKey(prefix, key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return prefix + ":{" + hex.EncodeToString(sum[:]) + "}:rate"
+}
+
 func TestKeysHashed(t *testing.T) {
 	c := newClient(t, redistest.Start(t))
-	lim := newLimiter(t, c, guard.Limits{MaxActive: 2, Rate: 1, Burst: 5})
+	lim := newLimiter(t, c, guard.Limits{MaxActive: 2, Rate: 1.0 / 60, Burst: 5})
 	ctx := context.Background()
 	for range 2 {
 		release, te := acquire(t, lim, ctx, secretKey)
@@ -424,10 +532,11 @@ func TestKeysHashed(t *testing.T) {
 		}
 	}
 	// Both keys expire: the rate key when the bucket is full again (two
-	// calls at 1/s: within 2s; the shed call took no token), the active
-	// key with its last slot.
+	// calls at one a minute: within 2 minutes, which no stall of the test
+	// outlasts; the shed call took no token), the active key with its last
+	// slot.
 	for k, max := range map[string]time.Duration{
-		"selfheal:{" + secretKeyHash + "}:rate":   2 * time.Second,
+		"selfheal:{" + secretKeyHash + "}:rate":   2 * time.Minute,
 		"selfheal:{" + secretKeyHash + "}:active": 30 * time.Second,
 	} {
 		if ttl, err := c.PTTL(ctx, k).Result(); err != nil || ttl <= 0 || ttl > max {
@@ -485,7 +594,7 @@ func TestRedisDown(t *testing.T) {
 			// call to a frozen Redis.
 			c := redis.NewClient(&redis.Options{Addr: srv.Addr, ContextTimeoutEnabled: true, ReadTimeout: -1})
 			t.Cleanup(func() { c.Close() })
-			var log syncBuffer
+			var log syncbuf.Buffer
 			lim := newLimiter(t, c, guard.Limits{MaxActive: 1, Rate: 1000},
 				redisguard.WithFailClosed(tt.failClosed),
 				redisguard.WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
@@ -541,9 +650,8 @@ func TestNothingOutlivesFrozenRedis(t *testing.T) {
 	srv := redistest.StartServer(t)
 	c := redis.NewClient(&redis.Options{Addr: srv.Addr, ContextTimeoutEnabled: true, ReadTimeout: -1, WriteTimeout: -1})
 	t.Cleanup(func() { c.Close() })
-	// A slot refreshed every 10ms, so that one refresh is soon waiting on
-	// the frozen Redis.
-	lim := newLimiter(t, c, guard.Limits{MaxActive: 1, Rate: 1000}, redisguard.WithSlotTTL(30*time.Millisecond))
+	var refreshes redisguard.Refreshes
+	lim := newLimiter(t, c, guard.Limits{MaxActive: 1, Rate: 1000}, redisguard.WithRefreshes(&refreshes))
 	ctx := context.Background()
 	held, te := acquire(t, lim, ctx, "k")
 	if te != nil {
@@ -559,6 +667,7 @@ func TestNothingOutlivesFrozenRedis(t *testing.T) {
 		}
 		within(t, "release", release)
 	}
+	go refreshes.Run() // the held slot's refresh, due now
 	waitFor(t, "a refresh of the held slot waiting on Redis", func() bool {
 		return len(goroutines("redisguard.(*slot).refresh")) > 0
 	})
@@ -715,7 +824,7 @@ func TestNoLimits(t *testing.T) {
 	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", ContextTimeoutEnabled: true}) // nothing listens
 	defer c.Close()
 	for _, l := range []guard.Limits{{}, {Rate: 1e6}, {Rate: math.Inf(1), Burst: 3}, {MaxQueued: guard.NoQueue}} {
-		var log syncBuffer
+		var log syncbuf.Buffer
 		lim, err := redisguard.New(c, l, redisguard.WithFailClosed(true), redisguard.WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
 		if err != nil {
 			t.Fatal(err)
@@ -729,23 +838,4 @@ func TestNoLimits(t *testing.T) {
 			t.Errorf("%+v: log: %s", l, log.String())
 		}
 	}
-}
-
-// syncBuffer is a log written by the Limiter's goroutines and read by the
-// test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
 }

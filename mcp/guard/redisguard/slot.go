@@ -16,7 +16,7 @@ type slot struct {
 	holder string
 
 	mu       sync.Mutex
-	timer    *time.Timer
+	timer    timer
 	released bool
 }
 
@@ -25,7 +25,7 @@ type slot struct {
 func (l *Limiter) hold(key, holder string) func() {
 	s := &slot{l: l, key: key, holder: holder}
 	s.mu.Lock() // the timer may fire before it is stored
-	s.timer = time.AfterFunc(l.refreshEvery(), s.refresh)
+	s.timer = l.cfg.afterFunc(l.refreshEvery(), s.refresh)
 	s.mu.Unlock()
 	return s.release
 }

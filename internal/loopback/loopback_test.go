@@ -1,0 +1,29 @@
+package loopback
+
+import "testing"
+
+func TestHost(t *testing.T) {
+	for _, tt := range []struct {
+		host string
+		want bool
+	}{
+		{"localhost", true},
+		{"LocalHost", true},
+		{"127.0.0.1", true},
+		{"127.1.2.3", true},
+		{"::1", true},
+		{"::ffff:127.0.0.1", true},
+		{"", false},
+		{"[::1]", false}, // brackets are the caller's to strip
+		{"127.0.0.1:80", false},
+		{"0.0.0.0", false},
+		{"::", false},
+		{"10.0.0.5", false},
+		{"localhost.example.com", false},
+		{"example.com", false},
+	} {
+		if got := Host(tt.host); got != tt.want {
+			t.Errorf("Host(%q) = %v, want %v", tt.host, got, tt.want)
+		}
+	}
+}
