@@ -62,13 +62,13 @@ func TestRawSchemaErrors(t *testing.T) {
 	}{
 		{"v6", v6err, `<validation_error action="tool">
   <field name="(root)">Unrecognized key. You sent: 'emial'. Expected the object without it.</field>
-  <field name="age">Number too small. You sent: 12. Expected a number of at least 13.</field>
-  <field name="email">Required field is missing. You sent: nothing. Expected a value.</field>
-  <field name="id">Matches none of the 2 alternatives; the closest fails: Wrong type. You sent: a string. Expected an integer.</field>
-  <field name="name">Too short. You sent: a string (1 character). Expected at least 2 characters.</field>
-  <field name="role">Invalid value; did you mean 'admin'? You sent: 'Admin'. Expected one of 'admin', 'member'.</field>
-  <field name="tags">Too many items. You sent: an array (2 items). Expected at most 1 item.</field>
-  <field name="tags[1]">Wrong type. You sent: a number. Expected a string.</field>
+  <field name="age">You sent: 12. Expected a number of at least 13.</field>
+  <field name="email">You sent: nothing. Expected a value.</field>
+  <field name="id">Matches none of the 2 alternatives; the closest fails: You sent: a string. Expected an integer.</field>
+  <field name="name">You sent: a string (1 character). Expected at least 2 characters.</field>
+  <field name="role">Did you mean 'admin'? You sent: 'Admin'. Expected one of 'admin', 'member'.</field>
+  <field name="tags">You sent: an array (2 items). Expected at most 1 item.</field>
+  <field name="tags[1]">You sent: a number. Expected a string.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`},
 		{"v6 wrapped", fmt.Errorf("validate: %w", v6err), ""},

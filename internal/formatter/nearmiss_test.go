@@ -66,13 +66,13 @@ func TestNearMissRequired(t *testing.T) {
 	}{
 		{New(DefaultOptions()), []string{
 			"(root)\tUnrecognized key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores keys it does not declare.",
-			"query\tRequired field is missing; did you mean 'query'? You sent: the unknown key 'q-u-e-r-y'. Expected a string.",
-			"type\tRequired field is missing; did you mean 'type'? You sent: the unknown key 'tpe'. Expected a string.",
+			"query\tMissing; did you mean 'query'? You sent: the unknown key 'q-u-e-r-y'. Expected a string.",
+			"type\tMissing; did you mean 'type'? You sent: the unknown key 'tpe'. Expected a string.",
 		}},
 		{New(Options{Catalog: locales.Match("ja")}), []string{
 			"(root)\t不明なキーです。'dryRun' の間違いではありませんか。送信値: 'dryrun'。期待: そのキー。宣言されていないキーはツールに無視されます。",
-			"query\t必須フィールドがありません。'query' の間違いではありませんか。送信値: 不明なキー 'q-u-e-r-y'。期待: 文字列。",
-			"type\t必須フィールドがありません。'type' の間違いではありませんか。送信値: 不明なキー 'tpe'。期待: 文字列。",
+			"query\t必須です。'query' の間違いではありませんか。送信値: 不明なキー 'q-u-e-r-y'。期待: 文字列。",
+			"type\t必須です。'type' の間違いではありませんか。送信値: 不明なキー 'tpe'。期待: 文字列。",
 		}},
 	} {
 		fields, _ := tc.f.Fields(list)
