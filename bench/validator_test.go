@@ -176,7 +176,7 @@ func appendFloor(dst []byte, ve validator.ValidationErrors) []byte {
 		case "age":
 			dst = append(dst, "  <field name=\"age\">You sent: "...)
 			dst = strconv.AppendInt(dst, int64(fe.Value().(int)), 10)
-			dst = append(dst, ". Expected an integer of at least 18.</field>\n"...)
+			dst = append(dst, ". Expected at least 18.</field>\n"...)
 		case "bio":
 			v := fe.Value().(string)
 			dst = append(dst, "  <field name=\"bio\">You sent: '"...)

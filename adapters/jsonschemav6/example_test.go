@@ -46,7 +46,7 @@ func Example_libraryError() {
 	fmt.Println(selfheal.New(selfheal.WithExamples(false)).Format("rates.set", err))
 	// Output:
 	// <validation_error action="rates.set">
-	//   <field name="rate">You sent: 0.5. Expected a number less than 0.1.</field>
+	//   <field name="rate">You sent: 0.5. Expected less than 0.1.</field>
 	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 	// </validation_error>
 }

@@ -85,10 +85,10 @@ func TestECMAScriptPatterns(t *testing.T) {
 		// patternProperties: which keys a pattern covers, and their values.
 		{`{"patternProperties": {"^(?!x-)[a-z]+$": {"type": "integer"}}, "additionalProperties": false}`,
 			`{"count": 1, "x-trace": 2}`,
-			[]string{`<field name="(root)">Unrecognized key. You sent: 'x-trace'. Expected the object without it.</field>`}},
+			[]string{`<field name="(root)">Unknown key. You sent: 'x-trace'. Expected the object without it.</field>`}},
 		{`{"patternProperties": {"^(?!x-)[a-z]+$": {"type": "integer"}}, "additionalProperties": false}`,
 			`{"count": "1"}`,
-			[]string{`<field name="count">You sent: '1' (a string). Expected an integer: 1, without quotes.</field>`}},
+			[]string{`<field name="count">You sent: '1' (a string). Expected an integer: 1.</field>`}},
 		{`{"patternProperties": {"^\\p{Lu}": {"type": "string"}}}`, `{"École": 1, "école": 1}`,
 			[]string{`<field name="[&quot;École&quot;]">You sent: 1 (a number). Expected a string.</field>`}},
 	} {

@@ -55,7 +55,7 @@ func TestPlansFollowContent(t *testing.T) {
 	for _, m := range []string{"10", "10", "10", "20", "20", "20"} {
 		copy(min, m)
 		small.Minimum = issues.Number(string(min)) // a fresh string each time
-		want := "You sent: 3. Expected a number of at least " + m + "."
+		want := "You sent: 3. Expected at least " + m + "."
 		if got := string(f.AppendLine(nil, &small)); got != want {
 			t.Errorf("got %q\nwant %q", got, want)
 		}

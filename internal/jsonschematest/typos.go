@@ -42,7 +42,7 @@ type TypoCase struct {
 // TypoTable is the near-miss table both adapters must pass.
 var TypoTable = []TypoCase{
 	{Name: "edit_file dryrun", Schema: EditFileSchema, Instance: `{"path":"a","edits":[],"dryrun":true}`,
-		Want: []string{"(root)\tUnrecognized key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores keys it does not declare."},
+		Want: []string{"(root)\tUnknown key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores unknown keys."},
 		Ja:   []string{"(root)\t不明なキーです。'dryRun' の間違いではありませんか。送信値: 'dryrun'。期待: そのキー。宣言されていないキーはツールに無視されます。"},
 		Issues: `[{"code":"unrecognized_keys","path":[],"input":{"path":"a","edits":[],"dryrun":true},"keys":["dryrun"],"allowed":["dryRun"],
 			"check":"near_miss","source":"selfheal:typo"}]`},
@@ -56,14 +56,14 @@ var TypoTable = []TypoCase{
 			{"code":"unrecognized_keys","path":[],"input":{"path":"a","contents":"x"},"keys":["contents"],"allowed":["content"],
 			"check":"near_miss","source":"selfheal:typo"}]`},
 	{Name: "snake case", Schema: EditFileSchema, Instance: `{"path":"a","edits":[],"dry_run":true}`,
-		Want: []string{"(root)\tUnrecognized key; did you mean 'dryRun'? You sent: 'dry_run'. Expected that key: the tool ignores keys it does not declare."}},
+		Want: []string{"(root)\tUnknown key; did you mean 'dryRun'? You sent: 'dry_run'. Expected that key: the tool ignores unknown keys."}},
 	{Name: "upper case", Schema: EditFileSchema, Instance: `{"path":"a","edits":[],"DRYRUN":true}`,
-		Want: []string{"(root)\tUnrecognized key; did you mean 'dryRun'? You sent: 'DRYRUN'. Expected that key: the tool ignores keys it does not declare."}},
+		Want: []string{"(root)\tUnknown key; did you mean 'dryRun'? You sent: 'DRYRUN'. Expected that key: the tool ignores unknown keys."}},
 	// Beyond the edit distance, the same name once case and separators go.
 	{Name: "separators everywhere", Schema: EditFileSchema, Instance: `{"path":"a","edits":[],"d-r-y-r-u-n":true}`,
-		Want: []string{"(root)\tUnrecognized key; did you mean 'dryRun'? You sent: 'd-r-y-r-u-n'. Expected that key: the tool ignores keys it does not declare."}},
+		Want: []string{"(root)\tUnknown key; did you mean 'dryRun'? You sent: 'd-r-y-r-u-n'. Expected that key: the tool ignores unknown keys."}},
 	{Name: "two keys for one name", Schema: EditFileSchema, Instance: `{"path":"a","edits":[],"dryrun":true,"dry_run":false}`,
-		Want: []string{"(root)\tUnrecognized keys; did you mean 'dryRun'? You sent: 'dry_run', 'dryrun'. Expected those keys: the tool ignores keys it does not declare."}},
+		Want: []string{"(root)\tUnknown keys; did you mean 'dryRun'? You sent: 'dry_run', 'dryrun'. Expected those keys: the tool ignores unknown keys."}},
 	{Name: "two in one object", Schema: WriteFileSchema, Instance: `{"pth":"a","contents":"x"}`,
 		Want: []string{
 			"content\tMissing; did you mean 'content'? You sent: the unknown key 'contents'. Expected a string.",
@@ -73,7 +73,7 @@ var TypoTable = []TypoCase{
 	// object's line keeps the first only, and what it stands for.
 	{Name: "optional and required in one object", Schema: SearchSchema, Instance: `{"qurey":"x","dryrun":true}`,
 		Want: []string{
-			"(root)\tUnrecognized key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores keys it does not declare.",
+			"(root)\tUnknown key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores unknown keys.",
 			"query\tMissing; did you mean 'query'? You sent: the unknown key 'qurey'. Expected a string.",
 		},
 		Ja: []string{
@@ -92,7 +92,7 @@ var TypoTable = []TypoCase{
 		Want: []string{"query\tMissing; did you mean 'query'? You sent: the unknown key 'qurey'. Expected a string."},
 		Ja:   []string{"query\t必須です。'query' の間違いではありませんか。送信値: 不明なキー 'qurey'。期待: 文字列。"}},
 	{Name: "optional, open", Schema: SearchSchema, Instance: `{"query":"x","limt":3}`,
-		Want: []string{"(root)\tUnrecognized key; did you mean 'limit'? You sent: 'limt'. Expected that key: the tool ignores keys it does not declare."},
+		Want: []string{"(root)\tUnknown key; did you mean 'limit'? You sent: 'limt'. Expected that key: the tool ignores unknown keys."},
 		Ja:   []string{"(root)\t不明なキーです。'limit' の間違いではありませんか。送信値: 'limt'。期待: そのキー。宣言されていないキーはツールに無視されます。"}},
 	{Name: "required, nested, closed", Schema: `{"type":"object","properties":{"filter":` + SearchSchemaClosed + `},"required":["filter"]}`,
 		Instance: `{"filter":{"qurey":"x"}}`,
@@ -100,7 +100,7 @@ var TypoTable = []TypoCase{
 	{Name: "required, nested, open", Schema: `{"type":"object","properties":{"filter":` + SearchSchema + `},"required":["filter"]}`,
 		Instance: `{"filter":{"qurey":"x","dryrun":true}}`,
 		Want: []string{
-			"filter\tUnrecognized key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores keys it does not declare.",
+			"filter\tUnknown key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores unknown keys.",
 			"filter.query\tMissing; did you mean 'query'? You sent: the unknown key 'qurey'. Expected a string.",
 		},
 		Ja: []string{
@@ -117,7 +117,7 @@ var TypoTable = []TypoCase{
 	// the tool ignores.
 	{Name: "required, two keys for it", Schema: SearchSchema, Instance: `{"qeury":"x","qurey":"y"}`,
 		Want: []string{
-			"(root)\tUnrecognized key; did you mean 'query'? You sent: 'qurey'. Expected that key: the tool ignores keys it does not declare.",
+			"(root)\tUnknown key; did you mean 'query'? You sent: 'qurey'. Expected that key: the tool ignores unknown keys.",
 			"query\tMissing; did you mean 'query'? You sent: the unknown key 'qeury'. Expected a string.",
 		}},
 	// A union's discriminator is a required field of every alternative.
@@ -131,28 +131,28 @@ var TypoTable = []TypoCase{
 	{Name: "near nothing", Schema: EditFileSchema, Instance: `{"path":"a","edits":[],"mode":"x"}`},
 	{Name: "other failures kept", Schema: EditFileSchema, Instance: `{"path":1,"edits":[],"dryrun":true}`,
 		Want: []string{
-			"(root)\tUnrecognized key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores keys it does not declare.",
+			"(root)\tUnknown key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores unknown keys.",
 			"path\tYou sent: 1 (a number). Expected a string.",
 		}},
 	{Name: "nested, valid", Schema: `{"type":"object","properties":{"opts":{"type":"object","properties":{"dryRun":{"type":"boolean"}}}}}`,
 		Instance: `{"opts":{"dryrun":true}}`,
-		Want:     []string{"opts\tUnrecognized key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores keys it does not declare."}},
+		Want:     []string{"opts\tUnknown key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores unknown keys."}},
 	// The missing newText is what 'newtext' stands for.
 	{Name: "nested in items", Schema: EditFileSchema, Instance: `{"path":"a","edits":[{"oldText":"x","newText":"y"},{"oldText":"x","newtext":"y"}]}`,
 		Want: []string{"edits[1].newText\tMissing; did you mean 'newText'? You sent: the unknown key 'newtext'. Expected a string."}},
 	{Name: "through $ref and allOf", Schema: `{"$ref":"#/$defs/args","$defs":{"args":{"allOf":[{"properties":{"dryRun":{}}}],"properties":{"path":{}}}}}`,
 		Instance: `{"path":"a","dryrun":true}`,
-		Want:     []string{"(root)\tUnrecognized key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores keys it does not declare."}},
+		Want:     []string{"(root)\tUnknown key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores unknown keys."}},
 	{Name: "recursive schema", Schema: `{"$ref":"#/$defs/node","$defs":{"node":{"type":"object","properties":{"name":{},"children":{"type":"array","items":{"$ref":"#/$defs/node"}}}}}}`,
 		Instance: `{"name":"a","children":[{"name":"b","children":[{"nmae":"c"}]}]}`,
-		Want:     []string{"children[0].children[0]\tUnrecognized key; did you mean 'name'? You sent: 'nmae'. Expected that key: the tool ignores keys it does not declare."}},
+		Want:     []string{"children[0].children[0]\tUnknown key; did you mean 'name'? You sent: 'nmae'. Expected that key: the tool ignores unknown keys."}},
 	// additionalProperties: false: the library's own line, not a second.
 	{Name: "closed schema", Schema: `{"type":"object","properties":{"path":{"type":"string"},"dryRun":{"type":"boolean"}},"additionalProperties":false}`,
 		Instance: `{"path":"a","dryrun":true}`,
-		Want:     []string{"(root)\tUnrecognized key; did you mean 'dryRun'? You sent: 'dryrun'. Expected only the keys 'dryRun', 'path'."}},
+		Want:     []string{"(root)\tUnknown key; did you mean 'dryRun'? You sent: 'dryrun'. Expected one of 'dryRun', 'path'."}},
 	{Name: "closed by unevaluatedProperties", Schema: `{"$schema":"https://json-schema.org/draft/2020-12/schema","allOf":[{"properties":{"path":{}}}],"properties":{"dryRun":{}},"unevaluatedProperties":false}`,
 		Instance: `{"path":"a","dryrun":true}`,
-		Want:     []string{"(root)\tUnrecognized key; did you mean 'dryRun'? You sent: 'dryrun'. Expected only the keys 'dryRun', 'path'."}},
+		Want:     []string{"(root)\tUnknown key; did you mean 'dryRun'? You sent: 'dryrun'. Expected one of 'dryRun', 'path'."}},
 	// A record: its undeclared keys are entries.
 	{Name: "additionalProperties schema", Schema: `{"type":"object","properties":{"total":{}},"additionalProperties":{"type":"number"}}`,
 		Instance: `{"totals":1}`},

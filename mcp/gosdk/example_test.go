@@ -60,7 +60,7 @@ func Example() {
 	// Output:
 	// isError: true
 	// <validation_error action="users.create">
-	//   <field name="age">You sent: '36' (a string). Expected an integer: 36, without quotes.</field>
+	//   <field name="age">You sent: '36' (a string). Expected an integer: 36.</field>
 	//   <field name="email">Missing; did you mean 'email'? You sent: the unknown key 'emial'. Expected a string.</field>
 	//   <field name="name">You sent: 42 (a number). Expected a string.</field>
 	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>

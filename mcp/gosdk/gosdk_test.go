@@ -118,7 +118,7 @@ func TestValidAndInvalid(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `<validation_error action="search">
-  <field name="limit">You sent: 99. Expected an integer of at most 50.</field>
+  <field name="limit">You sent: 99. Expected at most 50.</field>
   <field name="query">You sent: '' (0 characters). Expected at least 1 character.</field>
   <field name="tags[0]">You sent: 1 (a number). Expected a string.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
@@ -281,8 +281,8 @@ func TestMiddleware(t *testing.T) {
 	}{
 		{"search", map[string]any{"query": "go"}, false, `{"hits":["q=go"],"limit":0}`},
 		{"search", map[string]any{"query": 1, "limit": "3", "extra": true}, true, `<validation_error action="search">
-  <field name="(root)">Unrecognized key. You sent: 'extra'. Expected only the keys 'limit', 'query', 'tags'.</field>
-  <field name="limit">You sent: '3' (a string). Expected an integer: 3, without quotes.</field>
+  <field name="(root)">Unknown key. You sent: 'extra'. Expected one of 'limit', 'query', 'tags'.</field>
+  <field name="limit">You sent: '3' (a string). Expected an integer: 3.</field>
   <field name="query">You sent: 1 (a number). Expected a string.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`},
