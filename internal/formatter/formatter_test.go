@@ -419,7 +419,7 @@ func TestMergedMisspeltKey(t *testing.T) {
 		want string
 	}{
 		{New(DefaultOptions()), `<validation_error action="users.create">
-  <field name="(root)">Unknown key. You sent: 'zzz'. Expected one of 'age', 'name', 'role', and 3 more.</field>
+  <field name="(root)">Unknown key. You sent: 'zzz'. Expected one of 'address', 'age', 'email', 'name', 'role', 'tags'.</field>
   <field name="address">Unknown key. You sent: 'zip'. Expected one of 'city', 'postcode'.</field>
   <field name="address.city">You sent: nothing. Expected a value.</field>
   <field name="email">Missing; did you mean 'email'? You sent: the unknown key 'emial'. Expected a string.</field>
@@ -427,7 +427,7 @@ func TestMergedMisspeltKey(t *testing.T) {
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`},
 		{New(Options{Catalog: locales.Match("ja")}), `<validation_error action="users.create">
-  <field name="(root)">不明なキーです。送信値: 'zzz'。期待: 'age', 'name', 'role'、ほか3件 のいずれか。</field>
+  <field name="(root)">不明なキーです。送信値: 'zzz'。期待: 'address', 'age', 'email', 'name', 'role', 'tags' のいずれか。</field>
   <field name="address">不明なキーです。送信値: 'zip'。期待: 'city', 'postcode' のいずれか。</field>
   <field name="address.city">送信値: なし。期待: 値。</field>
   <field name="email">必須です。'email' の間違いではありませんか。送信値: 不明なキー 'emial'。期待: 文字列。</field>
@@ -453,13 +453,13 @@ func TestMergedMisspeltKey(t *testing.T) {
 	if race.Enabled {
 		return
 	}
-	// Merged lines and the nearest few of a long list allocate nothing once
-	// warm, like every other line.
+	// Merged lines and the nearest few of a long list (more than 10 values)
+	// allocate nothing once warm, like every other line.
 	f = New(DefaultOptions())
 	list = append(list, issues.Issue{Code: issues.InvalidValue, Path: P{"role"}, Input: "admn",
-		Values: []any{"owner", "admin", "member", "viewer", "guest", "billing", "support"}})
+		Values: []any{"owner", "admin", "member", "viewer", "guest", "billing", "support", "auditor", "editor", "reader", "writer", "operator"}})
 	buf := f.AppendValidation(nil, "users.create", list)
-	if !strings.Contains(string(buf), "Expected one of 'admin', 'owner', 'member', and 4 more.") {
+	if !strings.Contains(string(buf), "Expected one of 'admin', 'reader', 'owner', and 9 more.") {
 		t.Errorf("the long list is not cut to the nearest:\n%s", buf)
 	}
 	if n := testing.AllocsPerRun(200, func() { buf = f.AppendValidation(buf[:0], "users.create", list) }); n != 0 {
