@@ -152,7 +152,7 @@ var wantRawV5 = [2]string{`<validation_error action="own">
 
 // wantSchema are the answers to ownArgs through either adapter's Schema.
 var wantSchema = [2]string{`<validation_error action="own">
-  <field name="id">None of 2 alternatives match; the closest: You sent: 0 (a number). Expected a string.</field>
+  <field name="id">None of 2 alternatives match; the closest: You sent: 0. Expected a string.</field>
   <field name="name">Missing; did you mean 'name'? You sent: the unknown key 'nmae'. Expected a string.</field>
   <field name="name">Required when 'email' is sent. You sent: nothing. Expected a string.</field>
   <field name="role">You sent: 'x'. Expected one of 'admin', {"k":[1]}.</field>
@@ -179,11 +179,11 @@ var wantTypos = [2]string{`<validation_error action="own">
 // wantDecode are the answers to ownJSON from jsondecode.Decode.
 var wantDecode = [2]string{`<validation_error action="own">
   <field name="(root)">Unknown key; did you mean 'name'? You sent: 'nmae'. Expected one of 'name', 'age'.</field>
-  <field name="age">You sent: '1' (a string). Expected an integer: 1.</field>
+  <field name="age">You sent: '1'. Expected an integer: 1.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`, `<validation_error action="own">
   <field name="(root)">Unknown key. You sent: 'zz'. Expected one of 'name', 'age'.</field>
-  <field name="age">You sent: 1.5 (a number). Expected an integer.</field>
+  <field name="age">You sent: 1.5. Expected an integer.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`}
 
@@ -192,7 +192,7 @@ var wantJSONError = [2]string{`<validation_error action="own">
   <field name="age">You sent: a string. Expected an integer.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`, `<validation_error action="own">
-  <field name="age">You sent: 1.5 (a number). Expected an integer.</field>
+  <field name="age">You sent: 1.5. Expected an integer.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`}
 

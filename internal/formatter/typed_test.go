@@ -18,9 +18,9 @@ func TestPlansFollowTypedFacts(t *testing.T) {
 		want string
 	}{
 		{issues.Issue{Code: issues.InvalidType, Path: issues.Path{"n"}, Input: true, Expected: issues.TypeNull.Or(issues.TypeInteger)},
-			`<field name="n">You sent: true (a boolean). Expected null or an integer.</field>`},
+			`<field name="n">You sent: true. Expected null or an integer.</field>`},
 		{issues.Issue{Code: issues.InvalidType, Path: issues.Path{"n"}, Input: true, Expected: issues.TypeInteger.Or(issues.TypeNull)},
-			`<field name="n">You sent: true (a boolean). Expected an integer or null.</field>`},
+			`<field name="n">You sent: true. Expected an integer or null.</field>`},
 		{issues.Issue{Code: issues.InvalidFormat, Path: issues.Path{"id"}, Input: "x", Format: "starts_with", Prefix: "inv_"},
 			`<field name="id">You sent: 'x'. Expected a string starting with 'inv_'.</field>`},
 		{issues.Issue{Code: issues.InvalidFormat, Path: issues.Path{"id"}, Input: "x", Format: "starts_with", Prefix: "cus_"},

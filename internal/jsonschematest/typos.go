@@ -132,7 +132,7 @@ var TypoTable = []TypoCase{
 	{Name: "other failures kept", Schema: EditFileSchema, Instance: `{"path":1,"edits":[],"dryrun":true}`,
 		Want: []string{
 			"(root)\tUnknown key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores unknown keys.",
-			"path\tYou sent: 1 (a number). Expected a string.",
+			"path\tYou sent: 1. Expected a string.",
 		}},
 	{Name: "nested, valid", Schema: `{"type":"object","properties":{"opts":{"type":"object","properties":{"dryRun":{"type":"boolean"}}}}}`,
 		Instance: `{"opts":{"dryrun":true}}`,

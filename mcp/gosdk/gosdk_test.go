@@ -120,7 +120,7 @@ func TestValidAndInvalid(t *testing.T) {
 	want := `<validation_error action="search">
   <field name="limit">You sent: 99. Expected at most 50.</field>
   <field name="query">You sent: '' (0 characters). Expected at least 1 character.</field>
-  <field name="tags[0]">You sent: 1 (a number). Expected a string.</field>
+  <field name="tags[0]">You sent: 1. Expected a string.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`
 	if got := text(t, res); !res.IsError || got != want {
@@ -171,7 +171,7 @@ func TestArgumentsAsAWhole(t *testing.T) {
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`},
 		{"a number", h, json.RawMessage(`42`), `<validation_error action="search">
-  <field name="(root)">You sent: 42 (a number). Expected an object.</field>
+  <field name="(root)">You sent: 42. Expected an object.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`},
 		{"valid", h, json.RawMessage(`{"query": "go"}`), "ran"},
@@ -282,8 +282,8 @@ func TestMiddleware(t *testing.T) {
 		{"search", map[string]any{"query": "go"}, false, `{"hits":["q=go"],"limit":0}`},
 		{"search", map[string]any{"query": 1, "limit": "3", "extra": true}, true, `<validation_error action="search">
   <field name="(root)">Unknown key. You sent: 'extra'. Expected one of 'limit', 'query', 'tags'.</field>
-  <field name="limit">You sent: '3' (a string). Expected an integer: 3.</field>
-  <field name="query">You sent: 1 (a number). Expected a string.</field>
+  <field name="limit">You sent: '3'. Expected an integer: 3.</field>
+  <field name="query">You sent: 1. Expected a string.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`},
 		{"free", map[string]any{}, true, "upstream said no"}, // other errors keep go-sdk's text
