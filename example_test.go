@@ -25,7 +25,7 @@ func ExampleEngine_Locale() {
 	fmt.Println(engine.Locale("ja-JP").Format("users.create", err))
 	// Output:
 	// <validation_error action="users.create">
-	//   <field name="name">短すぎます。送信値: 'ab'（2文字）。期待: 3文字以上。</field>
+	//   <field name="name">送信値: 'ab'（2文字）。期待: 3文字以上。</field>
 	//   <recovery>上のフィールドを修正して、もう一度ツールを呼び出してください。エラーの説明はしないでください。</recovery>
 	// </validation_error>
 }

@@ -80,57 +80,57 @@ var ownJSON = [2]string{`{"nmae": "x", "age": "1"}`, `{"age": 1.5, "zz": 1}`}
 
 // wantValidator are the answers to ownUsers from a validator error alone: other fields are named as the tag names them.
 var wantValidator = [2]string{`<validation_error action="own">
-  <field name="name">Too short. You sent: 'ab' (2 characters). Expected at least 3 characters.</field>
+  <field name="name">You sent: 'ab' (2 characters). Expected at least 3 characters.</field>
   <field name="pass">Must equal the field 'name'. You sent: 'p'. Expected the same value as that field.</field>
-  <field name="role">Invalid value. You sent: 'x'. Expected one of 'admin', 'member'.</field>
-  <field name="tags[0]">Too long. You sent: 'long' (4 characters). Expected at most 3 characters.</field>
+  <field name="role">You sent: 'x'. Expected one of 'admin', 'member'.</field>
+  <field name="tags[0]">You sent: 'long' (4 characters). Expected at most 3 characters.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`, `<validation_error action="own">
   <field name="email">Required when 'Role' is 'admin'. You sent: nothing. Expected a string.</field>
-  <field name="name">Too short. You sent: 'cd' (2 characters). Expected at least 3 characters.</field>
+  <field name="name">You sent: 'cd' (2 characters). Expected at least 3 characters.</field>
   <field name="pass">Must equal the field 'name'. You sent: 'q'. Expected the same value as that field.</field>
-  <field name="tags[1]">Too long. You sent: 'toolong' (7 characters). Expected at most 3 characters.</field>
+  <field name="tags[1]">You sent: 'toolong' (7 characters). Expected at most 3 characters.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`}
 
 // wantBound are the answers to ownUsers from Bind's errors: other fields by their JSON names, with their values.
 var wantBound = [2]string{`<validation_error action="own">
-  <field name="name">Too short. You sent: 'ab' (2 characters). Expected at least 3 characters.</field>
+  <field name="name">You sent: 'ab' (2 characters). Expected at least 3 characters.</field>
   <field name="pass">Must equal the field 'name' ('ab'). You sent: 'p'. Expected the same value as that field.</field>
-  <field name="role">Invalid value. You sent: 'x'. Expected one of 'admin', 'member'.</field>
-  <field name="tags[0]">Too long. You sent: 'long' (4 characters). Expected at most 3 characters.</field>
+  <field name="role">You sent: 'x'. Expected one of 'admin', 'member'.</field>
+  <field name="tags[0]">You sent: 'long' (4 characters). Expected at most 3 characters.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`, `<validation_error action="own">
   <field name="email">Required when 'role' is 'admin'. You sent: nothing. Expected a string.</field>
-  <field name="name">Too short. You sent: 'cd' (2 characters). Expected at least 3 characters.</field>
+  <field name="name">You sent: 'cd' (2 characters). Expected at least 3 characters.</field>
   <field name="pass">Must equal the field 'name' ('cd'). You sent: 'q'. Expected the same value as that field.</field>
-  <field name="tags[1]">Too long. You sent: 'toolong' (7 characters). Expected at most 3 characters.</field>
+  <field name="tags[1]">You sent: 'toolong' (7 characters). Expected at most 3 characters.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`}
 
 // wantMap are the answers to two ValidateMap failures.
 var wantMap = [2]string{`<validation_error action="own">
-  <field name="address.city">Required field is missing. You sent: nothing. Expected a string.</field>
-  <field name="name">Too short. You sent: 'ab' (2 characters). Expected at least 3 characters.</field>
+  <field name="address.city">You sent: nothing. Expected a string.</field>
+  <field name="name">You sent: 'ab' (2 characters). Expected at least 3 characters.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`, `<validation_error action="own">
-  <field name="address.city">Too short. You sent: 'x' (1 character). Expected at least 2 characters.</field>
-  <field name="name">Required field is missing. You sent: nothing. Expected a string.</field>
+  <field name="address.city">You sent: 'x' (1 character). Expected at least 2 characters.</field>
+  <field name="name">You sent: nothing. Expected a string.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`}
 
 // wantRawV6 are the answers to ownRawArgs from jsonschema v6's own errors: the values the errors do not hold are not shown.
 var wantRawV6 = [2]string{`<validation_error action="own">
-  <field name="(root)">Unrecognized key. You sent: 'nmae'. Expected the object without it.</field>
-  <field name="id">Matches none of the 2 alternatives; the closest fails: Wrong type. You sent: a number. Expected a string.</field>
-  <field name="name">Required field is missing. You sent: nothing. Expected a value.</field>
+  <field name="(root)">Unknown key. You sent: 'nmae'. Expected the object without it.</field>
+  <field name="id">None of 2 alternatives match; the closest: You sent: a number. Expected a string.</field>
+  <field name="name">You sent: nothing. Expected a value.</field>
   <field name="name">Required when 'email' is sent. You sent: nothing. Expected a value.</field>
-  <field name="role">Invalid value. You sent: 'x'. Expected one of 'admin', {"k":[1]}.</field>
+  <field name="role">You sent: 'x'. Expected one of 'admin', {"k":[1]}.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`, `<validation_error action="own">
-  <field name="(root)">Unrecognized key. You sent: 'xx'. Expected the object without it.</field>
-  <field name="name">Too short. You sent: a string (2 characters). Expected at least 3 characters.</field>
-  <field name="role">Invalid value. You sent: 'y'. Expected one of 'admin', {"k":[1]}.</field>
+  <field name="(root)">Unknown key. You sent: 'xx'. Expected the object without it.</field>
+  <field name="name">You sent: a string (2 characters). Expected at least 3 characters.</field>
+  <field name="role">You sent: 'y'. Expected one of 'admin', {"k":[1]}.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`}
 
@@ -139,12 +139,12 @@ var wantRawV5 = [2]string{`<validation_error action="own">
   <field name="(root)">missing properties: 'name'.</field>
   <field name="(root)">additionalProperties 'nmae' not allowed.</field>
   <field name="(root)">property 'name' is required, if 'email' property exists.</field>
-  <field name="id">Matches none of the 2 alternatives; the closest fails: expected string, but got number.</field>
+  <field name="id">None of 2 alternatives match; the closest: expected string, but got number.</field>
   <field name="role">enum failed.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`, `<validation_error action="own">
   <field name="(root)">additionalProperties 'xx' not allowed.</field>
-  <field name="id">Matches none of the 2 alternatives; the closest fails: 'z' is not valid 'uuid'.</field>
+  <field name="id">None of 2 alternatives match; the closest: 'z' is not valid 'uuid'.</field>
   <field name="name">length must be >= 3, but got 2.</field>
   <field name="role">enum failed.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
@@ -152,47 +152,47 @@ var wantRawV5 = [2]string{`<validation_error action="own">
 
 // wantSchema are the answers to ownArgs through either adapter's Schema.
 var wantSchema = [2]string{`<validation_error action="own">
-  <field name="id">Matches none of the 2 alternatives; the closest fails: Wrong type. You sent: 0 (a number). Expected a string.</field>
-  <field name="name">Required field is missing; did you mean 'name'? You sent: the unknown key 'nmae'. Expected a string.</field>
+  <field name="id">None of 2 alternatives match; the closest: You sent: 0. Expected a string.</field>
+  <field name="name">Missing; did you mean 'name'? You sent: the unknown key 'nmae'. Expected a string.</field>
   <field name="name">Required when 'email' is sent. You sent: nothing. Expected a string.</field>
-  <field name="role">Invalid value. You sent: 'x'. Expected one of 'admin', {"k":[1]}.</field>
-  <field name="tags">Invalid key: Too long. You sent: 'long-key' (8 characters). Expected at most 3 characters.</field>
+  <field name="role">You sent: 'x'. Expected one of 'admin', {"k":[1]}.</field>
+  <field name="tags">Invalid key: You sent: 'long-key' (8 characters). Expected at most 3 characters.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`, `<validation_error action="own">
-  <field name="(root)">Unrecognized key. You sent: 'xx'. Expected only the keys 'email', 'id', 'name', 'role', 'tags'.</field>
-  <field name="id">Matches none of the 2 alternatives; the closest fails: Invalid UUID format. You sent: 'z'. Expected a UUID (8-4-4-4-12 hexadecimal digits).</field>
-  <field name="name">Too short. You sent: 'ab' (2 characters). Expected at least 3 characters.</field>
-  <field name="role">Invalid value. You sent: 'y'. Expected one of 'admin', {"k":[1]}.</field>
-  <field name="tags">Invalid key: Too long. You sent: 'toolong' (7 characters). Expected at most 3 characters.</field>
+  <field name="(root)">Unknown key. You sent: 'xx'. Expected one of 'email', 'id', 'name', 'role', 'tags'.</field>
+  <field name="id">None of 2 alternatives match; the closest: Invalid UUID format. You sent: 'z'. Expected a UUID (8-4-4-4-12 hex digits).</field>
+  <field name="name">You sent: 'ab' (2 characters). Expected at least 3 characters.</field>
+  <field name="role">You sent: 'y'. Expected one of 'admin', {"k":[1]}.</field>
+  <field name="tags">Invalid key: You sent: 'toolong' (7 characters). Expected at most 3 characters.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`}
 
 // wantTypos are the answers to ownTyposArgs: near misses of declared properties.
 var wantTypos = [2]string{`<validation_error action="own">
-  <field name="(root)">Unrecognized key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores keys it does not declare.</field>
+  <field name="(root)">Unknown key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores unknown keys.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`, `<validation_error action="own">
-  <field name="(root)">Unrecognized keys; did you mean 'dryRun', 'path'? You sent: 'dry_run', 'pth'. Expected those keys: the tool ignores keys it does not declare.</field>
+  <field name="(root)">Unknown keys; did you mean 'dryRun', 'path'? You sent: 'dry_run', 'pth'. Expected those keys: the tool ignores unknown keys.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`}
 
 // wantDecode are the answers to ownJSON from jsondecode.Decode.
 var wantDecode = [2]string{`<validation_error action="own">
-  <field name="(root)">Unrecognized key; did you mean 'name'? You sent: 'nmae'. Expected only the keys 'name', 'age'.</field>
-  <field name="age">Wrong type. You sent: '1' (a string). Expected an integer: 1, without quotes.</field>
+  <field name="(root)">Unknown key; did you mean 'name'? You sent: 'nmae'. Expected one of 'name', 'age'.</field>
+  <field name="age">You sent: '1'. Expected an integer: 1.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`, `<validation_error action="own">
-  <field name="(root)">Unrecognized key. You sent: 'zz'. Expected only the keys 'name', 'age'.</field>
-  <field name="age">Wrong type. You sent: 1.5 (a number). Expected an integer.</field>
+  <field name="(root)">Unknown key. You sent: 'zz'. Expected one of 'name', 'age'.</field>
+  <field name="age">You sent: 1.5. Expected an integer.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`}
 
 // wantJSONError are the answers to ownJSON from encoding/json's own errors, which stop at the first.
 var wantJSONError = [2]string{`<validation_error action="own">
-  <field name="age">Wrong type. You sent: a string. Expected an integer.</field>
+  <field name="age">You sent: a string. Expected an integer.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`, `<validation_error action="own">
-  <field name="age">Wrong type. You sent: 1.5 (a number). Expected an integer.</field>
+  <field name="age">You sent: 1.5. Expected an integer.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`}
 
@@ -374,15 +374,15 @@ func TestEngineResultOwnsItsMemory(t *testing.T) {
 		want string
 	}{
 		{"validator", func() error { return validate.Struct(ownUsers[0]()) }, `<validation_error action="own">
-  <field name="Name">Too short. You sent: 'ab' (2 characters). Expected at least 3 characters.</field>
+  <field name="Name">You sent: 'ab' (2 characters). Expected at least 3 characters.</field>
   <field name="Pass">Must equal the field 'Name'. You sent: 'p'. Expected the same value as that field.</field>
-  <field name="Role">Invalid value. You sent: 'x'. Expected one of 'admin', 'member'.</field>
-  <field name="Tags[0]">Too long. You sent: 'long' (4 characters). Expected at most 3 characters.</field>
+  <field name="Role">You sent: 'x'. Expected one of 'admin', 'member'.</field>
+  <field name="Tags[0]">You sent: 'long' (4 characters). Expected at most 3 characters.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`},
 		{"jsonschemav6", func() error { return v6.Validate(decode(t, ownTyposArgs[0])) }, `<validation_error action="own">
-  <field name="(root)">Unrecognized keys. You sent: 'dryrun', 'path'. Expected only the keys 'email', 'id', 'name', 'role', 'tags'.</field>
-  <field name="name">Required field is missing. You sent: nothing. Expected a string.</field>
+  <field name="(root)">Unknown keys. You sent: 'dryrun', 'path'. Expected one of 'email', 'id', 'name', 'role', 'tags'.</field>
+  <field name="name">You sent: nothing. Expected a string.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`},
 	} {

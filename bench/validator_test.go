@@ -174,12 +174,12 @@ func appendFloor(dst []byte, ve validator.ValidationErrors) []byte {
 	for _, fe := range sorted[:n] {
 		switch fe.Field() {
 		case "age":
-			dst = append(dst, "  <field name=\"age\">Number too small. You sent: "...)
+			dst = append(dst, "  <field name=\"age\">You sent: "...)
 			dst = strconv.AppendInt(dst, int64(fe.Value().(int)), 10)
-			dst = append(dst, ". Expected an integer of at least 18.</field>\n"...)
+			dst = append(dst, ". Expected at least 18.</field>\n"...)
 		case "bio":
 			v := fe.Value().(string)
-			dst = append(dst, "  <field name=\"bio\">Too short. You sent: '"...)
+			dst = append(dst, "  <field name=\"bio\">You sent: '"...)
 			dst = xmlenc.AppendText(dst, v)
 			dst = append(dst, "' ("...)
 			dst = strconv.AppendInt(dst, int64(utf8.RuneCountInString(v)), 10)
@@ -194,7 +194,7 @@ func appendFloor(dst []byte, ve validator.ValidationErrors) []byte {
 			dst = xmlenc.AppendText(dst, fe.Value().(string))
 			dst = append(dst, "'. Expected a valid email address, e.g. 'user@example.com'.</field>\n"...)
 		case "name":
-			dst = append(dst, "  <field name=\"name\">Required field is missing. You sent: nothing. Expected a string.</field>\n"...)
+			dst = append(dst, "  <field name=\"name\">You sent: nothing. Expected a string.</field>\n"...)
 		}
 	}
 	return append(dst, "  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>\n</validation_error>"...)

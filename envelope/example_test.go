@@ -138,7 +138,7 @@ func ExampleValidationError_serverMessage() {
 	fmt.Println(v.String())
 	// Output:
 	// <validation_error action="write_file">
-	//   <field name="content">Required field is missing. You sent: nothing. Expected a string.</field>
+	//   <field name="content">You sent: nothing. Expected a string.</field>
 	//   <server_message>MCP error -32602: Input validation error: Invalid arguments for tool write_file: …</server_message>
 	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 	// </validation_error>

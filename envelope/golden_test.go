@@ -33,7 +33,7 @@ const (
 	// 2.3: a forwarded call the server rejected, with the server's own
 	// words kept beside selfheal's (issue 27).
 	seedServerMessage = `<validation_error action="write_file">
-  <field name="content">Required field is missing. You sent: nothing. Expected a string.</field>
+  <field name="content">You sent: nothing. Expected a string.</field>
   <server_message>MCP error -32602: Input validation error: Invalid arguments for tool write_file: …</server_message>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`
@@ -42,7 +42,7 @@ const (
 func seedServerMessageError() envelope.ValidationError {
 	return envelope.ValidationError{
 		Action:        "write_file",
-		Fields:        []envelope.Field{{Name: "content", Text: "Required field is missing. You sent: nothing. Expected a string."}},
+		Fields:        []envelope.Field{{Name: "content", Text: "You sent: nothing. Expected a string."}},
 		ServerMessage: "MCP error -32602: Input validation error: Invalid arguments for tool write_file: …",
 	}
 }
@@ -85,7 +85,7 @@ var goldens = []struct {
 		return envelope.ValidationError{
 			Action: "billing.create_invoice",
 			Fields: []envelope.Field{
-				{Name: "amount", Text: "Too small. You sent: 0. Expected a number >= 1."},
+				{Name: "amount", Text: "You sent: 0. Expected a number >= 1."},
 				{Name: `labels["a.b"]`, Text: "Invalid type. You sent: '42'. Expected an integer: drop the quotes."},
 			},
 			More:          "…and 3 more issues not shown.",

@@ -82,7 +82,7 @@ func ExampleIssues() {
 	// Output:
 	// true customer invalid_type expected string sent array
 	// <validation_error action="orders.create">
-	//   <field name="customer">Wrong type. You sent: an array. Expected a string.</field>
+	//   <field name="customer">You sent: an array. Expected a string.</field>
 	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 	// </validation_error>
 }

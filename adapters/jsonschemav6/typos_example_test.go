@@ -23,7 +23,7 @@ func ExampleWithTypos() {
 	// Output:
 	// (root) unrecognized_keys near_miss [dryrun] [dryRun]
 	// <validation_error action="edit_file">
-	//   <field name="(root)">Unrecognized key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores keys it does not declare.</field>
+	//   <field name="(root)">Unknown key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores unknown keys.</field>
 	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 	// </validation_error>
 }

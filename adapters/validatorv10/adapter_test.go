@@ -590,7 +590,7 @@ func TestExamplesPassTheirTag(t *testing.T) {
 			t.Errorf("%s shows e.g. %v, which fails it: %v", c.tag, ex, err)
 		}
 	}
-	if shown < 100 {
+	if shown < 95 { // the UUID formats show none (see formatter.layoutShown)
 		t.Errorf("only %d examples shown", shown)
 	}
 }

@@ -33,9 +33,9 @@ func Example() {
 	// true
 	// <validation_error action="users.signup">
 	//   <field name="email">Required when 'mode' is 'email'. You sent: nothing. Expected a string.</field>
-	//   <field name="password">Too short. You sent: a value not shown because the field is sensitive (5 characters). Expected at least 8 characters.</field>
+	//   <field name="password">You sent: a value not shown because the field is sensitive (5 characters). Expected at least 8 characters.</field>
 	//   <field name="password_confirm">Must equal the field 'password' (a value not shown because the field is sensitive). You sent: a string of 7 characters, not shown because the field is sensitive. Expected the same value as that field.</field>
-	//   <field name="tags">Items must be unique. You sent: ["go","go","x"]. Expected no repeated item; 'go' repeats.</field>
+	//   <field name="tags">You sent: ["go","go","x"]. Expected no repeated item; 'go' repeats.</field>
 	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 	// </validation_error>
 }

@@ -22,7 +22,7 @@ func TestFacade(t *testing.T) {
 	e := selfheal.New()
 	out := e.Format("users.create", validate.Struct(createUser{Age: 3}))
 	for _, want := range []string{`<validation_error action="users.create">`,
-		`<field name="Name">Required field is missing.`, `<field name="Age">Number too small. You sent: 3.`} {
+		`<field name="Name">You sent: nothing.`, `<field name="Age">You sent: 3.`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("Format lacks %q:\n%s", want, out)
 		}

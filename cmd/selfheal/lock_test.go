@@ -149,7 +149,7 @@ func TestContractAwareness(t *testing.T) {
 	for _, ch := range kept {
 		c.Changes = append(c.Changes, envelope.ContractChange{Severity: ch.Severity.String(), Field: ch.Field, Description: ch.Description, Before: ch.Before, After: ch.After})
 	}
-	v := envelope.ValidationError{Action: "billing.pay", Fields: []envelope.Field{{Name: "amount", Text: "Too small. You sent: 0. Expected at least 1."}}, Contract: c}
+	v := envelope.ValidationError{Action: "billing.pay", Fields: []envelope.Field{{Name: "amount", Text: "You sent: 0. Expected at least 1."}}, Contract: c}
 	checkGolden(t, "contract/awareness", []byte(v.String()+"\n"))
 	if _, err := envelope.Parse(v.String()); err != nil {
 		t.Fatal(err)

@@ -167,7 +167,7 @@ func testStrict(t *testing.T) {
 		want  string
 	}{
 		{"default", nil, `{"jsonrpc":"2.0","id":5,"result":{"content":[]}}`},
-		{"strict", []string{"--strict"}, `{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"<validation_error action=\"billing.list_invoices\">\n  <field name=\"limit\">Number too big. You sent: 500. Expected an integer of at most 100.</field>\n  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>\n</validation_error>"}],"isError":true,"structuredContent":{"issues":[{"code":"too_big","path":["limit"],"origin":"integer","maximum":100,"inclusive":true,"source":"jsonschema:maximum"}]}}}`},
+		{"strict", []string{"--strict"}, `{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"<validation_error action=\"billing.list_invoices\">\n  <field name=\"limit\">You sent: 500. Expected at most 100.</field>\n  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>\n</validation_error>"}],"isError":true,"structuredContent":{"issues":[{"code":"too_big","path":["limit"],"origin":"integer","maximum":100,"inclusive":true,"source":"jsonschema:maximum"}]}}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := startProxy(t, append(tc.flags, server...)...)

@@ -18,9 +18,9 @@ func Example() {
 	fmt.Println(string(f.AppendValidation(nil, "users.create", list)))
 	// Output:
 	// <validation_error action="users.create">
-	//   <field name="(root)">Unrecognized key; did you mean 'name'? You sent: 'nmae'. Expected only the keys 'name', 'email'.</field>
-	//   <field name="age">Wrong type. You sent: '42' (a string). Expected an integer: 42, without quotes.</field>
-	//   <field name="qty">Not a multiple of 5. You sent: 7. Expected a multiple such as 5 or 10.</field>
+	//   <field name="(root)">Unknown key; did you mean 'name'? You sent: 'nmae'. Expected one of 'name', 'email'.</field>
+	//   <field name="age">You sent: '42'. Expected an integer: 42.</field>
+	//   <field name="qty">You sent: 7. Expected a multiple of 5, such as 5 or 10.</field>
 	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 	// </validation_error>
 }
@@ -31,5 +31,5 @@ func ExampleFormatter_Fields() {
 	fields, _ := ja.Fields(issues.List{is})
 	fmt.Println(fields[0].Name, fields[0].Text)
 	// Output:
-	// tags 要素が多すぎます。送信値: ["a","b","c"]（3個の要素）。期待: 2個の要素以下。
+	// tags 送信値: 3個の要素。期待: 2個の要素以下。
 }

@@ -164,10 +164,18 @@ var examples = map[string]string{
 	"eu_country_code":            "DE",
 }
 
-// layoutShown are the formats whose expectation already shows their layout
-// ("a date as YYYY-MM-DD"): a line does not add their example, which would
-// say the same thing again (the examples table still holds it).
-var layoutShown = map[string]bool{"date": true, "date-time": true, "datetime": true, "time": true}
+// layoutShown are the formats whose expectation already says what their
+// example would: a layout ("YYYY-MM-DD", "RFC 3339 with a time zone") or a
+// name every model knows the shape of ("a UUID (8-4-4-4-12 hex digits)",
+// "a version 4 UUID"), whose example would cost some 20 tokens to say it
+// again. A line does not add their example (the examples table still holds
+// it, and tests it).
+var layoutShown = map[string]bool{
+	"date": true, "date-time": true, "datetime": true, "time": true,
+	"uuid": true, "guid": true, "uuid_rfc4122": true,
+	"uuid3": true, "uuid3_rfc4122": true, "uuid4": true, "uuid4_rfc4122": true,
+	"uuid5": true, "uuid5_rfc4122": true, "uuid7": true,
+}
 
 // shows reports whether the expectation of format already writes its
 // example ("a hex color such as #1e90ff"): the line then adds none.

@@ -10,9 +10,12 @@ import (
 // later turn and says little beyond the schema it already has: a line
 // lists them all up to fewListed, and past that the nearest few to what was
 // sent and how many more there are ("'email', 'name', 'role', and 37
-// more"). What the model sent is never shortened this way.
+// more"). The nearest by spelling is not always the one meant ('husband'
+// is far from 'spouse'), so a list of the size of most enums (up to 10) is
+// shown whole: no value a model could mean is hidden. What the model sent
+// is never shortened this way.
 const (
-	fewListed = 5
+	fewListed = 10
 	nearShown = 3
 )
 

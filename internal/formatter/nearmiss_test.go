@@ -24,8 +24,8 @@ func TestNearMiss(t *testing.T) {
 		want []string
 	}{
 		{New(DefaultOptions()), []string{
-			"Unrecognized key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores keys it does not declare.",
-			"Unrecognized keys; did you mean 'dryRun'? You sent: 'dry_run', 'dryrun'. Expected those keys: the tool ignores keys it does not declare.",
+			"Unknown key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores unknown keys.",
+			"Unknown keys; did you mean 'dryRun'? You sent: 'dry_run', 'dryrun'. Expected those keys: the tool ignores unknown keys.",
 		}},
 		{New(Options{Catalog: locales.Match("ja")}), []string{
 			"不明なキーです。'dryRun' の間違いではありませんか。送信値: 'dryrun'。期待: そのキー。宣言されていないキーはツールに無視されます。",
@@ -65,14 +65,14 @@ func TestNearMissRequired(t *testing.T) {
 		want []string
 	}{
 		{New(DefaultOptions()), []string{
-			"(root)\tUnrecognized key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores keys it does not declare.",
-			"query\tRequired field is missing; did you mean 'query'? You sent: the unknown key 'q-u-e-r-y'. Expected a string.",
-			"type\tRequired field is missing; did you mean 'type'? You sent: the unknown key 'tpe'. Expected a string.",
+			"(root)\tUnknown key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores unknown keys.",
+			"query\tMissing; did you mean 'query'? You sent: the unknown key 'q-u-e-r-y'. Expected a string.",
+			"type\tMissing; did you mean 'type'? You sent: the unknown key 'tpe'. Expected a string.",
 		}},
 		{New(Options{Catalog: locales.Match("ja")}), []string{
 			"(root)\t不明なキーです。'dryRun' の間違いではありませんか。送信値: 'dryrun'。期待: そのキー。宣言されていないキーはツールに無視されます。",
-			"query\t必須フィールドがありません。'query' の間違いではありませんか。送信値: 不明なキー 'q-u-e-r-y'。期待: 文字列。",
-			"type\t必須フィールドがありません。'type' の間違いではありませんか。送信値: 不明なキー 'tpe'。期待: 文字列。",
+			"query\t必須です。'query' の間違いではありませんか。送信値: 不明なキー 'q-u-e-r-y'。期待: 文字列。",
+			"type\t必須です。'type' の間違いではありませんか。送信値: 不明なキー 'tpe'。期待: 文字列。",
 		}},
 	} {
 		fields, _ := tc.f.Fields(list)

@@ -27,22 +27,22 @@ func TestPatternLines(t *testing.T) {
 		want string
 	}{
 		{en, regex(`^\d{5}$`),
-			`Does not match the pattern. You sent: 'x'. Expected a string matching '^\d{5}$'.`},
+			`You sent: 'x'. Expected a string matching '^\d{5}$'.`},
 		{ja, regex(`^\d{5}$`),
-			`パターンに一致しません。送信値: 'x'。期待: '^\d{5}$' に一致する文字列。`},
+			`送信値: 'x'。期待: '^\d{5}$' に一致する文字列。`},
 		{en, regex(`^(?!admin)[\w.-]+\\$`),
-			`Does not match the pattern. You sent: 'x'. Expected a string matching '^(?!admin)[\w.-]+\\$'.`},
+			`You sent: 'x'. Expected a string matching '^(?!admin)[\w.-]+\\$'.`},
 		{en, regex(`^[^']+$`),
-			`Does not match the pattern. You sent: 'x'. Expected a string matching '^[^']+$'.`},
+			`You sent: 'x'. Expected a string matching '^[^']+$'.`},
 		{en, regex("^a\nb\x00\u2028$"),
-			`Does not match the pattern. You sent: 'x'. Expected a string matching '^a\nb\u0000\u2028$'.`},
+			`You sent: 'x'. Expected a string matching '^a\nb\u0000\u2028$'.`},
 		{en, regex(strings.Repeat("a", 5000)),
-			"Does not match the pattern. You sent: 'x'. Expected a string matching '" + strings.Repeat("a", 120) + "…' (5000 characters)."},
+			"You sent: 'x'. Expected a string matching '" + strings.Repeat("a", 120) + "…' (5000 characters)."},
 		{ja, regex(strings.Repeat("a", 5000)),
-			"パターンに一致しません。送信値: 'x'。期待: '" + strings.Repeat("a", 120) + "…'（5000文字） に一致する文字列。"},
+			"送信値: 'x'。期待: '" + strings.Repeat("a", 120) + "…'（5000文字） に一致する文字列。"},
 		// Other parameters are literal text, quoted as values are.
 		{en, issues.Issue{Code: issues.InvalidFormat, Path: P{"v"}, Input: "x", Format: "starts_with", Prefix: `it's\`},
-			`Wrong beginning. You sent: 'x'. Expected a string starting with 'it\'s\\'.`},
+			`You sent: 'x'. Expected a string starting with 'it\'s\\'.`},
 	} {
 		if got := string(tc.f.AppendLine(nil, &tc.is)); got != tc.want {
 			t.Errorf("%q:\n got %s\nwant %s", tc.is.Pattern+tc.is.Prefix, got, tc.want)

@@ -41,12 +41,12 @@ func TestPlansFollowContent(t *testing.T) {
 		line()
 	}
 	values[1] = "owner"
-	if got, want := line(), "Invalid value. You sent: 'x'. Expected one of 'admin', 'owner'."; got != want {
+	if got, want := line(), "You sent: 'x'. Expected one of 'admin', 'owner'."; got != want {
 		t.Errorf("after changing a value in place:\n got %q\nwant %q", got, want)
 	}
 	is.Values = []any{"admin", []any{"nested"}} // not plain scalars: never planned
 	for range 3 {
-		if got, want := line(), `Invalid value. You sent: 'x'. Expected one of 'admin', ["nested"].`; got != want {
+		if got, want := line(), `You sent: 'x'. Expected one of 'admin', ["nested"].`; got != want {
 			t.Fatalf("got %q\nwant %q", got, want)
 		}
 	}
@@ -55,7 +55,7 @@ func TestPlansFollowContent(t *testing.T) {
 	for _, m := range []string{"10", "10", "10", "20", "20", "20"} {
 		copy(min, m)
 		small.Minimum = issues.Number(string(min)) // a fresh string each time
-		want := "Number too small. You sent: 3. Expected a number of at least " + m + "."
+		want := "You sent: 3. Expected at least " + m + "."
 		if got := string(f.AppendLine(nil, &small)); got != want {
 			t.Errorf("got %q\nwant %q", got, want)
 		}
@@ -72,11 +72,11 @@ func TestPlannedLinesAreEscaped(t *testing.T) {
 		want string
 	}{
 		{issues.Issue{Code: issues.TooSmall, Path: issues.Path{"bio"}, Input: "a<b>&c", Origin: "string", Minimum: "10", Inclusive: true},
-			`  <field name="bio">Too short. You sent: 'a&lt;b>&amp;c' (6 characters). Expected at least 10 characters.</field>` + "\n"},
+			`  <field name="bio">You sent: 'a&lt;b>&amp;c' (6 characters). Expected at least 10 characters.</field>` + "\n"},
 		{issues.Issue{Code: issues.TooSmall, Path: issues.Path{"bio"}, Input: "plain", Origin: "string", Minimum: "10", Inclusive: true},
-			`  <field name="bio">Too short. You sent: 'plain' (5 characters). Expected at least 10 characters.</field>` + "\n"},
+			`  <field name="bio">You sent: 'plain' (5 characters). Expected at least 10 characters.</field>` + "\n"},
 		{issues.Issue{Code: issues.InvalidFormat, Path: issues.Path{"a<b"}, Input: "x]]", Format: "regex", Pattern: "^]]>$"},
-			`  <field name="[&quot;a&lt;b&quot;]">Does not match the pattern. You sent: 'x]]'. Expected a string matching '^]]&gt;$'.</field>` + "\n"},
+			`  <field name="[&quot;a&lt;b&quot;]">You sent: 'x]]'. Expected a string matching '^]]&gt;$'.</field>` + "\n"},
 	} {
 		for call := 1; call <= 4; call++ {
 			out := string(f.AppendValidation(nil, "t", issues.List{tc.is}))
@@ -99,7 +99,7 @@ func TestFieldMemoFollowsContent(t *testing.T) {
 	}
 	path[1] = "password"
 	out := string(f.AppendValidation(nil, "t", issues.List{is}))
-	want := `<field name="user.password">Too short. You sent: a value not shown because the field is sensitive (2 characters).`
+	want := `<field name="user.password">You sent: a value not shown because the field is sensitive (2 characters).`
 	if !strings.Contains(out, want) {
 		t.Errorf("after changing the path in place:\n%s\nwant %s", out, want)
 	}

@@ -18,21 +18,21 @@ func TestPlansFollowTypedFacts(t *testing.T) {
 		want string
 	}{
 		{issues.Issue{Code: issues.InvalidType, Path: issues.Path{"n"}, Input: true, Expected: issues.TypeNull.Or(issues.TypeInteger)},
-			`<field name="n">Wrong type. You sent: true (a boolean). Expected null or an integer.</field>`},
+			`<field name="n">You sent: true. Expected null or an integer.</field>`},
 		{issues.Issue{Code: issues.InvalidType, Path: issues.Path{"n"}, Input: true, Expected: issues.TypeInteger.Or(issues.TypeNull)},
-			`<field name="n">Wrong type. You sent: true (a boolean). Expected an integer or null.</field>`},
+			`<field name="n">You sent: true. Expected an integer or null.</field>`},
 		{issues.Issue{Code: issues.InvalidFormat, Path: issues.Path{"id"}, Input: "x", Format: "starts_with", Prefix: "inv_"},
-			`<field name="id">Wrong beginning. You sent: 'x'. Expected a string starting with 'inv_'.</field>`},
+			`<field name="id">You sent: 'x'. Expected a string starting with 'inv_'.</field>`},
 		{issues.Issue{Code: issues.InvalidFormat, Path: issues.Path{"id"}, Input: "x", Format: "starts_with", Prefix: "cus_"},
-			`<field name="id">Wrong beginning. You sent: 'x'. Expected a string starting with 'cus_'.</field>`},
+			`<field name="id">You sent: 'x'. Expected a string starting with 'cus_'.</field>`},
 		{issues.Issue{Code: issues.InvalidFormat, Path: issues.Path{"day"}, Input: "x", Format: "time_layout", Layout: "2006-01-02"},
-			`<field name="day">Invalid date or time. You sent: 'x'. Expected the layout '2006-01-02' (Go's reference time), e.g. '2026-01-31'.</field>`},
+			`<field name="day">Invalid date or time. You sent: 'x'. Expected the Go layout '2006-01-02', e.g. '2026-01-31'.</field>`},
 		{issues.Issue{Code: issues.InvalidFormat, Path: issues.Path{"day"}, Input: "x", Format: "time_layout", Layout: "02/01/2006"},
-			`<field name="day">Invalid date or time. You sent: 'x'. Expected the layout '02/01/2006' (Go's reference time), e.g. '31/01/2026'.</field>`},
+			`<field name="day">Invalid date or time. You sent: 'x'. Expected the Go layout '02/01/2006', e.g. '31/01/2026'.</field>`},
 		{issues.Issue{Code: issues.Custom, Check: issues.CheckUnique, Path: issues.Path{"users"}, Input: []any{}, Values: []any{"a"}, UniqueBy: "email"},
 			`<field name="users">Items must have a unique 'email'.`},
 		{issues.Issue{Code: issues.Custom, Check: issues.CheckUnique, Path: issues.Path{"users"}, Input: []any{}, Values: []any{"a"}},
-			`<field name="users">Items must be unique. You sent: []. Expected no repeated item; 'a' repeats.</field>`},
+			`<field name="users">You sent: []. Expected no repeated item; 'a' repeats.</field>`},
 	} {
 		for call := 1; call <= 3; call++ {
 			out := string(f.AppendValidation(nil, "t", issues.List{tc.is}))

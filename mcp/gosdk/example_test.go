@@ -60,9 +60,9 @@ func Example() {
 	// Output:
 	// isError: true
 	// <validation_error action="users.create">
-	//   <field name="age">Wrong type. You sent: '36' (a string). Expected an integer: 36, without quotes.</field>
-	//   <field name="email">Required field is missing; did you mean 'email'? You sent: the unknown key 'emial'. Expected a string.</field>
-	//   <field name="name">Wrong type. You sent: 42 (a number). Expected a string.</field>
+	//   <field name="age">You sent: '36'. Expected an integer: 36.</field>
+	//   <field name="email">Missing; did you mean 'email'? You sent: the unknown key 'emial'. Expected a string.</field>
+	//   <field name="name">You sent: 42. Expected a string.</field>
 	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 	// </validation_error>
 	// isError: true
@@ -99,8 +99,8 @@ func ExampleMiddleware() {
 	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
 	// Output:
 	// <validation_error action="users.create">
-	//   <field name="age">Wrong type. You sent: 36.5 (a number). Expected an integer.</field>
-	//   <field name="email">Required field is missing. You sent: nothing. Expected a string.</field>
+	//   <field name="age">You sent: 36.5. Expected an integer.</field>
+	//   <field name="email">You sent: nothing. Expected a string.</field>
 	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 	// </validation_error>
 }

@@ -118,9 +118,9 @@ func TestValidAndInvalid(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `<validation_error action="search">
-  <field name="limit">Number too big. You sent: 99. Expected an integer of at most 50.</field>
-  <field name="query">Too short. You sent: '' (0 characters). Expected at least 1 character.</field>
-  <field name="tags[0]">Wrong type. You sent: 1 (a number). Expected a string.</field>
+  <field name="limit">You sent: 99. Expected at most 50.</field>
+  <field name="query">You sent: '' (0 characters). Expected at least 1 character.</field>
+  <field name="tags[0]">You sent: 1. Expected a string.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`
 	if got := text(t, res); !res.IsError || got != want {
@@ -162,8 +162,8 @@ func TestArgumentsAsAWhole(t *testing.T) {
 	}{
 		{"absent, nothing required", optional, nil, "pong"},
 		{"absent", h, nil, `<validation_error action="search">
-  <field name="(root)">Required field is missing. You sent: nothing. Expected an object.</field>
-  <field name="query">Required field is missing. You sent: nothing. Expected a string.</field>
+  <field name="(root)">You sent: nothing. Expected an object.</field>
+  <field name="query">You sent: nothing. Expected a string.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`},
 		{"malformed", h, json.RawMessage(`{"query": "go",}`), `<validation_error action="search">
@@ -171,7 +171,7 @@ func TestArgumentsAsAWhole(t *testing.T) {
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`},
 		{"a number", h, json.RawMessage(`42`), `<validation_error action="search">
-  <field name="(root)">Wrong type. You sent: 42 (a number). Expected an object.</field>
+  <field name="(root)">You sent: 42. Expected an object.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`},
 		{"valid", h, json.RawMessage(`{"query": "go"}`), "ran"},
@@ -281,9 +281,9 @@ func TestMiddleware(t *testing.T) {
 	}{
 		{"search", map[string]any{"query": "go"}, false, `{"hits":["q=go"],"limit":0}`},
 		{"search", map[string]any{"query": 1, "limit": "3", "extra": true}, true, `<validation_error action="search">
-  <field name="(root)">Unrecognized key. You sent: 'extra'. Expected only the keys 'limit', 'query', 'tags'.</field>
-  <field name="limit">Wrong type. You sent: '3' (a string). Expected an integer: 3, without quotes.</field>
-  <field name="query">Wrong type. You sent: 1 (a number). Expected a string.</field>
+  <field name="(root)">Unknown key. You sent: 'extra'. Expected one of 'limit', 'query', 'tags'.</field>
+  <field name="limit">You sent: '3'. Expected an integer: 3.</field>
+  <field name="query">You sent: 1. Expected a string.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`},
 		{"free", map[string]any{}, true, "upstream said no"}, // other errors keep go-sdk's text

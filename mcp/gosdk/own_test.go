@@ -36,16 +36,16 @@ var ownArgs = [2]string{
 // same call again answer as written here, with the same result.
 func TestResultsOwnTheirMemory(t *testing.T) {
 	want := [2]string{`<validation_error action="own">
-  <field name="id">Matches none of the 2 alternatives; the closest fails: Wrong type. You sent: 0 (a number). Expected a string.</field>
-  <field name="name">Required field is missing; did you mean 'name'? You sent: the unknown key 'nmae'. Expected a string.</field>
-  <field name="role">Invalid value. You sent: 'x'. Expected one of 'admin', {"k":[1]}.</field>
-  <field name="tags">Invalid key: Too long. You sent: 'long-key' (8 characters). Expected at most 3 characters.</field>
+  <field name="id">None of 2 alternatives match; the closest: You sent: 0. Expected a string.</field>
+  <field name="name">Missing; did you mean 'name'? You sent: the unknown key 'nmae'. Expected a string.</field>
+  <field name="role">You sent: 'x'. Expected one of 'admin', {"k":[1]}.</field>
+  <field name="tags">Invalid key: You sent: 'long-key' (8 characters). Expected at most 3 characters.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`, `<validation_error action="own">
-  <field name="(root)">Unrecognized key. You sent: 'xx'. Expected only the keys 'id', 'name', 'role', 'tags'.</field>
-  <field name="id">Matches none of the 2 alternatives; the closest fails: Wrong type. You sent: true (a boolean). Expected a string.</field>
-  <field name="name">Too short. You sent: 'ab' (2 characters). Expected at least 3 characters.</field>
-  <field name="role">Invalid value. You sent: 'y'. Expected one of 'admin', {"k":[1]}.</field>
+  <field name="(root)">Unknown key. You sent: 'xx'. Expected one of 'id', 'name', 'role', 'tags'.</field>
+  <field name="id">None of 2 alternatives match; the closest: You sent: true. Expected a string.</field>
+  <field name="name">You sent: 'ab' (2 characters). Expected at least 3 characters.</field>
+  <field name="role">You sent: 'y'. Expected one of 'admin', {"k":[1]}.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`}
 	for _, tc := range []struct {

@@ -35,7 +35,7 @@ func Example() {
 	// Output:
 	// isError: true
 	// <validation_error action="billing.get_invoice">
-	//   <field name="id">Wrong type. You sent: 42 (a number). Expected a string.</field>
+	//   <field name="id">You sent: 42. Expected a string.</field>
 	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 	// </validation_error>
 	// isError: true

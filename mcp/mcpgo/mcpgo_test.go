@@ -146,7 +146,7 @@ func TestMiddleware(t *testing.T) {
 
 	res := call(t, c, "users.get", `{"id": "x"}`, nil)
 	want := `<validation_error action="users.get">
-  <field name="id">Too short. You sent: 'x' (1 character). Expected at least 3 characters.</field>
+  <field name="id">You sent: 'x' (1 character). Expected at least 3 characters.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`
 	if !res.IsError || text(res) != want || len(res.RawStructuredContent) == 0 {

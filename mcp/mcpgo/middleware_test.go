@@ -29,7 +29,7 @@ func handle(t *testing.T, s *server.MCPServer, name, args string) *mcp.CallToolR
 }
 
 const tooShort = `<validation_error action="t">
-  <field name="id">Too short. You sent: 'ab' (2 characters). Expected at least 3 characters.</field>
+  <field name="id">You sent: 'ab' (2 characters). Expected at least 3 characters.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`
 

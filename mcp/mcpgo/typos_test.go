@@ -17,9 +17,9 @@ import (
 // the handler runs without the argument meant. AddTool and Middleware
 // alike.
 func TestTypos(t *testing.T) {
-	const dryrun = `<field name="(root)">Unrecognized key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores keys it does not declare.</field>`
+	const dryrun = `<field name="(root)">Unknown key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores unknown keys.</field>`
 	// content is required: the tool refuses the call without it.
-	const contents = `<field name="content">Required field is missing; did you mean 'content'? You sent: the unknown key 'contents'. Expected a string.</field>`
+	const contents = `<field name="content">Missing; did you mean 'content'? You sent: the unknown key 'contents'. Expected a string.</field>`
 	for _, tc := range []struct {
 		name   string
 		opts   []mcpgo.Option

@@ -12,7 +12,7 @@ import (
 // default, by path (see defaultedKey). Zod's toJSONSchema in its output
 // mode, which servers such as @playwright/mcp use, lists a field with a
 // default as required; the server fills it in when it is absent, so
-// "Required field is missing" would be false for it.
+// a line saying it is missing would be false for it.
 type defaulted map[string]bool
 
 // maxDefaultedDepth bounds the walk through a schema's nested properties.

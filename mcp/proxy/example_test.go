@@ -55,7 +55,7 @@ func Example() {
 	// Output:
 	// id 2 isError true
 	// <validation_error action="write_file">
-	//   <field name="content">Required field is missing. You sent: nothing. Expected a string.</field>
+	//   <field name="content">You sent: nothing. Expected a string.</field>
 	//   <server_message>MCP error -32602: Invalid arguments for tool write_file</server_message>
 	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 	// </validation_error>
