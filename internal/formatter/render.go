@@ -97,7 +97,15 @@ func (s *state) appendIssue(dst []byte, spans *[]int, is, inner *issues.Issue) [
 	// answer it once per issue.
 	s.is, s.inner, s.hidden = is, innerOf(is, inner), s.sensitive(is.Path)
 	id := s.choose(is)
-	dst = s.appendPlanned(dst, spans, id, countOf(id, is))
+	if m := s.m(id); m != nil {
+		s.count = countOf(id, is)
+		s.tpl, _ = s.template(m, s.count)
+		if spans != nil {
+			dst, *spans = s.tpl.AppendSpans(dst, s, *spans)
+		} else {
+			dst = s.tpl.Append(dst, s)
+		}
+	}
 	s.frame = saved
 	return dst
 }
@@ -444,7 +452,6 @@ func (s *state) appendSent(dst []byte) []byte {
 	if str, ok := is.Input.(string); ok { // most values sent
 		dst = pv.appendString(dst, str, '\'')
 		if !pv.special && !pv.truncated {
-			s.plainAt, s.plainEnd = start, len(dst)
 			return dst
 		}
 	} else if kindOf(is.Input) == kindNumber && canonicalOrigin(is.Origin, nil) == issues.OriginDate {
