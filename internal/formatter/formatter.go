@@ -213,8 +213,6 @@ type state struct {
 	cond     []byte
 	pair     []byte
 	scratch  []byte
-	// redacted memoizes the redactor's answer per path key.
-	redacted [64]redactEntry
 	// mg: the lines that merge a misspelt key with a missing field.
 	mg mergeState
 	// nesting counts the lines being worded inside one another.

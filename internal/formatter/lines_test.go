@@ -54,10 +54,9 @@ func TestLinesAreEscaped(t *testing.T) {
 	}
 }
 
-// The field memo finds a path by a hash of its content and uses it only when
-// the path is equal in content: a path changed in place gets its own name
-// and its own sensitivity.
-func TestFieldMemoFollowsContent(t *testing.T) {
+// Nothing is kept from one call to the next: a path changed in place gets
+// its own name and its own sensitivity.
+func TestPathChangedInPlace(t *testing.T) {
 	f := New(DefaultOptions())
 	path := issues.Path{"user", "name"}
 	is := issues.Issue{Code: issues.TooSmall, Path: path, Input: "ab", Origin: "string", Minimum: "3", Inclusive: true}

@@ -12,51 +12,14 @@ import (
 	"github.com/selfheal/selfheal/issues"
 )
 
-// sensitive reports whether any key of the path is sensitive. Lines ask it
-// of the same few keys again and again, so the answer per key is kept in a
-// memo by content.
+// sensitive reports whether any key of the path is sensitive.
 func (s *state) sensitive(p issues.Path) bool {
 	for _, el := range p {
-		k, ok := el.(string)
-		if !ok {
-			continue
-		}
-		if len(k) > maxMemoKey {
-			// Not kept in the pooled memo: it would pin what a model sent.
-			if s.f.redact.matches(k) {
-				return true
-			}
-			continue
-		}
-		e := &s.redacted[strHash(k)&(len(s.redacted)-1)]
-		if !e.ok || e.key != k {
-			*e = redactEntry{key: k, hit: s.f.redact.matches(k), ok: true}
-		}
-		if e.hit {
+		if k, ok := el.(string); ok && s.f.redact.matches(k) {
 			return true
 		}
 	}
 	return false
-}
-
-// maxMemoKey is the longest key the pooled memos keep: longer keys are
-// not names a schema declares, and a pooled state must not keep alive a
-// 10 MiB key a model sent.
-const maxMemoKey = 64
-
-// redactEntry is one slot of the sensitive-key memo.
-type redactEntry struct {
-	key     string
-	hit, ok bool
-}
-
-// strHash is a cheap hash of a short string's content, for the memos.
-func strHash(k string) int {
-	h := uint32(2166136261)
-	for i := 0; i < len(k); i++ {
-		h = (h ^ uint32(k[i])) * 16777619
-	}
-	return int(h ^ h>>15)
 }
 
 // appendMessage renders m, choosing its plural form by count.
