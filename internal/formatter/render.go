@@ -12,16 +12,6 @@ import (
 	"github.com/selfheal/selfheal/issues"
 )
 
-// sensitive reports whether any key of the path is sensitive.
-func (s *state) sensitive(p issues.Path) bool {
-	for _, el := range p {
-		if k, ok := el.(string); ok && s.f.redact.matches(k) {
-			return true
-		}
-	}
-	return false
-}
-
 // appendMessage renders m, choosing its plural form by count.
 func (s *state) appendMessage(dst []byte, m *templates.Message, count int64) []byte {
 	if m == nil {
@@ -58,7 +48,7 @@ func (s *state) appendIssue(dst []byte, spans *[]int, is, inner *issues.Issue) [
 	saved := s.frame
 	// Whether the field is sensitive is asked by several placeholders;
 	// answer it once per issue.
-	s.is, s.inner, s.hidden = is, innerOf(is, inner), s.sensitive(is.Path)
+	s.is, s.inner, s.hidden = is, innerOf(is, inner), s.f.redact.path(is.Path)
 	id := s.choose(is)
 	if m := s.m(id); m != nil {
 		s.count = countOf(id, is)
