@@ -159,7 +159,7 @@ func listOf(err error) issues.List {
 	if list, ok := err.(issues.List); ok {
 		return list
 	}
-	if list, ok := appendIssues(nil, nil, err); ok && len(list) > 0 {
+	if list, ok := appendIssues(nil, err); ok && len(list) > 0 {
 		return list
 	}
 	return nil
@@ -167,16 +167,15 @@ func listOf(err error) issues.List {
 
 // appendIssues appends the issues of err to dst, trying the cheap
 // recognitions (a type assertion) before those that cost something on
-// every other error (errors.As, reading the error's text). The converters
-// that know their issues' sites record them in sites (which may be nil).
-func appendIssues(dst issues.List, sites *[]*issuesx.Site, err error) (issues.List, bool) {
+// every other error (errors.As, reading the error's text).
+func appendIssues(dst issues.List, err error) (issues.List, bool) {
 	if a, ok := err.(issuesx.Appender); ok {
-		return a.AppendIssuesAt(dst, sites)
+		return a.AppendIssuesTo(dst, issuesx.Internal{})
 	}
 	if c, ok := err.(issues.Carrier); ok {
 		return append(dst, c.Issues()...), true
 	}
-	if list, ok := recognize.AppendTyped(dst, sites, err); ok {
+	if list, ok := recognize.AppendTyped(dst, err); ok {
 		return list, true
 	}
 	var c issues.Carrier
@@ -209,21 +208,10 @@ func (e *Engine) Format(action string, err error) string {
 	if err == nil {
 		return ""
 	}
-	return e.format(action, err, nil)
-}
-
-// format is Format, through sites when they are not nil: they are the
-// sites of the issues of err, an issues.List (see issuesx.Site).
-func (e *Engine) format(action string, err error, sites []*issuesx.Site) string {
 	// The text is built in a pooled buffer and copied once: built in a
 	// fresh one, it would grow four or five times on a failed call.
 	p := formatPool.Get().(*[]byte)
-	var buf []byte
-	if list, ok := err.(issues.List); ok && sites != nil {
-		buf = e.appendList((*p)[:0], action, err, list, sites)
-	} else {
-		buf = e.Append((*p)[:0], action, err)
-	}
+	buf := e.Append((*p)[:0], action, err)
 	s := string(buf)
 	if cap(buf) <= maxPooledText {
 		clear(buf) // as listPool: keep no value a model sent alive
@@ -247,39 +235,30 @@ func (e *Engine) Append(dst []byte, action string, err error) []byte {
 		return dst
 	}
 	if list, ok := err.(issues.List); ok {
-		return e.appendList(dst, action, err, list, nil)
+		return e.appendList(dst, action, err, list)
 	}
-	p := listPool.Get().(*pooledList)
-	list, _ := appendIssues(p.list[:0], &p.sites, err)
-	dst = e.appendList(dst, action, err, list, p.sites)
+	p := listPool.Get().(*issues.List)
+	list, _ := appendIssues((*p)[:0], err)
+	dst = e.appendList(dst, action, err, list)
 	clear(list) // let the pooled list keep no value a model sent alive
-	clear(p.sites)
 	if cap(list) > maxPooledIssues {
 		list = nil // a huge failure's list is left to the collector
 	}
-	p.list, p.sites = list[:0], p.sites[:0]
+	*p = list[:0]
 	listPool.Put(p)
 	return dst
 }
 
-// appendList appends the answer for err, whose issues are list (built at
-// sites, by index; see issuesx.Site).
-func (e *Engine) appendList(dst []byte, action string, err error, list issues.List, sites []*issuesx.Site) []byte {
+// appendList appends the answer for err, whose issues are list.
+func (e *Engine) appendList(dst []byte, action string, err error, list issues.List) []byte {
 	if len(list) == 0 {
 		return append(dst, envelope.Wrap(err).String()...)
 	}
-	return e.f.AppendValidationAt(dst, action, list, sites)
-}
-
-// pooledList is a list Append converts adapter errors into, with the
-// sites of its issues (see issuesx.Site).
-type pooledList struct {
-	list  issues.List
-	sites []*issuesx.Site
+	return e.f.AppendValidation(dst, action, list)
 }
 
 // listPool holds Append's lists.
-var listPool = sync.Pool{New: func() any { return new(pooledList) }}
+var listPool = sync.Pool{New: func() any { return new(issues.List) }}
 
 // maxPooledIssues keeps one huge failure from pinning its list in the pool.
 const maxPooledIssues = 256
@@ -305,8 +284,5 @@ func init() {
 			return e.f
 		}
 		return nil
-	}
-	facade.FormatAt = func(e any, action string, list error, sites []*issuesx.Site) string {
-		return e.(*Engine).format(action, list, sites)
 	}
 }

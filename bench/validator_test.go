@@ -16,7 +16,6 @@ import (
 	"github.com/selfheal/selfheal"
 	_ "github.com/selfheal/selfheal/adapters/validatorv10" // registers its converter with internal/recognize
 	"github.com/selfheal/selfheal/internal/formatter"
-	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/recognize"
 	"github.com/selfheal/selfheal/internal/xmlenc"
 	"github.com/selfheal/selfheal/issues"
@@ -37,10 +36,8 @@ const variants = 16
 // fields (16 variants with different values, cycled), what a server can
 // send today, (a) the validator's own Error() and (b) its English
 // translations, with (c) this adapter plus rendering the validation_error
-// into a reused buffer (with the sites the adapter records beside its
-// issues, as Engine.Append passes them) and (d) the same through the
-// facade's Engine.Append.
-// DESIGN.md 5 wants (c) at most 0.3 × (a), and at most 2 allocations.
+// into a reused buffer and (d) the same through the facade's Engine.Append.
+// DESIGN.md 5 wants (c) at most 1 × (a).
 // (z) writes (c)'s bytes, checked equal, with code written for these four
 // sites alone: how far (c) is from what the bytes themselves cost.
 func BenchmarkValidator(b *testing.B) {
@@ -75,18 +72,16 @@ func BenchmarkValidator(b *testing.B) {
 	b.Run("c=selfheal", func(b *testing.B) {
 		f := formatter.New(formatter.DefaultOptions())
 		var list issues.List
-		var sites []*issuesx.Site
 		var buf []byte
 		for _, err := range errs {
-			list, _ = recognize.AppendTyped(list[:0], &sites, err)
-			buf = f.AppendValidationAt(buf[:0], "users.create", list, sites)
+			list, _ = recognize.AppendTyped(list[:0], err)
+			buf = f.AppendValidation(buf[:0], "users.create", list)
 		}
 		b.ReportAllocs()
 		i := 0
 		for b.Loop() {
-			sites = sites[:0]
-			list, _ = recognize.AppendTyped(list[:0], &sites, errs[i%variants])
-			buf = f.AppendValidationAt(buf[:0], "users.create", list, sites)
+			list, _ = recognize.AppendTyped(list[:0], errs[i%variants])
+			buf = f.AppendValidation(buf[:0], "users.create", list)
 			i++
 		}
 	})
@@ -152,7 +147,7 @@ func checkFloor(tb testing.TB, errs []error) {
 	var list issues.List
 	f := formatter.New(formatter.DefaultOptions())
 	for _, err := range errs {
-		list, _ = recognize.AppendTyped(list[:0], nil, err)
+		list, _ = recognize.AppendTyped(list[:0], err)
 		want = f.AppendValidation(want[:0], "users.create", list)
 		if got = appendFloor(got[:0], err.(validator.ValidationErrors)); string(got) != string(want) {
 			tb.Fatalf("the floor writes\n%s\nwhere (c) writes\n%s\nupdate appendFloor to the new wording", got, want)

@@ -26,11 +26,6 @@
 // adapters, and checks that the validation_error and the structured issues
 // stay within the byte budget plus a constant and parse, whatever was sent.
 //
-// FuzzSiteLines (sitelines_fuzz_test.go) words a raw validator error,
-// whose sites carry lines the formatter escaped in advance, and the same
-// error's issues without sites, with arbitrary values, and checks that
-// they read the same, in three wordings.
-//
 // FuzzProxy (proxy_fuzz_test.go) drives mcp/proxy with random
 // interleavings of valid, invalid and malformed messages in both
 // directions, and checks that every line comes out exactly once on the

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/recognize"
 	"github.com/selfheal/selfheal/issues"
 )
@@ -213,7 +212,7 @@ func Issues(err error) (issues.List, bool) {
 // this converter, so that it need not import this package. Decode's
 // errors, an issues.List, need none.
 func init() {
-	recognize.RegisterFallback(func(dst issues.List, _ *[]*issuesx.Site, err error) (issues.List, bool) {
+	recognize.RegisterFallback(func(dst issues.List, err error) (issues.List, bool) {
 		list, ok := Issues(err)
 		return append(dst, list...), ok
 	})

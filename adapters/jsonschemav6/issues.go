@@ -1,7 +1,6 @@
 package jsonschemav6
 
 import (
-	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/schemav6"
 	"github.com/selfheal/selfheal/issues"
 )
@@ -13,8 +12,7 @@ import (
 // unrecognized keys, and the expected type of a missing property. instance
 // is the value that was validated (decoded with json.Decoder.UseNumber for
 // exact numbers); the value shown for each issue is read from it at the
-// issue's instance location. sites, when not nil, receives the sites of
-// the issues built at one (see issuesx.Site). It returns dst unchanged,
+// issue's instance location. It returns dst unchanged,
 // with false, when err holds no *jsonschema.ValidationError. Validate,
 // AppendValidate and ValidateJSON convert through it; an error from
 // validating with the library directly goes to selfheal's Engine, which
@@ -30,8 +28,8 @@ import (
 // The issues share strings and slices (Path, Allowed, Values, Keys …) with
 // s, with err and with instance, the same ones from call to call: the
 // public methods own them (see issuesx.Own) before handing them out.
-func (s *Schema) appendIssues(dst issues.List, sites *[]*issuesx.Site, err error, instance any) (issues.List, bool) {
-	return s.known().AppendIssuesAt(dst, sites, err, instance)
+func (s *Schema) appendIssues(dst issues.List, err error, instance any) (issues.List, bool) {
+	return s.known().AppendIssues(dst, err, instance)
 }
 
 // known is what s knows of its schema for converting failures; nil for a

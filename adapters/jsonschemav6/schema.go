@@ -217,7 +217,7 @@ func (s *Schema) Validate(instance any) issues.List {
 // names and values …) changes nothing another call returns. Their Input
 // is the value found in instance, not a copy.
 func (s *Schema) AppendValidate(dst issues.List, instance any) issues.List {
-	return own(dst, s.validateAt(dst, nil, instance))
+	return own(dst, s.validate(dst, instance))
 }
 
 // own owns the issues list appended to dst (see issuesx.Own) and returns
@@ -229,19 +229,17 @@ func own(dst, list issues.List) issues.List {
 	return list
 }
 
-// validateAt is AppendValidate recording in sites, when not nil, the sites
-// of the issues built at one, by index in the list returned (see
-// issuesx.Site).
-func (s *Schema) validateAt(dst issues.List, sites *[]*issuesx.Site, instance any) issues.List {
+// validate is AppendValidate without owning the issues (see own).
+func (s *Schema) validate(dst issues.List, instance any) issues.List {
 	if is, deep := issuesx.CheckDepth(instance, s.maxDepth); deep {
 		return append(dst, is)
 	}
-	return s.appendValidateAt(dst, sites, instance)
+	return s.validateWithin(dst, instance)
 }
 
-// appendValidateAt is validateAt once the depth is known to be within the
+// validateWithin is validate once the depth is known to be within the
 // limit.
-func (s *Schema) appendValidateAt(dst issues.List, sites *[]*issuesx.Site, instance any) issues.List {
+func (s *Schema) validateWithin(dst issues.List, instance any) issues.List {
 	err := s.k.Compiled().Validate(instance)
 	if err == nil {
 		if s.typos != nil {
@@ -250,10 +248,10 @@ func (s *Schema) appendValidateAt(dst issues.List, sites *[]*issuesx.Site, insta
 		}
 		return dst
 	}
-	list, ok := s.appendIssues(dst, sites, err, instance)
+	list, ok := s.appendIssues(dst, err, instance)
 	list = schemaconv.Failed(dst, list, ok, err, instance)
 	if s.typos != nil {
-		list = nearmiss.AppendAt(list, sites, len(dst), s.typos, instance)
+		list = nearmiss.Append(list, len(dst), s.typos, instance)
 	}
 	return list
 }
@@ -272,19 +270,17 @@ func (s *Schema) ValidateJSON(data []byte) issues.List {
 	if bad != nil {
 		return bad
 	}
-	return own(nil, s.appendValidateAt(nil, nil, v))
+	return own(nil, s.validateWithin(nil, v))
 }
 
-// The module's MCP integrations validate through sites (see
+// The module's MCP integrations validate without owning the issues (see
 // schemaconv.ValidateAt).
 func init() {
-	schemaconv.ValidateAt = func(s any, instance any) (issues.List, []*issuesx.Site, bool) {
+	schemaconv.ValidateAt = func(s any, instance any) (issues.List, bool) {
 		sch, ok := s.(*Schema)
 		if !ok || sch == nil {
-			return nil, nil, false
+			return nil, false
 		}
-		var sites []*issuesx.Site
-		list := sch.validateAt(nil, &sites, instance)
-		return list, sites, true
+		return sch.validate(nil, instance), true
 	}
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/go-playground/validator/v10"
 
-	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -19,7 +18,7 @@ import (
 // sites call after call, and for most tags the issue depends on nothing
 // else but the value sent, so sites keeps each issue once built: a warm
 // conversion is a lookup and a copy, allocates nothing, and gives the same
-// strings and slices every time (the formatter keys its own cache on them).
+// strings and slices every time.
 //
 // siteKey is what sites files a site under; siteRest is the rest of it.
 type siteKey struct {
@@ -49,9 +48,6 @@ type site struct {
 	sized bool
 	n     int
 	bound issues.Number
-	// shared is the site as the formatter sees it: what it keeps for the
-	// issues built here (see issuesx.Site).
-	shared issuesx.Site
 	// next is the site that failed after this one the last time a
 	// failure went from one to the other: a struct's fields fail in the
 	// same order call after call, so the next site is mostly found
@@ -86,12 +82,8 @@ var firstSite atomic.Pointer[site]
 // fromSite fills is from the issue cached for fe's site, building the site
 // on first sight. It reports false when the issue must be converted afresh
 // because it depends on more than its site. It returns fe's site, when the
-// cache holds it, as the next failure's prev (see site.next), and the site
-// the formatter sees, which is nil on first sight (the cache may not keep
-// the site: a model's index or key in the namespace) and when the issue's
-// facts still depend on the value (an exact size, whose side of the bound
-// the value decides).
-func fromSite(is *issues.Issue, fe validator.FieldError, prev *site) (*site, *issuesx.Site, bool) {
+// cache holds it, as the next failure's prev (see site.next).
+func fromSite(is *issues.Issue, fe validator.FieldError, prev *site) (*site, bool) {
 	k := siteKey{ns: fe.Namespace(), tag: fe.Tag(), param: fe.Param()}
 	rest := siteRest{actual: fe.ActualTag(), typ: fe.Type(), kind: fe.Kind()}
 	guess := &firstSite
@@ -111,36 +103,32 @@ func fromSite(is *issues.Issue, fe validator.FieldError, prev *site) (*site, *is
 		s = newSite(k, rest, fe)
 		addSite(s)
 		if s.slow {
-			return nil, nil, false
+			return nil, false
 		}
 		s.fill(is, fe)
-		return nil, nil, true
+		return nil, true
 	}
 	if s.slow {
-		return s, nil, false
+		return s, false
 	}
-	if s.fill(is, fe) {
-		return s, nil, true
-	}
-	return s, &s.shared, true
+	s.fill(is, fe)
+	return s, true
 }
 
-// fill sets is to the site's issue for fe's value, and reports whether its
-// facts depend on the value.
-func (s *site) fill(is *issues.Issue, fe validator.FieldError) bool {
+// fill sets is to the site's issue for fe's value.
+func (s *site) fill(is *issues.Issue, fe validator.FieldError) {
 	*is = s.is
 	if !is.Absent {
 		is.Input = fe.Value()
 	}
 	if !s.sized {
-		return false
+		return
 	}
 	if lengthOf(is.Input) < s.n {
 		is.Code, is.Minimum, is.Maximum = issues.TooSmall, s.bound, ""
 	} else {
 		is.Code, is.Minimum, is.Maximum = issues.TooBig, "", s.bound
 	}
-	return true
 }
 
 func findSite(k *siteKey, rest *siteRest) *site {

@@ -54,17 +54,11 @@ func Issues(err error) (issues.List, bool) {
 // site), the same ones from call to call: only a caller that changes none
 // of them (the module's formatter) may have them; Issues owns them.
 func appendIssues(dst issues.List, err error) (issues.List, bool) {
-	return appendIssuesAt(dst, nil, err)
-}
-
-// appendIssuesAt is appendIssues recording, for the issues built from the
-// sites it keeps, their sites (see issuesx.Site).
-func appendIssuesAt(dst issues.List, sites *[]*issuesx.Site, err error) (issues.List, bool) {
 	switch e := err.(type) {
 	case nil:
 		return dst, false
 	case validator.ValidationErrors:
-		return convert(dst, sites, e, nil, nil)
+		return convert(dst, e, nil, nil)
 	case *bound:
 		return e.appendIssues(dst)
 	case mapErrors:
@@ -82,7 +76,7 @@ func appendIssuesAt(dst issues.List, sites *[]*issuesx.Site, err error) (issues.
 	}
 	var ve validator.ValidationErrors
 	if errors.As(err, &ve) {
-		return convert(dst, sites, ve, nil, nil)
+		return convert(dst, ve, nil, nil)
 	}
 	return dst, false
 }
@@ -92,7 +86,7 @@ func appendIssuesAt(dst issues.List, sites *[]*issuesx.Site, err error) (issues.
 // program link go-playground/validator): a program that passes a raw
 // validator.ValidationErrors to Engine.Format imports this package, or
 // anything that does, or wraps the error with Bind.
-func init() { recognize.Register(appendIssuesAt) }
+func init() { recognize.Register(appendIssues) }
 
 // Bind attaches the validated value to the validator's error, so that
 // Issues can name the fields that cross-field and conditional tags refer to
@@ -133,14 +127,14 @@ func (b *bound) Issues() issues.List {
 	return list
 }
 
-// AppendIssuesAt is Issues appending to dst without owning the issues,
+// AppendIssuesTo is Issues appending to dst without owning the issues,
 // for selfheal's Engine (see issuesx.Appender).
-func (b *bound) AppendIssuesAt(dst issues.List, _ *[]*issuesx.Site) (issues.List, bool) {
+func (b *bound) AppendIssuesTo(dst issues.List, _ issuesx.Internal) (issues.List, bool) {
 	return b.appendIssues(dst)
 }
 
 func (b *bound) appendIssues(dst issues.List) (issues.List, bool) {
-	return convert(dst, nil, b.ve, newRoot(b.v), nil)
+	return convert(dst, b.ve, newRoot(b.v), nil)
 }
 
 // Map turns the result of validator's ValidateMap (field → error, nested
@@ -180,9 +174,9 @@ func (m mapErrors) Issues() issues.List {
 	return list
 }
 
-// AppendIssuesAt is Issues appending to dst without owning the issues,
+// AppendIssuesTo is Issues appending to dst without owning the issues,
 // for selfheal's Engine (see issuesx.Appender).
-func (m mapErrors) AppendIssuesAt(dst issues.List, _ *[]*issuesx.Site) (issues.List, bool) {
+func (m mapErrors) AppendIssuesTo(dst issues.List, _ issuesx.Internal) (issues.List, bool) {
 	return m.appendIssues(dst)
 }
 
@@ -206,7 +200,7 @@ func (m mapErrors) appendIssues(dst issues.List) (issues.List, bool) {
 				// VarWithKey names the key itself first: the prefix is
 				// the path of the map holding it.
 				n := min(len(e), issuesx.BuildLimit-built)
-				out = appendConverted(out, nil, e[:n], e, nil, prefix)
+				out = appendConverted(out, e[:n], e, nil, prefix)
 				built += n
 				omitted += len(e) - n
 			case error:
@@ -250,7 +244,7 @@ const manyErrs = 16
 // A struct with a dived slice of 100,000 bad items fails 100,000 ways: the
 // formatter shows a few, and building the others would cost more than the
 // validation did.
-func convert(dst issues.List, sites *[]*issuesx.Site, errs validator.ValidationErrors, root *rootInfo, prefix issues.Path) (issues.List, bool) {
+func convert(dst issues.List, errs validator.ValidationErrors, root *rootInfo, prefix issues.Path) (issues.List, bool) {
 	if len(errs) == 0 {
 		return dst, false
 	}
@@ -258,7 +252,7 @@ func convert(dst issues.List, sites *[]*issuesx.Site, errs validator.ValidationE
 	if n < len(errs) {
 		dst = slices.Grow(dst, n+1)
 	}
-	dst = appendConverted(dst, sites, errs[:n], errs, root, prefix)
+	dst = appendConverted(dst, errs[:n], errs, root, prefix)
 	if n < len(errs) {
 		dst = append(dst, issuesx.Omitted(len(errs)-n))
 	}
@@ -266,9 +260,8 @@ func convert(dst issues.List, sites *[]*issuesx.Site, errs validator.ValidationE
 }
 
 // appendConverted appends the issues of errs, some of all (the whole
-// failure, which cross-field tags look through for other fields' names),
-// and records in sites the site of each issue that has one.
-func appendConverted(dst issues.List, sites *[]*issuesx.Site, errs, all validator.ValidationErrors, root *rootInfo, prefix issues.Path) issues.List {
+// failure, which cross-field tags look through for other fields' names).
+func appendConverted(dst issues.List, errs, all validator.ValidationErrors, root *rootInfo, prefix issues.Path) issues.List {
 	n := len(dst)
 	dst = slices.Grow(dst, len(errs))[:n+len(errs)]
 	// Under a bound value or a map's prefix, paths depend on more than
@@ -279,12 +272,9 @@ func appendConverted(dst issues.List, sites *[]*issuesx.Site, errs, all validato
 	for i, fe := range errs {
 		is := &dst[n+i]
 		if plain {
-			cached, shared, ok := fromSite(is, fe, prev)
+			cached, ok := fromSite(is, fe, prev)
 			prev = cached
 			if ok {
-				if shared != nil {
-					issuesx.SetSite(sites, n+i, shared)
-				}
 				continue
 			}
 		}

@@ -2,7 +2,6 @@ package formatter
 
 import (
 	"cmp"
-	"hash/maphash"
 	"math"
 	"slices"
 	"sync"
@@ -68,7 +67,6 @@ type Formatter struct {
 	close     []byte // the envelope's end when no issue was left out
 	units     [len(units)][smallCounts]string
 	pool      sync.Pool
-	plans     plans
 }
 
 // New returns a Formatter with the given options.
@@ -103,7 +101,6 @@ func New(o Options) *Formatter {
 	}
 	f.close = xmlenc.AppendValidationClose(nil, "", nil, f.recovery)
 	f.renderUnits()
-	f.plans.seed = maphash.MakeSeed()
 	f.pool.New = func() any { return &state{f: f} }
 	return f
 }
@@ -114,19 +111,11 @@ func (f *Formatter) Recovery() string { return f.recovery }
 // AppendValidation appends the whole validation_error for the issues to dst.
 // Once its buffers are warm it allocates nothing for the common codes.
 func (f *Formatter) AppendValidation(dst []byte, action string, list issues.List) []byte {
-	return f.AppendValidationAt(dst, action, list, nil)
-}
-
-// AppendValidationAt is AppendValidation for issues an adapter built at the
-// given sites: sites[i] is the site of list[i], nil (or missing, past the
-// end of sites) for an issue without one. See siteLine.
-func (f *Formatter) AppendValidationAt(dst []byte, action string, list issues.List, sites []*issuesx.Site) []byte {
 	s := f.get()
 	defer f.put(s)
 	dst = xmlenc.AppendValidationOpen(dst, action)
 	s.out = dst
 	s.fields = nil
-	s.sites = sites
 	s.run(list)
 	dst = s.out
 	more := ""
@@ -174,7 +163,7 @@ func (f *Formatter) put(s *state) {
 	if cap(s.name) > keep || cap(s.line) > keep || cap(s.buf) > keep {
 		return
 	}
-	s.out, s.frame, s.suggFor, s.vsuggFor, s.sites = nil, frame{}, nil, nil, nil
+	s.out, s.frame, s.suggFor, s.vsuggFor = nil, frame{}, nil, nil
 	clear(s.sugg)
 	s.mg.reset()
 	f.pool.Put(s)
@@ -200,7 +189,6 @@ type state struct {
 	path    issues.Path
 	cut     issues.Path // a path with its long keys cut (appendName)
 	order   []ordered
-	sites   []*issuesx.Site // the sites of the list's issues, by index (AppendValidationAt)
 	lines   int
 	bytes   int
 	omitted int
@@ -218,9 +206,6 @@ type state struct {
 	lower    []byte
 	upper    []byte
 	value    []byte // {value}: what the message around a value shows
-	// plainAt and plainEnd: where the last string sent was written in
-	// printable runs alone, text that XML shows as it is (see escaping).
-	plainAt, plainEnd int
 	// {field}: the other field of a cross-field check, or (fieldSet) the
 	// fields of a condition, rendered into cond and pair.
 	field    []byte
@@ -228,9 +213,6 @@ type state struct {
 	cond     []byte
 	pair     []byte
 	scratch  []byte
-	pkey     []byte // the key of the plan being looked up
-	// redacted memoizes the redactor's answer per path key.
-	redacted [64]redactEntry
 	// mg: the lines that merge a misspelt key with a missing field.
 	mg mergeState
 	// nesting counts the lines being worded inside one another.
@@ -264,16 +246,7 @@ func (s *state) run(list issues.List) {
 			counted += issuesx.OmittedCount(&list[i])
 			continue
 		}
-		o := ordered{i: i}
-		if site := s.siteOf(i); site != nil {
-			o.sl = s.siteLine(site, &list[i])
-		}
-		if o.sl != nil {
-			o.key = o.sl.key // the site's path is every one of its issues'
-		} else {
-			o.key = sortKey(list[i].Path)
-		}
-		s.order = append(s.order, o)
+		s.order = append(s.order, ordered{key: sortKey(list[i].Path), i: i})
 	}
 	if s.mg.list = s.mg.list[:0]; unknown {
 		s.findMerges(list)
@@ -308,7 +281,7 @@ func (s *state) run(list issues.List) {
 			handled, ok = s.emitMerged(list, o.i)
 		}
 		if !handled {
-			ok = s.emitIssue(&list[o.i], o.sl, s.siteOf(o.i))
+			ok = s.emitIssue(&list[o.i])
 		}
 		if !ok {
 			s.omitted = len(s.order) - n + counted
@@ -318,21 +291,10 @@ func (s *state) run(list issues.List) {
 	s.omitted = counted
 }
 
-// siteOf returns the site of the issue at index i of the list, or nil.
-func (s *state) siteOf(i int) *issuesx.Site {
-	if i < len(s.sites) {
-		return s.sites[i]
-	}
-	return nil
-}
-
-// ordered is an issue's index in the list, its sort key and the line its
-// site keeps for it, if any (a line worded from the value too is found
-// when the issue is worded: see valueLine).
+// ordered is an issue's index in the list and its sort key.
 type ordered struct {
 	key uint64
 	i   int
-	sl  *siteLine
 }
 
 // sortKey orders paths as issuesx.Compare does, by their first element only:
@@ -364,9 +326,9 @@ func sortKey(p issues.Path) uint64 {
 }
 
 // emitIssue writes the lines of one issue: one line, or for a union one per
-// issue of its closest alternative (a union among them in turn), with the
-// line its site keeps, if any. It reports false when the budget is spent.
-func (s *state) emitIssue(is *issues.Issue, sl *siteLine, site *issuesx.Site) bool {
+// issue of its closest alternative (a union among them in turn). It reports
+// false when the budget is spent.
+func (s *state) emitIssue(is *issues.Issue) bool {
 	switch is.Code {
 	case issues.InvalidUnion:
 		if best := bestBranch(is); len(best) > 0 {
@@ -377,12 +339,12 @@ func (s *state) emitIssue(is *issues.Issue, sl *siteLine, site *issuesx.Site) bo
 				if best[i].Code == issues.InvalidUnion {
 					// A recursive schema nests unions: the line is the
 					// innermost one's, at the field where the value failed.
-					if !s.emitIssue(&best[i], nil, nil) {
+					if !s.emitIssue(&best[i]) {
 						return false
 					}
 					continue
 				}
-				if !s.emitLine(&best[i].Path, is, &best[i], nil) {
+				if !s.emitLine(&best[i].Path, is, &best[i]) {
 					return false
 				}
 			}
@@ -394,17 +356,14 @@ func (s *state) emitIssue(is *issues.Issue, sl *siteLine, site *issuesx.Site) bo
 				if is.Issues[i].Check == issuesx.CheckOmitted {
 					continue
 				}
-				if !s.emitLine(&is.Path, is, &is.Issues[i], nil) {
+				if !s.emitLine(&is.Path, is, &is.Issues[i]) {
 					return false
 				}
 			}
 			return true
 		}
 	}
-	if sl == nil {
-		sl = s.valueLine(site, is, nil)
-	}
-	return s.emitLine(&is.Path, is, nil, sl)
+	return s.emitLine(&is.Path, is, nil)
 }
 
 // emitLine writes the field of is (with inner as its inner issue, if any)
@@ -413,29 +372,22 @@ func (s *state) emitIssue(is *issues.Issue, sl *siteLine, site *issuesx.Site) bo
 // issue cap and the dropping of repeated lines are decided here, on the
 // bytes the envelope holds, whatever the caller wants of them. It reports
 // false when the budget is spent.
-func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue, sl *siteLine) bool {
+func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue) bool {
 	if s.lines >= s.f.maxIssues {
 		return false
 	}
 	start := len(s.out)
-	var name []byte
-	switch {
-	case sl != nil && sl.field != nil && !s.collect:
-		s.out = s.appendSiteField(s.out, is, inner, sl)
-	default:
-		if is.Code == issues.InvalidElement && isPathKey(is.Key) {
-			// The element's own path names the field, not its container's.
-			s.path = append(append(s.path[:0], (*path)...), is.Key)
-			s.name = s.appendName(s.name[:0], s.path)
-			clear(s.path)
-		} else {
-			s.name = s.appendName(s.name[:0], *path)
-		}
-		name = s.name
-		s.spans = s.spans[:0]
-		s.line = s.appendIssue(s.line[:0], &s.spans, is, inner)
-		s.out = xmlenc.AppendFieldSpans(s.out, name, s.line, s.spans)
+	if is.Code == issues.InvalidElement && isPathKey(is.Key) {
+		// The element's own path names the field, not its container's.
+		s.path = append(append(s.path[:0], (*path)...), is.Key)
+		s.name = s.appendName(s.name[:0], s.path)
+		clear(s.path)
+	} else {
+		s.name = s.appendName(s.name[:0], *path)
 	}
+	s.spans = s.spans[:0]
+	s.line = s.appendIssue(s.line[:0], &s.spans, is, inner)
+	s.out = xmlenc.AppendFieldSpans(s.out, s.name, s.line, s.spans)
 	field := s.out[start:]
 	switch {
 	case s.lines > 0 && string(s.out[s.prevAt:start]) == string(field):
@@ -450,7 +402,7 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue, sl *siteLin
 	s.prevAt = start
 	s.lines++
 	if s.collect {
-		s.fields = append(s.fields, envelope.Field{Name: string(name), Text: string(s.line)})
+		s.fields = append(s.fields, envelope.Field{Name: string(s.name), Text: string(s.line)})
 	}
 	return true
 }

@@ -435,7 +435,7 @@ func TestMergedMisspeltKey(t *testing.T) {
   <recovery>上のフィールドを修正して、もう一度ツールを呼び出してください。エラーの説明はしないでください。</recovery>
 </validation_error>`},
 	} {
-		for range 3 { // planned or not, the same lines
+		for range 3 { // the pooled state reused: the same lines
 			if got := string(tc.f.AppendValidation(nil, "users.create", list)); got != tc.want {
 				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
 			}

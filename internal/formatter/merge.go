@@ -141,10 +141,7 @@ func (s *state) emitMerged(list issues.List, i int) (handled, ok bool) {
 		// one the merge was found by (the closest of one allowed key to
 		// the key sent is that key).
 		s.suggFor, s.sugg = &mg.issue, append(s.sugg[:0], m.sugg)
-		// The line has the facts of the missing field's site, and the key
-		// sent: it is kept there as a value line.
-		sl := s.valueLine(s.siteOf(i), &mg.issue, miss)
-		return true, s.emitLine(&miss.Path, &mg.issue, miss, sl)
+		return true, s.emitLine(&miss.Path, &mg.issue, miss)
 	}
 	u := &list[i]
 	if u.Code != issues.UnrecognizedKeys {
@@ -177,7 +174,7 @@ func (s *state) emitMerged(list issues.List, i int) (handled, ok bool) {
 		mg.issue.Allowed = mg.allowed
 	}
 	s.suggFor = nil
-	return true, s.emitLine(&u.Path, &mg.issue, nil, nil)
+	return true, s.emitLine(&u.Path, &mg.issue, nil)
 }
 
 // meantBy returns the allowed key the model meant by k, a key of the

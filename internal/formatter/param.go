@@ -26,18 +26,3 @@ func formatParam(is *issues.Issue) string {
 	}
 	return is.Param
 }
-
-// appendKeyParams writes the parameter fields of is to a plan key: every
-// one, since {pattern} and {example} read them.
-func appendKeyParams(dst []byte, is *issues.Issue) []byte {
-	// One call per field: ranging over an array of them would copy all
-	// eight strings first, and most are empty.
-	dst = appendKeyString(dst, is.Pattern)
-	dst = appendKeyString(dst, is.Prefix)
-	dst = appendKeyString(dst, is.Suffix)
-	dst = appendKeyString(dst, is.Includes)
-	dst = appendKeyString(dst, is.Layout)
-	dst = appendKeyString(dst, is.Country)
-	dst = appendKeyString(dst, is.UniqueBy)
-	return appendKeyString(dst, is.Param)
-}

@@ -12,53 +12,6 @@ import (
 	"github.com/selfheal/selfheal/issues"
 )
 
-// sensitive reports whether any key of the path is sensitive. Lines ask it
-// of the same few keys again and again, so the answer per key is kept in a
-// memo by content.
-func (s *state) sensitive(p issues.Path) bool {
-	for _, el := range p {
-		k, ok := el.(string)
-		if !ok {
-			continue
-		}
-		if len(k) > maxMemoKey {
-			// Not kept in the pooled memo: it would pin what a model sent.
-			if s.f.redact.matches(k) {
-				return true
-			}
-			continue
-		}
-		e := &s.redacted[strHash(k)&(len(s.redacted)-1)]
-		if !e.ok || e.key != k {
-			*e = redactEntry{key: k, hit: s.f.redact.matches(k), ok: true}
-		}
-		if e.hit {
-			return true
-		}
-	}
-	return false
-}
-
-// maxMemoKey is the longest key the pooled memos keep: longer keys are
-// not names a schema declares, and a pooled state must not keep alive a
-// 10 MiB key a model sent.
-const maxMemoKey = 64
-
-// redactEntry is one slot of the sensitive-key memo.
-type redactEntry struct {
-	key     string
-	hit, ok bool
-}
-
-// strHash is a cheap hash of a short string's content, for the memos.
-func strHash(k string) int {
-	h := uint32(2166136261)
-	for i := 0; i < len(k); i++ {
-		h = (h ^ uint32(k[i])) * 16777619
-	}
-	return int(h ^ h>>15)
-}
-
 // appendMessage renders m, choosing its plural form by count.
 func (s *state) appendMessage(dst []byte, m *templates.Message, count int64) []byte {
 	if m == nil {
@@ -95,9 +48,17 @@ func (s *state) appendIssue(dst []byte, spans *[]int, is, inner *issues.Issue) [
 	saved := s.frame
 	// Whether the field is sensitive is asked by several placeholders;
 	// answer it once per issue.
-	s.is, s.inner, s.hidden = is, innerOf(is, inner), s.sensitive(is.Path)
+	s.is, s.inner, s.hidden = is, innerOf(is, inner), s.f.redact.path(is.Path)
 	id := s.choose(is)
-	dst = s.appendPlanned(dst, spans, id, countOf(id, is))
+	if m := s.m(id); m != nil {
+		s.count = countOf(id, is)
+		s.tpl, _ = s.template(m, s.count)
+		if spans != nil {
+			dst, *spans = s.tpl.AppendSpans(dst, s, *spans)
+		} else {
+			dst = s.tpl.Append(dst, s)
+		}
+	}
 	s.frame = saved
 	return dst
 }
@@ -444,7 +405,6 @@ func (s *state) appendSent(dst []byte) []byte {
 	if str, ok := is.Input.(string); ok { // most values sent
 		dst = pv.appendString(dst, str, '\'')
 		if !pv.special && !pv.truncated {
-			s.plainAt, s.plainEnd = start, len(dst)
 			return dst
 		}
 	} else if kindOf(is.Input) == kindNumber && canonicalOrigin(is.Origin, nil) == issues.OriginDate {

@@ -7,11 +7,10 @@ import (
 	"github.com/selfheal/selfheal/issues"
 )
 
-// TestPlansFollowTypedFacts: issues that differ only in one parameter
+// TestLinesFollowTypedFacts: issues that differ only in one parameter
 // field, or in the order of their expected types, get lines of their own
-// on every call, planned or not: each field and the order are part of a
-// plan's key.
-func TestPlansFollowTypedFacts(t *testing.T) {
+// on every call.
+func TestLinesFollowTypedFacts(t *testing.T) {
 	f := New(DefaultOptions())
 	for _, tc := range []struct {
 		is   issues.Issue

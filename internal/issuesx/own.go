@@ -189,7 +189,11 @@ func cloneValue(v any) any {
 // to a list without owning them (see Own): its Issues method owns them,
 // which a caller that only renders them (selfheal's Engine.Append) need
 // not pay for. Only the module can implement it or call it: a user cannot
-// name Site.
+// name Internal.
 type Appender interface {
-	AppendIssuesAt(dst issues.List, sites *[]*Site) (issues.List, bool)
+	AppendIssuesTo(dst issues.List, _ Internal) (issues.List, bool)
 }
+
+// Internal is the type of a parameter that keeps a method the module's
+// own (see Appender).
+type Internal struct{}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/recognize"
 	"github.com/selfheal/selfheal/issues"
 )
@@ -21,7 +20,7 @@ func (e *rangeError) Error() string { return fmt.Sprintf("%s out of range: %d", 
 // The adapter of that library registers from init, so that any program
 // importing the adapter has the converter before it handles an error.
 func init() {
-	recognize.Register(func(dst issues.List, _ *[]*issuesx.Site, err error) (issues.List, bool) {
+	recognize.Register(func(dst issues.List, err error) (issues.List, bool) {
 		e, ok := err.(*rangeError) // by type first: cheap for errors it does not know
 		if !ok {
 			return dst, false
@@ -32,9 +31,9 @@ func init() {
 }
 
 func Example() {
-	list, ok := recognize.AppendTyped(nil, nil, &rangeError{Field: "limit", Value: 50})
+	list, ok := recognize.AppendTyped(nil, &rangeError{Field: "limit", Value: 50})
 	fmt.Println(ok, list)
-	_, ok = recognize.AppendTyped(nil, nil, errors.New("disk full"))
+	_, ok = recognize.AppendTyped(nil, errors.New("disk full"))
 	fmt.Println(ok)
 	// Output:
 	// true limit: too_big

@@ -1,15 +1,10 @@
 package recognize
 
-import (
-	"github.com/selfheal/selfheal/internal/issuesx"
-	"github.com/selfheal/selfheal/issues"
-)
+import "github.com/selfheal/selfheal/issues"
 
 // Func appends the issues of err to dst and reports whether err was one it
-// converts; when not, it returns dst unchanged. A converter that knows
-// where its issues come from records their sites in sites, by their index
-// in the list (issuesx.SetSite); sites may be nil.
-type Func func(dst issues.List, sites *[]*issuesx.Site, err error) (issues.List, bool)
+// converts; when not, it returns dst unchanged.
+type Func func(dst issues.List, err error) (issues.List, bool)
 
 // funcs and fallbacks are written only by init functions, which all
 // finish before any other goroutine starts, so reading them needs no lock.
@@ -29,19 +24,19 @@ func RegisterFallback(f Func) { fallbacks = append(fallbacks, f) }
 
 // AppendTyped runs the converters of Register in order of registration
 // and returns the answer of the first one that recognises err.
-func AppendTyped(dst issues.List, sites *[]*issuesx.Site, err error) (issues.List, bool) {
-	return run(funcs, dst, sites, err)
+func AppendTyped(dst issues.List, err error) (issues.List, bool) {
+	return run(funcs, dst, err)
 }
 
 // AppendFallback does the same with the converters of RegisterFallback;
 // a caller tries it last.
 func AppendFallback(dst issues.List, err error) (issues.List, bool) {
-	return run(fallbacks, dst, nil, err)
+	return run(fallbacks, dst, err)
 }
 
-func run(fs []Func, dst issues.List, sites *[]*issuesx.Site, err error) (issues.List, bool) {
+func run(fs []Func, dst issues.List, err error) (issues.List, bool) {
 	for _, f := range fs {
-		if out, ok := f(dst, sites, err); ok {
+		if out, ok := f(dst, err); ok {
 			return out, true
 		}
 	}

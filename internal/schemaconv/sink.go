@@ -35,13 +35,6 @@ type Sink struct {
 	// From is where this sink's issues start in Out: the entries before it
 	// are the caller's, which Finish leaves alone.
 	From int
-	// KeepSites says Sites receives the sites of the issues built at one
-	// (see AtSite), by their index in Out. (The slice itself is kept here,
-	// not a pointer to the caller's: Out's issues go to the heap, and
-	// they would take it along.)
-	KeepSites bool
-	Sites     []*issuesx.Site
-
 	// unrec finds the unrecognized_keys issue of an object, by path.
 	unrec byPath
 	// tails are the arrays with items that may not be sent, in the order
@@ -76,11 +69,10 @@ type skipped struct {
 
 // ValidateAt validates instance against s, a schema of adapters/jsonschemav6
 // (false for anything else), and returns its issues as the schema's
-// Validate does, with their sites, by index (see issuesx.Site). The
-// adapter sets it when it is initialized: the sites are for the module's
-// MCP integrations, through internal calls only, and the adapter's API does
-// not show them.
-var ValidateAt func(s any, instance any) (issues.List, []*issuesx.Site, bool)
+// Validate does, but without their copy (see issuesx.Own): the module's MCP
+// integrations render them and own what they hand out themselves. The
+// adapter sets it when it is initialized.
+var ValidateAt func(s any, instance any) (issues.List, bool)
 
 // Room reports whether the sink builds another issue: fewer than
 // issuesx.BuildLimit are in it. An adapter asks before the work of
@@ -185,12 +177,6 @@ func (k *Sink) Finish() issues.List {
 			}
 		}
 	}
-	if (placeholders || len(k.Out)-k.From > issuesx.BuildLimit) && len(k.Sites) > k.From {
-		// Issues are about to move or go: their sites would no longer
-		// be theirs. Such a list is rare and worded without them.
-		clear(k.Sites[k.From:])
-		k.Sites = k.Sites[:k.From]
-	}
 	if placeholders {
 		kept := slices.DeleteFunc(k.Out[k.From:], func(is issues.Issue) bool { return is.Code == "" })
 		k.Out = k.Out[:k.From+len(kept)]
@@ -228,17 +214,6 @@ func (k *Sink) Add(code issues.Code, path issues.Path, input any, source string)
 	is := &k.Out[len(k.Out)-1]
 	is.Code, is.Path, is.Input, is.Source = code, path, input, source
 	return is
-}
-
-// AtSite records site as the site of is, the issue Add returned last, for
-// a formatter to keep its line on (see issuesx.Site): the adapter promises
-// that every issue it records there has the same facts. Past the limit, or
-// without KeepSites, it records nothing.
-func (k *Sink) AtSite(is *issues.Issue, site *issuesx.Site) {
-	if !k.KeepSites || len(k.Out) <= k.From || is != &k.Out[len(k.Out)-1] {
-		return
-	}
-	issuesx.SetSite(&k.Sites, len(k.Out)-1, site)
 }
 
 // fewKeys is how many keys an unrecognized_keys issue holds before a

@@ -26,13 +26,6 @@ import (
 // schema; an instance that is issues.Unknown{} is not at hand, as when the
 // root package's Engine is handed a library error alone.
 func (s *Schema) AppendIssues(dst issues.List, err error, instance any) (issues.List, bool) {
-	return s.AppendIssuesAt(dst, nil, err, instance)
-}
-
-// AppendIssuesAt is AppendIssues recording in sites, when not nil, the
-// sites of the issues built at one, by their index in the list returned
-// (see issuesx.Site).
-func (s *Schema) AppendIssuesAt(dst issues.List, sites *[]*issuesx.Site, err error, instance any) (issues.List, bool) {
 	ve := validationError(err)
 	if ve == nil {
 		return dst, false
@@ -48,14 +41,8 @@ func (s *Schema) AppendIssuesAt(dst issues.List, sites *[]*issuesx.Site, err err
 		dst = slices.Grow(dst, issueCount(ve, issuesx.BuildLimit+1))
 	}
 	k := schemaconv.Sink{Out: dst, From: len(dst)}
-	if sites != nil {
-		k.KeepSites, k.Sites = true, *sites
-	}
 	c.add(&k, ve)
 	list := k.Finish()
-	if sites != nil {
-		*sites = k.Sites
-	}
 	if len(list) == len(dst) {
 		return dst, true
 	}
@@ -139,61 +126,51 @@ func (c *conv) add(k *schemaconv.Sink, ve *jsonschema.ValidationError) {
 	case *kind.Type:
 		is := k.Add(issues.InvalidType, path, v, "jsonschema:type")
 		is.Expected = c.s.expectedTypes(n, ve.SchemaURL, e.Want)
-		c.at(k, is, n, siteType)
 	case *kind.Enum:
 		is := k.Add(issues.InvalidValue, path, v, "jsonschema:enum")
 		is.Values = e.Want
-		c.at(k, is, n, siteEnum)
 	case *kind.Const:
 		is := k.Add(issues.InvalidValue, path, v, "jsonschema:const")
 		is.Values = n.constValues(e.Want)
-		c.at(k, is, n, siteConst)
 	case *kind.Format:
 		is := k.Add(issues.InvalidFormat, path, v, "jsonschema:format")
 		is.Format = e.Want
 		if e.Err != nil {
-			is.Message = e.Err.Error() // the value's own reason: no site
-		} else {
-			c.at(k, is, n, siteFormat)
+			is.Message = e.Err.Error() // the value's own reason
 		}
 	case *kind.Pattern:
 		is := k.Add(issues.InvalidFormat, path, v, "jsonschema:pattern")
 		is.Format, is.Pattern = "regex", e.Want
-		c.at(k, is, n, sitePattern)
 	case *kind.MinLength:
-		c.at(k, c.size(k.Add(issues.TooSmall, path, v, "jsonschema:minLength"), issues.OriginString, e.Want,
-			sch != nil && sch.MaxLength != nil && *sch.MaxLength == e.Want), n, siteMinLength)
+		c.size(k.Add(issues.TooSmall, path, v, "jsonschema:minLength"), issues.OriginString, e.Want,
+			sch != nil && sch.MaxLength != nil && *sch.MaxLength == e.Want)
 	case *kind.MaxLength:
-		c.at(k, c.size(k.Add(issues.TooBig, path, v, "jsonschema:maxLength"), issues.OriginString, e.Want,
-			sch != nil && sch.MinLength != nil && *sch.MinLength == e.Want), n, siteMaxLength)
+		c.size(k.Add(issues.TooBig, path, v, "jsonschema:maxLength"), issues.OriginString, e.Want,
+			sch != nil && sch.MinLength != nil && *sch.MinLength == e.Want)
 	case *kind.MinItems:
-		c.at(k, c.size(k.Add(issues.TooSmall, path, v, "jsonschema:minItems"), issues.OriginArray, e.Want,
-			sch != nil && sch.MaxItems != nil && *sch.MaxItems == e.Want), n, siteMinItems)
+		c.size(k.Add(issues.TooSmall, path, v, "jsonschema:minItems"), issues.OriginArray, e.Want,
+			sch != nil && sch.MaxItems != nil && *sch.MaxItems == e.Want)
 	case *kind.MaxItems:
-		c.at(k, c.size(k.Add(issues.TooBig, path, v, "jsonschema:maxItems"), issues.OriginArray, e.Want,
-			sch != nil && sch.MinItems != nil && *sch.MinItems == e.Want), n, siteMaxItems)
+		c.size(k.Add(issues.TooBig, path, v, "jsonschema:maxItems"), issues.OriginArray, e.Want,
+			sch != nil && sch.MinItems != nil && *sch.MinItems == e.Want)
 	case *kind.MinProperties:
-		c.at(k, c.size(k.Add(issues.TooSmall, path, v, "jsonschema:minProperties"), issues.OriginObject, e.Want,
-			sch != nil && sch.MaxProperties != nil && *sch.MaxProperties == e.Want), n, siteMinProperties)
+		c.size(k.Add(issues.TooSmall, path, v, "jsonschema:minProperties"), issues.OriginObject, e.Want,
+			sch != nil && sch.MaxProperties != nil && *sch.MaxProperties == e.Want)
 	case *kind.MaxProperties:
-		c.at(k, c.size(k.Add(issues.TooBig, path, v, "jsonschema:maxProperties"), issues.OriginObject, e.Want,
-			sch != nil && sch.MinProperties != nil && *sch.MinProperties == e.Want), n, siteMaxProperties)
+		c.size(k.Add(issues.TooBig, path, v, "jsonschema:maxProperties"), issues.OriginObject, e.Want,
+			sch != nil && sch.MinProperties != nil && *sch.MinProperties == e.Want)
 	case *kind.Minimum:
 		is := k.Add(issues.TooSmall, path, v, "jsonschema:minimum")
 		is.Origin, is.Minimum, is.Inclusive = n.numOrigin(), c.s.bound(n, ve.SchemaURL, minimum, e.Want), true
-		c.at(k, is, n, siteMinimum)
 	case *kind.ExclusiveMinimum:
 		is := k.Add(issues.TooSmall, path, v, "jsonschema:exclusiveMinimum")
 		is.Origin, is.Minimum = n.numOrigin(), c.s.bound(n, ve.SchemaURL, exclusiveMinimum, e.Want)
-		c.at(k, is, n, siteExclusiveMinimum)
 	case *kind.Maximum:
 		is := k.Add(issues.TooBig, path, v, "jsonschema:maximum")
 		is.Origin, is.Maximum, is.Inclusive = n.numOrigin(), c.s.bound(n, ve.SchemaURL, maximum, e.Want), true
-		c.at(k, is, n, siteMaximum)
 	case *kind.ExclusiveMaximum:
 		is := k.Add(issues.TooBig, path, v, "jsonschema:exclusiveMaximum")
 		is.Origin, is.Maximum = n.numOrigin(), c.s.bound(n, ve.SchemaURL, exclusiveMaximum, e.Want)
-		c.at(k, is, n, siteExclusiveMaximum)
 	case *kind.MultipleOf:
 		k.Add(issues.NotMultipleOf, path, v, "jsonschema:multipleOf").Divisor = c.s.bound(n, ve.SchemaURL, multipleOf, e.Want)
 	case *kind.Required:
@@ -218,7 +195,6 @@ func (c *conv) add(k *schemaconv.Sink, ve *jsonschema.ValidationError) {
 			i := e.Duplicates[1]
 			is.Values = arr[i : i+1 : i+1]
 		}
-		c.at(k, is, n, siteUnique) // the item repeated is what was sent
 	case *kind.Contains:
 		c.contains(k.Add(issues.Custom, path, v, "jsonschema:contains"), sch, 1, -1)
 	case *kind.MinContains:
@@ -313,26 +289,11 @@ func (c *conv) required(k *schemaconv.Sink, n *node, path issues.Path, missing [
 		if j < len(props) && props[j].path != nil {
 			is := k.Add(issues.InvalidType, props[j].path, nil, "jsonschema:required")
 			is.Absent, is.Expected = true, props[j].expected
-			k.AtSite(is, props[j].site)
 			continue
 		}
 		is := k.Add(issues.InvalidType, path.Append(name), nil, "jsonschema:required")
 		is.Absent, is.Expected = true, c.s.propType(sch, name)
 	}
-}
-
-// at records is, just built by n from a keyword whose issues have the same
-// facts call after call (the schema's alone, whatever the value, but for
-// the item a unique check found repeated, which is what was sent), at n's
-// site for that keyword when is is where n expects it: at n.at itself,
-// whose path is then the same call after call too. Elsewhere (an item, a
-// value reached through a $ref placed twice) it is worded without a site.
-func (c *conv) at(k *schemaconv.Sink, is *issues.Issue, n *node, kw int) {
-	if n == nil || c.unknown || n.at == nil || len(is.Path) != len(n.at) ||
-		len(n.at) > 0 && &is.Path[0] != &n.at[0] {
-		return
-	}
-	k.AtSite(is, &n.sites[kw])
 }
 
 // size fills in the bound of a too_small or too_big issue of a length or

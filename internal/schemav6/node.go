@@ -10,7 +10,6 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/schemaconv"
 	"github.com/selfheal/selfheal/issues"
 )
@@ -44,44 +43,13 @@ type node struct {
 	isFalse   bool
 	toks      []string
 	evaluable []string
-
-	// sites are where the node's issues of a keyword are built when they
-	// are at at itself: such an issue has the same facts call after call,
-	// only the value differs, and a formatter keeps its line there (see
-	// issuesx.Site).
-	sites [numSites]issuesx.Site
 }
-
-// The keywords whose issues have sites: those whose facts are the
-// schema's alone (see conv.at), worded from them and the kind of the value,
-// or for a type or an allowed value missed and items repeated, from the
-// value too, through the message the rules choose (see issuesx.Site).
-const (
-	siteType = iota
-	siteEnum
-	siteConst
-	siteUnique
-	siteMinLength
-	siteMaxLength
-	siteMinItems
-	siteMaxItems
-	siteMinProperties
-	siteMaxProperties
-	siteMinimum
-	siteExclusiveMinimum
-	siteMaximum
-	siteExclusiveMaximum
-	sitePattern
-	siteFormat
-	numSites
-)
 
 // prop is a required property.
 type prop struct {
 	name     string
-	path     issues.Path   // below the node's at, when that is exact
-	expected issues.Types  // its declared type
-	site     *issuesx.Site // of its absence, with path
+	path     issues.Path  // below the node's at, when that is exact
+	expected issues.Types // its declared type
 }
 
 // The numeric keywords, in the order of node.bounds.
@@ -249,7 +217,6 @@ func (s *Schema) fill(n *node) {
 		p := prop{name: name, expected: s.propType(sch, name)}
 		if exact {
 			p.path = append(slices.Clip(n.at), name)
-			p.site = new(issuesx.Site)
 		}
 		n.required = append(n.required, p)
 	}

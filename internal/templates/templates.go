@@ -169,38 +169,6 @@ func (t *Template) Uses() []Placeholder {
 	return out
 }
 
-// Partial returns a template that renders like t, except that the
-// placeholders for which fixed reports true are filled in now, by f, as
-// literal text. A caller rendering many values whose fixed parts repeat
-// prepares the template once and asks f only for the rest on each render.
-// Source, Has and Uses answer as they do for t. Placeholders whose text
-// depends on what another placeholder rendered before them must not be
-// fixed.
-func (t *Template) Partial(f Filler, fixed func(Placeholder) bool) *Template {
-	p := &Template{src: t.src, uses: t.uses}
-	var lit []byte
-	flush := func() {
-		if len(lit) > 0 {
-			p.segs = append(p.segs, segment{lit: string(lit)})
-			lit = lit[:0]
-		}
-	}
-	for _, s := range t.segs {
-		switch {
-		case s.ph == none:
-			lit = append(lit, s.lit...)
-		case fixed(s.ph):
-			lit = f.AppendPlaceholder(lit, s.ph)
-		default:
-			flush()
-			p.segs = append(p.segs, s)
-		}
-	}
-	flush()
-	p.plain = plainLiterals(p.segs)
-	return p
-}
-
 // Append renders the template into dst, asking f for each placeholder.
 func (t *Template) Append(dst []byte, f Filler) []byte {
 	for i := range t.segs {
@@ -258,32 +226,4 @@ func plainLiterals(segs []segment) bool {
 		}
 	}
 	return true
-}
-
-// Rewritten returns a template that renders prefix, then what t renders
-// with each run of its literal text replaced by what lit appends for it,
-// then suffix. It is nil when lit reports false for a run. A caller that
-// writes t's output escaped escapes the literal text once this way, and
-// only what the placeholders render on each use.
-func (t *Template) Rewritten(prefix, suffix string, lit func(dst []byte, s string) ([]byte, bool)) *Template {
-	r := &Template{src: t.src, uses: t.uses}
-	buf := []byte(prefix)
-	for _, s := range t.segs {
-		if s.ph != none {
-			if len(buf) > 0 {
-				r.segs = append(r.segs, segment{lit: string(buf)})
-				buf = buf[:0]
-			}
-			r.segs = append(r.segs, s)
-			continue
-		}
-		var ok bool
-		if buf, ok = lit(buf, s.lit); !ok {
-			return nil
-		}
-	}
-	buf = append(buf, suffix...)
-	r.segs = append(r.segs, segment{lit: string(buf)})
-	r.plain = plainLiterals(r.segs)
-	return r
 }

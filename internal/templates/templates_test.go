@@ -144,44 +144,6 @@ func TestAppendAllocatesNothing(t *testing.T) {
 	}
 }
 
-// A partial template renders what the whole one renders, asking the filler
-// of each render only for the placeholders left open.
-func TestPartial(t *testing.T) {
-	src := "Too short. You sent: {sent} ({size}). Expected at least {minimum}{example}."
-	tpl := MustCompile(src)
-	fixed := func(p Placeholder) bool { return p == Minimum || p == Example }
-	part := tpl.Partial(mapFiller{Minimum: "3 characters", Example: ", e.g. 'abc'"}, fixed)
-	asked := map[Placeholder]int{}
-	later := countingFiller{m: mapFiller{Sent: "'ab'", Size: "2 characters", Minimum: "WRONG", Example: "WRONG"}, asked: asked}
-	want := "Too short. You sent: 'ab' (2 characters). Expected at least 3 characters, e.g. 'abc'."
-	if got := string(part.Append(nil, later)); got != want {
-		t.Errorf("partial rendered %q, want %q", got, want)
-	}
-	if asked[Minimum] != 0 || asked[Example] != 0 || asked[Sent] != 1 || asked[Size] != 1 {
-		t.Errorf("the filler was asked %v, want sent and size once each", asked)
-	}
-	if part.Source() != src || !part.Has(Minimum) || !part.Has(Sent) || part.Has(Keys) {
-		t.Errorf("a partial template must answer Source and Has as its whole: %q", part.Source())
-	}
-	if len(part.segs) != 5 { // text, {sent}, text, {size}, text with the fixed parts merged in
-		t.Errorf("partial has %d segments, want 5: %+v", len(part.segs), part.segs)
-	}
-	none := tpl.Partial(mapFiller{}, func(Placeholder) bool { return false })
-	if got, want := string(none.Append(nil, mapFiller{Sent: "x", Size: "y", Minimum: "z"})), "Too short. You sent: x (y). Expected at least z."; got != want {
-		t.Errorf("nothing fixed rendered %q, want %q", got, want)
-	}
-}
-
-type countingFiller struct {
-	m     mapFiller
-	asked map[Placeholder]int
-}
-
-func (c countingFiller) AppendPlaceholder(dst []byte, p Placeholder) []byte {
-	c.asked[p]++
-	return c.m.AppendPlaceholder(dst, p)
-}
-
 // AppendSpans writes what Append writes, and marks every byte that is not
 // printable ASCII other than & < > as inside a span: the bytes a caller
 // copies without escaping need none.
@@ -209,33 +171,5 @@ func TestAppendSpans(t *testing.T) {
 		if !slices.Equal(spans, tt.spans) {
 			t.Errorf("%q: spans %v, want %v", tt.src, spans, tt.spans)
 		}
-	}
-}
-
-func TestRewritten(t *testing.T) {
-	fill := mapFiller{Sent: "'ab'", Minimum: "3"}
-	upper := func(dst []byte, s string) ([]byte, bool) { return append(dst, strings.ToUpper(s)...), true }
-	tests := []struct {
-		src, want string
-	}{
-		{"Too short: {sent}, at least {minimum}.", "<TOO SHORT: 'ab', AT LEAST 3.>"},
-		{"{sent}{minimum}", "<'ab'3>"},
-		{"{sent}", "<'ab'>"},
-		{"plain", "<PLAIN>"},
-		{"", "<>"},
-	}
-	for _, tt := range tests {
-		tpl := MustCompile(tt.src)
-		r := tpl.Rewritten("<", ">", upper)
-		if got := string(r.Append(nil, fill)); got != tt.want {
-			t.Errorf("%q: %q, want %q", tt.src, got, tt.want)
-		}
-		if r.Source() != tpl.Source() || !slices.Equal(r.Uses(), tpl.Uses()) {
-			t.Errorf("%q: Source or Uses changed", tt.src)
-		}
-	}
-	refuse := func(dst []byte, s string) ([]byte, bool) { return dst, !strings.HasPrefix(s, ">") }
-	if r := MustCompile("{sent}> no").Rewritten("", "", refuse); r != nil {
-		t.Errorf("a refused run gave a template: %q", r.Append(nil, fill))
 	}
 }

@@ -52,31 +52,6 @@ func AppendFieldOpen[N string | []byte](dst []byte, name N) []byte {
 // FieldClose is what AppendField writes after the text.
 const FieldClose = "</field>\n"
 
-// AppendTextAnywhere is AppendText for a text that gives the same bytes
-// whatever text precedes it, so that it can be escaped once and written
-// after any other: it reports false, and appends nothing, for a text that
-// begins with ] or >, which may complete a "]]>" begun before it, or with a
-// UTF-8 continuation byte, which may complete a character.
-func AppendTextAnywhere(dst []byte, s string) ([]byte, bool) {
-	if s != "" && (s[0] == ']' || s[0] == '>' || 0x80 <= s[0] && s[0] <= 0xBF) {
-		return dst, false
-	}
-	return appendEscaped(dst, s, inText), true
-}
-
-// EscapeTail escapes dst[start:] as element text, in place: it returns
-// what AppendText(dst[:start], dst[start:]) returns. The text was written
-// there by a caller that did not know whether it needs escaping: mostly it
-// does not, and then it is not copied. scratch is a buffer for when it
-// does, returned for reuse.
-func EscapeTail(dst []byte, start int, scratch []byte) ([]byte, []byte) {
-	if shortPlain(dst[start:], inText) {
-		return dst, scratch
-	}
-	scratch = append(scratch[:0], dst[start:]...)
-	return appendEscaped(dst[:start], scratch, inText), scratch
-}
-
 // appendShort is appendEscaped for the short names and values of a line,
 // which mostly have nothing to escape (see shortPlain).
 func appendShort[T string | []byte](dst []byte, s T, mode uint8) []byte {

@@ -2,7 +2,6 @@ package xmlenc_test
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/selfheal/selfheal/envelope"
@@ -139,77 +138,6 @@ func TestAppendFieldSpans(t *testing.T) {
 	}
 }
 
-// TestAppendTextAnywhere: a text it escapes alone reads, after any other
-// text, as the two escaped together; it refuses the texts that begin a
-// "]]>" another text may have opened.
-func TestAppendTextAnywhere(t *testing.T) {
-	before := []string{"", "a", "]", "]]", "x]]", "]]]", "<", "\xe2\x82", "&", `">`}
-	texts := []struct {
-		s  string
-		ok bool
-	}{
-		{"", true},
-		{"'. Expected at least 10 characters.", true},
-		{"a]]>b", true},
-		{"x>y", true},
-		{"&lt; < & \r \x01 \xff", true},
-		{"日本語", true},
-		{"\x82 continued", false},
-		{"\xbf", false},
-		{"\xc3\xa9", true},
-		{">", false},
-		{"> and more", false},
-		{"]>", false},
-		{"]]>", false},
-		{"]", false},
-	}
-	for _, tt := range texts {
-		alone, ok := xmlenc.AppendTextAnywhere([]byte("keep"), tt.s)
-		if ok != tt.ok {
-			t.Errorf("%q: ok %v, want %v", tt.s, ok, tt.ok)
-		}
-		if !ok {
-			if string(alone) != "keep" {
-				t.Errorf("%q: appended %q when refused", tt.s, alone)
-			}
-			continue
-		}
-		for _, b := range before {
-			want := string(xmlenc.AppendText(nil, b+tt.s))
-			if got := string(xmlenc.AppendText(nil, b)) + string(alone[len("keep"):]); got != want {
-				t.Errorf("%q after %q: %q, want %q", tt.s, b, got, want)
-			}
-		}
-	}
-}
-
-// TestAppendTextAnywhereEveryShortText tries every text of up to three
-// bytes from those that escaping treats apart, after every such text.
-func TestAppendTextAnywhereEveryShortText(t *testing.T) {
-	var texts []string
-	var grow func(s string)
-	grow = func(s string) {
-		texts = append(texts, s)
-		if len(s) < 3 {
-			for _, c := range []byte("]>a<&\r\x01\xe2\x82\xac\xff") {
-				grow(s + string([]byte{c}))
-			}
-		}
-	}
-	grow("")
-	for _, s := range texts {
-		alone, ok := xmlenc.AppendTextAnywhere(nil, s)
-		if !ok {
-			continue
-		}
-		for _, b := range texts {
-			if got, want := string(xmlenc.AppendText(nil, b))+string(alone), string(xmlenc.AppendText(nil, b+s)); got != want {
-				t.Fatalf("%q after %q: %q, want %q", s, b, got, want)
-			}
-		}
-	}
-}
-
 // TestAppendFieldOpen: a field's start and FieldClose around a text are
 // AppendField.
 func TestAppendFieldOpen(t *testing.T) {
@@ -217,24 +145,6 @@ func TestAppendFieldOpen(t *testing.T) {
 		got := string(xmlenc.AppendText(xmlenc.AppendFieldOpen(nil, []byte(name)), "v<1")) + xmlenc.FieldClose
 		if want := string(xmlenc.AppendField(nil, name, "v<1")); got != want {
 			t.Errorf("%q: %q, want %q", name, got, want)
-		}
-	}
-}
-
-// TestEscapeTail: escaping what was written at the end of a buffer, in
-// place, gives what AppendText gives, whatever precedes it.
-func TestEscapeTail(t *testing.T) {
-	texts := []string{"", "3", "'sss'", "nothing", "a<b", "x & y", ">", "]>", "bad \xff", "\r\x01",
-		strings.Repeat("plain ", 10), strings.Repeat("plain ", 10) + "<", "日本語"}
-	var scratch []byte
-	for _, before := range []string{"", "a", "]", "]]", "\xe2\x82"} {
-		for _, text := range texts {
-			want := string(xmlenc.AppendText([]byte(before), text))
-			var got []byte
-			got, scratch = xmlenc.EscapeTail([]byte(before+text), len(before), scratch)
-			if string(got) != want {
-				t.Errorf("%q after %q: %q, want %q", text, before, got, want)
-			}
 		}
 	}
 }

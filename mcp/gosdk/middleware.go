@@ -150,7 +150,7 @@ func (m *middleware) tooDeep(ctx context.Context, next mcp.MethodHandler, req *m
 	if c == nil {
 		return nil
 	}
-	return validationResult(ctx, m.cfg, req, req.Params.Name, list, nil, c.structured, c.contract)
+	return validationResult(ctx, m.cfg, req, req.Params.Name, list, c.structured, c.contract)
 }
 
 // call runs the rest of the chain, turning a panic into INTERNAL_ERROR.
@@ -176,11 +176,11 @@ func (m *middleware) validate(ctx context.Context, next mcp.MethodHandler, req *
 	if c == nil || c.err != nil {
 		return nil
 	}
-	_, list, sites := c.in.arguments(req.Params.Arguments)
+	_, list := c.in.arguments(req.Params.Arguments)
 	if list == nil {
 		return nil
 	}
-	return validationResult(ctx, m.cfg, req, req.Params.Name, list, sites, c.structured, c.contract)
+	return validationResult(ctx, m.cfg, req, req.Params.Name, list, c.structured, c.contract)
 }
 
 // schema finds the called tool as tools/list shows it, through the rest of

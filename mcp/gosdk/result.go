@@ -14,7 +14,7 @@ import (
 // validationResult is the answer to invalid arguments: the validation_error
 // text (with the tool's contract_awareness section ct, if any), IsError
 // true, and the issues as structured content or in _meta.
-func validationResult(ctx context.Context, c *toolcall.Config, req *mcp.CallToolRequest, action string, list issues.List, sites []*issuesx.Site, structured bool, ct *envelope.Contract) *mcp.CallToolResult {
+func validationResult(ctx context.Context, c *toolcall.Config, req *mcp.CallToolRequest, action string, list issues.List, structured bool, ct *envelope.Contract) *mcp.CallToolResult {
 	e := engineFor(c, req)
 	cause := error(list) // boxed once, for the text and for GetError
 	// The result, its content list and its text in one allocation.
@@ -22,7 +22,7 @@ func validationResult(ctx context.Context, c *toolcall.Config, req *mcp.CallTool
 		res     mcp.CallToolResult
 		content [1]mcp.Content
 		text    mcp.TextContent
-	}{text: mcp.TextContent{Text: toolcall.Text(e, action, cause, sites, ct)}}
+	}{text: mcp.TextContent{Text: toolcall.Text(e, action, cause, ct)}}
 	r.content[0] = &r.text
 	res := &r.res
 	res.Content = r.content[:]

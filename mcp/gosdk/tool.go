@@ -18,7 +18,6 @@ import (
 	"github.com/selfheal/selfheal/adapters/jsondecode"
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/envelope"
-	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/mcp/internal/toolcall"
 )
@@ -185,9 +184,9 @@ func (st *tool[In, Out]) handle(ctx context.Context, req *mcp.CallToolRequest) (
 	if req.Params != nil {
 		raw = req.Params.Arguments
 	}
-	data, list, sites := st.in.arguments(raw)
+	data, list := st.in.arguments(raw)
 	if list != nil {
-		return validationResult(ctx, st.cfg, req, st.name, list, sites, st.structuredErrors, st.contract), nil
+		return validationResult(ctx, st.cfg, req, st.name, list, st.structuredErrors, st.contract), nil
 	}
 	if g := st.cfg.GuardFor(st.name); g != nil {
 		release, te := g.Acquire(ctx)
@@ -201,7 +200,7 @@ func (st *tool[In, Out]) handle(ctx context.Context, req *mcp.CallToolRequest) (
 		// Valid under the schema, yet not decodable into In: a value out
 		// of a Go type's range, or a schema that does not describe In.
 		if list := decodeIssues[In](data); list != nil {
-			return validationResult(ctx, st.cfg, req, st.name, list, nil, st.structuredErrors, st.contract), nil
+			return validationResult(ctx, st.cfg, req, st.name, list, st.structuredErrors, st.contract), nil
 		}
 		st.cfg.Logger.ErrorContext(ctx, "selfheal: arguments valid under the schema do not decode into the input type",
 			"tool", st.name, "type", reflect.TypeFor[In]().String(), "error", err)
@@ -244,9 +243,8 @@ func compileInput(schema any, resolved *jsonschema.Resolved, opts []jsonschemav6
 }
 
 // arguments validates the raw arguments. It returns the JSON to decode into
-// In (the arguments, or {} and the defaults applied) or the issues, with
-// their sites when they have them (see toolcall.Validate).
-func (st input) arguments(raw json.RawMessage) ([]byte, issues.List, []*issuesx.Site) {
+// In (the arguments, or {} and the defaults applied) or the issues.
+func (st input) arguments(raw json.RawMessage) ([]byte, issues.List) {
 	absent := len(bytes.TrimSpace(raw)) == 0
 	var inst any
 	if absent {
@@ -256,10 +254,10 @@ func (st input) arguments(raw json.RawMessage) ([]byte, issues.List, []*issuesx.
 		if inst, err = jsonvalue.Decode(raw); err != nil {
 			// The adapter's malformed-JSON issue, or its depth issue for
 			// JSON deeper than jsonvalue decodes (it checks the bytes first).
-			return nil, st.sch.ValidateJSON(raw), nil
+			return nil, st.sch.ValidateJSON(raw)
 		}
 		if _, ok := inst.(map[string]any); !ok {
-			return nil, toolcall.NotObject(inst), nil
+			return nil, toolcall.NotObject(inst)
 		}
 	}
 	if st.defaults != nil {
@@ -268,27 +266,27 @@ func (st input) arguments(raw json.RawMessage) ([]byte, issues.List, []*issuesx.
 		// arguments as sent (see WithTypos). Found there, they are the
 		// answer, with whatever else is wrong with them.
 		if st.sch.AppendNearMisses(nil, inst) != nil {
-			return nil, st.sch.Validate(inst), nil
+			return nil, st.sch.Validate(inst)
 		}
 		if err := st.defaults.ApplyDefaults(&inst); err != nil {
-			return nil, issues.List{{Code: issues.Custom, Message: err.Error(), Input: inst, Source: "mcp:defaults"}}, nil
+			return nil, issues.List{{Code: issues.Custom, Message: err.Error(), Input: inst, Source: "mcp:defaults"}}
 		}
 	}
 	// Validate refuses nesting past the limit before the library sees it.
-	if list, sites := toolcall.Validate(st.sch, inst); list != nil {
+	if list := toolcall.Validate(st.sch, inst); list != nil {
 		if absent {
-			list, sites = toolcall.Absent(list), nil
+			list = toolcall.Absent(list)
 		}
-		return nil, list, sites
+		return nil, list
 	}
 	if absent || st.defaults != nil {
 		data, err := json.Marshal(inst)
 		if err != nil {
-			return nil, issues.List{{Code: issues.Custom, Message: err.Error(), Input: inst, Source: "mcp:defaults"}}, nil
+			return nil, issues.List{{Code: issues.Custom, Message: err.Error(), Input: inst, Source: "mcp:defaults"}}
 		}
-		return data, nil, nil
+		return data, nil
 	}
-	return raw, nil, nil
+	return raw, nil
 }
 
 // decodeIssues returns what stops data from decoding into In, leaving out

@@ -15,13 +15,13 @@ import (
 // validationResult is the answer to invalid arguments: the validation_error
 // text (with the tool's contract_awareness section ct, if any), IsError
 // true, and the issues as structured content or in _meta.
-func validationResult(ctx context.Context, c *toolcall.Config, req mcp.CallToolRequest, action string, list issues.List, sites []*issuesx.Site, structured bool, ct *envelope.Contract) *mcp.CallToolResult {
+func validationResult(ctx context.Context, c *toolcall.Config, req mcp.CallToolRequest, action string, list issues.List, structured bool, ct *envelope.Contract) *mcp.CallToolResult {
 	e := engineFor(c, req)
 	// The result and its content list in one allocation.
 	r := &struct {
 		res     mcp.CallToolResult
 		content [1]mcp.Content
-	}{content: [1]mcp.Content{mcp.TextContent{Type: mcp.ContentTypeText, Text: toolcall.Text(e, action, list, sites, ct)}}}
+	}{content: [1]mcp.Content{mcp.TextContent{Type: mcp.ContentTypeText, Text: toolcall.Text(e, action, list, ct)}}}
 	res := &r.res
 	res.Content, res.IsError = r.content[:], true
 	sc := toolcall.StructuredInPlace(e, list) // list is the validator's own, its text written

@@ -146,8 +146,8 @@ func (t *tool) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 // be nil (no usable schema: not validated).
 func serve(ctx context.Context, c *toolcall.Config, req mcp.CallToolRequest, name string, v *validator, h server.ToolHandlerFunc) (*mcp.CallToolResult, error) {
 	if v != nil {
-		if list, sites := v.check(req); list != nil {
-			return validationResult(ctx, c, req, name, list, sites, v.structured, v.contract), nil
+		if list := v.check(req); list != nil {
+			return validationResult(ctx, c, req, name, list, v.structured, v.contract), nil
 		}
 	}
 	if g := c.GuardFor(name); g != nil {

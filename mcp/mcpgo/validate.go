@@ -12,7 +12,6 @@ import (
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/contract"
 	"github.com/selfheal/selfheal/envelope"
-	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/mcp/internal/toolcall"
 )
@@ -102,25 +101,25 @@ func hasOutputSchema(t mcp.Tool) bool {
 // Arguments nested deeper than the schema's limit (WithMaxDepth) are
 // refused by the schema before the library validates them, and the refusal
 // is final: the wire JSON is not decoded again for it.
-func (v *validator) check(req mcp.CallToolRequest) (issues.List, []*issuesx.Site) {
+func (v *validator) check(req mcp.CallToolRequest) issues.List {
 	raw := req.Params.RawArguments
 	switch args := req.Params.Arguments.(type) {
 	case map[string]any:
-		list, sites := toolcall.Validate(v.sch, args)
+		list := toolcall.Validate(v.sch, args)
 		if list == nil || len(raw) == 0 || toolcall.IsDepthRefusal(list) || !hasNumber(raw) {
-			return list, sites
+			return list
 		}
 		if exact, err := jsonvalue.Decode(raw); err == nil {
 			if m, ok := exact.(map[string]any); ok {
-				if l, s := toolcall.Validate(v.sch, m); l != nil {
-					return l, s
+				if l := toolcall.Validate(v.sch, m); l != nil {
+					return l
 				}
 			}
 		}
-		return list, sites
+		return list
 	case nil:
 		if len(bytes.TrimSpace(raw)) == 0 {
-			return v.absent(), nil
+			return v.absent()
 		}
 	case json.RawMessage:
 		raw = args
@@ -130,22 +129,22 @@ func (v *validator) check(req mcp.CallToolRequest) (issues.List, []*issuesx.Site
 		if len(raw) == 0 { // a Go caller's value (a struct, a slice …)
 			data, err := json.Marshal(args)
 			if err != nil {
-				return issues.List{{Code: issues.InvalidType, Expected: issues.TypeObject, Input: fmt.Sprintf("%T", args), Source: "mcp:arguments"}}, nil
+				return issues.List{{Code: issues.InvalidType, Expected: issues.TypeObject, Input: fmt.Sprintf("%T", args), Source: "mcp:arguments"}}
 			}
 			raw = data
 		}
 	}
 	if len(bytes.TrimSpace(raw)) == 0 {
-		return v.absent(), nil
+		return v.absent()
 	}
 	inst, err := jsonvalue.Decode(raw)
 	if err != nil {
 		// The adapter's malformed-JSON issue at (root), or its depth issue
 		// for JSON deeper than jsonvalue decodes (it checks the bytes first).
-		return v.sch.ValidateJSON(raw), nil
+		return v.sch.ValidateJSON(raw)
 	}
 	if _, ok := inst.(map[string]any); !ok {
-		return toolcall.NotObject(inst), nil
+		return toolcall.NotObject(inst)
 	}
 	return toolcall.Validate(v.sch, inst)
 }

@@ -72,7 +72,7 @@ func (h *httpProxy) batch(w http.ResponseWriter, r *http.Request, body []byte, x
 		locale := c.locale(sess.locale)
 		sess.mu.Unlock()
 		if v.now {
-			b.answers = append(b.answers, bytes.TrimRight(h.p.issuesAnswer(m.id, t, v.list, v.sites, locale, start, nil), "\n"))
+			b.answers = append(b.answers, bytes.TrimRight(h.p.issuesAnswer(m.id, t, v.list, locale, start, nil), "\n"))
 			continue
 		}
 		if h.limiter != nil {
@@ -87,7 +87,7 @@ func (h *httpProxy) batch(w http.ResponseWriter, r *http.Request, body []byte, x
 			if b.explain == nil {
 				b.explain = map[string]*explanation{}
 			}
-			b.explain[key] = &explanation{id: m.id, tool: t, list: v.list, sites: v.sites, locale: locale, start: start}
+			b.explain[key] = &explanation{id: m.id, tool: t, list: v.list, locale: locale, start: start}
 		} else {
 			h.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
 		}

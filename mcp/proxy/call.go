@@ -38,14 +38,14 @@ func (s *session) call(line []byte, m *message) error {
 		s.mu.Lock()
 		locale := s.locale
 		s.mu.Unlock()
-		return s.writeClient(s.p.issuesAnswer(m.id, t, v.list, v.sites, c.locale(locale), start, nil))
+		return s.writeClient(s.p.issuesAnswer(m.id, t, v.list, c.locale(locale), start, nil))
 	}
 	explained := v.list != nil
 	if explained {
 		s.mu.Lock()
 		locale := s.locale
 		s.mu.Unlock()
-		s.expect(key, &explanation{id: bytes.Clone(m.id), tool: t, list: v.list, sites: v.sites, locale: c.locale(locale), start: start})
+		s.expect(key, &explanation{id: bytes.Clone(m.id), tool: t, list: v.list, locale: c.locale(locale), start: start})
 	}
 	if s.p.cfg.limits != nil || s.limiter != nil {
 		if !explained && !validJSON(line) {
@@ -63,9 +63,8 @@ func (s *session) call(line []byte, m *message) error {
 // verdict is what the proxy makes of a call's arguments.
 type verdict struct {
 	// list are the issues the schema finds, nil for none (or for arguments
-	// forwarded unchecked); sites are their sites (see toolcall.Validate).
-	list  issues.List
-	sites []*issuesx.Site
+	// forwarded unchecked).
+	list issues.List
 	// now: the proxy answers the call itself, before forwarding it. Else a
 	// call with issues is forwarded, and they explain the server's
 	// rejection (see explain).
@@ -83,14 +82,14 @@ func (p *Proxy) judge(t *tool, args, line []byte) verdict {
 	if t.schema == nil {
 		return verdict{}
 	}
-	list, sites := arguments(t, args, p.cfg.MaxDepth)
+	list := arguments(t, args, p.cfg.MaxDepth)
 	if list == nil || !validJSON(line) {
 		return verdict{}
 	}
 	if toolcall.IsDepthRefusal(list) && !p.cfg.strict {
 		return verdict{}
 	}
-	return verdict{list: list, sites: sites, now: p.cfg.strict || issuesx.HasNearMiss(list)}
+	return verdict{list: list, now: p.cfg.strict || issuesx.HasNearMiss(list)}
 }
 
 // callParams is what the proxy reads of a tools/call's params: the raw
@@ -134,23 +133,23 @@ func (c *callParams) locale(session string) string {
 // also say at (root) that they are missing. Arguments that are not an
 // object are one invalid_type issue at (root). A required property with a
 // default is never missing: the server fills it in.
-func arguments(t *tool, raw []byte, maxDepth int) (issues.List, []*issuesx.Site) {
+func arguments(t *tool, raw []byte, maxDepth int) issues.List {
 	sch := t.schema
 	if len(raw) == 0 {
-		if list, _ := t.defaulted.drop(sch.Validate(map[string]any{}), nil); list != nil {
-			return toolcall.Absent(list), nil
+		if list := t.defaulted.drop(sch.Validate(map[string]any{})); list != nil {
+			return toolcall.Absent(list)
 		}
-		return nil, nil
+		return nil
 	}
 	if list := toolcall.DepthIssues(raw, maxDepth); list != nil {
-		return list, nil
+		return list
 	}
 	inst, err := jsonvalue.Decode(raw)
 	if err != nil {
-		return sch.ValidateJSON(raw), nil
+		return sch.ValidateJSON(raw)
 	}
 	if _, ok := inst.(map[string]any); !ok {
-		return toolcall.NotObject(inst), nil
+		return toolcall.NotObject(inst)
 	}
 	return t.defaulted.drop(toolcall.Validate(sch, inst))
 }
@@ -182,12 +181,12 @@ type textContent struct {
 // asks for ("" for the engine's). rej is the server's rejection the answer
 // explains (see explain), or nil for a call answered before forwarding. It
 // reports the call to the call log and the observer.
-func (p *Proxy) issuesAnswer(id []byte, t *tool, list issues.List, sites []*issuesx.Site, tag string, start time.Time, rej *rejection) []byte {
+func (p *Proxy) issuesAnswer(id []byte, t *tool, list issues.List, tag string, start time.Time, rej *rejection) []byte {
 	e := p.cfg.EngineFor(tag)
 	sc := toolcall.Structured(e, list)
 	var text string
 	if rej == nil {
-		text = toolcall.Text(e, t.name, list, sites, t.contract)
+		text = toolcall.Text(e, t.name, list, t.contract)
 	} else {
 		// What the server said stays where the model reads it: it may have
 		// failed for a reason the schema cannot see (a missing file).

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -74,11 +73,10 @@ func pathKey(p issues.Path) string {
 }
 
 // drop returns list without its missing-field issues for properties with
-// a default, and the sites that go with it: nil sites once one is dropped
-// (they are by index), which only makes the wording take the long way.
-func (d defaulted) drop(list issues.List, sites []*issuesx.Site) (issues.List, []*issuesx.Site) {
+// a default.
+func (d defaulted) drop(list issues.List) issues.List {
 	if len(d) == 0 {
-		return list, sites
+		return list
 	}
 	kept := list[:0:0]
 	for i := range list {
@@ -89,10 +87,10 @@ func (d defaulted) drop(list issues.List, sites []*issuesx.Site) (issues.List, [
 		kept = append(kept, *is)
 	}
 	if len(kept) == len(list) {
-		return list, sites
+		return list
 	}
 	if len(kept) == 0 {
-		return nil, nil
+		return nil
 	}
-	return kept, nil
+	return kept
 }

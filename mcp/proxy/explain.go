@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -23,7 +22,6 @@ type explanation struct {
 	id     []byte // the request's id, as the client wrote it
 	tool   *tool
 	list   issues.List
-	sites  []*issuesx.Site
 	locale string
 	start  time.Time
 }
@@ -78,7 +76,7 @@ func (p *Proxy) answer(x *explanation, m *message) []byte {
 		p.observe(Event{Tool: x.tool.name, Duration: time.Since(x.start)})
 		return nil
 	}
-	return p.issuesAnswer(x.id, x.tool, x.list, x.sites, x.locale, x.start, rej)
+	return p.issuesAnswer(x.id, x.tool, x.list, x.locale, x.start, rej)
 }
 
 // rejected reports whether the response m rejects its call, and what the

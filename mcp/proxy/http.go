@@ -278,11 +278,11 @@ func (h *httpProxy) call(w http.ResponseWriter, r *http.Request, body []byte, m 
 	locale := c.locale(sess.locale)
 	sess.mu.Unlock()
 	if v.now {
-		writeAnswer(w, r, h.p.issuesAnswer(m.id, t, v.list, v.sites, locale, start, nil))
+		writeAnswer(w, r, h.p.issuesAnswer(m.id, t, v.list, locale, start, nil))
 		return true, nil
 	}
 	if v.list != nil {
-		x.explain = &explanation{id: m.id, tool: t, list: v.list, sites: v.sites, locale: locale, start: start}
+		x.explain = &explanation{id: m.id, tool: t, list: v.list, locale: locale, start: start}
 	}
 	if h.limiter != nil {
 		if v.list == nil && !validJSON(body) {

@@ -159,13 +159,6 @@ func Append(list issues.List, from int, root *Shape, instance any) issues.List {
 	return w.appendTo(list, from)
 }
 
-// AppendAt is Append for a list whose issues have sites, by index (see
-// issuesx.Site). The sites stay as they are: Append moves none of the
-// library's issues.
-func AppendAt(list issues.List, _ *[]*issuesx.Site, from int, root *Shape, instance any) issues.List {
-	return Append(list, from, root, instance)
-}
-
 // miss is one near-miss key of an object, and the name it stands for.
 type miss struct {
 	key, name string

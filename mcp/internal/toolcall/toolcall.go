@@ -9,7 +9,6 @@ import (
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/internal/facade"
-	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/schemaconv"
 	"github.com/selfheal/selfheal/issues"
 )
@@ -58,13 +57,9 @@ func StructuredInPlace(e *selfheal.Engine, list issues.List) IssuesContent {
 // action, with the contract_awareness section c when it is not nil (see
 // Config.ToolContract); without one it is e.Format's text. list is an
 // issues.List; a caller that keeps it as an error too passes that error,
-// boxed once. sites, when not nil, are the sites of its issues (see
-// Validate), through which the text is worded.
-func Text(e *selfheal.Engine, action string, list error, sites []*issuesx.Site, c *envelope.Contract) string {
+// boxed once.
+func Text(e *selfheal.Engine, action string, list error, c *envelope.Contract) string {
 	if c == nil {
-		if sites != nil {
-			return facade.FormatAt(e, action, list, sites)
-		}
 		return e.Format(action, list)
 	}
 	v := e.Result(action, list)
@@ -72,16 +67,17 @@ func Text(e *selfheal.Engine, action string, list error, sites []*issuesx.Site, 
 	return v.String()
 }
 
-// Validate validates inst against sch as sch.Validate does, and returns
-// its issues with the sites they were built at, by index (see
-// issuesx.Site): the answer's text is worded through them (see Text).
-func Validate(sch *jsonschemav6.Schema, inst any) (issues.List, []*issuesx.Site) {
+// Validate validates inst against sch as sch.Validate does, without the
+// copy that makes the issues the caller's own (see
+// schemaconv.ValidateAt): they are rendered, and what is handed out of
+// them owned, by the caller.
+func Validate(sch *jsonschemav6.Schema, inst any) issues.List {
 	if schemaconv.ValidateAt != nil { // set by jsonschemav6, imported here
-		if list, sites, ok := schemaconv.ValidateAt(sch, inst); ok {
-			return list, sites
+		if list, ok := schemaconv.ValidateAt(sch, inst); ok {
+			return list
 		}
 	}
-	return sch.Validate(inst), nil
+	return sch.Validate(inst)
 }
 
 // AsToolError returns the envelope to send for a handler's error and

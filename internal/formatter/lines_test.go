@@ -9,10 +9,10 @@ import (
 	"github.com/selfheal/selfheal/locales"
 )
 
-// The plan cache must never change a line: every golden case, in every
+// The pooled state must never change a line: every golden case, in every
 // language, with and without examples, renders the same on its first call
-// (no plan), its second (plan built) and its third (plan used).
-func TestPlansRenderTheSameLines(t *testing.T) {
+// and on the calls after it, which reuse the first one's buffers and memos.
+func TestRepeatedCallsRenderTheSameLines(t *testing.T) {
 	all := append(cases[:len(cases):len(cases)], formatCases()...)
 	for _, cat := range locales.Available() {
 		for _, examples := range []bool{true, false} {
@@ -30,42 +30,9 @@ func TestPlansRenderTheSameLines(t *testing.T) {
 	}
 }
 
-// A plan is found by the facts' content: a slice changed in place, or a
-// fresh string, must give the line of the new facts.
-func TestPlansFollowContent(t *testing.T) {
-	f := New(DefaultOptions())
-	values := []any{"admin", "member"}
-	is := issues.Issue{Code: issues.InvalidValue, Path: issues.Path{"role"}, Input: "x", Values: values}
-	line := func() string { return string(f.AppendLine(nil, &is)) }
-	for range 3 {
-		line()
-	}
-	values[1] = "owner"
-	if got, want := line(), "You sent: 'x'. Expected one of 'admin', 'owner'."; got != want {
-		t.Errorf("after changing a value in place:\n got %q\nwant %q", got, want)
-	}
-	is.Values = []any{"admin", []any{"nested"}} // not plain scalars: never planned
-	for range 3 {
-		if got, want := line(), `You sent: 'x'. Expected one of 'admin', ["nested"].`; got != want {
-			t.Fatalf("got %q\nwant %q", got, want)
-		}
-	}
-	min := []byte("10")
-	small := issues.Issue{Code: issues.TooSmall, Path: issues.Path{"n"}, Input: 3, Origin: "number", Inclusive: true}
-	for _, m := range []string{"10", "10", "10", "20", "20", "20"} {
-		copy(min, m)
-		small.Minimum = issues.Number(string(min)) // a fresh string each time
-		want := "You sent: 3. Expected at least " + m + "."
-		if got := string(f.AppendLine(nil, &small)); got != want {
-			t.Errorf("got %q\nwant %q", got, want)
-		}
-	}
-}
-
-// A planned line is copied into the envelope unscanned only when its fixed
-// text and everything its placeholders added are plain: a value with markup
-// in it is escaped on every call, planned or not.
-func TestPlannedLinesAreEscaped(t *testing.T) {
+// A line is copied into the envelope unscanned only where its template's
+// text is plain: a value with markup in it is escaped on every call.
+func TestLinesAreEscaped(t *testing.T) {
 	f := New(DefaultOptions())
 	for _, tc := range []struct {
 		is   issues.Issue
@@ -87,10 +54,9 @@ func TestPlannedLinesAreEscaped(t *testing.T) {
 	}
 }
 
-// The field memo finds a path by a hash of its content and uses it only when
-// the path is equal in content: a path changed in place gets its own name
-// and its own sensitivity.
-func TestFieldMemoFollowsContent(t *testing.T) {
+// Nothing is kept from one call to the next: a path changed in place gets
+// its own name and its own sensitivity.
+func TestPathChangedInPlace(t *testing.T) {
 	f := New(DefaultOptions())
 	path := issues.Path{"user", "name"}
 	is := issues.Issue{Code: issues.TooSmall, Path: path, Input: "ab", Origin: "string", Minimum: "3", Inclusive: true}
@@ -109,10 +75,10 @@ func TestFieldMemoFollowsContent(t *testing.T) {
 	}
 }
 
-// Plans are shared by every goroutine that uses a formatter: rendering all
+// A formatter is shared by every goroutine that uses it: rendering all
 // golden cases from several goroutines at once, over and over, gives each
 // case's line every time (and is race-free under -race).
-func TestPlansConcurrent(t *testing.T) {
+func TestConcurrentLines(t *testing.T) {
 	all := append(cases[:len(cases):len(cases)], formatCases()...)
 	want := make([]string, len(all))
 	ref := New(DefaultOptions())
