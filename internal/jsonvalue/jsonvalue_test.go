@@ -116,6 +116,11 @@ func TestDecodePlain(t *testing.T) {
 		if a, ok := got.([]any); ok && a == nil {
 			t.Errorf("Decode(%q) gave a nil slice", in)
 		}
+		if plain([]byte(in)) {
+			if got := DecodeScanned([]byte(in)); !reflect.DeepEqual(got, want) {
+				t.Errorf("DecodeScanned(%q) = %#v; the decoder gives %#v", in, got, want)
+			}
+		}
 	}
 }
 

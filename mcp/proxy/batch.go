@@ -52,7 +52,7 @@ func (h *httpProxy) batch(w http.ResponseWriter, r *http.Request, body []byte, x
 			continue
 		}
 		key, ok := answerable(m.id)
-		c, read := readCall(m.params)
+		c, read := readCall(m)
 		if !ok || !read {
 			kept = append(kept, raw)
 			continue
@@ -67,7 +67,7 @@ func (h *httpProxy) batch(w http.ResponseWriter, r *http.Request, body []byte, x
 			continue
 		}
 		start := time.Now()
-		v := h.p.judge(t, c.args, raw)
+		v := h.p.judge(t, c, m.valid)
 		sess.mu.Lock()
 		locale := c.locale(sess.locale)
 		sess.mu.Unlock()

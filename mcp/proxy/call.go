@@ -24,7 +24,7 @@ func (s *session) call(line []byte, m *message) error {
 	if !ok {
 		return s.writeServer(line)
 	}
-	c, ok := readCall(m.params)
+	c, ok := readCall(m)
 	if !ok {
 		return s.writeServer(line)
 	}
@@ -33,7 +33,7 @@ func (s *session) call(line []byte, m *message) error {
 		return s.writeServer(line)
 	}
 	start := time.Now()
-	v := s.p.judge(t, c.args, line)
+	v := s.p.judge(t, c, m.valid)
 	if v.now {
 		s.mu.Lock()
 		locale := s.locale
@@ -48,7 +48,7 @@ func (s *session) call(line []byte, m *message) error {
 		s.expect(key, &explanation{id: bytes.Clone(m.id), tool: t, list: v.list, locale: c.locale(locale), start: start})
 	}
 	if s.p.cfg.limits != nil || s.limiter != nil {
-		if !explained && !validJSON(line) {
+		if !explained && !m.valid {
 			return s.writeServer(line) // malformed: the server answers, with no slot taken
 		}
 		return s.guarded(line, m.id, key, t, start, explained)
@@ -71,19 +71,20 @@ type verdict struct {
 	now bool
 }
 
-// judge checks the arguments of a call of t (line is the whole request).
-// The schema is a prediction of what the server accepts, not the truth, so
-// only what the server would get wrong without saying so is answered
-// before forwarding: near misses of declared keys, which the server drops.
-// With WithStrict, every issue is. Arguments nested past the depth limit
-// are forwarded unchecked, except with WithStrict, which refuses them. A
-// line that is not well-formed JSON is left to the server.
-func (p *Proxy) judge(t *tool, args, line []byte) verdict {
+// judge checks the arguments of a call of t; valid says whether the
+// request is well-formed JSON (see message). The schema is a prediction of
+// what the server accepts, not the truth, so only what the server would
+// get wrong without saying so is answered before forwarding: near misses
+// of declared keys, which the server drops. With WithStrict, every issue
+// is. Arguments nested past the depth limit are forwarded unchecked,
+// except with WithStrict, which refuses them. A request that is not
+// well-formed JSON is left to the server.
+func (p *Proxy) judge(t *tool, c callParams, valid bool) verdict {
 	if t.schema == nil {
 		return verdict{}
 	}
-	list := arguments(t, args, p.cfg.MaxDepth)
-	if list == nil || !validJSON(line) {
+	list := arguments(t, c, p.cfg.MaxDepth)
+	if list == nil || !valid {
 		return verdict{}
 	}
 	if toolcall.IsDepthRefusal(list) && !p.cfg.strict {
@@ -93,28 +94,22 @@ func (p *Proxy) judge(t *tool, args, line []byte) verdict {
 }
 
 // callParams is what the proxy reads of a tools/call's params: the raw
-// members it needs.
+// members it needs, and what scan learnt of the arguments.
 type callParams struct {
-	name       string
-	args, meta []byte // nil when absent
+	name               string
+	args, meta, cursor []byte // nil when absent
+	// scanned: scanLine read the arguments, well-formed; then depth is how
+	// deeply they nest (see scanner.value), and plain says that they hold
+	// no escape and no invalid UTF-8.
+	scanned bool
+	depth   int
+	plain   bool
 }
 
-// readCall reads the params of a tools/call; ok is false when they are not
-// an object.
-func readCall(params []byte) (c callParams, ok bool) {
-	var name []byte
-	ok = members(params, func(k, v []byte) {
-		switch string(k) {
-		case "name":
-			name = v
-		case "arguments":
-			c.args = v
-		case "_meta":
-			c.meta = v
-		}
-	})
-	c.name = str(name)
-	return c, ok
+// readCall returns the params of a tools/call; ok is false when they are
+// not an object.
+func readCall(m *message) (c callParams, ok bool) {
+	return m.call, m.paramsObject
 }
 
 // locale is the language the call asks for in its _meta, else session's.
@@ -133,18 +128,32 @@ func (c *callParams) locale(session string) string {
 // also say at (root) that they are missing. Arguments that are not an
 // object are one invalid_type issue at (root). A required property with a
 // default is never missing: the server fills it in.
-func arguments(t *tool, raw []byte, maxDepth int) issues.List {
+func arguments(t *tool, c callParams, maxDepth int) issues.List {
 	sch := t.schema
+	raw := c.args
 	if len(raw) == 0 {
 		if list := t.defaulted.drop(sch.Validate(map[string]any{})); list != nil {
 			return toolcall.Absent(list)
 		}
 		return nil
 	}
-	if list := toolcall.DepthIssues(raw, maxDepth); list != nil {
-		return list
+	limit := maxDepth
+	if limit == 0 {
+		limit = issues.DefaultMaxDepth
 	}
-	inst, err := jsonvalue.Decode(raw)
+	if !c.scanned || (limit > 0 && c.depth > limit) {
+		// Measured too deep, or not measured: DepthIssues finds where.
+		if list := toolcall.DepthIssues(raw, maxDepth); list != nil {
+			return list
+		}
+	}
+	var inst any
+	var err error
+	if c.scanned && c.plain && c.depth <= jsonvalue.MaxDepth {
+		inst = jsonvalue.DecodeScanned(raw) // scanLine checked what Decode would
+	} else {
+		inst, err = jsonvalue.Decode(raw)
+	}
 	if err != nil {
 		return sch.ValidateJSON(raw)
 	}

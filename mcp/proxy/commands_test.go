@@ -137,7 +137,7 @@ func fakeServer(in io.Reader, out io.Writer) {
 			// proxy's own scanner, a call is answered with how deep its
 			// arguments go, so that a test sees what reached the server.
 			if d, ok := decode(sc.Bytes()); ok && d.id != nil && d.method == "tools/call" {
-				c, _ := readCall(d.params)
+				c, _ := readCall(d)
 				text(json.RawMessage(bytes.Clone(d.id)), fmt.Sprintf("%s: arguments nested %d deep", c.name, nesting(c.args)))
 			}
 			continue

@@ -65,7 +65,9 @@ func (tg *toolGuard) mustWait() bool {
 func (s *session) guarded(line, id []byte, key string, t *tool, start time.Time, explained bool) error {
 	if lim := s.limiter; lim != nil {
 		// A shared limiter never queues for long (see guard.Limiter): the
-		// call is admitted or refused here, in order.
+		// call is admitted or refused here, in order. What the batch holds
+		// goes first: it must not wait on the limiter's store.
+		s.flushServer()
 		release, te := lim.Acquire(s.ctx, limiterKey(t.name, s.limitBy))
 		if te != nil {
 			s.explained(key) // answered here: no response will come

@@ -262,7 +262,7 @@ func (h *httpProxy) call(w http.ResponseWriter, r *http.Request, body []byte, m 
 	if x.id == nil {
 		return false, nil
 	}
-	c, ok := readCall(m.params)
+	c, ok := readCall(m)
 	if !ok {
 		return false, nil
 	}
@@ -273,7 +273,7 @@ func (h *httpProxy) call(w http.ResponseWriter, r *http.Request, body []byte, m 
 		return false, nil
 	}
 	start := time.Now()
-	v := h.p.judge(t, c.args, body)
+	v := h.p.judge(t, c, m.valid)
 	sess.mu.Lock()
 	locale := c.locale(sess.locale)
 	sess.mu.Unlock()
@@ -285,7 +285,7 @@ func (h *httpProxy) call(w http.ResponseWriter, r *http.Request, body []byte, m 
 		x.explain = &explanation{id: m.id, tool: t, list: v.list, locale: locale, start: start}
 	}
 	if h.limiter != nil {
-		if v.list == nil && !validJSON(body) {
+		if v.list == nil && !m.valid {
 			return false, nil // malformed: the server answers, with no slot taken
 		}
 		release, te := h.limiter.Acquire(r.Context(), limiterKey(t.name, h.limitBy(r)))

@@ -16,6 +16,8 @@ func TestIDKey(t *testing.T) {
 		{`0`, `-0`, `0.0`},
 		{`-5`, `-5.0`, `-0.5e1`},
 		{`"a"`, `"\u0061"`},
+		{`"é"`, `"\u00e9"`},
+		{"\"\xff\"", `"\ufffd"`}, // as encoding/json reads invalid UTF-8
 		{`""`},
 		{`9007199254740993`},
 		{`9007199254740992`},
@@ -39,7 +41,7 @@ func TestIDKey(t *testing.T) {
 			}
 		}
 	}
-	for _, id := range []string{``, `null`, `true`, `{}`, `[1]`, `"unterminated`, `-`, `1x`} {
+	for _, id := range []string{``, `null`, `true`, `{}`, `[1]`, `"unterminated`, `"a"b"`, "\"\t\"", `-`, `1x`} {
 		if k, ok := idKey(json.RawMessage(id)); ok {
 			t.Errorf("%q: key %q, want none", id, k)
 		}

@@ -9,12 +9,20 @@ import (
 )
 
 // message is what the proxy reads of a JSON-RPC message: the raw bytes of
-// the members it needs, found by members. They point into the line, and are
-// valid as long as it is. The line itself is what is forwarded, never this.
+// the members it needs, found by scanLine (or members). They point into the
+// line, and are valid as long as it is. The line itself is what is
+// forwarded, never this.
 type message struct {
 	method                    string // "" for a response
 	hasMethod                 bool
 	id, params, result, error []byte // nil when absent
+	version, rawMethod        []byte // as written; nil when absent
+	// valid: the whole line is well-formed JSON, checked by scanLine (false
+	// for a response, whose result or error is not checked).
+	valid bool
+	// call are params' members when params is an object (paramsObject).
+	call         callParams
+	paramsObject bool
 }
 
 // decode reads line as one JSON-RPC 2.0 message. A line that is not one
@@ -22,20 +30,32 @@ type message struct {
 // is not a string), is not read: it passes through and its receiver
 // answers it.
 //
-// decode checks the structure of the object, not every byte of its values
-// (see members): a message the proxy answers is checked whole first (see
-// call), so that a malformed line is always left to its receiver.
+// A well-formed line is read in one pass (see scanLine). A malformed one is
+// read for its structure, not every byte of its values (see members), and
+// is not valid: a message the proxy answers must be valid, so that a
+// malformed line is always left to its receiver.
 func decode(line []byte) (*message, bool) {
-	var m message
-	var version, method []byte
-	ok := members(line, func(key, value []byte) {
+	m, ok := scanLine(line)
+	if !ok {
+		m, ok = lenient(line)
+	}
+	if !ok || str(m.version) != "2.0" || (m.rawMethod != nil && !isString(m.rawMethod)) {
+		return nil, false
+	}
+	m.method, m.hasMethod = str(m.rawMethod), m.rawMethod != nil
+	return &m, true
+}
+
+// lenient reads the members of a line scan refused, as members finds them.
+func lenient(line []byte) (m message, ok bool) {
+	ok = members(line, func(key, value []byte) {
 		switch string(key) {
 		case "jsonrpc":
-			version = value
+			m.version = value
 		case "id":
 			m.id = value
 		case "method":
-			method = value
+			m.rawMethod = value
 		case "params":
 			m.params = value
 		case "result":
@@ -44,11 +64,24 @@ func decode(line []byte) (*message, bool) {
 			m.error = value
 		}
 	})
-	if !ok || str(version) != "2.0" || (method != nil && !isString(method)) {
-		return nil, false
+	if m.params == nil {
+		return m, ok
 	}
-	m.method, m.hasMethod = str(method), method != nil
-	return &m, true
+	var name []byte
+	m.paramsObject = members(m.params, func(k, v []byte) {
+		switch string(k) {
+		case "name":
+			name = v
+		case "arguments":
+			m.call.args = v
+		case "_meta":
+			m.call.meta = v
+		case "cursor":
+			m.call.cursor = v
+		}
+	})
+	m.call.name = str(name)
+	return m, ok
 }
 
 // isResponse reports whether m answers a request: it has a result or an
@@ -252,6 +285,10 @@ func idKey(id []byte) (key string, ok bool) {
 	}
 	switch c := id[0]; {
 	case c == '"':
+		var sc scanner
+		if sc.str(id, 0) == len(id) && sc.escapes == 0 && sc.impure == 0 {
+			return "s" + string(id[1:len(id)-1]), true // plain: the bytes are the value
+		}
 		var s string
 		if json.Unmarshal(id, &s) != nil {
 			return "", false

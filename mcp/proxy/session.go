@@ -25,8 +25,10 @@ import (
 // proxy does not know, and lines that are not JSON. Only the calls the
 // proxy answers itself (see [Proxy] and [WithGuard]) do not pass. A line
 // is forwarded as soon as it is read; none is held back waiting for
-// another. There is no size limit short of memory, and memory is bounded
-// by the largest single message. Serve sends no request of its own.
+// another. There is no size limit short of memory: a message the proxy
+// does not read (see the package doc) streams through as it arrives, in
+// memory flat in its size, and one it reads takes memory in proportion to
+// its size. Serve sends no request of its own.
 //
 // When client ends (io.EOF), everything read from it is forwarded, then
 // toServer is closed if it is an io.Closer, and Serve keeps relaying the
@@ -96,12 +98,16 @@ type session struct {
 
 	// Writes to each peer are serialized by a mutex; once the flag is set,
 	// nothing more is written to that peer.
+	// Each peer's batch keeps what is written to it while its reader has
+	// more whole lines in hand (see batch).
 	toClient     io.Writer
 	clientMu     sync.Mutex
 	clientClosed atomic.Bool
+	clientBatch  batch
 	toServer     io.Writer
 	serverMu     sync.Mutex
 	serverClosed atomic.Bool
+	serverBatch  batch
 
 	// limiter admits the session's calls when not nil (see serve), and
 	// limitBy is the hash of WithLimitBy's value for the session, or "".
@@ -148,8 +154,9 @@ type session struct {
 // writing an answer to it.
 func (s *session) fromClient(client io.Reader) error {
 	lr := newLineReader(client)
+	whole := func(data []byte) bool { return clientWhole(readHead(data)) }
 	for {
-		line, err := lr.next()
+		line, more, err := lr.nextOrHead(whole)
 		if errors.Is(err, io.EOF) {
 			s.waiters.Wait() // the calls waiting for a slot are forwarded first
 			s.closeServer()
@@ -161,13 +168,24 @@ func (s *session) fromClient(client io.Reader) error {
 		if s.ctx.Err() != nil {
 			return nil // Serve has returned
 		}
+		if more {
+			if err := s.streamServer(lr, line); err != nil {
+				return err
+			}
+			continue
+		}
 		if line[len(line)-1] != '\n' {
 			// The client's last line, cut short: nothing may be written to
 			// the server after it, so the queued calls go first.
 			s.waiters.Wait()
 		}
+		hold := lr.hasLine()
+		s.serverBatch.hold.Store(hold)
 		if err := s.clientMessage(line); err != nil {
 			return err
+		}
+		if !hold {
+			s.flushServer()
 		}
 	}
 }
@@ -243,20 +261,37 @@ func metaLocale(meta []byte) string {
 // writing to the client.
 func (s *session) fromServer(server io.Reader) error {
 	lr := newLineReader(server)
+	var h head // the head of the line being read, when long
+	whole := func(data []byte) bool {
+		h = readHead(data)
+		return s.serverWhole(h)
+	}
 	for {
-		line, err := lr.next()
+		line, more, err := lr.nextOrHead(whole)
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
 		if err != nil {
 			return fmt.Errorf("proxy: reading from the server: %w", err)
 		}
-		out := s.serverMessage(line)
-		if out == nil {
+		if more {
+			s.released(h)
+			if err := s.streamClient(lr, line); err != nil {
+				return err
+			}
 			continue
 		}
-		if err := s.writeClient(out); err != nil {
-			return err
+		hold := lr.hasLine()
+		s.clientBatch.hold.Store(hold)
+		if out := s.serverMessage(line); out != nil {
+			if err := s.writeClient(out); err != nil {
+				return err
+			}
+		}
+		if !hold {
+			if err := s.flushClient(); err != nil {
+				return err
+			}
 		}
 	}
 }
@@ -313,14 +348,14 @@ func (s *session) serverMessage(line []byte) []byte {
 	return line
 }
 
-// writeClient writes one line to the client, whole.
+// writeClient writes one line to the client, whole (see batch).
 func (s *session) writeClient(line []byte) error {
 	s.clientMu.Lock()
 	defer s.clientMu.Unlock()
 	if s.clientClosed.Load() {
 		return nil
 	}
-	if _, err := s.toClient.Write(line); err != nil {
+	if err := s.clientBatch.write(s.toClient, line); err != nil {
 		return fmt.Errorf("proxy: writing to the client: %w", err)
 	}
 	if line[len(line)-1] != '\n' {
@@ -331,26 +366,63 @@ func (s *session) writeClient(line []byte) error {
 	return nil
 }
 
-// writeServer writes one line to the server, whole. A failure is logged and
-// closes the server's side: the server is gone, and Serve returns when its
-// output ends. It returns nil, as an error here does not end Serve.
+// flushClient writes what the client's batch holds.
+func (s *session) flushClient() error {
+	s.clientMu.Lock()
+	defer s.clientMu.Unlock()
+	return s.flushClientLocked()
+}
+
+func (s *session) flushClientLocked() error {
+	if s.clientClosed.Load() {
+		return nil
+	}
+	if err := s.clientBatch.flush(s.toClient); err != nil {
+		return fmt.Errorf("proxy: writing to the client: %w", err)
+	}
+	return nil
+}
+
+// writeServer writes one line to the server, whole (see batch). A failure
+// is logged and closes the server's side: the server is gone, and Serve
+// returns when its output ends. It returns nil, as an error here does not
+// end Serve.
 func (s *session) writeServer(line []byte) error {
 	s.serverMu.Lock()
 	defer s.serverMu.Unlock()
 	if s.serverClosed.Load() {
 		return nil
 	}
-	if _, err := s.toServer.Write(line); err != nil {
+	s.serverFailed(s.serverBatch.write(s.toServer, line))
+	return nil
+}
+
+// flushServer writes what the server's batch holds.
+func (s *session) flushServer() {
+	s.serverMu.Lock()
+	defer s.serverMu.Unlock()
+	s.flushServerLocked()
+}
+
+func (s *session) flushServerLocked() {
+	if !s.serverClosed.Load() {
+		s.serverFailed(s.serverBatch.flush(s.toServer))
+	}
+}
+
+// serverFailed handles the error of a write to the server, if any.
+func (s *session) serverFailed(err error) {
+	if err != nil {
 		s.p.cfg.Logger.Warn("selfheal proxy: cannot write to the server; the client's messages are dropped from now on", "error", err)
 		s.closeServerLocked()
 	}
-	return nil
 }
 
 // closeServer closes toServer (if it is an io.Closer) once.
 func (s *session) closeServer() {
 	s.serverMu.Lock()
 	defer s.serverMu.Unlock()
+	s.flushServerLocked()
 	if !s.serverClosed.Load() {
 		s.closeServerLocked()
 	}

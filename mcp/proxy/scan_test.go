@@ -1,0 +1,143 @@
+package proxy
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/selfheal/selfheal/internal/jsonvalue"
+)
+
+// TestScanLine: what one pass finds in real lines, and the lines it
+// refuses (decode then reads them leniently, not valid).
+func TestScanLine(t *testing.T) {
+	type want struct {
+		ok, valid                       bool
+		id, method, result, error, args string
+		name, meta, cursor              string
+		depth                           int
+		plain, paramsObject             bool
+	}
+	for _, tc := range []struct {
+		in   string
+		want want
+	}{
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w","arguments":{"a":[1,{"b":2}]}}}`,
+			want{ok: true, valid: true, id: `1`, method: `"tools/call"`, name: "w", args: `{"a":[1,{"b":2}]}`, depth: 3, plain: true, paramsObject: true}},
+		// The TypeScript SDK's order: id last.
+		{`{"result":{"tools":[]},"jsonrpc":"2.0","id":0}` + "\n",
+			want{ok: true, id: `0`, result: `{"tools":[]}`}},
+		{`{"jsonrpc":"2.0","id":"x","error":{"code":-32602,"message":"m"}}`,
+			want{ok: true, id: `"x"`, error: `{"code":-32602,"message":"m"}`}},
+		// Escaped member names are the names any parser reads.
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","\u0070arams":{"n\u0061me":"w","\u0061rguments":{"p":"\u00e9"}}}`,
+			want{ok: true, valid: true, id: `1`, method: `"tools/call"`, name: "w", args: `{"p":"\u00e9"}`, depth: 1, paramsObject: true}},
+		// params null is no params object; a later params replaces one.
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":null}`,
+			want{ok: true, valid: true, id: `1`, method: `"tools/call"`}},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"},"params":{"name":"b","cursor":"c","_meta":{}}}`,
+			want{ok: true, valid: true, id: `1`, method: `"tools/call"`, name: "b", cursor: `"c"`, meta: `{}`, paramsObject: true}},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":"x\ud800"}}`,
+			want{ok: true, valid: true, id: `1`, method: `"tools/call"`, name: "a", args: `"x\ud800"`, paramsObject: true}},
+		{"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\",\"params\":{\"arguments\":[\"\xff\"]}}",
+			want{ok: true, valid: true, id: `1`, method: `"m"`, args: "[\"\xff\"]", depth: 1, paramsObject: true}},
+		// Refused: malformed outside result and error, not an object.
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":{"a":01}}}`, want{}},
+		{`{"jsonrpc":"2.0","id":1,"method":"x",}`, want{}},
+		{`{"jsonrpc":"2.0","id":1,"method":"x"} x`, want{}},
+		{`{"jsonrpc":"2.0","method":"a` + "\t" + `"}`, want{}},
+		{`[{"jsonrpc":"2.0","method":"x"}]`, want{}},
+		{``, want{}},
+		{`{"jsonrpc":"2.0","id":1,"result":{"a":"`, want{}},
+	} {
+		m, ok := scanLine([]byte(tc.in))
+		got := want{ok: ok, valid: m.valid, id: string(m.id), method: string(m.rawMethod), result: string(m.result), error: string(m.error),
+			args: string(m.call.args), name: m.call.name, meta: string(m.call.meta), cursor: string(m.call.cursor),
+			depth: m.call.depth, plain: m.call.plain, paramsObject: m.paramsObject}
+		if got != tc.want {
+			t.Errorf("%s:\n got %+v\nwant %+v", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestScanDeep: the scan reads any depth, in memory of one byte a level,
+// and measures the arguments' depth exactly.
+func TestScanDeep(t *testing.T) {
+	for _, n := range []int{1, 63, 64, 65, 1000, 10001, 100000} {
+		args := strings.Repeat(`{"a":`, n) + "1" + strings.Repeat("}", n)
+		line := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":` + args + `}}`)
+		m, ok := scanLine(line)
+		if !ok || !m.valid || !m.call.scanned || m.call.depth != n {
+			t.Errorf("%d deep: ok %v, valid %v, depth %d", n, ok, m.valid, m.call.depth)
+		}
+		if _, ok := scanLine(line[:len(line)-1]); ok {
+			t.Errorf("%d deep, one brace short: read", n)
+		}
+	}
+}
+
+// FuzzScanLine compares scanLine with encoding/json: on a line json.Valid
+// takes it agrees (an object with result and error absent is valid), the
+// members and params' members it finds are those json.Unmarshal finds, the
+// arguments' depth is their nesting, and arguments called plain decode
+// with jsonvalue.DecodeScanned to what jsonvalue.Decode gives. (Seeds in
+// testdata/fuzz/FuzzScanLine; run with go test -fuzz FuzzScanLine
+// ./mcp/proxy/.)
+func FuzzScanLine(f *testing.F) {
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if nesting(data) >= 10000 {
+			return
+		}
+		m, ok := scanLine(data)
+		var obj map[string]json.RawMessage
+		isObject := json.Unmarshal(data, &obj) == nil && obj != nil
+		if !isObject {
+			if ok && m.valid {
+				t.Fatalf("scanLine calls %q valid", data)
+			}
+			return
+		}
+		if !ok {
+			t.Fatalf("scanLine refuses the object %q", data)
+		}
+		if m.valid != (obj["result"] == nil && obj["error"] == nil) {
+			t.Fatalf("%q: valid %v", data, m.valid)
+		}
+		for key, got := range map[string][]byte{"id": m.id, "jsonrpc": m.version, "method": m.rawMethod, "params": m.params, "result": m.result, "error": m.error} {
+			if !bytes.Equal(got, bytes.TrimSpace(obj[key])) {
+				t.Fatalf("%q: %s %q, want %q", data, key, got, obj[key])
+			}
+		}
+		var params map[string]json.RawMessage
+		if json.Unmarshal(obj["params"], &params) != nil || params == nil {
+			if m.paramsObject {
+				t.Fatalf("%q: params read as an object", data)
+			}
+			return
+		}
+		var name string
+		_ = json.Unmarshal(params["name"], &name)
+		args := bytes.TrimSpace(params["arguments"])
+		if !m.paramsObject || m.call.name != name || !bytes.Equal(m.call.args, args) ||
+			!bytes.Equal(m.call.meta, bytes.TrimSpace(params["_meta"])) || !bytes.Equal(m.call.cursor, bytes.TrimSpace(params["cursor"])) {
+			t.Fatalf("%q: params %+v", data, m.call)
+		}
+		if args == nil {
+			return
+		}
+		if m.call.depth != nesting(args) {
+			t.Fatalf("%q: arguments %d deep, want %d", data, m.call.depth, nesting(args))
+		}
+		if m.call.plain {
+			want, err := jsonvalue.Decode(args)
+			if err != nil {
+				t.Fatalf("%q: plain arguments Decode refuses: %v", data, err)
+			}
+			if got := jsonvalue.DecodeScanned(args); !reflect.DeepEqual(got, want) {
+				t.Fatalf("%q: DecodeScanned %#v, Decode %#v", data, got, want)
+			}
+		}
+	})
+}

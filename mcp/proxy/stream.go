@@ -1,0 +1,203 @@
+package proxy
+
+import (
+	"fmt"
+	"io"
+)
+
+// head is what the first bytes of a long line show of it, read as members
+// does: the members whose values end within them.
+type head struct {
+	object    bool   // the line starts as a JSON object
+	id        []byte // as written; nil when not seen whole
+	method    []byte // as written; nil when not seen whole
+	hasMethod bool   // a method member has begun
+	response  bool   // a result or error member has begun
+}
+
+// readHead reads the first bytes of a line (see head).
+func readHead(data []byte) head {
+	var h head
+	i := skipSpace(data, 0)
+	if i == len(data) || data[i] != '{' {
+		return h
+	}
+	h.object = true
+	for i = skipSpace(data, i+1); i < len(data) && data[i] == '"'; {
+		end := skipString(data, i)
+		if end < 0 {
+			return h
+		}
+		key := memberName(data[i:end])
+		if i = skipSpace(data, end); i == len(data) || data[i] != ':' {
+			return h
+		}
+		i = skipSpace(data, i+1)
+		switch string(key) {
+		case "method":
+			h.hasMethod = true
+		case "result", "error":
+			h.response = true
+		}
+		// A value that reaches the end of the bytes may go on past them
+		// (a number cut in two).
+		if end = skipValue(data, i); end < 0 || end == len(data) {
+			return h
+		}
+		switch string(key) {
+		case "id":
+			h.id = data[i:end]
+		case "method":
+			h.method = data[i:end]
+		}
+		if i = skipSpace(data, end); i == len(data) || data[i] != ',' {
+			return h
+		}
+		i = skipSpace(data, i+1)
+	}
+	return h
+}
+
+// clientWhole reports whether a long line from the client, of which h is
+// the head, must be read whole: a request session.go reads (see
+// clientMessage), or one whose method is not known yet, unless it is a
+// response (to the server's request: the proxy passes those).
+func clientWhole(h head) bool {
+	if !h.object {
+		return false
+	}
+	if !h.hasMethod {
+		return !h.response
+	}
+	switch str(h.method) {
+	case methodToolsCall, methodToolsList, methodInitialize, methodCancelled:
+		return true
+	}
+	return h.method == nil // cut: not known
+}
+
+// serverWhole reports whether a long line from the server, of which h is
+// the head, must be read whole: notifications/tools/list_changed, a
+// response whose result the proxy reads (a tools/list of the client's, the
+// proxy's own, a call it explains), or a response whose id is not in the
+// head while the proxy awaits one it reads or frees a guard slot on (the
+// TypeScript SDK writes the id last).
+func (s *session) serverWhole(h head) bool {
+	if !h.object {
+		return false
+	}
+	if h.hasMethod {
+		return h.method == nil || str(h.method) == methodListChanged
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if h.id == nil {
+		return h.response && len(s.lists)+len(s.own)+len(s.explain)+len(s.calls) > 0
+	}
+	key, ok := idKey(h.id)
+	if !ok {
+		return false
+	}
+	_, list := s.lists[key]
+	_, own := s.own[key]
+	_, explain := s.explain[key]
+	return list || own || explain
+}
+
+// released frees the guard slot of the call a streamed response answers,
+// if it took one.
+func (s *session) released(h head) {
+	if !h.response {
+		return
+	}
+	key, ok := idKey(h.id)
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	release := s.calls[key]
+	delete(s.calls, key)
+	s.mu.Unlock()
+	if release != nil {
+		release()
+	}
+}
+
+// stream passes the rest of a line nextOrHead left unfinished, from piece
+// (its head) on, to write, piece by piece. write's error stops the writes
+// but not the reading, so that the next line starts where it should. cut
+// reports a line that ended without its newline (the end of the stream);
+// readErr is the error reading it, other than io.EOF.
+func stream(lr *lineReader, piece []byte, write func(piece []byte) error) (cut bool, writeErr, readErr error) {
+	for more := true; ; {
+		if writeErr == nil {
+			writeErr = write(piece) // before part, which reuses piece's memory
+		}
+		if !more {
+			return piece[len(piece)-1] != '\n', writeErr, nil
+		}
+		var err error
+		if piece, more, err = lr.part(); err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return true, writeErr, err
+		}
+	}
+}
+
+// streamClient passes a long line of the server's to the client as it
+// arrives (see stream), as one line: no other write to the client comes
+// between its pieces.
+func (s *session) streamClient(lr *lineReader, piece []byte) error {
+	s.clientMu.Lock()
+	defer s.clientMu.Unlock()
+	if err := s.flushClientLocked(); err != nil {
+		return err
+	}
+	cut, writeErr, readErr := stream(lr, piece, func(piece []byte) error {
+		if s.clientClosed.Load() {
+			return nil
+		}
+		if _, err := s.toClient.Write(piece); err != nil {
+			return fmt.Errorf("proxy: writing to the client: %w", err)
+		}
+		return nil
+	})
+	if cut {
+		s.clientClosed.Store(true) // as in writeClient: an answer would join it
+	}
+	if writeErr != nil {
+		return writeErr
+	}
+	if readErr != nil {
+		return fmt.Errorf("proxy: reading from the server: %w", readErr)
+	}
+	return nil
+}
+
+// streamServer passes a long line of the client's to the server as it
+// arrives (see stream), as one line. A failure to write is handled as in
+// writeServer.
+func (s *session) streamServer(lr *lineReader, piece []byte) error {
+	s.serverMu.Lock()
+	defer s.serverMu.Unlock()
+	s.flushServerLocked()
+	cut, _, readErr := stream(lr, piece, func(piece []byte) error {
+		if !s.serverClosed.Load() {
+			_, err := s.toServer.Write(piece)
+			s.serverFailed(err)
+		}
+		return nil
+	})
+	if cut && !s.serverClosed.Load() {
+		// The client's last line, cut short: a call still queued for a
+		// guard slot would join it, so it is dropped, and the server's
+		// input ends here.
+		s.closeServerLocked()
+	}
+	if readErr != nil {
+		return fmt.Errorf("proxy: reading from the client: %w", readErr)
+	}
+	return nil
+}
