@@ -2,35 +2,79 @@ package selfheal_test
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// TestDeps: the root package recognises the adapters' errors through
-// issues.Carrier and imports no adapter, so a program links only the
-// validation libraries it uses; a go-sdk server links no
-// go-playground/validator.
+// TestDeps: wiring is explicit, so a program links only the validation
+// libraries whose adapters it imports. The root package imports no adapter
+// (an engine reads raw library errors only through the adapters given to
+// WithAdapters); each MCP integration links the JSON Schema library it
+// validates with, and nothing else.
 func TestDeps(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go is not on PATH")
 	}
-	deps := func(pkg string) []string {
-		out, err := exec.Command("go", "list", "-deps", pkg).Output()
-		if err != nil {
-			t.Fatalf("go list -deps %s: %v", pkg, err)
-		}
-		return strings.Fields(string(out))
+	const mod = "github.com/selfheal/selfheal"
+	want := map[string][]string{
+		mod:                                 nil,
+		mod + "/examples/quickstart":        nil,
+		mod + "/adapters/jsondecode":        nil,
+		mod + "/adapters/jsonschemav5":      {"jsonschema/v5"},
+		mod + "/adapters/jsonschemav6":      {"jsonschema/v6"},
+		mod + "/adapters/validatorv10":      {"validator"},
+		mod + "/mcp/gosdk":                  {"jsonschema/v6"},
+		mod + "/mcp/mcpgo":                  {"jsonschema/v6"},
+		mod + "/mcp/proxy":                  {"jsonschema/v6"},
+		mod + "/internal/formatter":         nil,
+		mod + "/mcp/internal/toolcall":      {"jsonschema/v6"},
+		mod + "/internal/schemaconv":        nil,
+		mod + "/internal/issuesx":           nil,
+		mod + "/locales":                    nil,
+		mod + "/envelope":                   nil,
+		mod + "/issues":                     nil,
+		mod + "/contract":                   nil,
+		mod + "/mcp/guard":                  nil,
+		mod + "/adapters/internal/nearmiss": nil,
 	}
-	for _, pkg := range []string{"github.com/selfheal/selfheal", "github.com/selfheal/selfheal/mcp/gosdk"} {
-		for _, d := range deps(pkg) {
-			if strings.HasPrefix(d, "github.com/go-playground/") {
-				t.Errorf("%s links %s", pkg, d)
+	// The libraries, by the prefix of their packages' paths.
+	libs := []struct{ name, prefix string }{
+		{"validator", "github.com/go-playground/"},
+		{"jsonschema/v5", "github.com/santhosh-tekuri/jsonschema/v5"},
+		{"jsonschema/v6", "github.com/santhosh-tekuri/jsonschema/v6"},
+	}
+	pkgs := make([]string, 0, len(want))
+	for p := range want {
+		pkgs = append(pkgs, p)
+	}
+	slices.Sort(pkgs)
+	args := append([]string{"list", "-f", `{{.ImportPath}} {{join .Deps " "}}`}, pkgs...)
+	out, err := exec.Command("go", args...).Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	seen := 0
+	for line := range strings.Lines(string(out)) {
+		fields := strings.Fields(line)
+		pkg, deps := fields[0], fields[1:]
+		seen++
+		var linked []string
+		for _, lib := range libs {
+			if slices.ContainsFunc(deps, func(d string) bool {
+				return d == lib.prefix || strings.HasPrefix(d, strings.TrimSuffix(lib.prefix, "/")+"/")
+			}) {
+				linked = append(linked, lib.name)
 			}
 		}
-	}
-	for _, d := range deps("github.com/selfheal/selfheal") {
-		if strings.HasPrefix(d, "github.com/selfheal/selfheal/adapters/") {
-			t.Errorf("the root package imports %s", d)
+		if !slices.Equal(linked, want[pkg]) {
+			t.Errorf("%s links %q, want %q", pkg, linked, want[pkg])
 		}
+		if pkg == mod && slices.ContainsFunc(deps, func(d string) bool { return strings.HasPrefix(d, mod+"/adapters/") }) {
+			t.Errorf("the root package imports an adapter")
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("go list answered for %d packages of %d:\n%s", seen, len(want), out)
 	}
 }

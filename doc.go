@@ -12,15 +12,18 @@
 //	</validation_error>
 //
 // An Engine accepts the failures a Go service already produces (an
-// issues.List, the adapters' errors, a *jsonschema.ValidationError straight
-// from santhosh-tekuri/jsonschema v5 or v6, go-playground/validator's and
-// encoding/json's errors), normalizes them into issues typed like Zod's,
-// words them in the client's language and writes the envelope. Any other
-// error becomes an INTERNAL_ERROR tool_error that does not leak its text.
-// The data flows one way: adapter → issues → formatter → envelope.
+// issues.List, the adapters' errors, and the raw errors of the validation
+// libraries whose adapters it is given: go-playground/validator,
+// encoding/json, santhosh-tekuri/jsonschema v5 or v6), normalizes them
+// into issues typed like Zod's, words them in the client's language and
+// writes the envelope. Any other error becomes an INTERNAL_ERROR
+// tool_error that does not leak its text. The data flows one way: adapter
+// → issues → formatter → envelope.
 //
-// The Engine recognises errors through issues.Carrier, which the adapters'
-// errors implement and a user's own error type may implement too; it
-// imports no adapter, so a program links only the validation libraries it
-// uses (see Engine.Issues).
+// Wiring is explicit: an Engine reads an error through issues.Carrier,
+// which the adapters' errors implement and a user's own error type may
+// implement too, and through the adapters passed to WithAdapters, and
+// through nothing an import registers. The root package imports no
+// adapter and no validation library, so a program links only the
+// validation libraries it imports (see Engine.Issues).
 package selfheal

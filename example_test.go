@@ -29,3 +29,20 @@ func ExampleEngine_Locale() {
 	//   <recovery>上のフィールドを修正して、もう一度ツールを呼び出してください。エラーの説明はしないでください。</recovery>
 	// </validation_error>
 }
+
+// Shown gives the issues as the text shows them, to send beside it as
+// structured content: in the text's order, within its budgets, without the
+// values sent. ServerMessage quotes what a server said on one line.
+func ExampleEngine_Shown() {
+	engine := selfheal.New(selfheal.WithMaxIssues(1))
+	err := issues.List{
+		{Code: issues.InvalidType, Path: issues.Path{"b"}, Expected: issues.TypeString, Input: 1},
+		{Code: issues.InvalidType, Path: issues.Path{"a"}, Expected: issues.TypeString, Input: 2},
+	}
+	shown := engine.Shown(err)
+	fmt.Println(len(shown), shown[0].Path, shown[0].Input)
+	fmt.Println(engine.ServerMessage("Invalid arguments:\n  path: expected string"))
+	// Output:
+	// 1 a <nil>
+	// Invalid arguments:\n  path: expected string
+}

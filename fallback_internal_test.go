@@ -9,9 +9,8 @@ import (
 	"github.com/selfheal/selfheal/issues"
 )
 
-// TestAppendJSONErrors: the last resort for encoding/json's errors (the
-// root's test binary links adapters/jsondecode, whose converter comes
-// first, so the fallback is called directly here).
+// TestAppendJSONErrors: the last resort for encoding/json's errors, for an
+// engine not given jsondecode.Errors.
 func TestAppendJSONErrors(t *testing.T) {
 	var args struct {
 		Items []struct {

@@ -24,8 +24,8 @@ type fieldError interface {
 var fieldErrorType = reflect.TypeFor[fieldError]()
 
 // appendFieldErrors is the last resort for a validator.ValidationErrors
-// (a slice of FieldError, recognised by its methods) when the program does
-// not import adapters/validatorv10, whose converter words each tag
+// (a slice of FieldError, recognised by its methods) when the engine was
+// not given validatorv10.Errors, whose converter words each tag
 // precisely: each failure becomes a custom issue at its field naming the
 // tag it failed, so that the model still reads a validation_error about
 // its arguments, never an INTERNAL_ERROR telling it they were fine.
@@ -78,7 +78,7 @@ func namespacePath(ns string) issues.Path {
 }
 
 // appendJSONErrors is the last resort for encoding/json's decode errors
-// when the program does not import adapters/jsondecode, whose converter
+// when the engine was not given jsondecode.Errors, whose converter
 // reads them precisely: the error is one custom issue with the library's
 // own message, at the field an UnmarshalTypeError names, so that the model
 // still reads a validation_error about its arguments.

@@ -11,7 +11,6 @@ import (
 	"github.com/selfheal/selfheal/adapters/jsonschemav5"
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/envelope"
-	"github.com/selfheal/selfheal/internal/facade"
 	"github.com/selfheal/selfheal/internal/hostile"
 	"github.com/selfheal/selfheal/issues"
 )
@@ -76,7 +75,7 @@ func TestHostileArguments(t *testing.T) {
 			if tc.Want != "" && a.name != "jsondecode" && !strings.Contains(out, tc.Want) {
 				t.Errorf("%s, %s: no %q in\n%.3000s", tc.Name, a.name, tc.Want, out)
 			}
-			data, err := json.Marshal(facade.Formatter(e).Bounded(list))
+			data, err := json.Marshal(e.Shown(list))
 			if err != nil || len(data) > formatterMaxBytes+hostileSlack {
 				t.Errorf("%s, %s: issues JSON of %d bytes (%v):\n%.3000s", tc.Name, a.name, len(data), err, data)
 			}

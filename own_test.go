@@ -204,7 +204,7 @@ var wantJSONError = [2]string{`<validation_error action="own">
 // an unrelated call and the same call again: their answers are the ones
 // written here, and the same call's issues are what they were.
 func TestResultsOwnTheirMemory(t *testing.T) {
-	e := selfheal.New(selfheal.WithExamples(false))
+	e := selfheal.New(selfheal.WithExamples(false), selfheal.WithAdapters(validatorv10.Errors, jsonschemav6.Errors, jsonschemav5.Errors, jsondecode.Errors))
 	callers := issues.Issue{Code: issues.Custom, Message: "the caller's own"}
 	text := func(list issues.List) string { return e.Format("own", list) }
 
@@ -362,7 +362,7 @@ func compileV5(t *testing.T, schema string) *jsv5.Schema {
 // TestEngineResultOwnsItsMemory: Engine.Result's fields are the caller's
 // own too, whatever error they come from.
 func TestEngineResultOwnsItsMemory(t *testing.T) {
-	e := selfheal.New(selfheal.WithExamples(false))
+	e := selfheal.New(selfheal.WithExamples(false), selfheal.WithAdapters(validatorv10.Errors, jsonschemav6.Errors, jsonschemav5.Errors, jsondecode.Errors))
 	validate := validator.New()
 	v6, err := jsonschemav6.Compile([]byte(ownSchema))
 	if err != nil {

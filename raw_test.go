@@ -3,12 +3,15 @@ package selfheal_test
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"testing"
 
 	jsonschemav5 "github.com/santhosh-tekuri/jsonschema/v5"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/selfheal/selfheal"
+	adapterv5 "github.com/selfheal/selfheal/adapters/jsonschemav5"
+	adapterv6 "github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/internal/jsonvalue"
 )
@@ -31,8 +34,8 @@ const rawArgs = `{"name":"A","age":12,"role":"Admin","emial":"x","tags":["a",1],
 
 // TestRawSchemaErrors: a *jsonschema.ValidationError straight from
 // santhosh-tekuri/jsonschema, the most natural line a user writes, is a
-// validation_error saying what was expected, never an INTERNAL_ERROR
-// telling the model its arguments were fine.
+// validation_error saying what was expected for an engine given the
+// adapter's Errors.
 func TestRawSchemaErrors(t *testing.T) {
 	schema, err := jsonvalue.Decode([]byte(rawSchema))
 	if err != nil {
@@ -54,7 +57,7 @@ func TestRawSchemaErrors(t *testing.T) {
 	}
 	v5err := c5.MustCompile("tool.json").Validate(inst)
 
-	e := selfheal.New()
+	e := selfheal.New(selfheal.WithAdapters(adapterv6.Errors, adapterv5.Errors))
 	tests := []struct {
 		name string
 		err  error
@@ -96,6 +99,11 @@ func TestRawSchemaErrors(t *testing.T) {
 		}
 		if res := e.Result("tool", tc.err); res.String() != got {
 			t.Errorf("%s: Result differs from Format:\n%s", tc.name, res.String())
+		}
+		// An engine reads only the raw errors of the adapters it was
+		// given: without them the error is one it does not know.
+		if got := selfheal.New().Format("tool", tc.err); !strings.HasPrefix(got, `<tool_error code="INTERNAL_ERROR"`) {
+			t.Errorf("%s, no adapters: got\n%s", tc.name, got)
 		}
 	}
 }

@@ -6,12 +6,8 @@ import (
 
 	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/internal/catalog"
-	"github.com/selfheal/selfheal/internal/facade"
 	"github.com/selfheal/selfheal/internal/formatter"
 	"github.com/selfheal/selfheal/internal/issuesx"
-	"github.com/selfheal/selfheal/internal/recognize"
-	"github.com/selfheal/selfheal/internal/schemav5"
-	"github.com/selfheal/selfheal/internal/schemav6"
 	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/locales"
 )
@@ -20,19 +16,53 @@ import (
 // It is immutable once built and safe for concurrent use; derive variants
 // with Locale and WithTemplates.
 type Engine struct {
-	opts formatter.Options
-	f    *formatter.Formatter
+	opts     formatter.Options
+	adapters []Adapter
+	f        *formatter.Formatter
 	// byLocale memoizes the engines Locale derives, one per catalog.
 	byLocale *sync.Map
 }
 
 // Option configures an Engine; the With functions below make one.
-type Option interface{ apply(*formatter.Options) }
+type Option interface{ apply(*config) }
+
+// config is what the options set: the formatter's options and the
+// adapters.
+type config struct {
+	fmt      formatter.Options
+	adapters []Adapter
+}
 
 // option is an Option that sets fields of the formatter's options.
 type option func(*formatter.Options)
 
-func (f option) apply(o *formatter.Options) { f(o) }
+func (f option) apply(c *config) { f(&c.fmt) }
+
+// Adapter reads the raw errors of one validation library: each package
+// under adapters/ exports one as Errors (validatorv10.Errors,
+// jsondecode.Errors, jsonschemav6.Errors, jsonschemav5.Errors). Hand it to
+// WithAdapters; there is no other way to make one.
+type Adapter = issuesx.Adapter
+
+// adaptersOption is the Option of WithAdapters.
+type adaptersOption []Adapter
+
+func (a adaptersOption) apply(c *config) { c.adapters = append(c.adapters, a...) }
+
+// WithAdapters lets the engine read the raw errors of the validation
+// libraries whose adapters are given, tried in the order given:
+//
+//	selfheal.New(selfheal.WithAdapters(validatorv10.Errors, jsondecode.Errors))
+//
+// makes an engine that words a validator.ValidationErrors and an
+// encoding/json decode error precisely. An engine reads only the raw
+// errors of the adapters it was given, so a program links only the
+// validation libraries it imports; an error an adapter produced (an
+// issues.Carrier, such as validatorv10.Bind's or jsondecode.Decode's)
+// needs none. Several WithAdapters add up.
+func WithAdapters(adapters ...Adapter) Option {
+	return adaptersOption(append([]Adapter{}, adapters...))
+}
 
 // WithLocale sets the language of the messages: a BCP 47 tag ("ja", "ja-JP")
 // or an Accept-Language value. Anything unknown gives English.
@@ -77,20 +107,20 @@ func WithRedact(names ...string) Option {
 // New returns an Engine. With no options it words in English, shows
 // examples, and keeps to 20 issues and 4 KiB.
 func New(opts ...Option) *Engine {
-	o := formatter.DefaultOptions()
+	c := config{fmt: formatter.DefaultOptions()}
 	for _, opt := range opts {
 		if opt != nil {
-			opt.apply(&o)
+			opt.apply(&c)
 		}
 	}
-	if o.Catalog == nil {
-		o.Catalog = locales.Default()
+	if c.fmt.Catalog == nil {
+		c.fmt.Catalog = locales.Default()
 	}
-	return newEngine(o)
+	return newEngine(c.fmt, c.adapters)
 }
 
-func newEngine(o formatter.Options) *Engine {
-	return &Engine{opts: o, f: formatter.New(o), byLocale: new(sync.Map)}
+func newEngine(o formatter.Options, adapters []Adapter) *Engine {
+	return &Engine{opts: o, adapters: adapters, f: formatter.New(o), byLocale: new(sync.Map)}
 }
 
 // Locale returns an engine like e that words in the language that best fits
@@ -107,7 +137,7 @@ func (e *Engine) Locale(tag string) *Engine {
 	}
 	o := e.opts
 	o.Catalog = cat
-	v, _ := e.byLocale.LoadOrStore(cat, newEngine(o))
+	v, _ := e.byLocale.LoadOrStore(cat, newEngine(o, e.adapters))
 	return v.(*Engine)
 }
 
@@ -122,21 +152,19 @@ func (e *Engine) WithTemplates(overrides map[string]string) (*Engine, error) {
 	}
 	o := e.opts
 	o.Catalog = (*locales.Catalog)(cat)
-	return newEngine(o), nil
+	return newEngine(o, e.adapters), nil
 }
 
 // Issues returns the normalized issues of err, or nil when err is nil or
 // not a validation failure the engine understands. It accepts an
 // issues.Carrier anywhere in err's chain (an issues.List, every adapter's
-// error, a user's own error type with an Issues method), the
-// *jsonschema.ValidationError of santhosh-tekuri/jsonschema v6 or v5 as
-// the library returns it, and the raw errors of go-playground/validator
-// and encoding/json, worded precisely when the program imports
-// adapters/validatorv10 or adapters/jsondecode (the engine imports
-// neither, so that a program links only the validation libraries it uses;
-// without validatorv10, each validator failure is a line naming the tag
-// it failed; without jsondecode, an encoding/json error is one line with
-// the library's own message).
+// error, a user's own error type with an Issues method) and the raw errors
+// of the libraries whose adapters the engine was given (see WithAdapters).
+// Without validatorv10.Errors, each failure of go-playground/validator is
+// still a line naming the tag it failed, and without jsondecode.Errors an
+// encoding/json error is one line with the library's own message; the raw
+// errors of santhosh-tekuri/jsonschema need jsonschemav6.Errors or
+// jsonschemav5.Errors.
 //
 // An issues.List passed as err comes back as it is. Any other issues are
 // the caller's own: changing them changes nothing another call returns.
@@ -144,14 +172,14 @@ func (e *Engine) Issues(err error) issues.List {
 	if list, ok := err.(issues.List); ok {
 		return list
 	}
-	list := listOf(err)
+	list := e.listOf(err)
 	issuesx.Own(list)
 	return list
 }
 
 // listOf is Issues without owning the issues: they may share slices with
 // an adapter's caches, for a caller that only reads them.
-func listOf(err error) issues.List {
+func (e *Engine) listOf(err error) issues.List {
 	if err == nil {
 		return nil
 	}
@@ -159,40 +187,34 @@ func listOf(err error) issues.List {
 	if list, ok := err.(issues.List); ok {
 		return list
 	}
-	if list, ok := appendIssues(nil, err); ok && len(list) > 0 {
+	if list, ok := e.appendIssues(nil, err); ok && len(list) > 0 {
 		return list
 	}
 	return nil
 }
 
-// appendIssues appends the issues of err to dst, trying the cheap
-// recognitions (a type assertion) before those that cost something on
-// every other error (errors.As, reading the error's text).
-func appendIssues(dst issues.List, err error) (issues.List, bool) {
+// appendIssues appends the issues of err to dst: the engine's adapters
+// first, in their order (an adapter may word its own errors better than
+// their Issues method: validatorv10.ErrorsWith words a server's tags),
+// then an error that carries its issues, a carrier deeper in err's chain
+// (errors.As, last because it costs an allocation on every error it does
+// not find), and the engine's own plain readings of validator's and
+// encoding/json's errors.
+func (e *Engine) appendIssues(dst issues.List, err error) (issues.List, bool) {
+	for _, a := range e.adapters {
+		if list, ok := issuesx.AppendAdapted(a, dst, err); ok {
+			return list, true
+		}
+	}
 	if a, ok := err.(issuesx.Appender); ok {
 		return a.AppendIssuesTo(dst, issuesx.Internal{})
 	}
 	if c, ok := err.(issues.Carrier); ok {
 		return append(dst, c.Issues()...), true
 	}
-	if list, ok := recognize.AppendTyped(dst, err); ok {
-		return list, true
-	}
 	var c issues.Carrier
 	if errors.As(err, &c) {
 		return append(dst, c.Issues()...), true
-	}
-	// A JSON Schema error handed over as the library returned it: the
-	// instance is not at hand, so the issues say what the error tells of
-	// the value sent (see internal/schemav6).
-	if list, ok := (*schemav6.Schema)(nil).AppendIssues(dst, err, issues.Unknown{}); ok {
-		return list, true
-	}
-	if list, ok := schemav5.AppendIssues(dst, err); ok {
-		return list, true
-	}
-	if list, ok := recognize.AppendFallback(dst, err); ok {
-		return list, true
 	}
 	if list, ok := appendFieldErrors(dst, err); ok {
 		return list, true
@@ -238,7 +260,7 @@ func (e *Engine) Append(dst []byte, action string, err error) []byte {
 		return e.appendList(dst, action, err, list)
 	}
 	p := listPool.Get().(*issues.List)
-	list, _ := appendIssues((*p)[:0], err)
+	list, _ := e.appendIssues((*p)[:0], err)
 	dst = e.appendList(dst, action, err, list)
 	clear(list) // let the pooled list keep no value a model sent alive
 	if cap(list) > maxPooledIssues {
@@ -268,7 +290,7 @@ const maxPooledIssues = 256
 // ValidationError (no fields) when err is nil or not a validation failure;
 // use Format for those.
 func (e *Engine) Result(action string, err error) envelope.ValidationError {
-	list := listOf(err)
+	list := e.listOf(err)
 	if len(list) == 0 {
 		return envelope.ValidationError{}
 	}
@@ -276,13 +298,26 @@ func (e *Engine) Result(action string, err error) envelope.ValidationError {
 	return envelope.ValidationError{Action: action, Fields: fields, More: more, Recovery: e.f.Recovery()}
 }
 
-// The module's MCP integrations send the issues as the formatter bounds
-// them beside the text; they reach the formatter through internal/facade.
-func init() {
-	facade.Formatter = func(e any) *formatter.Formatter {
-		if e, ok := e.(*Engine); ok && e != nil {
-			return e.f
-		}
+// Shown returns the issues of err as its validation_error shows them, for
+// a result that carries them beside the text (an MCP result's
+// structuredContent, as the module's MCP integrations send it): copies in
+// the order of the text's lines, without the values sent (a value may be
+// a secret; the text already shows every value that may be shown), and
+// within the engine's issue and byte budgets whatever the model sent. It
+// is nil when Issues is empty.
+func (e *Engine) Shown(err error) issues.List {
+	list := e.listOf(err)
+	if len(list) == 0 {
 		return nil
 	}
+	return e.f.Bounded(list)
+}
+
+// ServerMessage returns msg, what a tool server said when it rejected a
+// call, as a validation_error shows it beside the engine's explanation
+// (envelope.ValidationError.ServerMessage): on one line, controls shown
+// escaped, and cut after 1,000 characters with its real size stated in
+// the engine's language.
+func (e *Engine) ServerMessage(msg string) string {
+	return e.f.ServerMessage(msg, 0)
 }

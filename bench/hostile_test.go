@@ -12,6 +12,7 @@ import (
 	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/adapters/jsondecode"
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
+	"github.com/selfheal/selfheal/adapters/validatorv10"
 )
 
 // hostileSizes are the input sizes of the hostile benchmarks: DESIGN.md 5
@@ -127,7 +128,7 @@ type hostileItems struct {
 // facade's Append into a reused buffer.
 func BenchmarkHostileValidator(b *testing.B) {
 	validate := validator.New()
-	e := selfheal.New()
+	e := selfheal.New(selfheal.WithAdapters(validatorv10.Errors))
 	for _, n := range hostileSizes {
 		v := hostileItems{Ages: make([]int, n)}
 		for i := range v.Ages {

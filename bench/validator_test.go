@@ -14,9 +14,9 @@ import (
 	entrans "github.com/go-playground/validator/v10/translations/en"
 
 	"github.com/selfheal/selfheal"
-	_ "github.com/selfheal/selfheal/adapters/validatorv10" // registers its converter with internal/recognize
+	"github.com/selfheal/selfheal/adapters/validatorv10"
 	"github.com/selfheal/selfheal/internal/formatter"
-	"github.com/selfheal/selfheal/internal/recognize"
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/xmlenc"
 	"github.com/selfheal/selfheal/issues"
 )
@@ -74,13 +74,13 @@ func BenchmarkValidator(b *testing.B) {
 		var list issues.List
 		var buf []byte
 		for _, err := range errs {
-			list, _ = recognize.AppendTyped(list[:0], err)
+			list, _ = issuesx.AppendAdapted(validatorv10.Errors, list[:0], err)
 			buf = f.AppendValidation(buf[:0], "users.create", list)
 		}
 		b.ReportAllocs()
 		i := 0
 		for b.Loop() {
-			list, _ = recognize.AppendTyped(list[:0], errs[i%variants])
+			list, _ = issuesx.AppendAdapted(validatorv10.Errors, list[:0], errs[i%variants])
 			buf = f.AppendValidation(buf[:0], "users.create", list)
 			i++
 		}
@@ -100,7 +100,7 @@ func BenchmarkValidator(b *testing.B) {
 		}
 	})
 	b.Run("d=Engine.Append", func(b *testing.B) {
-		e := selfheal.New()
+		e := selfheal.New(selfheal.WithAdapters(validatorv10.Errors))
 		var buf []byte
 		for _, err := range errs {
 			buf = e.Append(buf[:0], "users.create", err)
@@ -147,7 +147,7 @@ func checkFloor(tb testing.TB, errs []error) {
 	var list issues.List
 	f := formatter.New(formatter.DefaultOptions())
 	for _, err := range errs {
-		list, _ = recognize.AppendTyped(list[:0], err)
+		list, _ = issuesx.AppendAdapted(validatorv10.Errors, list[:0], err)
 		want = f.AppendValidation(want[:0], "users.create", list)
 		if got = appendFloor(got[:0], err.(validator.ValidationErrors)); string(got) != string(want) {
 			tb.Fatalf("the floor writes\n%s\nwhere (c) writes\n%s\nupdate appendFloor to the new wording", got, want)

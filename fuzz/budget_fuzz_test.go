@@ -10,7 +10,6 @@ import (
 	"github.com/selfheal/selfheal/adapters/jsonschemav5"
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/envelope"
-	"github.com/selfheal/selfheal/internal/facade"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -137,7 +136,7 @@ func checkBudget(t *testing.T, e budgetEngine, list issues.List, doc []byte) {
 	if d, err := envelope.Parse(out); err != nil || d.Validation == nil || len(d.Validation.Fields) == 0 {
 		t.Fatalf("not a validation_error with fields (%v) for %.200q:\n%.2000s", err, doc, out)
 	}
-	data, err := json.Marshal(facade.Formatter(e.Engine).Bounded(list))
+	data, err := json.Marshal(e.Shown(list))
 	if err != nil {
 		t.Fatalf("issues do not marshal: %v", err)
 	}

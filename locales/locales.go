@@ -28,8 +28,6 @@ var files embed.FS
 type Catalog catalog.Catalog
 
 var (
-	shipped []*Catalog // en first: it is the reference and the fallback
-	matcher language.Matcher
 	memo    sync.Map // preference as parsed (at most maxPref bytes, its own copy) → *Catalog
 	memoLen atomic.Int32
 	memoMu  sync.Mutex // serializes the stores, so that memoLen is exact
@@ -48,11 +46,15 @@ const maxPref = 256
 // seen, and any other is parsed each time.
 const maxMemo = 256
 
-func init() {
+// shipped are the shipped catalogs, English first (it is the reference and
+// the fallback), and the matcher of their tags: parsed on first use rather
+// than at import, so that importing the package runs nothing.
+var shipped = sync.OnceValues(func() ([]*Catalog, language.Matcher) {
 	entries, err := files.ReadDir("catalogs")
 	if err != nil {
 		panic(err)
 	}
+	var cats []*Catalog
 	for _, e := range entries {
 		data, err := files.ReadFile(path.Join("catalogs", e.Name()))
 		if err != nil {
@@ -62,9 +64,9 @@ func init() {
 		if err != nil {
 			panic(fmt.Sprintf("locales: shipped catalog %s: %v", e.Name(), err))
 		}
-		shipped = append(shipped, (*Catalog)(c))
+		cats = append(cats, (*Catalog)(c))
 	}
-	slices.SortStableFunc(shipped, func(a, b *Catalog) int {
+	slices.SortStableFunc(cats, func(a, b *Catalog) int {
 		switch {
 		case a.Tag() == language.English:
 			return -1
@@ -73,18 +75,24 @@ func init() {
 		}
 		return strings.Compare(a.Tag().String(), b.Tag().String())
 	})
-	tags := make([]language.Tag, len(shipped))
-	for i, c := range shipped {
+	tags := make([]language.Tag, len(cats))
+	for i, c := range cats {
 		tags[i] = c.Tag()
 	}
-	matcher = language.NewMatcher(tags)
-}
+	return cats, language.NewMatcher(tags)
+})
 
 // Default returns the English catalog, which has every key.
-func Default() *Catalog { return shipped[0] }
+func Default() *Catalog {
+	cats, _ := shipped()
+	return cats[0]
+}
 
 // Available lists the shipped catalogs, English first.
-func Available() []*Catalog { return slices.Clone(shipped) }
+func Available() []*Catalog {
+	cats, _ := shipped()
+	return slices.Clone(cats)
+}
 
 // Match picks the shipped catalog that best fits pref, which is a BCP 47 tag
 // ("ja", "ja-JP") or an Accept-Language value ("fr-CH, ja;q=0.9, en;q=0.8").
@@ -133,11 +141,12 @@ func match(pref string) *Catalog {
 	if err != nil || len(tags) == 0 {
 		return Default()
 	}
+	cats, matcher := shipped()
 	_, i, conf := matcher.Match(tags...)
 	if conf == language.No {
 		return Default()
 	}
-	return shipped[i]
+	return cats[i]
 }
 
 // Tag returns the catalog's language.

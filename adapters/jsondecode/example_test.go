@@ -78,7 +78,7 @@ func ExampleIssues() {
 	list, ok := jsondecode.Issues(err)
 	// A bare error names the kind of value sent, not the value.
 	fmt.Println(ok, list[0].Path, list[0].Code, "expected", list[0].Expected, "sent", list[0].Input.(issues.Unknown).Type)
-	fmt.Println(selfheal.New().Format("orders.create", err))
+	fmt.Println(selfheal.New(selfheal.WithAdapters(jsondecode.Errors)).Format("orders.create", err))
 	// Output:
 	// true customer invalid_type expected string sent array
 	// <validation_error action="orders.create">

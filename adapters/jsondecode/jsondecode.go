@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/selfheal/selfheal/internal/recognize"
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -207,16 +207,19 @@ func Issues(err error) (issues.List, bool) {
 	return nil, false
 }
 
-// The root package's Engine reads encoding/json's own errors (a
-// *json.SyntaxError, a *json.UnmarshalTypeError, an unknown field) through
-// this converter, so that it need not import this package. Decode's
-// errors, an issues.List, need none.
-func init() {
-	recognize.RegisterFallback(func(dst issues.List, err error) (issues.List, bool) {
-		list, ok := Issues(err)
-		return append(dst, list...), ok
-	})
-}
+// Errors lets a selfheal Engine read encoding/json's own errors (a
+// *json.SyntaxError, a *json.UnmarshalTypeError, an unknown field) as
+// Issues does, where the engine is built:
+//
+//	selfheal.New(selfheal.WithAdapters(jsondecode.Errors))
+//
+// Decode's errors need no adapter. Its errors.As costs an allocation on
+// every error it does not recognise: list it after adapters that look at
+// an error's type only (validatorv10.Errors).
+var Errors = issuesx.NewAdapter(func(dst issues.List, err error) (issues.List, bool) {
+	list, ok := Issues(err)
+	return append(dst, list...), ok
+})
 
 // syntaxIssue reports malformed input at byte offset at of a document of
 // size bytes, with the excerpt around it as the value sent. The message is

@@ -35,13 +35,14 @@ func Example() {
 
 func Example_libraryError() {
 	// An error from validating with the library yourself goes to
-	// selfheal's Engine as it is: the Engine recognises it and words it
-	// from the library's message. Validate through a Schema for issues
+	// selfheal's Engine as it is, once the engine has this adapter's
+	// Errors: it words the error from the library's message. Validate through a Schema for issues
 	// worded from the values sent.
 	c := jsonschema.NewCompiler()
 	_ = c.AddResource("mem:///rates.json", strings.NewReader(`{"properties": {"rate": {"exclusiveMaximum": 0.1}}}`))
 	err := c.MustCompile("mem:///rates.json").Validate(map[string]any{"rate": 0.5})
-	fmt.Println(selfheal.New(selfheal.WithExamples(false)).Format("rates.set", err))
+	e := selfheal.New(selfheal.WithExamples(false), selfheal.WithAdapters(jsonschemav5.Errors))
+	fmt.Println(e.Format("rates.set", err))
 	// Output:
 	// <validation_error action="rates.set">
 	//   <field name="rate">must be &lt; 0.1 but found 0.5.</field>

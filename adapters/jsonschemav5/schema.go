@@ -18,6 +18,7 @@ import (
 	"github.com/selfheal/selfheal/adapters/internal/nearmiss"
 	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/schemaconv"
+	"github.com/selfheal/selfheal/internal/schemav5"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -431,3 +432,14 @@ func index(sch *jsonschema.Schema) map[string]*jsonschema.Schema {
 	walk(sch)
 	return m
 }
+
+// Errors lets a selfheal Engine read the *jsonschema.ValidationError of
+// santhosh-tekuri/jsonschema v5 as the library returns it, where the
+// engine is built:
+//
+//	selfheal.New(selfheal.WithAdapters(jsonschemav5.Errors))
+//
+// Version 5's errors carry no values, so each issue says what the
+// library's message says; a Schema's Validate says more. The issues of a
+// Schema need no adapter.
+var Errors = issuesx.NewAdapter(schemav5.AppendIssues)

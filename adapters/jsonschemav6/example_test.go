@@ -37,13 +37,14 @@ func Example() {
 
 func Example_libraryError() {
 	// An error from validating with the library yourself goes to
-	// selfheal's Engine as it is: the Engine recognises it and words what
-	// it carries.
+	// selfheal's Engine as it is, once the engine has this adapter's
+	// Errors: it words what the error carries.
 	doc, _ := jsonschema.UnmarshalJSON(strings.NewReader(`{"properties": {"rate": {"exclusiveMaximum": 0.1}}}`))
 	c := jsonschema.NewCompiler()
 	_ = c.AddResource("mem:///rates.json", doc)
 	err := c.MustCompile("mem:///rates.json").Validate(map[string]any{"rate": 0.5})
-	fmt.Println(selfheal.New(selfheal.WithExamples(false)).Format("rates.set", err))
+	e := selfheal.New(selfheal.WithExamples(false), selfheal.WithAdapters(jsonschemav6.Errors))
+	fmt.Println(e.Format("rates.set", err))
 	// Output:
 	// <validation_error action="rates.set">
 	//   <field name="rate">You sent: 0.5. Expected less than 0.1.</field>

@@ -273,14 +273,15 @@ func (s *Schema) ValidateJSON(data []byte) issues.List {
 	return own(nil, s.validateWithin(nil, v))
 }
 
-// The module's MCP integrations validate without owning the issues (see
-// schemaconv.ValidateAt).
-func init() {
-	schemaconv.ValidateAt = func(s any, instance any) (issues.List, bool) {
-		sch, ok := s.(*Schema)
-		if !ok || sch == nil {
-			return nil, false
-		}
-		return sch.validate(nil, instance), true
-	}
-}
+// Errors lets a selfheal Engine read the *jsonschema.ValidationError of
+// santhosh-tekuri/jsonschema v6 as the library returns it, where the
+// engine is built:
+//
+//	selfheal.New(selfheal.WithAdapters(jsonschemav6.Errors))
+//
+// Neither the instance nor the schema's document is at hand, so the issues
+// say what the error tells of the value sent; a Schema's Validate says
+// more. The issues of a Schema need no adapter.
+var Errors = issuesx.NewAdapter(func(dst issues.List, err error) (issues.List, bool) {
+	return (*schemav6.Schema)(nil).AppendIssues(dst, err, issues.Unknown{})
+})

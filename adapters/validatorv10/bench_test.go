@@ -33,10 +33,10 @@ func BenchmarkAppendIssues(b *testing.B) {
 		}
 	})
 	b.Run("reused", func(b *testing.B) {
-		list, _ := appendIssues(nil, err)
+		list, _ := appendIssues(nil, err, nil)
 		b.ReportAllocs()
 		for b.Loop() {
-			list, _ = appendIssues(list[:0], err)
+			list, _ = appendIssues(list[:0], err, nil)
 		}
 	})
 }

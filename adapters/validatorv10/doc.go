@@ -34,14 +34,12 @@
 // carry Check "default" (isdefault: the field must be left at its zero
 // value), "method" (the value's own validation method refused it) or
 // "rule" (a tag the server registered with validator, named in Format;
-// give it words with RegisterTag), and Format "time_layout" (a date or
+// give it words with ErrorsWith), and Format "time_layout" (a date or
 // time in the Go layout held in Pattern) or "postcode" (a postal code of
 // the country held in Pattern).
 //
-// selfheal's Engine does not import this package, so that a program that
-// does not use the validator does not link it. Bind's and Map's errors are
-// issues.Carrier values the Engine reads like any other; a raw
-// validator.ValidationErrors passed to Engine.Format is worded by this
-// package's converter when the program imports it (it registers itself),
-// and otherwise as one line per field naming the tag it failed.
+// selfheal's Engine reads Bind's and Map's errors like any issues.Carrier,
+// and a raw validator.ValidationErrors precisely when it is built with
+// WithAdapters(validatorv10.Errors), otherwise as one line per field
+// naming the tag it failed.
 package validatorv10

@@ -39,3 +39,37 @@ func Example() {
 	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 	// </validation_error>
 }
+
+// A raw validator error is worded precisely by an engine given Errors; a
+// server's own tag needs the adapter of ErrorsWith, which holds its
+// wording as the *validator.Validate holds its check.
+func ExampleErrorsWith() {
+	validate := validator.New()
+	_ = validate.RegisterValidation("sku", func(fl validator.FieldLevel) bool {
+		return strings.HasPrefix(fl.Field().String(), "SKU-")
+	})
+	words, err := validatorv10.ErrorsWith(map[string]validatorv10.Rule{
+		"sku": {Message: "Must be a SKU from the {param} catalog"},
+	})
+	if err != nil {
+		panic(err)
+	}
+	type item struct {
+		ID  string `validate:"sku=EU"`
+		Qty int    `validate:"gte=1"`
+	}
+	failure := validate.Struct(item{ID: "X1", Qty: 0})
+	fmt.Println(selfheal.New(selfheal.WithAdapters(words)).Format("cart.add", failure))
+	fmt.Println(selfheal.New(selfheal.WithAdapters(validatorv10.Errors)).Format("cart.add", failure))
+	// Output:
+	// <validation_error action="cart.add">
+	//   <field name="ID">Must be a SKU from the EU catalog. You sent: 'X1'.</field>
+	//   <field name="Qty">Number too small. You sent: 0. Expected an integer of at least 1.</field>
+	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
+	// </validation_error>
+	// <validation_error action="cart.add">
+	//   <field name="ID">Does not pass the 'sku' check. You sent: 'X1'. Expected a value that passes it.</field>
+	//   <field name="Qty">Number too small. You sent: 0. Expected an integer of at least 1.</field>
+	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
+	// </validation_error>
+}

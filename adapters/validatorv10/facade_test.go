@@ -7,6 +7,7 @@ import (
 	"github.com/go-playground/validator/v10"
 
 	"github.com/selfheal/selfheal"
+	"github.com/selfheal/selfheal/adapters/validatorv10"
 	"github.com/selfheal/selfheal/internal/race"
 )
 
@@ -19,7 +20,7 @@ type createUser struct {
 // a programming error (validating nil) as INTERNAL_ERROR, not as bad input.
 func TestFacade(t *testing.T) {
 	validate := validator.New()
-	e := selfheal.New()
+	e := selfheal.New(selfheal.WithAdapters(validatorv10.Errors))
 	out := e.Format("users.create", validate.Struct(createUser{Age: 3}))
 	for _, want := range []string{`<validation_error action="users.create">`,
 		`<field name="Name">You sent: nothing.`, `<field name="Age">You sent: 3.`} {
@@ -42,7 +43,7 @@ func TestFacade(t *testing.T) {
 // nothing once warm, and the answer is the same as Format's every time.
 func TestFacadeAppendAllocs(t *testing.T) {
 	validate := validator.New()
-	e := selfheal.New()
+	e := selfheal.New(selfheal.WithAdapters(validatorv10.Errors))
 	err := validate.Struct(createUser{Age: 3})
 	want := e.Format("users.create", err)
 	buf := e.Append(nil, "users.create", err)
@@ -56,5 +57,62 @@ func TestFacadeAppendAllocs(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(100, func() { buf = e.Append(buf[:0], "users.create", err) }); n != 0 {
 		t.Errorf("Engine.Append of a validator error allocates %v per call", n)
+	}
+}
+
+// TestErrorsWith: an engine words a server's tag by the rules of the
+// adapter it was given, for a raw error and for Bind's alike, and an
+// engine given other rules or none is not changed by them; a bad rule
+// fails at once.
+func TestErrorsWith(t *testing.T) {
+	validate := validator.New()
+	if err := validate.RegisterValidation("sku", func(validator.FieldLevel) bool { return false }); err != nil {
+		t.Fatal(err)
+	}
+	type item struct {
+		ID string `validate:"sku=EU"`
+	}
+	words, err := validatorv10.ErrorsWith(map[string]validatorv10.Rule{"sku": {Message: "Must be a SKU of {param}"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	asFormat, err := validatorv10.ErrorsWith(map[string]validatorv10.Rule{"sku": {Format: "semver"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := validate.Struct(item{ID: "x"})
+	const (
+		rule   = `<field name="ID">Must be a SKU of EU. You sent: 'x'.</field>`
+		semver = `<field name="ID">Invalid semantic version format. You sent: 'x'. Expected a semantic version (MAJOR.MINOR.PATCH), e.g. '1.2.3'.</field>`
+		plain  = `<field name="ID">Does not pass the 'sku' check. You sent: 'x'. Expected a value that passes it.</field>`
+	)
+	for _, tc := range []struct {
+		name string
+		e    *selfheal.Engine
+		err  error
+		want string
+	}{
+		{"rules, raw", selfheal.New(selfheal.WithAdapters(words)), raw, rule},
+		{"rules, bound", selfheal.New(selfheal.WithAdapters(words)), validatorv10.Bind(raw, item{ID: "x"}), rule},
+		{"other rules", selfheal.New(selfheal.WithAdapters(asFormat)), raw, semver},
+		{"Errors", selfheal.New(selfheal.WithAdapters(validatorv10.Errors)), raw, plain},
+		{"no adapter, bound", selfheal.New(), validatorv10.Bind(raw, item{ID: "x"}), plain},
+	} {
+		for range 2 { // the second time from the adapter's caches
+			if got := tc.e.Format("a", tc.err); !strings.Contains(got, tc.want) {
+				t.Errorf("%s: no %q in\n%s", tc.name, tc.want, got)
+			}
+		}
+	}
+	for _, bad := range []map[string]validatorv10.Rule{
+		{"required": {Message: "x"}},
+		{"a b": {Message: "x"}},
+		{"sku": {}},
+		{"sku": {Message: "x", Format: "email"}},
+		{"sku": {Message: "{value}"}},
+	} {
+		if _, err := validatorv10.ErrorsWith(bad); err == nil {
+			t.Errorf("ErrorsWith(%v) accepted", bad)
+		}
 	}
 }

@@ -126,7 +126,7 @@ func TestBuildLimit(t *testing.T) {
 func TestBuildLimitAppend(t *testing.T) {
 	forgetSites(t)
 	err := validator.New().Struct(limitAges{Ages: make([]int, 1001)})
-	list, ok := appendIssues(make(issues.List, 3), err)
+	list, ok := appendIssues(make(issues.List, 3), err, nil)
 	if !ok || len(list) != 3+1000+1 || issuesx.OmittedCount(&list[len(list)-1]) != 1 {
 		t.Errorf("%d issues, last %+v", len(list), list[len(list)-1])
 	}
@@ -143,7 +143,7 @@ func TestBuildLimitAllocations(t *testing.T) {
 	allocs := func(n int) float64 {
 		err := v.Struct(limitAges{Ages: make([]int, n)})
 		var list issues.List
-		return testing.AllocsPerRun(5, func() { list, _ = appendIssues(list[:0], err) })
+		return testing.AllocsPerRun(5, func() { list, _ = appendIssues(list[:0], err, nil) })
 	}
 	if few, many := allocs(2000), allocs(20_000); many > few {
 		t.Errorf("%v allocations for 20,000 failures, %v for 2,000", many, few)

@@ -1,7 +1,6 @@
 package validatorv10
 
 import (
-	"strconv"
 	"testing"
 
 	"github.com/go-playground/validator/v10"
@@ -20,15 +19,13 @@ func TestRuleFormatParam(t *testing.T) {
 		{"postcode", "FR", "invalid_format (root) format=postcode country=FR"},
 		{"semver", "v2", "invalid_format (root) format=semver param=v2"},
 	} {
-		tag := "param_test_rule_" + strconv.Itoa(int(registerRuns.Add(1)))
-		if err := RegisterTag(tag, Rule{Format: c.format}); err != nil {
-			t.Fatal(err)
-		}
+		const tag = "param_test_rule"
+		rules := map[string]Rule{tag: {Format: c.format}}
 		v := newValidate()
 		if err := v.RegisterValidation(tag, func(validator.FieldLevel) bool { return false }); err != nil {
 			t.Fatal(err)
 		}
-		list, _ := appendIssues(nil, v.Var("x", tag+"="+c.param))
+		list, _ := appendIssues(nil, v.Var("x", tag+"="+c.param), rules)
 		if len(list) != 1 {
 			t.Fatalf("%s: %d issues", c.format, len(list))
 		}

@@ -2,18 +2,17 @@ package validatorv10
 
 import (
 	"fmt"
-	"maps"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/go-playground/validator/v10"
 
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 )
 
 // Rule is the wording of a tag the server registered with validator
-// (RegisterValidation). Set exactly one of Message and Format.
+// (RegisterValidation), for ErrorsWith. Set exactly one of Message and
+// Format.
 type Rule struct {
 	// Message is what the model reads before "You sent: …": a sentence
 	// such as "Must be a SKU from the catalog". {param} stands for the
@@ -25,52 +24,62 @@ type Rule struct {
 	Format string
 }
 
-// rules maps tags to their Rule. It is replaced whole on registration
-// (copy on write), so that looking a tag up takes no lock and allocates
-// nothing.
-var (
-	rules   atomic.Pointer[map[string]Rule]
-	rulesMu sync.Mutex
-)
+// ErrorsWith is Errors that also words a server's own validator tags, each
+// by its Rule, as validator's RegisterValidation adds a tag to one
+// *validator.Validate: an engine words them when it is built with the
+// adapter returned, and no other engine does.
+//
+//	words, err := validatorv10.ErrorsWith(map[string]validatorv10.Rule{
+//		"sku": {Message: "Must be a SKU from the catalog"},
+//	})
+//	e := selfheal.New(selfheal.WithAdapters(words))
+//
+// The adapter words Bind's and Map's errors with the rules too (the engine
+// tries its adapters before an error's own issues). It checks the rules
+// now, so that a mistake fails at start-up rather than in front of a
+// model: each tag must be a plain tag name that is not one of validator's
+// built-in tags or aliases (their wording is this package's), and each
+// rule must set exactly one of Message and Format, with no placeholder
+// other than {param}. The map is copied.
+func ErrorsWith(rules map[string]Rule) (issuesx.Adapter, error) {
+	table := make(map[string]Rule, len(rules))
+	for tag, r := range rules {
+		checked, err := validRule(tag, r)
+		if err != nil {
+			return issuesx.Adapter{}, err
+		}
+		table[tag] = checked
+	}
+	return issuesx.NewAdapter(func(dst issues.List, err error) (issues.List, bool) {
+		return appendIssues(dst, err, table)
+	}), nil
+}
 
-// RegisterTag gives a server's own validator tag its wording. It checks
-// the registration now, so that a mistake fails at start-up rather than in
-// front of a model: the tag must be a plain tag name that is not one of
-// validator's built-in tags or aliases (their wording is this package's),
-// and the rule must set exactly one of Message and Format, with no
-// placeholder other than {param}. Registering a tag again replaces its rule.
-func RegisterTag(tag string, r Rule) error {
+// validRule returns r trimmed, or why tag and r cannot be registered.
+func validRule(tag string, r Rule) (Rule, error) {
 	if tag == "" || strings.ContainsAny(tag, ",|= \t\n") {
-		return fmt.Errorf("validatorv10: %q is not a tag name (no commas, pipes, equals signs or spaces)", tag)
+		return Rule{}, fmt.Errorf("validatorv10: %q is not a tag name (no commas, pipes, equals signs or spaces)", tag)
 	}
 	if classOf(tag) != clsUnknown || aliasFormat[tag] != "" {
-		return fmt.Errorf("validatorv10: %q is a built-in validator tag; its wording is the catalogs'", tag)
+		return Rule{}, fmt.Errorf("validatorv10: %q is a built-in validator tag; its wording is the catalogs'", tag)
 	}
 	switch tag {
 	case "dive", "keys", "endkeys", "omitempty", "omitnil", "omitzero", "structonly", "nostructlevel", "-":
-		return fmt.Errorf("validatorv10: %q is a validator keyword, not a check", tag)
+		return Rule{}, fmt.Errorf("validatorv10: %q is a validator keyword, not a check", tag)
 	}
 	msg, format := strings.TrimSpace(r.Message), strings.TrimSpace(r.Format)
 	switch {
 	case msg == "" && format == "":
-		return fmt.Errorf("validatorv10: rule for %q sets neither Message nor Format", tag)
+		return Rule{}, fmt.Errorf("validatorv10: rule for %q sets neither Message nor Format", tag)
 	case msg != "" && format != "":
-		return fmt.Errorf("validatorv10: rule for %q sets both Message and Format; choose one", tag)
+		return Rule{}, fmt.Errorf("validatorv10: rule for %q sets both Message and Format; choose one", tag)
 	case format != "" && strings.ContainsAny(format, ". \t\n{}"):
-		return fmt.Errorf("validatorv10: rule for %q: format %q is not a format name", tag, format)
+		return Rule{}, fmt.Errorf("validatorv10: rule for %q: format %q is not a format name", tag, format)
 	}
 	if err := checkMessage(msg); err != nil {
-		return fmt.Errorf("validatorv10: rule for %q: %w", tag, err)
+		return Rule{}, fmt.Errorf("validatorv10: rule for %q: %w", tag, err)
 	}
-	rulesMu.Lock()
-	defer rulesMu.Unlock()
-	next := map[string]Rule{}
-	if old := rules.Load(); old != nil {
-		maps.Copy(next, *old)
-	}
-	next[tag] = Rule{Message: msg, Format: format}
-	rules.Store(&next)
-	return nil
+	return Rule{Message: msg, Format: format}, nil
 }
 
 // checkMessage accepts text whose only placeholder is {param}.
@@ -89,15 +98,6 @@ func checkMessage(msg string) error {
 		}
 		rest = rest[i+len("{param}"):]
 	}
-}
-
-func lookupRule(tag string) (Rule, bool) {
-	m := rules.Load()
-	if m == nil {
-		return Rule{}, false
-	}
-	r, ok := (*m)[tag]
-	return r, ok
 }
 
 func (r Rule) issue(fe validator.FieldError, path issues.Path, param string) issues.Issue {

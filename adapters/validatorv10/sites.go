@@ -37,9 +37,6 @@ type site struct {
 	rest siteRest
 	// is is the issue without its Input.
 	is issues.Issue
-	// rules is the table of registered rules is was built with: a rule
-	// registered since makes the site stale.
-	rules *map[string]Rule
 	// slow marks a site whose issue depends on more than the site (see
 	// volatile): it is converted afresh each time.
 	slow bool
@@ -91,7 +88,7 @@ func fromSite(is *issues.Issue, fe validator.FieldError, prev *site) (*site, boo
 		guess = &prev.next
 	}
 	s := guess.Load()
-	if s != nil && !s.matches(&k, &rest, rules.Load()) {
+	if s != nil && !s.matches(&k, &rest) {
 		s = nil
 	}
 	if s == nil {
@@ -133,20 +130,19 @@ func (s *site) fill(is *issues.Issue, fe validator.FieldError) {
 
 func findSite(k *siteKey, rest *siteRest) *site {
 	list, _ := sites.load(k.listKey())
-	table := rules.Load()
 	for _, s := range list {
-		if s.matches(k, rest, table) {
+		if s.matches(k, rest) {
 			return s
 		}
 	}
 	return nil
 }
 
-// matches reports whether s is the site of k and rest under the rules of
-// table. The cheap tests come first, and the namespace, the one string a
+// matches reports whether s is the site of k and rest. The cheap tests
+// come first, and the namespace, the one string a
 // failure builds afresh (the others are the validator's own), last.
-func (s *site) matches(k *siteKey, rest *siteRest, table *map[string]Rule) bool {
-	return s.rest.kind == rest.kind && s.rules == table && s.rest.typ == rest.typ &&
+func (s *site) matches(k *siteKey, rest *siteRest) bool {
+	return s.rest.kind == rest.kind && s.rest.typ == rest.typ &&
 		s.key.tag == k.tag && s.key.param == k.param && s.rest.actual == rest.actual && s.key.ns == k.ns
 }
 
@@ -170,9 +166,7 @@ func addSite(s *site) {
 // nothing a converter holds (other errors, the bound value, a prefix), so
 // an empty converter builds it.
 func newSite(k siteKey, rest siteRest, fe validator.FieldError) *site {
-	// The table is read first, so that a rule registered while the issue
-	// is built leaves the site stale rather than wrong.
-	s := &site{key: k, rest: rest, rules: rules.Load()}
+	s := &site{key: k, rest: rest}
 	if volatile(k, rest, pathOf(k.ns, nil)) {
 		s.slow = true
 		return s
@@ -200,9 +194,6 @@ func volatile(k siteKey, rest siteRest, path issues.Path) bool {
 			return true
 		}
 	}
-	if _, ok := lookupRule(k.tag); ok {
-		return false
-	}
 	if _, ok := aliasFormat[k.tag]; ok {
 		return false
 	}
@@ -211,9 +202,6 @@ func volatile(k siteKey, rest siteRest, path issues.Path) bool {
 		return true
 	}
 	if cls == clsUnknown && rest.actual != k.tag {
-		if _, ok := lookupRule(rest.actual); ok {
-			return false
-		}
 		cls = classOf(rest.actual)
 	}
 	switch cls {

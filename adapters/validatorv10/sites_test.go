@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"unsafe"
 
@@ -60,7 +59,7 @@ func uncached(err error) issues.List {
 		return list
 	}
 	out := make(issues.List, len(ve))
-	c := newConverter(ve, nil, nil)
+	c := newConverter(ve, nil, nil, nil)
 	for i, fe := range ve {
 		c.convert(&out[i], fe)
 	}
@@ -105,22 +104,22 @@ func TestAppendIssuesSameAsUncached(t *testing.T) {
 			if len(want) == 0 {
 				t.Fatalf("no issues for %v", err)
 			}
-			got, ok := appendIssues(nil, err)
+			got, ok := appendIssues(nil, err, nil)
 			if !ok || !reflect.DeepEqual(got, want) {
 				t.Fatalf("first call:\ngot  %#v\nwant %#v", got, want)
 			}
 			for i := range 2 {
-				got, ok = appendIssues(got[:0], err)
+				got, ok = appendIssues(got[:0], err, nil)
 				if !ok || !reflect.DeepEqual(got, want) {
 					t.Fatalf("warm call %d:\ngot  %#v\nwant %#v", i, got, want)
 				}
 			}
-			got, ok = appendIssues(got[:0], c.run(v))
+			got, ok = appendIssues(got[:0], c.run(v), nil)
 			if !ok || !reflect.DeepEqual(got, want) {
 				t.Fatalf("new failure:\ngot  %#v\nwant %#v", got, want)
 			}
 			head := issues.Issue{Code: issues.Custom, Message: "kept"}
-			got, ok = appendIssues(issues.List{head}, err)
+			got, ok = appendIssues(issues.List{head}, err, nil)
 			if !ok || !reflect.DeepEqual(got[0], head) || !reflect.DeepEqual(got[1:], want) {
 				t.Fatalf("appended after an issue:\ngot  %#v\nwant %#v", got, want)
 			}
@@ -134,7 +133,7 @@ func TestAppendIssuesFalse(t *testing.T) {
 	dst := make(issues.List, 1, 4)
 	for _, err := range []error{nil, errors.New("other"), validator.ValidationErrors{},
 		&validator.InvalidValidationError{Type: reflect.TypeOf(0)}, Map(map[string]any{"a": map[string]any{}})} {
-		got, ok := appendIssues(dst, err)
+		got, ok := appendIssues(dst, err, nil)
 		if ok || len(got) != 1 || &got[0] != &dst[0] {
 			t.Errorf("appendIssues(dst, %v) = %d issues, %v", err, len(got), ok)
 		}
@@ -157,11 +156,11 @@ func TestAppendIssuesAllocs(t *testing.T) {
 		"var":    v.Var("nope", "email"),
 		"dive":   v.Var([]string{"ab", "c"}, "dive,min=2"),
 	} {
-		list, ok := appendIssues(nil, err)
+		list, ok := appendIssues(nil, err, nil)
 		if !ok {
 			t.Fatalf("%s: no issues for %v", name, err)
 		}
-		if n := testing.AllocsPerRun(100, func() { list, _ = appendIssues(list[:0], err) }); n != 0 {
+		if n := testing.AllocsPerRun(100, func() { list, _ = appendIssues(list[:0], err, nil) }); n != 0 {
 			t.Errorf("%s: AppendIssues allocates %v times per call", name, n)
 		}
 	}
@@ -171,8 +170,8 @@ func TestAppendIssuesAllocs(t *testing.T) {
 // from one failure to the next, which the formatter's cache counts on.
 func TestSitesShareSlices(t *testing.T) {
 	v := newValidate()
-	a, _ := appendIssues(nil, v.Struct(commonValue()))
-	b, _ := appendIssues(nil, v.Struct(commonValue()))
+	a, _ := appendIssues(nil, v.Struct(commonValue()), nil)
+	b, _ := appendIssues(nil, v.Struct(commonValue()), nil)
 	for i := range a {
 		if unsafe.SliceData(a[i].Path) != unsafe.SliceData(b[i].Path) ||
 			unsafe.SliceData(a[i].Values) != unsafe.SliceData(b[i].Values) ||
@@ -183,30 +182,31 @@ func TestSitesShareSlices(t *testing.T) {
 	}
 }
 
-// registerRuns names a new tag for each run of TestSitesFollowRegisterTag:
-// registered wording cannot be taken back.
-var registerRuns atomic.Int32
-
-// TestSitesFollowRegisterTag: registering a tag's wording replaces the
-// issue its site had before.
-func TestSitesFollowRegisterTag(t *testing.T) {
-	tag := "site_test_rule_" + strconv.Itoa(int(registerRuns.Add(1)))
+// TestSitesFollowRules: a tag with a rule is worded by the rule of the
+// conversion's own table, whatever a conversion without it cached for its
+// site, and the two do not leak into each other.
+func TestSitesFollowRules(t *testing.T) {
+	const tag = "site_test_rule"
 	v := newValidate()
 	if err := v.RegisterValidation(tag, func(validator.FieldLevel) bool { return false }); err != nil {
 		t.Fatal(err)
 	}
 	err := v.Var("x", tag+"=EU")
-	before, _ := appendIssues(nil, err)
-	before, _ = appendIssues(before[:0], err)
-	if before[0].Check != checkRule || before[0].Format != tag {
-		t.Fatalf("before RegisterTag: %#v", before[0])
-	}
-	if err := RegisterTag(tag, Rule{Message: "Must be a SKU of {param}"}); err != nil {
-		t.Fatal(err)
-	}
-	after, _ := appendIssues(nil, err)
-	if after[0].Message != "Must be a SKU of EU" || after[0].Check != "" {
-		t.Fatalf("after RegisterTag: %#v", after[0])
+	eu := map[string]Rule{tag: {Message: "Must be a SKU of {param}"}}
+	other := map[string]Rule{tag: {Format: "semver"}}
+	for range 2 {
+		plain, _ := appendIssues(nil, err, nil)
+		if plain[0].Check != checkRule || plain[0].Format != tag {
+			t.Fatalf("without rules: %#v", plain[0])
+		}
+		worded, _ := appendIssues(nil, err, eu)
+		if worded[0].Message != "Must be a SKU of EU" || worded[0].Check != "" {
+			t.Fatalf("with a rule: %#v", worded[0])
+		}
+		formatted, _ := appendIssues(nil, err, other)
+		if formatted[0].Format != "semver" || formatted[0].Code != issues.InvalidFormat {
+			t.Fatalf("with another rule: %#v", formatted[0])
+		}
 	}
 }
 
@@ -248,7 +248,7 @@ func TestAppendIssuesConcurrent(t *testing.T) {
 			var list issues.List
 			for i := range 50 {
 				k := (g + i) % len(errs)
-				list, _ = appendIssues(list[:0], errs[k])
+				list, _ = appendIssues(list[:0], errs[k], nil)
 				if !reflect.DeepEqual(list, want[k]) {
 					t.Errorf("goroutine %d, call %d: issues differ", g, i)
 					return
@@ -304,7 +304,7 @@ func TestSiteGuesses(t *testing.T) {
 			var list issues.List
 			for i := range 60 {
 				k := (g*7 + i*i) % len(errs) // an order of its own
-				list, _ = appendIssues(list[:0], errs[k])
+				list, _ = appendIssues(list[:0], errs[k], nil)
 				if !reflect.DeepEqual(list, want[k]) {
 					t.Errorf("goroutine %d, call %d (%v):\n%+v\nwant\n%+v", g, i, errs[k], list, want[k])
 					return

@@ -16,7 +16,6 @@ import (
 	"github.com/go-playground/validator/v10"
 
 	"github.com/selfheal/selfheal/internal/issuesx"
-	"github.com/selfheal/selfheal/internal/recognize"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -40,53 +39,57 @@ var now = time.Now
 // 100,000 bad items fails 100,000 ways); past them one issue at
 // the end counts the others, which are not built.
 func Issues(err error) (issues.List, bool) {
-	list, ok := appendIssues(nil, err)
+	list, ok := appendIssues(nil, err, nil)
 	issuesx.Own(list)
 	return list, ok
 }
 
 // appendIssues is Issues appending to dst, what selfheal's Engine.Append
-// calls (registered with internal/recognize) with a list it pools: a warm
+// calls (through Errors) with a list it pools: a warm
 // conversion allocates nothing for the common tags (required, the sizes, eq
 // and ne, oneof, the formats and string-content tags) of a plain validator
 // error. It reports false, returning dst unchanged, exactly where Issues
 // does. The issues share their slices with the adapter's caches (see
 // site), the same ones from call to call: only a caller that changes none
 // of them (the module's formatter) may have them; Issues owns them.
-func appendIssues(dst issues.List, err error) (issues.List, bool) {
+func appendIssues(dst issues.List, err error, rules map[string]Rule) (issues.List, bool) {
 	switch e := err.(type) {
 	case nil:
 		return dst, false
 	case validator.ValidationErrors:
-		return convert(dst, e, nil, nil)
+		return convert(dst, e, nil, nil, rules)
 	case *bound:
-		return e.appendIssues(dst)
+		return e.appendIssues(dst, rules)
 	case mapErrors:
-		return e.appendIssues(dst)
+		return e.appendIssues(dst, rules)
 	case *validator.InvalidValidationError:
 		return dst, false
 	}
 	var b *bound
 	if errors.As(err, &b) {
-		return b.appendIssues(dst)
+		return b.appendIssues(dst, rules)
 	}
 	var m mapErrors
 	if errors.As(err, &m) {
-		return m.appendIssues(dst)
+		return m.appendIssues(dst, rules)
 	}
 	var ve validator.ValidationErrors
 	if errors.As(err, &ve) {
-		return convert(dst, ve, nil, nil)
+		return convert(dst, ve, nil, nil, rules)
 	}
 	return dst, false
 }
 
-// The root package's Engine reads validator's own errors through this
-// converter, so that it need not import this package (nor make every
-// program link go-playground/validator): a program that passes a raw
-// validator.ValidationErrors to Engine.Format imports this package, or
-// anything that does, or wraps the error with Bind.
-func init() { recognize.Register(appendIssues) }
+// Errors lets a selfheal Engine read validator's raw errors, as Issues
+// does, where the engine is built:
+//
+//	selfheal.New(selfheal.WithAdapters(validatorv10.Errors))
+//
+// An error that Bind or Map made needs no adapter. Errors words the
+// built-in tags; for tags of your own, use ErrorsWith instead.
+var Errors = issuesx.NewAdapter(func(dst issues.List, err error) (issues.List, bool) {
+	return appendIssues(dst, err, nil)
+})
 
 // Bind attaches the validated value to the validator's error, so that
 // Issues can name the fields that cross-field and conditional tags refer to
@@ -122,7 +125,7 @@ func (b *bound) Unwrap() error { return b.err }
 // Issues makes a bound error an issues.Carrier. The issues are the
 // caller's own, as Issues's.
 func (b *bound) Issues() issues.List {
-	list, _ := b.appendIssues(nil)
+	list, _ := b.appendIssues(nil, nil)
 	issuesx.Own(list)
 	return list
 }
@@ -130,11 +133,11 @@ func (b *bound) Issues() issues.List {
 // AppendIssuesTo is Issues appending to dst without owning the issues,
 // for selfheal's Engine (see issuesx.Appender).
 func (b *bound) AppendIssuesTo(dst issues.List, _ issuesx.Internal) (issues.List, bool) {
-	return b.appendIssues(dst)
+	return b.appendIssues(dst, nil)
 }
 
-func (b *bound) appendIssues(dst issues.List) (issues.List, bool) {
-	return convert(dst, b.ve, newRoot(b.v), nil)
+func (b *bound) appendIssues(dst issues.List, rules map[string]Rule) (issues.List, bool) {
+	return convert(dst, b.ve, newRoot(b.v), nil, rules)
 }
 
 // Map turns the result of validator's ValidateMap (field → error, nested
@@ -169,7 +172,7 @@ func (m mapErrors) Error() string {
 // Issues makes a Map error an issues.Carrier. The issues are the
 // caller's own, as Issues's.
 func (m mapErrors) Issues() issues.List {
-	list, _ := m.appendIssues(nil)
+	list, _ := m.appendIssues(nil, nil)
 	issuesx.Own(list)
 	return list
 }
@@ -177,10 +180,10 @@ func (m mapErrors) Issues() issues.List {
 // AppendIssuesTo is Issues appending to dst without owning the issues,
 // for selfheal's Engine (see issuesx.Appender).
 func (m mapErrors) AppendIssuesTo(dst issues.List, _ issuesx.Internal) (issues.List, bool) {
-	return m.appendIssues(dst)
+	return m.appendIssues(dst, nil)
 }
 
-func (m mapErrors) appendIssues(dst issues.List) (issues.List, bool) {
+func (m mapErrors) appendIssues(dst issues.List, rules map[string]Rule) (issues.List, bool) {
 	out := dst
 	// The build limit holds for the whole map: built counts the issues
 	// appended, omitted those found past the limit.
@@ -200,7 +203,7 @@ func (m mapErrors) appendIssues(dst issues.List) (issues.List, bool) {
 				// VarWithKey names the key itself first: the prefix is
 				// the path of the map holding it.
 				n := min(len(e), issuesx.BuildLimit-built)
-				out = appendConverted(out, e[:n], e, nil, prefix)
+				out = appendConverted(out, e[:n], e, nil, prefix, rules)
 				built += n
 				omitted += len(e) - n
 			case error:
@@ -227,6 +230,8 @@ type converter struct {
 	errs   validator.ValidationErrors
 	root   *rootInfo
 	prefix issues.Path
+	// rules words the server's own tags (see ErrorsWith).
+	rules  map[string]Rule
 	rename bool // the namespace uses a tag-name function's names
 	// byStructNS maps the Go namespace of each error to its namespace,
 	// the first error's for each, built when guessPath first looks
@@ -244,7 +249,7 @@ const manyErrs = 16
 // A struct with a dived slice of 100,000 bad items fails 100,000 ways: the
 // formatter shows a few, and building the others would cost more than the
 // validation did.
-func convert(dst issues.List, errs validator.ValidationErrors, root *rootInfo, prefix issues.Path) (issues.List, bool) {
+func convert(dst issues.List, errs validator.ValidationErrors, root *rootInfo, prefix issues.Path, rules map[string]Rule) (issues.List, bool) {
 	if len(errs) == 0 {
 		return dst, false
 	}
@@ -252,7 +257,7 @@ func convert(dst issues.List, errs validator.ValidationErrors, root *rootInfo, p
 	if n < len(errs) {
 		dst = slices.Grow(dst, n+1)
 	}
-	dst = appendConverted(dst, errs[:n], errs, root, prefix)
+	dst = appendConverted(dst, errs[:n], errs, root, prefix, rules)
 	if n < len(errs) {
 		dst = append(dst, issuesx.Omitted(len(errs)-n))
 	}
@@ -261,17 +266,18 @@ func convert(dst issues.List, errs validator.ValidationErrors, root *rootInfo, p
 
 // appendConverted appends the issues of errs, some of all (the whole
 // failure, which cross-field tags look through for other fields' names).
-func appendConverted(dst issues.List, errs, all validator.ValidationErrors, root *rootInfo, prefix issues.Path) issues.List {
+func appendConverted(dst issues.List, errs, all validator.ValidationErrors, root *rootInfo, prefix issues.Path, rules map[string]Rule) issues.List {
 	n := len(dst)
 	dst = slices.Grow(dst, len(errs))[:n+len(errs)]
 	// Under a bound value or a map's prefix, paths depend on more than
-	// the namespace: sites are for plain errors.
+	// the namespace: sites are for plain errors. A site holds the built-in
+	// wording, so a tag the rules word is converted afresh.
 	plain := root == nil && len(prefix) == 0
 	var c converter // built for the first issue no site gives
 	var prev *site
 	for i, fe := range errs {
 		is := &dst[n+i]
-		if plain {
+		if plain && !ruled(rules, fe) {
 			cached, ok := fromSite(is, fe, prev)
 			prev = cached
 			if ok {
@@ -279,15 +285,25 @@ func appendConverted(dst issues.List, errs, all validator.ValidationErrors, root
 			}
 		}
 		if c.errs == nil {
-			c = newConverter(all, root, prefix)
+			c = newConverter(all, root, prefix, rules)
 		}
 		c.convert(is, fe)
 	}
 	return dst
 }
 
-func newConverter(errs validator.ValidationErrors, root *rootInfo, prefix issues.Path) converter {
-	c := converter{errs: errs, root: root, prefix: prefix}
+// ruled reports whether rules word fe's tag or the tag it aliases.
+func ruled(rules map[string]Rule, fe validator.FieldError) bool {
+	if len(rules) == 0 {
+		return false
+	}
+	_, tag := rules[fe.Tag()]
+	_, actual := rules[fe.ActualTag()]
+	return tag || actual
+}
+
+func newConverter(errs validator.ValidationErrors, root *rootInfo, prefix issues.Path, rules map[string]Rule) converter {
+	c := converter{errs: errs, root: root, prefix: prefix, rules: rules}
 	for _, fe := range errs {
 		if fe.Namespace() != fe.StructNamespace() {
 			c.rename = true
@@ -329,7 +345,7 @@ func (c *converter) convert(is *issues.Issue, fe validator.FieldError) {
 // issue builds the issue of a failed tag (with its actual tag, for
 // aliases, and its parameter).
 func (c *converter) issue(fe validator.FieldError, tag, actual, param string, loc at) issues.Issue {
-	if r, ok := lookupRule(tag); ok {
+	if r, ok := c.rules[tag]; ok {
 		return r.issue(fe, loc.path, param)
 	}
 	if f, ok := aliasFormat[tag]; ok {
@@ -341,7 +357,7 @@ func (c *converter) issue(fe validator.FieldError, tag, actual, param string, lo
 	}
 	if cls == clsUnknown && actual != tag {
 		// A user alias of one tag: word the tag that failed.
-		if r, ok := lookupRule(actual); ok {
+		if r, ok := c.rules[actual]; ok {
 			return r.issue(fe, loc.path, param)
 		}
 		if cls = classOf(actual); cls != clsUnknown {
@@ -405,7 +421,7 @@ func (c *converter) issue(fe validator.FieldError, tag, actual, param string, lo
 			is.Country = s
 		}
 	default:
-		// A tag registered with validator but not with RegisterTag.
+		// A tag registered with validator but given no Rule.
 		is.Code, is.Check, is.Format = issues.Custom, checkRule, tag
 	}
 	return is
@@ -420,7 +436,7 @@ const (
 	// (validateFn) without saying why.
 	checkMethod = "method"
 	// checkRule: a check the server registered under the name in Format
-	// failed; register wording for it with RegisterTag.
+	// failed; give it words with ErrorsWith.
 	checkRule = "rule"
 	// formatTimeLayout: a date or time in the Go layout held in Layout.
 	formatTimeLayout = "time_layout"

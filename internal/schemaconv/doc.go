@@ -4,9 +4,7 @@
 // object or array, the reading of an instance location into a path and the
 // value sent, the wording of a value where the schema is false, the lookup
 // of a keyword in the schema documents (numbers as written), the decoding of
-// arguments and of string contents, and the small JSON helpers around them;
-// and ValidateAt, through which the module's MCP integrations validate
-// without copying the issues (set by jsonschemav6, which they import).
+// arguments and of string contents, and the small JSON helpers around them.
 //
 // It imports the issues model (issues, issuesx) and the standard library
 // only, never either jsonschema library: what depends on a library's types

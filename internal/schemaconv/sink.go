@@ -67,13 +67,6 @@ type skipped struct {
 	set  bool
 }
 
-// ValidateAt validates instance against s, a schema of adapters/jsonschemav6
-// (false for anything else), and returns its issues as the schema's
-// Validate does, but without their copy (see issuesx.Own): the module's MCP
-// integrations render them and own what they hand out themselves. The
-// adapter sets it when it is initialized.
-var ValidateAt func(s any, instance any) (issues.List, bool)
-
 // Room reports whether the sink builds another issue: fewer than
 // issuesx.BuildLimit are in it. An adapter asks before the work of
 // locating and wording one, and past the limit counts the issues it

@@ -1,7 +1,6 @@
 // Package schemav6 converts the failures of santhosh-tekuri/jsonschema v6
 // into issues: the whole conversion, with the knowledge of a compiled
 // schema or without it (a nil *Schema), from the instance or without it
-// (issues.Unknown{}). The jsonschemav6 adapter wraps it for users; the root
-// package's Engine calls it directly for a library error handed over
-// alone, so that it need not import the adapter.
+// (issues.Unknown{}). The jsonschemav6 adapter wraps it for users: its
+// Schema, and its Errors for a library error handed over alone.
 package schemav6

@@ -16,8 +16,11 @@ import (
 
 // ceiling is the most exported names the public packages may have. Lower
 // it when a name goes; raise it only with a reason in the commit message
-// (issue 15 set the target at 230).
-const ceiling = 282
+// (issue 15 set the target at 230; issue 30's explicit wiring added 8:
+// selfheal.Adapter and WithAdapters, the four adapters' Errors, and
+// Engine.Shown and Engine.ServerMessage, which the MCP integrations had
+// reached through a function variable set from init).
+const ceiling = 290
 
 // skipped are the top-level directories whose packages are not imported by
 // users: the command, runnable examples, benchmarks, fuzz targets and the

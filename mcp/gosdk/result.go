@@ -6,7 +6,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/selfheal/selfheal/envelope"
-	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/mcp/internal/toolcall"
 )
@@ -26,10 +25,6 @@ func validationResult(ctx context.Context, c *toolcall.Config, req *mcp.CallTool
 	r.content[0] = &r.text
 	res := &r.res
 	res.Content = r.content[:]
-	// The text is written: the issues, which may share slices with the
-	// schema's (see toolcall.Validate), become the result's own before
-	// they are handed out, in its structured content and through GetError.
-	issuesx.Own(list)
 	if structured {
 		res.StructuredContent = toolcall.Structured(e, list)
 	} else {

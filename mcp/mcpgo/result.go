@@ -7,7 +7,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/selfheal/selfheal/envelope"
-	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/mcp/internal/toolcall"
 )
@@ -24,10 +23,7 @@ func validationResult(ctx context.Context, c *toolcall.Config, req mcp.CallToolR
 	}{content: [1]mcp.Content{mcp.TextContent{Type: mcp.ContentTypeText, Text: toolcall.Text(e, action, list, ct)}}}
 	res := &r.res
 	res.Content, res.IsError = r.content[:], true
-	sc := toolcall.StructuredInPlace(e, list) // list is the validator's own, its text written
-	// They may share slices with the schema's (see toolcall.Validate):
-	// handed out in the result, they become its own.
-	issuesx.Own(sc.Issues)
+	sc := toolcall.Structured(e, list)
 	if structured {
 		res.StructuredContent = sc
 	} else {

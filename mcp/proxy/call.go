@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/selfheal/selfheal/envelope"
-	"github.com/selfheal/selfheal/internal/facade"
 	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/jsonvalue"
 	"github.com/selfheal/selfheal/issues"
@@ -199,7 +198,7 @@ func (p *Proxy) issuesAnswer(id []byte, t *tool, list issues.List, tag string, s
 	} else {
 		// What the server said stays where the model reads it: it may have
 		// failed for a reason the schema cannot see (a missing file).
-		said := facade.Formatter(e).ServerMessage(rej.message, 0)
+		said := e.ServerMessage(rej.message)
 		sc.ServerMessage = said
 		v := e.Result(t.name, list)
 		v.Contract = t.contract

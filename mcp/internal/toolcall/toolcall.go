@@ -8,8 +8,6 @@ import (
 	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/envelope"
-	"github.com/selfheal/selfheal/internal/facade"
-	"github.com/selfheal/selfheal/internal/schemaconv"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -35,7 +33,7 @@ type IssuesContent struct {
 }
 
 // Structured returns the structured form of list as e bounds it (see
-// formatter.Formatter.Bounded): copies of its issues in display order (the
+// selfheal.Engine.Shown): copies of its issues in display order (the
 // order of the text's lines) without their inputs, as Zod's issues do not
 // carry them unless asked to (reportInput), and within e's budgets whatever
 // the model sent. The value sent may be a secret (a password, or an object
@@ -43,14 +41,7 @@ type IssuesContent struct {
 // that may be shown, redacted where the field is sensitive. list is not
 // modified.
 func Structured(e *selfheal.Engine, list issues.List) IssuesContent {
-	return IssuesContent{Issues: facade.Formatter(e).Bounded(list)}
-}
-
-// StructuredInPlace is Structured for a caller done with list (its text
-// already rendered, list kept nowhere): the issues are bounded in list's
-// own array rather than copied. list is modified.
-func StructuredInPlace(e *selfheal.Engine, list issues.List) IssuesContent {
-	return IssuesContent{Issues: facade.Formatter(e).BoundedInPlace(list)}
+	return IssuesContent{Issues: e.Shown(list)}
 }
 
 // Text returns the validation_error text for the issues of a call of
@@ -67,16 +58,9 @@ func Text(e *selfheal.Engine, action string, list error, c *envelope.Contract) s
 	return v.String()
 }
 
-// Validate validates inst against sch as sch.Validate does, without the
-// copy that makes the issues the caller's own (see
-// schemaconv.ValidateAt): they are rendered, and what is handed out of
-// them owned, by the caller.
+// Validate validates inst against sch: the issues are the caller's own,
+// as sch.Validate gives them.
 func Validate(sch *jsonschemav6.Schema, inst any) issues.List {
-	if schemaconv.ValidateAt != nil { // set by jsonschemav6, imported here
-		if list, ok := schemaconv.ValidateAt(sch, inst); ok {
-			return list
-		}
-	}
 	return sch.Validate(inst)
 }
 
