@@ -154,46 +154,6 @@ func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
 		if first == "" {
 			c.falseSchema(k, ve, path, v)
 		}
-	case "type":
-		is := issues.Issue{Code: issues.InvalidType, Path: path, Input: v, Source: src("type")}
-		if sch != nil {
-			is.Expected = issuesx.TypesOf(sch.Types...)
-		}
-		k.Push(is)
-	case "enum":
-		is := issues.Issue{Code: issues.InvalidValue, Path: path, Input: v, Source: src("enum")}
-		if sch != nil {
-			is.Values = sch.Enum
-		}
-		k.Push(is)
-	case "const":
-		is := issues.Issue{Code: issues.InvalidValue, Path: path, Input: v, Source: src("const")}
-		if sch != nil && len(sch.Constant) > 0 {
-			is.Values = []any{sch.Constant[0]}
-		}
-		k.Push(is)
-	case "format":
-		is := issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Source: src("format")}
-		if sch != nil {
-			is.Format = sch.Format
-		}
-		k.Push(is)
-	case "pattern":
-		is := issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Format: "regex", Source: src("pattern")}
-		if sch != nil && sch.Pattern != nil {
-			is.Pattern = sch.Pattern.String()
-		}
-		k.Push(is)
-	case "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties":
-		k.Push(sizeIssue(first, path, v, sch))
-	case "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum":
-		k.Push(c.bound(first, path, v, sch))
-	case "multipleOf":
-		is := issues.Issue{Code: issues.NotMultipleOf, Path: path, Input: v, Source: src("multipleOf")}
-		if sch != nil {
-			is.Divisor = c.s.literal(sch.Location, "multipleOf", sch.MultipleOf)
-		}
-		k.Push(is)
 	case "required":
 		obj, _ := v.(map[string]any)
 		if sch == nil {
@@ -234,37 +194,6 @@ func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
 				k.Unrecognized(path, v, name, allowed, src("additionalProperties"))
 			}
 		}
-	case "uniqueItems":
-		is := issues.Issue{Code: issues.Custom, Check: issues.CheckUnique, Path: path, Input: v, Source: src("uniqueItems")}
-		if arr, ok := v.([]any); ok {
-			if i := firstDuplicate(arr); i >= 0 {
-				is.Values = []any{arr[i]}
-			}
-		}
-		k.Push(is)
-	case "minContains", "maxContains":
-		k.Push(c.contains(first, path, v, sch))
-	case "additionalItems":
-		is := issues.Issue{Code: issues.TooBig, Path: path, Input: v, Origin: issues.OriginArray,
-			Inclusive: true, Source: src("additionalItems")}
-		if sch != nil {
-			if items, ok := sch.Items.([]*jsonschema.Schema); ok {
-				is.Maximum = issues.Number(strconv.Itoa(len(items)))
-			}
-		}
-		k.Push(is)
-	case "contentEncoding":
-		is := issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Source: src("contentEncoding")}
-		if sch != nil {
-			is.Format = sch.ContentEncoding
-		}
-		k.Push(is)
-	case "contentMediaType":
-		is := issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Source: src("contentMediaType")}
-		if sch != nil {
-			is.Format = schemaconv.MediaFormat(sch.ContentMediaType)
-		}
-		k.Push(is)
 	case "contentSchema":
 		// The content is not JSON. With a media type, its own failure
 		// already says so.
@@ -272,8 +201,6 @@ func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
 			k.Push(issues.Issue{Code: issues.InvalidFormat, Path: path, Input: v, Format: "json",
 				Source: src("contentMediaType")})
 		}
-	case "not":
-		k.Push(issues.Issue{Code: issues.Custom, Check: issues.CheckNot, Path: path, Input: v, Source: src("not")})
 	case "anyOf":
 		var alts []*jsonschema.Schema
 		if sch != nil {
@@ -292,6 +219,11 @@ func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
 		}
 		k.Push(c.union(path, v, alts, ve.Causes, src("oneOf")))
 	default:
+		f := schemaconv.Failure{Keyword: first, Path: path, Input: v}
+		c.read(&f, sch)
+		if k.Keyword(&f) {
+			break
+		}
 		// An extension's keyword: its causes, if any, else a plain
 		// failure that names it for logs.
 		if len(ve.Causes) > 0 {
@@ -464,87 +396,73 @@ func (c *conv) falseSchema(k *sink, ve *jsonschema.ValidationError, path issues.
 		})
 }
 
-func sizeIssue(kw string, path issues.Path, v any, sch *jsonschema.Schema) issues.Issue {
-	is := issues.Issue{Path: path, Input: v, Inclusive: true, Source: "jsonschema:" + kw}
-	var lo, hi int = -1, -1
-	switch kw {
-	case "minLength", "maxLength":
-		is.Origin = issues.OriginString
-		if sch != nil {
-			lo, hi = sch.MinLength, sch.MaxLength
-		}
-	case "minItems", "maxItems":
-		is.Origin = issues.OriginArray
-		if sch != nil {
-			lo, hi = sch.MinItems, sch.MaxItems
-		}
-	default:
-		is.Origin = issues.OriginObject
-		if sch != nil {
-			lo, hi = sch.MinProperties, sch.MaxProperties
+// read reads into f what sch says of its keyword, for the keyword table
+// (see schemaconv.Sink.Keyword). sch is nil when unknown.
+func (c *conv) read(f *schemaconv.Failure, sch *jsonschema.Schema) {
+	f.Origin = numOrigin(sch)
+	if arr, ok := f.Input.([]any); ok && f.Keyword == "uniqueItems" {
+		if i := firstDuplicate(arr); i >= 0 {
+			f.Values = arr[i : i+1 : i+1]
 		}
 	}
-	is.Exact = lo >= 0 && lo == hi
-	if strings.HasPrefix(kw, "min") {
-		is.Code = issues.TooSmall
-		if lo >= 0 {
-			is.Minimum = issues.Number(strconv.Itoa(lo))
-		}
-	} else {
-		is.Code = issues.TooBig
-		if hi >= 0 {
-			is.Maximum = issues.Number(strconv.Itoa(hi))
-		}
-	}
-	return is
-}
-
-func (c *conv) bound(kw string, path issues.Path, v any, sch *jsonschema.Schema) issues.Issue {
-	is := issues.Issue{Path: path, Input: v, Origin: numOrigin(sch), Source: "jsonschema:" + kw}
-	is.Inclusive = !strings.HasPrefix(kw, "exclusive")
-	var r *big.Rat
-	if sch != nil {
-		switch kw {
-		case "minimum":
-			r = sch.Minimum
-		case "exclusiveMinimum":
-			r = sch.ExclusiveMinimum
-		case "maximum":
-			r = sch.Maximum
-		default:
-			r = sch.ExclusiveMaximum
-		}
-	}
-	n := issues.Number("")
-	if sch != nil {
-		n = c.s.literal(sch.Location, kw, r)
-	}
-	if strings.HasSuffix(kw, "inimum") {
-		is.Code, is.Minimum = issues.TooSmall, n
-	} else {
-		is.Code, is.Maximum = issues.TooBig, n
-	}
-	return is
-}
-
-// contains words a failed minContains (or plain contains) or maxContains
-// with the counts of matching items the schema asks for.
-func (c *conv) contains(kw string, path issues.Path, v any, sch *jsonschema.Schema) issues.Issue {
-	is := issues.Issue{Code: issues.Custom, Check: issues.CheckContains, Path: path, Input: v,
-		Origin: issues.OriginArray, Inclusive: true, Source: "jsonschema:" + kw}
 	if sch == nil {
-		return is
+		return
 	}
-	if kw == "minContains" && !c.s.hasKeyword(sch, "minContains") {
-		is.Source = "jsonschema:contains"
+	// count writes a count the schema sets, "" for none (-1).
+	count := func(n int) issues.Number {
+		if n < 0 {
+			return ""
+		}
+		return issues.Number(strconv.Itoa(n))
 	}
-	if sch.MinContains > 0 {
-		is.Minimum = issues.Number(strconv.Itoa(sch.MinContains))
+	switch kw := f.Keyword; kw {
+	case "type":
+		f.Types = issuesx.TypesOf(sch.Types...)
+	case "enum":
+		f.Values = sch.Enum
+	case "const":
+		if len(sch.Constant) > 0 {
+			f.Values = []any{sch.Constant[0]}
+		}
+	case "format":
+		f.Want = sch.Format
+	case "pattern":
+		if sch.Pattern != nil {
+			f.Want = sch.Pattern.String()
+		}
+	case "contentEncoding":
+		f.Want = sch.ContentEncoding
+	case "contentMediaType":
+		f.Want = sch.ContentMediaType
+	case "minLength", "maxLength":
+		f.Min, f.Max = count(sch.MinLength), count(sch.MaxLength)
+	case "minItems", "maxItems":
+		f.Min, f.Max = count(sch.MinItems), count(sch.MaxItems)
+	case "minProperties", "maxProperties":
+		f.Min, f.Max = count(sch.MinProperties), count(sch.MaxProperties)
+	case "minimum":
+		f.Min = c.s.literal(sch.Location, kw, sch.Minimum)
+	case "exclusiveMinimum":
+		f.Min = c.s.literal(sch.Location, kw, sch.ExclusiveMinimum)
+	case "maximum":
+		f.Max = c.s.literal(sch.Location, kw, sch.Maximum)
+	case "exclusiveMaximum":
+		f.Max = c.s.literal(sch.Location, kw, sch.ExclusiveMaximum)
+	case "multipleOf":
+		f.Divisor = c.s.literal(sch.Location, kw, sch.MultipleOf)
+	case "minContains", "maxContains":
+		if kw == "minContains" && !c.s.hasKeyword(sch, "minContains") {
+			f.Keyword = "contains" // the default minContains of contains
+		}
+		if sch.MinContains > 0 {
+			f.Min = count(sch.MinContains)
+		}
+		f.Max = count(sch.MaxContains)
+	case "additionalItems":
+		if items, ok := sch.Items.([]*jsonschema.Schema); ok {
+			f.Max = count(len(items))
+		}
 	}
-	if sch.MaxContains >= 0 {
-		is.Maximum = issues.Number(strconv.Itoa(sch.MaxContains))
-	}
-	return is
 }
 
 // numOrigin is the origin of a numeric bound: integer when the schema

@@ -1,5 +1,7 @@
 // Package schemaconv holds what the two JSON Schema adapters, jsonschemav5
 // and jsonschemav6, do alike once a library's failure has been read: the
+// keyword table that words the failure of most keywords as an issue from
+// the facts each version reads of its own error (Failure, Sink.Keyword), the
 // sink that merges unrecognized keys and excess items into one issue per
 // object or array, the reading of an instance location into a path and the
 // value sent, the wording of a value where the schema is false, the lookup
