@@ -3,5 +3,6 @@
 // schema or without it (a nil *Schema), from the instance or without it
 // (issues.Unknown{}). The jsonschemav6 adapter wraps it for users; the root
 // package's Engine calls it directly for a library error handed over
-// alone, so that it need not import the adapter.
+// alone, so that it need not import the adapter. internal/schemav5 is its
+// twin for version 5; what they word alike is internal/schemaconv's.
 package schemav6
