@@ -193,8 +193,9 @@ func (c *conv) add(k *schemaconv.Sink, ve *jsonschema.ValidationError) {
 // is.
 func (c *conv) read(f *schemaconv.Failure, ve *jsonschema.ValidationError, n *node) bool {
 	var sch *jsonschema.Schema
+	lib := &unknownSchema // sets no length or count
 	if n != nil {
-		sch = n.sch
+		sch, lib = n.sch, n.sch
 	}
 	// other is the count the schema sets for the opposite bound of a
 	// length or count, which makes the issue exact when it is the same.
@@ -218,35 +219,17 @@ func (c *conv) read(f *schemaconv.Failure, ve *jsonschema.ValidationError, n *no
 	case *kind.Pattern:
 		f.Keyword, f.Want = "pattern", e.Want
 	case *kind.MinLength:
-		f.Keyword, f.Min = "minLength", c.s.count(e.Want)
-		if sch != nil {
-			f.Max = other(sch.MaxLength)
-		}
+		f.Keyword, f.Min, f.Max = "minLength", c.s.count(e.Want), other(lib.MaxLength)
 	case *kind.MaxLength:
-		f.Keyword, f.Max = "maxLength", c.s.count(e.Want)
-		if sch != nil {
-			f.Min = other(sch.MinLength)
-		}
+		f.Keyword, f.Max, f.Min = "maxLength", c.s.count(e.Want), other(lib.MinLength)
 	case *kind.MinItems:
-		f.Keyword, f.Min = "minItems", c.s.count(e.Want)
-		if sch != nil {
-			f.Max = other(sch.MaxItems)
-		}
+		f.Keyword, f.Min, f.Max = "minItems", c.s.count(e.Want), other(lib.MaxItems)
 	case *kind.MaxItems:
-		f.Keyword, f.Max = "maxItems", c.s.count(e.Want)
-		if sch != nil {
-			f.Min = other(sch.MinItems)
-		}
+		f.Keyword, f.Max, f.Min = "maxItems", c.s.count(e.Want), other(lib.MinItems)
 	case *kind.MinProperties:
-		f.Keyword, f.Min = "minProperties", c.s.count(e.Want)
-		if sch != nil {
-			f.Max = other(sch.MaxProperties)
-		}
+		f.Keyword, f.Min, f.Max = "minProperties", c.s.count(e.Want), other(lib.MaxProperties)
 	case *kind.MaxProperties:
-		f.Keyword, f.Max = "maxProperties", c.s.count(e.Want)
-		if sch != nil {
-			f.Min = other(sch.MinProperties)
-		}
+		f.Keyword, f.Max, f.Min = "maxProperties", c.s.count(e.Want), other(lib.MinProperties)
 	case *kind.Minimum:
 		f.Keyword, f.Origin, f.Min = "minimum", n.numOrigin(), c.s.bound(n, ve.SchemaURL, minimum, e.Want)
 	case *kind.ExclusiveMinimum:
@@ -316,6 +299,10 @@ func (c *conv) required(k *schemaconv.Sink, n *node, path issues.Path, missing [
 		is.Absent, is.Expected = true, c.s.propType(sch, name)
 	}
 }
+
+// unknownSchema stands for a subschema not known, whose lengths and counts
+// are unset.
+var unknownSchema jsonschema.Schema
 
 // contains returns the counts of matching items a contains, minContains
 // or maxContains asks for: lo and hi, or where they are -1 what the schema
