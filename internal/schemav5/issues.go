@@ -331,7 +331,7 @@ func skipPast(k *sink, ve *jsonschema.ValidationError) bool {
 // when they are objects told apart by one (see schemaconv.Discriminated),
 // else with each alternative's issues.
 func (c *conv) union(path issues.Path, v any, alts []*jsonschema.Schema, causes []*jsonschema.ValidationError, source string) issues.Issue {
-	if is, ok := schemaconv.Discriminated(path, v, unionBranches(alts), source); ok {
+	if is, ok := schemaconv.Discriminated(path, v, schemaconv.UnionBranches(alts, subschema), source); ok {
 		return is
 	}
 	branches := make([][]issues.Issue, 0, len(causes))
@@ -343,48 +343,6 @@ func (c *conv) union(path issues.Path, v any, alts []*jsonschema.Schema, causes 
 	return issues.Issue{Code: issues.InvalidUnion, Path: path, Input: v, Branches: branches, Source: source}
 }
 
-// unionBranches describes alts for schemaconv.Discriminated, through
-// their $refs.
-func unionBranches(alts []*jsonschema.Schema) []schemaconv.Branch {
-	out := make([]schemaconv.Branch, len(alts))
-	for i, alt := range alts {
-		b := &out[i]
-		for x, hops := alt, 0; x != nil && hops < maxRefHops; x, hops = x.Ref, hops+1 {
-			b.Required = append(b.Required, x.Required...)
-			for name, p := range x.Properties {
-				if _, seen := b.Tags[name]; seen {
-					continue
-				}
-				if val, ok := oneValue(p); ok {
-					if b.Tags == nil {
-						b.Tags = map[string]any{}
-					}
-					b.Tags[name] = val
-				}
-			}
-		}
-	}
-	return out
-}
-
-// maxRefHops bounds the $ref chains followed to describe a union, so
-// that a cycle of $refs ends.
-const maxRefHops = 8
-
-// oneValue returns the one value p allows, a const or an enum of one,
-// through its $refs.
-func oneValue(p *jsonschema.Schema) (any, bool) {
-	for hops := 0; p != nil && hops < maxRefHops; p, hops = p.Ref, hops+1 {
-		if len(p.Constant) > 0 {
-			return p.Constant[0], true
-		}
-		if len(p.Enum) == 1 {
-			return p.Enum[0], true
-		}
-	}
-	return nil, false
-}
-
 // falseSchema reports a value where the schema is false, by where the
 // false schema sits (as jsonschemav6 does).
 func (c *conv) falseSchema(k *sink, ve *jsonschema.ValidationError, path issues.Path, v any) {
@@ -393,7 +351,7 @@ func (c *conv) falseSchema(k *sink, ve *jsonschema.ValidationError, path issues.
 		func() (issues.Path, any) { return c.locate(parentLoc(ve.InstanceLocation)) },
 		func() []string {
 			owner, _ := c.s.split(a[:strings.LastIndexByte(a, '/')])
-			return evaluable(owner)
+			return schemaconv.Evaluable(owner, subschema)
 		})
 }
 
@@ -519,40 +477,18 @@ func declared(sch *jsonschema.Schema) []string {
 	return schemaconv.SortedKeys(sch.Properties)
 }
 
-// evaluable lists the property names that sch and the subschemas applied
-// to the same object declare: what unevaluatedProperties leaves allowed.
-func evaluable(sch *jsonschema.Schema) []string {
-	if sch == nil {
-		return nil
+// subschema reads what schemaconv's UnionBranches and Evaluable need of x.
+func subschema(x *jsonschema.Schema) schemaconv.Subschema[*jsonschema.Schema] {
+	d := schemaconv.Subschema[*jsonschema.Schema]{Ref: x.Ref, DynamicRef: x.DynamicRef, RecursiveRef: x.RecursiveRef,
+		AllOf: x.AllOf, AnyOf: x.AnyOf, OneOf: x.OneOf, If: x.If, Then: x.Then, Else: x.Else,
+		DependentSchemas: x.DependentSchemas, Properties: x.Properties, Required: x.Required}
+	switch {
+	case len(x.Constant) > 0:
+		d.One, d.HasOne = x.Constant[0], true
+	case len(x.Enum) == 1:
+		d.One, d.HasOne = x.Enum[0], true
 	}
-	seen := map[*jsonschema.Schema]bool{}
-	set := map[string]bool{}
-	var walk func(s *jsonschema.Schema)
-	walk = func(s *jsonschema.Schema) {
-		if s == nil || seen[s] || len(seen) > 256 {
-			return
-		}
-		seen[s] = true
-		for n := range s.Properties {
-			set[n] = true
-		}
-		walk(s.Ref)
-		walk(s.DynamicRef)
-		walk(s.RecursiveRef)
-		for _, l := range [][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf} {
-			for _, x := range l {
-				walk(x)
-			}
-		}
-		walk(s.If)
-		walk(s.Then)
-		walk(s.Else)
-		for _, x := range s.DependentSchemas {
-			walk(x)
-		}
-	}
-	walk(sch)
-	return schemaconv.SortedKeys(set)
+	return d
 }
 
 // firstDuplicate returns the index of the first item equal to an earlier

@@ -361,53 +361,11 @@ func (c *conv) propertyName(k *schemaconv.Sink, path issues.Path, obj any, name 
 // else with each alternative's issues.
 func (c *conv) union(k *schemaconv.Sink, path issues.Path, v any, alts []*jsonschema.Schema,
 	causes []*jsonschema.ValidationError, source string) {
-	if is, ok := schemaconv.Discriminated(path, v, unionBranches(alts), source); ok {
+	if is, ok := schemaconv.Discriminated(path, v, schemaconv.UnionBranches(alts, subschema), source); ok {
 		k.Push(is)
 		return
 	}
 	k.Add(issues.InvalidUnion, path, v, source).Branches = c.branches(causes)
-}
-
-// unionBranches describes alts for schemaconv.Discriminated, through
-// their $refs.
-func unionBranches(alts []*jsonschema.Schema) []schemaconv.Branch {
-	out := make([]schemaconv.Branch, len(alts))
-	for i, alt := range alts {
-		b := &out[i]
-		for x, hops := alt, 0; x != nil && hops < maxRefHops; x, hops = x.Ref, hops+1 {
-			b.Required = append(b.Required, x.Required...)
-			for name, p := range x.Properties {
-				if _, seen := b.Tags[name]; seen {
-					continue
-				}
-				if val, ok := oneValue(p); ok {
-					if b.Tags == nil {
-						b.Tags = map[string]any{}
-					}
-					b.Tags[name] = val
-				}
-			}
-		}
-	}
-	return out
-}
-
-// maxRefHops bounds the $ref chains followed to describe a union, so
-// that a cycle of $refs ends.
-const maxRefHops = 8
-
-// oneValue returns the one value p allows, a const or an enum of one,
-// through its $refs.
-func oneValue(p *jsonschema.Schema) (any, bool) {
-	for hops := 0; p != nil && hops < maxRefHops; p, hops = p.Ref, hops+1 {
-		if p.Const != nil {
-			return *p.Const, true
-		}
-		if p.Enum != nil && len(p.Enum.Values) == 1 {
-			return p.Enum.Values[0], true
-		}
-	}
-	return nil, false
 }
 
 // branches returns the issues of each alternative of a value that matches
@@ -433,7 +391,7 @@ func (c *conv) falseSchema(k *schemaconv.Sink, ve *jsonschema.ValidationError, n
 	}
 	u := ve.SchemaURL
 	k.FalseSchema(schemaconv.Fragment(u), path, v, len(path) > 0, parent, func() []string {
-		return evaluable(c.s.at(u[:strings.LastIndexByte(u, '/')]))
+		return schemaconv.Evaluable(c.s.at(u[:strings.LastIndexByte(u, '/')]), subschema)
 	})
 }
 
@@ -502,43 +460,21 @@ func declared(sch *jsonschema.Schema) []string {
 	return schemaconv.SortedKeys(sch.Properties)
 }
 
-// evaluable lists the property names that sch and the subschemas applied
-// to the same object (allOf, anyOf, oneOf, if/then/else, $ref, dependent
-// schemas) declare: what unevaluatedProperties leaves allowed.
-func evaluable(sch *jsonschema.Schema) []string {
-	if sch == nil {
-		return nil
+// subschema reads what schemaconv's UnionBranches and Evaluable need of x.
+func subschema(x *jsonschema.Schema) schemaconv.Subschema[*jsonschema.Schema] {
+	d := schemaconv.Subschema[*jsonschema.Schema]{Ref: x.Ref, RecursiveRef: x.RecursiveRef,
+		AllOf: x.AllOf, AnyOf: x.AnyOf, OneOf: x.OneOf, If: x.If, Then: x.Then, Else: x.Else,
+		DependentSchemas: x.DependentSchemas, Properties: x.Properties, Required: x.Required}
+	if x.DynamicRef != nil {
+		d.DynamicRef = x.DynamicRef.Ref
 	}
-	seen := map[*jsonschema.Schema]bool{}
-	set := map[string]bool{}
-	var walk func(s *jsonschema.Schema)
-	walk = func(s *jsonschema.Schema) {
-		if s == nil || seen[s] || len(seen) > 256 {
-			return
-		}
-		seen[s] = true
-		for n := range s.Properties {
-			set[n] = true
-		}
-		walk(s.Ref)
-		if s.DynamicRef != nil {
-			walk(s.DynamicRef.Ref)
-		}
-		walk(s.RecursiveRef)
-		for _, l := range [][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf} {
-			for _, x := range l {
-				walk(x)
-			}
-		}
-		walk(s.If)
-		walk(s.Then)
-		walk(s.Else)
-		for _, x := range s.DependentSchemas {
-			walk(x)
-		}
+	switch {
+	case x.Const != nil:
+		d.One, d.HasOne = *x.Const, true
+	case x.Enum != nil && len(x.Enum.Values) == 1:
+		d.One, d.HasOne = x.Enum.Values[0], true
 	}
-	walk(sch)
-	return schemaconv.SortedKeys(set)
+	return d
 }
 
 // decodeContent decodes the content of a string the way contentEncoding
