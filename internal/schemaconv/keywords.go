@@ -163,3 +163,15 @@ func (k *Sink) Keyword(f *Failure) bool {
 	}
 	return true
 }
+
+// Missing adds the issue of a property that must be sent and was not
+// (required, dependentRequired, dependencies): path is the property's own,
+// expected its declared types. present is the path of the property whose
+// presence requires it, nil when it is required whatever was sent.
+func (k *Sink) Missing(path issues.Path, expected issues.Types, source string, present issues.Path) {
+	is := k.Add(issues.InvalidType, path, nil, source)
+	is.Absent, is.Expected = true, expected
+	if present != nil {
+		is.When = &issues.Condition{Op: issues.CondPresent, Fields: []issues.Path{present}}
+	}
+}

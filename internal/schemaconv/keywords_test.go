@@ -62,3 +62,19 @@ func TestKeyword(t *testing.T) {
 		}
 	}
 }
+
+// TestMissing: a required property, and one required because another was
+// sent.
+func TestMissing(t *testing.T) {
+	var k Sink
+	k.Missing(issues.Path{"name"}, issues.TypeString, "jsonschema:required", nil)
+	k.Missing(issues.Path{"zip"}, 0, "jsonschema:dependentRequired", issues.Path{"city"})
+	want := issues.List{
+		{Code: issues.InvalidType, Path: issues.Path{"name"}, Absent: true, Expected: issues.TypeString, Source: "jsonschema:required"},
+		{Code: issues.InvalidType, Path: issues.Path{"zip"}, Absent: true, Source: "jsonschema:dependentRequired",
+			When: &issues.Condition{Op: issues.CondPresent, Fields: []issues.Path{{"city"}}}},
+	}
+	if got := k.Finish(); !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %+v\nwant %+v", got, want)
+	}
+}

@@ -163,8 +163,7 @@ func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
 		}
 		for _, name := range sch.Required {
 			if _, ok := obj[name]; !ok {
-				k.Push(issues.Issue{Code: issues.InvalidType, Path: path.Append(name),
-					Absent: true, Expected: propType(sch, name), Source: src("required")})
+				k.Missing(path.Append(name), propType(sch, name), src("required"), nil)
 			}
 		}
 	case "dependencies", "dependentRequired":
@@ -178,9 +177,7 @@ func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
 			}
 			if i, err := strconv.Atoi(kw[2]); err == nil && i < len(list) {
 				name := list[i]
-				k.Push(issues.Issue{Code: issues.InvalidType, Path: path.Append(name), Absent: true,
-					Expected: propType(sch, name), Source: src(first),
-					When: &issues.Condition{Op: issues.CondPresent, Fields: []issues.Path{path.Append(prop)}}})
+				k.Missing(path.Append(name), propType(sch, name), src(first), path.Append(prop))
 				break
 			}
 		}

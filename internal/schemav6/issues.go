@@ -291,12 +291,10 @@ func (c *conv) required(k *schemaconv.Sink, n *node, path issues.Path, missing [
 			j++
 		}
 		if j < len(props) && props[j].path != nil {
-			is := k.Add(issues.InvalidType, props[j].path, nil, "jsonschema:required")
-			is.Absent, is.Expected = true, props[j].expected
+			k.Missing(props[j].path, props[j].expected, "jsonschema:required", nil)
 			continue
 		}
-		is := k.Add(issues.InvalidType, path.Append(name), nil, "jsonschema:required")
-		is.Absent, is.Expected = true, c.s.propType(sch, name)
+		k.Missing(path.Append(name), c.s.propType(sch, name), "jsonschema:required", nil)
 	}
 }
 
@@ -333,9 +331,7 @@ func (c *conv) contains(sch *jsonschema.Schema, lo, hi int) (minimum, maximum is
 // dependent reports each property that must be sent because prop was.
 func (c *conv) dependent(k *schemaconv.Sink, path issues.Path, sch *jsonschema.Schema, prop string, missing []string, source string) {
 	for _, name := range missing {
-		is := k.Add(issues.InvalidType, path.Append(name), nil, source)
-		is.Absent, is.Expected = true, c.s.propType(sch, name)
-		is.When = &issues.Condition{Op: issues.CondPresent, Fields: []issues.Path{path.Append(prop)}}
+		k.Missing(path.Append(name), c.s.propType(sch, name), source, path.Append(prop))
 	}
 }
 
