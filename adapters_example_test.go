@@ -20,7 +20,7 @@ func ExampleWithAdapters() {
 	fmt.Println(engine.Format("users.create", err))
 	// Output:
 	// <validation_error action="users.create">
-	//   <field name="age">Wrong type. You sent: a string. Expected an integer.</field>
+	//   <field name="age">You sent: a string. Expected an integer.</field>
 	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 	// </validation_error>
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/big"
 	"net/url"
 	"regexp"
 	"slices"
@@ -31,9 +30,9 @@ const defaultLocation = "mem:///schema.json"
 // library yourself goes to selfheal's Engine, which recognises it; for
 // issues with the values sent, validate through the Schema.
 type Schema struct {
-	sch  *jsonschema.Schema
-	locs map[string]*jsonschema.Schema // compiled subschemas by location
-	docs schemaconv.Docs               // schema documents by URL, for literals
+	// k is the compiled schema with what its failures' issues take from
+	// it (see internal/schemav5).
+	k *schemav5.Schema
 	// maxDepth is the nesting limit of instances, as WithMaxDepth set it
 	// (0: issues.DefaultMaxDepth, negative: none).
 	maxDepth int
@@ -115,12 +114,13 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("jsonschemav5: the schema is not valid JSON: %w", err)
 	}
-	s := &Schema{docs: map[string]any{}, maxDepth: cfg.maxDepth}
+	s := &Schema{maxDepth: cfg.maxDepth}
+	docs := schemaconv.Docs{}
 	loc := cfg.location
 	if i := strings.IndexByte(loc, '#'); i >= 0 {
 		loc = loc[:i]
 	}
-	s.record(loc, doc)
+	record(docs, loc, doc)
 	c := jsonschema.NewCompiler()
 	c.AssertFormat = cfg.formats
 	c.LoadURL = func(u string) (io.ReadCloser, error) {
@@ -137,7 +137,7 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 			return nil, err
 		}
 		if d, err := jsonvalue.Decode(data); err == nil {
-			s.record(u, d)
+			record(docs, u, d)
 		}
 		return io.NopCloser(bytes.NewReader(data)), nil
 	}
@@ -149,10 +149,9 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 	}
 	sch, err := c.Compile(loc)
 	if err != nil {
-		return nil, fmt.Errorf("jsonschemav5: the schema does not compile: %s%w", notRE2(s.docs), compileError(err))
+		return nil, fmt.Errorf("jsonschemav5: the schema does not compile: %s%w", notRE2(docs), compileError(err))
 	}
-	s.sch = sch
-	s.locs = index(sch)
+	s.k = schemav5.New(sch, docs)
 	if cfg.typos {
 		s.typos = typoShape(sch)
 	}
@@ -222,10 +221,10 @@ func notRE2(docs schemaconv.Docs) string {
 	return fmt.Sprintf("the pattern %q is not a Go regular expression: version 5 compiles patterns with Go's regexp (RE2: no lookaround, no backreferences), while JSON Schema's are ECMAScript; jsonschemav6 reads them: ", bad[0])
 }
 
-// record keeps a schema document under its URL and, when it has one, its
-// $id, which version 5 uses as its locations' base.
-func (s *Schema) record(u string, doc any) {
-	s.docs[u] = doc
+// record keeps a schema document in docs under its URL and, when it has
+// one, its $id, which version 5 uses as its locations' base.
+func record(docs schemaconv.Docs, u string, doc any) {
+	docs[u] = doc
 	obj, ok := doc.(map[string]any)
 	if !ok {
 		return
@@ -240,7 +239,7 @@ func (s *Schema) record(u string, doc any) {
 		if err1 == nil && err2 == nil {
 			abs := base.ResolveReference(ref)
 			abs.Fragment = ""
-			s.docs[abs.String()] = doc
+			docs[abs.String()] = doc
 		}
 	}
 }
@@ -250,7 +249,7 @@ func (s *Schema) record(u string, doc any) {
 // since the documents are not known. Instances are held to
 // issues.DefaultMaxDepth (see WithMaxDepth).
 func FromCompiled(sch *jsonschema.Schema) *Schema {
-	return &Schema{sch: sch, locs: index(sch)}
+	return &Schema{k: schemav5.New(sch, nil)}
 }
 
 // Validate validates instance (a value decoded from JSON, numbers best as
@@ -291,7 +290,7 @@ func own(dst, list issues.List) issues.List {
 // appendValidate is AppendValidate once the depth is known to be within
 // the limit.
 func (s *Schema) appendValidate(dst issues.List, instance any) issues.List {
-	err := s.sch.Validate(instance)
+	err := s.k.Compiled().Validate(instance)
 	if err == nil {
 		if s.typos != nil {
 			// Valid is where near misses matter most: the tool would run.
@@ -322,115 +321,6 @@ func (s *Schema) ValidateJSON(data []byte) issues.List {
 		return bad
 	}
 	return own(nil, s.appendValidate(nil, v))
-}
-
-// split finds the compiled schema an absolute keyword location belongs to
-// and the keyword path after it.
-func (s *Schema) split(loc string) (*jsonschema.Schema, []string) {
-	if s == nil {
-		toks := schemaconv.Fragment(loc)
-		if len(toks) > 0 {
-			return nil, toks[len(toks)-1:]
-		}
-		return nil, nil
-	}
-	var kw []string
-	cur := loc
-	for range 64 {
-		if sch, ok := s.locs[cur]; ok {
-			return sch, kw
-		}
-		if sch, ok := s.locs[unescapeFrag(cur)]; ok {
-			return sch, kw
-		}
-		i := strings.LastIndexByte(cur, '/')
-		if i < 0 || i < strings.IndexByte(cur, '#') {
-			break
-		}
-		tok := cur[i+1:]
-		tok = strings.ReplaceAll(strings.ReplaceAll(unescapeFrag(tok), "~1", "/"), "~0", "~")
-		kw = append([]string{tok}, kw...)
-		cur = cur[:i]
-	}
-	return nil, kw
-}
-
-// hasKeyword reports whether the document of sch writes keyword kw (true
-// when the document is unknown and kw is not a default).
-func (s *Schema) hasKeyword(sch *jsonschema.Schema, kw string) bool {
-	if s != nil {
-		if obj, ok := s.lookup(sch.Location).(map[string]any); ok {
-			_, has := obj[kw]
-			return has
-		}
-	}
-	return kw != "minContains" || sch.MinContains != 1
-}
-
-// literal returns the number keyword kw of the schema at loc as the document
-// wrote it, or else the library's exact value written plainly.
-func (s *Schema) literal(loc, kw string, r *big.Rat) issues.Number {
-	if s == nil {
-		return schemaconv.RatText(r)
-	}
-	return s.docs.Literal(loc, kw, r)
-}
-
-// lookup returns the value of the schema document at a location.
-func (s *Schema) lookup(loc string) any { return s.docs.Lookup(loc) }
-
-// index maps the location of every subschema reachable from sch to it.
-func index(sch *jsonschema.Schema) map[string]*jsonschema.Schema {
-	m := map[string]*jsonschema.Schema{}
-	var walk func(s *jsonschema.Schema)
-	walk = func(s *jsonschema.Schema) {
-		if s == nil {
-			return
-		}
-		if _, ok := m[s.Location]; ok {
-			return
-		}
-		m[s.Location] = s
-		for _, x := range []*jsonschema.Schema{s.Ref, s.RecursiveRef, s.DynamicRef, s.Not, s.If, s.Then, s.Else,
-			s.PropertyNames, s.UnevaluatedProperties, s.Contains, s.Items2020, s.UnevaluatedItems, s.ContentSchema} {
-			walk(x)
-		}
-		for _, l := range [][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf, s.PrefixItems} {
-			for _, x := range l {
-				walk(x)
-			}
-		}
-		for _, x := range s.Properties {
-			walk(x)
-		}
-		for _, x := range s.PatternProperties {
-			walk(x)
-		}
-		if x, ok := s.AdditionalProperties.(*jsonschema.Schema); ok {
-			walk(x)
-		}
-		for _, d := range s.Dependencies {
-			if x, ok := d.(*jsonschema.Schema); ok {
-				walk(x)
-			}
-		}
-		for _, x := range s.DependentSchemas {
-			walk(x)
-		}
-		switch it := s.Items.(type) {
-		case *jsonschema.Schema:
-			walk(it)
-		case []*jsonschema.Schema:
-			for _, x := range it {
-				walk(x)
-			}
-		}
-		if x, ok := s.AdditionalItems.(*jsonschema.Schema); ok {
-			walk(x)
-		}
-	}
-	walk(sch)
-	return m
 }
 
 // Errors lets a selfheal Engine read the *jsonschema.ValidationError of

@@ -8,43 +8,13 @@ import (
 )
 
 // WithTypos turns on or off the reporting of near misses of declared
-// properties (off by default). When on, Validate, AppendValidate and
-// ValidateJSON also report an undeclared key that is a near miss of a
-// declared property that was not sent ("dryrun" for "dryRun", "contents"
-// for "content": the same name but for ASCII case, '_' and '-', or within
-// the edit distance of the formatter's "did you mean"), even when the
-// library finds the instance valid: an open schema (no
-// additionalProperties: false) accepts the key and the tool silently
-// ignores it, so edit_file with "dryrun": true edits the file for real.
-//
-// Each object with near misses gets one unrecognized_keys issue with Check
-// issues.CheckNearMiss and Source "selfheal:typo": Path and Input the
-// object, Keys the near-miss keys (sorted), Allowed the declared properties
-// they stand for (each once, in the order of their first key; see
-// issues.CheckNearMiss). A key that stands for a required property leaves
-// the library's missing-property issue beside it, since the tool refuses
-// the call rather than ignore the key (as a closed schema reports the key
-// and the missing property); the formatter words the two as one line at
-// the property, 'contents' → 'content', rather than two that read as two
-// problems. issuesx.HasNearMiss is the rule that finds near misses in a
-// list.
-//
-// Objects are looked at where the schema says which subschema applies:
-// the arguments, and below them through properties, additionalProperties,
-// items and prefixItems, with $ref, allOf, anyOf, oneOf, if/then/else and
-// dependent schemas applied in place (the names any of them declares are
-// declared). An object whose schemas refuse undeclared keys
-// (additionalProperties: false, unevaluatedProperties: false) is left to
-// the library, which reports them with the declared names to suggest from;
-// one whose additionalProperties or unevaluatedProperties is a schema is a
-// record whose undeclared keys are entries, not near misses. Keys matching
-// patternProperties are declared (their values are not looked into).
-//
-// A valid call with no near miss pays one walk over the instance's objects
-// and arrays at known subschemas, and allocates nothing. An error from
-// validating with the library directly, which selfheal's Engine
-// recognises, has no near misses: they are looked for by Validate,
-// AppendValidate and ValidateJSON.
+// properties (off by default), found and reported exactly as
+// [github.com/selfheal/selfheal/adapters/jsonschemav6.WithTypos] says: an
+// undeclared key that is a near miss of a declared property that was not
+// sent ("dryrun" for "dryRun") is an unrecognized_keys issue with Check
+// issues.CheckNearMiss and Source "selfheal:typo", even when the library
+// finds the instance valid, since an open schema accepts the key and the
+// tool silently ignores it.
 func WithTypos(on bool) Option {
 	return func(c *config) { c.typos = on }
 }
@@ -55,54 +25,22 @@ func typoShape(sch *jsonschema.Schema) *nearmiss.Shape {
 	return nearmiss.Build(sch, describe)
 }
 
-// describe reads what the near-miss walk needs of one subschema.
+// describe reads what the near-miss walk needs of one subschema: the
+// keywords nearmiss.Describe decides on for both versions.
 func describe(x *jsonschema.Schema) nearmiss.Node[*jsonschema.Schema] {
-	n := nearmiss.Node[*jsonschema.Schema]{
-		Location:   x.Location,
-		Sure:       append([]*jsonschema.Schema{x.Ref, x.RecursiveRef, x.DynamicRef}, x.AllOf...),
-		Branches:   append([]*jsonschema.Schema{x.If, x.Then, x.Else}, x.AnyOf...),
-		Properties: x.Properties,
-		Prefix:     x.PrefixItems,
-	}
-	n.Branches = append(n.Branches, x.OneOf...)
-	for _, y := range x.DependentSchemas {
-		n.Branches = append(n.Branches, y)
-	}
-	for _, d := range x.Dependencies {
-		if y, ok := d.(*jsonschema.Schema); ok {
-			n.Branches = append(n.Branches, y)
-		}
-	}
+	k := nearmiss.Keywords[*jsonschema.Schema]{Location: x.Location,
+		Ref: x.Ref, RecursiveRef: x.RecursiveRef, DynamicRef: x.DynamicRef,
+		AllOf: x.AllOf, AnyOf: x.AnyOf, OneOf: x.OneOf,
+		If: x.If, Then: x.Then, Else: x.Else, DependentSchemas: x.DependentSchemas, Dependencies: x.Dependencies,
+		Properties: x.Properties, AdditionalProperties: x.AdditionalProperties,
+		PrefixItems: x.PrefixItems, Items: x.Items, AdditionalItems: x.AdditionalItems, Items2020: x.Items2020}
 	for re := range x.PatternProperties {
-		n.Patterns = append(n.Patterns, re)
-	}
-	switch ap := x.AdditionalProperties.(type) {
-	case bool:
-		n.Refuses = !ap
-	case *jsonschema.Schema:
-		n.Extra = append(n.Extra, ap)
+		k.Patterns = append(k.Patterns, re)
 	}
 	if u := x.UnevaluatedProperties; u != nil {
-		switch {
-		case u.Always == nil:
-			n.Extra = append(n.Extra, u)
-		case !*u.Always:
-			n.Refuses = true
-		}
+		k.UnevaluatedProperties, k.UnevaluatedBool = u, u.Always
 	}
-	switch it := x.Items.(type) {
-	case *jsonschema.Schema:
-		n.Items = append(n.Items, it)
-	case []*jsonschema.Schema:
-		n.Prefix = it
-		if ai, ok := x.AdditionalItems.(*jsonschema.Schema); ok {
-			n.Items = append(n.Items, ai)
-		}
-	}
-	if x.Items2020 != nil {
-		n.Items = append(n.Items, x.Items2020)
-	}
-	return n
+	return nearmiss.Describe(k)
 }
 
 // AppendNearMisses appends the near misses of instance (see WithTypos) to

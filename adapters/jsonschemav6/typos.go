@@ -55,57 +55,24 @@ func typoShape(sch *jsonschema.Schema) *nearmiss.Shape {
 	return nearmiss.Build(sch, describe)
 }
 
-// describe reads what the near-miss walk needs of one subschema.
+// describe reads what the near-miss walk needs of one subschema: the
+// keywords nearmiss.Describe decides on for both versions.
 func describe(x *jsonschema.Schema) nearmiss.Node[*jsonschema.Schema] {
-	n := nearmiss.Node[*jsonschema.Schema]{
-		Location:   x.Location,
-		Sure:       append([]*jsonschema.Schema{x.Ref, x.RecursiveRef}, x.AllOf...),
-		Branches:   append([]*jsonschema.Schema{x.If, x.Then, x.Else}, x.AnyOf...),
-		Properties: x.Properties,
-		Prefix:     x.PrefixItems,
-	}
+	k := nearmiss.Keywords[*jsonschema.Schema]{Location: x.Location,
+		Ref: x.Ref, RecursiveRef: x.RecursiveRef, AllOf: x.AllOf, AnyOf: x.AnyOf, OneOf: x.OneOf,
+		If: x.If, Then: x.Then, Else: x.Else, DependentSchemas: x.DependentSchemas, Dependencies: x.Dependencies,
+		Properties: x.Properties, AdditionalProperties: x.AdditionalProperties,
+		PrefixItems: x.PrefixItems, Items: x.Items, AdditionalItems: x.AdditionalItems, Items2020: x.Items2020}
 	if x.DynamicRef != nil {
-		n.Sure = append(n.Sure, x.DynamicRef.Ref)
-	}
-	n.Branches = append(n.Branches, x.OneOf...)
-	for _, y := range x.DependentSchemas {
-		n.Branches = append(n.Branches, y)
-	}
-	for _, d := range x.Dependencies {
-		if y, ok := d.(*jsonschema.Schema); ok {
-			n.Branches = append(n.Branches, y)
-		}
+		k.DynamicRef = x.DynamicRef.Ref
 	}
 	for re := range x.PatternProperties {
-		n.Patterns = append(n.Patterns, re)
-	}
-	switch ap := x.AdditionalProperties.(type) {
-	case bool:
-		n.Refuses = !ap
-	case *jsonschema.Schema:
-		n.Extra = append(n.Extra, ap)
+		k.Patterns = append(k.Patterns, re)
 	}
 	if u := x.UnevaluatedProperties; u != nil {
-		switch {
-		case u.Bool == nil:
-			n.Extra = append(n.Extra, u)
-		case !*u.Bool:
-			n.Refuses = true
-		}
+		k.UnevaluatedProperties, k.UnevaluatedBool = u, u.Bool
 	}
-	switch it := x.Items.(type) {
-	case *jsonschema.Schema:
-		n.Items = append(n.Items, it)
-	case []*jsonschema.Schema:
-		n.Prefix = it
-		if ai, ok := x.AdditionalItems.(*jsonschema.Schema); ok {
-			n.Items = append(n.Items, ai)
-		}
-	}
-	if x.Items2020 != nil {
-		n.Items = append(n.Items, x.Items2020)
-	}
-	return n
+	return nearmiss.Describe(k)
 }
 
 // AppendNearMisses appends the near misses of instance (see WithTypos) to

@@ -120,59 +120,12 @@ func (c *conv) add(k *schemaconv.Sink, ve *jsonschema.ValidationError) {
 	if c.unknown {
 		v = sent(ve.ErrorKind)
 	}
+	f := schemaconv.Failure{Path: path, Input: v}
+	if c.read(&f, ve, n) {
+		k.Keyword(&f)
+		return
+	}
 	switch e := ve.ErrorKind.(type) {
-	case *kind.InvalidJsonValue:
-		k.Add(issues.InvalidType, path, v, "jsonschema:type").Expected = issues.TypeString.Or(issues.TypeNumber).Or(issues.TypeBoolean).Or(issues.TypeNull).Or(issues.TypeObject).Or(issues.TypeArray)
-	case *kind.Type:
-		is := k.Add(issues.InvalidType, path, v, "jsonschema:type")
-		is.Expected = c.s.expectedTypes(n, ve.SchemaURL, e.Want)
-	case *kind.Enum:
-		is := k.Add(issues.InvalidValue, path, v, "jsonschema:enum")
-		is.Values = e.Want
-	case *kind.Const:
-		is := k.Add(issues.InvalidValue, path, v, "jsonschema:const")
-		is.Values = n.constValues(e.Want)
-	case *kind.Format:
-		is := k.Add(issues.InvalidFormat, path, v, "jsonschema:format")
-		is.Format = e.Want
-		if e.Err != nil {
-			is.Message = e.Err.Error() // the value's own reason
-		}
-	case *kind.Pattern:
-		is := k.Add(issues.InvalidFormat, path, v, "jsonschema:pattern")
-		is.Format, is.Pattern = "regex", e.Want
-	case *kind.MinLength:
-		c.size(k.Add(issues.TooSmall, path, v, "jsonschema:minLength"), issues.OriginString, e.Want,
-			sch != nil && sch.MaxLength != nil && *sch.MaxLength == e.Want)
-	case *kind.MaxLength:
-		c.size(k.Add(issues.TooBig, path, v, "jsonschema:maxLength"), issues.OriginString, e.Want,
-			sch != nil && sch.MinLength != nil && *sch.MinLength == e.Want)
-	case *kind.MinItems:
-		c.size(k.Add(issues.TooSmall, path, v, "jsonschema:minItems"), issues.OriginArray, e.Want,
-			sch != nil && sch.MaxItems != nil && *sch.MaxItems == e.Want)
-	case *kind.MaxItems:
-		c.size(k.Add(issues.TooBig, path, v, "jsonschema:maxItems"), issues.OriginArray, e.Want,
-			sch != nil && sch.MinItems != nil && *sch.MinItems == e.Want)
-	case *kind.MinProperties:
-		c.size(k.Add(issues.TooSmall, path, v, "jsonschema:minProperties"), issues.OriginObject, e.Want,
-			sch != nil && sch.MaxProperties != nil && *sch.MaxProperties == e.Want)
-	case *kind.MaxProperties:
-		c.size(k.Add(issues.TooBig, path, v, "jsonschema:maxProperties"), issues.OriginObject, e.Want,
-			sch != nil && sch.MinProperties != nil && *sch.MinProperties == e.Want)
-	case *kind.Minimum:
-		is := k.Add(issues.TooSmall, path, v, "jsonschema:minimum")
-		is.Origin, is.Minimum, is.Inclusive = n.numOrigin(), c.s.bound(n, ve.SchemaURL, minimum, e.Want), true
-	case *kind.ExclusiveMinimum:
-		is := k.Add(issues.TooSmall, path, v, "jsonschema:exclusiveMinimum")
-		is.Origin, is.Minimum = n.numOrigin(), c.s.bound(n, ve.SchemaURL, exclusiveMinimum, e.Want)
-	case *kind.Maximum:
-		is := k.Add(issues.TooBig, path, v, "jsonschema:maximum")
-		is.Origin, is.Maximum, is.Inclusive = n.numOrigin(), c.s.bound(n, ve.SchemaURL, maximum, e.Want), true
-	case *kind.ExclusiveMaximum:
-		is := k.Add(issues.TooBig, path, v, "jsonschema:exclusiveMaximum")
-		is.Origin, is.Maximum = n.numOrigin(), c.s.bound(n, ve.SchemaURL, exclusiveMaximum, e.Want)
-	case *kind.MultipleOf:
-		k.Add(issues.NotMultipleOf, path, v, "jsonschema:multipleOf").Divisor = c.s.bound(n, ve.SchemaURL, multipleOf, e.Want)
 	case *kind.Required:
 		c.required(k, n, path, e.Missing)
 	case *kind.DependentRequired:
@@ -187,38 +140,6 @@ func (c *conv) add(k *schemaconv.Sink, ve *jsonschema.ValidationError) {
 		k.UnrecognizedKeys(path, v, e.Properties, allowed, "jsonschema:additionalProperties")
 	case *kind.PropertyNames:
 		c.propertyName(k, path, v, e.Property, ve.Causes)
-	case *kind.UniqueItems:
-		is := k.Add(issues.Custom, path, v, "jsonschema:uniqueItems")
-		is.Check = issues.CheckUnique
-		if arr, ok := v.([]any); ok && e.Duplicates[1] < len(arr) {
-			// The repeated item, in the instance's own array.
-			i := e.Duplicates[1]
-			is.Values = arr[i : i+1 : i+1]
-		}
-	case *kind.Contains:
-		c.contains(k.Add(issues.Custom, path, v, "jsonschema:contains"), sch, 1, -1)
-	case *kind.MinContains:
-		c.contains(k.Add(issues.Custom, path, v, "jsonschema:minContains"), sch, e.Want, -1)
-	case *kind.MaxContains:
-		c.contains(k.Add(issues.Custom, path, v, "jsonschema:maxContains"), sch, -1, e.Want)
-	case *kind.AdditionalItems:
-		is := k.Add(issues.TooBig, path, v, "jsonschema:additionalItems")
-		is.Origin, is.Inclusive = issues.OriginArray, true
-		if arr, ok := v.([]any); ok {
-			is.Maximum = c.s.count(len(arr) - e.Count)
-		}
-	case *kind.ContentEncoding:
-		is := k.Add(issues.InvalidFormat, path, v, "jsonschema:contentEncoding")
-		is.Format = e.Want
-		if e.Err != nil {
-			is.Message = e.Err.Error()
-		}
-	case *kind.ContentMediaType:
-		is := k.Add(issues.InvalidFormat, path, v, "jsonschema:contentMediaType")
-		is.Format = schemaconv.MediaFormat(e.Want)
-		if e.Err != nil {
-			is.Message = e.Err.Error()
-		}
 	case *kind.ContentSchema:
 		inner := conv{s: c.s, base: decodeContent(v, sch), unknown: c.unknown}
 		if c.unknown {
@@ -230,8 +151,6 @@ func (c *conv) add(k *schemaconv.Sink, ve *jsonschema.ValidationError) {
 		}
 		is := k.Add(issues.Custom, path, v, "jsonschema:contentSchema")
 		is.Check, is.Issues = issues.CheckContent, ik.Finish()
-	case *kind.Not:
-		k.Add(issues.Custom, path, v, "jsonschema:not").Check = issues.CheckNot
 	case *kind.AnyOf:
 		var alts []*jsonschema.Schema
 		if sch != nil {
@@ -269,6 +188,91 @@ func (c *conv) add(k *schemaconv.Sink, ve *jsonschema.ValidationError) {
 	}
 }
 
+// read reads ve, raised by the subschema n, into f when its keyword is in
+// the keyword table (see schemaconv.Sink.Keyword), and reports whether it
+// is.
+func (c *conv) read(f *schemaconv.Failure, ve *jsonschema.ValidationError, n *node) bool {
+	var sch *jsonschema.Schema
+	lib := &unknownSchema // sets no length or count
+	if n != nil {
+		sch, lib = n.sch, n.sch
+	}
+	// other is the count the schema sets for the opposite bound of a
+	// length or count, which makes the issue exact when it is the same.
+	other := func(p *int) issues.Number {
+		if p == nil {
+			return ""
+		}
+		return c.s.count(*p)
+	}
+	switch e := ve.ErrorKind.(type) {
+	case *kind.InvalidJsonValue:
+		f.Keyword, f.Types = "type", issues.TypeString.Or(issues.TypeNumber).Or(issues.TypeBoolean).Or(issues.TypeNull).Or(issues.TypeObject).Or(issues.TypeArray)
+	case *kind.Type:
+		f.Keyword, f.Types = "type", c.s.expectedTypes(n, ve.SchemaURL, e.Want)
+	case *kind.Enum:
+		f.Keyword, f.Values = "enum", e.Want
+	case *kind.Const:
+		f.Keyword, f.Values = "const", n.constValues(e.Want)
+	case *kind.Format:
+		f.Keyword, f.Want, f.Err = "format", e.Want, e.Err
+	case *kind.Pattern:
+		f.Keyword, f.Want = "pattern", e.Want
+	case *kind.MinLength:
+		f.Keyword, f.Min, f.Max = "minLength", c.s.count(e.Want), other(lib.MaxLength)
+	case *kind.MaxLength:
+		f.Keyword, f.Max, f.Min = "maxLength", c.s.count(e.Want), other(lib.MinLength)
+	case *kind.MinItems:
+		f.Keyword, f.Min, f.Max = "minItems", c.s.count(e.Want), other(lib.MaxItems)
+	case *kind.MaxItems:
+		f.Keyword, f.Max, f.Min = "maxItems", c.s.count(e.Want), other(lib.MinItems)
+	case *kind.MinProperties:
+		f.Keyword, f.Min, f.Max = "minProperties", c.s.count(e.Want), other(lib.MaxProperties)
+	case *kind.MaxProperties:
+		f.Keyword, f.Max, f.Min = "maxProperties", c.s.count(e.Want), other(lib.MinProperties)
+	case *kind.Minimum:
+		f.Keyword, f.Origin, f.Min = "minimum", n.numOrigin(), c.s.bound(n, ve.SchemaURL, minimum, e.Want)
+	case *kind.ExclusiveMinimum:
+		f.Keyword, f.Origin, f.Min = "exclusiveMinimum", n.numOrigin(), c.s.bound(n, ve.SchemaURL, exclusiveMinimum, e.Want)
+	case *kind.Maximum:
+		f.Keyword, f.Origin, f.Max = "maximum", n.numOrigin(), c.s.bound(n, ve.SchemaURL, maximum, e.Want)
+	case *kind.ExclusiveMaximum:
+		f.Keyword, f.Origin, f.Max = "exclusiveMaximum", n.numOrigin(), c.s.bound(n, ve.SchemaURL, exclusiveMaximum, e.Want)
+	case *kind.MultipleOf:
+		f.Keyword, f.Divisor = "multipleOf", c.s.bound(n, ve.SchemaURL, multipleOf, e.Want)
+	case *kind.UniqueItems:
+		f.Keyword = "uniqueItems"
+		if arr, ok := f.Input.([]any); ok && e.Duplicates[1] < len(arr) {
+			// The repeated item, in the instance's own array.
+			i := e.Duplicates[1]
+			f.Values = arr[i : i+1 : i+1]
+		}
+	case *kind.Contains:
+		f.Keyword = "contains"
+		f.Min, f.Max = c.contains(sch, 1, -1)
+	case *kind.MinContains:
+		f.Keyword = "minContains"
+		f.Min, f.Max = c.contains(sch, e.Want, -1)
+	case *kind.MaxContains:
+		f.Keyword = "maxContains"
+		f.Min, f.Max = c.contains(sch, -1, e.Want)
+	case *kind.AdditionalItems:
+		f.Keyword = "additionalItems"
+		if arr, ok := f.Input.([]any); ok {
+			f.Max = c.s.count(len(arr) - e.Count)
+		}
+	case *kind.ContentEncoding:
+		f.Keyword, f.Want, f.Err = "contentEncoding", e.Want, e.Err
+	case *kind.ContentMediaType:
+		f.Keyword, f.Want, f.Err = "contentMediaType", e.Want, e.Err
+	case *kind.Not:
+		f.Keyword = "not"
+	default:
+		return false
+	}
+	return true
+}
+
 // required reports each missing property of the object at path, with the
 // path and type n prepared when the object is where n expects it.
 func (c *conv) required(k *schemaconv.Sink, n *node, path issues.Path, missing []string) {
@@ -287,31 +291,21 @@ func (c *conv) required(k *schemaconv.Sink, n *node, path issues.Path, missing [
 			j++
 		}
 		if j < len(props) && props[j].path != nil {
-			is := k.Add(issues.InvalidType, props[j].path, nil, "jsonschema:required")
-			is.Absent, is.Expected = true, props[j].expected
+			k.Missing(props[j].path, props[j].expected, "jsonschema:required", nil)
 			continue
 		}
-		is := k.Add(issues.InvalidType, path.Append(name), nil, "jsonschema:required")
-		is.Absent, is.Expected = true, c.s.propType(sch, name)
+		k.Missing(path.Append(name), c.s.propType(sch, name), "jsonschema:required", nil)
 	}
 }
 
-// size fills in the bound of a too_small or too_big issue of a length or
-// count, and returns it.
-func (c *conv) size(is *issues.Issue, origin string, want int, exact bool) *issues.Issue {
-	is.Origin, is.Inclusive, is.Exact = origin, true, exact
-	if is.Code == issues.TooSmall {
-		is.Minimum = c.s.count(want)
-	} else {
-		is.Maximum = c.s.count(want)
-	}
-	return is
-}
+// unknownSchema stands for a subschema not known, whose lengths and counts
+// are unset.
+var unknownSchema jsonschema.Schema
 
-// contains fills in a failed contains, minContains or maxContains with the
-// counts of matching items the schema asks for (-1: none).
-func (c *conv) contains(is *issues.Issue, sch *jsonschema.Schema, lo, hi int) {
-	is.Check, is.Origin, is.Inclusive = issues.CheckContains, issues.OriginArray, true
+// contains returns the counts of matching items a contains, minContains
+// or maxContains asks for: lo and hi, or where they are -1 what the schema
+// says.
+func (c *conv) contains(sch *jsonschema.Schema, lo, hi int) (minimum, maximum issues.Number) {
 	if sch != nil {
 		if lo < 0 {
 			switch {
@@ -326,19 +320,18 @@ func (c *conv) contains(is *issues.Issue, sch *jsonschema.Schema, lo, hi int) {
 		}
 	}
 	if lo >= 0 {
-		is.Minimum = c.s.count(lo)
+		minimum = c.s.count(lo)
 	}
 	if hi >= 0 {
-		is.Maximum = c.s.count(hi)
+		maximum = c.s.count(hi)
 	}
+	return minimum, maximum
 }
 
 // dependent reports each property that must be sent because prop was.
 func (c *conv) dependent(k *schemaconv.Sink, path issues.Path, sch *jsonschema.Schema, prop string, missing []string, source string) {
 	for _, name := range missing {
-		is := k.Add(issues.InvalidType, path.Append(name), nil, source)
-		is.Absent, is.Expected = true, c.s.propType(sch, name)
-		is.When = &issues.Condition{Op: issues.CondPresent, Fields: []issues.Path{path.Append(prop)}}
+		k.Missing(path.Append(name), c.s.propType(sch, name), source, path.Append(prop))
 	}
 }
 
@@ -364,53 +357,11 @@ func (c *conv) propertyName(k *schemaconv.Sink, path issues.Path, obj any, name 
 // else with each alternative's issues.
 func (c *conv) union(k *schemaconv.Sink, path issues.Path, v any, alts []*jsonschema.Schema,
 	causes []*jsonschema.ValidationError, source string) {
-	if is, ok := schemaconv.Discriminated(path, v, unionBranches(alts), source); ok {
+	if is, ok := schemaconv.Discriminated(path, v, schemaconv.UnionBranches(alts, subschema), source); ok {
 		k.Push(is)
 		return
 	}
 	k.Add(issues.InvalidUnion, path, v, source).Branches = c.branches(causes)
-}
-
-// unionBranches describes alts for schemaconv.Discriminated, through
-// their $refs.
-func unionBranches(alts []*jsonschema.Schema) []schemaconv.Branch {
-	out := make([]schemaconv.Branch, len(alts))
-	for i, alt := range alts {
-		b := &out[i]
-		for x, hops := alt, 0; x != nil && hops < maxRefHops; x, hops = x.Ref, hops+1 {
-			b.Required = append(b.Required, x.Required...)
-			for name, p := range x.Properties {
-				if _, seen := b.Tags[name]; seen {
-					continue
-				}
-				if val, ok := oneValue(p); ok {
-					if b.Tags == nil {
-						b.Tags = map[string]any{}
-					}
-					b.Tags[name] = val
-				}
-			}
-		}
-	}
-	return out
-}
-
-// maxRefHops bounds the $ref chains followed to describe a union, so
-// that a cycle of $refs ends.
-const maxRefHops = 8
-
-// oneValue returns the one value p allows, a const or an enum of one,
-// through its $refs.
-func oneValue(p *jsonschema.Schema) (any, bool) {
-	for hops := 0; p != nil && hops < maxRefHops; p, hops = p.Ref, hops+1 {
-		if p.Const != nil {
-			return *p.Const, true
-		}
-		if p.Enum != nil && len(p.Enum.Values) == 1 {
-			return p.Enum.Values[0], true
-		}
-	}
-	return nil, false
 }
 
 // branches returns the issues of each alternative of a value that matches
@@ -436,7 +387,7 @@ func (c *conv) falseSchema(k *schemaconv.Sink, ve *jsonschema.ValidationError, n
 	}
 	u := ve.SchemaURL
 	k.FalseSchema(schemaconv.Fragment(u), path, v, len(path) > 0, parent, func() []string {
-		return evaluable(c.s.at(u[:strings.LastIndexByte(u, '/')]))
+		return schemaconv.Evaluable(c.s.at(u[:strings.LastIndexByte(u, '/')]), subschema)
 	})
 }
 
@@ -505,43 +456,21 @@ func declared(sch *jsonschema.Schema) []string {
 	return schemaconv.SortedKeys(sch.Properties)
 }
 
-// evaluable lists the property names that sch and the subschemas applied
-// to the same object (allOf, anyOf, oneOf, if/then/else, $ref, dependent
-// schemas) declare: what unevaluatedProperties leaves allowed.
-func evaluable(sch *jsonschema.Schema) []string {
-	if sch == nil {
-		return nil
+// subschema reads what schemaconv's UnionBranches and Evaluable need of x.
+func subschema(x *jsonschema.Schema) schemaconv.Subschema[*jsonschema.Schema] {
+	d := schemaconv.Subschema[*jsonschema.Schema]{Ref: x.Ref, RecursiveRef: x.RecursiveRef,
+		AllOf: x.AllOf, AnyOf: x.AnyOf, OneOf: x.OneOf, If: x.If, Then: x.Then, Else: x.Else,
+		DependentSchemas: x.DependentSchemas, Properties: x.Properties, Required: x.Required}
+	if x.DynamicRef != nil {
+		d.DynamicRef = x.DynamicRef.Ref
 	}
-	seen := map[*jsonschema.Schema]bool{}
-	set := map[string]bool{}
-	var walk func(s *jsonschema.Schema)
-	walk = func(s *jsonschema.Schema) {
-		if s == nil || seen[s] || len(seen) > 256 {
-			return
-		}
-		seen[s] = true
-		for n := range s.Properties {
-			set[n] = true
-		}
-		walk(s.Ref)
-		if s.DynamicRef != nil {
-			walk(s.DynamicRef.Ref)
-		}
-		walk(s.RecursiveRef)
-		for _, l := range [][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf} {
-			for _, x := range l {
-				walk(x)
-			}
-		}
-		walk(s.If)
-		walk(s.Then)
-		walk(s.Else)
-		for _, x := range s.DependentSchemas {
-			walk(x)
-		}
+	switch {
+	case x.Const != nil:
+		d.One, d.HasOne = *x.Const, true
+	case x.Enum != nil && len(x.Enum.Values) == 1:
+		d.One, d.HasOne = x.Enum.Values[0], true
 	}
-	walk(sch)
-	return schemaconv.SortedKeys(set)
+	return d
 }
 
 // decodeContent decodes the content of a string the way contentEncoding

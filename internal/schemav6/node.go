@@ -236,7 +236,7 @@ func (s *Schema) fill(n *node) {
 		if len(n.toks) > 0 {
 			switch n.toks[len(n.toks)-1] {
 			case "unevaluatedProperties", "additionalProperties":
-				n.evaluable = evaluable(s.at(sch.Location[:strings.LastIndexByte(sch.Location, '/')]))
+				n.evaluable = schemaconv.Evaluable(s.at(sch.Location[:strings.LastIndexByte(sch.Location, '/')]), subschema)
 			}
 		}
 	}

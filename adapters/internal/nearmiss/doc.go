@@ -7,8 +7,10 @@
 // "dryrun": true edits the file for real).
 //
 // An adapter describes its compiled schema once as a graph of Shapes (which
-// names each object declares, which schemas apply below), and Append walks
-// an instance along it after the library has validated it. It imports the
+// names each object declares, which schemas apply below): it copies each
+// subschema's keywords from its library (Keywords), Describe decides for
+// both versions what they mean for the walk, and Build links the result.
+// Append walks an instance along it after the library has validated it. It imports the
 // issues package, the standard library and internal/suggest only, never
 // either jsonschema library.
 package nearmiss

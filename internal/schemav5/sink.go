@@ -1,4 +1,4 @@
-package jsonschemav5
+package schemav5
 
 import (
 	"encoding/base64"
