@@ -64,12 +64,12 @@ func ExampleErrorsWith() {
 	// Output:
 	// <validation_error action="cart.add">
 	//   <field name="ID">Must be a SKU from the EU catalog. You sent: 'X1'.</field>
-	//   <field name="Qty">Number too small. You sent: 0. Expected an integer of at least 1.</field>
+	//   <field name="Qty">You sent: 0. Expected at least 1.</field>
 	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 	// </validation_error>
 	// <validation_error action="cart.add">
 	//   <field name="ID">Does not pass the 'sku' check. You sent: 'X1'. Expected a value that passes it.</field>
-	//   <field name="Qty">Number too small. You sent: 0. Expected an integer of at least 1.</field>
+	//   <field name="Qty">You sent: 0. Expected at least 1.</field>
 	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 	// </validation_error>
 }
