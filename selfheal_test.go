@@ -18,7 +18,7 @@ import (
 
 var seedIssue = issues.List{{Code: issues.InvalidFormat, Path: issues.Path{"id"}, Input: "not-an-email", Format: "email"}}
 
-// TestSeedValidationError is the golden test of DESIGN.md 2.2 through the
+// TestSeedValidationError is the golden test of docs/ARCHITECTURE.md 2.2 through the
 // facade, byte for byte.
 func TestSeedValidationError(t *testing.T) {
 	got := selfheal.New(selfheal.WithExamples(false)).Format("billing.get_invoice", seedIssue)

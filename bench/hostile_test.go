@@ -15,7 +15,7 @@ import (
 	"github.com/selfheal/selfheal/adapters/validatorv10"
 )
 
-// hostileSizes are the input sizes of the hostile benchmarks: DESIGN.md 5
+// hostileSizes are the input sizes of the hostile benchmarks: docs/ARCHITECTURE.md 5
 // wants the cost per key or item flat (within 2×) from the first to the
 // last. Run the largest with a small -benchtime (3x).
 var hostileSizes = []int{1_000, 10_000, 100_000}

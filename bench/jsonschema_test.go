@@ -85,7 +85,7 @@ func badUsers(tb testing.TB) []any {
 // buffer as a server reuses them; and on the valid arguments (d) Validate
 // alone and (e) through the adapter, which must cost nothing more. The
 // parts after Validate are also timed alone: (f) Error() and (g) the
-// adapter plus rendering. DESIGN.md 5 wants (g) at most 1 × (f).
+// adapter plus rendering. docs/ARCHITECTURE.md 5 wants (g) at most 1 × (f).
 func BenchmarkJSONSchema(b *testing.B) {
 	schema, err := os.ReadFile("../examples/users.create.schema.json")
 	if err != nil {

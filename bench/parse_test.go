@@ -40,7 +40,7 @@ type xmlValidation struct {
 	Recovery string `xml:"recovery"`
 }
 
-// parseSeedToolError is DESIGN.md 2.1's example, byte for byte.
+// parseSeedToolError is docs/ARCHITECTURE.md 2.1's example, byte for byte.
 func parseSeedToolError() string {
 	return envelope.Error(envelope.NotFound, "No invoice with that ID").
 		Suggest("List invoices first, then retry with a real ID").

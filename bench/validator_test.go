@@ -37,7 +37,7 @@ const variants = 16
 // send today, (a) the validator's own Error() and (b) its English
 // translations, with (c) this adapter plus rendering the validation_error
 // into a reused buffer and (d) the same through the facade's Engine.Append.
-// DESIGN.md 5 wants (c) at most 1 × (a).
+// docs/ARCHITECTURE.md 5 wants (c) at most 1 × (a).
 // (z) writes (c)'s bytes, checked equal, with code written for these four
 // sites alone: how far (c) is from what the bytes themselves cost.
 func BenchmarkValidator(b *testing.B) {

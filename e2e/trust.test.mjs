@@ -1,4 +1,4 @@
-// End-to-end: the proxy is never worse than direct (issue 27, DESIGN.md §7).
+// End-to-end: the proxy is never worse than direct (issue 27, docs/ARCHITECTURE.md §6).
 // `selfheal proxy -- CMD ARGS…` in front of servers nobody here wrote, each
 // run directly and through the proxy by a raw JSON-RPC client that keeps
 // every byte, and by the official TypeScript client:

@@ -9,7 +9,7 @@ import (
 )
 
 // The hot paths render into a caller's buffer without allocating once the
-// buffer has grown (DESIGN.md 5).
+// buffer has grown (docs/ARCHITECTURE.md 5).
 func TestAppendDoesNotAllocate(t *testing.T) {
 	if race.Enabled {
 		t.Skip("allocation counts are meaningless under the race detector")

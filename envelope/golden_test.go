@@ -11,7 +11,7 @@ import (
 	"github.com/selfheal/selfheal/envelope"
 )
 
-// The examples of docs/DESIGN.md 2.1, 2.2 and 2.3, which must be reproduced
+// The examples of docs/ARCHITECTURE.md 2.1, 2.2 and 2.3, which must be reproduced
 // byte for byte. They are literals here as well as golden files so that
 // -update cannot quietly change the wire contract.
 const (

@@ -316,7 +316,7 @@ func TestParseErrorPosition(t *testing.T) {
 	}
 }
 
-// DESIGN.md 5 and issue 16: reading the seed's tool_error costs at most four
+// docs/ARCHITECTURE.md 5 and issue 16: reading the seed's tool_error costs at most four
 // allocations (the envelope and its two lists; strings are substrings of the
 // input when they hold no entity).
 func TestParseAllocs(t *testing.T) {

@@ -9,7 +9,7 @@
 // httputil.ReverseProxy (cmd/reverseproxy) and a small MCP server
 // (cmd/echoserver), then runs paired comparisons (every side in every run,
 // the order reversed every other run) and prints the medians and ratios as
-// Markdown tables, with the budgets of docs/DESIGN.md section 5 and in how
+// Markdown tables, with the budgets of docs/ARCHITECTURE.md section 5 and in how
 // many runs each holds. See README.md for the method and the figures.
 package main
 

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// The budgets of docs/DESIGN.md section 5, each to hold in at least
+// The budgets of docs/ARCHITECTURE.md section 5, each to hold in at least
 // minRuns of the runs.
 const (
 	maxRoundTrip  = 1.1  // proxy ÷ relay

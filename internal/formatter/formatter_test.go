@@ -110,7 +110,7 @@ func TestLines(t *testing.T) {
 	}
 }
 
-// TestSeed reproduces DESIGN.md 2.2 byte for byte.
+// TestSeed reproduces docs/ARCHITECTURE.md 2.2 byte for byte.
 func TestSeed(t *testing.T) {
 	f := New(Options{})
 	got := string(f.AppendValidation(nil, "billing.get_invoice", issues.List{
@@ -345,7 +345,7 @@ func TestClosest(t *testing.T) {
 	}
 }
 
-// TestAllocs holds the budget of DESIGN.md 5: rendering into a reused
+// TestAllocs holds the budget of docs/ARCHITECTURE.md 5: rendering into a reused
 // buffer allocates nothing once warm.
 func TestAllocs(t *testing.T) {
 	if race.Enabled {
