@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/selfheal/selfheal/mcp/guard"
+	"github.com/selfheal/selfheal/mcp/proxy/internal/eventstream"
 )
 
 // The bounds and timings of Commands. Everything a client controls is
@@ -1038,7 +1039,7 @@ func (s *cmdSession) pump(w http.ResponseWriter, r *http.Request, st *cmdStream,
 		}
 	}
 	for _, ev := range replay {
-		if err := writeEvent(w, st.eventID(ev.seq), ev.line); err != nil {
+		if err := eventstream.WriteEvent(w, st.eventID(ev.seq), ev.line); err != nil {
 			s.detach(st, gen, nil)
 			return
 		}
@@ -1068,7 +1069,7 @@ func (s *cmdSession) pump(w http.ResponseWriter, r *http.Request, st *cmdStream,
 		}
 		s.mu.Unlock()
 		for i, ev := range evs {
-			if err := writeEvent(w, st.eventID(ev.seq), ev.line); err != nil {
+			if err := eventstream.WriteEvent(w, st.eventID(ev.seq), ev.line); err != nil {
 				s.detach(st, gen, evs[i:])
 				return
 			}

@@ -28,6 +28,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/selfheal/selfheal/mcp/proxy/internal/eventstream"
 )
 
 // hang bounds every wait of these tests: a deadline that only a hang
@@ -549,9 +551,9 @@ func events(resp *http.Response) <-chan string {
 	ch := make(chan string, 100)
 	go func() {
 		defer close(ch)
-		sc := newSSEScanner(func(ev *event) {
-			if ev.isMessage() && len(ev.data) > 0 {
-				ch <- string(ev.data)
+		sc := eventstream.NewScanner(func(ev *eventstream.Event) {
+			if ev.IsMessage() && len(ev.Data) > 0 {
+				ch <- string(ev.Data)
 			}
 		})
 		io.Copy(sc, resp.Body)
@@ -988,7 +990,7 @@ func sse(resp *http.Response) <-chan string {
 	ch := make(chan string, 100)
 	go func() {
 		defer close(ch)
-		sc := newSSEScanner(func(ev *event) { ch <- "id " + ev.id + ": " + string(ev.data) })
+		sc := eventstream.NewScanner(func(ev *eventstream.Event) { ch <- "id " + ev.ID + ": " + string(ev.Data) })
 		io.Copy(sc, resp.Body)
 	}()
 	return ch
