@@ -31,6 +31,7 @@ import (
 	"github.com/selfheal/selfheal/mcp/guard"
 	"github.com/selfheal/selfheal/mcp/guard/redisguard"
 	"github.com/selfheal/selfheal/mcp/proxy"
+	"github.com/selfheal/selfheal/mcp/proxy/sessions"
 )
 
 const proxyUsage = "usage: selfheal proxy [flags] [--] COMMAND [ARG...]"
@@ -312,7 +313,7 @@ func proxyCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		return serveHTTP(*listen, path, p.HTTPHandler(upstreamURL), nil, limits, errOut)
 	default:
 		limits.maxConns = maxConns(maxCommandSessions)
-		cmds := p.Commands(func() *exec.Cmd {
+		cmds := sessions.New(p, func() *exec.Cmd {
 			cmd := exec.Command(command[0], command[1:]...)
 			cmd.Stderr = errOut
 			return cmd

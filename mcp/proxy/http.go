@@ -21,6 +21,7 @@ import (
 
 	"github.com/selfheal/selfheal/mcp/guard"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/eventstream"
+	"github.com/selfheal/selfheal/mcp/proxy/internal/relay"
 )
 
 // The bounds of the HTTP proxy.
@@ -31,7 +32,7 @@ const (
 	// maxListBody bounds a tools/list response to the proxy's own listing.
 	maxListBody = 64 << 20
 	// maxListPages bounds the pages of the proxy's own listing.
-	maxListPages = 100
+	maxListPages = relay.MaxListPages
 	// listTimeout bounds the proxy's own listing of a session's tools.
 	listTimeout = 5 * time.Second
 	// listTTL is how long a listing stands before the next call re-lists:
