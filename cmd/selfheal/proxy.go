@@ -29,6 +29,7 @@ import (
 	"github.com/selfheal/selfheal/mcp/guard"
 	"github.com/selfheal/selfheal/mcp/guard/redisguard"
 	"github.com/selfheal/selfheal/mcp/proxy"
+	"github.com/selfheal/selfheal/mcp/proxy/sessions"
 )
 
 const proxyUsage = "usage: selfheal proxy [flags] [--] COMMAND [ARG...]"
@@ -170,7 +171,7 @@ func runProxy(c *proxyConfig, stdin io.Reader, stdout, stderr io.Writer) int {
 		return serveHTTP(c.listen, path, p.HTTPHandler(c.upstream), nil, limits, errOut)
 	default:
 		limits.maxConns = maxConns(maxCommandSessions)
-		cmds := p.Commands(func() *exec.Cmd {
+		cmds := sessions.New(p, func() *exec.Cmd {
 			cmd := exec.Command(c.command[0], c.command[1:]...)
 			cmd.Stderr = errOut
 			return cmd

@@ -47,7 +47,7 @@ const (
 	// fdPerSession are the descriptors a session's process takes in
 	// command mode (its three pipes and the process's handle).
 	fdPerSession = 4
-	// maxCommandSessions is proxy.Commands' bound on sessions (processes).
+	// maxCommandSessions is sessions.Server's bound on sessions (processes).
 	maxCommandSessions = 1000
 )
 

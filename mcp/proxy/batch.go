@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/selfheal/selfheal/mcp/proxy/internal/eventstream"
 )
 
 // batchState is what the proxy keeps of a JSON-RPC batch (a POST body that
@@ -133,7 +135,7 @@ func writeBatch(w http.ResponseWriter, r *http.Request, answers [][]byte) {
 		w.Header().Set("Cache-Control", "no-cache")
 		w.WriteHeader(http.StatusOK)
 		for _, a := range answers {
-			_ = writeEvent(w, "", a) // a client gone is no one's concern
+			_ = eventstream.WriteEvent(w, "", a) // a client gone is no one's concern
 		}
 		return
 	}
@@ -183,7 +185,7 @@ func (h *httpProxy) mergeBatch(resp *http.Response, x *exchange) error {
 	case "text/event-stream":
 		var events bytes.Buffer
 		for _, a := range b.answers {
-			_ = writeEvent(&events, "", a) // a bytes.Buffer does not fail
+			_ = eventstream.WriteEvent(&events, "", a) // a bytes.Buffer does not fail
 		}
 		resp.Body = struct {
 			io.Reader

@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"github.com/selfheal/selfheal/mcp/guard"
+	"github.com/selfheal/selfheal/mcp/proxy/internal/eventstream"
+	"github.com/selfheal/selfheal/mcp/proxy/internal/relay"
 )
 
 // The bounds of the HTTP proxy.
@@ -30,7 +32,7 @@ const (
 	// maxListBody bounds a tools/list response to the proxy's own listing.
 	maxListBody = 64 << 20
 	// maxListPages bounds the pages of the proxy's own listing.
-	maxListPages = 100
+	maxListPages = relay.MaxListPages
 	// listTimeout bounds the proxy's own listing of a session's tools.
 	listTimeout = 5 * time.Second
 	// listTTL is how long a listing stands before the next call re-lists:
@@ -320,7 +322,7 @@ func writeAnswer(w http.ResponseWriter, r *http.Request, msg []byte) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.Header().Set("Cache-Control", "no-cache")
 		w.WriteHeader(http.StatusOK)
-		_ = writeEvent(w, "", msg) // a client gone is no one's concern
+		_ = eventstream.WriteEvent(w, "", msg) // a client gone is no one's concern
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -516,9 +518,9 @@ func (h *httpProxy) roundTrip(ctx context.Context, r *http.Request, id []byte, b
 	}
 	body2 := io.LimitReader(resp.Body, maxListBody)
 	if mediaType(resp.Header.Get("Content-Type")) == "text/event-stream" {
-		sc := newSSEScanner(func(ev *event) {
-			if found == nil && ev.isMessage() {
-				take(bytes.Clone(ev.data))
+		sc := eventstream.NewScanner(func(ev *eventstream.Event) {
+			if found == nil && ev.IsMessage() {
+				take(bytes.Clone(ev.Data))
 			}
 		})
 		buf := make([]byte, 32<<10)
@@ -670,14 +672,14 @@ func (h *httpProxy) response(x *exchange, m *message) bool {
 // so that a rejection is replaced whole by selfheal's answer.
 func (h *httpProxy) tap(body io.ReadCloser, x *exchange) io.ReadCloser {
 	t := &sseTap{body: body, x: x, holding: x.explain != nil}
-	t.sc = newSSEScanner(func(ev *event) {
-		if ev.id != "" {
+	t.sc = eventstream.NewScanner(func(ev *eventstream.Event) {
+		if ev.ID != "" {
 			t.resumable = true
 		}
-		if !ev.isMessage() {
+		if !ev.IsMessage() {
 			return
 		}
-		m, ok := decode(ev.data)
+		m, ok := decode(ev.Data)
 		if !ok || !h.response(x, m) {
 			return
 		}
@@ -686,7 +688,7 @@ func (h *httpProxy) tap(body io.ReadCloser, x *exchange) io.ReadCloser {
 			t.holding = false
 			if answer := h.p.answer(x.explain, m); answer != nil {
 				var b bytes.Buffer
-				_ = writeEvent(&b, ev.id, answer) // a bytes.Buffer does not fail
+				_ = eventstream.WriteEvent(&b, ev.ID, answer) // a bytes.Buffer does not fail
 				t.replaced = b.Bytes()
 			}
 		}
@@ -698,7 +700,7 @@ func (h *httpProxy) tap(body io.ReadCloser, x *exchange) io.ReadCloser {
 type sseTap struct {
 	body      io.ReadCloser
 	x         *exchange
-	sc        *sseScanner
+	sc        *eventstream.Scanner
 	answered  bool   // the request's response has passed
 	resumable bool   // an event had an id
 	tail      []byte // the bytes to send once the stream has ended
@@ -751,12 +753,12 @@ func (t *sseTap) Read(p []byte) (int, error) {
 	t.end = io.EOF
 	if t.x.id != nil && !t.answered && (!errors.Is(err, io.EOF) || !t.resumable) {
 		var b bytes.Buffer
-		if t.sc.pending() {
+		if t.sc.Pending() {
 			// Whatever was cut short becomes an event of a type that MCP
 			// clients ignore, rather than half a message.
 			b.WriteString("\nevent: selfheal-discarded\n\n")
 		}
-		_ = writeEvent(&b, "", errorResponse(t.x.id, codeInternalError, "selfheal proxy: the MCP server ended its response before answering"))
+		_ = eventstream.WriteEvent(&b, "", errorResponse(t.x.id, codeInternalError, "selfheal proxy: the MCP server ended its response before answering"))
 		t.tail = b.Bytes()
 	} else if !errors.Is(err, io.EOF) {
 		t.end = err
@@ -790,7 +792,7 @@ func (t *sseTap) hold(data []byte) {
 		case t.replaced != nil:
 			t.out = append(t.out, t.replaced...)
 			t.replaced, t.held = nil, t.held[:0]
-		case !t.holding || t.sc.between():
+		case !t.holding || t.sc.Between():
 			t.out = append(t.out, t.held...)
 			t.held = t.held[:0]
 		}

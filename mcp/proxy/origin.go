@@ -10,10 +10,10 @@ import (
 	"github.com/selfheal/selfheal/internal/loopback"
 )
 
-// WithAllowedHosts sets the Host header values the HTTP proxy (HTTPHandler,
-// Commands) serves, by host name, port ignored, ASCII case ignored ("*"
-// allows any). A request naming another host is answered 403 before
-// anything else is read. It is the defence against DNS rebinding: a web
+// WithAllowedHosts sets the Host header values the HTTP proxy
+// (HTTPHandler, and package sessions' server) serves, by host name, port
+// ignored, ASCII case ignored ("*" allows any). A request naming another
+// host is answered 403 before anything else is read. It is the defence against DNS rebinding: a web
 // page whose name an attacker points at the proxy's address sends its own
 // name as Host.
 //

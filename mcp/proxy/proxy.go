@@ -157,8 +157,9 @@ func WithLimiter(lim guard.Limiter) Option {
 // hashed (SHA-256) before it is used as a key, so no token reaches a
 // limiter's store, a log or the model in clear. f returning "" counts the
 // call with those of every other request without a value. f runs on the
-// request's goroutine. Over stdio, f is called once per session, with the
-// request that started it (see Commands).
+// request's goroutine. For a stdio server served over HTTP (package
+// sessions), f is called once per session, with the request that started
+// it.
 func WithLimitBy(f func(r *http.Request) string) Option {
 	return func(c *config) { c.limitBy = f }
 }

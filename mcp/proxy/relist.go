@@ -5,12 +5,14 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"strconv"
+
+	"github.com/selfheal/selfheal/mcp/proxy/internal/relay"
 )
 
 // ownPrefix starts the ids of the proxy's own requests over stdio. A
 // session adds 16 random bytes to it (see ownID), so that no id a client
 // chooses can be one of them.
-const ownPrefix = "selfheal-proxy/"
+const ownPrefix = relay.OwnPrefix
 
 // relist sends the proxy's own tools/list request to the server: the first
 // page when cursor is "", else the page after cursor. The server announced

@@ -1,4 +1,4 @@
-package proxy
+package sessions
 
 import (
 	"bytes"
@@ -18,14 +18,16 @@ import (
 	"sync"
 	"time"
 
-	"github.com/selfheal/selfheal/mcp/guard"
+	"github.com/selfheal/selfheal/mcp/proxy"
+	"github.com/selfheal/selfheal/mcp/proxy/internal/eventstream"
+	"github.com/selfheal/selfheal/mcp/proxy/internal/relay"
 )
 
-// The bounds and timings of Commands. Everything a client controls is
+// The bounds and timings of Server. Everything a client controls is
 // bounded: the size of a body, the messages of a batch, the sessions (each
 // one a process), the messages kept for a session with no stream open.
 const (
-	// cmdMaxSessions bounds the sessions of a Commands, hence its
+	// cmdMaxSessions bounds the sessions of a Server, hence its
 	// processes: an initialize request beyond it is answered 503.
 	cmdMaxSessions = 1000
 	// cmdIdle is how long a session with no request under way and no
@@ -72,16 +74,23 @@ const (
 // headerSessionID is the header carrying a session's id.
 const headerSessionID = "Mcp-Session-Id"
 
-// methodProgress is the notification a request's progress token routes.
-const methodProgress = "notifications/progress"
+// The methods the server reads.
+const (
+	// methodInitialize starts a session.
+	methodInitialize = "initialize"
+	// methodToolsCall waits for the proxy's own listing (see awaitTools).
+	methodToolsCall = "tools/call"
+	// methodProgress is the notification a request's progress token routes.
+	methodProgress = "notifications/progress"
+)
 
-// Commands serves a stdio MCP server over the Streamable HTTP transport of
+// Server serves a stdio MCP server over the Streamable HTTP transport of
 // MCP (revision 2025-11-25), one process per session: each initialize
 // request starts a process, whose session ends with it. A server that
 // speaks only stdio can so be reached over HTTP and run behind a load
 // balancer (with sticky sessions: a session lives in one replica). Each
-// session is relayed as Serve relays one over stdio, with its own learned
-// tools, guards and answers to bad calls (see [Proxy]).
+// session is relayed as [proxy.Proxy.Serve] relays one over stdio, with its
+// own learned tools, guards and answers to bad calls (see [proxy.Proxy]).
 //
 // As upstream mode does, the proxy lists the tools itself, so that every
 // call is checked whether the client lists them or not: when the
@@ -91,9 +100,10 @@ const methodProgress = "notifications/progress"
 // runs waits for it, at most five seconds after it began; past that, and
 // when it fails, calls pass unchecked until the tools are listed.
 // Arguments are read at any depth and judged as over stdio: those nested
-// past the depth limit are forwarded unchecked, refused with WithStrict.
+// past the depth limit are forwarded unchecked, refused with
+// [proxy.WithStrict].
 //
-// A Commands is an http.Handler, safe for concurrent use; Close ends it.
+// A Server is an http.Handler, safe for concurrent use; Close ends it.
 //
 // Over HTTP, POST carries the client's messages (one JSON-RPC message per
 // body, or a batch of at most 100): a notification or a response is
@@ -131,12 +141,12 @@ const methodProgress = "notifications/progress"
 // stream, else to a backlog of the 1000 latest, delivered when a GET
 // stream opens.
 //
-// The limits of WithGuard and WithLimiter are shared by all the sessions,
-// per tool (and per WithLimitBy's value), as over HTTPHandler: one process
-// per session must not mean a limit per session. WithLimitBy's function is
-// called once per session, with its initialize
-// request carrying the new session's Mcp-Session-Id header, so that a
-// function of that header limits per session.
+// The limits of [proxy.WithGuard] and [proxy.WithLimiter] are shared by all
+// the sessions, per tool (and per [proxy.WithLimitBy]'s value), as over
+// [proxy.Proxy.HTTPHandler]: one process per session must not mean a limit
+// per session. WithLimitBy's function is called once per session, with its
+// initialize request carrying the new session's Mcp-Session-Id header, so
+// that a function of that header limits per session.
 //
 // A session ends when the client sends DELETE, when it is idle, at Close,
 // or when its process exits. Then the process's stdin is closed and it has
@@ -144,16 +154,16 @@ const methodProgress = "notifications/progress"
 // its response gets a JSON-RPC error (code -32000) rather than hanging,
 // and later requests for the session get 404.
 //
-// Commands checks the Host and Origin headers as HTTPHandler does (see
-// WithAllowedHosts, WithAllowedOrigins); it authenticates no one: wrap it
-// in an authenticating handler as the deployment needs.
-type Commands struct {
-	p     *Proxy
+// Server checks the Host and Origin headers as HTTPHandler does (see
+// [proxy.WithAllowedHosts], [proxy.WithAllowedOrigins]); it authenticates
+// no one: wrap it in an authenticating handler as the deployment needs.
+type Server struct {
+	// r is what the server uses of its proxy. Its Limiter admits the
+	// calls of every session: WithLimiter's, or one in this process for
+	// WithGuard's limits, so that limits are per tool across sessions as
+	// over HTTPHandler; nil for none.
+	r     *relay.Relay
 	start func() *exec.Cmd
-	// limiter admits the calls of every session: WithLimiter's, or one in
-	// this process for WithGuard's limits, so that limits are per tool
-	// across sessions as over HTTPHandler; nil for none.
-	limiter guard.Limiter
 
 	// The bounds and timings (the constants above), fields so that a test
 	// may lower them.
@@ -177,21 +187,17 @@ type Commands struct {
 	running sync.WaitGroup
 }
 
-// Commands returns a handler that starts the process start returns for
-// each new session (see the Commands type). start is called once per
-// initialize request, on its goroutine, and must return a new, unstarted
-// command. Commands sets the command's Stdin and Stdout to pipes of its
-// own; Stderr is left as start set it (nil: discarded). When start leaves
+// New returns a handler that relays each session as p does and starts the
+// process start returns for each new session (see the Server type). start
+// is called once per initialize request, on its goroutine, and must return
+// a new, unstarted command. The Server sets the command's Stdin and Stdout
+// to pipes of its own; Stderr is left as start set it (nil: discarded). When start leaves
 // WaitDelay at 0 it is set to two seconds, so that a process the server
 // started and that holds its stderr open cannot keep a session from
 // ending.
-func (p *Proxy) Commands(start func() *exec.Cmd) *Commands {
-	limiter := p.cfg.limiter
-	if limiter == nil && p.cfg.limits != nil {
-		limiter, _ = guard.NewLimiter(*p.cfg.limits) // the limits were checked by New
-	}
-	return &Commands{
-		p: p, start: start, limiter: limiter,
+func New(p *proxy.Proxy, start func() *exec.Cmd) *Server {
+	return &Server{
+		r: relay.Of(p), start: start,
 		maxSessions: cmdMaxSessions, idle: cmdIdle, grace: cmdGrace, keepAlive: cmdKeepAlive, listWait: cmdListWait,
 		replay: cmdReplay, kept: cmdKept,
 		maxBody: cmdMaxBody, maxBatch: cmdMaxBatch, backlog: cmdBacklog, queue: cmdQueue,
@@ -202,8 +208,8 @@ func (p *Proxy) Commands(start func() *exec.Cmd) *Commands {
 // ServeHTTP serves one request of the Streamable HTTP transport: POST,
 // GET or DELETE (405 for other methods). After Close, every request is
 // answered 503.
-func (c *Commands) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if c.p.forbidden(w, r) {
+func (c *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if c.r.Forbidden(w, r) {
 		return
 	}
 	c.mu.Lock()
@@ -230,7 +236,7 @@ func (c *Commands) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // grace (two seconds) for it to exit, kills what is left, and returns once
 // every process has been reaped. Requests under way get their JSON-RPC
 // error; new requests get 503. It returns nil.
-func (c *Commands) Close() error {
+func (c *Server) Close() error {
 	c.mu.Lock()
 	c.closed = true
 	all := make([]*cmdSession, 0, len(c.sessions))
@@ -247,8 +253,8 @@ func (c *Commands) Close() error {
 
 // post handles a POST: an initialize request starts a session, any other
 // message goes to the session its Mcp-Session-Id names.
-func (c *Commands) post(w http.ResponseWriter, r *http.Request) {
-	if mediaType(r.Header.Get("Content-Type")) != "application/json" {
+func (c *Server) post(w http.ResponseWriter, r *http.Request) {
+	if relay.MediaType(r.Header.Get("Content-Type")) != "application/json" {
 		cmdError(w, http.StatusUnsupportedMediaType, -32000, "Unsupported Media Type: Content-Type must be application/json")
 		return
 	}
@@ -309,12 +315,12 @@ func (c *Commands) post(w http.ResponseWriter, r *http.Request) {
 	s.post(w, r, msgs, batch)
 }
 
-func (c *Commands) tooLarge() string {
+func (c *Server) tooLarge() string {
 	return fmt.Sprintf("Payload Too Large: Request body must not exceed %d bytes", c.maxBody)
 }
 
 // get opens the session's standalone stream.
-func (c *Commands) get(w http.ResponseWriter, r *http.Request) {
+func (c *Server) get(w http.ResponseWriter, r *http.Request) {
 	if !cmdAccepts(r, "text/event-stream") {
 		// 406 as the TypeScript SDK answers; 405 would tell the client
 		// that the endpoint has no stream at all.
@@ -353,7 +359,7 @@ func (c *Commands) get(w http.ResponseWriter, r *http.Request) {
 }
 
 // delete ends a session, and answers once its process has been reaped.
-func (c *Commands) delete(w http.ResponseWriter, r *http.Request) {
+func (c *Server) delete(w http.ResponseWriter, r *http.Request) {
 	s := c.session(w, r)
 	if s == nil {
 		return
@@ -369,7 +375,7 @@ func (c *Commands) delete(w http.ResponseWriter, r *http.Request) {
 
 // session returns the session r names, entered (see enter), or answers r
 // with 400 (no session named) or 404 (none known) and returns nil.
-func (c *Commands) session(w http.ResponseWriter, r *http.Request) *cmdSession {
+func (c *Server) session(w http.ResponseWriter, r *http.Request) *cmdSession {
 	id := r.Header.Get(headerSessionID)
 	if id == "" {
 		cmdError(w, http.StatusBadRequest, -32000, "Bad Request: Mcp-Session-Id header is required")
@@ -388,7 +394,7 @@ func (c *Commands) session(w http.ResponseWriter, r *http.Request) *cmdSession {
 // open starts a session for the initialize request r: its process and
 // relay. It returns the session, entered, or nil with the HTTP status and
 // message to answer.
-func (c *Commands) open(r *http.Request) (*cmdSession, int, string) {
+func (c *Server) open(r *http.Request) (*cmdSession, int, string) {
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
@@ -396,7 +402,7 @@ func (c *Commands) open(r *http.Request) (*cmdSession, int, string) {
 	}
 	if c.live >= c.maxSessions {
 		c.mu.Unlock()
-		c.p.cfg.Logger.Warn("selfheal proxy: a new session is refused: too many sessions", "max", c.maxSessions)
+		c.r.Logger.Warn("selfheal proxy: a new session is refused: too many sessions", "max", c.maxSessions)
 		return nil, http.StatusServiceUnavailable, "Service Unavailable: too many sessions"
 	}
 	c.live++
@@ -409,7 +415,7 @@ func (c *Commands) open(r *http.Request) (*cmdSession, int, string) {
 		c.live--
 		c.mu.Unlock()
 		c.running.Done()
-		c.p.cfg.Logger.Error("selfheal proxy: cannot start the MCP server of a new session", "error", err)
+		c.r.Logger.Error("selfheal proxy: cannot start the MCP server of a new session", "error", err)
 		return nil, http.StatusInternalServerError, "Internal error: cannot start the MCP server"
 	}
 	c.sessions[s.id] = s
@@ -426,20 +432,20 @@ func (c *Commands) open(r *http.Request) (*cmdSession, int, string) {
 
 // startSession starts a session's process, with pipes for its stdin and
 // stdout.
-func (c *Commands) startSession(r *http.Request) (*cmdSession, error) {
+func (c *Server) startSession(r *http.Request) (*cmdSession, error) {
 	var raw [16]byte
 	if _, err := rand.Read(raw[:]); err != nil {
 		return nil, err
 	}
 	id := hex.EncodeToString(raw[:])
 	var limitBy string
-	if f := c.p.cfg.limitBy; f != nil {
+	if f := c.r.LimitBy; f != nil {
 		// The initialize request, with the session's id as every later
 		// request carries it: a function keyed on Mcp-Session-Id limits
 		// per session, as over HTTP.
 		r = r.Clone(r.Context())
 		r.Header.Set(headerSessionID, id)
-		limitBy = hashLimitBy(f(r))
+		limitBy = f(r)
 	}
 	cmd := c.start()
 	if cmd == nil {
@@ -490,10 +496,10 @@ func (c *Commands) startSession(r *http.Request) (*cmdSession, error) {
 	return s, nil
 }
 
-// cmdSession is one session of Commands: a process, Serve relaying
+// cmdSession is one session of Server: a process, Serve relaying
 // between it and the pipes of the bridge, and the HTTP requests under way.
 type cmdSession struct {
-	c       *Commands
+	c       *Server
 	id      string
 	cmd     *exec.Cmd
 	limitBy string
@@ -537,7 +543,7 @@ type cmdSession struct {
 	// streamSeq numbers the session's SSE streams (see cmdStream.num).
 	// resumable are the POST streams a GET with Last-Event-ID may resume,
 	// by number: those open, and those in kept, the ones ended or whose
-	// client has gone (oldest first, at most Commands.kept). standalone is
+	// client has gone (oldest first, at most Server.kept). standalone is
 	// the latest GET stream, open or not.
 	streamSeq  uint64
 	resumable  map[uint64]*cmdStream
@@ -585,7 +591,7 @@ type cmdStream struct {
 	num uint64
 	// Under the session's mu:
 	// seq is the number of the stream's last event; history holds its
-	// latest events (Commands.replay), each kept from when it is taken to
+	// latest events (Server.replay), each kept from when it is taken to
 	// be written, for a resume; gen counts the handlers that have pumped
 	// the stream: a resume takes it over from the one before.
 	seq     uint64
@@ -638,14 +644,14 @@ func (s *cmdSession) launch() {
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		if err := s.cmd.Wait(); err != nil {
-			s.c.p.cfg.Logger.Debug("selfheal proxy: a session's MCP server ended", "status", err)
+			s.c.r.Logger.Debug("selfheal proxy: a session's MCP server ended", "status", err)
 		}
 		close(s.exited)
 	}()
 	go func() {
-		err := s.c.p.serve(ctx, s.inR, s.outW, s.fromChild, s.toChild, s.c.limiter, s.limitBy)
+		err := s.c.r.Serve(ctx, s.inR, s.outW, s.fromChild, s.toChild, s.c.r.Limiter, s.limitBy)
 		if err != nil && !errors.Is(err, context.Canceled) {
-			s.c.p.cfg.Logger.Debug("selfheal proxy: a session's relay ended", "error", err)
+			s.c.r.Logger.Debug("selfheal proxy: a session's relay ended", "error", err)
 		}
 		s.outW.Close()
 		close(s.served)
@@ -684,15 +690,15 @@ func (s *cmdSession) supervise(cancel context.CancelFunc) {
 	select {
 	case <-s.exited:
 	case <-t.C:
-		s.c.p.cfg.Logger.Warn("selfheal proxy: a session's MCP server did not exit once its input was closed; it is killed", "grace", s.c.grace)
+		s.c.r.Logger.Warn("selfheal proxy: a session's MCP server did not exit once its input was closed; it is killed", "grace", s.c.grace)
 		if err := s.cmd.Process.Kill(); err != nil {
-			s.c.p.cfg.Logger.Debug("selfheal proxy: killing a session's MCP server", "error", err)
+			s.c.r.Logger.Debug("selfheal proxy: killing a session's MCP server", "error", err)
 		}
 		<-s.exited
 	}
 	t.Stop()
 	if !stopped {
-		s.c.p.cfg.Logger.Warn("selfheal proxy: a session's MCP server exited; the session is ended", "status", s.cmd.ProcessState.String())
+		s.c.r.Logger.Warn("selfheal proxy: a session's MCP server exited; the session is ended", "status", s.cmd.ProcessState.String())
 	}
 	// Serve's read of the output ends even when a process the server
 	// started holds it open.
@@ -778,7 +784,7 @@ func (s *cmdSession) leave() {
 		idle := s.idleGen == gen && !s.ended
 		s.mu.Unlock()
 		if idle {
-			s.c.p.cfg.Logger.Info("selfheal proxy: a session is ended: idle", "idle", s.c.idle)
+			s.c.r.Logger.Info("selfheal proxy: a session is ended: idle", "idle", s.c.idle)
 			s.stop("the session was idle")
 		}
 	})
@@ -912,8 +918,8 @@ func (s *cmdSession) listRequestLocked(cursor string) []byte {
 	}
 	s.listSeq++
 	s.listPages++
-	id := strconv.Quote(ownPrefix + s.listNonce + "/tools-list/" + strconv.Itoa(s.listSeq))
-	s.listKey, _ = idKey([]byte(id))
+	id := strconv.Quote(relay.OwnPrefix + s.listNonce + "/tools-list/" + strconv.Itoa(s.listSeq))
+	s.listKey, _ = relay.IDKey([]byte(id))
 	req := `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/list"`
 	if cursor != "" {
 		c, _ := json.Marshal(cursor) // a string always encodes
@@ -926,15 +932,15 @@ func (s *cmdSession) listRequestLocked(cursor string) []byte {
 // has learned its tools): it asks for the next page, or ends the listing.
 // A listing that fails ends too: calls pass unchecked until the client
 // lists the tools. s.mu is held.
-func (s *cmdSession) listed(m *message) {
+func (s *cmdSession) listed(m *relay.Message) {
 	s.listKey = ""
 	var next string
-	members(m.result, func(k, v []byte) {
+	relay.Members(m.Result, func(k, v []byte) {
 		if string(k) == "nextCursor" {
-			next = str(v)
+			next = relay.Str(v)
 		}
 	})
-	if next != "" && s.listPages < maxListPages {
+	if next != "" && s.listPages < relay.MaxListPages {
 		req := s.listRequestLocked(next)
 		// Not on the router's goroutine: Serve may be held writing to
 		// the router, and would never read this write.
@@ -942,28 +948,28 @@ func (s *cmdSession) listed(m *message) {
 		return
 	}
 	if next != "" {
-		s.c.p.cfg.Logger.Warn("selfheal proxy: the server's tools/list has too many pages; its tools are learned again when the client lists them", "pages", maxListPages)
+		s.c.r.Logger.Warn("selfheal proxy: the server's tools/list has too many pages; its tools are learned again when the client lists them", "pages", relay.MaxListPages)
 	}
 	close(s.listDone)
 }
 
 // initialized reads the server's response to the initialize request:
 // whether it declares tools, which the proxy then lists. s.mu is held.
-func (s *cmdSession) initialized(m *message) {
+func (s *cmdSession) initialized(m *relay.Message) {
 	var caps []byte
-	members(m.result, func(k, v []byte) {
+	relay.Members(m.Result, func(k, v []byte) {
 		if string(k) == "capabilities" {
 			caps = v
 		}
 	})
-	members(caps, func(k, v []byte) {
+	relay.Members(caps, func(k, v []byte) {
 		if string(k) == "tools" && string(v) != "null" {
 			s.tools = true
 		}
 	})
-	members(m.result, func(k, v []byte) {
+	relay.Members(m.Result, func(k, v []byte) {
 		if string(k) == "protocolVersion" {
-			s.version = str(v)
+			s.version = relay.Str(v)
 		}
 	})
 }
@@ -1038,7 +1044,7 @@ func (s *cmdSession) pump(w http.ResponseWriter, r *http.Request, st *cmdStream,
 		}
 	}
 	for _, ev := range replay {
-		if err := writeEvent(w, st.eventID(ev.seq), ev.line); err != nil {
+		if err := eventstream.WriteEvent(w, st.eventID(ev.seq), ev.line); err != nil {
 			s.detach(st, gen, nil)
 			return
 		}
@@ -1068,7 +1074,7 @@ func (s *cmdSession) pump(w http.ResponseWriter, r *http.Request, st *cmdStream,
 		}
 		s.mu.Unlock()
 		for i, ev := range evs {
-			if err := writeEvent(w, st.eventID(ev.seq), ev.line); err != nil {
+			if err := eventstream.WriteEvent(w, st.eventID(ev.seq), ev.line); err != nil {
 				s.detach(st, gen, evs[i:])
 				return
 			}
@@ -1112,7 +1118,7 @@ func primes(version string) bool {
 }
 
 // recordLocked numbers the messages taken to be written to a stream and
-// keeps them in its history (the latest Commands.replay); it returns them
+// keeps them in its history (the latest Server.replay); it returns them
 // as events.
 func (s *cmdSession) recordLocked(st *cmdStream, lines [][]byte) []cmdEvent {
 	if len(lines) == 0 {
@@ -1151,23 +1157,23 @@ func (s *cmdSession) detach(st *cmdStream, gen uint64, unwritten []cmdEvent) {
 	if s.get == st {
 		s.get = nil
 	}
-	own := func(m *message) bool {
+	own := func(m *relay.Message) bool {
 		if st.standalone {
 			return false
 		}
-		if m.isResponse() {
+		if m.Response {
 			return true
 		}
-		if m.method != methodProgress {
+		if m.Method != methodProgress {
 			return false
 		}
 		var token []byte
-		members(m.params, func(k, v []byte) {
+		relay.Members(m.Params, func(k, v []byte) {
 			if string(k) == "progressToken" {
 				token = v
 			}
 		})
-		key, ok := idKey(token)
+		key, ok := relay.IDKey(token)
 		return ok && s.progress[key] == st
 	}
 	var others [][]byte
@@ -1177,7 +1183,7 @@ func (s *cmdSession) detach(st *cmdStream, gen uint64, unwritten []cmdEvent) {
 			if ev.seq < first {
 				return false
 			}
-			if m, ok := decode(ev.line); ok && own(m) {
+			if m, ok := relay.Decode(ev.line); ok && own(m) {
 				return false
 			}
 			others = append(others, ev.line)
@@ -1186,7 +1192,7 @@ func (s *cmdSession) detach(st *cmdStream, gen uint64, unwritten []cmdEvent) {
 	}
 	queue := st.queue[:0]
 	for _, line := range st.queue {
-		if m, ok := decode(line); ok && own(m) {
+		if m, ok := relay.Decode(line); ok && own(m) {
 			queue = append(queue, line)
 		} else {
 			others = append(others, line)
@@ -1195,8 +1201,8 @@ func (s *cmdSession) detach(st *cmdStream, gen uint64, unwritten []cmdEvent) {
 	clear(st.queue[len(queue):])
 	st.queue = queue
 	for _, line := range others {
-		m, ok := decode(line)
-		if !ok || m.isResponse() || s.ended {
+		m, ok := relay.Decode(line)
+		if !ok || m.Response || s.ended {
 			continue
 		}
 		if t := s.targetLocked(m); t != nil {
@@ -1213,7 +1219,7 @@ func (s *cmdSession) detach(st *cmdStream, gen uint64, unwritten []cmdEvent) {
 }
 
 // keepLocked keeps a POST stream that has ended, or whose client has
-// gone, for a resume: the latest Commands.kept of them. An older one is
+// gone, for a resume: the latest Server.kept of them. An older one is
 // forgotten: a resume of it is refused, and the responses to its requests
 // not answered yet are dropped when they come.
 func (s *cmdSession) keepLocked(st *cmdStream) {
@@ -1309,7 +1315,7 @@ func (s *cmdSession) answerJSON(w http.ResponseWriter, r *http.Request, st *cmdS
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusOK)
 			if _, err := w.Write(body); err != nil {
-				s.c.p.cfg.Logger.Debug("selfheal proxy: a response could not be written: the client has gone", "error", err)
+				s.c.r.Logger.Debug("selfheal proxy: a response could not be written: the client has gone", "error", err)
 			}
 			return
 		}
@@ -1356,9 +1362,9 @@ func (s *cmdSession) unlistLocked(st *cmdStream) {
 // has returned.
 func (s *cmdSession) routeAll() {
 	defer close(s.routed)
-	lr := newLineReader(s.outR)
+	next := relay.Lines(s.outR)
 	for {
-		line, err := lr.next()
+		line, err := next()
 		if err != nil {
 			break
 		}
@@ -1367,23 +1373,23 @@ func (s *cmdSession) routeAll() {
 	s.outR.Close()
 }
 
-// route sends one of the server's messages to its stream (see the Commands
+// route sends one of the server's messages to its stream (see the Server
 // type). It waits while that stream holds cmdQueue messages its client has
 // not read yet, so that each stream gets its messages in order and memory
 // stays bounded.
 func (s *cmdSession) route(line []byte) {
 	line = bytes.Clone(line) // valid until the next read otherwise
-	m, ok := decode(line)
+	m, ok := relay.Decode(line)
 	if !ok {
 		if len(bytes.TrimSpace(line)) > 0 {
-			s.c.p.cfg.Logger.Debug("selfheal proxy: the MCP server wrote a line that is not a JSON-RPC message; it is dropped")
+			s.c.r.Logger.Debug("selfheal proxy: the MCP server wrote a line that is not a JSON-RPC message; it is dropped")
 		}
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if m.isResponse() {
-		switch key, _ := idKey(m.id); {
+	if m.Response {
+		switch key, _ := relay.IDKey(m.ID); {
 		case key == "":
 		case key == s.listKey: // the proxy's own, never the client's
 			s.listed(m)
@@ -1396,11 +1402,11 @@ func (s *cmdSession) route(line []byte) {
 	for !s.ended {
 		var st *cmdStream
 		var key string
-		if m.isResponse() {
-			key, _ = idKey(m.id)
+		if m.Response {
+			key, _ = relay.IDKey(m.ID)
 			st = s.waiters[key]
 			if st == nil {
-				s.c.p.cfg.Logger.Debug("selfheal proxy: a response is dropped: its client has gone")
+				s.c.r.Logger.Debug("selfheal proxy: a response is dropped: its client has gone")
 				return
 			}
 		} else {
@@ -1411,7 +1417,7 @@ func (s *cmdSession) route(line []byte) {
 			continue // the streams may have changed meanwhile
 		}
 		switch {
-		case m.isResponse():
+		case m.Response:
 			s.answerLocked(st, key, line)
 		case st == nil:
 			s.backlogLocked(line)
@@ -1427,18 +1433,18 @@ func (s *cmdSession) route(line []byte) {
 // server, or nil when none is open. A stream that is full and not pumping
 // yet is passed over: waiting for it could wait for ever, on a server
 // that does not read the rest of its POST's body until it has written.
-func (s *cmdSession) targetLocked(m *message) *cmdStream {
+func (s *cmdSession) targetLocked(m *relay.Message) *cmdStream {
 	fits := func(st *cmdStream) bool {
 		return st != nil && (st.pumping || len(st.queue) < s.c.queue)
 	}
-	if m.method == methodProgress {
+	if m.Method == methodProgress {
 		var token []byte
-		members(m.params, func(k, v []byte) {
+		relay.Members(m.Params, func(k, v []byte) {
 			if string(k) == "progressToken" {
 				token = v
 			}
 		})
-		if key, ok := idKey(token); ok && fits(s.progress[key]) {
+		if key, ok := relay.IDKey(token); ok && fits(s.progress[key]) {
 			return s.progress[key]
 		}
 	}
@@ -1481,7 +1487,7 @@ func (s *cmdSession) backlogLocked(line []byte) {
 	s.backlog = s.backlog[1:]
 	s.dropped++
 	if s.dropped == 1 {
-		s.c.p.cfg.Logger.Warn("selfheal proxy: a session's MCP server sends messages while no stream is open to carry them; the oldest are dropped", "kept", s.c.backlog)
+		s.c.r.Logger.Warn("selfheal proxy: a session's MCP server sends messages while no stream is open to carry them; the oldest are dropped", "kept", s.c.backlog)
 	}
 }
 
@@ -1511,20 +1517,20 @@ type badBody struct {
 // upstream mode, never a parse error of the transport.
 func parsePosted(body []byte, maxBatch int) ([]posted, bool, *badBody) {
 	body = bytes.Trim(body, " \t\r\n")
-	if !validJSON(body) {
+	if !relay.ValidJSON(body) {
 		return nil, false, &badBody{-32700, "Parse error: Invalid JSON"}
 	}
 	var elems [][]byte
 	batch := body[0] == '['
 	if batch {
-		for i := skipSpace(body, 1); body[i] != ']'; {
-			end := skipValue(body, i) // valid JSON: the element ends
+		for i := relay.SkipSpace(body, 1); body[i] != ']'; {
+			end := relay.SkipValue(body, i) // valid JSON: the element ends
 			elems = append(elems, body[i:end])
 			if len(elems) > maxBatch {
 				return nil, false, &badBody{-32600, fmt.Sprintf("Invalid Request: Batch must not exceed %d messages", maxBatch)}
 			}
-			if i = skipSpace(body, end); body[i] == ',' {
-				i = skipSpace(body, i+1)
+			if i = relay.SkipSpace(body, end); body[i] == ',' {
+				i = relay.SkipSpace(body, i+1)
 			}
 		}
 		if len(elems) == 0 {
@@ -1541,23 +1547,23 @@ func parsePosted(body []byte, maxBatch int) ([]posted, bool, *badBody) {
 			line = compactJSON(line)
 		}
 		line = append(line[:len(line):len(line)], '\n')
-		m, ok := decode(line)
+		m, ok := relay.Decode(line)
 		if !ok {
 			return nil, false, &badBody{-32700, "Parse error: Invalid JSON-RPC message"}
 		}
-		p := posted{line: line, method: m.method}
+		p := posted{line: line, method: m.Method}
 		switch {
-		case m.hasMethod && m.id != nil:
-			key, ok := idKey(m.id)
+		case m.HasMethod && m.ID != nil:
+			key, ok := relay.IDKey(m.ID)
 			if !ok {
 				return nil, false, &badBody{-32600, "Invalid Request: a request's id must be a string or a number"}
 			}
-			p.id, p.key, p.token = m.id, key, progressToken(m.params)
-			if bad := badParams(m.params); bad != nil {
-				p.answer = append(errorResponse(m.id, bad.code, bad.msg), '\n')
+			p.id, p.key, p.token = m.ID, key, progressToken(m.Params)
+			if bad := badParams(m.Params); bad != nil {
+				p.answer = append(relay.ErrorResponse(m.ID, bad.code, bad.msg), '\n')
 			}
-		case m.hasMethod: // a notification
-		case m.isResponse(): // to a request of the server
+		case m.HasMethod: // a notification
+		case m.Response: // to a request of the server
 		default:
 			return nil, false, &badBody{-32700, "Parse error: Invalid JSON-RPC message"}
 		}
@@ -1595,7 +1601,7 @@ func compactJSON(data []byte) []byte {
 		case ' ', '\t', '\r', '\n':
 			i++
 		case '"':
-			end := skipString(data, i)
+			end := relay.SkipString(data, i)
 			out = append(out, data[i:end]...)
 			i = end
 		default:
@@ -1610,24 +1616,24 @@ func compactJSON(data []byte) []byte {
 // request's params._meta, or "".
 func progressToken(params []byte) string {
 	var meta, token []byte
-	members(params, func(k, v []byte) {
+	relay.Members(params, func(k, v []byte) {
 		if string(k) == "_meta" {
 			meta = v
 		}
 	})
-	members(meta, func(k, v []byte) {
+	relay.Members(meta, func(k, v []byte) {
 		if string(k) == "progressToken" {
 			token = v
 		}
 	})
-	key, _ := idKey(token)
+	key, _ := relay.IDKey(token)
 	return key
 }
 
 // errorLine is the JSON-RPC error response, one line, to the request of id
 // that the session's server will not answer.
 func errorLine(id []byte, why string) []byte {
-	return append(errorResponse(id, -32000, "Session ended: "+why), '\n')
+	return append(relay.ErrorResponse(id, -32000, "Session ended: "+why), '\n')
 }
 
 // cmdError answers a request that reaches no server with status and a
@@ -1635,7 +1641,7 @@ func errorLine(id []byte, why string) []byte {
 func cmdError(w http.ResponseWriter, status, code int, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	_, _ = w.Write(errorResponse(nil, code, msg))
+	_, _ = w.Write(relay.ErrorResponse(nil, code, msg))
 }
 
 // cmdAccepts reports whether r's Accept header names the media type want

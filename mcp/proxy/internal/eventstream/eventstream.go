@@ -1,47 +1,49 @@
-package proxy
+package eventstream
 
 import (
 	"bytes"
 	"io"
 )
 
-// event is one server-sent event of a Streamable HTTP response or GET
+// Event is one server-sent event of a Streamable HTTP response or GET
 // stream: its data (the lines of its data fields, joined by "\n"), its
 // type and its id. The MCP messages are the data of events whose type is
 // "" or "message".
-type event struct {
-	typ, id string
-	data    []byte
+type Event struct {
+	Type, ID string
+	Data     []byte
 }
 
-// isMessage reports whether ev carries a JSON-RPC message.
-func (ev *event) isMessage() bool {
-	return ev.typ == "" || ev.typ == "message"
+// IsMessage reports whether ev carries a JSON-RPC message.
+func (ev *Event) IsMessage() bool {
+	return ev.Type == "" || ev.Type == "message"
 }
 
-// sseScanner reads a stream of server-sent events as its bytes pass by:
+// Scanner reads a stream of server-sent events as its bytes pass by:
 // Write is fed the bytes in any chunks, and each complete event is given to
 // the function, in order. It keeps only the event being read, so its
 // memory is bounded by the largest event. It follows the WHATWG
 // event-stream rules: lines end with "\n", "\r\n" or "\r"; a line starting
 // with ":" is a comment; "field: value" loses one space after the colon;
 // an event ends with an empty line, and one without data is not dispatched.
-type sseScanner struct {
-	on func(*event)
+type Scanner struct {
+	on func(*Event)
 
 	line    []byte // the line being read, without its end
 	afterCR bool   // the last byte was "\r": a "\n" next ends nothing
-	ev      event
+	ev      Event
 	data    bytes.Buffer
 	hasData bool
 }
 
-func newSSEScanner(on func(*event)) *sseScanner {
-	return &sseScanner{on: on}
+// NewScanner returns a Scanner that gives each event to on; the event is
+// valid until on returns.
+func NewScanner(on func(*Event)) *Scanner {
+	return &Scanner{on: on}
 }
 
 // Write scans p; it never fails.
-func (s *sseScanner) Write(p []byte) (int, error) {
+func (s *Scanner) Write(p []byte) (int, error) {
 	n := len(p)
 	for len(p) > 0 {
 		if s.afterCR && p[0] == '\n' {
@@ -65,7 +67,7 @@ func (s *sseScanner) Write(p []byte) (int, error) {
 }
 
 // field handles one complete line.
-func (s *sseScanner) field(line []byte) {
+func (s *Scanner) field(line []byte) {
 	if len(line) == 0 {
 		s.dispatch()
 		return
@@ -83,42 +85,42 @@ func (s *sseScanner) field(line []byte) {
 		s.data.Write(value)
 		s.hasData = true
 	case "event":
-		s.ev.typ = string(value)
+		s.ev.Type = string(value)
 	case "id":
 		if bytes.IndexByte(value, 0) < 0 {
-			s.ev.id = string(value)
+			s.ev.ID = string(value)
 		}
 	}
 }
 
-// between reports whether the bytes written so far end between two events
+// Between reports whether the bytes written so far end between two events
 // (after an empty line, or at the start): nothing of an event is pending.
-func (s *sseScanner) between() bool {
-	return !s.pending()
+func (s *Scanner) Between() bool {
+	return !s.Pending()
 }
 
-// pending reports whether an event has been begun and not ended.
-func (s *sseScanner) pending() bool {
-	return len(s.line) > 0 || s.hasData || s.ev.typ != ""
+// Pending reports whether an event has been begun and not ended.
+func (s *Scanner) Pending() bool {
+	return len(s.line) > 0 || s.hasData || s.ev.Type != ""
 }
 
-func (s *sseScanner) dispatch() {
+func (s *Scanner) dispatch() {
 	if s.hasData {
 		ev := s.ev
-		ev.data = s.data.Bytes()
+		ev.Data = s.data.Bytes()
 		s.on(&ev)
 	}
-	s.ev.typ = ""
+	s.ev.Type = ""
 	s.data.Reset()
 	s.hasData = false
 	// The id is kept: in the event-stream rules it is the stream's last
 	// event id until another one is set.
 }
 
-// writeEvent writes one event carrying a JSON-RPC message (a line as the
+// WriteEvent writes one event carrying a JSON-RPC message (a line as the
 // stdio framing has it, or a body) to w: an id if id is not "", and the
 // message as data, one data field per line of it.
-func writeEvent(w io.Writer, id string, msg []byte) error {
+func WriteEvent(w io.Writer, id string, msg []byte) error {
 	var b bytes.Buffer
 	b.Grow(len(msg) + len(id) + 32)
 	b.WriteString("event: message\n")

@@ -1,6 +1,6 @@
 //go:build unix
 
-package proxy
+package sessions
 
 import (
 	"bufio"
@@ -28,6 +28,10 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/selfheal/selfheal/mcp/proxy"
+	"github.com/selfheal/selfheal/mcp/proxy/internal/eventstream"
+	"github.com/selfheal/selfheal/mcp/proxy/internal/relay"
 )
 
 // hang bounds every wait of these tests: a deadline that only a hang
@@ -41,10 +45,10 @@ const hang = 20 * time.Second
 const fakeEnv = "SELFHEAL_FAKE_MCP"
 
 // TestCommandsFakeServer is not a test: it is the fake server, when the
-// Commands tests start the test binary as their child.
+// Server tests start the test binary as their child.
 func TestCommandsFakeServer(t *testing.T) {
 	if os.Getenv(fakeEnv) != "1" {
-		t.Skip("the fake MCP server of the Commands tests, run as their child")
+		t.Skip("the fake MCP server of the Server tests, run as their child")
 	}
 	fakeServer(os.Stdin, os.Stdout)
 	os.Exit(0)
@@ -136,9 +140,18 @@ func fakeServer(in io.Reader, out io.Writer) {
 			// Nested past encoding/json's 10,000 levels: read with the
 			// proxy's own scanner, a call is answered with how deep its
 			// arguments go, so that a test sees what reached the server.
-			if d, ok := decode(sc.Bytes()); ok && d.id != nil && d.method == "tools/call" {
-				c, _ := readCall(d)
-				text(json.RawMessage(bytes.Clone(d.id)), fmt.Sprintf("%s: arguments nested %d deep", c.name, nesting(c.args)))
+			if d, ok := relay.Decode(sc.Bytes()); ok && d.ID != nil && d.Method == "tools/call" {
+				var name string
+				var args []byte
+				relay.Members(d.Params, func(k, v []byte) {
+					switch string(k) {
+					case "name":
+						name = relay.Str(v)
+					case "arguments":
+						args = v
+					}
+				})
+				text(json.RawMessage(bytes.Clone(d.ID)), fmt.Sprintf("%s: arguments nested %d deep", name, nesting(args)))
 			}
 			continue
 		}
@@ -258,16 +271,16 @@ func fakeServer(in io.Reader, out io.Writer) {
 	}
 }
 
-// commands serves a Commands of start on an httptest server; tune may
-// lower its bounds before it serves. The server and the Commands are
+// commands serves a Server of start on an httptest server; tune may
+// lower its bounds before it serves. The httptest server and the Server are
 // closed at the end of the test.
-func commands(t *testing.T, start func() *exec.Cmd, tune func(*Commands), opts ...Option) (*Commands, string) {
+func commands(t *testing.T, start func() *exec.Cmd, tune func(*Server), opts ...proxy.Option) (*Server, string) {
 	t.Helper()
-	p, err := New(append([]Option{WithLogger(slog.New(slog.DiscardHandler))}, opts...)...)
+	p, err := proxy.New(append([]proxy.Option{proxy.WithLogger(slog.New(slog.DiscardHandler))}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := p.Commands(start)
+	c := New(p, start)
 	if tune != nil {
 		tune(c)
 	}
@@ -280,7 +293,7 @@ func commands(t *testing.T, start func() *exec.Cmd, tune func(*Commands), opts .
 }
 
 // lookup returns the session of id, or nil.
-func (c *Commands) lookup(id string) *cmdSession {
+func (c *Server) lookup(id string) *cmdSession {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.sessions[id]
@@ -345,7 +358,7 @@ func buildExample(t *testing.T) string {
 	return bin
 }
 
-// The example server (go-sdk, stdio only) behind Commands, driven by the
+// The example server (go-sdk, stdio only) behind a Server, driven by the
 // go-sdk client over Streamable HTTP.
 func TestCommandsExampleServer(t *testing.T) {
 	bin := buildExample(t)
@@ -549,9 +562,9 @@ func events(resp *http.Response) <-chan string {
 	ch := make(chan string, 100)
 	go func() {
 		defer close(ch)
-		sc := newSSEScanner(func(ev *event) {
-			if ev.isMessage() && len(ev.data) > 0 {
-				ch <- string(ev.data)
+		sc := eventstream.NewScanner(func(ev *eventstream.Event) {
+			if ev.IsMessage() && len(ev.Data) > 0 {
+				ch <- string(ev.Data)
 			}
 		})
 		io.Copy(sc, resp.Body)
@@ -788,7 +801,7 @@ func TestCommandsJSONAndBatch(t *testing.T) {
 	}
 
 	// With WithStrict, the proxy answers it, through the same routing.
-	_, url = commands(t, fakeCmd, nil, WithStrict(true))
+	_, url = commands(t, fakeCmd, nil, proxy.WithStrict(true))
 	sid = initialize(t, url)
 	do(t, url, "POST", sid, jsonOnly, `{"jsonrpc":"2.0","id":"l","method":"tools/list"}`).Body.Close()
 	b = rpcErrorOf(t, do(t, url, "POST", sid, jsonOnly, call("9", "echo")))
@@ -799,7 +812,7 @@ func TestCommandsJSONAndBatch(t *testing.T) {
 
 // What the transport refuses, and how.
 func TestCommandsRefusals(t *testing.T) {
-	c, url := commands(t, fakeCmd, func(c *Commands) { c.maxBody = 1 << 10; c.maxBatch = 3 })
+	c, url := commands(t, fakeCmd, func(c *Server) { c.maxBody = 1 << 10; c.maxBatch = 3 })
 	sid := initialize(t, url)
 	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
 	for _, tc := range []struct {
@@ -907,7 +920,7 @@ func TestCommandsServerCrash(t *testing.T) {
 // DELETE with a request pending: the request gets its error, the process
 // exits (or is killed when it does not).
 func TestCommandsDelete(t *testing.T) {
-	c, url := commands(t, fakeCmd, func(c *Commands) { c.grace = 100 * time.Millisecond })
+	c, url := commands(t, fakeCmd, func(c *Server) { c.grace = 100 * time.Millisecond })
 	for _, stubborn := range []bool{false, true} {
 		t.Run(fmt.Sprint("stubborn ", stubborn), func(t *testing.T) {
 			sid := initialize(t, url)
@@ -988,7 +1001,7 @@ func sse(resp *http.Response) <-chan string {
 	ch := make(chan string, 100)
 	go func() {
 		defer close(ch)
-		sc := newSSEScanner(func(ev *event) { ch <- "id " + ev.id + ": " + string(ev.data) })
+		sc := eventstream.NewScanner(func(ev *eventstream.Event) { ch <- "id " + ev.ID + ": " + string(ev.Data) })
 		io.Copy(sc, resp.Body)
 	}()
 	return ch
@@ -1118,7 +1131,7 @@ func TestCommandsResume(t *testing.T) {
 	})
 
 	t.Run("bounds", func(t *testing.T) {
-		c, url := commands(t, fakeCmd, func(c *Commands) { c.replay, c.kept = 2, 1 })
+		c, url := commands(t, fakeCmd, func(c *Server) { c.replay, c.kept = 2, 1 })
 		sid := initialize(t, url)
 		s := c.lookup(sid)
 		progress := func(i int) string {
@@ -1251,7 +1264,7 @@ func (b *cutBody) Close() error { return b.r.Close() }
 
 // A session with nothing under way ends after the idle time.
 func TestCommandsIdle(t *testing.T) {
-	c, url := commands(t, fakeCmd, func(c *Commands) { c.idle = 50 * time.Millisecond })
+	c, url := commands(t, fakeCmd, func(c *Server) { c.idle = 50 * time.Millisecond })
 	sid := initialize(t, url)
 	s := c.lookup(sid)
 	reaped(t, s)
@@ -1264,7 +1277,7 @@ func TestCommandsIdle(t *testing.T) {
 func TestCommandsClose(t *testing.T) {
 	var calls []string
 	var mu sync.Mutex
-	c, url := commands(t, fakeCmd, nil, WithLimitBy(func(r *http.Request) string {
+	c, url := commands(t, fakeCmd, nil, proxy.WithLimitBy(func(r *http.Request) string {
 		mu.Lock()
 		defer mu.Unlock()
 		calls = append(calls, r.Header.Get(headerSessionID))
@@ -1275,7 +1288,7 @@ func TestCommandsClose(t *testing.T) {
 	for range 3 {
 		sid := initialize(t, url)
 		s := c.lookup(sid)
-		if s.limitBy != hashLimitBy("k") {
+		if s.limitBy != "8254c329a92850f6d539dd376f4816ee2764517da5e0235514af433164480d7a" { // the hex SHA-256 of "k"
 			t.Fatalf("limitBy %q", s.limitBy)
 		}
 		all = append(all, s)
@@ -1360,17 +1373,17 @@ func TestCommandsNoDeadlock(t *testing.T) {
 	}
 }
 
-// Once closed, a Commands leaves no goroutine behind: neither the
+// Once closed, a Server leaves no goroutine behind: neither the
 // sessions' relays nor their streams.
 func TestCommandsNoLeak(t *testing.T) {
 	http.DefaultClient.CloseIdleConnections()
 	before := runtime.NumGoroutine()
 	func() {
-		p, err := New(WithLogger(slog.New(slog.DiscardHandler)))
+		p, err := proxy.New(proxy.WithLogger(slog.New(slog.DiscardHandler)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := p.Commands(fakeCmd)
+		c := New(p, fakeCmd)
 		srv := httptest.NewServer(c)
 		defer srv.Close()
 		// One session ended by DELETE, one by its process, one left open
@@ -1407,7 +1420,7 @@ func nesting(raw []byte) int {
 	for i := 0; i < len(raw); i++ {
 		switch raw[i] {
 		case '"':
-			end := skipString(raw, i)
+			end := relay.SkipString(raw, i)
 			if end < 0 {
 				return most
 			}
@@ -1467,7 +1480,7 @@ func TestCommandsDepth(t *testing.T) {
 	})
 
 	t.Run("strict", func(t *testing.T) {
-		_, url := commands(t, fakeCmd, nil, WithStrict(true))
+		_, url := commands(t, fakeCmd, nil, proxy.WithStrict(true))
 		sid := listed(t, url)
 		b := rpcErrorOf(t, do(t, url, "POST", sid, jsonOnly, echo("6", deep(70))))
 		var res struct {
@@ -1490,15 +1503,15 @@ func TestValidJSON(t *testing.T) {
 		`01`, `-`, `-01`, `1.`, `.5`, `1e`, `1e+`, `1E-7`, `+1`, `0x10`, `tru`, `truex`, `nul`, `NaN`, `1 2`,
 		`{"a":{"b":[{"c":[[]]}]}}`, `[[[]]`, `[[]]]`, `{"a":[}]`, "\t[1,\r\n2]\n",
 	} {
-		if got, want := validJSON([]byte(tc)), json.Valid([]byte(tc)); got != want {
+		if got, want := relay.ValidJSON([]byte(tc)), json.Valid([]byte(tc)); got != want {
 			t.Errorf("validJSON(%q) = %v, json.Valid says %v", tc, got, want)
 		}
 	}
 	deep := []byte(strings.Repeat(`{"a":[`, 20000) + "1" + strings.Repeat("]}", 20000))
-	if !validJSON(deep) || json.Valid(deep) {
-		t.Errorf("40,000 deep: validJSON %v (want true), json.Valid %v (its limit)", validJSON(deep), json.Valid(deep))
+	if !relay.ValidJSON(deep) || json.Valid(deep) {
+		t.Errorf("40,000 deep: validJSON %v (want true), json.Valid %v (its limit)", relay.ValidJSON(deep), json.Valid(deep))
 	}
-	if validJSON(deep[:len(deep)-1]) {
+	if relay.ValidJSON(deep[:len(deep)-1]) {
 		t.Error("40,000 deep, one brace short: valid")
 	}
 	if got := string(compactJSON([]byte(" {\n \"a b\" : [ 1 ,\r\n\t2 ] }\n"))); got != `{"a b":[1,2]}` {
@@ -1516,7 +1529,7 @@ func FuzzValidJSON(f *testing.F) {
 		if nesting(data) >= 10000 {
 			return
 		}
-		valid := validJSON(data)
+		valid := relay.ValidJSON(data)
 		if valid != json.Valid(data) {
 			t.Fatalf("validJSON(%q) = %v, json.Valid says %v", data, valid, !valid)
 		}
@@ -1696,7 +1709,7 @@ func TestCommandsListsAtInitialize(t *testing.T) {
 	})
 
 	t.Run("a listing that does not end holds no call", func(t *testing.T) {
-		_, url := commands(t, fakeCmdWith("holdlist"), func(c *Commands) { c.listWait = time.Millisecond })
+		_, url := commands(t, fakeCmdWith("holdlist"), func(c *Server) { c.listWait = time.Millisecond })
 		sid := initialize(t, url)
 		// Unchecked: the server decides (the fake echoes a text it has not got).
 		if b := rpcErrorOf(t, do(t, url, "POST", sid, jsonOnly, texts)); string(b.Result) != unchecked {

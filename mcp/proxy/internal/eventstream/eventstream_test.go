@@ -1,4 +1,4 @@
-package proxy
+package eventstream
 
 import (
 	"bytes"
@@ -11,8 +11,8 @@ import (
 // stream at once for n == 0) and returns the events it gave, one per line.
 func scan(stream string, n int) string {
 	var got []string
-	sc := newSSEScanner(func(ev *event) {
-		got = append(got, fmt.Sprintf("%q %q %q", ev.typ, ev.id, ev.data))
+	sc := NewScanner(func(ev *Event) {
+		got = append(got, fmt.Sprintf("%q %q %q", ev.Type, ev.ID, ev.Data))
 	})
 	b := []byte(stream)
 	if n == 0 {
@@ -63,14 +63,14 @@ func TestWriteEvent(t *testing.T) {
 		{"", "a\r\nb\rc\nd", "event: message\ndata: a\ndata: b\ndata: c\ndata: d\n\n"},
 	} {
 		var b bytes.Buffer
-		if err := writeEvent(&b, tc.id, []byte(tc.msg)); err != nil {
+		if err := WriteEvent(&b, tc.id, []byte(tc.msg)); err != nil {
 			t.Fatal(err)
 		}
 		if b.String() != tc.want {
-			t.Errorf("writeEvent(%q, %q) = %q, want %q", tc.id, tc.msg, b.String(), tc.want)
+			t.Errorf("WriteEvent(%q, %q) = %q, want %q", tc.id, tc.msg, b.String(), tc.want)
 		}
 		var data string
-		newSSEScanner(func(ev *event) { data = string(ev.data) }).Write(b.Bytes())
+		NewScanner(func(ev *Event) { data = string(ev.Data) }).Write(b.Bytes())
 		if want := strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(strings.TrimRight(tc.msg, "\r\n")); data != want {
 			t.Errorf("read back %q, want %q", data, want)
 		}
