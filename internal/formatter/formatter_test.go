@@ -92,7 +92,7 @@ func TestLines(t *testing.T) {
 		{f, issues.Issue{Code: issues.UnrecognizedKeys, Keys: []string{"nmae"}, Allowed: []string{"name", "email"}},
 			"Unknown key; did you mean 'name'? You sent: 'nmae'. Expected one of 'name', 'email'."},
 		{f, issues.Issue{Code: issues.InvalidValue, Input: "Blue", Values: []any{"red", "blue"}},
-			"Did you mean 'blue'? You sent: 'Blue'. Expected one of 'red', 'blue'."},
+			"You sent: 'Blue'. Expected one of 'red', 'blue'."},
 		{f, issues.Issue{Code: issues.InvalidFormat, Input: strings.Repeat("é", 5000), Format: "email"},
 			"Invalid email format. You sent: '" + strings.Repeat("é", 60) + "…' (5000 characters). Expected a valid email address, e.g. 'user@example.com'."},
 		{f, issues.Issue{Code: issues.InvalidFormat, Input: "a\nb", Format: "uuid"},

@@ -224,7 +224,14 @@ func missingValues(_ *state, is *issues.Issue) bool {
 }
 func noValues(_ *state, is *issues.Issue) bool { return len(is.Values) == 0 }
 func oneValue(_ *state, is *issues.Issue) bool { return len(is.Values) == 1 }
+
+// valueSuggested: a list of up to fewListed values is written whole, so
+// the suggestion would only say again one of the values it shows; a longer
+// list is cut to the nearest few, and the suggestion leads.
 func valueSuggested(s *state, is *issues.Issue) bool {
+	if len(is.Values) <= fewListed {
+		return false
+	}
 	_, ok := s.valueSuggestion(is)
 	return ok
 }
