@@ -160,7 +160,7 @@ var wantSchema = [2]string{`<validation_error action="own">
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`, `<validation_error action="own">
   <field name="(root)">Unknown key. You sent: 'xx'. Expected one of 'email', 'id', 'name', 'role', 'tags'.</field>
-  <field name="id">None of 2 alternatives match; the closest: Invalid UUID format. You sent: 'z'. Expected a UUID (8-4-4-4-12 hex digits).</field>
+  <field name="id">None of 2 alternatives match; the closest: You sent: 'z'. Expected a UUID (8-4-4-4-12 hex digits).</field>
   <field name="name">You sent: 'ab' (2 characters). Expected at least 3 characters.</field>
   <field name="role">You sent: 'y'. Expected one of 'admin', {"k":[1]}.</field>
   <field name="tags">Invalid key: You sent: 'toolong' (7 characters). Expected at most 3 characters.</field>

@@ -96,7 +96,7 @@ func TestLines(t *testing.T) {
 		{f, issues.Issue{Code: issues.InvalidFormat, Input: strings.Repeat("é", 5000), Format: "email"},
 			"Invalid email format. You sent: '" + strings.Repeat("é", 60) + "…' (5000 characters). Expected a valid email address, e.g. 'user@example.com'."},
 		{f, issues.Issue{Code: issues.InvalidFormat, Input: "a\nb", Format: "uuid"},
-			`Invalid UUID format. You sent: 'a\nb'. Expected a UUID (8-4-4-4-12 hex digits).`},
+			`You sent: 'a\nb'. Expected a UUID (8-4-4-4-12 hex digits).`},
 		{f, issues.Issue{Code: issues.Custom, Input: 3, Message: "Must be even.\n"},
 			"Must be even. You sent: 3."},
 		{f, issues.Issue{Code: issues.Custom, Path: P{"user", "Password"}, Input: "hunter2", Message: "Too weak"},

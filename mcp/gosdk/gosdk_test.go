@@ -167,7 +167,7 @@ func TestArgumentsAsAWhole(t *testing.T) {
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`},
 		{"malformed", h, json.RawMessage(`{"query": "go",}`), `<validation_error action="search">
-  <field name="(root)">Invalid JSON format. You sent: '{"query": "go",}'. Expected well-formed JSON, e.g. '{"a":1}'.</field>
+  <field name="(root)">You sent: '{"query": "go",}'. Expected well-formed JSON, e.g. '{"a":1}'.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`},
 		{"a number", h, json.RawMessage(`42`), `<validation_error action="search">
