@@ -153,7 +153,7 @@ var wantRawV5 = [2]string{`<validation_error action="own">
 // wantSchema are the answers to ownArgs through either adapter's Schema.
 var wantSchema = [2]string{`<validation_error action="own">
   <field name="id">None of 2 alternatives match; the closest: You sent: 0. Expected a string.</field>
-  <field name="name">Missing; did you mean 'name'? You sent: the unknown key 'nmae'. Expected a string.</field>
+  <field name="name">Missing. You sent: the unknown key 'nmae'. Expected a string.</field>
   <field name="name">Required when 'email' is sent. You sent: nothing. Expected a string.</field>
   <field name="role">You sent: 'x'. Expected one of 'admin', {"k":[1]}.</field>
   <field name="tags">Invalid key: You sent: 'long-key' (8 characters). Expected at most 3 characters.</field>

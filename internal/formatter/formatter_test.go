@@ -422,7 +422,7 @@ func TestMergedMisspeltKey(t *testing.T) {
   <field name="(root)">Unknown key. You sent: 'zzz'. Expected one of 'address', 'age', 'email', 'name', 'role', 'tags'.</field>
   <field name="address">Unknown key. You sent: 'zip'. Expected one of 'city', 'postcode'.</field>
   <field name="address.city">You sent: nothing. Expected a value.</field>
-  <field name="email">Missing; did you mean 'email'? You sent: the unknown key 'emial'. Expected a string.</field>
+  <field name="email">Missing. You sent: the unknown key 'emial'. Expected a string.</field>
   <field name="name">You sent: nothing. Expected a string.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`},
@@ -430,7 +430,7 @@ func TestMergedMisspeltKey(t *testing.T) {
   <field name="(root)">不明なキーです。送信値: 'zzz'。期待: 'address', 'age', 'email', 'name', 'role', 'tags' のいずれか。</field>
   <field name="address">不明なキーです。送信値: 'zip'。期待: 'city', 'postcode' のいずれか。</field>
   <field name="address.city">送信値: なし。期待: 値。</field>
-  <field name="email">必須です。'email' の間違いではありませんか。送信値: 不明なキー 'emial'。期待: 文字列。</field>
+  <field name="email">必須です。送信値: 不明なキー 'emial'。期待: 文字列。</field>
   <field name="name">送信値: なし。期待: 文字列。</field>
   <recovery>上のフィールドを修正して、もう一度ツールを呼び出してください。エラーの説明はしないでください。</recovery>
 </validation_error>`},
