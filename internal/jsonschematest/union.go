@@ -33,17 +33,17 @@ var UnionTable = []TypoCase{
 		Want: []string{"kind\tYou sent: 7. Expected one of 'daily', 'weekly'."}},
 	// The discriminator chose weekly: its own issue, as any union's.
 	{Name: "matching branch", Schema: ScheduleSchema, Instance: `{"kind":"weekly","day":"mon"}`,
-		Want: []string{"day\tNone of 2 alternatives match; the closest: You sent: 'mon'. Expected an integer."},
-		Ja:   []string{"day\t2個の候補のどれにも一致しません。最も近い候補: 送信値: 'mon'。期待: 整数。"}},
+		Want: []string{"day\tClosest of 2 alternatives: You sent: 'mon'. Expected an integer."},
+		Ja:   []string{"day\t最も近い候補（2個中）: 送信値: 'mon'。期待: 整数。"}},
 	{Name: "not an object", Schema: ScheduleSchema, Instance: `"daily"`,
-		Want: []string{"(root)\tNone of 2 alternatives match; the closest: You sent: 'daily'. Expected an object."}},
+		Want: []string{"(root)\tClosest of 2 alternatives: You sent: 'daily'. Expected an object."}},
 	// Numbers compare as numbers: 1.0 is 1, which chose the first.
 	{Name: "numbers", Schema: `{"anyOf":[{"properties":{"v":{"const":1},"a":{}},"required":["v","a"]},{"properties":{"v":{"const":2.5},"b":{}},"required":["v","b"]}]}`,
 		Instance: `{"v":3}`,
 		Want:     []string{"v\tYou sent: 3. Expected one of 1, 2.5."}},
 	{Name: "numbers, matching", Schema: `{"anyOf":[{"properties":{"v":{"const":1},"a":{}},"required":["v","a"]},{"properties":{"v":{"const":2.5},"b":{}},"required":["v","b"]}]}`,
 		Instance: `{"v":1.0}`,
-		Want:     []string{"a\tNone of 2 alternatives match; the closest: You sent: nothing. Expected a value."}},
+		Want:     []string{"a\tClosest of 2 alternatives: You sent: nothing. Expected a value."}},
 	{Name: "booleans, enums of one", Schema: `{"oneOf":[{"properties":{"ok":{"enum":[true]},"data":{}},"required":["ok","data"]},{"properties":{"ok":{"enum":[false]},"error":{"type":"string"}},"required":["ok","error"]}]}`,
 		Instance: `{"ok":"yes"}`,
 		Want:     []string{"ok\tYou sent: 'yes'. Expected one of true, false."}},
@@ -62,11 +62,11 @@ var UnionTable = []TypoCase{
 	// another problem.
 	{Name: "optional discriminator, missing", Schema: `{"anyOf":[{"properties":{"kind":{"const":"a"},"x":{"type":"string"}},"required":["x"]},{"properties":{"kind":{"const":"b"}},"required":["kind"]}]}`,
 		Instance: `{"x":1}`,
-		Want:     []string{"x\tNone of 2 alternatives match; the closest: You sent: 1. Expected a string."}},
+		Want:     []string{"x\tClosest of 2 alternatives: You sent: 1. Expected a string."}},
 	// Two alternatives with one value: not a discriminator.
 	{Name: "values repeated", Schema: `{"anyOf":[{"properties":{"kind":{"const":"a"},"x":{"type":"string"}},"required":["kind","x"]},{"properties":{"kind":{"const":"a"},"y":{"type":"string"}},"required":["kind","y"]}]}`,
 		Instance: `{"kind":"b","x":"1"}`,
-		Want:     []string{"kind\tNone of 2 alternatives match; the closest: You sent: 'b'. Expected exactly 'a'."}},
+		Want:     []string{"kind\tClosest of 2 alternatives: You sent: 'b'. Expected exactly 'a'."}},
 	{Name: "through $ref", Schema: `{"oneOf":[{"$ref":"#/$defs/daily"},{"$ref":"#/$defs/weekly"}],"$defs":{
 			"daily":{"type":"object","properties":{"kind":{"$ref":"#/$defs/dailyKind"}},"required":["kind"]},
 			"dailyKind":{"const":"daily"},
@@ -86,7 +86,7 @@ var UnionTable = []TypoCase{
 			{"type":"object","properties":{"kind":{"const":"once"},"at":{"type":"string"}},"required":["kind","at"]},
 			{"type":"object","properties":{"kind":{"const":"repeat"},"every":` + ScheduleSchema + `},"required":["kind","every"]}]}`,
 		Instance: `{"kind":"repeat","every":{"kind":"hourly"}}`,
-		Want:     []string{"every.kind\tNone of 2 alternatives match; the closest: You sent: 'hourly'. Expected one of 'daily', 'weekly'."}},
+		Want:     []string{"every.kind\tClosest of 2 alternatives: You sent: 'hourly'. Expected one of 'daily', 'weekly'."}},
 }
 
 // RunUnions checks every case of UnionTable, with near misses off.
