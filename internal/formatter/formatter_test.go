@@ -72,7 +72,7 @@ func TestLines(t *testing.T) {
 		{f, issues.Issue{Code: issues.TooSmall, Input: "ab", Origin: "string", Minimum: "3", Inclusive: true},
 			"You sent: 'ab' (2 characters). Expected at least 3 characters."},
 		{f, issues.Issue{Code: issues.TooSmall, Input: "", Origin: "string", Minimum: "1", Inclusive: true},
-			"You sent: '' (0 characters). Expected at least 1 character."},
+			"You sent: ''. Expected at least 1 character."},
 		{f, issues.Issue{Code: issues.TooSmall, Input: 17, Origin: "number", Minimum: "18", Inclusive: true},
 			"You sent: 17. Expected at least 18."},
 		{f, issues.Issue{Code: issues.TooBig, Input: 1.5, Origin: "number", Maximum: "1"},

@@ -119,7 +119,7 @@ func TestValidAndInvalid(t *testing.T) {
 	}
 	want := `<validation_error action="search">
   <field name="limit">You sent: 99. Expected at most 50.</field>
-  <field name="query">You sent: '' (0 characters). Expected at least 1 character.</field>
+  <field name="query">You sent: ''. Expected at least 1 character.</field>
   <field name="tags[0]">You sent: 1. Expected a string.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`
