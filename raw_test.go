@@ -66,7 +66,7 @@ func TestRawSchemaErrors(t *testing.T) {
   <field name="email">You sent: nothing. Expected a value.</field>
   <field name="id">Closest of 2 alternatives: You sent: a string. Expected an integer.</field>
   <field name="name">You sent: a string (1 character). Expected at least 2 characters.</field>
-  <field name="role">You sent: 'Admin'. Expected one of 'admin', 'member'.</field>
+  <field name="role">You sent: 'Admin'. Expected one of 'admin','member'.</field>
   <field name="tags">You sent: 2 items. Expected at most 1 item.</field>
   <field name="tags[1]">You sent: a number. Expected a string.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>

@@ -25,11 +25,11 @@ func TestNearMiss(t *testing.T) {
 	}{
 		{New(DefaultOptions()), []string{
 			"Unknown key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores unknown keys.",
-			"Unknown keys; did you mean 'dryRun'? You sent: 'dry_run', 'dryrun'. Expected those keys: the tool ignores unknown keys.",
+			"Unknown keys; did you mean 'dryRun'? You sent: 'dry_run','dryrun'. Expected those keys: the tool ignores unknown keys.",
 		}},
 		{New(Options{Catalog: locales.Match("ja")}), []string{
 			"不明なキーです。'dryRun' の間違いではありませんか。送信値: 'dryrun'。期待: そのキー。宣言されていないキーはツールに無視されます。",
-			"不明なキーです。'dryRun' の間違いではありませんか。送信値: 'dry_run', 'dryrun'。期待: そのキー。宣言されていないキーはツールに無視されます。",
+			"不明なキーです。'dryRun' の間違いではありませんか。送信値: 'dry_run','dryrun'。期待: そのキー。宣言されていないキーはツールに無視されます。",
 		}},
 	} {
 		for i := range list {

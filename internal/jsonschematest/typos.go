@@ -63,7 +63,7 @@ var TypoTable = []TypoCase{
 	{Name: "separators everywhere", Schema: EditFileSchema, Instance: `{"path":"a","edits":[],"d-r-y-r-u-n":true}`,
 		Want: []string{"(root)\tUnknown key; did you mean 'dryRun'? You sent: 'd-r-y-r-u-n'. Expected that key: the tool ignores unknown keys."}},
 	{Name: "two keys for one name", Schema: EditFileSchema, Instance: `{"path":"a","edits":[],"dryrun":true,"dry_run":false}`,
-		Want: []string{"(root)\tUnknown keys; did you mean 'dryRun'? You sent: 'dry_run', 'dryrun'. Expected those keys: the tool ignores unknown keys."}},
+		Want: []string{"(root)\tUnknown keys; did you mean 'dryRun'? You sent: 'dry_run','dryrun'. Expected those keys: the tool ignores unknown keys."}},
 	{Name: "two in one object", Schema: WriteFileSchema, Instance: `{"pth":"a","contents":"x"}`,
 		Want: []string{
 			"content\tMissing. You sent: the unknown key 'contents'. Expected a string.",
@@ -149,10 +149,10 @@ var TypoTable = []TypoCase{
 	// additionalProperties: false: the library's own line, not a second.
 	{Name: "closed schema", Schema: `{"type":"object","properties":{"path":{"type":"string"},"dryRun":{"type":"boolean"}},"additionalProperties":false}`,
 		Instance: `{"path":"a","dryrun":true}`,
-		Want:     []string{"(root)\tUnknown key; did you mean 'dryRun'? You sent: 'dryrun'. Expected one of 'dryRun', 'path'."}},
+		Want:     []string{"(root)\tUnknown key; did you mean 'dryRun'? You sent: 'dryrun'. Expected one of 'dryRun','path'."}},
 	{Name: "closed by unevaluatedProperties", Schema: `{"$schema":"https://json-schema.org/draft/2020-12/schema","allOf":[{"properties":{"path":{}}}],"properties":{"dryRun":{}},"unevaluatedProperties":false}`,
 		Instance: `{"path":"a","dryrun":true}`,
-		Want:     []string{"(root)\tUnknown key; did you mean 'dryRun'? You sent: 'dryrun'. Expected one of 'dryRun', 'path'."}},
+		Want:     []string{"(root)\tUnknown key; did you mean 'dryRun'? You sent: 'dryrun'. Expected one of 'dryRun','path'."}},
 	// A record: its undeclared keys are entries.
 	{Name: "additionalProperties schema", Schema: `{"type":"object","properties":{"total":{}},"additionalProperties":{"type":"number"}}`,
 		Instance: `{"totals":1}`},

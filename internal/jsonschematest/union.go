@@ -17,20 +17,20 @@ const ScheduleSchema = `{"oneOf":[
 // alternative's own issues.
 var UnionTable = []TypoCase{
 	{Name: "a miss", Schema: ScheduleSchema, Instance: `{"kind":"monthly"}`,
-		Want: []string{"kind\tYou sent: 'monthly'. Expected one of 'daily', 'weekly'."},
-		Ja:   []string{"kind\t送信値: 'monthly'。期待: 'daily', 'weekly' のいずれか。"},
+		Want: []string{"kind\tYou sent: 'monthly'. Expected one of 'daily','weekly'."},
+		Ja:   []string{"kind\t送信値: 'monthly'。期待: 'daily','weekly' のいずれか。"},
 		Issues: `[{"code":"invalid_value","path":["kind"],"input":"monthly","values":["daily","weekly"],
 			"source":"jsonschema:oneOf"}]`},
 	{Name: "a near miss", Schema: ScheduleSchema, Instance: `{"kind":"Daily","at":"09:00"}`,
-		Want: []string{"kind\tYou sent: 'Daily'. Expected one of 'daily', 'weekly'."},
-		Ja:   []string{"kind\t送信値: 'Daily'。期待: 'daily', 'weekly' のいずれか。"}},
+		Want: []string{"kind\tYou sent: 'Daily'. Expected one of 'daily','weekly'."},
+		Ja:   []string{"kind\t送信値: 'Daily'。期待: 'daily','weekly' のいずれか。"}},
 	{Name: "missing", Schema: ScheduleSchema, Instance: `{"at":"09:00"}`,
-		Want: []string{"kind\tYou sent: nothing. Expected one of 'daily', 'weekly'."},
-		Ja:   []string{"kind\t送信値: なし。期待: 'daily', 'weekly' のいずれか。"},
+		Want: []string{"kind\tYou sent: nothing. Expected one of 'daily','weekly'."},
+		Ja:   []string{"kind\t送信値: なし。期待: 'daily','weekly' のいずれか。"},
 		Issues: `[{"code":"invalid_type","path":["kind"],"expected":"string","values":["daily","weekly"],
 			"source":"jsonschema:oneOf"}]`},
 	{Name: "wrong type", Schema: ScheduleSchema, Instance: `{"kind":7}`,
-		Want: []string{"kind\tYou sent: 7. Expected one of 'daily', 'weekly'."}},
+		Want: []string{"kind\tYou sent: 7. Expected one of 'daily','weekly'."}},
 	// The discriminator chose weekly: its own issue, as any union's.
 	{Name: "matching branch", Schema: ScheduleSchema, Instance: `{"kind":"weekly","day":"mon"}`,
 		Want: []string{"day\tClosest of 2 alternatives: You sent: 'mon'. Expected an integer."},
@@ -72,21 +72,21 @@ var UnionTable = []TypoCase{
 			"dailyKind":{"const":"daily"},
 			"weekly":{"type":"object","properties":{"kind":{"enum":["weekly"]}},"required":["kind"]}}}`,
 		Instance: `{"kind":"monthly"}`,
-		Want:     []string{"kind\tYou sent: 'monthly'. Expected one of 'daily', 'weekly'."}},
+		Want:     []string{"kind\tYou sent: 'monthly'. Expected one of 'daily','weekly'."}},
 	{Name: "nested in a property", Schema: `{"type":"object","properties":{"schedule":` + ScheduleSchema + `},"required":["schedule"]}`,
 		Instance: `{"schedule":{"kind":"monthly"}}`,
-		Want:     []string{"schedule.kind\tYou sent: 'monthly'. Expected one of 'daily', 'weekly'."},
-		Ja:       []string{"schedule.kind\t送信値: 'monthly'。期待: 'daily', 'weekly' のいずれか。"}},
+		Want:     []string{"schedule.kind\tYou sent: 'monthly'. Expected one of 'daily','weekly'."},
+		Ja:       []string{"schedule.kind\t送信値: 'monthly'。期待: 'daily','weekly' のいずれか。"}},
 	{Name: "nested in items", Schema: `{"type":"array","items":` + ScheduleSchema + `}`,
 		Instance: `[{"kind":"daily","at":"9"},{}]`,
-		Want:     []string{"[1].kind\tYou sent: nothing. Expected one of 'daily', 'weekly'."}},
+		Want:     []string{"[1].kind\tYou sent: nothing. Expected one of 'daily','weekly'."}},
 	// A union inside the alternative the outer discriminator chose: the
 	// inner discriminator's line, at its place.
 	{Name: "a union in the chosen alternative", Schema: `{"oneOf":[
 			{"type":"object","properties":{"kind":{"const":"once"},"at":{"type":"string"}},"required":["kind","at"]},
 			{"type":"object","properties":{"kind":{"const":"repeat"},"every":` + ScheduleSchema + `},"required":["kind","every"]}]}`,
 		Instance: `{"kind":"repeat","every":{"kind":"hourly"}}`,
-		Want:     []string{"every.kind\tClosest of 2 alternatives: You sent: 'hourly'. Expected one of 'daily', 'weekly'."}},
+		Want:     []string{"every.kind\tClosest of 2 alternatives: You sent: 'hourly'. Expected one of 'daily','weekly'."}},
 }
 
 // RunUnions checks every case of UnionTable, with near misses off.

@@ -281,7 +281,7 @@ func TestMiddleware(t *testing.T) {
 	}{
 		{"search", map[string]any{"query": "go"}, false, `{"hits":["q=go"],"limit":0}`},
 		{"search", map[string]any{"query": 1, "limit": "3", "extra": true}, true, `<validation_error action="search">
-  <field name="(root)">Unknown key. You sent: 'extra'. Expected one of 'limit', 'query', 'tags'.</field>
+  <field name="(root)">Unknown key. You sent: 'extra'. Expected one of 'limit','query','tags'.</field>
   <field name="limit">You sent: '3'. Expected an integer: 3.</field>
   <field name="query">You sent: 1. Expected a string.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>

@@ -41,7 +41,7 @@ func TestResultsOwnTheirMemory(t *testing.T) {
   <field name="tags">Invalid key: You sent: 'long-key' (8 characters). Expected at most 3 characters.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`, `<validation_error action="own">
-  <field name="(root)">Unknown key. You sent: 'xx'. Expected one of 'id', 'name', 'role', 'tags'.</field>
+  <field name="(root)">Unknown key. You sent: 'xx'. Expected one of 'id','name','role','tags'.</field>
   <field name="id">Closest of 2 alternatives: You sent: true. Expected a string.</field>
   <field name="name">You sent: 'ab' (2 characters). Expected at least 3 characters.</field>
   <field name="role">You sent: 'y'. Expected one of 'admin', {"k":[1]}.</field>
