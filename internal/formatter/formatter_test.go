@@ -82,7 +82,7 @@ func TestLines(t *testing.T) {
 		{f, issues.Issue{Code: issues.InvalidType, Input: "42", Expected: issues.TypeInteger},
 			"You sent: '42'. Expected an integer: 42."},
 		{f, issues.Issue{Code: issues.InvalidType, Input: `{"a":1}`, Expected: issues.TypeObject},
-			`You sent: '{"a":1}' (JSON in a string). Expected an object, not a string.`},
+			`You sent: '{"a":1}'. Expected an object, not a string.`},
 		{f, issues.Issue{Code: issues.InvalidType, Absent: true, Expected: issues.TypeString},
 			"You sent: nothing. Expected a string."},
 		{f, issues.Issue{Code: issues.InvalidType, Input: []any{1.0, "x"}, Expected: issues.TypeObject},
