@@ -82,7 +82,7 @@ var ownJSON = [2]string{`{"nmae": "x", "age": "1"}`, `{"age": 1.5, "zz": 1}`}
 var wantValidator = [2]string{`<validation_error action="own">
   <field name="name">You sent: 'ab' (2 characters). Expected at least 3 characters.</field>
   <field name="pass">Must equal the field 'name'. You sent: 'p'. Expected the same value as that field.</field>
-  <field name="role">You sent: 'x'. Expected one of 'admin', 'member'.</field>
+  <field name="role">You sent: 'x'. Expected one of 'admin','member'.</field>
   <field name="tags[0]">You sent: 'long' (4 characters). Expected at most 3 characters.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`, `<validation_error action="own">
@@ -97,7 +97,7 @@ var wantValidator = [2]string{`<validation_error action="own">
 var wantBound = [2]string{`<validation_error action="own">
   <field name="name">You sent: 'ab' (2 characters). Expected at least 3 characters.</field>
   <field name="pass">Must equal the field 'name' ('ab'). You sent: 'p'. Expected the same value as that field.</field>
-  <field name="role">You sent: 'x'. Expected one of 'admin', 'member'.</field>
+  <field name="role">You sent: 'x'. Expected one of 'admin','member'.</field>
   <field name="tags[0]">You sent: 'long' (4 characters). Expected at most 3 characters.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`, `<validation_error action="own">
@@ -122,7 +122,7 @@ var wantMap = [2]string{`<validation_error action="own">
 // wantRawV6 are the answers to ownRawArgs from jsonschema v6's own errors: the values the errors do not hold are not shown.
 var wantRawV6 = [2]string{`<validation_error action="own">
   <field name="(root)">Unknown key. You sent: 'nmae'. Expected the object without it.</field>
-  <field name="id">None of 2 alternatives match; the closest: You sent: a number. Expected a string.</field>
+  <field name="id">Closest of 2 alternatives: You sent: a number. Expected a string.</field>
   <field name="name">You sent: nothing. Expected a value.</field>
   <field name="name">Required when 'email' is sent. You sent: nothing. Expected a value.</field>
   <field name="role">You sent: 'x'. Expected one of 'admin', {"k":[1]}.</field>
@@ -139,12 +139,12 @@ var wantRawV5 = [2]string{`<validation_error action="own">
   <field name="(root)">missing properties: 'name'.</field>
   <field name="(root)">additionalProperties 'nmae' not allowed.</field>
   <field name="(root)">property 'name' is required, if 'email' property exists.</field>
-  <field name="id">None of 2 alternatives match; the closest: expected string, but got number.</field>
+  <field name="id">Closest of 2 alternatives: expected string, but got number.</field>
   <field name="role">enum failed.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`, `<validation_error action="own">
   <field name="(root)">additionalProperties 'xx' not allowed.</field>
-  <field name="id">None of 2 alternatives match; the closest: 'z' is not valid 'uuid'.</field>
+  <field name="id">Closest of 2 alternatives: 'z' is not valid 'uuid'.</field>
   <field name="name">length must be >= 3, but got 2.</field>
   <field name="role">enum failed.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
@@ -152,15 +152,15 @@ var wantRawV5 = [2]string{`<validation_error action="own">
 
 // wantSchema are the answers to ownArgs through either adapter's Schema.
 var wantSchema = [2]string{`<validation_error action="own">
-  <field name="id">None of 2 alternatives match; the closest: You sent: 0. Expected a string.</field>
-  <field name="name">Missing; did you mean 'name'? You sent: the unknown key 'nmae'. Expected a string.</field>
+  <field name="id">Closest of 2 alternatives: You sent: 0. Expected a string.</field>
+  <field name="name">Missing. You sent: the unknown key 'nmae'. Expected a string.</field>
   <field name="name">Required when 'email' is sent. You sent: nothing. Expected a string.</field>
   <field name="role">You sent: 'x'. Expected one of 'admin', {"k":[1]}.</field>
   <field name="tags">Invalid key: You sent: 'long-key' (8 characters). Expected at most 3 characters.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`, `<validation_error action="own">
-  <field name="(root)">Unknown key. You sent: 'xx'. Expected one of 'email', 'id', 'name', 'role', 'tags'.</field>
-  <field name="id">None of 2 alternatives match; the closest: Invalid UUID format. You sent: 'z'. Expected a UUID (8-4-4-4-12 hex digits).</field>
+  <field name="(root)">Unknown key. You sent: 'xx'. Expected one of 'email','id','name','role','tags'.</field>
+  <field name="id">Closest of 2 alternatives: You sent: 'z'. Expected a UUID (8-4-4-4-12 hex digits).</field>
   <field name="name">You sent: 'ab' (2 characters). Expected at least 3 characters.</field>
   <field name="role">You sent: 'y'. Expected one of 'admin', {"k":[1]}.</field>
   <field name="tags">Invalid key: You sent: 'toolong' (7 characters). Expected at most 3 characters.</field>
@@ -172,17 +172,17 @@ var wantTypos = [2]string{`<validation_error action="own">
   <field name="(root)">Unknown key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores unknown keys.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`, `<validation_error action="own">
-  <field name="(root)">Unknown keys; did you mean 'dryRun', 'path'? You sent: 'dry_run', 'pth'. Expected those keys: the tool ignores unknown keys.</field>
+  <field name="(root)">Unknown keys; did you mean 'dryRun','path'? You sent: 'dry_run','pth'. Expected those keys: the tool ignores unknown keys.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`}
 
 // wantDecode are the answers to ownJSON from jsondecode.Decode.
 var wantDecode = [2]string{`<validation_error action="own">
-  <field name="(root)">Unknown key; did you mean 'name'? You sent: 'nmae'. Expected one of 'name', 'age'.</field>
+  <field name="(root)">Unknown key; did you mean 'name'? You sent: 'nmae'. Expected one of 'name','age'.</field>
   <field name="age">You sent: '1'. Expected an integer: 1.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`, `<validation_error action="own">
-  <field name="(root)">Unknown key. You sent: 'zz'. Expected one of 'name', 'age'.</field>
+  <field name="(root)">Unknown key. You sent: 'zz'. Expected one of 'name','age'.</field>
   <field name="age">You sent: 1.5. Expected an integer.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`}
@@ -376,12 +376,12 @@ func TestEngineResultOwnsItsMemory(t *testing.T) {
 		{"validator", func() error { return validate.Struct(ownUsers[0]()) }, `<validation_error action="own">
   <field name="Name">You sent: 'ab' (2 characters). Expected at least 3 characters.</field>
   <field name="Pass">Must equal the field 'Name'. You sent: 'p'. Expected the same value as that field.</field>
-  <field name="Role">You sent: 'x'. Expected one of 'admin', 'member'.</field>
+  <field name="Role">You sent: 'x'. Expected one of 'admin','member'.</field>
   <field name="Tags[0]">You sent: 'long' (4 characters). Expected at most 3 characters.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`},
 		{"jsonschemav6", func() error { return v6.Validate(decode(t, ownTyposArgs[0])) }, `<validation_error action="own">
-  <field name="(root)">Unknown keys. You sent: 'dryrun', 'path'. Expected one of 'email', 'id', 'name', 'role', 'tags'.</field>
+  <field name="(root)">Unknown keys. You sent: 'dryrun','path'. Expected one of 'email','id','name','role','tags'.</field>
   <field name="name">You sent: nothing. Expected a string.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`},

@@ -67,9 +67,9 @@ func TestRawSchemaErrors(t *testing.T) {
   <field name="(root)">Unknown key. You sent: 'emial'. Expected the object without it.</field>
   <field name="age">You sent: 12. Expected at least 13.</field>
   <field name="email">You sent: nothing. Expected a value.</field>
-  <field name="id">None of 2 alternatives match; the closest: You sent: a string. Expected an integer.</field>
+  <field name="id">Closest of 2 alternatives: You sent: a string. Expected an integer.</field>
   <field name="name">You sent: a string (1 character). Expected at least 2 characters.</field>
-  <field name="role">Did you mean 'admin'? You sent: 'Admin'. Expected one of 'admin', 'member'.</field>
+  <field name="role">You sent: 'Admin'. Expected one of 'admin','member'.</field>
   <field name="tags">You sent: 2 items. Expected at most 1 item.</field>
   <field name="tags[1]">You sent: a number. Expected a string.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
@@ -80,7 +80,7 @@ func TestRawSchemaErrors(t *testing.T) {
   <field name="(root)">missing properties: 'email'.</field>
   <field name="(root)">additionalProperties 'emial' not allowed.</field>
   <field name="age">must be >= 13 but found 12.</field>
-  <field name="id">None of 2 alternatives match; the closest: expected integer, but got string.</field>
+  <field name="id">Closest of 2 alternatives: expected integer, but got string.</field>
   <field name="name">length must be >= 2, but got 1.</field>
   <field name="role">value must be one of "admin", "member".</field>
   <field name="tags">maximum 1 items required, but found 2 items.</field>

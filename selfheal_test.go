@@ -94,7 +94,9 @@ func TestResult(t *testing.T) {
 
 func TestWithTemplates(t *testing.T) {
 	e, err := selfheal.New(selfheal.WithExamples(false)).WithTemplates(map[string]string{
-		"invalid_format": "Bad {format}. You sent: {sent}. Expected {format_expected}.",
+		// The seed's email line has its own key: the other formats' line
+		// ("invalid_format") has no leading classification.
+		"invalid_format.email": "Bad {format}. You sent: {sent}. Expected {format_expected}.",
 	})
 	if err != nil {
 		t.Fatal(err)

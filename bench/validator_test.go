@@ -176,14 +176,18 @@ func appendFloor(dst []byte, ve validator.ValidationErrors) []byte {
 			v := fe.Value().(string)
 			dst = append(dst, "  <field name=\"bio\">You sent: '"...)
 			dst = xmlenc.AppendText(dst, v)
-			dst = append(dst, "' ("...)
-			dst = strconv.AppendInt(dst, int64(utf8.RuneCountInString(v)), 10)
-			if utf8.RuneCountInString(v) == 1 {
-				dst = append(dst, " character"...)
-			} else {
-				dst = append(dst, " characters"...)
+			dst = append(dst, '\'')
+			if v != "" { // '' shows its size
+				dst = append(dst, " ("...)
+				dst = strconv.AppendInt(dst, int64(utf8.RuneCountInString(v)), 10)
+				if utf8.RuneCountInString(v) == 1 {
+					dst = append(dst, " character"...)
+				} else {
+					dst = append(dst, " characters"...)
+				}
+				dst = append(dst, ')')
 			}
-			dst = append(dst, "). Expected at least 10 characters.</field>\n"...)
+			dst = append(dst, ". Expected at least 10 characters.</field>\n"...)
 		case "email":
 			dst = append(dst, "  <field name=\"email\">Invalid email format. You sent: '"...)
 			dst = xmlenc.AppendText(dst, fe.Value().(string))

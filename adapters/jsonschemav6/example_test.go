@@ -29,7 +29,7 @@ func Example() {
 	fmt.Println(selfheal.New(selfheal.WithExamples(false)).Format("users.create", list))
 	// Output:
 	// <validation_error action="users.create">
-	//   <field name="age">Missing; did you mean 'age'? You sent: the unknown key 'agee'. Expected an integer.</field>
+	//   <field name="age">Missing. You sent: the unknown key 'agee'. Expected an integer.</field>
 	//   <field name="email">Invalid email format. You sent: 'not-an-email'. Expected a valid email address.</field>
 	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 	// </validation_error>

@@ -29,7 +29,7 @@ func ExampleWithUncompilablePatterns() {
 	// pattern "^(" skipped: error parsing regexp: missing closing ) in `^(`
 	// <validation_error action="users.get">
 	//   <field name="ref">You sent: 'a-very-long-ref' (15 characters). Expected at most 8 characters.</field>
-	//   <field name="user">You sent: 'admin'. Expected a string matching '^(?!admin)[a-z]+$'.</field>
+	//   <field name="user">You sent: 'admin'. Expected to match '^(?!admin)[a-z]+$'.</field>
 	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 	// </validation_error>
 }

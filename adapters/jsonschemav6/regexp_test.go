@@ -35,53 +35,53 @@ func TestECMAScriptPatterns(t *testing.T) {
 		// Negative lookahead: the issue that made whole tools unchecked.
 		{`{"properties": {"user": {"pattern": "^(?!admin)[a-z]+$"}}}`, `{"user": "alice"}`, nil},
 		{`{"properties": {"user": {"pattern": "^(?!admin)[a-z]+$"}}}`, `{"user": "admin"}`,
-			[]string{`<field name="user">You sent: 'admin'. Expected a string matching '^(?!admin)[a-z]+$'.</field>`}},
+			[]string{`<field name="user">You sent: 'admin'. Expected to match '^(?!admin)[a-z]+$'.</field>`}},
 		// Lookahead.
 		{`{"properties": {"pw": {"pattern": "^(?=.*\\d)(?=.*[a-z]).{8,}$"}}}`, `{"pw": "abcdefg1"}`, nil},
 		{`{"properties": {"pw": {"pattern": "^(?=.*\\d)(?=.*[a-z]).{8,}$"}}}`, `{"pw": "abcdefgh"}`,
-			[]string{`<field name="pw">You sent: 'abcdefgh'. Expected a string matching '^(?=.*\d)(?=.*[a-z]).{8,}$'.</field>`}},
+			[]string{`<field name="pw">You sent: 'abcdefgh'. Expected to match '^(?=.*\d)(?=.*[a-z]).{8,}$'.</field>`}},
 		// Lookbehind, negative.
 		{`{"properties": {"file": {"pattern": "^.*(?<!\\.)$"}}}`, `{"file": "notes.txt"}`, nil},
 		{`{"properties": {"file": {"pattern": "^.*(?<!\\.)$"}}}`, `{"file": "notes."}`,
-			[]string{`<field name="file">You sent: 'notes.'. Expected a string matching '^.*(?&lt;!\.)$'.</field>`}},
+			[]string{`<field name="file">You sent: 'notes.'. Expected to match '^.*(?&lt;!\.)$'.</field>`}},
 		// Lookbehind, positive.
 		{`{"properties": {"price": {"pattern": "(?<=\\$)\\d+"}}}`, `{"price": "$12"}`, nil},
 		{`{"properties": {"price": {"pattern": "(?<=\\$)\\d+"}}}`, `{"price": "12"}`,
-			[]string{`<field name="price">You sent: '12'. Expected a string matching '(?&lt;=\$)\d+'.</field>`}},
+			[]string{`<field name="price">You sent: '12'. Expected to match '(?&lt;=\$)\d+'.</field>`}},
 		// Backreference.
 		{`{"properties": {"q": {"pattern": "^(['\"])[a-z]+\\1$"}}}`, `{"q": "'abc'"}`, nil},
 		{`{"properties": {"q": {"pattern": "^(['\"])[a-z]+\\1$"}}}`, `{"q": "'abc\""}`,
-			[]string{`<field name="q">You sent: '\'abc"'. Expected a string matching '^(['"])[a-z]+\1$'.</field>`}},
+			[]string{`<field name="q">You sent: '\'abc"'. Expected to match '^(['"])[a-z]+\1$'.</field>`}},
 		// Unicode properties, short and long names, a script.
 		{`{"properties": {"name": {"pattern": "^\\p{L}+$"}}}`, `{"name": "école"}`, nil},
 		{`{"properties": {"name": {"pattern": "^\\p{Letter}+$"}}}`, `{"name": "Ωmega"}`, nil},
 		{`{"properties": {"name": {"pattern": "^\\p{Letter}+$"}}}`, `{"name": "r2d2"}`,
-			[]string{`<field name="name">You sent: 'r2d2'. Expected a string matching '^\p{Letter}+$'.</field>`}},
+			[]string{`<field name="name">You sent: 'r2d2'. Expected to match '^\p{Letter}+$'.</field>`}},
 		{`{"properties": {"name": {"pattern": "^\\p{Script=Greek}+$"}}}`, `{"name": "λόγος"}`, nil},
 		{`{"properties": {"name": {"pattern": "^\\p{Script=Greek}+$"}}}`, `{"name": "logos"}`,
-			[]string{`<field name="name">You sent: 'logos'. Expected a string matching '^\p{Script=Greek}+$'.</field>`}},
+			[]string{`<field name="name">You sent: 'logos'. Expected to match '^\p{Script=Greek}+$'.</field>`}},
 		// \d is [0-9], in either engine; \p{Nd} is every decimal digit.
 		{`{"properties": {"zip": {"pattern": "^\\d{5}$"}}}`, `{"zip": "12345"}`, nil},
 		{`{"properties": {"zip": {"pattern": "^\\d{5}$"}}}`, `{"zip": "١٢٣٤٥"}`,
-			[]string{`<field name="zip">You sent: '١٢٣٤٥'. Expected a string matching '^\d{5}$'.</field>`}},
+			[]string{`<field name="zip">You sent: '١٢٣٤٥'. Expected to match '^\d{5}$'.</field>`}},
 		{`{"properties": {"zip": {"pattern": "^(?!0)\\d{5}$"}}}`, `{"zip": "١٢٣٤٥"}`,
-			[]string{`<field name="zip">You sent: '١٢٣٤٥'. Expected a string matching '^(?!0)\d{5}$'.</field>`}},
+			[]string{`<field name="zip">You sent: '١٢٣٤٥'. Expected to match '^(?!0)\d{5}$'.</field>`}},
 		{`{"properties": {"zip": {"pattern": "^\\p{Nd}{5}$"}}}`, `{"zip": "١٢٣٤٥"}`, nil},
 		// ECMAScript's \s and "." where Go's differ: a no-break space is
 		// white space, a carriage return is not matched by ".".
 		{`{"properties": {"tag": {"pattern": "^\\S+$"}}}`, `{"tag": "a\u00a0b"}`,
-			[]string{"<field name=\"tag\">You sent: 'a\u00a0b'. Expected a string matching '^\\S+$'.</field>"}},
+			[]string{"<field name=\"tag\">You sent: 'a\u00a0b'. Expected to match '^\\S+$'.</field>"}},
 		{`{"properties": {"tag": {"pattern": "^.$"}}}`, `{"tag": "\r"}`,
-			[]string{`<field name="tag">You sent: '\r'. Expected a string matching '^.$'.</field>`}},
+			[]string{`<field name="tag">You sent: '\r'. Expected to match '^.$'.</field>`}},
 		{`{"properties": {"tag": {"pattern": "^.$"}}}`, `{"tag": "😀"}`, nil},
 		// \cC, ECMAScript's control escape.
 		{`{"properties": {"c": {"pattern": "^\\cC$"}}}`, `{"c": "\u0003"}`, nil},
 		// Not ECMAScript, read as the servers that write them do.
 		{`{"properties": {"id": {"pattern": "^(?P<n>\\d+)$"}}}`, `{"id": "ab"}`,
-			[]string{`<field name="id">You sent: 'ab'. Expected a string matching '^(?P&lt;n>\d+)$'.</field>`}},
+			[]string{`<field name="id">You sent: 'ab'. Expected to match '^(?P&lt;n>\d+)$'.</field>`}},
 		{`{"properties": {"slug": {"pattern": "^(?!-)[\\w-.]+$"}}}`, `{"slug": "a.b-c"}`, nil},
 		{`{"properties": {"slug": {"pattern": "^(?!-)[\\w-.]+$"}}}`, `{"slug": "-a"}`,
-			[]string{`<field name="slug">You sent: '-a'. Expected a string matching '^(?!-)[\w-.]+$'.</field>`}},
+			[]string{`<field name="slug">You sent: '-a'. Expected to match '^(?!-)[\w-.]+$'.</field>`}},
 		// patternProperties: which keys a pattern covers, and their values.
 		{`{"patternProperties": {"^(?!x-)[a-z]+$": {"type": "integer"}}, "additionalProperties": false}`,
 			`{"count": 1, "x-trace": 2}`,
@@ -124,7 +124,7 @@ func TestPathologicalPattern(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{`<field name="v">You sent: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaab'. Expected a string matching '^(a+)+$'.</field>`}
+	want := []string{`<field name="v">You sent: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaab'. Expected to match '^(a+)+$'.</field>`}
 	if got := fieldLines(linear.ValidateJSON([]byte(crafted))); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
@@ -166,7 +166,7 @@ func TestUncompilablePatterns(t *testing.T) {
 	got := fieldLines(s.ValidateJSON([]byte(`{"a": "x", "b": "anything", "c": "admin", "zz": "not an integer"}`)))
 	want := []string{
 		`<field name="a">You sent: 'x' (1 character). Expected at least 3 characters.</field>`,
-		`<field name="c">You sent: 'admin'. Expected a string matching '^(?!admin)'.</field>`,
+		`<field name="c">You sent: 'admin'. Expected to match '^(?!admin)'.</field>`,
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("got %q\nwant %q", got, want)

@@ -16,7 +16,7 @@ func Example_check() {
 	// Output:
 	// <validation_error action="users.create">
 	//   <field name="email">Invalid email format. You sent: 'not-an-email'. Expected a valid email address.</field>
-	//   <field name="role">Did you mean 'admin'? You sent: 'Admin'. Expected one of 'admin', 'member', 'viewer'.</field>
+	//   <field name="role">You sent: 'Admin'. Expected one of 'admin','member','viewer'.</field>
 	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 	// </validation_error>
 	// exit status 1

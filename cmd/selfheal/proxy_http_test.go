@@ -304,7 +304,7 @@ func testCommandsHTTP(t *testing.T, bin httpBinaries) {
 	if !res.IsError {
 		t.Errorf("bad call: not an error: %s", text)
 	}
-	for _, want := range []string{`<validation_error action="users.create">`, "did you mean 'email'", "You sent: 'A'"} {
+	for _, want := range []string{`<validation_error action="users.create">`, "Missing. You sent: the unknown key 'emial'", "You sent: 'A'"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the validation_error does not say %q:\n%s", want, text)
 		}
@@ -325,7 +325,7 @@ func testCommandsHTTP(t *testing.T, bin httpBinaries) {
 	// the proxy at once (issue 28).
 	cs3 := connect(t, endpoint, nil)
 	res = callTool(t, cs3, "users.create", map[string]any{"name": "Ada Lovelace", "emial": "ada@example.com", "role": "admin"})
-	if text := callText(res); !res.IsError || !strings.Contains(text, "did you mean 'email'") {
+	if text := callText(res); !res.IsError || !strings.Contains(text, "Missing. You sent: the unknown key 'emial'") {
 		t.Errorf("the first call, never listed: %s", text)
 	}
 	if data, err := os.ReadFile(calls); err != nil || strings.Count(string(data), `"tool":"users.create"`) != 2 {

@@ -315,7 +315,7 @@ func testSession(t *testing.T, bin binaries) {
 		t.Fatalf("bad call: want an isError result with id 3, got %s", bad)
 	}
 	text := res.Result.Content[0].Text
-	for _, want := range []string{`<validation_error action="users.create">`, "'emial'", "did you mean 'email'", "You sent: 'A'"} {
+	for _, want := range []string{`<validation_error action="users.create">`, "'emial'", "Missing. You sent: the unknown key 'emial'", "You sent: 'A'"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the validation_error does not say %q:\n%s", want, text)
 		}

@@ -124,7 +124,8 @@ var cases = []struct {
 		Keys: []string{"newtext", "old_text"}, Allowed: []string{"newText", "oldText"}, Check: issues.CheckNearMiss, Source: issuesx.SourceTypo}},
 
 	{"invalid_value", issues.Issue{Code: issues.InvalidValue, Path: P{"status"}, Input: "done", Values: []any{"open", "paid", "void"}}},
-	{"invalid_value.suggest", issues.Issue{Code: issues.InvalidValue, Path: P{"color"}, Input: "Blue", Values: []any{"red", "green", "blue"}}},
+	{"invalid_value.suggest", issues.Issue{Code: issues.InvalidValue, Path: P{"color"}, Input: "Blue", Values: []any{"red", "orange", "yellow", "green", "cyan", "blue", "indigo", "violet", "pink", "brown", "grey", "black"}}},
+	{"invalid_value.suggest_whole", issues.Issue{Code: issues.InvalidValue, Path: P{"color"}, Input: "Blue", Values: []any{"red", "green", "blue"}}},
 	{"invalid_value.suggest_typo", issues.Issue{Code: issues.InvalidValue, Path: P{"currency"}, Input: "UDS", Values: []any{"USD", "EUR", "JPY"}}},
 	{"invalid_value.single", issues.Issue{Code: issues.InvalidValue, Path: P{"type"}, Input: "card", Values: []any{"bank"}}},
 	{"invalid_value.none", issues.Issue{Code: issues.InvalidValue, Path: P{"x"}, Input: 1.0}},

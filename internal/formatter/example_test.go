@@ -18,7 +18,7 @@ func Example() {
 	fmt.Println(string(f.AppendValidation(nil, "users.create", list)))
 	// Output:
 	// <validation_error action="users.create">
-	//   <field name="(root)">Unknown key; did you mean 'name'? You sent: 'nmae'. Expected one of 'name', 'email'.</field>
+	//   <field name="(root)">Unknown key; did you mean 'name'? You sent: 'nmae'. Expected one of 'name','email'.</field>
 	//   <field name="age">You sent: '42'. Expected an integer: 42.</field>
 	//   <field name="qty">You sent: 7. Expected a multiple of 5, such as 5 or 10.</field>
 	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>

@@ -43,7 +43,7 @@ func TestLinesAreEscaped(t *testing.T) {
 		{issues.Issue{Code: issues.TooSmall, Path: issues.Path{"bio"}, Input: "plain", Origin: "string", Minimum: "10", Inclusive: true},
 			`  <field name="bio">You sent: 'plain' (5 characters). Expected at least 10 characters.</field>` + "\n"},
 		{issues.Issue{Code: issues.InvalidFormat, Path: issues.Path{"a<b"}, Input: "x]]", Format: "regex", Pattern: "^]]>$"},
-			`  <field name="[&quot;a&lt;b&quot;]">You sent: 'x]]'. Expected a string matching '^]]&gt;$'.</field>` + "\n"},
+			`  <field name="[&quot;a&lt;b&quot;]">You sent: 'x]]'. Expected to match '^]]&gt;$'.</field>` + "\n"},
 	} {
 		for call := 1; call <= 4; call++ {
 			out := string(f.AppendValidation(nil, "t", issues.List{tc.is}))

@@ -11,7 +11,7 @@ import (
 // 'email' missing) are one problem, so they are one line, written at the
 // missing field's path, where the model must put the value:
 //
-//	<field name="email">Missing; did you mean 'email'? You sent: the unknown key 'emial'. Expected a string.</field>
+//	<field name="email">Missing. You sent: the unknown key 'emial'. Expected a string.</field>
 //
 // An open schema's near miss of a required field is the same problem (the
 // adapter's near-miss issue beside the library's missing field), and gets

@@ -168,6 +168,7 @@ const (
 	msgMore                                    // more
 	msgRecovery                                // recovery
 	msgUnrecognizedKeysMissing                 // unrecognized_keys.missing
+	msgInvalidFormatEmail                      // invalid_format.email
 
 	numMsgs
 )
@@ -323,6 +324,7 @@ var msgKeys = [numMsgs][3]string{
 	msgMore:                       {"more", "", ""},
 	msgRecovery:                   {"recovery", "", ""},
 	msgUnrecognizedKeysMissing:    {"unrecognized_keys", "missing", ""},
+	msgInvalidFormatEmail:         {"invalid_format", "email", ""},
 }
 
 // family holds the ids of one family of keys (the keys that begin with

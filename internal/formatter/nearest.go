@@ -25,7 +25,7 @@ const far = math.MaxInt
 // appendNearest lists the nearShown of n options with the smallest
 // distance, nearest first (ties in the schema's order), then the count of
 // the others.
-func (s *state) appendNearest(dst []byte, n int, distance func(i int) int, write func(dst []byte, i int) []byte) []byte {
+func (s *state) appendNearest(dst []byte, n int, distance func(i int) int, quoted func(i int) bool, write func(dst []byte, i int) []byte) []byte {
 	var best [nearShown]int
 	var dist [nearShown]int
 	k := 0
@@ -47,7 +47,7 @@ func (s *state) appendNearest(dst []byte, n int, distance func(i int) int, write
 	}
 	for i := range k {
 		if i > 0 {
-			dst = append(dst, ", "...)
+			dst = appendListSep(dst, quoted(best[i]))
 		}
 		dst = write(dst, best[i])
 	}

@@ -25,11 +25,11 @@ func TestNearMiss(t *testing.T) {
 	}{
 		{New(DefaultOptions()), []string{
 			"Unknown key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores unknown keys.",
-			"Unknown keys; did you mean 'dryRun'? You sent: 'dry_run', 'dryrun'. Expected those keys: the tool ignores unknown keys.",
+			"Unknown keys; did you mean 'dryRun'? You sent: 'dry_run','dryrun'. Expected those keys: the tool ignores unknown keys.",
 		}},
 		{New(Options{Catalog: locales.Match("ja")}), []string{
 			"不明なキーです。'dryRun' の間違いではありませんか。送信値: 'dryrun'。期待: そのキー。宣言されていないキーはツールに無視されます。",
-			"不明なキーです。'dryRun' の間違いではありませんか。送信値: 'dry_run', 'dryrun'。期待: そのキー。宣言されていないキーはツールに無視されます。",
+			"不明なキーです。'dryRun' の間違いではありませんか。送信値: 'dry_run','dryrun'。期待: そのキー。宣言されていないキーはツールに無視されます。",
 		}},
 	} {
 		for i := range list {
@@ -66,13 +66,13 @@ func TestNearMissRequired(t *testing.T) {
 	}{
 		{New(DefaultOptions()), []string{
 			"(root)\tUnknown key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores unknown keys.",
-			"query\tMissing; did you mean 'query'? You sent: the unknown key 'q-u-e-r-y'. Expected a string.",
-			"type\tMissing; did you mean 'type'? You sent: the unknown key 'tpe'. Expected a string.",
+			"query\tMissing. You sent: the unknown key 'q-u-e-r-y'. Expected a string.",
+			"type\tMissing. You sent: the unknown key 'tpe'. Expected a string.",
 		}},
 		{New(Options{Catalog: locales.Match("ja")}), []string{
 			"(root)\t不明なキーです。'dryRun' の間違いではありませんか。送信値: 'dryrun'。期待: そのキー。宣言されていないキーはツールに無視されます。",
-			"query\t必須です。'query' の間違いではありませんか。送信値: 不明なキー 'q-u-e-r-y'。期待: 文字列。",
-			"type\t必須です。'type' の間違いではありませんか。送信値: 不明なキー 'tpe'。期待: 文字列。",
+			"query\t必須です。送信値: 不明なキー 'q-u-e-r-y'。期待: 文字列。",
+			"type\t必須です。送信値: 不明なキー 'tpe'。期待: 文字列。",
 		}},
 	} {
 		fields, _ := tc.f.Fields(list)

@@ -27,22 +27,22 @@ func TestPatternLines(t *testing.T) {
 		want string
 	}{
 		{en, regex(`^\d{5}$`),
-			`You sent: 'x'. Expected a string matching '^\d{5}$'.`},
+			`You sent: 'x'. Expected to match '^\d{5}$'.`},
 		{ja, regex(`^\d{5}$`),
-			`送信値: 'x'。期待: '^\d{5}$' に一致する文字列。`},
+			`送信値: 'x'。期待: '^\d{5}$' に一致。`},
 		{en, regex(`^(?!admin)[\w.-]+\\$`),
-			`You sent: 'x'. Expected a string matching '^(?!admin)[\w.-]+\\$'.`},
+			`You sent: 'x'. Expected to match '^(?!admin)[\w.-]+\\$'.`},
 		{en, regex(`^[^']+$`),
-			`You sent: 'x'. Expected a string matching '^[^']+$'.`},
+			`You sent: 'x'. Expected to match '^[^']+$'.`},
 		{en, regex("^a\nb\x00\u2028$"),
-			`You sent: 'x'. Expected a string matching '^a\nb\u0000\u2028$'.`},
+			`You sent: 'x'. Expected to match '^a\nb\u0000\u2028$'.`},
 		{en, regex(strings.Repeat("a", 5000)),
-			"You sent: 'x'. Expected a string matching '" + strings.Repeat("a", 120) + "…' (5000 characters)."},
+			"You sent: 'x'. Expected to match '" + strings.Repeat("a", 120) + "…' (5000 characters)."},
 		{ja, regex(strings.Repeat("a", 5000)),
-			"送信値: 'x'。期待: '" + strings.Repeat("a", 120) + "…'（5000文字） に一致する文字列。"},
+			"送信値: 'x'。期待: '" + strings.Repeat("a", 120) + "…'（5000文字） に一致。"},
 		// Other parameters are literal text, quoted as values are.
 		{en, issues.Issue{Code: issues.InvalidFormat, Path: P{"v"}, Input: "x", Format: "starts_with", Prefix: `it's\`},
-			`You sent: 'x'. Expected a string starting with 'it\'s\\'.`},
+			`You sent: 'x'. Expected to start with 'it\'s\\'.`},
 	} {
 		if got := string(tc.f.AppendLine(nil, &tc.is)); got != tc.want {
 			t.Errorf("%q:\n got %s\nwant %s", tc.is.Pattern+tc.is.Prefix, got, tc.want)
@@ -56,7 +56,7 @@ func TestPatternEscaped(t *testing.T) {
 	f := New(Options{})
 	is := issues.Issue{Code: issues.InvalidFormat, Path: P{"v"}, Input: "x", Format: "regex", Pattern: `^<a\s*href="[^"&]+">$`}
 	out := string(f.AppendValidation(nil, "t", issues.List{is}))
-	want := `Expected a string matching '^&lt;a\s*href="[^"&amp;]+">$'.</field>`
+	want := `Expected to match '^&lt;a\s*href="[^"&amp;]+">$'.</field>`
 	if !strings.Contains(out, want) {
 		t.Fatalf("got\n%s\nwant the line to end\n%s", out, want)
 	}

@@ -201,7 +201,7 @@ func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 			if len(is.Allowed) > fewListed && len(is.Keys) > 0 {
 				return s.appendNearest(dst, len(is.Allowed), func(i int) int {
 					return keyDistance(is.Keys[0], is.Allowed[i])
-				}, func(dst []byte, i int) []byte { return s.appendQuoted(dst, is.Allowed[i]) })
+				}, func(int) bool { return true }, func(dst []byte, i int) []byte { return s.appendQuoted(dst, is.Allowed[i]) })
 			}
 			return s.appendStrings(dst, is.Allowed)
 		}
@@ -212,7 +212,7 @@ func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 		if len(is.Values) > fewListed && is.Code == issues.InvalidValue {
 			return s.appendNearest(dst, len(is.Values), func(i int) int {
 				return valueDistance(is.Input, is.Values[i])
-			}, func(dst []byte, i int) []byte { return s.appendCut(dst, is.Values[i]) })
+			}, func(i int) bool { return kindOf(is.Values[i]) == kindString }, func(dst []byte, i int) []byte { return s.appendCut(dst, is.Values[i]) })
 		}
 		return s.appendValues(dst, is.Values)
 	case templates.Count:
@@ -540,7 +540,7 @@ func (s *state) appendKeys(dst []byte, keys []string) []byte {
 			return s.appendMessage(dst, s.m(msgListMore), int64(len(keys)-i))
 		}
 		if i > 0 {
-			dst = append(dst, ", "...)
+			dst = appendListSep(dst, true)
 		}
 		pv := preview{budget: s.f.maxRunes}
 		at := len(dst)
@@ -579,6 +579,18 @@ func (s *state) appendSized(dst, text []byte, v any) []byte {
 	return dst
 }
 
+// appendListSep separates two items of a list: a comma alone between two
+// quoted strings, whose quotes already set them apart ('a','b' costs a
+// model fewer tokens than 'a', 'b'), a comma and a space around anything
+// else (1, 2.5 must not read as one number). A string cut with its size
+// stated does not end with its quote, so a space follows it.
+func appendListSep(dst []byte, nextQuoted bool) []byte {
+	if nextQuoted && len(dst) > 0 && dst[len(dst)-1] == '\'' {
+		return append(dst, ',')
+	}
+	return append(dst, ", "...)
+}
+
 // appendStrings lists strings quoted, shortened after maxListed or when
 // the list outgrows its bytes (see listFull).
 func (s *state) appendStrings(dst []byte, list []string) []byte {
@@ -588,7 +600,7 @@ func (s *state) appendStrings(dst []byte, list []string) []byte {
 			return s.appendMessage(dst, s.m(msgListMore), int64(len(list)-i))
 		}
 		if i > 0 {
-			dst = append(dst, ", "...)
+			dst = appendListSep(dst, true)
 		}
 		dst = s.appendQuoted(dst, v)
 	}
@@ -629,7 +641,7 @@ func (s *state) appendSuggestions(dst []byte) []byte {
 			return s.appendMessage(dst, s.m(msgListMore), int64(len(s.sugg)-n))
 		}
 		if n > 0 {
-			dst = append(dst, ", "...)
+			dst = appendListSep(dst, true)
 		}
 		dst = s.appendQuoted(dst, v)
 		n++
@@ -645,7 +657,7 @@ func (s *state) appendValues(dst []byte, values []any) []byte {
 			return s.appendMessage(dst, s.m(msgListMore), int64(len(values)-i))
 		}
 		if i > 0 {
-			dst = append(dst, ", "...)
+			dst = appendListSep(dst, kindOf(v) == kindString)
 		}
 		dst = s.appendCut(dst, v)
 	}

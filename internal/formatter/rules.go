@@ -37,7 +37,8 @@ var rules = [...]rule{
 
 	{code: issues.TooSmall, when: refExclusive, id: msgTooSmallRefExclusive},
 	{code: issues.TooSmall, when: refInclusive, id: msgTooSmallRef},
-	{code: issues.TooSmall, pick: byOrigin}, // too_small.<origin>[.exact|.exclusive]
+	{code: issues.TooSmall, pick: emptyString}, // '' needs no "(0 characters)"
+	{code: issues.TooSmall, pick: byOrigin},    // too_small.<origin>[.exact|.exclusive]
 	{code: issues.TooSmall, when: exact, id: msgTooSmallExact},
 	{code: issues.TooSmall, when: exclusive, id: msgTooSmallExclusive},
 	{code: issues.TooSmall, id: msgTooSmall},
@@ -224,7 +225,14 @@ func missingValues(_ *state, is *issues.Issue) bool {
 }
 func noValues(_ *state, is *issues.Issue) bool { return len(is.Values) == 0 }
 func oneValue(_ *state, is *issues.Issue) bool { return len(is.Values) == 1 }
+
+// valueSuggested: a list of up to fewListed values is written whole, so
+// the suggestion would only say again one of the values it shows; a longer
+// list is cut to the nearest few, and the suggestion leads.
 func valueSuggested(s *state, is *issues.Issue) bool {
+	if len(is.Values) <= fewListed {
+		return false
+	}
 	_, ok := s.valueSuggestion(is)
 	return ok
 }
@@ -235,6 +243,21 @@ func hasMessage(_ *state, is *issues.Issue) bool {
 func relayed(_ *state, is *issues.Issue) bool {
 	u, ok := is.Input.(issues.Unknown)
 	return ok && u.Type == "" && hasMessage(nil, is)
+}
+
+// emptyString words an empty string that is too short without its size:
+// "You sent: ”. Expected at least 1 character." (” shows it has none).
+func emptyString(s *state, is *issues.Issue) msgID {
+	if str, ok := is.Input.(string); !ok || str != "" || s.hidden {
+		return msgNone
+	}
+	switch {
+	case is.Exact:
+		return msgTooSmallExact
+	case !is.Inclusive:
+		return msgTooSmallExclusive
+	}
+	return msgTooSmall
 }
 
 // byOrigin words a size by what was measured: too_small.string.exact.

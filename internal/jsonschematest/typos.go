@@ -50,8 +50,8 @@ var TypoTable = []TypoCase{
 	// the key, so the line says the field is missing, at the field, with
 	// the key sent, as a closed schema's does. The issues keep both.
 	{Name: "write_file contents", Schema: WriteFileSchema, Instance: `{"path":"a","contents":"x"}`,
-		Want: []string{"content\tMissing; did you mean 'content'? You sent: the unknown key 'contents'. Expected a string."},
-		Ja:   []string{"content\t必須です。'content' の間違いではありませんか。送信値: 不明なキー 'contents'。期待: 文字列。"},
+		Want: []string{"content\tMissing. You sent: the unknown key 'contents'. Expected a string."},
+		Ja:   []string{"content\t必須です。送信値: 不明なキー 'contents'。期待: 文字列。"},
 		Issues: `[{"code":"invalid_type","path":["content"],"expected":"string","source":"jsonschema:required"},
 			{"code":"unrecognized_keys","path":[],"input":{"path":"a","contents":"x"},"keys":["contents"],"allowed":["content"],
 			"check":"near_miss","source":"selfheal:typo"}]`},
@@ -63,22 +63,22 @@ var TypoTable = []TypoCase{
 	{Name: "separators everywhere", Schema: EditFileSchema, Instance: `{"path":"a","edits":[],"d-r-y-r-u-n":true}`,
 		Want: []string{"(root)\tUnknown key; did you mean 'dryRun'? You sent: 'd-r-y-r-u-n'. Expected that key: the tool ignores unknown keys."}},
 	{Name: "two keys for one name", Schema: EditFileSchema, Instance: `{"path":"a","edits":[],"dryrun":true,"dry_run":false}`,
-		Want: []string{"(root)\tUnknown keys; did you mean 'dryRun'? You sent: 'dry_run', 'dryrun'. Expected those keys: the tool ignores unknown keys."}},
+		Want: []string{"(root)\tUnknown keys; did you mean 'dryRun'? You sent: 'dry_run','dryrun'. Expected those keys: the tool ignores unknown keys."}},
 	{Name: "two in one object", Schema: WriteFileSchema, Instance: `{"pth":"a","contents":"x"}`,
 		Want: []string{
-			"content\tMissing; did you mean 'content'? You sent: the unknown key 'contents'. Expected a string.",
-			"path\tMissing; did you mean 'path'? You sent: the unknown key 'pth'. Expected a string.",
+			"content\tMissing. You sent: the unknown key 'contents'. Expected a string.",
+			"path\tMissing. You sent: the unknown key 'pth'. Expected a string.",
 		}},
 	// One near miss of an optional property, one of a required one: the
 	// object's line keeps the first only, and what it stands for.
 	{Name: "optional and required in one object", Schema: SearchSchema, Instance: `{"qurey":"x","dryrun":true}`,
 		Want: []string{
 			"(root)\tUnknown key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores unknown keys.",
-			"query\tMissing; did you mean 'query'? You sent: the unknown key 'qurey'. Expected a string.",
+			"query\tMissing. You sent: the unknown key 'qurey'. Expected a string.",
 		},
 		Ja: []string{
 			"(root)\t不明なキーです。'dryRun' の間違いではありませんか。送信値: 'dryrun'。期待: そのキー。宣言されていないキーはツールに無視されます。",
-			"query\t必須です。'query' の間違いではありませんか。送信値: 不明なキー 'qurey'。期待: 文字列。",
+			"query\t必須です。送信値: 不明なキー 'qurey'。期待: 文字列。",
 		},
 		Issues: `[{"code":"invalid_type","path":["query"],"expected":"string","source":"jsonschema:required"},
 			{"code":"unrecognized_keys","path":[],"input":{"qurey":"x","dryrun":true},"keys":["dryrun","qurey"],"allowed":["dryRun","query"],
@@ -86,44 +86,44 @@ var TypoTable = []TypoCase{
 	// A closed schema's library reports the key and the missing field: the
 	// same line as the open schema's near miss.
 	{Name: "required, closed", Schema: SearchSchemaClosed, Instance: `{"qurey":"x"}`,
-		Want: []string{"query\tMissing; did you mean 'query'? You sent: the unknown key 'qurey'. Expected a string."},
-		Ja:   []string{"query\t必須です。'query' の間違いではありませんか。送信値: 不明なキー 'qurey'。期待: 文字列。"}},
+		Want: []string{"query\tMissing. You sent: the unknown key 'qurey'. Expected a string."},
+		Ja:   []string{"query\t必須です。送信値: 不明なキー 'qurey'。期待: 文字列。"}},
 	{Name: "required, open", Schema: SearchSchema, Instance: `{"qurey":"x"}`,
-		Want: []string{"query\tMissing; did you mean 'query'? You sent: the unknown key 'qurey'. Expected a string."},
-		Ja:   []string{"query\t必須です。'query' の間違いではありませんか。送信値: 不明なキー 'qurey'。期待: 文字列。"}},
+		Want: []string{"query\tMissing. You sent: the unknown key 'qurey'. Expected a string."},
+		Ja:   []string{"query\t必須です。送信値: 不明なキー 'qurey'。期待: 文字列。"}},
 	{Name: "optional, open", Schema: SearchSchema, Instance: `{"query":"x","limt":3}`,
 		Want: []string{"(root)\tUnknown key; did you mean 'limit'? You sent: 'limt'. Expected that key: the tool ignores unknown keys."},
 		Ja:   []string{"(root)\t不明なキーです。'limit' の間違いではありませんか。送信値: 'limt'。期待: そのキー。宣言されていないキーはツールに無視されます。"}},
 	{Name: "required, nested, closed", Schema: `{"type":"object","properties":{"filter":` + SearchSchemaClosed + `},"required":["filter"]}`,
 		Instance: `{"filter":{"qurey":"x"}}`,
-		Want:     []string{"filter.query\tMissing; did you mean 'query'? You sent: the unknown key 'qurey'. Expected a string."}},
+		Want:     []string{"filter.query\tMissing. You sent: the unknown key 'qurey'. Expected a string."}},
 	{Name: "required, nested, open", Schema: `{"type":"object","properties":{"filter":` + SearchSchema + `},"required":["filter"]}`,
 		Instance: `{"filter":{"qurey":"x","dryrun":true}}`,
 		Want: []string{
 			"filter\tUnknown key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores unknown keys.",
-			"filter.query\tMissing; did you mean 'query'? You sent: the unknown key 'qurey'. Expected a string.",
+			"filter.query\tMissing. You sent: the unknown key 'qurey'. Expected a string.",
 		},
 		Ja: []string{
 			"filter\t不明なキーです。'dryRun' の間違いではありませんか。送信値: 'dryrun'。期待: そのキー。宣言されていないキーはツールに無視されます。",
-			"filter.query\t必須です。'query' の間違いではありませんか。送信値: 不明なキー 'qurey'。期待: 文字列。",
+			"filter.query\t必須です。送信値: 不明なキー 'qurey'。期待: 文字列。",
 		},
 		Issues: `[{"code":"unrecognized_keys","path":["filter"],"input":{"qurey":"x","dryrun":true},"keys":["dryrun","qurey"],"allowed":["dryRun","query"],
 			"check":"near_miss","source":"selfheal:typo"},
 			{"code":"invalid_type","path":["filter","query"],"expected":"string","source":"jsonschema:required"}]`},
 	// The same name beyond the edit distance stands for a required field too.
 	{Name: "required, separators everywhere", Schema: SearchSchema, Instance: `{"q-u-e-r-y":"x"}`,
-		Want: []string{"query\tMissing; did you mean 'query'? You sent: the unknown key 'q-u-e-r-y'. Expected a string."}},
+		Want: []string{"query\tMissing. You sent: the unknown key 'q-u-e-r-y'. Expected a string."}},
 	// The first key is the missing field's; the other is still a near miss
 	// the tool ignores.
 	{Name: "required, two keys for it", Schema: SearchSchema, Instance: `{"qeury":"x","qurey":"y"}`,
 		Want: []string{
 			"(root)\tUnknown key; did you mean 'query'? You sent: 'qurey'. Expected that key: the tool ignores unknown keys.",
-			"query\tMissing; did you mean 'query'? You sent: the unknown key 'qeury'. Expected a string.",
+			"query\tMissing. You sent: the unknown key 'qeury'. Expected a string.",
 		}},
 	// A union's discriminator is a required field of every alternative.
 	{Name: "a union's discriminator", Schema: `{"type":"object","properties":{"schedule":` + ScheduleSchema + `}}`,
 		Instance: `{"schedule":{"knd":"daily","at":"9"}}`,
-		Want:     []string{"schedule.kind\tMissing; did you mean 'kind'? You sent: the unknown key 'knd'. Expected a string."}},
+		Want:     []string{"schedule.kind\tMissing. You sent: the unknown key 'knd'. Expected a string."}},
 	// Near a property that was sent: an extra key, not a misspelling.
 	{Name: "near a property sent", Schema: EditFileSchema, Instance: `{"path":"a","edits":[],"dryRun":false,"dryrun":true}`},
 	{Name: "near a property sent, another missing", Schema: WriteFileSchema, Instance: `{"path":"a","pth":"b"}`,
@@ -139,7 +139,7 @@ var TypoTable = []TypoCase{
 		Want:     []string{"opts\tUnknown key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores unknown keys."}},
 	// The missing newText is what 'newtext' stands for.
 	{Name: "nested in items", Schema: EditFileSchema, Instance: `{"path":"a","edits":[{"oldText":"x","newText":"y"},{"oldText":"x","newtext":"y"}]}`,
-		Want: []string{"edits[1].newText\tMissing; did you mean 'newText'? You sent: the unknown key 'newtext'. Expected a string."}},
+		Want: []string{"edits[1].newText\tMissing. You sent: the unknown key 'newtext'. Expected a string."}},
 	{Name: "through $ref and allOf", Schema: `{"$ref":"#/$defs/args","$defs":{"args":{"allOf":[{"properties":{"dryRun":{}}}],"properties":{"path":{}}}}}`,
 		Instance: `{"path":"a","dryrun":true}`,
 		Want:     []string{"(root)\tUnknown key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores unknown keys."}},
@@ -149,10 +149,10 @@ var TypoTable = []TypoCase{
 	// additionalProperties: false: the library's own line, not a second.
 	{Name: "closed schema", Schema: `{"type":"object","properties":{"path":{"type":"string"},"dryRun":{"type":"boolean"}},"additionalProperties":false}`,
 		Instance: `{"path":"a","dryrun":true}`,
-		Want:     []string{"(root)\tUnknown key; did you mean 'dryRun'? You sent: 'dryrun'. Expected one of 'dryRun', 'path'."}},
+		Want:     []string{"(root)\tUnknown key; did you mean 'dryRun'? You sent: 'dryrun'. Expected one of 'dryRun','path'."}},
 	{Name: "closed by unevaluatedProperties", Schema: `{"$schema":"https://json-schema.org/draft/2020-12/schema","allOf":[{"properties":{"path":{}}}],"properties":{"dryRun":{}},"unevaluatedProperties":false}`,
 		Instance: `{"path":"a","dryrun":true}`,
-		Want:     []string{"(root)\tUnknown key; did you mean 'dryRun'? You sent: 'dryrun'. Expected one of 'dryRun', 'path'."}},
+		Want:     []string{"(root)\tUnknown key; did you mean 'dryRun'? You sent: 'dryrun'. Expected one of 'dryRun','path'."}},
 	// A record: its undeclared keys are entries.
 	{Name: "additionalProperties schema", Schema: `{"type":"object","properties":{"total":{}},"additionalProperties":{"type":"number"}}`,
 		Instance: `{"totals":1}`},

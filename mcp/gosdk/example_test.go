@@ -61,7 +61,7 @@ func Example() {
 	// isError: true
 	// <validation_error action="users.create">
 	//   <field name="age">You sent: '36'. Expected an integer: 36.</field>
-	//   <field name="email">Missing; did you mean 'email'? You sent: the unknown key 'emial'. Expected a string.</field>
+	//   <field name="email">Missing. You sent: the unknown key 'emial'. Expected a string.</field>
 	//   <field name="name">You sent: 42. Expected a string.</field>
 	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 	// </validation_error>

@@ -119,7 +119,7 @@ func TestValidAndInvalid(t *testing.T) {
 	}
 	want := `<validation_error action="search">
   <field name="limit">You sent: 99. Expected at most 50.</field>
-  <field name="query">You sent: '' (0 characters). Expected at least 1 character.</field>
+  <field name="query">You sent: ''. Expected at least 1 character.</field>
   <field name="tags[0]">You sent: 1. Expected a string.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`
@@ -167,7 +167,7 @@ func TestArgumentsAsAWhole(t *testing.T) {
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`},
 		{"malformed", h, json.RawMessage(`{"query": "go",}`), `<validation_error action="search">
-  <field name="(root)">Invalid JSON format. You sent: '{"query": "go",}'. Expected well-formed JSON, e.g. '{"a":1}'.</field>
+  <field name="(root)">You sent: '{"query": "go",}'. Expected well-formed JSON, e.g. '{"a":1}'.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`},
 		{"a number", h, json.RawMessage(`42`), `<validation_error action="search">
@@ -281,7 +281,7 @@ func TestMiddleware(t *testing.T) {
 	}{
 		{"search", map[string]any{"query": "go"}, false, `{"hits":["q=go"],"limit":0}`},
 		{"search", map[string]any{"query": 1, "limit": "3", "extra": true}, true, `<validation_error action="search">
-  <field name="(root)">Unknown key. You sent: 'extra'. Expected one of 'limit', 'query', 'tags'.</field>
+  <field name="(root)">Unknown key. You sent: 'extra'. Expected one of 'limit','query','tags'.</field>
   <field name="limit">You sent: '3'. Expected an integer: 3.</field>
   <field name="query">You sent: 1. Expected a string.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>

@@ -18,7 +18,7 @@ import (
 func TestTypos(t *testing.T) {
 	const dryrun = `<field name="(root)">Unknown key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores unknown keys.</field>`
 	// content is required: the tool refuses the call without it.
-	const contents = `<field name="content">Missing; did you mean 'content'? You sent: the unknown key 'contents'. Expected a string.</field>`
+	const contents = `<field name="content">Missing. You sent: the unknown key 'contents'. Expected a string.</field>`
 	for _, tc := range []struct {
 		name   string
 		opts   []gosdk.Option
@@ -75,7 +75,7 @@ func TestTyposMiddleware(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "<validation_error action=\"write_file\">\n  <field name=\"content\">Missing; did you mean 'content'? You sent: the unknown key 'contents'. Expected a string.</field>\n" +
+	want := "<validation_error action=\"write_file\">\n  <field name=\"content\">Missing. You sent: the unknown key 'contents'. Expected a string.</field>\n" +
 		"  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>\n</validation_error>"
 	if got := text(t, res); !res.IsError || ran != 0 || got != want {
 		t.Errorf("isError %v, handler ran %d times, got\n%s\nwant\n%s", res.IsError, ran, got, want)

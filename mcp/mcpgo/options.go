@@ -82,10 +82,10 @@ func WithMaxDepth(n int) Option { return toolcall.WithMaxDepth(n) }
 // see the argument it was meant to be. The issue is an unrecognized_keys
 // with Check issues.CheckNearMiss (see jsonschemav6.WithTypos); for a
 // required property the missing-property issue is kept beside it, and the
-// two are one line at the property ("Missing; did you mean 'content'?
-// …"). A valid call without one pays a walk of its arguments and no
-// allocation. It replaces a jsonschemav6.WithTypos given to
-// WithSchemaOptions.
+// two are one line at the property, which names the key meant
+// ("Missing. You sent: the unknown key 'contents'. …"). A valid call
+// without one pays a walk of its arguments and no allocation. It replaces
+// a jsonschemav6.WithTypos given to WithSchemaOptions.
 func WithTypos(on bool) Option { return toolcall.WithTypos(on) }
 
 // WithContract makes the validation errors contract-aware: each tool's

@@ -19,7 +19,7 @@ import (
 func TestTypos(t *testing.T) {
 	const dryrun = `<field name="(root)">Unknown key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores unknown keys.</field>`
 	// content is required: the tool refuses the call without it.
-	const contents = `<field name="content">Missing; did you mean 'content'? You sent: the unknown key 'contents'. Expected a string.</field>`
+	const contents = `<field name="content">Missing. You sent: the unknown key 'contents'. Expected a string.</field>`
 	for _, tc := range []struct {
 		name   string
 		opts   []mcpgo.Option

@@ -175,7 +175,7 @@ func TestAnswerText(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `<validation_error action="edit_file">
-  <field name="edits">Missing; did you mean 'edits'? You sent: the unknown key 'edit'. Expected an array.</field>
+  <field name="edits">Missing. You sent: the unknown key 'edit'. Expected an array.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`
 	if len(res.Content) != 1 || res.Content[0].Type != "text" || !res.IsError {
