@@ -2,7 +2,6 @@ package redistest
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"net"
 	"os"
@@ -12,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/selfheal/selfheal/internal/syncbuf"
 )
 
 // startTimeout bounds how long a server may take to answer its first PING.
@@ -28,9 +29,9 @@ type Server struct {
 	dir    string // its working directory, a temporary one
 	port   int
 	mu     sync.Mutex
-	cmd    *exec.Cmd     // nil while stopped
-	exited chan struct{} // closed once cmd has been waited for
-	out    *lockedBuffer
+	cmd    *exec.Cmd       // nil while stopped
+	exited chan struct{}   // closed once cmd has been waited for
+	out    *syncbuf.Buffer // the server's output, written by exec's copying goroutine
 }
 
 // Start starts a redis-server for tb and returns its address; it is
@@ -114,7 +115,7 @@ func (s *Server) signal(sig os.Signal) {
 func (s *Server) start() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.out = &lockedBuffer{}
+	s.out = &syncbuf.Buffer{}
 	cmd := exec.Command(s.path,
 		"--port", strconv.Itoa(s.port), "--bind", "127.0.0.1",
 		"--save", "", "--appendonly", "no", "--protected-mode", "no",
@@ -175,23 +176,4 @@ func freePort(tb testing.TB) int {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
-}
-
-// lockedBuffer is the server's output, written by exec's copying goroutine
-// and read when the server fails to start.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
 }
