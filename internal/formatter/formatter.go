@@ -160,7 +160,7 @@ func (f *Formatter) get() *state { return f.pool.Get().(*state) }
 
 func (f *Formatter) put(s *state) {
 	const keep = 64 << 10 // don't let one huge call pin memory in the pool
-	if cap(s.name) > keep || cap(s.line) > keep || cap(s.buf) > keep {
+	if cap(s.name) > keep || cap(s.line) > keep || cap(s.buf) > keep || cap(s.esc) > keep {
 		return
 	}
 	s.out, s.frame, s.suggFor, s.vsuggFor = nil, frame{}, nil, nil
