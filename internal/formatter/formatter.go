@@ -160,7 +160,7 @@ func (f *Formatter) get() *state { return f.pool.Get().(*state) }
 
 func (f *Formatter) put(s *state) {
 	const keep = 64 << 10 // don't let one huge call pin memory in the pool
-	if cap(s.name) > keep || cap(s.line) > keep || cap(s.buf) > keep {
+	if cap(s.name) > keep || cap(s.line) > keep || cap(s.buf) > keep || cap(s.esc) > keep {
 		return
 	}
 	s.out, s.frame, s.suggFor, s.vsuggFor = nil, frame{}, nil, nil
@@ -184,7 +184,7 @@ type state struct {
 	collect bool   // Fields: keep each field's name and text too
 	name    []byte // the current field name
 	line    []byte // the current line, unescaped
-	spans   []int  // what of line may need escaping (appendIssue)
+	esc     []byte // what escaping in place copies (emitLine, escapeText)
 	prevAt  int    // where the previous field starts in out
 	path    issues.Path
 	cut     issues.Path // a path with its long keys cut (appendName)
@@ -377,17 +377,30 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue) bool {
 		return false
 	}
 	start := len(s.out)
+	p := *path
 	if is.Code == issues.InvalidElement && isPathKey(is.Key) {
 		// The element's own path names the field, not its container's.
-		s.path = append(append(s.path[:0], (*path)...), is.Key)
-		s.name = s.appendName(s.name[:0], s.path)
-		clear(s.path)
-	} else {
-		s.name = s.appendName(s.name[:0], *path)
+		s.path = append(append(s.path[:0], p...), is.Key)
+		p = s.path
 	}
-	s.spans = s.spans[:0]
-	s.line = s.appendIssue(s.line[:0], &s.spans, is, inner)
-	s.out = xmlenc.AppendFieldSpans(s.out, s.name, s.line, s.spans)
+	if s.collect {
+		// Fields keeps the name and the text as they read before escaping.
+		s.name = s.appendName(s.name[:0], p)
+		s.line = s.appendIssue(s.line[:0], false, is, inner)
+		s.out = xmlenc.AppendField(s.out, s.name, s.line)
+	} else {
+		// The line is written straight into the envelope, and what may
+		// need escaping (the name, what the placeholders wrote) is escaped
+		// where it stands: no copy of the line through a scratch buffer.
+		s.out = append(s.out, xmlenc.FieldOpen...)
+		at := len(s.out)
+		s.out = s.appendName(s.out, p)
+		s.out, s.esc = xmlenc.EscapeAttrFrom(s.out, at, s.esc)
+		s.out = append(s.out, `">`...)
+		s.out = s.appendIssue(s.out, true, is, inner)
+		s.out = append(s.out, xmlenc.FieldClose...)
+	}
+	clear(s.path)
 	field := s.out[start:]
 	switch {
 	case s.lines > 0 && string(s.out[s.prevAt:start]) == string(field):

@@ -78,36 +78,51 @@ func (r *redactor) matches(key string) bool {
 	if r == nil || len(r.first) == 0 {
 		return false
 	}
+	if oneWord(key) {
+		// Most keys are one lower-case word (name, email, age): what
+		// forWords would find, without going through it.
+		return r.matchFrom([]string{key})
+	}
 	var buf [16]string
 	words := buf[:0]
 	forWords(key, func(w string) bool {
 		words = append(words, w)
 		return len(words) < len(buf)
 	})
-	for i, w := range words {
-		var low [32]byte
-		if len(w) >= len(r.sig) {
-			continue
+	for i := range words {
+		if r.matchFrom(words[i:]) {
+			return true
 		}
-		if c := lower(w[0]); c >= 'a' && c <= 'z' && r.sig[len(w)]&(1<<(c-'a')) == 0 {
-			continue
-		} else if (c < 'a' || c > 'z') && r.sig[len(w)] != ^uint32(0) {
-			continue
+	}
+	return false
+}
+
+// matchFrom reports whether one of the names matches words from their
+// first word on.
+func (r *redactor) matchFrom(words []string) bool {
+	w := words[0]
+	if len(w) >= len(r.sig) {
+		return false
+	}
+	if c := lower(w[0]); c >= 'a' && c <= 'z' && r.sig[len(w)]&(1<<(c-'a')) == 0 {
+		return false
+	} else if (c < 'a' || c > 'z') && r.sig[len(w)] != ^uint32(0) {
+		return false
+	}
+	var low [32]byte
+	for j := 0; j < len(w); j++ {
+		low[j] = lower(w[j])
+	}
+	for _, name := range r.first[string(low[:len(w)])] {
+		if wordsMatch(words[1:], name[1:]) {
+			return true
 		}
-		for j := 0; j < len(w); j++ {
-			low[j] = lower(w[j])
-		}
-		for _, name := range r.first[string(low[:len(w)])] {
-			if wordsMatch(words[i+1:], name[1:]) {
+	}
+	// A plural single-word name: cookies, tokens, secrets.
+	if n := len(w); n > 1 && low[n-1] == 's' {
+		for _, name := range r.first[string(low[:n-1])] {
+			if len(name) == 1 {
 				return true
-			}
-		}
-		// A plural single-word name: cookies, tokens, secrets.
-		if n := len(w); n > 1 && low[n-1] == 's' {
-			for _, name := range r.first[string(low[:n-1])] {
-				if len(name) == 1 {
-					return true
-				}
 			}
 		}
 	}
@@ -154,6 +169,17 @@ func forWords(s string, f func(string) bool) {
 			start = i
 		}
 	}
+}
+
+// oneWord reports whether s is a single word of forWords: lower-case ASCII
+// letters and digits only, so nothing splits it.
+func oneWord(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !isLower(c) && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 func isLower(c byte) bool { return c >= 'a' && c <= 'z' }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/templates"
+	"github.com/selfheal/selfheal/internal/xmlenc"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -37,14 +38,14 @@ func (s *state) template(m *templates.Message, count int64) (*templates.Template
 
 // appendLine renders one issue as its line.
 func (s *state) appendLine(dst []byte, is *issues.Issue) []byte {
-	return s.appendIssue(dst, nil, is, nil)
+	return s.appendIssue(dst, false, is, nil)
 }
 
 // appendIssue renders is, with inner as the inner issue of a union, key or
-// element (nil: the first one, for unions the closest alternative's). When
-// spans is not nil, it also records there what of the line may need XML
-// escaping (see templates.Template.AppendSpans).
-func (s *state) appendIssue(dst []byte, spans *[]int, is, inner *issues.Issue) []byte {
+// element (nil: the first one, for unions the closest alternative's). With
+// escape, it writes the line as XML element text, escaping what the
+// placeholders wrote as it goes (see templates.Template.AppendEach).
+func (s *state) appendIssue(dst []byte, escape bool, is, inner *issues.Issue) []byte {
 	saved := s.frame
 	// Whether the field is sensitive is asked by several placeholders;
 	// answer it once per issue.
@@ -53,13 +54,19 @@ func (s *state) appendIssue(dst []byte, spans *[]int, is, inner *issues.Issue) [
 	if m := s.m(id); m != nil {
 		s.count = countOf(id, is)
 		s.tpl, _ = s.template(m, s.count)
-		if spans != nil {
-			dst, *spans = s.tpl.AppendSpans(dst, s, *spans)
+		if escape {
+			dst = s.tpl.AppendEach(dst, s, s.escapeText)
 		} else {
 			dst = s.tpl.Append(dst, s)
 		}
 	}
 	s.frame = saved
+	return dst
+}
+
+// escapeText escapes dst[start:] as XML element text, in place.
+func (s *state) escapeText(dst []byte, start int) []byte {
+	dst, s.esc = xmlenc.EscapeTextFrom(dst, start, s.esc)
 	return dst
 }
 
@@ -237,7 +244,7 @@ func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 			return dst
 		}
 		s.nesting++
-		dst = s.appendIssue(dst, nil, s.nestedIssue(), nil)
+		dst = s.appendIssue(dst, false, s.nestedIssue(), nil)
 		s.nesting--
 		return dst
 	case templates.Unquoted:

@@ -86,7 +86,7 @@ type Template struct {
 	src   string
 	segs  []segment
 	uses  uint32 // bit p set when placeholder p appears
-	plain bool   // its literal text needs no XML escaping (see AppendSpans)
+	plain bool   // its literal text needs no XML escaping (see AppendEach)
 }
 
 type segment struct {
@@ -182,17 +182,16 @@ func (t *Template) Append(dst []byte, f Filler) []byte {
 	return dst
 }
 
-// AppendSpans renders t like Append, and appends to spans the start and
-// end in dst of each text t did not write itself: what the placeholders
-// rendered, and all of it when t's literal text is not plain printable
-// ASCII. The bytes outside the spans are then printable ASCII other than
-// &, < and >, which XML text shows as they are: a caller escaping the line
-// escapes only the spans.
-func (t *Template) AppendSpans(dst []byte, f Filler, spans []int) ([]byte, []int) {
+// AppendEach renders t like Append, and after each text t did not write
+// itself (what a placeholder rendered, or the whole of it when t's literal
+// text is not plain printable ASCII other than &, < and >) calls done with
+// dst and where that text starts in it; done returns dst, rewritten from
+// there as it likes. A line written straight into an XML envelope escapes
+// only those texts, in place: the literal bytes between them need none.
+func (t *Template) AppendEach(dst []byte, f Filler, done func(dst []byte, start int) []byte) []byte {
 	if !t.plain {
 		start := len(dst)
-		dst = t.Append(dst, f)
-		return dst, append(spans, start, len(dst))
+		return done(t.Append(dst, f), start)
 	}
 	for i := range t.segs {
 		s := &t.segs[i]
@@ -201,18 +200,11 @@ func (t *Template) AppendSpans(dst []byte, f Filler, spans []int) ([]byte, []int
 			continue
 		}
 		start := len(dst)
-		dst = f.AppendPlaceholder(dst, s.ph)
-		switch n := len(spans); {
-		case len(dst) == start:
-		case n > 0 && start-spans[n-1] <= 16:
-			// Escaping plain text changes nothing: one span is
-			// cheaper than two close together.
-			spans[n-1] = len(dst)
-		default:
-			spans = append(spans, start, len(dst))
+		if dst = f.AppendPlaceholder(dst, s.ph); len(dst) > start {
+			dst = done(dst, start)
 		}
 	}
-	return dst, spans
+	return dst
 }
 
 // plainLiterals reports whether every literal byte of segs is printable

@@ -144,19 +144,18 @@ func TestAppendAllocatesNothing(t *testing.T) {
 	}
 }
 
-// AppendSpans writes what Append writes, and marks every byte that is not
-// printable ASCII other than & < > as inside a span: the bytes a caller
-// copies without escaping need none.
-func TestAppendSpans(t *testing.T) {
+// AppendEach writes what Append writes, and hands done every text that is
+// not printable ASCII other than & < >: the bytes a caller leaves as they
+// are need no escaping.
+func TestAppendEach(t *testing.T) {
 	fill := mapFiller{Sent: "'a<b'", Minimum: "3", Size: "", Pattern: "x&y"}
 	tests := []struct {
 		src   string
-		spans []int
+		texts []int // start and end of each text done was called for
 	}{
 		{"Too short. You sent: {sent}. Expected at least {minimum}.", []int{21, 26, 46, 47}},
-		{"{sent}{minimum}", []int{0, 6}},                // adjacent: one span
-		{"{sent}, then {minimum}", []int{0, 13}},        // close: one span
-		{"Size {size}.", nil},                           // nothing rendered: no span
+		{"{sent}{minimum}", []int{0, 5, 5, 6}},
+		{"Size {size}.", nil},                           // nothing rendered: no call
 		{"A < literal {pattern}", []int{0, 15}},         // a literal that needs escaping: all of it
 		{"日本語 {minimum}以上。", []int{0, len("日本語 3以上。")}}, // not ASCII: all of it
 		{"Pattern {pattern} and a long literal before {sent}", []int{8, 11, 38, 43}},
@@ -164,12 +163,16 @@ func TestAppendSpans(t *testing.T) {
 	for _, tt := range tests {
 		tpl := MustCompile(tt.src)
 		want := string(tpl.Append(nil, fill))
-		got, spans := tpl.AppendSpans(nil, fill, nil)
+		var texts []int
+		got := tpl.AppendEach(nil, fill, func(dst []byte, start int) []byte {
+			texts = append(texts, start, len(dst))
+			return dst
+		})
 		if string(got) != want {
-			t.Errorf("%q: AppendSpans wrote %q, Append %q", tt.src, got, want)
+			t.Errorf("%q: AppendEach wrote %q, Append %q", tt.src, got, want)
 		}
-		if !slices.Equal(spans, tt.spans) {
-			t.Errorf("%q: spans %v, want %v", tt.src, spans, tt.spans)
+		if !slices.Equal(texts, tt.texts) {
+			t.Errorf("%q: texts %v, want %v", tt.src, texts, tt.texts)
 		}
 	}
 }

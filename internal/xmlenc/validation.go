@@ -1,5 +1,7 @@
 package xmlenc
 
+import "unsafe"
+
 // DefaultRecovery is envelope.DefaultRecovery (a test in envelope checks that
 // they agree): the recovery line of a validation_error when none is given.
 const DefaultRecovery = "Fix the fields above and call the tool again. Do not explain the error."
@@ -23,31 +25,59 @@ func AppendField[N, T string | []byte](dst []byte, name N, text T) []byte {
 	return append(dst, FieldClose...)
 }
 
-// AppendFieldSpans is AppendField for a text of which only the spans (pairs
-// of start and end offsets into text, in order) may need escaping: the
-// bytes between them must be printable ASCII other than &, < and >, and are
-// copied as they are. It writes the same bytes as AppendField: escaping
-// such bytes changes nothing, and each span is escaped after the bytes
-// before it, as one call on the whole text would see them.
-func AppendFieldSpans(dst, name, text []byte, spans []int) []byte {
-	dst = AppendFieldOpen(dst, name)
-	last := 0
-	for i := 0; i+1 < len(spans); i += 2 {
-		dst = append(dst, text[last:spans[i]]...)
-		dst = appendShort(dst, text[spans[i]:spans[i+1]], inText)
-		last = spans[i+1]
+// EscapeTextFrom escapes dst[start:] in place as element text: it returns
+// what AppendText(dst[:start], dst[start:]) returns, so a caller can render
+// a piece of text straight into its output and escape it there. Most pieces
+// need nothing, and are only read; the others are copied into scratch (the
+// escaped form is longer, and is written over them), which is returned for
+// reuse.
+func EscapeTextFrom(dst []byte, start int, scratch []byte) ([]byte, []byte) {
+	return escapeFrom(dst, start, scratch, inText)
+}
+
+// EscapeAttrFrom is [EscapeTextFrom] for a double-quoted attribute value,
+// as AppendAttr writes it.
+func EscapeAttrFrom(dst []byte, start int, scratch []byte) ([]byte, []byte) {
+	return escapeFrom(dst, start, scratch, inAttr)
+}
+
+func escapeFrom(dst []byte, start int, scratch []byte, mode uint8) ([]byte, []byte) {
+	tail := dst[start:]
+	if plain(unsafe.String(unsafe.SliceData(tail), len(tail)), mode) {
+		return dst, scratch
 	}
-	dst = append(dst, text[last:]...)
-	return append(dst, FieldClose...)
+	scratch = append(scratch[:0], tail...)
+	return escapeString(dst[:start], unsafe.String(unsafe.SliceData(scratch), len(scratch)), mode), scratch
+}
+
+// plain reports whether s has nothing to escape in mode, eight bytes at a
+// time where it can.
+func plain(s string, mode uint8) bool {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if !plain8(load8(s, i), mode) {
+			break // plain8 may be wrong about a plain word: look closer
+		}
+	}
+	for ; i < len(s); i++ {
+		if special[s[i]]&mode != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // AppendFieldOpen appends the start of a field line, `  <field name="...">`,
 // with name escaped: what AppendField writes before the text.
 func AppendFieldOpen[N string | []byte](dst []byte, name N) []byte {
-	dst = append(dst, `  <field name="`...)
+	dst = append(dst, FieldOpen...)
 	dst = appendShort(dst, name, inAttr)
 	return append(dst, `">`...)
 }
+
+// FieldOpen is what AppendFieldOpen writes before the escaped name, which
+// a closing `">` follows.
+const FieldOpen = `  <field name="`
 
 // FieldClose is what AppendField writes after the text.
 const FieldClose = "</field>\n"

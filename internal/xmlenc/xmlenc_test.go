@@ -108,31 +108,32 @@ func ExampleAppendText() {
 	// a &lt; b &amp;&amp; c > d ]]&gt; \u0000 �
 }
 
-// AppendFieldSpans writes what AppendField writes when the bytes outside
-// the spans need no escaping, whatever the spans hold: a "]]>" across a
-// span's edge, invalid UTF-8 at its end, a control character.
-func TestAppendFieldSpans(t *testing.T) {
-	tests := []struct {
-		text  string
-		spans []int
-	}{
-		{"You sent: 'a<b&c'. Expected a string.", []int{10, 17}},
-		{"no spans at all", nil},
-		{"ends ]]", []int{5, 7}},
-		{"a]]>b", []int{0, 3, 3, 5}}, // a span starting with > after one ending in ]]
-		{"bad \xff\xfe. and \x01 too", []int{4, 6, 12, 13}},
-		{"cut \xe2\x82. then", []int{4, 6}},
-		{"", nil},
-		{"You sent: 'plain'. Expected 'x'.", []int{10, 17, 27, 30}}, // spans with nothing to escape
-		{"You sent: 'a long value of more than thirty-two bytes'.", []int{10, 54}},
-		{"You sent: 'a long value of more than thirty-two bytes & more'.", []int{10, 61}},
+// EscapeTextFrom and EscapeAttrFrom leave what AppendText and AppendAttr
+// write after the same bytes, whatever the text holds: a "]]>" across its
+// start, invalid UTF-8 at its end, a control character, a long plain run.
+func TestEscapeFrom(t *testing.T) {
+	texts := []string{
+		"You sent: 'a<b&c'. Expected a string.",
+		"", "plain", ">b", "]>", "a\"b", "a\tb\nc",
+		"bad \xff\xfe. and \x01 too",
+		"cut \xe2\x82",
+		"You sent: 'a long value of more than thirty-two bytes'.",
+		"You sent: 'a long value of more than thirty-two bytes & more'.",
+		"a tab\tin text, then more than eight bytes <",
 	}
-	// Plain names are copied, the others escaped: the same bytes either way.
-	for _, name := range []string{`a"b`, "email", "items[0].name", "a\tb", "caf\xc3\xa9", "x>y", "config.servers[12].listeners[3].address", "config.servers[12].listeners[3].a<b>"} {
-		for _, tt := range tests {
-			want := string(xmlenc.AppendField(nil, name, tt.text))
-			if got := string(xmlenc.AppendFieldSpans(nil, []byte(name), []byte(tt.text), tt.spans)); got != want {
-				t.Errorf("%q %q %v:\n got %q\nwant %q", name, tt.text, tt.spans, got, want)
+	var scratch []byte
+	for _, before := range []string{"", "x", "]]", "  <field name=\"a\">]"} {
+		for _, text := range texts {
+			dst := append([]byte(before), text...)
+			var got []byte
+			got, scratch = xmlenc.EscapeTextFrom(dst, len(before), scratch)
+			if want := string(xmlenc.AppendText([]byte(before), text)); string(got) != want {
+				t.Errorf("text %q after %q:\n got %q\nwant %q", text, before, got, want)
+			}
+			dst = append([]byte(before), text...)
+			got, scratch = xmlenc.EscapeAttrFrom(dst, len(before), scratch)
+			if want := string(xmlenc.AppendAttr([]byte(before), text)); string(got) != want {
+				t.Errorf("attr %q after %q:\n got %q\nwant %q", text, before, got, want)
 			}
 		}
 	}
