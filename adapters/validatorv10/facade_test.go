@@ -83,7 +83,7 @@ func TestErrorsWith(t *testing.T) {
 	raw := validate.Struct(item{ID: "x"})
 	const (
 		rule   = `<field name="ID">Must be a SKU of EU. You sent: 'x'.</field>`
-		semver = `<field name="ID">Invalid semantic version format. You sent: 'x'. Expected a semantic version (MAJOR.MINOR.PATCH), e.g. '1.2.3'.</field>`
+		semver = `<field name="ID">You sent: 'x'. Expected a semantic version (MAJOR.MINOR.PATCH), e.g. '1.2.3'.</field>`
 		plain  = `<field name="ID">Does not pass the 'sku' check. You sent: 'x'. Expected a value that passes it.</field>`
 	)
 	for _, tc := range []struct {
