@@ -195,5 +195,6 @@ type Appender interface {
 }
 
 // Internal is the type of a parameter that keeps a method the module's
-// own (see Appender).
-type Internal struct{}
+// own (see Appender). Its blank field makes it a type no other package
+// can write: a struct{}{} literal would be assignable to an empty struct.
+type Internal struct{ _ struct{} }
