@@ -39,7 +39,7 @@ test('a validation_error through selfheal proxy, read back by the Go client', { 
   // content is required: one line at the field, naming the key sent.
   assert.deepEqual(names, ['content']);
   assert.equal(out.validation_error.fields[0].text,
-    "Required field is missing; did you mean 'content'? You sent: the unknown key 'contents'. Expected a string.");
+    "Missing. You sent: the unknown key 'contents'. Expected a string.");
   assert.equal(out.validation_error.recovery, 'Fix the fields above and call the tool again. Do not explain the error.');
   assert.equal(existsSync(join(dir, 'a.txt')), false, 'the bad call reached the server');
 

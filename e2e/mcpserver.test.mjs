@@ -65,10 +65,10 @@ test('absent arguments', async () => {
   const res = await client.callTool({ name: 'users.create' });
   assert.equal(res.isError, true);
   assert.equal(res.content[0].text, `<validation_error action="users.create">
-  <field name="(root)">Required field is missing. You sent: nothing. Expected an object.</field>
-  <field name="email">Required field is missing. You sent: nothing. Expected a string.</field>
-  <field name="name">Required field is missing. You sent: nothing. Expected a string.</field>
-  <field name="role">Required field is missing. You sent: nothing. Expected a value.</field>
+  <field name="(root)">You sent: nothing. Expected an object.</field>
+  <field name="email">You sent: nothing. Expected a string.</field>
+  <field name="name">You sent: nothing. Expected a string.</field>
+  <field name="role">You sent: nothing. Expected a value.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`);
   assert.deepEqual(res._meta['selfheal/issues'].issues.map((i) => [i.code, i.path.join('.')]),
