@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/selfheal/selfheal/mcp/proxy/internal/eventstream"
+	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
 // batchState is what the proxy keeps of a JSON-RPC batch (a POST body that
@@ -18,7 +19,7 @@ import (
 // explained.
 type batchState struct {
 	answers [][]byte                // one response each, without a newline
-	explain map[string]*explanation // by idKey
+	explain map[string]*explanation // by wire.IDKey
 }
 
 // isBatch reports whether body is a JSON array.
@@ -48,12 +49,12 @@ func (h *httpProxy) batch(w http.ResponseWriter, r *http.Request, body []byte, x
 	kept := members[:0:0]
 	var sess *httpSession
 	for _, raw := range members {
-		m, ok := decode(raw)
-		if !ok || m.method != methodToolsCall {
+		m, ok := wire.Decode(raw)
+		if !ok || m.Method != methodToolsCall {
 			kept = append(kept, raw)
 			continue
 		}
-		key, ok := answerable(m.id)
+		key, ok := wire.Answerable(m.ID)
 		c, read := readCall(m)
 		if !ok || !read {
 			kept = append(kept, raw)
@@ -63,24 +64,24 @@ func (h *httpProxy) batch(w http.ResponseWriter, r *http.Request, body []byte, x
 			sess = h.session(x.key)
 			h.listIfNeeded(r, sess)
 		}
-		t := sess.tools.lookup(c.name)
+		t := sess.tools.lookup(c.Name)
 		if t == nil {
 			kept = append(kept, raw)
 			continue
 		}
 		start := time.Now()
-		v := h.p.judge(t, c, m.valid)
+		v := h.p.judge(t, c, m.Valid)
 		sess.mu.Lock()
-		locale := c.locale(sess.locale)
+		locale := callLocale(c.Meta, sess.locale)
 		sess.mu.Unlock()
 		if v.now {
-			b.answers = append(b.answers, bytes.TrimRight(h.p.issuesAnswer(m.id, t, v.list, locale, start, nil), "\n"))
+			b.answers = append(b.answers, bytes.TrimRight(h.p.issuesAnswer(m.ID, t, v.list, locale, start, nil), "\n"))
 			continue
 		}
 		if h.limiter != nil {
 			rel, te := h.limiter.Acquire(r.Context(), limiterKey(t.name, h.limitBy(r)))
 			if te != nil {
-				b.answers = append(b.answers, bytes.TrimRight(h.p.toolErrorAnswer(m.id, t, te, start), "\n"))
+				b.answers = append(b.answers, bytes.TrimRight(h.p.toolErrorAnswer(m.ID, t, te, start), "\n"))
 				continue
 			}
 			releases = append(releases, rel)
@@ -89,7 +90,7 @@ func (h *httpProxy) batch(w http.ResponseWriter, r *http.Request, body []byte, x
 			if b.explain == nil {
 				b.explain = map[string]*explanation{}
 			}
-			b.explain[key] = &explanation{id: m.id, tool: t, list: v.list, locale: locale, start: start}
+			b.explain[key] = &explanation{id: m.ID, tool: t, list: v.list, locale: locale, start: start}
 		} else {
 			h.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
 		}
@@ -164,7 +165,7 @@ func rawAll(msgs [][]byte) []json.RawMessage {
 // with the answers.
 func (h *httpProxy) mergeBatch(resp *http.Response, x *exchange) error {
 	b := x.batch
-	switch mediaType(resp.Header.Get("Content-Type")) {
+	switch wire.MediaType(resp.Header.Get("Content-Type")) {
 	case "application/json":
 		data, err := io.ReadAll(resp.Body)
 		resp.Body.Close()
@@ -209,11 +210,11 @@ func (h *httpProxy) mergeBatch(resp *http.Response, x *exchange) error {
 // explainMember returns the response raw of a batch, or the explanation
 // that takes its place when it rejects a call forwarded with issues.
 func (h *httpProxy) explainMember(raw json.RawMessage, b *batchState) json.RawMessage {
-	m, ok := decode(raw)
-	if !ok || !m.isResponse() {
+	m, ok := wire.Decode(raw)
+	if !ok || !m.IsResponse() {
 		return raw
 	}
-	key, ok := idKey(m.id)
+	key, ok := wire.IDKey(m.ID)
 	x := b.explain[key]
 	if !ok || x == nil {
 		return raw

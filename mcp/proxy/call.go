@@ -10,16 +10,17 @@ import (
 	"github.com/selfheal/selfheal/internal/jsonvalue"
 	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/mcp/internal/toolcall"
+	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
 // call handles a tools/call request from the client. A call of a listed
 // tool is checked against its schema (see [Proxy] for what is answered
 // when); every other message passes through: a notification, an id the
-// proxy does not answer (see answerable), params it cannot read, a tool it
+// proxy does not answer (see wire.Answerable), params it cannot read, a tool it
 // has not seen listed or whose listing is stale, a line that is not
 // well-formed JSON. The server answers them.
-func (s *session) call(line []byte, m *message) error {
-	key, ok := answerable(m.id)
+func (s *session) call(line []byte, m *wire.Message) error {
+	key, ok := wire.Answerable(m.ID)
 	if !ok {
 		return s.writeServer(line)
 	}
@@ -27,30 +28,30 @@ func (s *session) call(line []byte, m *message) error {
 	if !ok {
 		return s.writeServer(line)
 	}
-	t := s.tools.lookup(c.name)
+	t := s.tools.lookup(c.Name)
 	if t == nil {
 		return s.writeServer(line)
 	}
 	start := time.Now()
-	v := s.p.judge(t, c, m.valid)
+	v := s.p.judge(t, c, m.Valid)
 	if v.now {
 		s.mu.Lock()
 		locale := s.locale
 		s.mu.Unlock()
-		return s.writeClient(s.p.issuesAnswer(m.id, t, v.list, c.locale(locale), start, nil))
+		return s.writeClient(s.p.issuesAnswer(m.ID, t, v.list, callLocale(c.Meta, locale), start, nil))
 	}
 	explained := v.list != nil
 	if explained {
 		s.mu.Lock()
 		locale := s.locale
 		s.mu.Unlock()
-		s.expect(key, &explanation{id: bytes.Clone(m.id), tool: t, list: v.list, locale: c.locale(locale), start: start})
+		s.expect(key, &explanation{id: bytes.Clone(m.ID), tool: t, list: v.list, locale: callLocale(c.Meta, locale), start: start})
 	}
 	if s.p.cfg.limits != nil || s.limiter != nil {
-		if !explained && !m.valid {
+		if !explained && !m.Valid {
 			return s.writeServer(line) // malformed: the server answers, with no slot taken
 		}
-		return s.guarded(line, m.id, key, t, start, explained)
+		return s.guarded(line, m.ID, key, t, start, explained)
 	}
 	err := s.writeServer(line)
 	if !explained {
@@ -78,7 +79,7 @@ type verdict struct {
 // is. Arguments nested past the depth limit are forwarded unchecked,
 // except with WithStrict, which refuses them. A request that is not
 // well-formed JSON is left to the server.
-func (p *Proxy) judge(t *tool, c callParams, valid bool) verdict {
+func (p *Proxy) judge(t *tool, c wire.CallParams, valid bool) verdict {
 	if t.schema == nil {
 		return verdict{}
 	}
@@ -92,28 +93,24 @@ func (p *Proxy) judge(t *tool, c callParams, valid bool) verdict {
 	return verdict{list: list, now: p.cfg.strict || issuesx.HasNearMiss(list)}
 }
 
-// callParams is what the proxy reads of a tools/call's params: the raw
-// members it needs, and what scan learnt of the arguments.
-type callParams struct {
-	name               string
-	args, meta, cursor []byte // nil when absent
-	// scanned: scanLine read the arguments, well-formed; then depth is how
-	// deeply they nest (see scanner.value), and plain says that they hold
-	// no escape and no invalid UTF-8.
-	scanned bool
-	depth   int
-	plain   bool
-}
+// Methods the proxy reads.
+const (
+	methodInitialize  = "initialize"
+	methodToolsList   = "tools/list"
+	methodToolsCall   = "tools/call"
+	methodCancelled   = "notifications/cancelled"
+	methodListChanged = "notifications/tools/list_changed"
+)
 
 // readCall returns the params of a tools/call; ok is false when they are
 // not an object.
-func readCall(m *message) (c callParams, ok bool) {
-	return m.call, m.paramsObject
+func readCall(m *wire.Message) (c wire.CallParams, ok bool) {
+	return m.Call, m.ParamsObject
 }
 
-// locale is the language the call asks for in its _meta, else session's.
-func (c *callParams) locale(session string) string {
-	if tag := metaLocale(c.meta); tag != "" {
+// callLocale is the language a call asks for in its _meta, else session's.
+func callLocale(meta []byte, session string) string {
+	if tag := metaLocale(meta); tag != "" {
 		return tag
 	}
 	return session
@@ -127,9 +124,9 @@ func (c *callParams) locale(session string) string {
 // also say at (root) that they are missing. Arguments that are not an
 // object are one invalid_type issue at (root). A required property with a
 // default is never missing: the server fills it in.
-func arguments(t *tool, c callParams, maxDepth int) issues.List {
+func arguments(t *tool, c wire.CallParams, maxDepth int) issues.List {
 	sch := t.schema
-	raw := c.args
+	raw := c.Args
 	if len(raw) == 0 {
 		if list := t.defaulted.drop(sch.Validate(map[string]any{})); list != nil {
 			return toolcall.Absent(list)
@@ -140,7 +137,7 @@ func arguments(t *tool, c callParams, maxDepth int) issues.List {
 	if limit == 0 {
 		limit = issues.DefaultMaxDepth
 	}
-	if !c.scanned || (limit > 0 && c.depth > limit) {
+	if !c.Scanned || (limit > 0 && c.Depth > limit) {
 		// Measured too deep, or not measured: DepthIssues finds where.
 		if list := toolcall.DepthIssues(raw, maxDepth); list != nil {
 			return list
@@ -148,8 +145,8 @@ func arguments(t *tool, c callParams, maxDepth int) issues.List {
 	}
 	var inst any
 	var err error
-	if c.scanned && c.plain && c.depth <= jsonvalue.MaxDepth {
-		inst = jsonvalue.DecodeScanned(raw) // scanLine checked what Decode would
+	if c.Scanned && c.Plain && c.Depth <= jsonvalue.MaxDepth {
+		inst = jsonvalue.DecodeScanned(raw) // wire.Decode checked what Decode would
 	} else {
 		inst, err = jsonvalue.Decode(raw)
 	}

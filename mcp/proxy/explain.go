@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/selfheal/selfheal/issues"
+	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
 // maxExplanations bounds the calls of a session forwarded with issues and
@@ -65,7 +66,7 @@ func (s *session) explained(key string) *explanation {
 // selfheal, or another proxy in front of it) passes untouched too: it
 // explains the call itself, and nesting one envelope in another would say
 // everything twice.
-func (p *Proxy) answer(x *explanation, m *message) []byte {
+func (p *Proxy) answer(x *explanation, m *wire.Message) []byte {
 	rej, ok := rejected(m)
 	if !ok {
 		p.disagree(x.tool.name)
@@ -82,14 +83,14 @@ func (p *Proxy) answer(x *explanation, m *message) []byte {
 // rejected reports whether the response m rejects its call, and what the
 // server said: the message (and data) of a JSON-RPC error, or the text of a
 // result whose isError is true.
-func rejected(m *message) (*rejection, bool) {
+func rejected(m *wire.Message) (*rejection, bool) {
 	switch {
-	case m.error != nil:
-		return &rejection{message: errorText(m.error)}, true
-	case m.result != nil:
+	case m.Error != nil:
+		return &rejection{message: errorText(m.Error)}, true
+	case m.Result != nil:
 		var isError bool
 		var content []byte
-		ok := members(m.result, func(k, v []byte) {
+		ok := wire.Members(m.Result, func(k, v []byte) {
 			switch string(k) {
 			case "isError":
 				isError = string(v) == "true"

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/selfheal/selfheal/mcp/guard"
+	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
 // toolGuard is one tool's guard in a session (WithGuard).
@@ -162,14 +163,14 @@ func (s *session) hold(key string, release func()) {
 // frees its slot (the server stops it, and sends no response), a queued
 // call gives up its place and is never forwarded, and a tools/list request
 // is no longer awaited.
-func (s *session) cancelled(m *message) {
+func (s *session) cancelled(m *wire.Message) {
 	var requestID []byte
-	members(m.params, func(k, v []byte) {
+	wire.Members(m.Params, func(k, v []byte) {
 		if string(k) == "requestId" {
 			requestID = v
 		}
 	})
-	key, ok := idKey(requestID)
+	key, ok := wire.IDKey(requestID)
 	if !ok {
 		return
 	}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"mime"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
@@ -22,6 +21,7 @@ import (
 	"github.com/selfheal/selfheal/mcp/guard"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/eventstream"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/relay"
+	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
 // The bounds of the HTTP proxy.
@@ -230,26 +230,26 @@ func (h *httpProxy) post(w http.ResponseWriter, r *http.Request, body []byte, x 
 	if isBatch(body) {
 		return h.batch(w, r, body, x)
 	}
-	m, ok := decode(body)
-	if !ok || !m.hasMethod {
+	m, ok := wire.Decode(body)
+	if !ok || !m.HasMethod {
 		return false, nil
 	}
-	x.method = m.method
-	if _, ok := answerable(m.id); ok {
-		x.id = m.id
+	x.method = m.Method
+	if _, ok := wire.Answerable(m.ID); ok {
+		x.id = m.ID
 	}
-	switch m.method {
+	switch m.Method {
 	case methodToolsCall:
 		return h.call(w, r, body, m, x)
 	case methodToolsList:
 		x.first = true
-		members(m.params, func(k, v []byte) {
-			if string(k) == "cursor" && str(v) != "" {
+		wire.Members(m.Params, func(k, v []byte) {
+			if string(k) == "cursor" && wire.Str(v) != "" {
 				x.first = false
 			}
 		})
 	case methodInitialize:
-		members(m.params, func(k, v []byte) {
+		wire.Members(m.Params, func(k, v []byte) {
 			if string(k) == "_meta" {
 				x.locale = metaLocale(v)
 			}
@@ -260,7 +260,7 @@ func (h *httpProxy) post(w http.ResponseWriter, r *http.Request, body []byte, x 
 
 // call checks a tools/call as the stdio proxy does, after learning the
 // session's tools if this replica does not know them yet.
-func (h *httpProxy) call(w http.ResponseWriter, r *http.Request, body []byte, m *message, x *exchange) (done bool, release func()) {
+func (h *httpProxy) call(w http.ResponseWriter, r *http.Request, body []byte, m *wire.Message, x *exchange) (done bool, release func()) {
 	if x.id == nil {
 		return false, nil
 	}
@@ -270,29 +270,29 @@ func (h *httpProxy) call(w http.ResponseWriter, r *http.Request, body []byte, m 
 	}
 	sess := h.session(x.key)
 	h.listIfNeeded(r, sess)
-	t := sess.tools.lookup(c.name)
+	t := sess.tools.lookup(c.Name)
 	if t == nil {
 		return false, nil
 	}
 	start := time.Now()
-	v := h.p.judge(t, c, m.valid)
+	v := h.p.judge(t, c, m.Valid)
 	sess.mu.Lock()
-	locale := c.locale(sess.locale)
+	locale := callLocale(c.Meta, sess.locale)
 	sess.mu.Unlock()
 	if v.now {
-		writeAnswer(w, r, h.p.issuesAnswer(m.id, t, v.list, locale, start, nil))
+		writeAnswer(w, r, h.p.issuesAnswer(m.ID, t, v.list, locale, start, nil))
 		return true, nil
 	}
 	if v.list != nil {
-		x.explain = &explanation{id: m.id, tool: t, list: v.list, locale: locale, start: start}
+		x.explain = &explanation{id: m.ID, tool: t, list: v.list, locale: locale, start: start}
 	}
 	if h.limiter != nil {
-		if v.list == nil && !m.valid {
+		if v.list == nil && !m.Valid {
 			return false, nil // malformed: the server answers, with no slot taken
 		}
 		release, te := h.limiter.Acquire(r.Context(), limiterKey(t.name, h.limitBy(r)))
 		if te != nil {
-			writeAnswer(w, r, h.p.toolErrorAnswer(m.id, t, te, start))
+			writeAnswer(w, r, h.p.toolErrorAnswer(m.ID, t, te, start))
 			return true, nil
 		}
 		if x.explain == nil {
@@ -507,17 +507,17 @@ func (h *httpProxy) roundTrip(ctx context.Context, r *http.Request, id []byte, b
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("tools/list: HTTP %s", resp.Status)
 	}
-	want, _ := idKey(id)
-	var found *message
+	want, _ := wire.IDKey(id)
+	var found *wire.Message
 	take := func(data []byte) {
-		if m, ok := decode(data); ok && m.isResponse() {
-			if k, _ := idKey(m.id); k == want {
+		if m, ok := wire.Decode(data); ok && m.IsResponse() {
+			if k, _ := wire.IDKey(m.ID); k == want {
 				found = m
 			}
 		}
 	}
 	body2 := io.LimitReader(resp.Body, maxListBody)
-	if mediaType(resp.Header.Get("Content-Type")) == "text/event-stream" {
+	if wire.MediaType(resp.Header.Get("Content-Type")) == "text/event-stream" {
 		sc := eventstream.NewScanner(func(ev *eventstream.Event) {
 			if found == nil && ev.IsMessage() {
 				take(bytes.Clone(ev.Data))
@@ -541,19 +541,10 @@ func (h *httpProxy) roundTrip(ctx context.Context, r *http.Request, id []byte, b
 	switch {
 	case found == nil:
 		return nil, errors.New("no response to tools/list")
-	case found.result == nil:
-		return nil, fmt.Errorf("tools/list: error %s", found.error)
+	case found.Result == nil:
+		return nil, fmt.Errorf("tools/list: error %s", found.Error)
 	}
-	return found.result, nil
-}
-
-// mediaType is the media type of a Content-Type, lower case, or "".
-func mediaType(ct string) string {
-	mt, _, err := mime.ParseMediaType(ct)
-	if err != nil {
-		return ""
-	}
-	return mt
+	return found.Result, nil
 }
 
 // rewrite sends every request to the upstream endpoint.
@@ -607,7 +598,7 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 		}
 		return h.mergeBatch(resp, x)
 	}
-	switch mediaType(resp.Header.Get("Content-Type")) {
+	switch wire.MediaType(resp.Header.Get("Content-Type")) {
 	case "text/event-stream":
 		resp.Body = h.tap(resp.Body, x)
 	case "application/json":
@@ -619,7 +610,7 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 		if err != nil {
 			return err
 		}
-		if m, ok := decode(data); ok && h.response(x, m) && x.explain != nil && ok2xx(resp) {
+		if m, ok := wire.Decode(data); ok && h.response(x, m) && x.explain != nil && ok2xx(resp) {
 			if answer := h.p.answer(x.explain, m); answer != nil {
 				data = answer
 				resp.ContentLength = int64(len(data))
@@ -639,24 +630,24 @@ func ok2xx(resp *http.Response) bool { return resp.StatusCode/100 == 2 }
 // in the response to x: the tools of a tools/list result are learned, a
 // notifications/tools/list_changed makes the session's listing stale. It
 // reports whether m is the response to x's request.
-func (h *httpProxy) response(x *exchange, m *message) bool {
-	if m.method == methodListChanged {
+func (h *httpProxy) response(x *exchange, m *wire.Message) bool {
+	if m.Method == methodListChanged {
 		sess := h.session(x.key)
 		sess.mu.Lock()
 		sess.stale = true
 		sess.mu.Unlock()
 		return false
 	}
-	if x.id == nil || !m.isResponse() {
+	if x.id == nil || !m.IsResponse() {
 		return false
 	}
-	want, _ := idKey(x.id)
-	if got, _ := idKey(m.id); got != want {
+	want, _ := wire.IDKey(x.id)
+	if got, _ := wire.IDKey(m.ID); got != want {
 		return false
 	}
-	if x.method == methodToolsList && m.result != nil {
+	if x.method == methodToolsList && m.Result != nil {
 		sess := h.session(x.key)
-		if next, ok := sess.tools.learn(h.p, m.result, x.first); ok && next == "" {
+		if next, ok := sess.tools.learn(h.p, m.Result, x.first); ok && next == "" {
 			sess.listed()
 		}
 	}
@@ -679,7 +670,7 @@ func (h *httpProxy) tap(body io.ReadCloser, x *exchange) io.ReadCloser {
 		if !ev.IsMessage() {
 			return
 		}
-		m, ok := decode(ev.Data)
+		m, ok := wire.Decode(ev.Data)
 		if !ok || !h.response(x, m) {
 			return
 		}
@@ -758,7 +749,7 @@ func (t *sseTap) Read(p []byte) (int, error) {
 			// clients ignore, rather than half a message.
 			b.WriteString("\nevent: selfheal-discarded\n\n")
 		}
-		_ = eventstream.WriteEvent(&b, "", errorResponse(t.x.id, codeInternalError, "selfheal proxy: the MCP server ended its response before answering"))
+		_ = eventstream.WriteEvent(&b, "", wire.ErrorResponse(t.x.id, wire.CodeInternalError, "selfheal proxy: the MCP server ended its response before answering"))
 		t.tail = b.Bytes()
 	} else if !errors.Is(err, io.EOF) {
 		t.end = err
@@ -816,7 +807,7 @@ func (h *httpProxy) upstreamError(w http.ResponseWriter, r *http.Request, err er
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusBadGateway)
-	_, _ = w.Write(errorResponse(x.id, codeInternalError, "selfheal proxy: the MCP server cannot be reached"))
+	_, _ = w.Write(wire.ErrorResponse(x.id, wire.CodeInternalError, "selfheal proxy: the MCP server cannot be reached"))
 }
 
 // logUpstream logs a failure of the upstream server, once a minute at

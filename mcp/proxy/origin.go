@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/selfheal/selfheal/internal/loopback"
+	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
 // WithAllowedHosts sets the Host header values the HTTP proxy
@@ -47,7 +48,7 @@ func (p *Proxy) forbidden(w http.ResponseWriter, r *http.Request) bool {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusForbidden)
-	_, _ = w.Write(errorResponse(nil, -32000, msg))
+	_, _ = w.Write(wire.ErrorResponse(nil, -32000, msg))
 	return true
 }
 

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/selfheal/selfheal/mcp/proxy/internal/relay"
+	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
 // ownPrefix starts the ids of the proxy's own requests over stdio. A
@@ -46,7 +47,7 @@ func (s *session) relist(cursor string) {
 	}
 	s.ownSeq++
 	id := strconv.Quote(ownPrefix + s.nonce + "/tools-list/" + strconv.FormatUint(s.ownSeq, 10))
-	key, _ := idKey([]byte(id))
+	key, _ := wire.IDKey([]byte(id))
 	if s.own == nil {
 		s.own = map[string]bool{}
 	}
@@ -69,10 +70,10 @@ func (s *session) relist(cursor string) {
 // changes announced meanwhile starts again. first says that the request
 // asked for the first page. A failed listing leaves the tools stale: calls
 // pass unchecked until the client lists them.
-func (s *session) relisted(m *message, first bool) {
+func (s *session) relisted(m *wire.Message, first bool) {
 	next, ok := "", false
-	if m.result != nil {
-		next, ok = s.tools.learn(s.p, m.result, first)
+	if m.Result != nil {
+		next, ok = s.tools.learn(s.p, m.Result, first)
 	}
 	if !ok {
 		s.p.cfg.Logger.Debug("selfheal proxy: the proxy's own tools/list failed; calls pass unchecked until the client lists the tools")

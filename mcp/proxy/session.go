@@ -11,6 +11,7 @@ import (
 
 	"github.com/selfheal/selfheal/mcp/guard"
 	"github.com/selfheal/selfheal/mcp/internal/toolcall"
+	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
 // Serve relays newline-delimited JSON-RPC messages (the stdio framing of
@@ -122,7 +123,7 @@ type session struct {
 
 	// mu guards what follows.
 	mu sync.Mutex
-	// lists are the ids (see idKey) of the client's tools/list requests
+	// lists are the ids (see wire.IDKey) of the client's tools/list requests
 	// whose results have not passed yet, each with whether it had a cursor.
 	lists map[string]bool
 	// locale is the language the client declared in its initialize
@@ -153,10 +154,10 @@ type session struct {
 // ends, then closes toServer. It returns the error reading the client or
 // writing an answer to it.
 func (s *session) fromClient(client io.Reader) error {
-	lr := newLineReader(client)
+	lr := wire.NewLineReader(client)
 	whole := func(data []byte) bool { return clientWhole(readHead(data)) }
 	for {
-		line, more, err := lr.nextOrHead(whole)
+		line, more, err := lr.NextOrHead(whole)
 		if errors.Is(err, io.EOF) {
 			s.waiters.Wait() // the calls waiting for a slot are forwarded first
 			s.closeServer()
@@ -179,7 +180,7 @@ func (s *session) fromClient(client io.Reader) error {
 			// the server after it, so the queued calls go first.
 			s.waiters.Wait()
 		}
-		hold := lr.hasLine()
+		hold := lr.HasLine()
 		s.serverBatch.hold.Store(hold)
 		if err := s.clientMessage(line); err != nil {
 			return err
@@ -193,11 +194,11 @@ func (s *session) fromClient(client io.Reader) error {
 // clientMessage handles one line from the client: it forwards it, unless it
 // is a tools/call the proxy answers (see call).
 func (s *session) clientMessage(line []byte) error {
-	m, ok := decode(line)
+	m, ok := wire.Decode(line)
 	if !ok {
 		return s.writeServer(line)
 	}
-	switch m.method {
+	switch m.Method {
 	case methodToolsCall:
 		return s.call(line, m)
 	case methodToolsList:
@@ -212,15 +213,15 @@ func (s *session) clientMessage(line []byte) error {
 
 // listRequested notes the id of a tools/list request, so that its result
 // is recognised, and whether it asks for a page after the first.
-func (s *session) listRequested(m *message) {
-	key, ok := idKey(m.id)
+func (s *session) listRequested(m *wire.Message) {
+	key, ok := wire.IDKey(m.ID)
 	if !ok {
 		return
 	}
 	var cursor string
-	members(m.params, func(k, v []byte) { // absent or unreadable: no cursor
+	wire.Members(m.Params, func(k, v []byte) { // absent or unreadable: no cursor
 		if string(k) == "cursor" {
-			cursor = str(v)
+			cursor = wire.Str(v)
 		}
 	})
 	s.mu.Lock()
@@ -230,9 +231,9 @@ func (s *session) listRequested(m *message) {
 
 // initialize notes the language the client declares for the session in
 // the _meta of its initialize request.
-func (s *session) initialize(m *message) {
+func (s *session) initialize(m *wire.Message) {
 	var meta []byte
-	members(m.params, func(k, v []byte) {
+	wire.Members(m.Params, func(k, v []byte) {
 		if string(k) == "_meta" {
 			meta = v
 		}
@@ -260,14 +261,14 @@ func metaLocale(meta []byte) string {
 // ends. It returns nil at the server's EOF, else the error reading it or
 // writing to the client.
 func (s *session) fromServer(server io.Reader) error {
-	lr := newLineReader(server)
+	lr := wire.NewLineReader(server)
 	var h head // the head of the line being read, when long
 	whole := func(data []byte) bool {
 		h = readHead(data)
 		return s.serverWhole(h)
 	}
 	for {
-		line, more, err := lr.nextOrHead(whole)
+		line, more, err := lr.NextOrHead(whole)
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
@@ -281,7 +282,7 @@ func (s *session) fromServer(server io.Reader) error {
 			}
 			continue
 		}
-		hold := lr.hasLine()
+		hold := lr.HasLine()
 		s.clientBatch.hold.Store(hold)
 		if out := s.serverMessage(line); out != nil {
 			if err := s.writeClient(out); err != nil {
@@ -304,19 +305,19 @@ func (s *session) fromServer(server io.Reader) error {
 // notifications/tools/list_changed makes the tools stale until they are
 // listed again (see relist).
 func (s *session) serverMessage(line []byte) []byte {
-	m, ok := decode(line)
+	m, ok := wire.Decode(line)
 	if !ok {
 		return line
 	}
-	if m.method == methodListChanged {
+	if m.Method == methodListChanged {
 		s.tools.markStale()
 		s.relist("")
 		return line
 	}
-	if !m.isResponse() {
+	if !m.IsResponse() {
 		return line
 	}
-	key, ok := idKey(m.id)
+	key, ok := wire.IDKey(m.ID)
 	if !ok {
 		return line
 	}
@@ -337,8 +338,8 @@ func (s *session) serverMessage(line []byte) []byte {
 		s.relisted(m, first)
 		return nil
 	}
-	if isList && m.result != nil {
-		s.tools.learn(s.p, m.result, !cursor)
+	if isList && m.Result != nil {
+		s.tools.learn(s.p, m.Result, !cursor)
 	}
 	if x != nil {
 		if answer := s.p.answer(x, m); answer != nil {

@@ -3,10 +3,12 @@ package proxy
 import (
 	"fmt"
 	"io"
+
+	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
-// head is what the first bytes of a long line show of it, read as members
-// does: the members whose values end within them.
+// head is what the first bytes of a long line show of it, read as
+// wire.Members does: the members whose values end within them.
 type head struct {
 	object    bool   // the line starts as a JSON object
 	id        []byte // as written; nil when not seen whole
@@ -18,21 +20,21 @@ type head struct {
 // readHead reads the first bytes of a line (see head).
 func readHead(data []byte) head {
 	var h head
-	i := skipSpace(data, 0)
+	i := wire.SkipSpace(data, 0)
 	if i == len(data) || data[i] != '{' {
 		return h
 	}
 	h.object = true
-	for i = skipSpace(data, i+1); i < len(data) && data[i] == '"'; {
-		end := skipString(data, i)
+	for i = wire.SkipSpace(data, i+1); i < len(data) && data[i] == '"'; {
+		end := wire.SkipString(data, i)
 		if end < 0 {
 			return h
 		}
-		key := memberName(data[i:end])
-		if i = skipSpace(data, end); i == len(data) || data[i] != ':' {
+		key := wire.MemberName(data[i:end])
+		if i = wire.SkipSpace(data, end); i == len(data) || data[i] != ':' {
 			return h
 		}
-		i = skipSpace(data, i+1)
+		i = wire.SkipSpace(data, i+1)
 		switch string(key) {
 		case "method":
 			h.hasMethod = true
@@ -41,7 +43,7 @@ func readHead(data []byte) head {
 		}
 		// A value that reaches the end of the bytes may go on past them
 		// (a number cut in two).
-		if end = skipValue(data, i); end < 0 || end == len(data) {
+		if end = wire.SkipValue(data, i); end < 0 || end == len(data) {
 			return h
 		}
 		switch string(key) {
@@ -50,10 +52,10 @@ func readHead(data []byte) head {
 		case "method":
 			h.method = data[i:end]
 		}
-		if i = skipSpace(data, end); i == len(data) || data[i] != ',' {
+		if i = wire.SkipSpace(data, end); i == len(data) || data[i] != ',' {
 			return h
 		}
-		i = skipSpace(data, i+1)
+		i = wire.SkipSpace(data, i+1)
 	}
 	return h
 }
@@ -69,7 +71,7 @@ func clientWhole(h head) bool {
 	if !h.hasMethod {
 		return !h.response
 	}
-	switch str(h.method) {
+	switch wire.Str(h.method) {
 	case methodToolsCall, methodToolsList, methodInitialize, methodCancelled:
 		return true
 	}
@@ -87,14 +89,14 @@ func (s *session) serverWhole(h head) bool {
 		return false
 	}
 	if h.hasMethod {
-		return h.method == nil || str(h.method) == methodListChanged
+		return h.method == nil || wire.Str(h.method) == methodListChanged
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if h.id == nil {
 		return h.response && len(s.lists)+len(s.own)+len(s.explain)+len(s.calls) > 0
 	}
-	key, ok := idKey(h.id)
+	key, ok := wire.IDKey(h.id)
 	if !ok {
 		return false
 	}
@@ -110,7 +112,7 @@ func (s *session) released(h head) {
 	if !h.response {
 		return
 	}
-	key, ok := idKey(h.id)
+	key, ok := wire.IDKey(h.id)
 	if !ok {
 		return
 	}
@@ -128,7 +130,7 @@ func (s *session) released(h head) {
 // but not the reading, so that the next line starts where it should. cut
 // reports a line that ended without its newline (the end of the stream);
 // readErr is the error reading it, other than io.EOF.
-func stream(lr *lineReader, piece []byte, write func(piece []byte) error) (cut bool, writeErr, readErr error) {
+func stream(lr *wire.LineReader, piece []byte, write func(piece []byte) error) (cut bool, writeErr, readErr error) {
 	for more := true; ; {
 		if writeErr == nil {
 			writeErr = write(piece) // before part, which reuses piece's memory
@@ -137,7 +139,7 @@ func stream(lr *lineReader, piece []byte, write func(piece []byte) error) (cut b
 			return piece[len(piece)-1] != '\n', writeErr, nil
 		}
 		var err error
-		if piece, more, err = lr.part(); err != nil {
+		if piece, more, err = lr.Part(); err != nil {
 			if err == io.EOF {
 				err = nil
 			}
@@ -149,7 +151,7 @@ func stream(lr *lineReader, piece []byte, write func(piece []byte) error) (cut b
 // streamClient passes a long line of the server's to the client as it
 // arrives (see stream), as one line: no other write to the client comes
 // between its pieces.
-func (s *session) streamClient(lr *lineReader, piece []byte) error {
+func (s *session) streamClient(lr *wire.LineReader, piece []byte) error {
 	s.clientMu.Lock()
 	defer s.clientMu.Unlock()
 	if err := s.flushClientLocked(); err != nil {
@@ -179,7 +181,7 @@ func (s *session) streamClient(lr *lineReader, piece []byte) error {
 // streamServer passes a long line of the client's to the server as it
 // arrives (see stream), as one line. A failure to write is handled as in
 // writeServer.
-func (s *session) streamServer(lr *lineReader, piece []byte) error {
+func (s *session) streamServer(lr *wire.LineReader, piece []byte) error {
 	s.serverMu.Lock()
 	defer s.serverMu.Unlock()
 	s.flushServerLocked()

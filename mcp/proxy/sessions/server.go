@@ -21,6 +21,7 @@ import (
 	"github.com/selfheal/selfheal/mcp/proxy"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/eventstream"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/relay"
+	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
 // The bounds and timings of Server. Everything a client controls is
@@ -254,7 +255,7 @@ func (c *Server) Close() error {
 // post handles a POST: an initialize request starts a session, any other
 // message goes to the session its Mcp-Session-Id names.
 func (c *Server) post(w http.ResponseWriter, r *http.Request) {
-	if relay.MediaType(r.Header.Get("Content-Type")) != "application/json" {
+	if wire.MediaType(r.Header.Get("Content-Type")) != "application/json" {
 		cmdError(w, http.StatusUnsupportedMediaType, -32000, "Unsupported Media Type: Content-Type must be application/json")
 		return
 	}
@@ -531,7 +532,7 @@ type cmdSession struct {
 	room  *sync.Cond
 	ended bool
 	// waiters are the streams of the POSTs waiting for a response, by the
-	// key (idKey) of their request's id.
+	// key (wire.IDKey) of their request's id.
 	waiters map[string]*cmdStream
 	// get is the open GET stream, or nil.
 	get *cmdStream
@@ -919,7 +920,7 @@ func (s *cmdSession) listRequestLocked(cursor string) []byte {
 	s.listSeq++
 	s.listPages++
 	id := strconv.Quote(relay.OwnPrefix + s.listNonce + "/tools-list/" + strconv.Itoa(s.listSeq))
-	s.listKey, _ = relay.IDKey([]byte(id))
+	s.listKey, _ = wire.IDKey([]byte(id))
 	req := `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/list"`
 	if cursor != "" {
 		c, _ := json.Marshal(cursor) // a string always encodes
@@ -932,12 +933,12 @@ func (s *cmdSession) listRequestLocked(cursor string) []byte {
 // has learned its tools): it asks for the next page, or ends the listing.
 // A listing that fails ends too: calls pass unchecked until the client
 // lists the tools. s.mu is held.
-func (s *cmdSession) listed(m *relay.Message) {
+func (s *cmdSession) listed(m *wire.Message) {
 	s.listKey = ""
 	var next string
-	relay.Members(m.Result, func(k, v []byte) {
+	wire.Members(m.Result, func(k, v []byte) {
 		if string(k) == "nextCursor" {
-			next = relay.Str(v)
+			next = wire.Str(v)
 		}
 	})
 	if next != "" && s.listPages < relay.MaxListPages {
@@ -955,21 +956,21 @@ func (s *cmdSession) listed(m *relay.Message) {
 
 // initialized reads the server's response to the initialize request:
 // whether it declares tools, which the proxy then lists. s.mu is held.
-func (s *cmdSession) initialized(m *relay.Message) {
+func (s *cmdSession) initialized(m *wire.Message) {
 	var caps []byte
-	relay.Members(m.Result, func(k, v []byte) {
+	wire.Members(m.Result, func(k, v []byte) {
 		if string(k) == "capabilities" {
 			caps = v
 		}
 	})
-	relay.Members(caps, func(k, v []byte) {
+	wire.Members(caps, func(k, v []byte) {
 		if string(k) == "tools" && string(v) != "null" {
 			s.tools = true
 		}
 	})
-	relay.Members(m.Result, func(k, v []byte) {
+	wire.Members(m.Result, func(k, v []byte) {
 		if string(k) == "protocolVersion" {
-			s.version = relay.Str(v)
+			s.version = wire.Str(v)
 		}
 	})
 }
@@ -1157,23 +1158,23 @@ func (s *cmdSession) detach(st *cmdStream, gen uint64, unwritten []cmdEvent) {
 	if s.get == st {
 		s.get = nil
 	}
-	own := func(m *relay.Message) bool {
+	own := func(m *wire.Message) bool {
 		if st.standalone {
 			return false
 		}
-		if m.Response {
+		if m.IsResponse() {
 			return true
 		}
 		if m.Method != methodProgress {
 			return false
 		}
 		var token []byte
-		relay.Members(m.Params, func(k, v []byte) {
+		wire.Members(m.Params, func(k, v []byte) {
 			if string(k) == "progressToken" {
 				token = v
 			}
 		})
-		key, ok := relay.IDKey(token)
+		key, ok := wire.IDKey(token)
 		return ok && s.progress[key] == st
 	}
 	var others [][]byte
@@ -1183,7 +1184,7 @@ func (s *cmdSession) detach(st *cmdStream, gen uint64, unwritten []cmdEvent) {
 			if ev.seq < first {
 				return false
 			}
-			if m, ok := relay.Decode(ev.line); ok && own(m) {
+			if m, ok := wire.Decode(ev.line); ok && own(m) {
 				return false
 			}
 			others = append(others, ev.line)
@@ -1192,7 +1193,7 @@ func (s *cmdSession) detach(st *cmdStream, gen uint64, unwritten []cmdEvent) {
 	}
 	queue := st.queue[:0]
 	for _, line := range st.queue {
-		if m, ok := relay.Decode(line); ok && own(m) {
+		if m, ok := wire.Decode(line); ok && own(m) {
 			queue = append(queue, line)
 		} else {
 			others = append(others, line)
@@ -1201,8 +1202,8 @@ func (s *cmdSession) detach(st *cmdStream, gen uint64, unwritten []cmdEvent) {
 	clear(st.queue[len(queue):])
 	st.queue = queue
 	for _, line := range others {
-		m, ok := relay.Decode(line)
-		if !ok || m.Response || s.ended {
+		m, ok := wire.Decode(line)
+		if !ok || m.IsResponse() || s.ended {
 			continue
 		}
 		if t := s.targetLocked(m); t != nil {
@@ -1362,7 +1363,7 @@ func (s *cmdSession) unlistLocked(st *cmdStream) {
 // has returned.
 func (s *cmdSession) routeAll() {
 	defer close(s.routed)
-	next := relay.Lines(s.outR)
+	next := wire.NewLineReader(s.outR).Next
 	for {
 		line, err := next()
 		if err != nil {
@@ -1379,7 +1380,7 @@ func (s *cmdSession) routeAll() {
 // stays bounded.
 func (s *cmdSession) route(line []byte) {
 	line = bytes.Clone(line) // valid until the next read otherwise
-	m, ok := relay.Decode(line)
+	m, ok := wire.Decode(line)
 	if !ok {
 		if len(bytes.TrimSpace(line)) > 0 {
 			s.c.r.Logger.Debug("selfheal proxy: the MCP server wrote a line that is not a JSON-RPC message; it is dropped")
@@ -1388,8 +1389,8 @@ func (s *cmdSession) route(line []byte) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if m.Response {
-		switch key, _ := relay.IDKey(m.ID); {
+	if m.IsResponse() {
+		switch key, _ := wire.IDKey(m.ID); {
 		case key == "":
 		case key == s.listKey: // the proxy's own, never the client's
 			s.listed(m)
@@ -1402,8 +1403,8 @@ func (s *cmdSession) route(line []byte) {
 	for !s.ended {
 		var st *cmdStream
 		var key string
-		if m.Response {
-			key, _ = relay.IDKey(m.ID)
+		if m.IsResponse() {
+			key, _ = wire.IDKey(m.ID)
 			st = s.waiters[key]
 			if st == nil {
 				s.c.r.Logger.Debug("selfheal proxy: a response is dropped: its client has gone")
@@ -1417,7 +1418,7 @@ func (s *cmdSession) route(line []byte) {
 			continue // the streams may have changed meanwhile
 		}
 		switch {
-		case m.Response:
+		case m.IsResponse():
 			s.answerLocked(st, key, line)
 		case st == nil:
 			s.backlogLocked(line)
@@ -1433,18 +1434,18 @@ func (s *cmdSession) route(line []byte) {
 // server, or nil when none is open. A stream that is full and not pumping
 // yet is passed over: waiting for it could wait for ever, on a server
 // that does not read the rest of its POST's body until it has written.
-func (s *cmdSession) targetLocked(m *relay.Message) *cmdStream {
+func (s *cmdSession) targetLocked(m *wire.Message) *cmdStream {
 	fits := func(st *cmdStream) bool {
 		return st != nil && (st.pumping || len(st.queue) < s.c.queue)
 	}
 	if m.Method == methodProgress {
 		var token []byte
-		relay.Members(m.Params, func(k, v []byte) {
+		wire.Members(m.Params, func(k, v []byte) {
 			if string(k) == "progressToken" {
 				token = v
 			}
 		})
-		if key, ok := relay.IDKey(token); ok && fits(s.progress[key]) {
+		if key, ok := wire.IDKey(token); ok && fits(s.progress[key]) {
 			return s.progress[key]
 		}
 	}
@@ -1497,7 +1498,7 @@ type posted struct {
 	line   []byte // one line: compact JSON and "\n"
 	method string
 	id     []byte // a request's id, as written
-	key    string // a request's id key (idKey); "" for a notification or a response
+	key    string // a request's id key (wire.IDKey); "" for a notification or a response
 	token  string // the key of a request's progress token (params._meta.progressToken); "" for none
 	// answer is the proxy's own response (one line) to a request that no
 	// server can take (see badParams), which is not sent; nil for others.
@@ -1512,25 +1513,25 @@ type badBody struct {
 
 // parsePosted reads a POST body: one JSON-RPC message, or a batch (a JSON
 // array) of at most maxBatch, each element a message sent on its own, as
-// the TypeScript SDK does. JSON is read at any depth (see validJSON):
+// the TypeScript SDK does. JSON is read at any depth (see wire.ValidJSON):
 // arguments nested past any limit are the server's to judge, as in
 // upstream mode, never a parse error of the transport.
 func parsePosted(body []byte, maxBatch int) ([]posted, bool, *badBody) {
 	body = bytes.Trim(body, " \t\r\n")
-	if !relay.ValidJSON(body) {
+	if !wire.ValidJSON(body) {
 		return nil, false, &badBody{-32700, "Parse error: Invalid JSON"}
 	}
 	var elems [][]byte
 	batch := body[0] == '['
 	if batch {
-		for i := relay.SkipSpace(body, 1); body[i] != ']'; {
-			end := relay.SkipValue(body, i) // valid JSON: the element ends
+		for i := wire.SkipSpace(body, 1); body[i] != ']'; {
+			end := wire.SkipValue(body, i) // valid JSON: the element ends
 			elems = append(elems, body[i:end])
 			if len(elems) > maxBatch {
 				return nil, false, &badBody{-32600, fmt.Sprintf("Invalid Request: Batch must not exceed %d messages", maxBatch)}
 			}
-			if i = relay.SkipSpace(body, end); body[i] == ',' {
-				i = relay.SkipSpace(body, i+1)
+			if i = wire.SkipSpace(body, end); body[i] == ',' {
+				i = wire.SkipSpace(body, i+1)
 			}
 		}
 		if len(elems) == 0 {
@@ -1547,23 +1548,23 @@ func parsePosted(body []byte, maxBatch int) ([]posted, bool, *badBody) {
 			line = compactJSON(line)
 		}
 		line = append(line[:len(line):len(line)], '\n')
-		m, ok := relay.Decode(line)
+		m, ok := wire.Decode(line)
 		if !ok {
 			return nil, false, &badBody{-32700, "Parse error: Invalid JSON-RPC message"}
 		}
 		p := posted{line: line, method: m.Method}
 		switch {
 		case m.HasMethod && m.ID != nil:
-			key, ok := relay.IDKey(m.ID)
+			key, ok := wire.IDKey(m.ID)
 			if !ok {
 				return nil, false, &badBody{-32600, "Invalid Request: a request's id must be a string or a number"}
 			}
 			p.id, p.key, p.token = m.ID, key, progressToken(m.Params)
 			if bad := badParams(m.Params); bad != nil {
-				p.answer = append(relay.ErrorResponse(m.ID, bad.code, bad.msg), '\n')
+				p.answer = append(wire.ErrorResponse(m.ID, bad.code, bad.msg), '\n')
 			}
 		case m.HasMethod: // a notification
-		case m.Response: // to a request of the server
+		case m.IsResponse(): // to a request of the server
 		default:
 			return nil, false, &badBody{-32700, "Parse error: Invalid JSON-RPC message"}
 		}
@@ -1601,7 +1602,7 @@ func compactJSON(data []byte) []byte {
 		case ' ', '\t', '\r', '\n':
 			i++
 		case '"':
-			end := relay.SkipString(data, i)
+			end := wire.SkipString(data, i)
 			out = append(out, data[i:end]...)
 			i = end
 		default:
@@ -1612,28 +1613,28 @@ func compactJSON(data []byte) []byte {
 	return out
 }
 
-// progressToken returns the key (idKey) of the progress token in a
+// progressToken returns the key (wire.IDKey) of the progress token in a
 // request's params._meta, or "".
 func progressToken(params []byte) string {
 	var meta, token []byte
-	relay.Members(params, func(k, v []byte) {
+	wire.Members(params, func(k, v []byte) {
 		if string(k) == "_meta" {
 			meta = v
 		}
 	})
-	relay.Members(meta, func(k, v []byte) {
+	wire.Members(meta, func(k, v []byte) {
 		if string(k) == "progressToken" {
 			token = v
 		}
 	})
-	key, _ := relay.IDKey(token)
+	key, _ := wire.IDKey(token)
 	return key
 }
 
 // errorLine is the JSON-RPC error response, one line, to the request of id
 // that the session's server will not answer.
 func errorLine(id []byte, why string) []byte {
-	return append(relay.ErrorResponse(id, -32000, "Session ended: "+why), '\n')
+	return append(wire.ErrorResponse(id, -32000, "Session ended: "+why), '\n')
 }
 
 // cmdError answers a request that reaches no server with status and a
@@ -1641,7 +1642,7 @@ func errorLine(id []byte, why string) []byte {
 func cmdError(w http.ResponseWriter, status, code int, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	_, _ = w.Write(relay.ErrorResponse(nil, code, msg))
+	_, _ = w.Write(wire.ErrorResponse(nil, code, msg))
 }
 
 // cmdAccepts reports whether r's Accept header names the media type want

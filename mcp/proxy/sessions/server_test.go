@@ -31,7 +31,7 @@ import (
 
 	"github.com/selfheal/selfheal/mcp/proxy"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/eventstream"
-	"github.com/selfheal/selfheal/mcp/proxy/internal/relay"
+	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
 // hang bounds every wait of these tests: a deadline that only a hang
@@ -140,13 +140,13 @@ func fakeServer(in io.Reader, out io.Writer) {
 			// Nested past encoding/json's 10,000 levels: read with the
 			// proxy's own scanner, a call is answered with how deep its
 			// arguments go, so that a test sees what reached the server.
-			if d, ok := relay.Decode(sc.Bytes()); ok && d.ID != nil && d.Method == "tools/call" {
+			if d, ok := wire.Decode(sc.Bytes()); ok && d.ID != nil && d.Method == "tools/call" {
 				var name string
 				var args []byte
-				relay.Members(d.Params, func(k, v []byte) {
+				wire.Members(d.Params, func(k, v []byte) {
 					switch string(k) {
 					case "name":
-						name = relay.Str(v)
+						name = wire.Str(v)
 					case "arguments":
 						args = v
 					}
@@ -1420,7 +1420,7 @@ func nesting(raw []byte) int {
 	for i := 0; i < len(raw); i++ {
 		switch raw[i] {
 		case '"':
-			end := relay.SkipString(raw, i)
+			end := wire.SkipString(raw, i)
 			if end < 0 {
 				return most
 			}
@@ -1503,15 +1503,15 @@ func TestValidJSON(t *testing.T) {
 		`01`, `-`, `-01`, `1.`, `.5`, `1e`, `1e+`, `1E-7`, `+1`, `0x10`, `tru`, `truex`, `nul`, `NaN`, `1 2`,
 		`{"a":{"b":[{"c":[[]]}]}}`, `[[[]]`, `[[]]]`, `{"a":[}]`, "\t[1,\r\n2]\n",
 	} {
-		if got, want := relay.ValidJSON([]byte(tc)), json.Valid([]byte(tc)); got != want {
+		if got, want := wire.ValidJSON([]byte(tc)), json.Valid([]byte(tc)); got != want {
 			t.Errorf("validJSON(%q) = %v, json.Valid says %v", tc, got, want)
 		}
 	}
 	deep := []byte(strings.Repeat(`{"a":[`, 20000) + "1" + strings.Repeat("]}", 20000))
-	if !relay.ValidJSON(deep) || json.Valid(deep) {
-		t.Errorf("40,000 deep: validJSON %v (want true), json.Valid %v (its limit)", relay.ValidJSON(deep), json.Valid(deep))
+	if !wire.ValidJSON(deep) || json.Valid(deep) {
+		t.Errorf("40,000 deep: validJSON %v (want true), json.Valid %v (its limit)", wire.ValidJSON(deep), json.Valid(deep))
 	}
-	if relay.ValidJSON(deep[:len(deep)-1]) {
+	if wire.ValidJSON(deep[:len(deep)-1]) {
 		t.Error("40,000 deep, one brace short: valid")
 	}
 	if got := string(compactJSON([]byte(" {\n \"a b\" : [ 1 ,\r\n\t2 ] }\n"))); got != `{"a b":[1,2]}` {
@@ -1529,7 +1529,7 @@ func FuzzValidJSON(f *testing.F) {
 		if nesting(data) >= 10000 {
 			return
 		}
-		valid := relay.ValidJSON(data)
+		valid := wire.ValidJSON(data)
 		if valid != json.Valid(data) {
 			t.Fatalf("validJSON(%q) = %v, json.Valid says %v", data, valid, !valid)
 		}

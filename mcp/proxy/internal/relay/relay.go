@@ -28,52 +28,28 @@ type Relay struct {
 	LimitBy func(r *http.Request) string
 }
 
-// Of returns the Relay of a *proxy.Proxy (any other value panics). Set by
-// package proxy.
-var Of func(p any) *Relay
+// Source is embedded in proxy.Proxy as an unexported field, to give
+// the session server a proxy's Relay without an exported name in package
+// proxy: its one method is unexported, so that only this package calls it.
+type Source struct{ relay func() *Relay }
 
-// Message is what the session server reads of a JSON-RPC 2.0 message.
-type Message struct {
-	Method    string // "" for a response
-	HasMethod bool
-	// Response: the message answers a request (a result or an error and no
-	// method).
-	Response           bool
-	ID, Params, Result []byte // as written; nil when absent
+// NewSource returns the Source of a proxy whose Relay f builds.
+func NewSource(f func() *Relay) Source { return Source{relay: f} }
+
+func (s Source) relaySource() Source { return s }
+
+// source is any type that embeds a Source: a *proxy.Proxy.
+type source interface{ relaySource() Source }
+
+// Of returns the Relay of p, a non-nil *proxy.Proxy; nil for any other
+// value, or a Proxy that proxy.New did not make.
+func Of(p any) *Relay {
+	s, ok := p.(source)
+	if !ok || s.relaySource().relay == nil {
+		return nil
+	}
+	return s.relaySource().relay()
 }
-
-// The reading and writing of JSON-RPC messages, as the stdio proxy does
-// it. Set by package proxy.
-var (
-	// Decode reads one JSON-RPC 2.0 message (one line); false for a line
-	// that is not one.
-	Decode func(line []byte) (*Message, bool)
-	// Members calls f with the key and the value (as written) of each
-	// member of the JSON object data, and reports whether data is one
-	// object.
-	Members func(data []byte, f func(key, value []byte)) bool
-	// Str returns the JSON string raw unquoted, or "" when it is not a
-	// string.
-	Str func(raw []byte) string
-	// IDKey returns the key of a request's id: equal for ids a JSON-RPC
-	// peer takes for the same; false when id is neither a string nor a
-	// number.
-	IDKey func(id []byte) (key string, ok bool)
-	// ErrorResponse returns a JSON-RPC error response (id nil: null).
-	ErrorResponse func(id []byte, code int, msg string) []byte
-	// ValidJSON reports whether data is one JSON value, at any depth.
-	ValidJSON func(data []byte) bool
-	// SkipSpace returns the index of the first byte at or after i of
-	// valid JSON data that is not white space; SkipValue, the index after
-	// the value at i; SkipString, the index after the string at i.
-	SkipSpace, SkipValue, SkipString func(data []byte, i int) int
-	// Lines returns the reader of r's newline-delimited messages, of any
-	// length: each call returns the next line, valid until the next call,
-	// or io.EOF.
-	Lines func(r io.Reader) func() ([]byte, error)
-	// MediaType is the media type of a Content-Type, lower case, or "".
-	MediaType func(ct string) string
-)
 
 const (
 	// OwnPrefix begins the ids of the proxy's own requests, which no

@@ -1,4 +1,4 @@
-package proxy
+package wire
 
 import (
 	"bytes"
@@ -53,9 +53,9 @@ func TestScanLine(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":1,"result":{"a":"`, want{}},
 	} {
 		m, ok := scanLine([]byte(tc.in))
-		got := want{ok: ok, valid: m.valid, id: string(m.id), method: string(m.rawMethod), result: string(m.result), error: string(m.error),
-			args: string(m.call.args), name: m.call.name, meta: string(m.call.meta), cursor: string(m.call.cursor),
-			depth: m.call.depth, plain: m.call.plain, paramsObject: m.paramsObject}
+		got := want{ok: ok, valid: m.Valid, id: string(m.ID), method: string(m.RawMethod), result: string(m.Result), error: string(m.Error),
+			args: string(m.Call.Args), name: m.Call.Name, meta: string(m.Call.Meta), cursor: string(m.Call.Cursor),
+			depth: m.Call.Depth, plain: m.Call.Plain, paramsObject: m.ParamsObject}
 		if got != tc.want {
 			t.Errorf("%s:\n got %+v\nwant %+v", tc.in, got, tc.want)
 		}
@@ -69,8 +69,8 @@ func TestScanDeep(t *testing.T) {
 		args := strings.Repeat(`{"a":`, n) + "1" + strings.Repeat("}", n)
 		line := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":` + args + `}}`)
 		m, ok := scanLine(line)
-		if !ok || !m.valid || !m.call.scanned || m.call.depth != n {
-			t.Errorf("%d deep: ok %v, valid %v, depth %d", n, ok, m.valid, m.call.depth)
+		if !ok || !m.Valid || !m.Call.Scanned || m.Call.Depth != n {
+			t.Errorf("%d deep: ok %v, valid %v, depth %d", n, ok, m.Valid, m.Call.Depth)
 		}
 		if _, ok := scanLine(line[:len(line)-1]); ok {
 			t.Errorf("%d deep, one brace short: read", n)
@@ -94,7 +94,7 @@ func FuzzScanLine(f *testing.F) {
 		var obj map[string]json.RawMessage
 		isObject := json.Unmarshal(data, &obj) == nil && obj != nil
 		if !isObject {
-			if ok && m.valid {
+			if ok && m.Valid {
 				t.Fatalf("scanLine calls %q valid", data)
 			}
 			return
@@ -102,17 +102,17 @@ func FuzzScanLine(f *testing.F) {
 		if !ok {
 			t.Fatalf("scanLine refuses the object %q", data)
 		}
-		if m.valid != (obj["result"] == nil && obj["error"] == nil) {
-			t.Fatalf("%q: valid %v", data, m.valid)
+		if m.Valid != (obj["result"] == nil && obj["error"] == nil) {
+			t.Fatalf("%q: valid %v", data, m.Valid)
 		}
-		for key, got := range map[string][]byte{"id": m.id, "jsonrpc": m.version, "method": m.rawMethod, "params": m.params, "result": m.result, "error": m.error} {
+		for key, got := range map[string][]byte{"id": m.ID, "jsonrpc": m.Version, "method": m.RawMethod, "params": m.Params, "result": m.Result, "error": m.Error} {
 			if !bytes.Equal(got, bytes.TrimSpace(obj[key])) {
 				t.Fatalf("%q: %s %q, want %q", data, key, got, obj[key])
 			}
 		}
 		var params map[string]json.RawMessage
 		if json.Unmarshal(obj["params"], &params) != nil || params == nil {
-			if m.paramsObject {
+			if m.ParamsObject {
 				t.Fatalf("%q: params read as an object", data)
 			}
 			return
@@ -120,17 +120,17 @@ func FuzzScanLine(f *testing.F) {
 		var name string
 		_ = json.Unmarshal(params["name"], &name)
 		args := bytes.TrimSpace(params["arguments"])
-		if !m.paramsObject || m.call.name != name || !bytes.Equal(m.call.args, args) ||
-			!bytes.Equal(m.call.meta, bytes.TrimSpace(params["_meta"])) || !bytes.Equal(m.call.cursor, bytes.TrimSpace(params["cursor"])) {
-			t.Fatalf("%q: params %+v", data, m.call)
+		if !m.ParamsObject || m.Call.Name != name || !bytes.Equal(m.Call.Args, args) ||
+			!bytes.Equal(m.Call.Meta, bytes.TrimSpace(params["_meta"])) || !bytes.Equal(m.Call.Cursor, bytes.TrimSpace(params["cursor"])) {
+			t.Fatalf("%q: params %+v", data, m.Call)
 		}
 		if args == nil {
 			return
 		}
-		if m.call.depth != nesting(args) {
-			t.Fatalf("%q: arguments %d deep, want %d", data, m.call.depth, nesting(args))
+		if m.Call.Depth != nesting(args) {
+			t.Fatalf("%q: arguments %d deep, want %d", data, m.Call.Depth, nesting(args))
 		}
-		if m.call.plain {
+		if m.Call.Plain {
 			want, err := jsonvalue.Decode(args)
 			if err != nil {
 				t.Fatalf("%q: plain arguments Decode refuses: %v", data, err)

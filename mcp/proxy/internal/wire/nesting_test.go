@@ -1,4 +1,4 @@
-package proxy
+package wire
 
 // nesting returns how deeply a JSON value nests objects and arrays: the
 // depth the scanner's is checked against. (The session server's tests,
@@ -9,7 +9,7 @@ func nesting(raw []byte) int {
 	for i := 0; i < len(raw); i++ {
 		switch raw[i] {
 		case '"':
-			end := skipString(raw, i)
+			end := SkipString(raw, i)
 			if end < 0 {
 				return most
 			}

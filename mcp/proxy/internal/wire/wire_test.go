@@ -1,4 +1,4 @@
-package proxy
+package wire
 
 import (
 	"bytes"
@@ -26,7 +26,7 @@ func TestIDKey(t *testing.T) {
 	}
 	seen := map[string]string{}
 	for _, group := range same {
-		key, ok := idKey(json.RawMessage(group[0]))
+		key, ok := IDKey(json.RawMessage(group[0]))
 		if !ok {
 			t.Errorf("%s: not an id", group[0])
 			continue
@@ -36,13 +36,13 @@ func TestIDKey(t *testing.T) {
 		}
 		seen[key] = group[0]
 		for _, id := range group[1:] {
-			if k, ok := idKey(json.RawMessage(id)); !ok || k != key {
+			if k, ok := IDKey(json.RawMessage(id)); !ok || k != key {
 				t.Errorf("%s: key %q, want %q (as %s)", id, k, key, group[0])
 			}
 		}
 	}
 	for _, id := range []string{``, `null`, `true`, `{}`, `[1]`, `"unterminated`, `"a"b"`, "\"\t\"", `-`, `1x`} {
-		if k, ok := idKey(json.RawMessage(id)); ok {
+		if k, ok := IDKey(json.RawMessage(id)); ok {
 			t.Errorf("%q: key %q, want none", id, k)
 		}
 	}
@@ -52,12 +52,12 @@ func TestIDKey(t *testing.T) {
 // a buffer grown for a huge line is let go once lines no longer need it.
 func TestLineReader(t *testing.T) {
 	huge := strings.Repeat("h", 3*keepSize)
-	long := strings.Repeat("l", readSize+10)
+	long := strings.Repeat("l", ReadSize+10)
 	input := "a\n" + long + "\n\n" + huge + "\nb\nc\n" + long + "\nlast"
-	lr := newLineReader(strings.NewReader(input))
+	lr := NewLineReader(strings.NewReader(input))
 	var got []string
 	for {
-		line, err := lr.next()
+		line, err := lr.Next()
 		if err == io.EOF {
 			break
 		}
@@ -65,7 +65,7 @@ func TestLineReader(t *testing.T) {
 			t.Fatal(err)
 		}
 		got = append(got, string(line))
-		if len(got) >= 2 && len(line) < readSize && len(got[len(got)-2]) < readSize && cap(lr.buf) > keepSize {
+		if len(got) >= 2 && len(line) < ReadSize && len(got[len(got)-2]) < ReadSize && cap(lr.buf) > keepSize {
 			t.Errorf("a buffer of %d bytes kept after two short lines", cap(lr.buf))
 		}
 	}
@@ -78,18 +78,18 @@ func TestLineReader(t *testing.T) {
 			t.Errorf("line %d: %.40q (%d bytes), want %.40q (%d bytes)", i, got[i], len(got[i]), want[i], len(want[i]))
 		}
 	}
-	if _, err := lr.next(); err != io.EOF {
+	if _, err := lr.Next(); err != io.EOF {
 		t.Errorf("after the end: %v", err)
 	}
 }
 
 // A read error ends the lines with that error.
 func TestLineReaderError(t *testing.T) {
-	lr := newLineReader(io.MultiReader(strings.NewReader("a\npartial"), errReader{}))
-	if line, err := lr.next(); err != nil || string(line) != "a\n" {
+	lr := NewLineReader(io.MultiReader(strings.NewReader("a\npartial"), errReader{}))
+	if line, err := lr.Next(); err != nil || string(line) != "a\n" {
 		t.Fatalf("%q %v", line, err)
 	}
-	if _, err := lr.next(); err != io.ErrUnexpectedEOF {
+	if _, err := lr.Next(); err != io.ErrUnexpectedEOF {
 		t.Fatalf("got %v", err)
 	}
 }
@@ -133,7 +133,7 @@ func TestMembers(t *testing.T) {
 		{`"just a string"`, `!`},
 	} {
 		var got strings.Builder
-		ok := members([]byte(tc.in), func(k, v []byte) { got.WriteString(string(k) + "=" + string(v) + ";") })
+		ok := Members([]byte(tc.in), func(k, v []byte) { got.WriteString(string(k) + "=" + string(v) + ";") })
 		if !ok {
 			got.Reset()
 			got.WriteString("!")
@@ -163,8 +163,8 @@ func TestDecode(t *testing.T) {
 		{`{"jsonrpc":"2.0","Method":"x","id":1}`, true, "", false},
 		{`[{"jsonrpc":"2.0","method":"x"}]`, false, "", false},
 	} {
-		m, ok := decode([]byte(tc.in))
-		if ok != tc.ok || (ok && (m.method != tc.method || m.isResponse() != tc.response)) {
+		m, ok := Decode([]byte(tc.in))
+		if ok != tc.ok || (ok && (m.Method != tc.method || m.IsResponse() != tc.response)) {
 			t.Errorf("%s: %+v %v", tc.in, m, ok)
 		}
 	}
@@ -181,7 +181,7 @@ func FuzzMembers(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var got []string
-		ok := members(data, func(k, v []byte) { got = append(got, string(k), string(v)) })
+		ok := Members(data, func(k, v []byte) { got = append(got, string(k), string(v)) })
 		var want map[string]json.RawMessage
 		isObject := json.Unmarshal(data, &want) == nil && want != nil
 		if !isObject {

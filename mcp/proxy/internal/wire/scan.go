@@ -1,4 +1,4 @@
-package proxy
+package wire
 
 import (
 	"bytes"
@@ -8,31 +8,31 @@ import (
 
 // scanLine reads line as one JSON-RPC message in one pass over its bytes: it
 // checks the syntax of everything but the values of result and error (at
-// any depth, as validJSON), and records the members the proxy reads, with
+// any depth, as ValidJSON), and records the members the proxy reads, with
 // params' own (name, arguments, _meta, cursor) and the depth and
 // plainness of the arguments, so that nothing reads the line again before
 // the arguments are decoded. ok is false when the line is not one JSON
-// object with every byte outside result and error well-formed; decode then
+// object with every byte outside result and error well-formed; Decode then
 // falls back to its lenient reading.
 //
-// Result and error are skipped as members does (strings at memchr speed):
+// Result and error are skipped as Members does (strings at memchr speed):
 // the proxy reads few responses, and those it reads are parsed again where
 // they are used.
-func scanLine(line []byte) (m message, ok bool) {
+func scanLine(line []byte) (m Message, ok bool) {
 	var s scanner
-	m.valid = true
-	err := s.object(line, skipSpace(line, 0), func(key []byte, i int) int {
+	m.Valid = true
+	err := s.object(line, SkipSpace(line, 0), func(key []byte, i int) int {
 		switch string(key) {
 		case "result", "error":
-			end := skipValue(line, i)
+			end := SkipValue(line, i)
 			if end < 0 {
 				return -1
 			}
-			m.valid = false // not checked
+			m.Valid = false // not checked
 			if key[0] == 'r' {
-				m.result = line[i:end]
+				m.Result = line[i:end]
 			} else {
-				m.error = line[i:end]
+				m.Error = line[i:end]
 			}
 			return end
 		case "params":
@@ -44,29 +44,29 @@ func scanLine(line []byte) (m message, ok bool) {
 		}
 		switch string(key) {
 		case "jsonrpc":
-			m.version = line[i:end]
+			m.Version = line[i:end]
 		case "id":
-			m.id = line[i:end]
+			m.ID = line[i:end]
 		case "method":
-			m.rawMethod = line[i:end]
+			m.RawMethod = line[i:end]
 		}
 		return end
 	})
-	if err < 0 || skipSpace(line, err) != len(line) {
-		return message{}, false
+	if err < 0 || SkipSpace(line, err) != len(line) {
+		return Message{}, false
 	}
 	return m, true
 }
 
 // params reads the params member whose value starts at line[i] into m,
 // and returns the index after it, or -1.
-func (s *scanner) params(line []byte, i int, m *message) int {
+func (s *scanner) params(line []byte, i int, m *Message) int {
 	// A later params replaces an earlier one, as in any JSON parser.
-	m.call, m.paramsObject = callParams{}, false
+	m.Call, m.ParamsObject = CallParams{}, false
 	if i == len(line) || line[i] != '{' {
 		end, _ := s.value(line, i)
 		if end >= 0 {
-			m.params = line[i:end]
+			m.Params = line[i:end]
 		}
 		return end
 	}
@@ -81,22 +81,22 @@ func (s *scanner) params(line []byte, i int, m *message) int {
 		case "name":
 			name = line[j:end]
 		case "arguments":
-			m.call.args = line[j:end]
-			m.call.scanned, m.call.depth = true, depth
-			m.call.plain = s.escapes == escapes && s.impure == impure
+			m.Call.Args = line[j:end]
+			m.Call.Scanned, m.Call.Depth = true, depth
+			m.Call.Plain = s.escapes == escapes && s.impure == impure
 		case "_meta":
-			m.call.meta = line[j:end]
+			m.Call.Meta = line[j:end]
 		case "cursor":
-			m.call.cursor = line[j:end]
+			m.Call.Cursor = line[j:end]
 		}
 		return end
 	})
 	if end < 0 {
 		return -1
 	}
-	m.params = line[i:end]
-	m.call.name = str(name)
-	m.paramsObject = true
+	m.Params = line[i:end]
+	m.Call.Name = Str(name)
+	m.ParamsObject = true
 	return end
 }
 
@@ -108,14 +108,14 @@ type scanner struct {
 }
 
 // object reads the JSON object at data[i], calling member with each
-// member's name (as any JSON parser reads it, see memberName) and the
+// member's name (as any JSON parser reads it, see MemberName) and the
 // index of its value; member returns the index after the value, or -1. It
 // returns the index after the object, or -1 when it is malformed.
 func (s *scanner) object(data []byte, i int, member func(key []byte, i int) int) int {
 	if i == len(data) || data[i] != '{' {
 		return -1
 	}
-	i = skipSpace(data, i+1)
+	i = SkipSpace(data, i+1)
 	if i < len(data) && data[i] == '}' {
 		return i + 1
 	}
@@ -130,22 +130,22 @@ func (s *scanner) object(data []byte, i int, member func(key []byte, i int) int)
 		}
 		key := data[i+1 : end-1]
 		if s.escapes != escapes {
-			key = memberName(data[i:end])
+			key = MemberName(data[i:end])
 		}
-		i = skipSpace(data, end)
+		i = SkipSpace(data, end)
 		if i == len(data) || data[i] != ':' {
 			return -1
 		}
-		if i = member(key, skipSpace(data, i+1)); i < 0 {
+		if i = member(key, SkipSpace(data, i+1)); i < 0 {
 			return -1
 		}
-		i = skipSpace(data, i)
+		i = SkipSpace(data, i)
 		if i == len(data) {
 			return -1
 		}
 		switch data[i] {
 		case ',':
-			i = skipSpace(data, i+1)
+			i = SkipSpace(data, i+1)
 		case '}':
 			return i + 1
 		default:
@@ -168,7 +168,7 @@ func (s *scanner) value(data []byte, i int) (end, depth int) {
 		}
 		switch c := data[i]; c {
 		case '{', '[':
-			i = skipSpace(data, i+1)
+			i = SkipSpace(data, i+1)
 			depth = max(depth, len(open)+1)
 			if i < len(data) && data[i] == c+2 { // '}' and ']' follow '{' and '[' by 2
 				i++
@@ -196,13 +196,13 @@ func (s *scanner) value(data []byte, i int) (end, depth int) {
 			if len(open) == 0 {
 				return i, depth
 			}
-			i = skipSpace(data, i)
+			i = SkipSpace(data, i)
 			if i == len(data) {
 				return -1, 0
 			}
 			top := open[len(open)-1]
 			if data[i] == ',' {
-				i = skipSpace(data, i+1)
+				i = SkipSpace(data, i+1)
 				if top == '{' {
 					if i = s.memberStart(data, i); i < 0 {
 						return -1, 0
@@ -228,10 +228,10 @@ func (s *scanner) memberStart(data []byte, i int) int {
 	if i = s.str(data, i); i < 0 {
 		return -1
 	}
-	if i = skipSpace(data, i); i == len(data) || data[i] != ':' {
+	if i = SkipSpace(data, i); i == len(data) || data[i] != ':' {
 		return -1
 	}
-	return skipSpace(data, i+1)
+	return SkipSpace(data, i+1)
 }
 
 // Bytes repeated in each byte of a word, for str's word-at-a-time test.
@@ -300,15 +300,15 @@ func (s *scanner) str(data []byte, i int) int {
 	}
 }
 
-// validJSON reports whether data is one JSON value (RFC 8259) with nothing
+// ValidJSON reports whether data is one JSON value (RFC 8259) with nothing
 // but white space around it, as json.Valid does, at any depth: json.Valid
 // refuses values nested deeper than 10,000, and this is a transport's
 // check, not a limit on what a server may accept. Its memory is one byte
 // per open object or array.
-func validJSON(data []byte) bool {
+func ValidJSON(data []byte) bool {
 	var s scanner
-	end, _ := s.value(data, skipSpace(data, 0))
-	return end >= 0 && skipSpace(data, end) == len(data)
+	end, _ := s.value(data, SkipSpace(data, 0))
+	return end >= 0 && SkipSpace(data, end) == len(data)
 }
 
 // validLiteral returns the index just past the number, true, false or null

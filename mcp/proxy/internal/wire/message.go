@@ -1,105 +1,97 @@
-package proxy
+package wire
 
 import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"mime"
 	"strconv"
 	"strings"
 )
 
-// message is what the proxy reads of a JSON-RPC message: the raw bytes of
-// the members it needs, found by scanLine (or members). They point into the
+// Message is what the proxy reads of a JSON-RPC message: the raw bytes of
+// the members it needs, found in one pass by [Decode]. They point into the
 // line, and are valid as long as it is. The line itself is what is
 // forwarded, never this.
-type message struct {
-	method                    string // "" for a response
-	hasMethod                 bool
-	id, params, result, error []byte // nil when absent
-	version, rawMethod        []byte // as written; nil when absent
-	// valid: the whole line is well-formed JSON, checked by scanLine (false
-	// for a response, whose result or error is not checked).
-	valid bool
-	// call are params' members when params is an object (paramsObject).
-	call         callParams
-	paramsObject bool
+type Message struct {
+	Method                    string // "" for a response
+	HasMethod                 bool
+	ID, Params, Result, Error []byte // nil when absent
+	Version, RawMethod        []byte // as written; nil when absent
+	// Valid: the whole line is well-formed JSON, checked as it was read
+	// (false for a response, whose result or error is not checked).
+	Valid bool
+	// Call are params' members when params is an object (ParamsObject).
+	Call         CallParams
+	ParamsObject bool
 }
 
-// decode reads line as one JSON-RPC 2.0 message. A line that is not one
+// Decode reads line as one JSON-RPC 2.0 message. A line that is not one
 // JSON object, or not JSON-RPC 2.0 (a batch, another version, a method that
 // is not a string), is not read: it passes through and its receiver
 // answers it.
 //
 // A well-formed line is read in one pass (see scanLine). A malformed one is
-// read for its structure, not every byte of its values (see members), and
+// read for its structure, not every byte of its values (see Members), and
 // is not valid: a message the proxy answers must be valid, so that a
 // malformed line is always left to its receiver.
-func decode(line []byte) (*message, bool) {
+func Decode(line []byte) (*Message, bool) {
 	m, ok := scanLine(line)
 	if !ok {
 		m, ok = lenient(line)
 	}
-	if !ok || str(m.version) != "2.0" || (m.rawMethod != nil && !isString(m.rawMethod)) {
+	if !ok || Str(m.Version) != "2.0" || (m.RawMethod != nil && !IsString(m.RawMethod)) {
 		return nil, false
 	}
-	m.method, m.hasMethod = str(m.rawMethod), m.rawMethod != nil
+	m.Method, m.HasMethod = Str(m.RawMethod), m.RawMethod != nil
 	return &m, true
 }
 
-// lenient reads the members of a line scan refused, as members finds them.
-func lenient(line []byte) (m message, ok bool) {
-	ok = members(line, func(key, value []byte) {
+// lenient reads the members of a line scan refused, as Members finds them.
+func lenient(line []byte) (m Message, ok bool) {
+	ok = Members(line, func(key, value []byte) {
 		switch string(key) {
 		case "jsonrpc":
-			m.version = value
+			m.Version = value
 		case "id":
-			m.id = value
+			m.ID = value
 		case "method":
-			m.rawMethod = value
+			m.RawMethod = value
 		case "params":
-			m.params = value
+			m.Params = value
 		case "result":
-			m.result = value
+			m.Result = value
 		case "error":
-			m.error = value
+			m.Error = value
 		}
 	})
-	if m.params == nil {
+	if m.Params == nil {
 		return m, ok
 	}
 	var name []byte
-	m.paramsObject = members(m.params, func(k, v []byte) {
+	m.ParamsObject = Members(m.Params, func(k, v []byte) {
 		switch string(k) {
 		case "name":
 			name = v
 		case "arguments":
-			m.call.args = v
+			m.Call.Args = v
 		case "_meta":
-			m.call.meta = v
+			m.Call.Meta = v
 		case "cursor":
-			m.call.cursor = v
+			m.Call.Cursor = v
 		}
 	})
-	m.call.name = str(name)
+	m.Call.Name = Str(name)
 	return m, ok
 }
 
-// isResponse reports whether m answers a request: it has a result or an
+// IsResponse reports whether m answers a request: it has a result or an
 // error and no method (a request from the other side may reuse the id).
-func (m *message) isResponse() bool {
-	return !m.hasMethod && (m.result != nil || m.error != nil)
+func (m *Message) IsResponse() bool {
+	return !m.HasMethod && (m.Result != nil || m.Error != nil)
 }
 
-// Methods the proxy reads.
-const (
-	methodInitialize  = "initialize"
-	methodToolsList   = "tools/list"
-	methodToolsCall   = "tools/call"
-	methodCancelled   = "notifications/cancelled"
-	methodListChanged = "notifications/tools/list_changed"
-)
-
-// members calls f with the key and the value (as written) of each member
+// Members calls f with the key and the value (as written) of each member
 // of the JSON object data, in order, and reports whether data is one
 // object, with nothing but white space around it. The key is the member's
 // name as any JSON parser reads it: unquoted, its escapes undone, so that
@@ -113,43 +105,43 @@ const (
 // each value ends, and leaves the values' contents to whoever reads them
 // (encoding/json for the few it decodes). On malformed input it returns
 // false, or reads what the receiver will reject anyway; it never panics.
-func members(data []byte, f func(key, value []byte)) bool {
-	i := skipSpace(data, 0)
+func Members(data []byte, f func(key, value []byte)) bool {
+	i := SkipSpace(data, 0)
 	if i == len(data) || data[i] != '{' {
 		return false
 	}
-	i = skipSpace(data, i+1)
+	i = SkipSpace(data, i+1)
 	if i < len(data) && data[i] == '}' {
-		return skipSpace(data, i+1) == len(data)
+		return SkipSpace(data, i+1) == len(data)
 	}
 	for i < len(data) {
 		if data[i] != '"' {
 			return false
 		}
-		end := skipString(data, i)
+		end := SkipString(data, i)
 		if end < 0 {
 			return false
 		}
-		key := memberName(data[i:end])
-		i = skipSpace(data, end)
+		key := MemberName(data[i:end])
+		i = SkipSpace(data, end)
 		if i == len(data) || data[i] != ':' {
 			return false
 		}
-		i = skipSpace(data, i+1)
-		end = skipValue(data, i)
+		i = SkipSpace(data, i+1)
+		end = SkipValue(data, i)
 		if end < 0 {
 			return false
 		}
 		f(key, data[i:end])
-		i = skipSpace(data, end)
+		i = SkipSpace(data, end)
 		if i == len(data) {
 			return false
 		}
 		switch data[i] {
 		case ',':
-			i = skipSpace(data, i+1)
+			i = SkipSpace(data, i+1)
 		case '}':
-			return skipSpace(data, i+1) == len(data)
+			return SkipSpace(data, i+1) == len(data)
 		default:
 			return false
 		}
@@ -157,10 +149,10 @@ func members(data []byte, f func(key, value []byte)) bool {
 	return false
 }
 
-// memberName returns the name a quoted JSON key stands for: the bytes
+// MemberName returns the name a quoted JSON key stands for: the bytes
 // between its quotes when it has no escape (no copy), else its decoded
 // value.
-func memberName(quoted []byte) []byte {
+func MemberName(quoted []byte) []byte {
 	inner := quoted[1 : len(quoted)-1]
 	if bytes.IndexByte(inner, '\\') < 0 {
 		return inner
@@ -172,18 +164,18 @@ func memberName(quoted []byte) []byte {
 	return []byte(s)
 }
 
-// skipSpace returns the index of the first byte of data at or after i that
+// SkipSpace returns the index of the first byte of data at or after i that
 // is not JSON white space.
-func skipSpace(data []byte, i int) int {
+func SkipSpace(data []byte, i int) int {
 	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
 		i++
 	}
 	return i
 }
 
-// skipString returns the index just past the string that starts at
+// SkipString returns the index just past the string that starts at
 // data[i] (a quote), or -1 when it does not end.
-func skipString(data []byte, i int) int {
+func SkipString(data []byte, i int) int {
 	for i++; ; {
 		q := bytes.IndexByte(data[i:], '"')
 		if q < 0 {
@@ -203,21 +195,21 @@ func skipString(data []byte, i int) int {
 	}
 }
 
-// skipValue returns the index just past the value that starts at data[i],
+// SkipValue returns the index just past the value that starts at data[i],
 // or -1 when it does not end (or does not start) there.
-func skipValue(data []byte, i int) int {
+func SkipValue(data []byte, i int) int {
 	if i == len(data) {
 		return -1
 	}
 	switch data[i] {
 	case '"':
-		return skipString(data, i)
+		return SkipString(data, i)
 	case '{', '[':
 		depth := 0
 		for i < len(data) {
 			switch data[i] {
 			case '"':
-				if i = skipString(data, i); i < 0 {
+				if i = SkipString(data, i); i < 0 {
 					return -1
 				}
 				continue
@@ -254,13 +246,13 @@ func delimiter(c byte) bool {
 	return false
 }
 
-// isString reports whether a raw value is a JSON string.
-func isString(raw []byte) bool { return len(raw) > 0 && raw[0] == '"' }
+// IsString reports whether a raw value is a JSON string.
+func IsString(raw []byte) bool { return len(raw) > 0 && raw[0] == '"' }
 
-// str returns the Go string of a raw JSON string value, or "" for anything
+// Str returns the Go string of a raw JSON string value, or "" for anything
 // else (absent, not a string, malformed).
-func str(raw []byte) string {
-	if !isString(raw) || len(raw) < 2 {
+func Str(raw []byte) string {
+	if !IsString(raw) || len(raw) < 2 {
 		return ""
 	}
 	if bytes.IndexByte(raw, '\\') < 0 {
@@ -273,13 +265,13 @@ func str(raw []byte) string {
 	return s
 }
 
-// idKey returns the key that identifies a request id, so that a response
+// IDKey returns the key that identifies a request id, so that a response
 // matches its request whatever either side's JSON spelling: a string by its
 // value ("a" and "\u0061" are one id), a number by its value (1, 1.0 and
 // 1e0 are one id, as a JavaScript server echoes them). ok is false for an
 // id that is absent, null or neither a string nor a number: such a message
 // is not a request the proxy tracks or answers.
-func idKey(id []byte) (key string, ok bool) {
+func IDKey(id []byte) (key string, ok bool) {
 	if len(id) == 0 {
 		return "", false
 	}
@@ -313,13 +305,13 @@ func idKey(id []byte) (key string, ok bool) {
 	return "", false
 }
 
-// answerable returns the key of a request id (see idKey) when the proxy
+// Answerable returns the key of a request id (see IDKey) when the proxy
 // may answer the request itself: a string, or a number whose value is an
 // integer (1, 1.0 and 1e0 alike), the ids the MCP SDKs accept. Any other
 // id (1.5, true, null, an object) is the server's to judge: the TypeScript
 // SDK rejects it, the Go SDK truncates it; the proxy answers neither way.
-func answerable(id []byte) (key string, ok bool) {
-	key, ok = idKey(id)
+func Answerable(id []byte) (key string, ok bool) {
+	key, ok = IDKey(id)
 	if !ok || key[0] == 's' {
 		return key, ok
 	}
@@ -347,14 +339,14 @@ func isInteger(num []byte) bool {
 	return true
 }
 
-// codeInternalError is JSON-RPC's code for an internal error: the proxy's
+// CodeInternalError is JSON-RPC's code for an internal error: the proxy's
 // answer to a request its server failed to answer.
-const codeInternalError = -32603
+const CodeInternalError = -32603
 
-// errorResponse is the JSON-RPC error response, without a newline, to the
+// ErrorResponse is the JSON-RPC error response, without a newline, to the
 // request of id, or with a null id when id is nil (a request that reached
 // no server and whose id was not read).
-func errorResponse(id []byte, code int, msg string) []byte {
+func ErrorResponse(id []byte, code int, msg string) []byte {
 	type rpcError struct {
 		Code    int    `json:"code"`
 		Message string `json:"message"`
@@ -371,4 +363,28 @@ func errorResponse(id []byte, code int, msg string) []byte {
 		return []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}`)
 	}
 	return data
+}
+
+// CallParams is what the proxy reads of a tools/call's params (or a
+// tools/list's cursor): the raw members it needs, and what Decode learnt
+// of the arguments.
+type CallParams struct {
+	Name               string
+	Args, Meta, Cursor []byte // nil when absent
+	// Scanned: Decode read the arguments, well-formed, in its one pass;
+	// then Depth is how deeply they nest (see scanner.value), and Plain
+	// says that they hold no escape and no invalid UTF-8 (see
+	// jsonvalue.DecodeScanned).
+	Scanned bool
+	Depth   int
+	Plain   bool
+}
+
+// MediaType is the media type of a Content-Type, lower case, or "".
+func MediaType(ct string) string {
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return ""
+	}
+	return mt
 }
