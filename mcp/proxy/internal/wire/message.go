@@ -7,6 +7,7 @@ import (
 	"mime"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Message is what the proxy reads of a JSON-RPC message: the raw bytes of
@@ -150,11 +151,12 @@ func Members(data []byte, f func(key, value []byte)) bool {
 }
 
 // MemberName returns the name a quoted JSON key stands for: the bytes
-// between its quotes when it has no escape (no copy), else its decoded
-// value.
+// between its quotes when it has no escape and is valid UTF-8 (no copy),
+// else its decoded value, invalid UTF-8 replaced by U+FFFD as JSON parsers
+// do.
 func MemberName(quoted []byte) []byte {
 	inner := quoted[1 : len(quoted)-1]
-	if bytes.IndexByte(inner, '\\') < 0 {
+	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
 		return inner
 	}
 	var s string

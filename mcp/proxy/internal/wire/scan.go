@@ -123,13 +123,13 @@ func (s *scanner) object(data []byte, i int, member func(key []byte, i int) int)
 		if i == len(data) || data[i] != '"' {
 			return -1
 		}
-		escapes := s.escapes
+		escapes, impure := s.escapes, s.impure
 		end := s.str(data, i)
 		if end < 0 {
 			return -1
 		}
 		key := data[i+1 : end-1]
-		if s.escapes != escapes {
+		if s.escapes != escapes || s.impure != impure {
 			key = MemberName(data[i:end])
 		}
 		i = SkipSpace(data, end)
