@@ -292,13 +292,14 @@ func delimiter(c byte) bool {
 func IsString(raw []byte) bool { return len(raw) > 0 && raw[0] == '"' }
 
 // Str returns the Go string of a raw JSON string value, or "" for anything
-// else (absent, not a string, malformed).
+// else (absent, not a string, malformed). Invalid UTF-8 is replaced by
+// U+FFFD, as JSON parsers read it (and as MemberName does).
 func Str(raw []byte) string {
 	if !IsString(raw) || len(raw) < 2 {
 		return ""
 	}
-	if bytes.IndexByte(raw, '\\') < 0 {
-		return string(raw[1 : len(raw)-1])
+	if inner := raw[1 : len(raw)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return string(inner)
 	}
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
