@@ -20,7 +20,10 @@ import (
 // has not seen listed or whose listing is stale, a line that is not
 // well-formed JSON. The server answers them.
 func (s *session) call(line []byte, m *wire.Message) error {
-	key, ok := wire.Answerable(m.ID)
+	// The key is made a string only for a call the session keeps (one
+	// explained or guarded): a valid call allocates none.
+	var buf [64]byte
+	k, ok := wire.AppendAnswerable(buf[:0], m.ID)
 	if !ok {
 		return s.writeServer(line)
 	}
@@ -45,13 +48,13 @@ func (s *session) call(line []byte, m *wire.Message) error {
 		s.mu.Lock()
 		locale := s.locale
 		s.mu.Unlock()
-		s.expect(key, &explanation{id: bytes.Clone(m.ID), tool: t, list: v.list, locale: callLocale(c.Meta, locale), start: start})
+		s.expect(string(k), &explanation{id: bytes.Clone(m.ID), tool: t, list: v.list, locale: callLocale(c.Meta, locale), start: start})
 	}
 	if s.p.cfg.limits != nil || s.limiter != nil {
 		if !explained && !m.Valid {
 			return s.writeServer(line) // malformed: the server answers, with no slot taken
 		}
-		return s.guarded(line, m.ID, key, t, start, explained)
+		return s.guarded(line, m.ID, string(k), t, start, explained)
 	}
 	err := s.writeServer(line)
 	if !explained {

@@ -194,19 +194,19 @@ func (s *session) fromClient(client io.Reader) error {
 // clientMessage handles one line from the client: it forwards it, unless it
 // is a tools/call the proxy answers (see call).
 func (s *session) clientMessage(line []byte) error {
-	m, ok := wire.Decode(line)
-	if !ok {
+	var m wire.Message
+	if !wire.DecodeTo(line, &m) {
 		return s.writeServer(line)
 	}
 	switch m.Method {
 	case methodToolsCall:
-		return s.call(line, m)
+		return s.call(line, &m)
 	case methodToolsList:
-		s.listRequested(m)
+		s.listRequested(&m)
 	case methodInitialize:
-		s.initialize(m)
+		s.initialize(&m)
 	case methodCancelled:
-		s.cancelled(m)
+		s.cancelled(&m)
 	}
 	return s.writeServer(line)
 }
@@ -305,8 +305,8 @@ func (s *session) fromServer(server io.Reader) error {
 // notifications/tools/list_changed makes the tools stale until they are
 // listed again (see relist).
 func (s *session) serverMessage(line []byte) []byte {
-	m, ok := wire.Decode(line)
-	if !ok {
+	var m wire.Message
+	if !wire.DecodeTo(line, &m) {
 		return line
 	}
 	if m.Method == methodListChanged {
@@ -314,7 +314,7 @@ func (s *session) serverMessage(line []byte) []byte {
 		s.relist("")
 		return line
 	}
-	if !m.IsResponse() {
+	if !m.IsResponse() || !s.awaiting() {
 		return line
 	}
 	key, ok := wire.IDKey(m.ID)
@@ -335,18 +335,27 @@ func (s *session) serverMessage(line []byte) []byte {
 		release()
 	}
 	if own {
-		s.relisted(m, first)
+		s.relisted(&m, first)
 		return nil
 	}
 	if isList && m.Result != nil {
 		s.tools.learn(s.p, m.Result, !cursor)
 	}
 	if x != nil {
-		if answer := s.p.answer(x, m); answer != nil {
+		if answer := s.p.answer(x, &m); answer != nil {
 			return answer
 		}
 	}
 	return line
+}
+
+// awaiting reports whether the session awaits any response (see
+// serverMessage): when it does not, a response passes without its id
+// being read.
+func (s *session) awaiting() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.lists)+len(s.calls)+len(s.own)+len(s.explain) > 0
 }
 
 // writeClient writes one line to the client, whole (see batch).

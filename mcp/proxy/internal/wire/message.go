@@ -6,7 +6,6 @@ import (
 	"math"
 	"mime"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -37,15 +36,56 @@ type Message struct {
 // is not valid: a message the proxy answers must be valid, so that a
 // malformed line is always left to its receiver.
 func Decode(line []byte) (*Message, bool) {
-	m, ok := scanLine(line)
-	if !ok {
-		m, ok = lenient(line)
-	}
-	if !ok || Str(m.Version) != "2.0" || (m.RawMethod != nil && !IsString(m.RawMethod)) {
+	m := new(Message)
+	if !DecodeTo(line, m) {
 		return nil, false
 	}
-	m.Method, m.HasMethod = Str(m.RawMethod), m.RawMethod != nil
-	return &m, true
+	return m, true
+}
+
+// DecodeTo is Decode into *m, which it overwrites; ok as Decode's. The
+// stdio proxy reads every line with it into a Message of its own stack:
+// a line costs no allocation of its Message.
+func DecodeTo(line []byte, m *Message) (ok bool) {
+	*m, ok = scanLine(line)
+	if !ok {
+		*m, ok = lenient(line)
+	}
+	if !ok || !bytes.Equal(m.Version, []byte(`"2.0"`)) && Str(m.Version) != "2.0" || (m.RawMethod != nil && !IsString(m.RawMethod)) {
+		return false
+	}
+	m.Method, m.HasMethod = methodName(m.RawMethod), m.RawMethod != nil
+	return true
+}
+
+// mcpMethods are MCP's methods (revision 2025-06-18), by name: Decode
+// gives their names without a copy, so that a message of MCP's costs no
+// allocation for its method.
+var mcpMethods = func() map[string]string {
+	m := map[string]string{}
+	for _, name := range []string{
+		"initialize", "ping",
+		"tools/list", "tools/call",
+		"resources/list", "resources/templates/list", "resources/read", "resources/subscribe", "resources/unsubscribe",
+		"prompts/list", "prompts/get", "completion/complete", "logging/setLevel",
+		"sampling/createMessage", "elicitation/create", "roots/list",
+		"notifications/initialized", "notifications/cancelled", "notifications/progress", "notifications/message",
+		"notifications/resources/updated", "notifications/resources/list_changed", "notifications/tools/list_changed",
+		"notifications/prompts/list_changed", "notifications/roots/list_changed",
+	} {
+		m[name] = name
+	}
+	return m
+}()
+
+// methodName is Str of a raw method, without a copy for one of MCP's.
+func methodName(raw []byte) string {
+	if len(raw) >= 2 {
+		if name, ok := mcpMethods[string(raw[1:len(raw)-1])]; ok {
+			return name
+		}
+	}
+	return Str(raw)
 }
 
 // lenient reads the members of a line scan refused, as Members finds them.
@@ -252,13 +292,14 @@ func delimiter(c byte) bool {
 func IsString(raw []byte) bool { return len(raw) > 0 && raw[0] == '"' }
 
 // Str returns the Go string of a raw JSON string value, or "" for anything
-// else (absent, not a string, malformed).
+// else (absent, not a string, malformed). Invalid UTF-8 is replaced by
+// U+FFFD, as JSON parsers read it (and as MemberName does).
 func Str(raw []byte) string {
 	if !IsString(raw) || len(raw) < 2 {
 		return ""
 	}
-	if bytes.IndexByte(raw, '\\') < 0 {
-		return string(raw[1 : len(raw)-1])
+	if inner := raw[1 : len(raw)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return string(inner)
 	}
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
@@ -274,37 +315,47 @@ func Str(raw []byte) string {
 // id that is absent, null or neither a string nor a number: such a message
 // is not a request the proxy tracks or answers.
 func IDKey(id []byte) (key string, ok bool) {
+	var buf [64]byte
+	k, ok := AppendIDKey(buf[:0], id)
+	return string(k), ok
+}
+
+// AppendIDKey appends the key of id (see IDKey) to dst; ok is false, and
+// dst returned as it was, for an id that has none. Into a buffer of the
+// caller's, a key that is only looked up (m[string(key)]) costs no
+// allocation.
+func AppendIDKey(dst, id []byte) (key []byte, ok bool) {
 	if len(id) == 0 {
-		return "", false
+		return dst, false
 	}
 	switch c := id[0]; {
 	case c == '"':
 		var sc scanner
 		if sc.str(id, 0) == len(id) && sc.escapes == 0 && sc.impure == 0 {
-			return "s" + string(id[1:len(id)-1]), true // plain: the bytes are the value
+			return append(append(dst, 's'), id[1:len(id)-1]...), true // plain: the bytes are the value
 		}
 		var s string
 		if json.Unmarshal(id, &s) != nil {
-			return "", false
+			return dst, false
 		}
-		return "s" + s, true
+		return append(append(dst, 's'), s...), true
 	case c == '-' || ('0' <= c && c <= '9'):
 		if isInteger(id) {
-			return "n" + string(id), true
+			return append(append(dst, 'n'), id...), true
 		}
 		if !json.Valid(id) { // ParseFloat takes more than JSON: Inf, 0x1p4, 1_0
-			return "", false
+			return dst, false
 		}
 		f, err := strconv.ParseFloat(string(id), 64)
 		if err != nil {
-			return "", false
+			return dst, false
 		}
 		if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
-			return "n" + strconv.FormatInt(int64(f), 10), true
+			return strconv.AppendInt(append(dst, 'n'), int64(f), 10), true
 		}
-		return "n" + strconv.FormatFloat(f, 'g', -1, 64), true
+		return strconv.AppendFloat(append(dst, 'n'), f, 'g', -1, 64), true
 	}
-	return "", false
+	return dst, false
 }
 
 // Answerable returns the key of a request id (see IDKey) when the proxy
@@ -313,12 +364,20 @@ func IDKey(id []byte) (key string, ok bool) {
 // id (1.5, true, null, an object) is the server's to judge: the TypeScript
 // SDK rejects it, the Go SDK truncates it; the proxy answers neither way.
 func Answerable(id []byte) (key string, ok bool) {
-	key, ok = IDKey(id)
-	if !ok || key[0] == 's' {
+	var buf [64]byte
+	k, ok := AppendAnswerable(buf[:0], id)
+	return string(k), ok
+}
+
+// AppendAnswerable is Answerable appending the key to dst, as
+// AppendIDKey does.
+func AppendAnswerable(dst, id []byte) (key []byte, ok bool) {
+	key, ok = AppendIDKey(dst, id)
+	if !ok || key[len(dst)] == 's' {
 		return key, ok
 	}
-	if strings.ContainsAny(key, ".eE") || strings.Contains(key, "Inf") || strings.Contains(key, "NaN") {
-		return "", false
+	if num := key[len(dst)+1:]; bytes.ContainsAny(num, ".eE") || bytes.Contains(num, []byte("Inf")) || bytes.Contains(num, []byte("NaN")) {
+		return dst, false
 	}
 	return key, true
 }

@@ -3,6 +3,7 @@ package wire
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -240,23 +241,32 @@ const (
 	highs = 0x8080808080808080
 )
 
-// special reports whether any byte of the little-endian word x is one str
-// must look at: a quote, a backslash, a control character or a byte past
-// ASCII. (Each term is the classic test for a zero byte, or a byte below
-// n, in a word: exact as to whether there is one.)
-func special(x uint64) bool {
+// specials flags the bytes of the little-endian word x that str must look
+// at (a quote, a backslash, a control character, a byte past ASCII) with
+// their high bit, and returns 0 when there is none. Each term is the
+// classic test for a zero byte, or a byte below n, in a word: exact for
+// the lowest such byte (a borrow can only flag bytes above it), which is
+// the one str jumps to.
+func specials(x uint64) uint64 {
 	q := x ^ (ones * '"')
 	b := x ^ (ones * '\\')
-	return ((q-ones)&^q|(b-ones)&^b|(x-ones*0x20)&^x|x)&highs != 0
+	return ((q-ones)&^q | (b-ones)&^b | (x-ones*0x20)&^x | x) & highs
 }
 
 // str returns the index just past the JSON string at data[i] (a quote), or
 // -1 when it is not one: no control character, only JSON's escapes. Other
 // bytes pass, as json.Valid lets them; each escape and each invalid UTF-8
-// sequence is counted. Runs of ordinary bytes are skipped eight at a time.
+// sequence is counted. Runs of ordinary bytes are skipped eight at a
+// time, straight to the first byte that is not: most keys and values are
+// shorter than a word, and stepping through them byte by byte was most of
+// the scan of a small message (issue 29).
 func (s *scanner) str(data []byte, i int) int {
 	for i++; ; {
-		for i+8 <= len(data) && !special(binary.LittleEndian.Uint64(data[i:])) {
+		for i+8 <= len(data) {
+			if m := specials(binary.LittleEndian.Uint64(data[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) / 8
+				break
+			}
 			i += 8
 		}
 		if i >= len(data) {

@@ -62,6 +62,45 @@ func TestScanLine(t *testing.T) {
 	}
 }
 
+// TestStrEveryOffset: str jumps over ordinary bytes a word at a time to
+// the first one it must look at, wherever it falls in a word: a string
+// ending, an escape, a control character, UTF-8 valid or not, at every
+// offset from 0 to 17, with a word's worth of bytes after the string (the
+// rest of a line) or none. Its end and its counts are the ones a byte by
+// byte reading gives: json.Valid judges the string, and its escapes and
+// invalid sequences are counted as they are written.
+func TestStrEveryOffset(t *testing.T) {
+	for _, tc := range []struct {
+		special         string
+		escapes, impure int
+	}{
+		{``, 0, 0},
+		{`\n`, 1, 0},
+		{`\"`, 1, 0},
+		{`\u00e9`, 1, 0},
+		{"é", 0, 0},
+		{"\xff", 0, 1},
+		{"\x01", 0, 0}, // a control character: not a string
+		{`\x`, 1, 0},   // not an escape of JSON's
+	} {
+		for n := range 18 {
+			for _, rest := range []string{"", `,"k":12345}`} {
+				str := `"` + strings.Repeat("a", n) + tc.special + `b"`
+				data := []byte(str + rest)
+				var s scanner
+				end := s.str(data, 0)
+				want := -1
+				if json.Valid([]byte(str)) {
+					want = len(str)
+				}
+				if end != want || (want > 0 && (s.escapes != tc.escapes || s.impure != tc.impure)) {
+					t.Errorf("%q: end %d, escapes %d, impure %d; want %d, %d, %d", data, end, s.escapes, s.impure, want, tc.escapes, tc.impure)
+				}
+			}
+		}
+	}
+}
+
 // TestScanDeep: the scan reads any depth, in memory of one byte a level,
 // and measures the arguments' depth exactly.
 func TestScanDeep(t *testing.T) {

@@ -154,6 +154,10 @@ func TestDecode(t *testing.T) {
 	}{
 		{`{"jsonrpc":"2.0","id":1,"method":"tools/call"}`, true, "tools/call", false},
 		{`{"jsonrpc":"2.0","id":1,"method":"tools\/call"}`, true, "tools/call", false},
+		{`{"jsonrpc":"\u0032.0","id":1,"method":"ping"}`, true, "ping", false},
+		{`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`, true, "notifications/tools/list_changed", false},
+		{`{"jsonrpc":"2.0","method":"tools/callx"}`, true, "tools/callx", false},
+		{`{"jsonrpc":"2.0","method":""}`, true, "", false},
 		{`{"jsonrpc":"2.0","id":1,"result":null}`, true, "", true},
 		{`{"jsonrpc":"2.0","id":1,"error":{}}`, true, "", true},
 		{`{"jsonrpc":"2.0","id":1,"method":"x","result":{}}`, true, "x", false},
@@ -166,6 +170,55 @@ func TestDecode(t *testing.T) {
 		m, ok := Decode([]byte(tc.in))
 		if ok != tc.ok || (ok && (m.Method != tc.method || m.IsResponse() != tc.response)) {
 			t.Errorf("%s: %+v %v", tc.in, m, ok)
+		}
+	}
+}
+
+// DecodeTo reads a line into the caller's Message without allocating one;
+// a tools/call costs one allocation, its tool's name, and the lines the
+// stdio proxy passes (results, notifications) none. AllocsPerRun guards
+// what the per-message cost of issue 29 removed.
+func TestDecodeToAllocs(t *testing.T) {
+	for _, tc := range []struct {
+		line   string
+		allocs float64
+	}{
+		{`{"jsonrpc":"2.0","id":"c1","result":{"content":[{"type":"text","text":"wrote 66 bytes"}]}}` + "\n", 0},
+		{`{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"Invalid arguments"}}` + "\n", 0},
+		{`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":5}}` + "\n", 0},
+		{`{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"name":"write_file","arguments":{"path":"/a","content":"x"}}}` + "\n", 1},
+	} {
+		line := []byte(tc.line)
+		var m Message
+		got := testing.AllocsPerRun(100, func() {
+			if !DecodeTo(line, &m) {
+				t.Fatalf("%s: not decoded", line)
+			}
+		})
+		if got != tc.allocs {
+			t.Errorf("%.50s: %v allocations, want %v", line, got, tc.allocs)
+		}
+	}
+}
+
+// AppendIDKey and AppendAnswerable append the keys IDKey and Answerable
+// return, to what dst holds, and leave dst as it was when there is none.
+func TestAppendIDKey(t *testing.T) {
+	for _, id := range []string{`"a"`, `"\u0061"`, `""`, `7`, `-0`, `1.0`, `1e0`, `1.5`, `9007199254740993`, `1e400`, `null`, `true`, ``, `"x`} {
+		key, ok := IDKey([]byte(id))
+		got, gotOK := AppendIDKey([]byte("pre"), []byte(id))
+		if gotOK != ok || string(got) != "pre"+key {
+			t.Errorf("AppendIDKey(%s) = %q %v, want %q %v", id, got, gotOK, "pre"+key, ok)
+		}
+		key, ok = Answerable([]byte(id))
+		got, gotOK = AppendAnswerable([]byte("pre"), []byte(id))
+		if gotOK != ok || string(got) != "pre"+key {
+			t.Errorf("AppendAnswerable(%s) = %q %v, want %q %v", id, got, gotOK, "pre"+key, ok)
+		}
+	}
+	for id, want := range map[string]string{`"a"`: "sa", `1.0`: "n1", `1.5`: "", `1e400`: "", `"\u0061"`: "sa"} {
+		if key, _ := Answerable([]byte(id)); key != want {
+			t.Errorf("Answerable(%s) = %q, want %q", id, key, want)
 		}
 	}
 }
