@@ -19,8 +19,8 @@ import (
 // What a proxy listening on a network gives each client at most, so that
 // slow or many clients cannot hold it: the flags' defaults.
 const (
-	// defaultReadTimeout bounds the reading of a request's body: a client
-	// sending a byte at a time is cut then.
+	// defaultReadTimeout bounds the reading of a request, headers and body,
+	// from its first byte: a client sending a byte at a time is cut then.
 	defaultReadTimeout = 30 * time.Second
 	// defaultIdleTimeout is how long a kept-alive connection waits for its
 	// next request.
@@ -80,19 +80,17 @@ func newBodyBudget(size int64) *bodyBudget {
 	return &bodyBudget{size: size, wait: budgetWait, sem: semaphore.NewWeighted(size)}
 }
 
-// wrap applies the budget and the body read deadline to h's requests.
-func (b *bodyBudget) wrap(h http.Handler, readTimeout time.Duration) http.Handler {
+// wrap applies the budget to h's requests. (The read deadline of a body
+// is the server's ReadTimeout: net/http lifts it when the body has been
+// read to its end, before the response, so that its background read of
+// the connection cannot cancel a long response; after a failed read it
+// stays, and the server, discarding what is left of the body, cannot be
+// held by the same slow client.)
+func (b *bodyBudget) wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Body == nil || r.Body == http.NoBody {
 			h.ServeHTTP(w, r)
 			return
-		}
-		// The body must arrive within readTimeout; after it, the
-		// connection has no read deadline (a long response would otherwise
-		// see its request cancelled by the server's background read).
-		rc := http.NewResponseController(w)
-		if readTimeout > 0 {
-			_ = rc.SetReadDeadline(time.Now().Add(readTimeout))
 		}
 		var taken int64
 		if n := min(r.ContentLength, heldBodyBytes, b.size); n > 0 {
@@ -106,7 +104,7 @@ func (b *bodyBudget) wrap(h http.Handler, readTimeout time.Duration) http.Handle
 			taken = n
 			b.took(n)
 		}
-		body := &budgetBody{ReadCloser: r.Body, b: b, ctx: r.Context(), taken: taken, rc: rc, deadline: readTimeout > 0}
+		body := &budgetBody{ReadCloser: r.Body, b: b, ctx: r.Context(), taken: taken}
 		r.Body = body
 		defer body.release()
 		h.ServeHTTP(w, r)
@@ -136,13 +134,11 @@ func (b *bodyBudget) give(n int64) {
 // budgetBody is a request body read under a bodyBudget.
 type budgetBody struct {
 	io.ReadCloser
-	b        *bodyBudget
-	ctx      context.Context
-	rc       *http.ResponseController
-	deadline bool // a read deadline is set, cleared at the body's end
-	read     int64
-	taken    int64
-	once     sync.Once
+	b     *bodyBudget
+	ctx   context.Context
+	read  int64
+	taken int64
+	once  sync.Once
 }
 
 func (bb *budgetBody) Read(p []byte) (int, error) {
@@ -154,13 +150,6 @@ func (bb *budgetBody) Read(p []byte) (int, error) {
 		}
 		bb.taken += need
 		bb.b.took(need)
-	}
-	// The whole body has come: no more deadline. (After a failed read
-	// the deadline stays, so the server, discarding what is left of the
-	// body, cannot be held by the same slow client.)
-	if err == io.EOF && bb.deadline {
-		bb.deadline = false
-		_ = bb.rc.SetReadDeadline(time.Time{})
 	}
 	return n, err
 }

@@ -32,7 +32,7 @@ func TestBodyBudget(t *testing.T) {
 			<-gate
 		}
 		io.WriteString(w, "read "+strconv.Itoa(len(data)))
-	}), time.Minute)
+	}))
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 
