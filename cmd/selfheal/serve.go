@@ -260,21 +260,40 @@ func (s *silentCut) RoundTrip(r *http.Request) (*http.Response, error) {
 var errSilent = errors.New("the MCP server sent nothing for too long")
 
 // silenceBody closes a response body that stays silent for too long, so
-// that a read waiting on a frozen server ends with errSilent.
+// that a read waiting on a frozen server ends with errSilent. A read only
+// notes when it got bytes; the timer, when it fires, checks that note and
+// waits again for what is left of the silence, so that the reads of a
+// response touch no timer (a response that passes within the silence
+// costs one timer, not one reset per read).
 type silenceBody struct {
 	io.ReadCloser
 	silence time.Duration
+	start   time.Time
+	heard   atomic.Int64 // when bytes last came, as time since start
 	timer   *time.Timer
 	cut     atomic.Bool
+	ended   atomic.Bool // the body has ended or been closed: no more checks
 }
 
 func newSilenceBody(body io.ReadCloser, silence time.Duration) *silenceBody {
-	b := &silenceBody{ReadCloser: body, silence: silence}
-	b.timer = time.AfterFunc(silence, func() {
-		b.cut.Store(true)
-		body.Close()
-	})
+	b := &silenceBody{ReadCloser: body, silence: silence, start: time.Now()}
+	b.timer = time.AfterFunc(silence, b.check)
 	return b
+}
+
+// check runs when the timer fires: it cuts the body if nothing came for
+// the whole silence, else waits for the rest of it.
+func (b *silenceBody) check() {
+	if b.ended.Load() {
+		return
+	}
+	quiet := time.Since(b.start) - time.Duration(b.heard.Load())
+	if quiet < b.silence {
+		b.timer.Reset(b.silence - quiet)
+		return
+	}
+	b.cut.Store(true)
+	b.ReadCloser.Close()
 }
 
 func (b *silenceBody) Read(p []byte) (int, error) {
@@ -283,14 +302,16 @@ func (b *silenceBody) Read(p []byte) (int, error) {
 		return n, fmt.Errorf("%w (%v)", errSilent, b.silence)
 	}
 	if err != nil {
+		b.ended.Store(true)
 		b.timer.Stop()
 	} else if n > 0 {
-		b.timer.Reset(b.silence)
+		b.heard.Store(int64(time.Since(b.start)))
 	}
 	return n, err
 }
 
 func (b *silenceBody) Close() error {
+	b.ended.Store(true)
 	b.timer.Stop()
 	return b.ReadCloser.Close()
 }
