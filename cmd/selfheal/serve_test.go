@@ -142,9 +142,11 @@ func TestConnLimit(t *testing.T) {
 }
 
 // TestUpstreamConnsKept: the calls made at once reuse the connections to
-// the upstream that the calls before them left idle: 16 at once, five
-// times over, open 16 connections, not a new one for most calls (as with
-// the transport's default of 2 idle connections per host).
+// the upstream that the calls before them left idle: 16 at once, ten
+// times over, open 16 connections, not a new one for most calls (136 with
+// the transport's default of 2 idle connections per host). A few more are
+// allowed: a call may ask for one before the transport has put back in the
+// pool the connection of a call that has just ended.
 func TestUpstreamConnsKept(t *testing.T) {
 	var opened atomic.Int64
 	up := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -161,7 +163,7 @@ func TestUpstreamConnsKept(t *testing.T) {
 	client := &http.Client{Transport: timedTransport(http.DefaultTransport.(*http.Transport), time.Minute)}
 	defer client.CloseIdleConnections()
 	const conc = 16
-	for range 5 {
+	for range 10 {
 		var wg sync.WaitGroup
 		start := make(chan struct{})
 		for range conc {
@@ -179,7 +181,7 @@ func TestUpstreamConnsKept(t *testing.T) {
 		close(start)
 		wg.Wait()
 	}
-	if n := opened.Load(); n > conc {
-		t.Errorf("%d connections opened for %d calls at once, five times", n, conc)
+	if n := opened.Load(); n > 3*conc {
+		t.Errorf("%d connections opened for %d calls at once, ten times", n, conc)
 	}
 }
