@@ -94,10 +94,9 @@ func (b *bodyBudget) wrap(h http.Handler) http.Handler {
 		}
 		var taken int64
 		if n := min(r.ContentLength, heldBodyBytes, b.size); n > 0 {
-			ctx, cancel := context.WithTimeout(r.Context(), b.wait)
-			err := b.sem.Acquire(ctx, n)
-			cancel()
-			if err != nil {
+			// Only a request that must wait for room needs the bound on
+			// its wait (a timer): the others take their share at once.
+			if !b.sem.TryAcquire(n) && !b.acquireWithin(r.Context(), n) {
 				serviceUnavailable(w, "Service Unavailable: the proxy holds as many request bodies as it may; try again")
 				return
 			}
@@ -109,6 +108,14 @@ func (b *bodyBudget) wrap(h http.Handler) http.Handler {
 		defer body.release()
 		h.ServeHTTP(w, r)
 	})
+}
+
+// acquireWithin takes n bytes of the budget, waiting for them up to b.wait
+// or until ctx ends; it reports whether it took them.
+func (b *bodyBudget) acquireWithin(ctx context.Context, n int64) bool {
+	ctx, cancel := context.WithTimeout(ctx, b.wait)
+	defer cancel()
+	return b.sem.Acquire(ctx, n) == nil
 }
 
 // took notes n more bytes taken.
