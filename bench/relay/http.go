@@ -20,6 +20,7 @@ const (
 	httpDirect  = "direct"       // the go-sdk server itself
 	httpReverse = "ReverseProxy" // cmd/reverseproxy: httputil.ReverseProxy
 	httpProxy   = "proxy"        // selfheal proxy --listen --upstream
+	httpBefore  = "before"       // the same, another build (-before)
 )
 
 // service is a process serving HTTP at url.
@@ -90,6 +91,9 @@ func httpBench(cfg config) error {
 	}
 	defer up.stop()
 	sides := []string{httpDirect, httpReverse, httpProxy}
+	if cfg.bins.before != "" {
+		sides = append(sides, httpBefore)
+	}
 	rps := map[string][]float64{} // by side and concurrency, per run
 	k := func(side string, c int) string { return side + "/" + strconv.Itoa(c) }
 	for r := range cfg.runs {
@@ -104,6 +108,23 @@ func httpBench(cfg config) error {
 			return err
 		}
 		urls := map[string]string{httpDirect: up.url, httpReverse: rev.url, httpProxy: px.url}
+		stop := func() {
+			rev.stop()
+			px.stop()
+		}
+		if cfg.bins.before != "" {
+			bf, err := startService([]string{cfg.bins.before, "proxy", "--listen", "127.0.0.1:0", "--upstream", up.url}, true)
+			if err != nil {
+				stop()
+				return err
+			}
+			urls[httpBefore] = bf.url
+			stop = func() {
+				rev.stop()
+				px.stop()
+				bf.stop()
+			}
+		}
 		order := slices.Clone(sides)
 		if r%2 == 1 {
 			slices.Reverse(order)
@@ -112,21 +133,23 @@ func httpBench(cfg config) error {
 			for _, side := range order {
 				v, err := load(urls[side], c, cfg.httpTime)
 				if err != nil {
-					rev.stop()
-					px.stop()
+					stop()
 					return fmt.Errorf("http %s at %d: %w\nReverseProxy's stderr: %s\nproxy's stderr: %s", side, c, err, rev.out, px.out)
 				}
 				rps[k(side, c)] = append(rps[k(side, c)], v)
 			}
 		}
-		rev.stop()
-		px.stop()
+		stop()
 	}
 	need := minRuns(cfg.runs)
 	var v verdicts
 	fmt.Fprintf(cfg.out, "### HTTP: requests per second (valid tools/call, go-sdk Streamable HTTP server, a session per client)\n\n")
 	fmt.Fprintf(cfg.out, "Median of %d runs of %v each; ratios: median (range) of the runs' ratios to ReverseProxy; ok: runs at ≥ %.2f×.\n\n", cfg.runs, cfg.httpTime, minHTTP)
-	fmt.Fprintf(cfg.out, "| concurrency | %s | proxy ÷ ReverseProxy | ok |\n|---|---|---|---|---|---|\n", strings.Join(sides, " | "))
+	head := "| concurrency | " + strings.Join(sides, " | ") + " | proxy ÷ ReverseProxy | ok |"
+	if cfg.bins.before != "" {
+		head += " before ÷ ReverseProxy | ok |"
+	}
+	fmt.Fprintf(cfg.out, "%s\n|%s\n", head, strings.Repeat("---|", strings.Count(head, "|")-1))
 	for _, c := range cfg.conc {
 		row := []string{strconv.Itoa(c)}
 		for _, s := range sides {
@@ -135,6 +158,11 @@ func httpBench(cfg config) error {
 		ra := ratios(rps[k(httpProxy, c)], rps[k(httpReverse, c)])
 		ok := count(ra, func(x float64) bool { return x >= minHTTP })
 		row = append(row, ratioCell(ra), fmt.Sprintf("%d/%d", ok, len(ra)))
+		if cfg.bins.before != "" {
+			rb := ratios(rps[k(httpBefore, c)], rps[k(httpReverse, c)])
+			okb := count(rb, func(x float64) bool { return x >= minHTTP })
+			row = append(row, ratioCell(rb), fmt.Sprintf("%d/%d", okb, len(rb)))
+		}
 		v.add(ok >= need, fmt.Sprintf("concurrency %d (%s)", c, ratioCell(ra)))
 		fmt.Fprintf(cfg.out, "| %s |\n", strings.Join(row, " | "))
 	}

@@ -346,10 +346,11 @@ func serveHTTP(addr, path string, h http.Handler, closeFn func() error, limits s
 	}
 	streams, endStreams := context.WithCancel(context.Background())
 	defer endStreams()
-	ep := &mcpEndpoint{path: path, h: newBodyBudget(limits.bodyMemory).wrap(h, limits.readTimeout), streams: streams}
+	ep := &mcpEndpoint{path: path, h: newBodyBudget(limits.bodyMemory).wrap(h), streams: streams}
 	srv := &http.Server{
 		Handler:           ep,
 		ReadHeaderTimeout: headerTimeout,
+		ReadTimeout:       limits.readTimeout, // lifted by net/http once the body has come
 		IdleTimeout:       limits.idleTimeout,
 		ErrorLog:          log.New(stderr, "selfheal proxy: ", 0),
 	}

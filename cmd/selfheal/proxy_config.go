@@ -125,7 +125,7 @@ func (f *proxyFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&f.redisFailArg, "redis-fail", "open", "with --redis, what a call gets while Redis cannot be reached: open (admitted unchecked) or closed (SERVER_BUSY)")
 	fs.DurationVar(&c.redisTimeout, "redis-timeout", defaultRedisTimeout, "with --redis, how long a call waits for Redis before Redis counts as unreachable (then --redis-fail applies); much shorter fails calls Redis answers on a busy machine, and with --redis-fail open admits them unchecked")
 	fs.StringVar(&f.limitByArg, "limit-by", "", "with --listen: apply the limits per session (session: its Mcp-Session-Id) or per value of a request header (header:NAME, as header:X-Api-Key) rather than per tool for everyone")
-	fs.DurationVar(&c.serve.readTimeout, "read-timeout", defaultReadTimeout, "with --listen: how long a client may take to send a request's body; a slower one is cut")
+	fs.DurationVar(&c.serve.readTimeout, "read-timeout", defaultReadTimeout, "with --listen: how long a client may take to send a request, headers and body, from its first byte; a slower one is cut")
 	fs.DurationVar(&c.serve.idleTimeout, "idle-timeout", defaultIdleTimeout, "with --listen: how long a kept-alive connection waits for its next request")
 	fs.DurationVar(&c.upstreamTimeout, "upstream-timeout", defaultUpstreamTimeout, "with --upstream: how long the server may stay silent (before its response, or between two parts of a streamed one) before the client gets a JSON-RPC error; a call that streams progress is never cut")
 	fs.IntVar(&f.bodyMemoryMiB, "body-memory", defaultBodyMemory>>20, "with --listen: the MiB of request bodies the proxy reads or holds at once, for all clients; a request that does not fit waits, then gets 503")

@@ -931,7 +931,7 @@ func TestLoopbackAddr(t *testing.T) {
 
 // testSlowBody: a client sending its body a byte at a time is cut at
 // --read-timeout (a second here; it would take 1,000 s to send it all),
-// and the proxy goes on serving others.
+// and the proxy goes on serving others, their calls as long as they take.
 func testSlowBody(t *testing.T, bin httpBinaries) {
 	up := startUpstream(t)
 	p := startWatched(t, exec.Command(bin.selfheal, "proxy", "--listen", "127.0.0.1:0", "--read-timeout", "1s", "--upstream", up.url))
@@ -968,6 +968,14 @@ func testSlowBody(t *testing.T, bin httpBinaries) {
 	cs := connect(t, endpoint, nil)
 	if tools := listTools(t, cs); !tools["echo"] {
 		t.Errorf("the proxy stopped serving: %v", tools)
+	}
+	// Once a request has come, its deadline is lifted: a call answered
+	// after three seconds, past --read-timeout, is not cut.
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ticks", Arguments: map[string]any{}, Meta: mcp.Meta{"progressToken": "t1"}})
+	if err != nil || res.IsError || callText(res) != "ticked" {
+		t.Errorf("a call longer than --read-timeout was cut: %v %v", err, res)
 	}
 }
 

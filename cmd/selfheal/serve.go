@@ -19,8 +19,8 @@ import (
 // What a proxy listening on a network gives each client at most, so that
 // slow or many clients cannot hold it: the flags' defaults.
 const (
-	// defaultReadTimeout bounds the reading of a request's body: a client
-	// sending a byte at a time is cut then.
+	// defaultReadTimeout bounds the reading of a request, headers and body,
+	// from its first byte: a client sending a byte at a time is cut then.
 	defaultReadTimeout = 30 * time.Second
 	// defaultIdleTimeout is how long a kept-alive connection waits for its
 	// next request.
@@ -80,37 +80,42 @@ func newBodyBudget(size int64) *bodyBudget {
 	return &bodyBudget{size: size, wait: budgetWait, sem: semaphore.NewWeighted(size)}
 }
 
-// wrap applies the budget and the body read deadline to h's requests.
-func (b *bodyBudget) wrap(h http.Handler, readTimeout time.Duration) http.Handler {
+// wrap applies the budget to h's requests. (The read deadline of a body
+// is the server's ReadTimeout: net/http lifts it when the body has been
+// read to its end, before the response, so that its background read of
+// the connection cannot cancel a long response; after a failed read it
+// stays, and the server, discarding what is left of the body, cannot be
+// held by the same slow client.)
+func (b *bodyBudget) wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Body == nil || r.Body == http.NoBody {
 			h.ServeHTTP(w, r)
 			return
 		}
-		// The body must arrive within readTimeout; after it, the
-		// connection has no read deadline (a long response would otherwise
-		// see its request cancelled by the server's background read).
-		rc := http.NewResponseController(w)
-		if readTimeout > 0 {
-			_ = rc.SetReadDeadline(time.Now().Add(readTimeout))
-		}
 		var taken int64
 		if n := min(r.ContentLength, heldBodyBytes, b.size); n > 0 {
-			ctx, cancel := context.WithTimeout(r.Context(), b.wait)
-			err := b.sem.Acquire(ctx, n)
-			cancel()
-			if err != nil {
+			// Only a request that must wait for room needs the bound on
+			// its wait (a timer): the others take their share at once.
+			if !b.sem.TryAcquire(n) && !b.acquireWithin(r.Context(), n) {
 				serviceUnavailable(w, "Service Unavailable: the proxy holds as many request bodies as it may; try again")
 				return
 			}
 			taken = n
 			b.took(n)
 		}
-		body := &budgetBody{ReadCloser: r.Body, b: b, ctx: r.Context(), taken: taken, rc: rc, deadline: readTimeout > 0}
+		body := &budgetBody{ReadCloser: r.Body, b: b, ctx: r.Context(), taken: taken}
 		r.Body = body
 		defer body.release()
 		h.ServeHTTP(w, r)
 	})
+}
+
+// acquireWithin takes n bytes of the budget, waiting for them up to b.wait
+// or until ctx ends; it reports whether it took them.
+func (b *bodyBudget) acquireWithin(ctx context.Context, n int64) bool {
+	ctx, cancel := context.WithTimeout(ctx, b.wait)
+	defer cancel()
+	return b.sem.Acquire(ctx, n) == nil
 }
 
 // took notes n more bytes taken.
@@ -136,13 +141,11 @@ func (b *bodyBudget) give(n int64) {
 // budgetBody is a request body read under a bodyBudget.
 type budgetBody struct {
 	io.ReadCloser
-	b        *bodyBudget
-	ctx      context.Context
-	rc       *http.ResponseController
-	deadline bool // a read deadline is set, cleared at the body's end
-	read     int64
-	taken    int64
-	once     sync.Once
+	b     *bodyBudget
+	ctx   context.Context
+	read  int64
+	taken int64
+	once  sync.Once
 }
 
 func (bb *budgetBody) Read(p []byte) (int, error) {
@@ -154,13 +157,6 @@ func (bb *budgetBody) Read(p []byte) (int, error) {
 		}
 		bb.taken += need
 		bb.b.took(need)
-	}
-	// The whole body has come: no more deadline. (After a failed read
-	// the deadline stays, so the server, discarding what is left of the
-	// body, cannot be held by the same slow client.)
-	if err == io.EOF && bb.deadline {
-		bb.deadline = false
-		_ = bb.rc.SetReadDeadline(time.Time{})
 	}
 	return n, err
 }
@@ -247,6 +243,11 @@ func maxConns(sessions int) int {
 func timedTransport(rt *http.Transport, silence time.Duration) http.RoundTripper {
 	rt = rt.Clone()
 	rt.ResponseHeaderTimeout = silence
+	// Every request goes to one host: it may keep the idle connections of
+	// the whole pool (100 in http.DefaultTransport), not 2, the default per
+	// host, with which most of the calls made at once dial a connection
+	// and close it after (at 16 calls at once, 14 % of the proxy's CPU).
+	rt.MaxIdleConnsPerHost = max(rt.MaxIdleConns, 100)
 	return &silentCut{rt: rt, silence: silence}
 }
 
@@ -271,21 +272,40 @@ func (s *silentCut) RoundTrip(r *http.Request) (*http.Response, error) {
 var errSilent = errors.New("the MCP server sent nothing for too long")
 
 // silenceBody closes a response body that stays silent for too long, so
-// that a read waiting on a frozen server ends with errSilent.
+// that a read waiting on a frozen server ends with errSilent. A read only
+// notes when it got bytes; the timer, when it fires, checks that note and
+// waits again for what is left of the silence, so that the reads of a
+// response touch no timer (a response that passes within the silence
+// costs one timer, not one reset per read).
 type silenceBody struct {
 	io.ReadCloser
 	silence time.Duration
+	start   time.Time
+	heard   atomic.Int64 // when bytes last came, as time since start
 	timer   *time.Timer
 	cut     atomic.Bool
+	ended   atomic.Bool // the body has ended or been closed: no more checks
 }
 
 func newSilenceBody(body io.ReadCloser, silence time.Duration) *silenceBody {
-	b := &silenceBody{ReadCloser: body, silence: silence}
-	b.timer = time.AfterFunc(silence, func() {
-		b.cut.Store(true)
-		body.Close()
-	})
+	b := &silenceBody{ReadCloser: body, silence: silence, start: time.Now()}
+	b.timer = time.AfterFunc(silence, b.check)
 	return b
+}
+
+// check runs when the timer fires: it cuts the body if nothing came for
+// the whole silence, else waits for the rest of it.
+func (b *silenceBody) check() {
+	if b.ended.Load() {
+		return
+	}
+	quiet := time.Since(b.start) - time.Duration(b.heard.Load())
+	if quiet < b.silence {
+		b.timer.Reset(b.silence - quiet)
+		return
+	}
+	b.cut.Store(true)
+	b.ReadCloser.Close()
 }
 
 func (b *silenceBody) Read(p []byte) (int, error) {
@@ -294,14 +314,16 @@ func (b *silenceBody) Read(p []byte) (int, error) {
 		return n, fmt.Errorf("%w (%v)", errSilent, b.silence)
 	}
 	if err != nil {
+		b.ended.Store(true)
 		b.timer.Stop()
 	} else if n > 0 {
-		b.timer.Reset(b.silence)
+		b.heard.Store(int64(time.Since(b.start)))
 	}
 	return n, err
 }
 
 func (b *silenceBody) Close() error {
+	b.ended.Store(true)
 	b.timer.Stop()
 	return b.ReadCloser.Close()
 }

@@ -562,6 +562,15 @@ func (h *httpProxy) rewrite(pr *httputil.ProxyRequest) {
 	// The proxy reads the bodies: they must come back uncompressed (the
 	// transport asks for gzip itself and undoes it).
 	pr.Out.Header.Del("Accept-Encoding")
+	// A body read whole (see readBody) is forwarded as the bytes in memory
+	// it is, not in the wrapper ReverseProxy puts around the client's body:
+	// the transport sees through the former only, and then sends the
+	// headers and the body in one write instead of two.
+	if pr.In.GetBody != nil {
+		if body, err := pr.In.GetBody(); err == nil {
+			pr.Out.Body = body
+		}
+	}
 }
 
 // modifyResponse reads what the proxy needs of a response as it passes:

@@ -106,6 +106,12 @@ func arrivedOnLoopback(r *http.Request) bool {
 	if !ok || addr == nil {
 		return false
 	}
+	// A TCP address holds its IP: asked as loopback.Host asks an IP, not
+	// formatted and parsed back (on every request, 6 µs of the proxy's
+	// CPU per call in its profile).
+	if tcp, ok := addr.(*net.TCPAddr); ok {
+		return tcp.IP.IsLoopback()
+	}
 	host, _, err := net.SplitHostPort(addr.String())
 	if err != nil {
 		host = addr.String()

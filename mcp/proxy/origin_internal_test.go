@@ -35,6 +35,11 @@ func TestRefusal(t *testing.T) {
 		{"any origin", network, nil, []string{"*"}, "x", "http://evil.example.com", ""},
 		{"allowed origin, trailing slash", network, nil, []string{"https://app.example.com/"}, "x", "https://app.example.com", ""},
 		{"no local address", nil, nil, nil, "evil.example.com", "", ""},
+		{"loopback ::1, foreign host", &net.TCPAddr{IP: net.IPv6loopback, Port: 8080}, nil, nil, "evil.example.com", "", `Forbidden: the Host "evil.example.com" is not served here`},
+		{"loopback 127.1.2.3, foreign host", &net.TCPAddr{IP: net.IPv4(127, 1, 2, 3), Port: 8080}, nil, nil, "evil.example.com", "", `Forbidden: the Host "evil.example.com" is not served here`},
+		{"network ::, any host", &net.TCPAddr{IP: net.IPv6unspecified, Port: 8080}, nil, nil, "evil.example.com", "", ""},
+		{"not TCP, loopback by its text", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}, nil, nil, "evil.example.com", "", `Forbidden: the Host "evil.example.com" is not served here`},
+		{"not TCP, network by its text", &net.UDPAddr{IP: net.IPv4(10, 0, 0, 5), Port: 8080}, nil, nil, "evil.example.com", "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := &Proxy{cfg: config{allowedHosts: tc.hosts, allowedOrigins: tc.origins}}
