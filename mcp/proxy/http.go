@@ -93,7 +93,7 @@ func (p *Proxy) HTTPHandler(upstream *url.URL) http.Handler {
 	}
 	transport := p.cfg.transport
 	if transport == nil {
-		transport = http.DefaultTransport
+		transport = upstreamTransport()
 	}
 	h := &httpProxy{
 		p:        p,
@@ -545,6 +545,21 @@ func (h *httpProxy) roundTrip(ctx context.Context, r *http.Request, id []byte, b
 		return nil, fmt.Errorf("tools/list: error %s", found.Error)
 	}
 	return found.Result, nil
+}
+
+// upstreamTransport is the default transport to the upstream server:
+// http.DefaultTransport's settings, keeping as many idle connections to
+// the upstream as the whole pool. Every request goes to that one host;
+// with net/http's default of 2 per host, most calls made at once would
+// dial a connection and close it after.
+func upstreamTransport() http.RoundTripper {
+	rt, ok := http.DefaultTransport.(*http.Transport)
+	if !ok { // a program replaced it: its choice
+		return http.DefaultTransport
+	}
+	rt = rt.Clone()
+	rt.MaxIdleConnsPerHost = max(rt.MaxIdleConns, 100)
+	return rt
 }
 
 // rewrite sends every request to the upstream endpoint.
