@@ -62,7 +62,7 @@ func (h *httpProxy) batch(w http.ResponseWriter, r *http.Request, body []byte, x
 		}
 		if sess == nil {
 			sess = h.session(x.key)
-			h.listIfNeeded(r, sess)
+			h.listIfNeeded(r, sess, "") // batches are of revision 2025-03-26
 		}
 		t := sess.tools.lookup(c.Name)
 		if t == nil {
@@ -74,14 +74,18 @@ func (h *httpProxy) batch(w http.ResponseWriter, r *http.Request, body []byte, x
 		sess.mu.Lock()
 		locale := callLocale(c.Meta, sess.locale)
 		sess.mu.Unlock()
+		// Batches are of revision 2025-03-26 only: stateless is false but
+		// for a member that says otherwise.
+		stateless := statelessRequest(r, c.Meta)
+		x := &explanation{id: m.ID, tool: t, list: v.list, locale: locale, stateless: stateless, start: start}
 		if v.now {
-			b.answers = append(b.answers, bytes.TrimRight(h.p.issuesAnswer(m.ID, t, v.list, locale, start, nil), "\n"))
+			b.answers = append(b.answers, bytes.TrimRight(h.p.issuesAnswer(x, nil), "\n"))
 			continue
 		}
 		if h.limiter != nil {
 			rel, te := h.limiter.Acquire(r.Context(), limiterKey(t.name, h.limitBy(r)))
 			if te != nil {
-				b.answers = append(b.answers, bytes.TrimRight(h.p.toolErrorAnswer(m.ID, t, te, start), "\n"))
+				b.answers = append(b.answers, bytes.TrimRight(h.p.toolErrorAnswer(answerTo{id: m.ID, stateless: stateless}, t, te, start), "\n"))
 				continue
 			}
 			releases = append(releases, rel)
@@ -90,7 +94,7 @@ func (h *httpProxy) batch(w http.ResponseWriter, r *http.Request, body []byte, x
 			if b.explain == nil {
 				b.explain = map[string]*explanation{}
 			}
-			b.explain[key] = &explanation{id: m.ID, tool: t, list: v.list, locale: locale, start: start}
+			b.explain[key] = x
 		} else {
 			h.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
 		}

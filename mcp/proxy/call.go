@@ -31,30 +31,37 @@ func (s *session) call(line []byte, m *wire.Message) error {
 	if !ok {
 		return s.writeServer(line)
 	}
-	t := s.tools.lookup(c.Name)
+	start := time.Now()
+	t, need := s.tools.find(c.Name)
+	switch need {
+	case listFirst:
+		t, _ = s.awaitListing(c.Name, wire.StatelessMeta(c.Meta))
+	case revalidate:
+		s.revalidate()
+	}
 	if t == nil {
 		return s.writeServer(line)
 	}
-	start := time.Now()
 	v := s.p.judge(t, c, m.Valid)
+	stateless := wire.StatelessMeta(c.Meta)
 	if v.now {
 		s.mu.Lock()
 		locale := s.locale
 		s.mu.Unlock()
-		return s.writeClient(s.p.issuesAnswer(m.ID, t, v.list, callLocale(c.Meta, locale), start, nil))
+		return s.writeClient(s.p.issuesAnswer(&explanation{id: m.ID, tool: t, list: v.list, locale: callLocale(c.Meta, locale), stateless: stateless, start: start}, nil))
 	}
 	explained := v.list != nil
 	if explained {
 		s.mu.Lock()
 		locale := s.locale
 		s.mu.Unlock()
-		s.expect(string(k), &explanation{id: bytes.Clone(m.ID), tool: t, list: v.list, locale: callLocale(c.Meta, locale), start: start})
+		s.expect(string(k), &explanation{id: bytes.Clone(m.ID), tool: t, list: v.list, locale: callLocale(c.Meta, locale), stateless: stateless, start: start})
 	}
 	if s.p.cfg.limits != nil || s.limiter != nil {
 		if !explained && !m.Valid {
 			return s.writeServer(line) // malformed: the server answers, with no slot taken
 		}
-		return s.guarded(line, m.ID, string(k), t, start, explained)
+		return s.guarded(line, answerTo{id: m.ID, stateless: stateless}, string(k), t, start, explained)
 	}
 	err := s.writeServer(line)
 	if !explained {
@@ -162,6 +169,23 @@ func arguments(t *tool, c wire.CallParams, maxDepth int) issues.List {
 	return t.defaulted.drop(toolcall.Validate(sch, inst))
 }
 
+// answerTo is what the proxy needs of a request to answer it itself: its
+// id, as the client wrote it, and whether it speaks a stateless revision
+// (2026-07-28 or later), whose results carry their resultType.
+type answerTo struct {
+	id        []byte
+	stateless bool
+}
+
+// resultType is the resultType of the proxy's own results in a stateless
+// revision: they are all final.
+func resultType(stateless bool) string {
+	if stateless {
+		return "complete"
+	}
+	return "" // omitted: a 2025 result is today's bytes
+}
+
 // response is a JSON-RPC response to a tools/call the proxy answers.
 type response struct {
 	JSONRPC string          `json:"jsonrpc"`
@@ -177,6 +201,9 @@ type callResult struct {
 	IsError           bool                    `json:"isError,omitempty"`
 	StructuredContent *toolcall.IssuesContent `json:"structuredContent,omitempty"`
 	Meta              map[string]any          `json:"_meta,omitempty"`
+	// ResultType is "complete" in a stateless revision, which requires it
+	// of every result; absent before.
+	ResultType string `json:"resultType,omitempty"`
 }
 
 type textContent struct {
@@ -184,51 +211,55 @@ type textContent struct {
 	Text string `json:"text"`
 }
 
-// issuesAnswer returns the response (one line) to the call of id whose
-// arguments failed with list: the validation_error, in the language tag
-// asks for ("" for the engine's). rej is the server's rejection the answer
-// explains (see explain), or nil for a call answered before forwarding. It
-// reports the call to the call log and the observer.
-func (p *Proxy) issuesAnswer(id []byte, t *tool, list issues.List, tag string, start time.Time, rej *rejection) []byte {
-	e := p.cfg.EngineFor(tag)
-	sc := toolcall.Structured(e, list)
+// issuesAnswer returns the response (one line) to the call x whose
+// arguments failed with x.list: the validation_error, in the language tag
+// x.locale asks for ("" for the engine's), in the call's revision. rej is
+// the server's rejection the answer explains (see explain), or nil for a
+// call answered before forwarding. It reports the call to the call log and
+// the observer.
+func (p *Proxy) issuesAnswer(x *explanation, rej *rejection) []byte {
+	t := x.tool
+	e := p.cfg.EngineFor(x.locale)
+	sc := toolcall.Structured(e, x.list)
 	var text string
 	if rej == nil {
-		text = toolcall.Text(e, t.name, list, t.contract)
+		text = toolcall.Text(e, t.name, x.list, t.contract)
 	} else {
 		// What the server said stays where the model reads it: it may have
 		// failed for a reason the schema cannot see (a missing file).
 		said := e.ServerMessage(rej.message)
 		sc.ServerMessage = said
-		v := e.Result(t.name, list)
+		v := e.Result(t.name, x.list)
 		v.Contract = t.contract
 		v.ServerMessage = said
 		text = v.String()
 	}
 	res := callResult{
-		Content: []textContent{{Type: "text", Text: text}},
-		IsError: true,
+		Content:    []textContent{{Type: "text", Text: text}},
+		IsError:    true,
+		ResultType: resultType(x.stateless),
 	}
 	if t.output {
 		res.Meta = map[string]any{toolcall.MetaIssues: sc}
 	} else {
 		res.StructuredContent = &sc
 	}
-	line := responseLine(id, res)
+	line := responseLine(x.id, res)
 	if p.cfg.callLog != nil || p.cfg.observer != nil {
 		codes, paths := summary(sc.Issues)
 		p.logCall(t.name, codes, paths, "validation_error")
-		p.observe(Event{Tool: t.name, Answered: true, Explained: rej != nil, Code: string(envelope.ValidationErrorCode), Issues: codes, Duration: time.Since(start)})
+		p.observe(Event{Tool: t.name, Answered: true, Explained: rej != nil, Code: string(envelope.ValidationErrorCode), Issues: codes, Duration: time.Since(x.start)})
 	}
 	return line
 }
 
-// toolErrorAnswer returns the response (one line) to the call of id that a
+// toolErrorAnswer returns the response (one line) to the call a that a
 // guard refused with te, and reports it.
-func (p *Proxy) toolErrorAnswer(id []byte, t *tool, te *envelope.ToolError, start time.Time) []byte {
-	line := responseLine(id, callResult{
-		Content: []textContent{{Type: "text", Text: te.String()}},
-		IsError: te.IsError(),
+func (p *Proxy) toolErrorAnswer(a answerTo, t *tool, te *envelope.ToolError, start time.Time) []byte {
+	line := responseLine(a.id, callResult{
+		Content:    []textContent{{Type: "text", Text: te.String()}},
+		IsError:    te.IsError(),
+		ResultType: resultType(a.stateless),
 	})
 	p.logCall(t.name, nil, nil, string(te.Code))
 	p.observe(Event{Tool: t.name, Answered: true, Code: string(te.Code), Duration: time.Since(start)})
@@ -236,8 +267,8 @@ func (p *Proxy) toolErrorAnswer(id []byte, t *tool, te *envelope.ToolError, star
 }
 
 // answerToolError answers a call with a tool_error (a guard's).
-func (s *session) answerToolError(id []byte, t *tool, te *envelope.ToolError, start time.Time) error {
-	return s.writeClient(s.p.toolErrorAnswer(id, t, te, start))
+func (s *session) answerToolError(a answerTo, t *tool, te *envelope.ToolError, start time.Time) error {
+	return s.writeClient(s.p.toolErrorAnswer(a, t, te, start))
 }
 
 // responseLine is the response to the request of id, with the id as the

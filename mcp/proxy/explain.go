@@ -24,7 +24,9 @@ type explanation struct {
 	tool   *tool
 	list   issues.List
 	locale string
-	start  time.Time
+	// stateless: the call speaks a stateless revision (see answerTo).
+	stateless bool
+	start     time.Time
 }
 
 // rejection is what a server said when it rejected a call.
@@ -77,7 +79,7 @@ func (p *Proxy) answer(x *explanation, m *wire.Message) []byte {
 		p.observe(Event{Tool: x.tool.name, Duration: time.Since(x.start)})
 		return nil
 	}
-	return p.issuesAnswer(x.id, x.tool, x.list, x.locale, x.start, rej)
+	return p.issuesAnswer(x, rej)
 }
 
 // rejected reports whether the response m rejects its call, and what the

@@ -63,7 +63,7 @@ func (tg *toolGuard) mustWait() bool {
 // not held back: they may reach the server before it.
 // explained says that the call is forwarded with issues: it is reported
 // when its response comes (see explain), not when it is forwarded.
-func (s *session) guarded(line, id []byte, key string, t *tool, start time.Time, explained bool) error {
+func (s *session) guarded(line []byte, a answerTo, key string, t *tool, start time.Time, explained bool) error {
 	if lim := s.limiter; lim != nil {
 		// A shared limiter never queues for long (see guard.Limiter): the
 		// call is admitted or refused here, in order. What the batch holds
@@ -72,7 +72,7 @@ func (s *session) guarded(line, id []byte, key string, t *tool, start time.Time,
 		release, te := lim.Acquire(s.ctx, limiterKey(t.name, s.limitBy))
 		if te != nil {
 			s.explained(key) // answered here: no response will come
-			return s.answerToolError(id, t, te, start)
+			return s.answerToolError(a, t, te, start)
 		}
 		s.hold(key, release)
 		err := s.writeServer(line)
@@ -90,14 +90,14 @@ func (s *session) guarded(line, id []byte, key string, t *tool, start time.Time,
 		s.queued[key] = q
 		s.mu.Unlock()
 		s.waiters.Add(1)
-		go s.wait(ctx, tg, q, bytes.Clone(line), bytes.Clone(id), key, t, explained) // line is valid until the next read
+		go s.wait(ctx, tg, q, bytes.Clone(line), answerTo{id: bytes.Clone(a.id), stateless: a.stateless}, key, t, explained) // line is valid until the next read
 		return nil
 	}
 	s.mu.Unlock()
 	release, te := tg.g.Acquire(s.ctx)
 	if te != nil {
 		s.explained(key)
-		return s.answerToolError(id, t, te, start)
+		return s.answerToolError(a, t, te, start)
 	}
 	if tg.l.MaxActive > 0 { // else release does nothing
 		s.hold(key, release)
@@ -112,7 +112,7 @@ func (s *session) guarded(line, id []byte, key string, t *tool, start time.Time,
 // wait waits for a slot for a queued call, then forwards it; or answers it
 // with the guard's tool_error (the queue filled up, the rate limit); or
 // drops it, unanswered, when the client cancelled it or Serve returned.
-func (s *session) wait(ctx context.Context, tg *toolGuard, q *queuedCall, line, id []byte, key string, t *tool, explained bool) {
+func (s *session) wait(ctx context.Context, tg *toolGuard, q *queuedCall, line []byte, a answerTo, key string, t *tool, explained bool) {
 	defer s.waiters.Done()
 	release, te := tg.g.Acquire(ctx)
 	s.mu.Lock()
@@ -132,7 +132,7 @@ func (s *session) wait(ctx context.Context, tg *toolGuard, q *queuedCall, line, 
 		}
 	case te != nil:
 		s.explained(key)
-		if err := s.answerToolError(id, t, te, start); err != nil {
+		if err := s.answerToolError(a, t, te, start); err != nil {
 			s.p.cfg.Logger.Debug("selfheal proxy: cannot answer a queued call", "error", err)
 		}
 	default:

@@ -162,7 +162,13 @@ type httpSession struct {
 // exchange is what the proxy remembers of a request it forwards, for its
 // response (see modifyResponse).
 type exchange struct {
-	key    string // the session's key
+	// key is the session's key (see sessionKey); for a request of a
+	// stateless revision, the key of its authorization (see scopeKey),
+	// "" for none.
+	key    string
+	// revision is the stateless revision the request speaks (see
+	// requestRevision), "" for an earlier one.
+	revision string
 	method string
 	id     []byte // the request's id; nil for a notification or a response
 	// first: a tools/list request without a cursor.
@@ -238,6 +244,9 @@ func (h *httpProxy) post(w http.ResponseWriter, r *http.Request, body []byte, x 
 	if _, ok := wire.Answerable(m.ID); ok {
 		x.id = m.ID
 	}
+	if rev := requestRevision(r, m.Call.Meta); wire.IsStateless(rev) {
+		x.revision, x.key = rev, scopeKey(r)
+	}
 	switch m.Method {
 	case methodToolsCall:
 		return h.call(w, r, body, m, x)
@@ -268,23 +277,23 @@ func (h *httpProxy) call(w http.ResponseWriter, r *http.Request, body []byte, m 
 	if !ok {
 		return false, nil
 	}
-	sess := h.session(x.key)
-	h.listIfNeeded(r, sess)
+	start := time.Now()
+	sess := h.toolsFor(r, x)
 	t := sess.tools.lookup(c.Name)
 	if t == nil {
 		return false, nil
 	}
-	start := time.Now()
 	v := h.p.judge(t, c, m.Valid)
 	sess.mu.Lock()
 	locale := callLocale(c.Meta, sess.locale)
 	sess.mu.Unlock()
+	stateless := x.revision != ""
 	if v.now {
-		writeAnswer(w, r, h.p.issuesAnswer(m.ID, t, v.list, locale, start, nil))
+		writeAnswer(w, r, h.p.issuesAnswer(&explanation{id: m.ID, tool: t, list: v.list, locale: locale, stateless: stateless, start: start}, nil))
 		return true, nil
 	}
 	if v.list != nil {
-		x.explain = &explanation{id: m.ID, tool: t, list: v.list, locale: locale, start: start}
+		x.explain = &explanation{id: m.ID, tool: t, list: v.list, locale: locale, stateless: stateless, start: start}
 	}
 	if h.limiter != nil {
 		if v.list == nil && !m.Valid {
@@ -292,7 +301,7 @@ func (h *httpProxy) call(w http.ResponseWriter, r *http.Request, body []byte, m 
 		}
 		release, te := h.limiter.Acquire(r.Context(), limiterKey(t.name, h.limitBy(r)))
 		if te != nil {
-			writeAnswer(w, r, h.p.toolErrorAnswer(m.ID, t, te, start))
+			writeAnswer(w, r, h.p.toolErrorAnswer(answerTo{id: m.ID, stateless: stateless}, t, te, start))
 			return true, nil
 		}
 		if x.explain == nil {
@@ -304,6 +313,67 @@ func (h *httpProxy) call(w http.ResponseWriter, r *http.Request, body []byte, m 
 		h.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
 	}
 	return false, nil
+}
+
+// requestRevision is the revision a request speaks: the one its _meta
+// declares, else its MCP-Protocol-Version header's ("" for none).
+func requestRevision(r *http.Request, meta []byte) string {
+	if v := wire.MetaVersion(meta); v != "" {
+		return v
+	}
+	return r.Header.Get("Mcp-Protocol-Version")
+}
+
+// statelessRequest reports whether a request speaks a stateless revision
+// (2026-07-28 or later; see requestRevision).
+func statelessRequest(r *http.Request, meta []byte) bool {
+	return wire.IsStateless(requestRevision(r, meta))
+}
+
+// publicKey is the key of the tools a server listed as "public"
+// (cacheScope, MCP 2026-07-28): the same for every client.
+const publicKey = "p"
+
+// scopeKey is the key of what the proxy learns for a request of a
+// stateless revision, which has no session: the hash of its Authorization
+// header, so that a list is never shared between authorizations; "" for a
+// request without one, whose listing the proxy shares with no other
+// client unless the server said it is public.
+func scopeKey(r *http.Request) string {
+	auth := r.Header.Get("Authorization")
+	if auth == "" {
+		return ""
+	}
+	return "a" + hashLimitBy(auth)
+}
+
+// toolsFor returns the session whose tools judge the call of x, after
+// listing them when this replica does not know them (see listIfNeeded).
+// A request of a stateless revision without an authorization is judged by
+// the tools the server listed as public, or else by a listing of its own,
+// kept for the others only when the server says it is public.
+func (h *httpProxy) toolsFor(r *http.Request, x *exchange) *httpSession {
+	if x.key != "" || x.revision == "" {
+		sess := h.session(x.key)
+		h.listIfNeeded(r, sess, x.revision)
+		return sess
+	}
+	if pub := h.existing(publicKey); pub != nil {
+		h.listIfNeeded(r, pub, x.revision)
+		if pub.tools.scopeOf() == "public" {
+			return pub
+		}
+		h.drop(publicKey, pub) // no longer public: this request's only
+		return pub
+	}
+	own := &httpSession{}
+	h.listIfNeeded(r, own, x.revision)
+	if own.tools.scopeOf() == "public" {
+		h.mu.Lock()
+		h.sessions[publicKey] = own
+		h.mu.Unlock()
+	}
+	return own
 }
 
 // limitBy is the hash of WithLimitBy's value for r, or "".
@@ -377,6 +447,22 @@ func (h *httpProxy) session(key string) *httpSession {
 	return sess
 }
 
+// existing returns the session of key, nil when there is none.
+func (h *httpProxy) existing(key string) *httpSession {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.sessions[key]
+}
+
+// drop forgets the session of key if it is still sess.
+func (h *httpProxy) drop(key string, sess *httpSession) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.sessions[key] == sess {
+		delete(h.sessions, key)
+	}
+}
+
 // forget drops sessions to make room; h.mu is held.
 func (h *httpProxy) forget(now time.Time) {
 	type use struct {
@@ -405,11 +491,20 @@ func (h *httpProxy) forget(now time.Time) {
 
 // listIfNeeded lists the session's tools itself when this replica has no
 // listing of them, or an old or stale one, and waits for the listing (one
-// at a time per session: concurrent calls wait for the same one).
-func (h *httpProxy) listIfNeeded(r *http.Request, sess *httpSession) {
+// at a time per session: concurrent calls wait for the same one). A
+// listing is old after its ttlMs (MCP 2026-07-28; at least minTTL), or
+// after listTTL when it gave none. revision is the stateless revision of
+// the request, "" for an earlier one.
+func (h *httpProxy) listIfNeeded(r *http.Request, sess *httpSession, revision string) {
 	now := time.Now()
+	expires := sess.tools.expiresAt()
 	sess.mu.Lock()
-	fresh := !sess.listedAt.IsZero() && !sess.stale && now.Sub(sess.listedAt) < listTTL
+	fresh := !sess.listedAt.IsZero() && !sess.stale
+	if expires.IsZero() {
+		fresh = fresh && now.Sub(sess.listedAt) < listTTL
+	} else {
+		fresh = fresh && now.Before(expires)
+	}
 	failed := !sess.failedAt.IsZero() && now.Sub(sess.failedAt) < listRetry
 	if fresh || failed {
 		sess.mu.Unlock()
@@ -431,7 +526,7 @@ func (h *httpProxy) listIfNeeded(r *http.Request, sess *httpSession) {
 	// The listing outlives the call that started it: the calls waiting
 	// for it need it even when this client goes.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), listTimeout)
-	err := h.list(ctx, r, sess)
+	err := h.list(ctx, r, sess, revision)
 	cancel()
 	sess.mu.Lock()
 	if err != nil {
@@ -448,18 +543,27 @@ func (h *httpProxy) listIfNeeded(r *http.Request, sess *httpSession) {
 }
 
 // list lists the session's tools with the headers of r (its session,
-// protocol version and credentials), every page, and learns them.
-func (h *httpProxy) list(ctx context.Context, r *http.Request, sess *httpSession) error {
+// protocol version and credentials), every page, and learns them. In a
+// stateless revision, each request carries the revision and the proxy's
+// client info in its _meta, and the headers say tools/list.
+func (h *httpProxy) list(ctx context.Context, r *http.Request, sess *httpSession, revision string) error {
 	cursor := ""
 	for page := 0; page < maxListPages; page++ {
 		id := fmt.Sprintf(`"selfheal-proxy/tools-list/%d"`, h.listSeq.Add(1))
-		params := ""
+		var params []string
 		if cursor != "" {
 			c, _ := json.Marshal(cursor)
-			params = `,"params":{"cursor":` + string(c) + `}`
+			params = append(params, `"cursor":`+string(c))
 		}
-		body := `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/list"` + params + `}`
-		result, err := h.roundTrip(ctx, r, []byte(id), body)
+		if revision != "" {
+			params = append(params, `"_meta":`+string(wire.OwnMeta(revision)))
+		}
+		body := `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/list"`
+		if params != nil {
+			body += `,"params":{` + strings.Join(params, ",") + `}`
+		}
+		body += `}`
+		result, err := h.roundTrip(ctx, r, []byte(id), body, revision)
 		if err != nil {
 			return err
 		}
@@ -487,7 +591,7 @@ func (s *httpSession) listed() {
 // roundTrip POSTs the proxy's own request body (of id) to the upstream
 // server with the headers of r, and returns the result of its response,
 // from a JSON body or from the event of a stream that carries it.
-func (h *httpProxy) roundTrip(ctx context.Context, r *http.Request, id []byte, body string) (json.RawMessage, error) {
+func (h *httpProxy) roundTrip(ctx context.Context, r *http.Request, id []byte, body, revision string) (json.RawMessage, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.upstream.String(), strings.NewReader(body))
 	if err != nil {
 		return nil, err
@@ -499,6 +603,13 @@ func (h *httpProxy) roundTrip(ctx context.Context, r *http.Request, id []byte, b
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
+	if revision != "" {
+		// The call's method headers would contradict the body, which a
+		// stateless server refuses.
+		req.Header.Set("Mcp-Protocol-Version", revision)
+		req.Header.Set("Mcp-Method", methodToolsList)
+		req.Header.Del("Mcp-Name")
+	}
 	resp, err := h.client.Do(req)
 	if err != nil {
 		return nil, err
@@ -625,6 +736,10 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 	switch wire.MediaType(resp.Header.Get("Content-Type")) {
 	case "text/event-stream":
 		resp.Body = h.tap(resp.Body, x)
+		// The tap may replace an event, or add one: the length the server
+		// gave no longer holds.
+		resp.ContentLength = -1
+		resp.Header.Del("Content-Length")
 	case "application/json":
 		if x.id == nil {
 			return nil
@@ -646,6 +761,17 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 	return nil
 }
 
+// listScope is the cacheScope of a tools/list result, "" for none.
+func listScope(result []byte) string {
+	scope := ""
+	wire.Members(result, func(k, v []byte) {
+		if string(k) == "cacheScope" {
+			scope = wire.Str(v)
+		}
+	})
+	return scope
+}
+
 // ok2xx reports whether resp is a success: only then does it carry a
 // JSON-RPC response the client reads (an HTTP error is the transport's).
 func ok2xx(resp *http.Response) bool { return resp.StatusCode/100 == 2 }
@@ -656,10 +782,15 @@ func ok2xx(resp *http.Response) bool { return resp.StatusCode/100 == 2 }
 // reports whether m is the response to x's request.
 func (h *httpProxy) response(x *exchange, m *wire.Message) bool {
 	if m.Method == methodListChanged {
-		sess := h.session(x.key)
-		sess.mu.Lock()
-		sess.stale = true
-		sess.mu.Unlock()
+		key := x.key
+		if key == "" && x.revision != "" {
+			key = publicKey
+		}
+		if sess := h.existing(key); sess != nil {
+			sess.mu.Lock()
+			sess.stale = true
+			sess.mu.Unlock()
+		}
 		return false
 	}
 	if x.id == nil || !m.IsResponse() {
@@ -670,7 +801,16 @@ func (h *httpProxy) response(x *exchange, m *wire.Message) bool {
 		return false
 	}
 	if x.method == methodToolsList && m.Result != nil {
-		sess := h.session(x.key)
+		key := x.key
+		if key == "" && x.revision != "" {
+			// No authorization and no session: kept only for a list the
+			// server says any client may share.
+			if listScope(m.Result) != "public" {
+				return true
+			}
+			key = publicKey
+		}
+		sess := h.session(key)
 		if next, ok := sess.tools.learn(h.p, m.Result, x.first); ok && next == "" {
 			sess.listed()
 		}

@@ -258,26 +258,33 @@ func TestPaginatedListing(t *testing.T) {
 
 // After notifications/tools/list_changed the proxy lists the tools itself,
 // with ids of its own whose responses the client never sees, every page;
-// until that listing ends, calls pass unchecked: a schema the server may
-// have replaced never judges a call. A change announced during the listing
-// starts another once it ends.
+// until that listing ends, a call waits for it: a schema the server may
+// have replaced never judges a call, and a near miss never passes because
+// the tools were not known. A change announced during the listing starts
+// another once it ends, and the call waits for that one too.
 func TestListChanged(t *testing.T) {
 	noLeak(t, func(t *testing.T) {
 		r := listed(t)
 		const changed = `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}` + "\n"
 		r.returns(changed)
 		id := ownList(t, r.atServer(), "")
-		r.passes(call("2", "write_file", `{"path":"/a"}`)) // stale: unchecked
-		r.returns(changed)                                 // again, during the listing
+		held := call("2", "write_file", `{"path":"/a","content":"x","dryrun":true}`)
+		r.fromClient(held) // stale: waits for the listing
+		r.returns(changed) // again, during the listing
 
-		newWrite := `{"type":"object","properties":{"path":{"type":"string"},"text":{"type":"string"}},"required":["path","text"]}`
+		newWrite := `{"type":"object","properties":{"path":{"type":"string"},"text":{"type":"string"},"dryRun":{"type":"boolean"}},"required":["path","text"]}`
 		r.fromServer(`{"jsonrpc":"2.0","id":` + id + `,"result":{"tools":[` + toolJSON("write_file", newWrite) + `],"nextCursor":"c2"}}` + "\n")
 		id = ownList(t, r.atServer(), "c2")
 		r.fromServer(`{"jsonrpc":"2.0","id":` + id + `,"result":` + toolsResult() + "}\n")
 		// The listing ended, but began before the second change: another.
 		id = ownList(t, r.atServer(), "")
-		r.passes(call("3", "write_file", `{"path":"/a"}`)) // still stale
 		r.fromServer(`{"jsonrpc":"2.0","id":` + id + `,"result":` + toolsResult(toolJSON("write_file", newWrite)) + "}\n")
+		// Judged by the new schema: 'dryrun' is a near miss of dryRun,
+		// answered before forwarding.
+		resp := r.decodeAnswer(r.atClient())
+		if string(resp.ID) != "2" || !strings.Contains(string(resp.Result), `'dryrun'`) {
+			t.Errorf("the held call's answer: %s %s", resp.ID, resp.Result)
+		}
 		r.returns(`{"jsonrpc":"2.0","method":"notifications/sentinel"}` + "\n") // the responses did not reach the client
 
 		r.passes(call("4", "write_file", `{"path":"/a","text":"x"}`))
@@ -309,14 +316,23 @@ func ownList(t *testing.T, line, cursor string) string {
 
 // A tools/list result is recognised by its id only: a server request with
 // the same id, an error response, and a response to another id teach
-// nothing.
+// nothing. A call that comes while the client's listing is under way
+// waits for it; when it fails, the proxy lists the tools itself, and when
+// that fails too the call passes unchecked, as do the calls after it for
+// a while (listRetry).
 func TestListMatchedByID(t *testing.T) {
 	r := newRig(t)
 	r.passes(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}` + "\n")
 	r.returns(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}` + "\n") // the server's own request
 	r.returns(`{"jsonrpc":"2.0","id":2,"result":` + toolsResult(toolJSON("write_file", writeSchema)) + "}\n")
-	r.passes(call("3", "write_file", `{}`))
+	held := call("3", "write_file", `{}`)
+	r.fromClient(held) // waits for the client's listing
 	r.returns(`{"jsonrpc":"2.0","id":1,"error":{"code":-1,"message":"no"}}` + "\n")
+	id := ownList(t, r.atServer(), "")
+	r.fromServer(`{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-32601,"message":"no"}}` + "\n")
+	if got := r.atServer(); got != held {
+		t.Fatalf("forwarded %q, want %q", got, held)
+	}
 	r.returns(`{"jsonrpc":"2.0","id":1,"result":` + toolsResult(toolJSON("write_file", writeSchema)) + "}\n") // no longer awaited
 	r.passes(call("4", "write_file", `{}`))
 	// The same id spelt differently by the server is still recognised.

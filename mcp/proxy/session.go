@@ -8,6 +8,7 @@ import (
 	"io"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/selfheal/selfheal/mcp/guard"
 	"github.com/selfheal/selfheal/mcp/internal/toolcall"
@@ -148,6 +149,20 @@ type session struct {
 	relisting   bool
 	relistPages int
 	relistAgain bool
+	// learnt is closed when a page of a listing is learned or a listing
+	// fails, to wake the calls waiting for the tools (see awaitListing);
+	// nil when none waits. listFailedAt is when the proxy's own listing
+	// last failed.
+	learnt       chan struct{}
+	listFailedAt time.Time
+	// stateless: the client speaks a stateless revision (2026-07-28 or
+	// later), so that the proxy's own requests carry their _meta.
+	stateless bool
+	// initKey is the id (see wire.IDKey) of the client's initialize request
+	// while its result has not passed; noTools: that result declared no
+	// tools capability, so the proxy never lists them itself.
+	initKey string
+	noTools bool
 }
 
 // fromClient relays the client's messages to the server until the client
@@ -218,14 +233,13 @@ func (s *session) listRequested(m *wire.Message) {
 	if !ok {
 		return
 	}
-	var cursor string
-	wire.Members(m.Params, func(k, v []byte) { // absent or unreadable: no cursor
-		if string(k) == "cursor" {
-			cursor = wire.Str(v)
-		}
-	})
+	cursor := wire.Str(m.Call.Cursor) // absent or unreadable: no cursor
+	stateless := wire.StatelessMeta(m.Call.Meta)
 	s.mu.Lock()
 	s.lists[key] = cursor != ""
+	if stateless {
+		s.stateless = true
+	}
 	s.mu.Unlock()
 }
 
@@ -239,9 +253,27 @@ func (s *session) initialize(m *wire.Message) {
 		}
 	})
 	locale := metaLocale(meta)
+	key, _ := wire.IDKey(m.ID)
 	s.mu.Lock()
 	s.locale = locale
+	s.initKey = key
 	s.mu.Unlock()
+}
+
+// toolsCapable reports whether an initialize result declares the tools
+// capability: a server without it has no tools/list to ask.
+func toolsCapable(result []byte) bool {
+	tools := false
+	wire.Members(result, func(k, v []byte) {
+		if string(k) == "capabilities" {
+			wire.Members(v, func(k, _ []byte) {
+				if string(k) == "tools" {
+					tools = true
+				}
+			})
+		}
+	})
+	return tools
 }
 
 // metaLocale returns the language a _meta object declares (see
@@ -330,6 +362,10 @@ func (s *session) serverMessage(line []byte) []byte {
 	delete(s.own, key)
 	x := s.explain[key]
 	delete(s.explain, key)
+	if s.initKey != "" && key == s.initKey {
+		s.initKey = ""
+		s.noTools = m.Result != nil && !toolsCapable(m.Result)
+	}
 	s.mu.Unlock()
 	if release != nil {
 		release()
@@ -338,8 +374,11 @@ func (s *session) serverMessage(line []byte) []byte {
 		s.relisted(&m, first)
 		return nil
 	}
-	if isList && m.Result != nil {
-		s.tools.learn(s.p, m.Result, !cursor)
+	if isList {
+		if m.Result != nil {
+			s.tools.learn(s.p, m.Result, !cursor)
+		}
+		s.learned()
 	}
 	if x != nil {
 		if answer := s.p.answer(x, &m); answer != nil {
@@ -355,7 +394,7 @@ func (s *session) serverMessage(line []byte) []byte {
 func (s *session) awaiting() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.lists)+len(s.calls)+len(s.own)+len(s.explain) > 0
+	return len(s.lists)+len(s.calls)+len(s.own)+len(s.explain) > 0 || s.initKey != ""
 }
 
 // writeClient writes one line to the client, whole (see batch).
@@ -391,6 +430,18 @@ func (s *session) flushClientLocked() error {
 		return fmt.Errorf("proxy: writing to the client: %w", err)
 	}
 	return nil
+}
+
+// sendServer writes one line of the proxy's own to the server and flushes
+// what the batch holds.
+func (s *session) sendServer(line []byte) {
+	s.serverMu.Lock()
+	defer s.serverMu.Unlock()
+	if s.serverClosed.Load() {
+		return
+	}
+	s.serverFailed(s.serverBatch.write(s.toServer, line))
+	s.flushServerLocked()
 }
 
 // writeServer writes one line to the server, whole (see batch). A failure

@@ -54,10 +54,16 @@ type hashWriter struct {
 	n    int
 	want int
 	full chan struct{}
+	// started, when not nil, is closed once start bytes have been written.
+	start   int
+	started chan struct{}
 }
 
 func (w *hashWriter) Write(p []byte) (int, error) {
 	w.h.Write(p)
+	if w.started != nil && w.n < w.start && w.n+len(p) >= w.start {
+		close(w.started)
+	}
 	w.n += len(p)
 	if w.n == w.want {
 		close(w.full)
@@ -73,37 +79,51 @@ func TestStreamed(t *testing.T) {
 	const size = 16 << 20
 	const bounded = 1 << 20 // the streamed lines' bound: a few buffers
 	list := `{"jsonrpc":"2.0","id":0,"method":"tools/list"}` + "\n"
+	// A call of a tool the proxy has not learned waits for a listing (see
+	// awaitListing): the calls here are of a listed tool, whose listing the
+	// server answers at once (early) while the rest waits for the client's
+	// lines.
+	listed := `{"jsonrpc":"2.0","id":0,"result":{"tools":[{"name":"w","inputSchema":{"type":"object"}}]}}` + "\n"
 	for _, tc := range []struct {
 		name           string
 		client, server streamSpec
 		streamed       bool
+		early          string
 	}{
-		{"result", streamSpec{}, streamSpec{`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"`, size, `"}]}}` + "\n"}, true},
-		{"result, id last", streamSpec{}, streamSpec{`{"result":{"content":[{"type":"text","text":"`, size, `"}]},"jsonrpc":"2.0","id":1}` + "\n{}\n"}, true},
-		{"result, id last, a list pending", streamSpec{list, 0, ""}, streamSpec{`{"result":{"tools":[],"x":"`, size, `"},"jsonrpc":"2.0","id":0}` + "\n"}, false},
-		{"result of another id, a list pending", streamSpec{list, 0, ""}, streamSpec{`{"jsonrpc":"2.0","id":7,"result":{"x":"`, size, `"}}` + "\n"}, true},
-		{"the list's result", streamSpec{list, 0, ""}, streamSpec{`{"jsonrpc":"2.0","id":0,"result":{"tools":[],"x":"`, size, `"}}` + "\n"}, false},
-		{"server's notification", streamSpec{}, streamSpec{`{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"`, size, `"}}` + "\n"}, true},
-		{"list_changed", streamSpec{}, streamSpec{`{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"x":"`, size, `"}}` + "\n"}, false},
-		{"not JSON", streamSpec{}, streamSpec{"a", size, "\nb\n"}, true},
-		{"cut short", streamSpec{}, streamSpec{`{"jsonrpc":"2.0","id":1,"result":"`, size, ``}, true},
-		{"client's notification", streamSpec{`{"jsonrpc":"2.0","method":"notifications/progress","params":{"x":"`, size, `"}}` + "\n"}, streamSpec{}, true},
-		{"client's response", streamSpec{`{"jsonrpc":"2.0","result":{"x":"`, size, `"},"id":"s1"}` + "\n"}, streamSpec{}, true},
-		{"call", streamSpec{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w","arguments":{"x":"`, size, `"}}}` + "\n"}, streamSpec{}, false},
-		{"method last", streamSpec{`{"jsonrpc":"2.0","id":1,"params":{"name":"w","arguments":{"x":"`, size, `"}},"method":"tools/call"}` + "\n"}, streamSpec{}, false},
+		{"result", streamSpec{}, streamSpec{`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"`, size, `"}]}}` + "\n"}, true, ""},
+		{"result, id last", streamSpec{}, streamSpec{`{"result":{"content":[{"type":"text","text":"`, size, `"}]},"jsonrpc":"2.0","id":1}` + "\n{}\n"}, true, ""},
+		{"result, id last, a list pending", streamSpec{list, 0, ""}, streamSpec{`{"result":{"tools":[],"x":"`, size, `"},"jsonrpc":"2.0","id":0}` + "\n"}, false, ""},
+		{"result of another id, a list pending", streamSpec{list, 0, ""}, streamSpec{`{"jsonrpc":"2.0","id":7,"result":{"x":"`, size, `"}}` + "\n"}, true, ""},
+		{"the list's result", streamSpec{list, 0, ""}, streamSpec{`{"jsonrpc":"2.0","id":0,"result":{"tools":[],"x":"`, size, `"}}` + "\n"}, false, ""},
+		{"server's notification", streamSpec{}, streamSpec{`{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"`, size, `"}}` + "\n"}, true, ""},
+		{"list_changed", streamSpec{}, streamSpec{`{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"x":"`, size, `"}}` + "\n"}, false, ""},
+		{"not JSON", streamSpec{}, streamSpec{"a", size, "\nb\n"}, true, ""},
+		{"cut short", streamSpec{}, streamSpec{`{"jsonrpc":"2.0","id":1,"result":"`, size, ``}, true, ""},
+		{"client's notification", streamSpec{`{"jsonrpc":"2.0","method":"notifications/progress","params":{"x":"`, size, `"}}` + "\n"}, streamSpec{}, true, ""},
+		{"client's response", streamSpec{`{"jsonrpc":"2.0","result":{"x":"`, size, `"},"id":"s1"}` + "\n"}, streamSpec{}, true, ""},
+		{"call", streamSpec{list + `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w","arguments":{"x":"`, size, `"}}}` + "\n"}, streamSpec{}, false, listed},
+		{"method last", streamSpec{list + `{"jsonrpc":"2.0","id":1,"params":{"name":"w","arguments":{"x":"`, size, `"}},"method":"tools/call"}` + "\n"}, streamSpec{}, false, listed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, err := New()
 			if err != nil {
 				t.Fatal(err)
 			}
-			toClient := &hashWriter{h: sha256.New(), want: tc.server.size(), full: make(chan struct{})}
+			toClient := &hashWriter{h: sha256.New(), want: len(tc.early) + tc.server.size(), full: make(chan struct{})}
 			toServer := &hashWriter{h: sha256.New(), want: tc.client.size(), full: make(chan struct{})}
 			if toServer.want == 0 {
 				close(toServer.full)
 			}
 			sr, sw := io.Pipe()
+			if tc.early != "" {
+				// The listing is answered once the server has its request.
+				toServer.start, toServer.started = len(list), make(chan struct{})
+			}
 			go func() {
+				if tc.early != "" {
+					<-toServer.started
+					_, _ = io.WriteString(sw, tc.early)
+				}
 				<-toServer.full // the client's lines first, then the server's
 				_, _ = io.Copy(sw, tc.server.reader())
 				sw.Close()
@@ -119,8 +139,8 @@ func TestStreamed(t *testing.T) {
 			if !bytes.Equal(toServer.h.Sum(nil), tc.client.sum()) || toServer.n != tc.client.size() {
 				t.Errorf("the server got %d bytes, not the client's %d", toServer.n, tc.client.size())
 			}
-			if !bytes.Equal(toClient.h.Sum(nil), tc.server.sum()) || toClient.n != tc.server.size() {
-				t.Errorf("the client got %d bytes, not the server's %d", toClient.n, tc.server.size())
+			if !bytes.Equal(toClient.h.Sum(nil), streamSpec{tc.early + tc.server.before, tc.server.n, tc.server.after}.sum()) || toClient.n != toClient.want {
+				t.Errorf("the client got %d bytes, not the server's %d", toClient.n, toClient.want)
 			}
 			held := after.TotalAlloc - before.TotalAlloc
 			if tc.streamed && held > bounded {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/envelope"
@@ -46,6 +47,10 @@ type wireTool struct {
 type listPage struct {
 	Tools      []json.RawMessage `json:"tools"`
 	NextCursor *string           `json:"nextCursor"`
+	// TTLMs and CacheScope: how long the listing may be kept, and by whom
+	// (MCP 2026-07-28); absent before.
+	TTLMs      *float64 `json:"ttlMs"`
+	CacheScope string   `json:"cacheScope"`
 }
 
 // toolSet is the tools a session knows, learned from tools/list results.
@@ -63,6 +68,66 @@ type toolSet struct {
 	stale       bool
 	changes     uint64
 	listingFrom uint64
+	// listed: a listing has ended, so that a tool not in it is not the
+	// server's (see find). expires is when the last listing's ttlMs runs
+	// out; zero when it gave none (revisions before 2026-07-28), and the
+	// tools stand until the server says they changed.
+	listed  bool
+	expires time.Time
+	// ttl and scope are what the pages of the listing under way said.
+	ttl   *float64
+	scope string
+}
+
+// need is what a call needs before the proxy judges it (see find).
+type need int
+
+const (
+	// ready: the tools are known; a tool not among them is not the
+	// server's, and its call passes.
+	ready need = iota
+	// listFirst: no listing is known, or the server said that its tools
+	// changed, or the tool is not in a listing whose ttlMs has passed: the
+	// proxy lists the tools before it judges the call.
+	listFirst
+	// revalidate: the tool is in a listing whose ttlMs has passed. The
+	// call is judged by it, and the proxy lists the tools again for the
+	// calls after it: a schema rarely changes, and a server's default
+	// ttlMs of 0 would otherwise cost every call a listing first.
+	revalidate
+)
+
+// find returns the tool named name, and what its call needs first.
+func (ts *toolSet) find(name string) (*tool, need) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if ts.stale || !ts.listed {
+		return nil, listFirst
+	}
+	t := ts.tools[name]
+	if !ts.expires.IsZero() && !time.Now().Before(ts.expires) {
+		if t == nil {
+			return nil, listFirst
+		}
+		return t, revalidate
+	}
+	return t, ready
+}
+
+// expiresAt is when the last listing's ttlMs runs out; zero when it gave
+// none.
+func (ts *toolSet) expiresAt() time.Time {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return ts.expires
+}
+
+// scopeOf is the cacheScope of the last listing: "public", "private", or
+// "" when it said none (revisions before 2026-07-28).
+func (ts *toolSet) scopeOf() string {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return ts.scope
 }
 
 // lookup returns the tool named name, or nil when it is not known or the
@@ -123,6 +188,13 @@ func (ts *toolSet) learn(p *Proxy, result json.RawMessage, first bool) (next str
 	if first {
 		ts.listing = map[string]bool{}
 		ts.listingFrom = ts.changes
+		ts.ttl, ts.scope = nil, ""
+	}
+	if page.TTLMs != nil {
+		ts.ttl = page.TTLMs
+	}
+	if page.CacheScope != "" {
+		ts.scope = page.CacheScope
 	}
 	for _, t := range learned {
 		ts.tools[t.name] = t
@@ -140,8 +212,31 @@ func (ts *toolSet) learn(p *Proxy, result json.RawMessage, first bool) (next str
 		if ts.listingFrom == ts.changes {
 			ts.stale = false
 		}
+		ts.listed = true
+		ts.expires = expiry(ts.ttl)
 	}
 	return next, true
+}
+
+// minTTL is the shortest a listing is kept before it is revalidated, so
+// that a ttlMs of 0 (the TypeScript SDK's default) does not mean a listing
+// for every call.
+const minTTL = time.Second
+
+// expiry is when a listing with ttlMs ttl, ending now, runs out: zero
+// (never) without a ttlMs; a ttlMs that is not a whole number of
+// milliseconds at least 0 is read as 0.
+func expiry(ttl *float64) time.Time {
+	if ttl == nil {
+		return time.Time{}
+	}
+	d := minTTL
+	if ms := *ttl; ms >= 0 && ms <= float64(24*time.Hour/time.Millisecond) {
+		d = max(d, time.Duration(ms)*time.Millisecond)
+	} else if ms > 0 {
+		d = 24 * time.Hour
+	}
+	return time.Now().Add(d)
 }
 
 // toolOf returns the tool w describes: the one already known when it is

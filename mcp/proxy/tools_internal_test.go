@@ -139,3 +139,66 @@ func (l *syncLog) String() string {
 	defer l.mu.Unlock()
 	return l.b.String()
 }
+
+// What a call needs before it is judged, from what the listings said: no
+// listing, a stale one, one whose ttlMs has passed (the tool in it or
+// not), a fresh one; and how long a listing is kept for its ttlMs.
+func TestFind(t *testing.T) {
+	p, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := func(extra string) json.RawMessage {
+		return json.RawMessage(`{"tools":[{"name":"a","inputSchema":{"type":"object"}}]` + extra + `}`)
+	}
+	for _, tc := range []struct {
+		name    string
+		setup   func(ts *toolSet)
+		tool    string
+		found   bool
+		want    need
+		expires bool
+	}{
+		{"nothing listed", func(ts *toolSet) {}, "a", false, listFirst, false},
+		{"a page outside a listing", func(ts *toolSet) { ts.learn(p, page(""), false) }, "a", false, listFirst, false},
+		{"listed, 2025", func(ts *toolSet) { ts.learn(p, page(""), true) }, "a", true, ready, false},
+		{"not in the listing", func(ts *toolSet) { ts.learn(p, page(""), true) }, "b", false, ready, false},
+		{"stale", func(ts *toolSet) { ts.learn(p, page(""), true); ts.markStale() }, "a", false, listFirst, false},
+		{"ttlMs fresh", func(ts *toolSet) { ts.learn(p, page(`,"ttlMs":60000`), true) }, "a", true, ready, true},
+		{"ttlMs passed", func(ts *toolSet) { ts.learn(p, page(`,"ttlMs":0`), true); ts.expires = time.Now().Add(-time.Millisecond) }, "a", true, revalidate, true},
+		{"ttlMs passed, not listed", func(ts *toolSet) { ts.learn(p, page(`,"ttlMs":0`), true); ts.expires = time.Now().Add(-time.Millisecond) }, "b", false, listFirst, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var ts toolSet
+			tc.setup(&ts)
+			got, need := ts.find(tc.tool)
+			if (got != nil) != tc.found || need != tc.want || ts.expires.IsZero() == tc.expires {
+				t.Errorf("find(%q) = %v, %d (expires %v); want found %v, %d, expires %v", tc.tool, got, need, ts.expires, tc.found, tc.want, tc.expires)
+			}
+		})
+	}
+	ms := func(f float64) *float64 { return &f }
+	for _, tc := range []struct {
+		ttl  *float64
+		want time.Duration // 0: never
+	}{
+		{nil, 0},
+		{ms(0), minTTL},
+		{ms(-5), minTTL},
+		{ms(999), minTTL},
+		{ms(60000), time.Minute},
+		{ms(1e300), 24 * time.Hour},
+	} {
+		before := time.Now()
+		got := expiry(tc.ttl)
+		if tc.want == 0 {
+			if !got.IsZero() {
+				t.Errorf("expiry(nil) = %v, want never", got)
+			}
+			continue
+		}
+		if d := got.Sub(before); d < tc.want || d > tc.want+time.Minute {
+			t.Errorf("expiry(%v) is %v from now, want %v", *tc.ttl, d, tc.want)
+		}
+	}
+}

@@ -1,0 +1,101 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+	"runtime/debug"
+	"sync"
+)
+
+// MCP's revisions, as the proxy tells them apart. Revisions are dates, so
+// that they compare in order as strings.
+const (
+	// Stateless is the first revision without a session (2026-07-28): no
+	// initialize; every request carries its revision, client info and
+	// capabilities in its _meta, and every result its resultType.
+	Stateless = "2026-07-28"
+	// Stateful is the last revision with an initialize handshake, the one
+	// the proxy speaks when it must initialize a server itself.
+	Stateful = "2025-11-25"
+)
+
+// The _meta keys of a 2026-07-28 request and result.
+const (
+	MetaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
+	MetaClientInfo         = "io.modelcontextprotocol/clientInfo"
+	MetaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
+	MetaServerInfo         = "io.modelcontextprotocol/serverInfo"
+)
+
+// IsStateless reports whether revision is 2026-07-28 or later, where a
+// result must carry its resultType.
+func IsStateless(revision string) bool { return revision >= Stateless }
+
+// MetaVersion returns the revision a request's _meta declares, or "" when
+// it declares none (a request of a 2025 session) or meta is not an
+// object.
+func MetaVersion(meta []byte) string {
+	if meta == nil {
+		return ""
+	}
+	var v string
+	Members(meta, func(k, val []byte) {
+		if string(k) == MetaProtocolVersion && IsString(val) {
+			v = Str(val)
+		}
+	})
+	return v
+}
+
+// StatelessMeta reports whether a request's _meta declares a stateless
+// revision (see IsStateless), without allocating for a plain one: it is
+// read on the path of every call that needs a listing or an answer.
+func StatelessMeta(meta []byte) bool {
+	if meta == nil {
+		return false
+	}
+	stateless := false
+	Members(meta, func(k, v []byte) {
+		if string(k) != MetaProtocolVersion || !IsString(v) {
+			return
+		}
+		if bytes.IndexByte(v, '\\') < 0 {
+			stateless = string(v[1:len(v)-1]) >= Stateless
+		} else {
+			stateless = IsStateless(Str(v))
+		}
+	})
+	return stateless
+}
+
+// OwnMeta is the _meta of a request the proxy sends itself in revision
+// (a stateless one: see IsStateless), as the SDKs' clients write it: the
+// revision, the proxy as its client info, and no capabilities, since the
+// proxy answers no request of the server's.
+func OwnMeta(revision string) []byte {
+	data, _ := json.Marshal(struct { // always encodes
+		Version      string            `json:"io.modelcontextprotocol/protocolVersion"`
+		Info         map[string]string `json:"io.modelcontextprotocol/clientInfo"`
+		Capabilities struct{}          `json:"io.modelcontextprotocol/clientCapabilities"`
+	}{revision, map[string]string{"name": "selfheal-proxy", "version": moduleVersion()}, struct{}{}})
+	return data
+}
+
+// moduleVersion is the version of this module in the running program
+// ("(devel)" in a build of its own tree, as Go says it), for the client
+// info of the proxy's own requests.
+var moduleVersion = sync.OnceValue(func() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(devel)"
+	}
+	if info.Main.Path == "github.com/selfheal/selfheal" {
+		return info.Main.Version
+	}
+	for _, d := range info.Deps {
+		if d.Path == "github.com/selfheal/selfheal" {
+			return d.Version
+		}
+	}
+	return "(devel)"
+})
