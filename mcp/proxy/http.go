@@ -165,12 +165,12 @@ type exchange struct {
 	// key is the session's key (see sessionKey); for a request of a
 	// stateless revision, the key of its authorization (see scopeKey),
 	// "" for none.
-	key    string
+	key string
 	// revision is the stateless revision the request speaks (see
 	// requestRevision), "" for an earlier one.
 	revision string
-	method string
-	id     []byte // the request's id; nil for a notification or a response
+	method   string
+	id       []byte // the request's id; nil for a notification or a response
 	// first: a tools/list request without a cursor.
 	first bool
 	// locale: what an initialize request declares in its _meta.

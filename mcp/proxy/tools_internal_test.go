@@ -165,8 +165,14 @@ func TestFind(t *testing.T) {
 		{"not in the listing", func(ts *toolSet) { ts.learn(p, page(""), true) }, "b", false, ready, false},
 		{"stale", func(ts *toolSet) { ts.learn(p, page(""), true); ts.markStale() }, "a", false, listFirst, false},
 		{"ttlMs fresh", func(ts *toolSet) { ts.learn(p, page(`,"ttlMs":60000`), true) }, "a", true, ready, true},
-		{"ttlMs passed", func(ts *toolSet) { ts.learn(p, page(`,"ttlMs":0`), true); ts.expires = time.Now().Add(-time.Millisecond) }, "a", true, revalidate, true},
-		{"ttlMs passed, not listed", func(ts *toolSet) { ts.learn(p, page(`,"ttlMs":0`), true); ts.expires = time.Now().Add(-time.Millisecond) }, "b", false, listFirst, true},
+		{"ttlMs passed", func(ts *toolSet) {
+			ts.learn(p, page(`,"ttlMs":0`), true)
+			ts.expires = time.Now().Add(-time.Millisecond)
+		}, "a", true, revalidate, true},
+		{"ttlMs passed, not listed", func(ts *toolSet) {
+			ts.learn(p, page(`,"ttlMs":0`), true)
+			ts.expires = time.Now().Add(-time.Millisecond)
+		}, "b", false, listFirst, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var ts toolSet
