@@ -25,20 +25,40 @@ import (
 //
 // A Proxy reads two things, and never rewrites them:
 //
-//   - the results of the client's tools/list requests (every page): each
-//     tool's name, inputSchema and outputSchema. Each distinct input schema
-//     is compiled once with package jsonschemav6 (the draft from its
-//     "$schema", 2020-12 by default, formats asserted); a schema that does
-//     not compile is logged once and the tool's calls pass unchecked. A
-//     listing (a request without a cursor and the pages after it) replaces
-//     the tools known before once its last page has passed. After the
-//     server's notifications/tools/list_changed the tools stay known until
-//     the client lists them again.
+//   - the results of tools/list requests (every page): each tool's name,
+//     inputSchema and outputSchema, and the listing's ttlMs and cacheScope
+//     (MCP 2026-07-28). Each distinct input schema is compiled once with
+//     package jsonschemav6 (the draft from its "$schema", 2020-12 by
+//     default, formats asserted); a schema that does not compile is logged
+//     once and the tool's calls pass unchecked. A listing (a request
+//     without a cursor and the pages after it) replaces the tools known
+//     before once its last page has passed.
 //   - the client's tools/call requests. A call of a listed tool whose
-//     arguments fail its schema is answered by the proxy and never reaches
-//     the server; every other call is forwarded untouched, as are calls of
-//     tools not listed (yet), notifications, and lines that are not a
-//     well-formed JSON-RPC 2.0 message: the server answers them.
+//     arguments fail its schema is answered by the proxy (see below for
+//     when before it reaches the server); every other call is forwarded
+//     untouched, as are calls of tools the server does not list,
+//     notifications, and lines that are not a well-formed JSON-RPC 2.0
+//     message: the server answers them.
+//
+// A call is never judged by nothing: when it names a tool and the proxy
+// has seen no listing yet (a client that serves the tools from its cache,
+// or never lists them), or the server announced that its tools changed
+// (notifications/tools/list_changed), or the listing's ttlMs has passed
+// without the tool in it, the proxy lists the tools itself, in the call's
+// revision, and the call waits for that listing, at most 5 seconds; past
+// that it is forwarded and the log says so. A call that comes while the
+// client's own listing is under way waits for that one. A tool in a
+// listing past its ttlMs judges its call, and the proxy lists the tools
+// again for the calls after it (at most once a second). The proxy's own
+// requests have ids no client can choose; their responses never reach the
+// client.
+//
+// The proxy speaks both revisions of MCP. A call of revision 2026-07-28
+// or later (its _meta["io.modelcontextprotocol/protocolVersion"], or over
+// HTTP its MCP-Protocol-Version header) gets its answer with the
+// "resultType":"complete" that revision requires of a result, and the
+// proxy's own listings for it carry that _meta, naming selfheal-proxy as
+// the client; any other call gets exactly the bytes below.
 //
 // Arguments are checked as the Go integrations (mcp/gosdk, mcp/mcpgo)
 // check them: absent arguments are validated as {}, arguments that are not

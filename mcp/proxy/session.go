@@ -30,7 +30,9 @@ import (
 // another. There is no size limit short of memory: a message the proxy
 // does not read (see the package doc) streams through as it arrives, in
 // memory flat in its size, and one it reads takes memory in proportion to
-// its size. Serve sends no request of its own.
+// its size. The only requests Serve sends of its own are the listings of
+// the tools a call needs first (see [Proxy]), whose responses the client
+// never sees.
 //
 // When client ends (io.EOF), everything read from it is forwarded, then
 // toServer is closed if it is an io.Closer, and Serve keeps relaying the

@@ -58,7 +58,7 @@ func DecodeTo(line []byte, m *Message) (ok bool) {
 	return true
 }
 
-// mcpMethods are MCP's methods (revision 2025-06-18), by name: Decode
+// mcpMethods are MCP's methods (revisions 2025-06-18 to 2026-07-28), by name: Decode
 // gives their names without a copy, so that a message of MCP's costs no
 // allocation for its method.
 var mcpMethods = func() map[string]string {
@@ -72,6 +72,7 @@ var mcpMethods = func() map[string]string {
 		"notifications/initialized", "notifications/cancelled", "notifications/progress", "notifications/message",
 		"notifications/resources/updated", "notifications/resources/list_changed", "notifications/tools/list_changed",
 		"notifications/prompts/list_changed", "notifications/roots/list_changed",
+		"server/discover", "subscriptions/listen", "notifications/subscriptions/acknowledged",
 	} {
 		m[name] = name
 	}
