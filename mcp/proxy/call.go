@@ -43,7 +43,9 @@ func (s *session) call(line []byte, m *wire.Message) error {
 		return s.writeServer(line)
 	}
 	v := s.p.judge(t, c, m.Valid)
-	stateless := wire.StatelessMeta(c.Meta)
+	guarded := s.p.cfg.limits != nil || s.limiter != nil
+	// The revision matters only to an answer: a valid call does not read it.
+	stateless := (v.list != nil || guarded) && wire.StatelessMeta(c.Meta)
 	if v.now {
 		s.mu.Lock()
 		locale := s.locale
@@ -57,7 +59,7 @@ func (s *session) call(line []byte, m *wire.Message) error {
 		s.mu.Unlock()
 		s.expect(string(k), &explanation{id: bytes.Clone(m.ID), tool: t, list: v.list, locale: callLocale(c.Meta, locale), stateless: stateless, start: start})
 	}
-	if s.p.cfg.limits != nil || s.limiter != nil {
+	if guarded {
 		if !explained && !m.Valid {
 			return s.writeServer(line) // malformed: the server answers, with no slot taken
 		}

@@ -113,3 +113,23 @@ func BenchmarkBadCallExplained(b *testing.B) {
 		}
 	}
 }
+
+// A valid call of revision 2026-07-28 (its _meta, a listing with a ttlMs)
+// costs what a 2025 one costs: its revision is read only for an answer.
+func TestAllocsStatelessCall(t *testing.T) {
+	s := echoSession(t)
+	tools := strings.TrimSuffix(echoTools, "}") + `,"ttlMs":60000,"cacheScope":"private"}`
+	if _, ok := s.tools.learn(s.p, []byte(tools), true); !ok {
+		t.Fatal("not learned")
+	}
+	meta := `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}`
+	line := []byte(strings.Replace(string(benchCall), `}}}`, `}`+meta+`}}`, 1))
+	got := testing.AllocsPerRun(100, func() {
+		if err := s.clientMessage(line); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if got != 18 {
+		t.Errorf("%v allocations, want 18 as for a 2025 call", got)
+	}
+}
