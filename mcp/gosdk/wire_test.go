@@ -76,7 +76,7 @@ func wireServers(t *testing.T) (added, middleware *mcp.Server) {
 }
 
 // wireRevisions are the revisions TestWire speaks.
-var wireRevisions = []string{wiretest.Rev2025}
+var wireRevisions = []string{wiretest.Rev2025, wiretest.Rev2026}
 
 // wireCases are the calls of TestWire: on which server, which tool, with
 // which arguments, and whether the answer is an error.
@@ -165,5 +165,43 @@ func TestWire(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// A 2026-07-28 answer is the 2025-11-25 one with resultType and the
+// server's identity in _meta, and nothing else changed.
+func TestWireRevisionsDifferOnlyInMarks(t *testing.T) {
+	for _, tc := range wireCases {
+		t.Run(tc.name, func(t *testing.T) {
+			wiretest.CheckMarks(t, "testdata/wire/"+tc.name+"."+wiretest.Rev2025+".json", "testdata/wire/"+tc.name+"."+wiretest.Rev2026+".json")
+		})
+	}
+}
+
+// go-sdk's stateful Streamable HTTP handler refuses a 2026-07-28 request
+// (a go-sdk client then falls back to 2025-11-25): a server serves that
+// revision over HTTP with StreamableHTTPOptions{Stateless: true}.
+func TestWireStatefulHTTPRefuses2026(t *testing.T) {
+	s := newServer()
+	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	defer hs.Close()
+	req, err := http.NewRequest(http.MethodPost, hs.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "tools/list")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var r struct {
+		Error struct{ Code int } `json:"error"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&r); err != nil || r.Error.Code != -32022 {
+		t.Errorf("%s, error code %d (%v); want -32022, unsupported protocol version", resp.Status, r.Error.Code, err)
 	}
 }

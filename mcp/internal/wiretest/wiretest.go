@@ -14,6 +14,8 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"os"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -274,4 +276,39 @@ func ResultType(t testing.TB, result json.RawMessage) string {
 		}
 	}
 	return rt
+}
+
+// CheckMarks fails the test unless the result in the file new (of
+// 2026-07-28) is the one in the file old (of 2025-11-25) with what that
+// revision adds to every result: resultType "complete" and the server's
+// identity in _meta (an _meta holding only that when old has none).
+func CheckMarks(t testing.TB, old, new string) {
+	t.Helper()
+	read := func(path string) map[string]any {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(data, &m); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		return m
+	}
+	o, n := read(old), read(new)
+	if n["resultType"] != "complete" {
+		t.Errorf("%s: resultType %v, want complete", new, n["resultType"])
+	}
+	delete(n, "resultType")
+	meta, _ := n["_meta"].(map[string]any)
+	if _, ok := meta["io.modelcontextprotocol/serverInfo"]; !ok {
+		t.Errorf("%s: no serverInfo in _meta", new)
+	}
+	delete(meta, "io.modelcontextprotocol/serverInfo")
+	if _, ok := o["_meta"]; !ok && len(meta) == 0 {
+		delete(n, "_meta")
+	}
+	if !reflect.DeepEqual(o, n) {
+		t.Errorf("%s differs from %s in more than resultType and serverInfo", new, old)
+	}
 }
