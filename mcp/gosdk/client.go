@@ -43,14 +43,16 @@ var ErrInputRequired = clientcall.ErrInputRequired
 //
 // It reads results of both revisions a go-sdk v1.8 client speaks:
 // 2026-07-28, its default (resultType "complete" or absent), and
-// 2025-11-25, to which it falls back for a server without
-// server/discover. A result of resultType "input_required" is not one the
-// go-sdk client normally returns: it fulfils the input requests itself,
-// with the client's elicitation, sampling and roots handlers, and calls
-// again, so CallTool reads the final result; when the client lacks a
-// handler the server asks for, the session's error comes back (it wraps
-// a *jsonrpc.Error, "client does not support elicitation", which is the
-// client's refusal, not the server's). With the client's
+// 2025-11-25, to which it falls back when the server's server/discover
+// fails or offers no 2026-07-28. A result of resultType "input_required"
+// is not one the go-sdk client normally returns: it fulfils the input
+// requests itself, with the client's elicitation, sampling and roots
+// handlers, and calls again, so CallTool reads the final result. When the
+// client lacks a handler the server asks for, the call fails with the
+// session's error, not a result ("client does not support elicitation":
+// in 2026-07-28 the client's own refusal, though it wraps a
+// *jsonrpc.Error; in 2025-11-25 the server's JSON-RPC error, its
+// elicitation/create request refused). With the client's
 // MultiRoundTrip.Disabled, the input_required result itself comes back,
 // with ErrInputRequired: fulfil its InputRequests and call again with the
 // responses and its RequestState.
