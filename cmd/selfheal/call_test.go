@@ -68,6 +68,90 @@ func TestCall(t *testing.T) {
 	}
 }
 
+// revisionServer builds testdata/call/server once: a go-sdk v1.8 server
+// that says on standard error in which revision it serves each call.
+var revisionServer = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "selfheal-call")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "server")
+	if out, err := exec.Command("go", "build", "-o", bin, "./testdata/call/server").CombinedOutput(); err != nil {
+		return "", &exec.ExitError{Stderr: out}
+	}
+	return bin, nil
+})
+
+// selfheal call speaks go-sdk v1.8's client's revision: 2026-07-28 with a
+// server that speaks it, 2025-11-25 with one limited to it or when
+// --protocol-version asks for it, and prints the same answers in both. A
+// tool that asks for input first is reported as such (exit 1): in
+// 2026-07-28 the input_required result, listed; in 2025-11-25 the server
+// asks selfheal call itself (elicitation/create), which refuses, and the
+// server's JSON-RPC error is printed.
+func TestCallRevisions(t *testing.T) {
+	bin, err := revisionServer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, setup := range []struct {
+		name   string
+		flags  []string
+		server []string
+		rev    string
+	}{
+		{"2026", nil, []string{bin}, "2026-07-28"},
+		{"server limited to 2025", nil, []string{bin, "-versions", "2025-11-25"}, "2025-11-25"},
+		{"pinned to 2025", []string{"--protocol-version", "2025-11-25"}, []string{bin}, "2025-11-25"},
+		{"pinned to 2026", []string{"--protocol-version", "2026-07-28"}, []string{bin}, "2026-07-28"},
+	} {
+		for _, tc := range []struct {
+			name, tool, args string
+			code             int
+			golden           string // by revision: the same answer in both unless told
+		}{
+			{"validation_error", "invoice.get", `{"id":5,"extra":true}`, 1, "call/revision-validation_error"},
+			{"not_found", "invoice.get", `{"id":"inv_2"}`, 1, "call/revision-not_found"},
+			{"success", "invoice.get", `{"id":"inv_1"}`, 0, "call/revision-success"},
+			{"input_required", "invoice.void", `{}`, 1, "call/revision-input_required." + setup.rev},
+			{"input_required-json", "invoice.void", `{}`, 1, "call/revision-input_required-json." + setup.rev},
+		} {
+			t.Run(setup.name+"/"+tc.name, func(t *testing.T) {
+				var stdout, stderr bytes.Buffer
+				args := append([]string{"call"}, setup.flags...)
+				if strings.HasSuffix(tc.name, "-json") {
+					args = append(args, "--json")
+				}
+				args = append(append(append(args, "--"), setup.server...), tc.tool, "-")
+				if code := run(args, strings.NewReader(tc.args), &stdout, &stderr); code != tc.code {
+					t.Errorf("exit %d, want %d; stderr:\n%s", code, tc.code, stderr.String())
+				}
+				if want := "server: tools/call " + tc.tool + " in " + setup.rev + "\n"; !strings.Contains(stderr.String(), want) {
+					t.Errorf("stderr:\n%s\nwant the call served in %s", stderr.String(), setup.rev)
+				}
+				checkGolden(t, tc.golden, stdout.Bytes())
+			})
+		}
+	}
+}
+
+// selfheal call -h says which revisions it speaks and how to choose.
+func TestCallHelp(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"call", "-h"}, strings.NewReader(""), &stdout, &stderr); code != 0 || stderr.Len() != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+	for _, want := range []string{
+		"It speaks MCP 2026-07-28 (server/discover, then requests that each carry\nthe revision) and falls back to 2025-11-25 (initialize)",
+		"-protocol-version string\n    \tthe MCP revision to ask for: 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05",
+		"(resultType input_required: an elicitation, a sampling, roots)\nis printed, not answered",
+	} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("-h does not say %q:\n%s", want, stdout.String())
+		}
+	}
+}
+
 func TestCallUsage(t *testing.T) {
 	dir := t.TempDir()
 	notJSON := filepath.Join(dir, "args.json")
@@ -78,10 +162,11 @@ func TestCallUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"call"}, "selfheal call: want a server command, a tool and an arguments file after --: selfheal call [--json] [--timeout D] -- COMMAND [ARG...] TOOL ARGS.json\n"},
-		{[]string{"call", "--", "srv", "tool"}, "selfheal call: want a server command, a tool and an arguments file after --: selfheal call [--json] [--timeout D] -- COMMAND [ARG...] TOOL ARGS.json\n"},
-		{[]string{"call", "srv", "--", "a", "b", "c"}, "selfheal call: unexpected argument \"srv\" before --: selfheal call [--json] [--timeout D] -- COMMAND [ARG...] TOOL ARGS.json\n"},
+		{[]string{"call"}, "selfheal call: want a server command, a tool and an arguments file after --: selfheal call [--json] [--timeout D] [--protocol-version V] -- COMMAND [ARG...] TOOL ARGS.json\n"},
+		{[]string{"call", "--", "srv", "tool"}, "selfheal call: want a server command, a tool and an arguments file after --: selfheal call [--json] [--timeout D] [--protocol-version V] -- COMMAND [ARG...] TOOL ARGS.json\n"},
+		{[]string{"call", "srv", "--", "a", "b", "c"}, "selfheal call: unexpected argument \"srv\" before --: selfheal call [--json] [--timeout D] [--protocol-version V] -- COMMAND [ARG...] TOOL ARGS.json\n"},
 		{[]string{"call", "--timeout", "0s", "--", "a", "b", "c"}, "selfheal call: --timeout must be positive, not 0s\n"},
+		{[]string{"call", "--protocol-version", "2026-01-01", "--", "a", "b", "c"}, "selfheal call: --protocol-version \"2026-01-01\": want one of 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05\n"},
 		{[]string{"call", "--", "srv", "tool", notJSON}, "selfheal call: " + notJSON + ": the arguments are not JSON\n"},
 		{[]string{"call", "--", "srv", "tool", filepath.Join(dir, "missing.json")}, "selfheal call: open " + filepath.Join(dir, "missing.json") + ": no such file or directory\n"},
 		{[]string{"call", "--", filepath.Join(dir, "no-server"), "tool", "-"}, "selfheal call: starting " + filepath.Join(dir, "no-server") + ": fork/exec " + filepath.Join(dir, "no-server") + ": no such file or directory\n"},

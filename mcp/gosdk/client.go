@@ -2,6 +2,7 @@ package gosdk
 
 import (
 	"context"
+	"maps"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -20,6 +21,13 @@ func WithTool(t *mcp.Tool) CallOption {
 	return clientcall.WithHints(clientcall.Hints{ReadOnly: t.Annotations.ReadOnlyHint, Idempotent: t.Annotations.IdempotentHint})
 }
 
+// ErrInputRequired is what CallTool returns, with the result, when the
+// server answers with resultType "input_required" (MCP 2026-07-28): the
+// tool needs the client to elicit, sample or list roots before it can
+// finish, so the call neither failed nor succeeded. It is the same error
+// as mcpgo.ErrInputRequired.
+var ErrInputRequired = clientcall.ErrInputRequired
+
 // CallTool calls a tool as session.CallTool does and reads the result back:
 //
 //   - when the result is an error (isError true) whose text is a
@@ -33,11 +41,45 @@ func WithTool(t *mcp.Tool) CallOption {
 //   - an error of the session itself (a JSON-RPC error, a closed
 //     connection) is returned as session.CallTool returns it.
 //
+// It reads results of both revisions a go-sdk v1.8 client speaks:
+// 2026-07-28, its default (resultType "complete" or absent), and
+// 2025-11-25, to which it falls back when the server's server/discover
+// fails or offers no 2026-07-28. A result of resultType "input_required"
+// is not one the go-sdk client normally returns: it fulfils the input
+// requests itself, with the client's elicitation, sampling and roots
+// handlers, and calls again, so CallTool reads the final result. When the
+// client lacks a handler the server asks for, the call fails with the
+// session's error, not a result ("client does not support elicitation":
+// in 2026-07-28 the client's own refusal, though it wraps a
+// *jsonrpc.Error; in 2025-11-25 the server's JSON-RPC error, its
+// elicitation/create request refused). With the client's
+// MultiRoundTrip.Disabled, the input_required result itself comes back,
+// with ErrInputRequired: fulfil its InputRequests and call again with the
+// responses and its RequestState.
+//
+// params are not modified (session.CallTool, in a 2026-07-28 session,
+// writes that revision's _meta into the params it is given: CallTool gives
+// it a copy), so one params value may serve sessions of either revision.
+//
 // With WithRetry, retryable CallErrors are retried first (see WithRetry).
 func CallTool(ctx context.Context, session *mcp.ClientSession, params *mcp.CallToolParams, opts ...CallOption) (*mcp.CallToolResult, error) {
 	return clientcall.Call(ctx, clientcall.NewConfig(opts), func(ctx context.Context) (*mcp.CallToolResult, error) {
-		return session.CallTool(ctx, params)
+		return session.CallTool(ctx, ownParams(params))
 	}, outcome)
+}
+
+// ownParams returns a copy of params for go-sdk to write into. In a
+// 2026-07-28 session, session.CallTool adds the protocol version, client
+// info and capabilities to the params' _meta in place: the caller's params,
+// reused with a session of 2025-11-25, would claim 2026-07-28 there, and
+// the server would refuse the call ("unsupported protocol version").
+func ownParams(p *mcp.CallToolParams) *mcp.CallToolParams {
+	if p == nil {
+		return nil
+	}
+	c := *p
+	c.Meta = maps.Clone(p.Meta)
+	return &c
 }
 
 // Warning returns the warning a successful result carries (a <tool_error>
@@ -53,7 +95,7 @@ func outcome(res *mcp.CallToolResult) clientcall.Outcome {
 	if res == nil {
 		return clientcall.Outcome{}
 	}
-	o := clientcall.Outcome{IsError: res.IsError}
+	o := clientcall.Outcome{InputRequired: res.NeedsInput(), IsError: res.IsError}
 	for _, c := range res.Content {
 		if t, ok := c.(*mcp.TextContent); ok {
 			o.Texts = append(o.Texts, t.Text)

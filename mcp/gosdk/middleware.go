@@ -98,7 +98,7 @@ func (m *middleware) wrap(next mcp.MethodHandler) mcp.MethodHandler {
 				if v := m.validate(ctx, next, creq); v != nil {
 					return v, nil
 				}
-				return errorResult(*te, te), nil
+				return errorResult(creq, *te, te), nil
 			}
 			defer release()
 		}
@@ -120,7 +120,7 @@ func (m *middleware) wrap(next mcp.MethodHandler) mcp.MethodHandler {
 			return res, nil
 		}
 		if te, ok := toolcall.AsToolError(cause); ok {
-			return errorResult(te, cause), nil
+			return errorResult(creq, te, cause), nil
 		}
 		return res, nil
 	}
@@ -160,7 +160,7 @@ func (m *middleware) call(ctx context.Context, next mcp.MethodHandler, method st
 			m.cfg.Logger.ErrorContext(ctx, "selfheal: tool handler panicked",
 				"tool", req.Params.Name, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 			te := envelope.FromPanic(v)
-			res, err = errorResult(te, te), nil
+			res, err = errorResult(req, te, te), nil
 		}
 	}()
 	return next(ctx, method, req)

@@ -21,9 +21,11 @@ func validationResult(ctx context.Context, c *toolcall.Config, req *mcp.CallTool
 		res     mcp.CallToolResult
 		content [1]mcp.Content
 		text    mcp.TextContent
-	}{text: mcp.TextContent{Text: toolcall.Text(e, action, cause, ct)}}
-	r.content[0] = &r.text
+	}{}
 	res := &r.res
+	forRevision(req, res)
+	r.text.Text = toolcall.Text(e, action, cause, ct)
+	r.content[0] = &r.text
 	res.Content = r.content[:]
 	if structured {
 		res.StructuredContent = toolcall.Structured(e, list)
@@ -36,10 +38,37 @@ func validationResult(ctx context.Context, c *toolcall.Config, req *mcp.CallTool
 
 // errorResult is the answer carrying a tool_error; IsError is from its
 // severity. cause is kept for sending middleware (GetError) and never sent.
-func errorResult(te envelope.ToolError, cause error) *mcp.CallToolResult {
-	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: te.String()}}}
+func errorResult(req *mcp.CallToolRequest, te envelope.ToolError, cause error) *mcp.CallToolResult {
+	res := new(mcp.CallToolResult)
+	forRevision(req, res)
+	res.Content = []mcp.Content{&mcp.TextContent{Text: te.String()}}
 	if te.IsError() {
 		res.SetError(cause)
 	}
 	return res
+}
+
+// revision2026 is the first revision whose results carry resultType. Its
+// dates compare as strings, as go-sdk compares them.
+const revision2026 = "2026-07-28"
+
+// completeJSON is what marks a result complete: go-sdk keeps resultType
+// unexported and sets it only in its UnmarshalJSON (and for the results of
+// the handlers it calls itself, which the Middleware's own answers are not).
+var completeJSON = []byte(`{"resultType":"complete"}`)
+
+// forRevision makes the empty result *res one of the request's revision:
+// from 2026-07-28 on, marked complete ("resultType":"complete", which a
+// client of that revision requires of every result), as go-sdk marks its
+// own; before, unmarked, the bytes a 2025 client has always had. The
+// revision is the request's own (its _meta), else the session's
+// (initialize). It must run before res is filled: UnmarshalJSON overwrites
+// the whole result.
+func forRevision(req *mcp.CallToolRequest, res *mcp.CallToolResult) {
+	if req == nil || req.ProtocolVersion() < revision2026 {
+		return
+	}
+	if err := res.UnmarshalJSON(completeJSON); err != nil {
+		panic("gosdk: go-sdk no longer reads resultType: " + err.Error()) // a constant: fails every test at once
+	}
 }

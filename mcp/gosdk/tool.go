@@ -191,7 +191,7 @@ func (st *tool[In, Out]) handle(ctx context.Context, req *mcp.CallToolRequest) (
 	if g := st.cfg.GuardFor(st.name); g != nil {
 		release, te := g.Acquire(ctx)
 		if te != nil {
-			return errorResult(*te, te), nil
+			return errorResult(req, *te, te), nil
 		}
 		defer release()
 	}
@@ -204,7 +204,7 @@ func (st *tool[In, Out]) handle(ctx context.Context, req *mcp.CallToolRequest) (
 		}
 		st.cfg.Logger.ErrorContext(ctx, "selfheal: arguments valid under the schema do not decode into the input type",
 			"tool", st.name, "type", reflect.TypeFor[In]().String(), "error", err)
-		return errorResult(envelope.Wrap(nil), err), nil
+		return errorResult(req, envelope.Wrap(nil), err), nil
 	}
 	return st.run(ctx, req, in)
 }
@@ -310,7 +310,7 @@ func (st *tool[In, Out]) run(ctx context.Context, req *mcp.CallToolRequest, in I
 			st.cfg.Logger.ErrorContext(ctx, "selfheal: tool handler panicked",
 				"tool", st.name, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 			te := envelope.FromPanic(v)
-			res = errorResult(te, te)
+			res = errorResult(req, te, te)
 		}
 	}()
 	res, out, err := st.h(ctx, req, in)
@@ -324,7 +324,7 @@ func (st *tool[In, Out]) run(ctx context.Context, req *mcp.CallToolRequest, in I
 			st.cfg.Logger.ErrorContext(ctx, "selfheal: tool handler failed", "tool", st.name, "error", err)
 		}
 		if te.IsError() {
-			return errorResult(te, err), nil
+			return errorResult(req, te, err), nil
 		}
 		warning = &te
 	}
@@ -344,7 +344,7 @@ func (st *tool[In, Out]) run(ctx context.Context, req *mcp.CallToolRequest, in I
 		outJSON, err := st.outputJSON(outval)
 		if err != nil {
 			st.cfg.Logger.ErrorContext(ctx, "selfheal: tool output does not match its output schema", "tool", st.name, "error", err)
-			return errorResult(envelope.Wrap(nil), err), nil
+			return errorResult(req, envelope.Wrap(nil), err), nil
 		}
 		res.StructuredContent = outJSON
 		if res.Content == nil {

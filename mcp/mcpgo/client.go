@@ -21,6 +21,13 @@ func WithTool(t mcp.Tool) CallOption {
 	})
 }
 
+// ErrInputRequired is what CallTool returns, with the result, when the
+// server answers with resultType "input_required" (MCP 2026-07-28): the
+// tool needs the client to elicit, sample or list roots before it can
+// finish, so the call neither failed nor succeeded. It is the same error
+// as gosdk.ErrInputRequired.
+var ErrInputRequired = clientcall.ErrInputRequired
+
 // CallTool calls a tool as c.CallTool does and reads the result back:
 //
 //   - when the result is an error (isError true) whose text is a
@@ -33,6 +40,19 @@ func WithTool(t mcp.Tool) CallOption {
 //     plain text; check IsError as with c.CallTool);
 //   - an error of the client itself (a JSON-RPC error, a closed
 //     connection) is returned as c.CallTool returns it.
+//
+// It reads results of both revisions an mcp-go v1.2.1 client speaks:
+// 2026-07-28, which it tries first with server/discover (resultType
+// "complete" or absent), and 2025-11-25 and earlier, after initialize. A
+// result of resultType "input_required" is not one mcp-go's client
+// returns: it fulfils the input requests itself, with the client's
+// elicitation, sampling and roots handlers, and calls again, so CallTool
+// reads the final result; when the client lacks a handler the server asks
+// for, the call fails with an error, not a result: the client's ("no
+// elicitation handler configured"), or in 2025-11-25 the server's, whose
+// own elicitation/create request the client refused. A c of another kind that returns an input_required result
+// gets it back with ErrInputRequired: fulfil its InputRequests and call
+// again with the responses and its RequestState.
 //
 // With WithRetry, retryable CallErrors are retried first (see WithRetry).
 //
@@ -60,7 +80,7 @@ func outcome(res *mcp.CallToolResult) clientcall.Outcome {
 	if res == nil {
 		return clientcall.Outcome{}
 	}
-	o := clientcall.Outcome{IsError: res.IsError}
+	o := clientcall.Outcome{InputRequired: res.NeedsInput(), IsError: res.IsError}
 	for _, c := range res.Content {
 		switch t := c.(type) {
 		case mcp.TextContent:

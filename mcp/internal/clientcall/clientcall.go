@@ -2,6 +2,7 @@ package clientcall
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"strings"
 	"time"
@@ -36,19 +37,29 @@ type Config struct {
 	Jitter func(d time.Duration) time.Duration // a random duration in [0, d)
 }
 
-// Outcome is the part of one SDK result the helpers read: its isError and
-// the text of each text block, in order.
+// Outcome is the part of one SDK result the helpers read: whether it asks
+// for input (resultType "input_required"), its isError and the text of each
+// text block, in order.
 type Outcome struct {
-	IsError bool
-	Texts   []string
+	InputRequired bool
+	IsError       bool
+	Texts         []string
 }
+
+// ErrInputRequired is returned with a result of resultType
+// "input_required" (MCP 2026-07-28): the call has not completed, neither
+// failed nor succeeded. The SDKs' clients fulfil such results themselves
+// and call again; one reaches the helpers only when that is turned off, and
+// then its caller does that work. The SDK packages export it under the same
+// name.
+var ErrInputRequired = errors.New("the server needs input before the tool call can complete (resultType input_required): fulfil the result's inputRequests and call again with the responses and its requestState")
 
 // CallError returns the *envelope.CallError of a result, or nil when the
 // result is not an error or its text is not one of our envelopes. Each
 // text block is parsed on its own (the first that parses wins), so a result
 // text elsewhere cannot hide the envelope; Text is all blocks joined.
 func CallError(o Outcome) *envelope.CallError {
-	if !o.IsError {
+	if !o.IsError || o.InputRequired {
 		return nil
 	}
 	for _, t := range o.Texts {
@@ -62,7 +73,7 @@ func CallError(o Outcome) *envelope.CallError {
 // Warning returns the warning a successful result carries: the first text
 // block that parses as a <tool_error> of severity warning, or nil.
 func Warning(o Outcome) *envelope.ToolError {
-	if o.IsError {
+	if o.IsError || o.InputRequired {
 		return nil
 	}
 	for _, t := range o.Texts {
@@ -79,15 +90,20 @@ func Warning(o Outcome) *envelope.ToolError {
 // Call calls call until its result is not a retryable CallError, at most
 // c.Retries more times, waiting between attempts as Wait says; read turns
 // a result into its Outcome. A transport error (err from call) is returned
-// at once, with no retry: the SDK reports it, not the tool. It returns the
-// last result and, when that result is an error envelope, its CallError.
+// at once, with no retry: the SDK reports it, not the tool; so is a result
+// that asks for input, with ErrInputRequired. It returns the last result
+// and, when that result is an error envelope, its CallError.
 func Call[R any](ctx context.Context, c *Config, call func(context.Context) (R, error), read func(R) Outcome) (R, error) {
 	for attempt := 0; ; attempt++ {
 		res, err := call(ctx)
 		if err != nil {
 			return res, err
 		}
-		ce := CallError(read(res))
+		o := read(res)
+		if o.InputRequired {
+			return res, ErrInputRequired
+		}
+		ce := CallError(o)
 		if ce == nil {
 			return res, nil
 		}

@@ -150,6 +150,27 @@ func TestTransportErrorNotRetried(t *testing.T) {
 	}
 }
 
+// A result that asks for input (resultType input_required) is neither a
+// success nor a failure: ErrInputRequired with the result, at once, never
+// retried, never read as an envelope or a warning, whatever its content.
+func TestInputRequired(t *testing.T) {
+	for _, o := range []Outcome{
+		{InputRequired: true},
+		{InputRequired: true, IsError: true, Texts: rateLimited.Texts},
+		{InputRequired: true, Texts: []string{envelope.Error(envelope.Deprecated, "x").Warning().String()}},
+	} {
+		ft := &fakeTime{now: time.Unix(1_700_000_000, 0)}
+		call, n := script(o, ok)
+		res, err := Call(context.Background(), ft.config(Config{Retries: 3, NonIdempotent: true}), call, identity)
+		if err != ErrInputRequired || *n != 1 || len(ft.waits) != 0 || !equalOutcome(res, o) {
+			t.Errorf("%+v: %+v, %v after %d calls and waits %v; want it back with ErrInputRequired after 1", o, res, err, *n, ft.waits)
+		}
+		if ce, w := CallError(o), Warning(o); ce != nil || w != nil {
+			t.Errorf("%+v: CallError %v, Warning %v; want neither", o, ce, w)
+		}
+	}
+}
+
 func TestBackoffCapped(t *testing.T) {
 	c := &Config{Jitter: func(d time.Duration) time.Duration { return d - 1 }}
 	ce := &envelope.CallError{Code: envelope.ServerBusy}
@@ -207,7 +228,7 @@ func equalDurations(a, b []time.Duration) bool {
 }
 
 func equalOutcome(a, b Outcome) bool {
-	if a.IsError != b.IsError || len(a.Texts) != len(b.Texts) {
+	if a.InputRequired != b.InputRequired || a.IsError != b.IsError || len(a.Texts) != len(b.Texts) {
 		return false
 	}
 	for i := range a.Texts {
