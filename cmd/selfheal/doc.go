@@ -28,7 +28,7 @@
 // severe as --fail-on), 0 otherwise, 2 for a usage error, an unreadable or
 // invalid lockfile, or a server that fails (one line on standard error).
 //
-//	selfheal call [--json] [--timeout 30s] -- COMMAND [ARG...] TOOL ARGS.json
+//	selfheal call [--json] [--timeout 30s] [--protocol-version V] -- COMMAND [ARG...] TOOL ARGS.json
 //
 // starts the stdio server COMMAND, calls TOOL once with the JSON arguments
 // in ARGS.json ("-": standard input) and prints what the model would read,
@@ -39,8 +39,12 @@
 // --json one JSON object, where either envelope carries its code
 // (VALIDATION_ERROR for a validation_error), so that a script switches on
 // one field. The quickest way for a server author to see what a model reads.
-// Exit 0 when the call succeeded, 1 when it failed (an error result or a
-// JSON-RPC error), 2 for a usage error or a server that cannot be reached.
+// It speaks MCP 2026-07-28 and falls back to 2025-11-25 for a server that
+// does not offer it; --protocol-version asks for another revision. A result
+// that asks for input first (resultType input_required) is listed, not
+// answered. Exit 0 when the call succeeded, 1 when it failed (an error
+// result or a JSON-RPC error) or asked for input, 2 for a usage error or a
+// server that cannot be reached.
 //
 //	selfheal proxy [--strict] [--locale TAG] [--examples=false] [--typos=off] [--lockfile FILE]
 //	               [--max-issues N] [--max-bytes N] [--max-value-runes N] [--redact a,b]
