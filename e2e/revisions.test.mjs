@@ -301,16 +301,17 @@ const text = (step) => step?.result?.content?.map((c) => c.text).join('\n') ?? '
 function check(p, d, { go = false } = {}) {
   const problems = [];
   const expect = (what, fn) => {
-    try { fn(); } catch (e) { problems.push(`${what}: ${e.message.slice(0, 700)}`); }
+    // Each check says what it got; node's diff after it would only repeat it.
+    try { fn(); } catch (e) { problems.push(`${what}: ${e.message.split('\n+ actual - expected')[0].slice(0, 900)}`); }
   };
   const noError = (name) => assert.equal(p.steps[name]?.error, undefined, `an SDK error: ${p.steps[name]?.error}`);
   if (p.fatal) return [`the client failed: ${p.fatal}`];
-  expect('the negotiated revision', () => assert.equal(p.version, d.version));
+  expect('the negotiated revision', () => assert.equal(p.version, d.version, `${p.version}, directly ${d.version}`));
   if (p.listError) problems.push(`tools/list: ${p.listError}`);
   for (const name of VALID) {
     expect(`${name} (valid): the result as directly`, () => {
       noError(name);
-      assert.deepEqual(p.steps[name].result, d.steps[name].result);
+      assert.deepEqual(p.steps[name].result, d.steps[name].result, `${show(p.steps[name])}, directly ${show(d.steps[name])}`);
     });
   }
   expect('add_user bad: the validation_error explaining the server\'s refusal', () => {
@@ -324,13 +325,14 @@ function check(p, d, { go = false } = {}) {
       assert.match(t, /did you mean 'dryRun'\?/, t);
     });
   }
-  expect('notifications/tools/list_changed reached the client', () => assert.equal(p.listChanged, true));
+  expect('notifications/tools/list_changed reached the client', () => assert.equal(p.listChanged, true, String(p.listChanged)));
   if (go && p.version === '2026-07-28') {
     for (const [name, step] of Object.entries(p.steps)) {
       expect(`${name}: resultType "complete" on the wire (2026-07-28)`, () => assert.equal(step.result?.resultType, 'complete', show(step)));
     }
   }
-  expect('the calls the server ran: the valid ones only', () => assert.deepEqual(p.ran, RAN_PROXIED));
+  const calls = (list) => list.map((c) => `${c.tool} ${JSON.stringify(c.arguments)}`).join('; ');
+  expect('the calls the server ran: the valid ones only', () => assert.deepEqual(p.ran, RAN_PROXIED, `it ran ${calls(p.ran)}`));
   return problems;
 }
 
