@@ -210,7 +210,13 @@ async function tsClient(at, mode, cache) {
   const sent = [];
   const send = transport.send.bind(transport);
   transport.send = (msg, opts) => { if (msg.method) sent.push(msg.method); return send(msg, opts); };
-  await client.connect(transport, { timeout: BOUND });
+  try {
+    await client.connect(transport, { timeout: BOUND });
+  } catch (e) {
+    await transport.close().catch(() => {}); // the process it started, if any
+    e.message += stderr ? `\n${stderr.slice(-2000)}` : '';
+    throw e;
+  }
   return {
     client,
     sent,
