@@ -5,14 +5,22 @@
 // and pinned to 2026-07-28, which refuses a result without resultType.
 // Expected answers are the Go end-to-end test's golden files
 // (examples/mcpserver/testdata/*.golden), so every client is held to the
-// same bytes.
+// same bytes. The v2 client also reads the answers gosdk.Middleware writes
+// itself, which the example (all gosdk.AddTool) never gives, from
+// e2e/fixtures/gosdk-middleware, held to mcp/gosdk's wire goldens.
 //
 //   npm ci --prefix e2e && node --test e2e/
 //
 // MCPSERVER_BIN names a prebuilt server binary; without it the test runs
 // `go run ./examples/mcpserver` from the repository root.
+// GOSDK_MIDDLEWARE_BIN names a prebuilt e2e/fixtures/gosdk-middleware;
+// without it the test builds it.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Client as Client2 } from '@modelcontextprotocol/client';
@@ -134,11 +142,12 @@ const BOUND = 20_000; // each request: a lost answer fails its test, not the fil
 const SERVER_INFO = { name: 'selfheal-example', version: '1.0.0' };
 const sdkError = (e) => `${e?.constructor?.name ?? 'Error'}${e?.code !== undefined ? ` ${e.code}` : ''}: ${e?.message ?? e}`;
 
-// connect2 starts a server and connects a v2 client in the revision mode
-// (its versionNegotiation mode). It resolves with the client, the requests
-// it sent and the raw response to each by id.
-async function connect2(revision, mode) {
-  const transport = new StdioClientTransport2({ ...server, stderr: 'pipe' });
+// connect2 starts a server (of command, by default the example) and
+// connects a v2 client in the revision mode (its versionNegotiation mode).
+// It resolves with the client, the requests it sent and the raw response to
+// each by id.
+async function connect2(revision, mode, command = server) {
+  const transport = new StdioClientTransport2({ ...command, stderr: 'pipe' });
   let stderr = '';
   // Drained, or the server blocks once the pipe is full; its tail is kept
   // for failure messages.
@@ -224,11 +233,18 @@ const tooDeep = `<validation_error action="users.create">
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`;
 
+// bothRevisions connects a v2 client of each revision to a server of its
+// own: [2025-11-25, 2026-07-28].
+const bothRevisions = (command) => Promise.all([
+  connect2('2025-11-25', 'legacy', command),
+  connect2('2026-07-28', { pin: '2026-07-28' }, command),
+]);
+
 describe('the TypeScript SDK v2 client (2.4.0), in 2025-11-25 and pinned to 2026-07-28', () => {
   let clients; // [2025-11-25, 2026-07-28]
 
   before(async () => {
-    clients = await Promise.all([connect2('2025-11-25', 'legacy'), connect2('2026-07-28', { pin: '2026-07-28' })]);
+    clients = await bothRevisions();
   });
 
   after(async () => {
@@ -351,4 +367,70 @@ describe('the TypeScript SDK v2 client (2.4.0), in 2025-11-25 and pinned to 2026
     }
     same(results[1], results[0]);
   });
+});
+
+// ---------------------------------------------------------------------------
+// gosdk.Middleware's own answers, read by the v2 client. examples/mcpserver
+// registers its tools with gosdk.AddTool, whose answers go-sdk marks
+// complete itself; the answers the Middleware writes in front of
+// mcp.AddTool tools are marked by selfheal alone (a 2026-07-28 client threw
+// SdkError INVALID_RESULT on them before commit 14154b6). The fixture
+// e2e/fixtures/gosdk-middleware is mcp/gosdk/wire_test.go's Middleware
+// server over stdio, so each raw result must be that test's bytes
+// (mcp/gosdk/testdata/wire/<case>.<revision>.json), and what the client
+// returns the same without resultType.
+//
+// GOSDK_MIDDLEWARE_BIN names a prebuilt fixture; without it the test builds
+// it.
+
+// The Middleware's cases of wire_test.go (wireCases): tool and arguments.
+const middlewareCases = [
+  ['middleware-validation', 'search', { query: 1 }],
+  ['middleware-too-deep', 'search', { query: 'go', tags: JSON.parse('['.repeat(70) + ']'.repeat(70)) }],
+  ['middleware-tool-error', 'missing', {}],
+  ['middleware-panic', 'boom', {}],
+  ['middleware-rate-limited', 'limited', { query: 'go' }],
+  ['middleware-server-busy', 'busy', { query: 'go' }],
+  ['middleware-plain-error', 'fail', {}],
+  ['middleware-success', 'search', { query: 'go' }],
+];
+
+const wireGolden = (name, revision) => JSON.parse(readFileSync(join(root, 'mcp', 'gosdk', 'testdata', 'wire', `${name}.${revision}.json`), 'utf8'));
+
+describe('gosdk.Middleware\'s own answers, read by the TypeScript SDK v2 client in 2025-11-25 and pinned to 2026-07-28', () => {
+  let clients; // [2025-11-25, 2026-07-28]
+  let scratch;
+
+  before(async () => {
+    let bin = process.env.GOSDK_MIDDLEWARE_BIN;
+    if (!bin) {
+      scratch = mkdtempSync(join(tmpdir(), 'selfheal-e2e-middleware-'));
+      bin = join(scratch, 'gosdk-middleware');
+      const b = spawnSync('go', ['build', '-o', bin, './e2e/fixtures/gosdk-middleware'],
+        { cwd: root, encoding: 'utf8', env: { ...process.env, GOFLAGS: `${process.env.GOFLAGS ?? ''} -buildvcs=false` } });
+      assert.equal(b.status, 0, `go build ./e2e/fixtures/gosdk-middleware (or set GOSDK_MIDDLEWARE_BIN):\n${b.stdout}${b.stderr}${b.error ?? ''}`);
+    }
+    clients = await bothRevisions({ command: bin, args: [], cwd: root });
+  });
+
+  after(async () => {
+    await Promise.all((clients ?? []).map((c) => c.client.close()));
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  });
+
+  for (const [name, tool, args] of middlewareCases) {
+    test(name, async () => {
+      for (const c of clients) {
+        const from = c.sent.length;
+        const res = await read(c, { name: tool, arguments: args });
+        const raw = c.sent.slice(from).map((m) => c.raw.get(m.id).result);
+        const want = wireGolden(name, c.revision);
+        as(c, () => {
+          assert.deepEqual(raw, [want], 'the raw result: mcp/gosdk\'s wire golden');
+          const { resultType, ...returned } = want;
+          assert.deepEqual(res, returned, 'what the client returns: the raw result without resultType');
+        });
+      }
+    });
+  }
 });
