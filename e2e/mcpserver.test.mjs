@@ -304,7 +304,7 @@ describe('the TypeScript SDK v2 client (2.4.0), in 2025-11-25 and pinned to 2026
   // Past go-sdk's own limit (1000 levels for the whole message), where
   // go-sdk would end the session, the example's stdio transport answers
   // (examples/mcpserver/deep.go): the text only, and the session goes on.
-  // Its answer carries no resultType, which the 2026-07-28 client refuses.
+  // Its answer carries the resultType a 2026-07-28 client requires.
   const transportDeep = async (c) => {
     const res = await read(c, { name: 'users.create', arguments: nested(2000) });
     as(c, () => assert.deepEqual(res, { content: [{ type: 'text', text: tooDeep }], isError: true }));
@@ -312,9 +312,7 @@ describe('the TypeScript SDK v2 client (2.4.0), in 2025-11-25 and pinned to 2026
     as(c, () => assert.match(after.content[0].text, /^<validation_error action="users.create">/));
   };
   test('arguments 2000 levels deep: answered by the example\'s transport (2025-11-25)', () => transportDeep(clients[0]));
-  test('arguments 2000 levels deep: answered by the example\'s transport (2026-07-28)', {
-    todo: 'examples/mcpserver/deep.go answers without resultType: the 2026-07-28 client throws SdkError INVALID_RESULT',
-  }, () => transportDeep(clients[1]));
+  test('arguments 2000 levels deep: answered by the example\'s transport (2026-07-28)', () => transportDeep(clients[1]));
 
   test('tools/list', async () => {
     const lists = [];
