@@ -113,6 +113,13 @@ func (c *Server) postStateless(w http.ResponseWriter, r *http.Request, sl *state
 		bad.write(w)
 		return
 	}
+	if m.method == methodInitialize {
+		// Not a method of the revision, as the SDKs answer it; and never
+		// for a shared process, whose session it would start again.
+		(&refusal{status: http.StatusNotFound, id: m.id, code: codeMethodNotFound,
+			msg: "Method not found: initialize is not part of protocol revision 2026-07-28; use server/discover"}).write(w)
+		return
+	}
 	var part string
 	if f := c.r.LimitBy; f != nil {
 		part = f(r)
@@ -198,9 +205,11 @@ func (c *Server) upstreamEra(ctx context.Context, part string) (*upstreamEra, er
 // revision 2026-07-28 would, with the proxy's own client info: a server
 // that names a revision of that era among its supportedVersions speaks it;
 // one that answers with an error, or names none, speaks only the session
-// era, and the process is initialized (see bridgeHandshake). Either way the
-// process joins the pool. A server that does not answer within the
-// handshake bound, or exits first, fails the probe.
+// era, and the process is initialized (see bridgeHandshake). A server that
+// leaves server/discover unanswered within the handshake bound (a
+// hand-written one may drop what it does not know) is asked initialize:
+// answered, it is of the session era too. Either way the process joins the
+// pool. A server that answers neither, or exits first, fails the probe.
 func (c *Server) probe(pr *eraProbe, part string) {
 	finish := func(era *upstreamEra, err error) {
 		c.mu.Lock()
@@ -226,6 +235,12 @@ func (c *Server) probe(pr *eraProbe, part string) {
 	}
 	defer s.leave()
 	m, err := s.ask(methodDiscover, `{"_meta":{"`+metaProtocolVersion+`":"`+version2026+`","`+metaClientInfo+`":`+clientInfo()+`,"`+metaClientCapabilities+`":{}}}`)
+	var init *wire.Message
+	if silent := (*unanswered)(nil); errors.As(err, &silent) {
+		if init, err = s.initialize(); errors.As(err, &silent) {
+			err = fmt.Errorf("the MCP server answered neither server/discover nor initialize within %v", s.c.handshake)
+		}
+	}
 	if err != nil {
 		s.fail(err)
 		finish(nil, err)
@@ -233,7 +248,7 @@ func (c *Server) probe(pr *eraProbe, part string) {
 	}
 	era := &upstreamEra{}
 	var listed []string
-	if json.Unmarshal(member(m.Result, "supportedVersions"), &listed) == nil {
+	if init == nil && json.Unmarshal(member(m.Result, "supportedVersions"), &listed) == nil {
 		for _, v := range listed {
 			if modern(v) && !slices.Contains(era.versions, v) {
 				era.versions = append(era.versions, v)
@@ -248,9 +263,12 @@ func (c *Server) probe(pr *eraProbe, part string) {
 	s.mu.Unlock()
 	c.r.Logger.Info("selfheal proxy: the MCP server's protocol revisions are known", "stateless", !era.bridge, "versions", era.versions)
 	finish(era, nil)
-	if era.bridge {
+	switch {
+	case init != nil:
+		s.initializedBy(init)
+	case era.bridge:
 		s.bridgeHandshake()
-	} else {
+	default:
 		s.markReady(nil)
 	}
 }
@@ -451,12 +469,23 @@ func (s *cmdSession) ask(method, params string) (*wire.Message, error) {
 			return m, nil
 		case <-t.C:
 			forget()
-			return nil, fmt.Errorf("the MCP server did not answer %s within %v", method, s.c.handshake)
+			return nil, &unanswered{method: method, within: s.c.handshake}
 		case <-s.endedCh:
 			forget()
 			return nil, fmt.Errorf("the MCP server exited before it answered %s", method)
 		}
 	}
+}
+
+// unanswered is the error of the proxy's own request to a process that got
+// no answer in time.
+type unanswered struct {
+	method string
+	within time.Duration
+}
+
+func (e *unanswered) Error() string {
+	return fmt.Sprintf("the MCP server did not answer %s within %v", e.method, e.within)
 }
 
 // sendAsync sends lines to the process without waiting: the channel gets
@@ -475,18 +504,32 @@ func (s *cmdSession) sendAsync(lines []byte) <-chan error {
 // own listing of the tools when the server has tools, as for a session
 // (see listTools). The process is ready once they are written.
 func (s *cmdSession) bridgeHandshake() {
-	m, err := s.ask(methodInitialize, `{"protocolVersion":"`+version2025+`","capabilities":{},"clientInfo":`+clientInfo()+`}`)
-	switch {
-	case err != nil:
-	case m.Error != nil:
-		err = fmt.Errorf("the MCP server refused initialize: %s", m.Error)
-	case !isObject(m.Result):
-		err = errors.New("the MCP server answered initialize without a result")
-	}
+	m, err := s.initialize()
 	if err != nil {
 		s.fail(err)
 		return
 	}
+	s.initializedBy(m)
+}
+
+// initialize asks the process initialize (see bridgeHandshake) and
+// returns the response, or an error when it is not a result.
+func (s *cmdSession) initialize() (*wire.Message, error) {
+	m, err := s.ask(methodInitialize, `{"protocolVersion":"`+version2025+`","capabilities":{},"clientInfo":`+clientInfo()+`}`)
+	switch {
+	case err != nil:
+		return nil, err
+	case m.Error != nil:
+		return nil, fmt.Errorf("the MCP server refused initialize: %s", m.Error)
+	case !isObject(m.Result):
+		return nil, errors.New("the MCP server answered initialize without a result")
+	}
+	return m, nil
+}
+
+// initializedBy ends the handshake of bridgeHandshake once the server has
+// answered initialize with m.
+func (s *cmdSession) initializedBy(m *wire.Message) {
 	s.mu.Lock()
 	s.init = bytes.Clone(m.Result)
 	s.initialized(m)
@@ -497,6 +540,7 @@ func (s *cmdSession) bridgeHandshake() {
 	s.mu.Unlock()
 	t := time.NewTimer(s.c.handshake)
 	defer t.Stop()
+	var err error
 	select {
 	case err = <-s.sendAsync(lines):
 		if err != nil {

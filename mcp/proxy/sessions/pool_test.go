@@ -450,14 +450,26 @@ func TestStatelessCrash(t *testing.T) {
 	}
 }
 
-// A server that does not answer server/discover fails the request that
-// waited for it, within the handshake bound, and is stopped; the next
-// request tries again.
+// A server that leaves server/discover unanswered (as a hand-written one
+// that drops what it does not know) is asked initialize, and bridged. One
+// that answers nothing fails the request that waited for it, within the
+// handshake bound, and is stopped; the next request tries again.
 func TestStatelessNoDiscover(t *testing.T) {
-	c, url := commands(t, fakeCmdWith("nodiscover"), func(c *Server) { c.handshake = 50 * time.Millisecond })
+	// Long enough for the process to start and answer initialize: the
+	// test waits it out once, for server/discover.
+	c, url := commands(t, fakeCmdWith("nodiscover"), func(c *Server) { c.handshake = time.Second })
+	got := text26(t, do26(t, url, jsonOnly, call26("1", "echo", `{"text":"hi"}`), nil))
+	if want := `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hi"}],"resultType":"complete"}}`; got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+	if era := locked2(c, func() *upstreamEra { return c.era }); era == nil || !era.bridge {
+		t.Fatalf("the era: %+v", era)
+	}
+
+	c, url = commands(t, fakeCmdWith("mute"), func(c *Server) { c.handshake = 50 * time.Millisecond })
 	for range 2 {
 		got := text26(t, do26(t, url, jsonOnly, call26("1", "echo", `{"text":"hi"}`), nil))
-		if want := `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error: the MCP server did not answer server/discover within 50ms"}}`; got != want {
+		if want := `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error: the MCP server answered neither server/discover nor initialize within 50ms"}}`; got != want {
 			t.Fatalf("got\n%s\nwant\n%s", got, want)
 		}
 		waitFor(t, "the process stopped", func() bool { return len(c.poolOf()) == 0 && locked2(c, func() int { return c.live }) == 0 })
@@ -602,8 +614,8 @@ func wireStr(raw []byte) string {
 }
 
 // What a client of revision 2026-07-28 gets refused over HTTP: GET and
-// DELETE (no session to act on), a revision the server does not serve, a
-// request whose headers disagree with its body.
+// DELETE (no session to act on), a revision the server does not serve,
+// initialize, a request whose headers disagree with its body.
 func TestStatelessRefusals(t *testing.T) {
 	_, url := commands(t, fakeModern, nil)
 	for _, method := range []string{"GET", "DELETE"} {
@@ -626,6 +638,11 @@ func TestStatelessRefusals(t *testing.T) {
 	data, _ := io.ReadAll(resp.Body)
 	if want := `{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version: 2027-01-01","data":{"requested":"2027-01-01","supported":["2026-07-28"]}}}`; resp.StatusCode != http.StatusBadRequest || string(data) != want {
 		t.Fatalf("a later revision: %d %s\nwant 400 %s", resp.StatusCode, data, want)
+	}
+	resp = do26(t, url, both, req26("1", "initialize", `"protocolVersion":"2026-07-28","capabilities":{},"clientInfo":{"name":"raw","version":"1"}`), nil)
+	data, _ = io.ReadAll(resp.Body)
+	if want := `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found: initialize is not part of protocol revision 2026-07-28; use server/discover"}}`; resp.StatusCode != http.StatusNotFound || string(data) != want {
+		t.Fatalf("initialize: %d %s\nwant 404 %s", resp.StatusCode, data, want)
 	}
 	resp = do26(t, url, both, call26("2", "echo", `{"text":"hi"}`), http.Header{"Mcp-Name": {"deploy"}})
 	data, _ = io.ReadAll(resp.Body)

@@ -108,12 +108,14 @@ const (
 )
 
 // Server serves a stdio MCP server over the Streamable HTTP transport of
-// MCP (revision 2025-11-25), one process per session: each initialize
-// request starts a process, whose session ends with it. A server that
-// speaks only stdio can so be reached over HTTP and run behind a load
-// balancer (with sticky sessions: a session lives in one replica). Each
-// session is relayed as [proxy.Proxy.Serve] relays one over stdio, with its
-// own learned tools, guards and answers to bad calls (see [proxy.Proxy]).
+// MCP. For the session era (revision 2025-11-25 and earlier) it runs one
+// process per session: each initialize request starts a process, whose
+// session ends with it. A server that speaks only stdio can so be reached
+// over HTTP and run behind a load balancer (with sticky sessions: a session
+// lives in one replica). Each session is relayed as [proxy.Proxy.Serve]
+// relays one over stdio, with its own learned tools, guards and answers to
+// bad calls (see [proxy.Proxy]). Clients of revision 2026-07-28 are served
+// without sessions (see below).
 //
 // As upstream mode does, the proxy lists the tools itself, so that every
 // call is checked whether the client lists them or not: when the
@@ -176,6 +178,56 @@ const (
 // two seconds to exit before it is killed; every request still waiting for
 // its response gets a JSON-RPC error (code -32000) rather than hanging,
 // and later requests for the session get 404.
+//
+// A client of revision 2026-07-28 has no session: a POST whose _meta or
+// MCP-Protocol-Version header names that revision or a later one is served
+// on its own, whatever its Mcp-Session-Id, once checked as the TypeScript
+// SDK checks it (the header and the _meta agree, Mcp-Method and Mcp-Name
+// name the body's method and tool, the _meta holds the client's
+// capabilities; else 400 with a JSON-RPC error, -32020 or -32602; a
+// revision the server does not serve, -32022 with those it does). GET and
+// DELETE with such a header are answered 405, as a server without sessions
+// answers them. The first such request starts a process and asks it
+// server/discover with the proxy's own client info (within 30 seconds, else
+// the request gets a JSON-RPC error and the next one asks again):
+//
+//   - A server that names 2026-07-28 among its supportedVersions gets the
+//     requests as they are, server/discover and subscriptions/listen
+//     included.
+//   - Any other is of the session era, and bridged: the proxy initializes
+//     each of its processes itself (revision 2025-11-25, no client
+//     capabilities) and lists its tools, as for a session; it answers
+//     server/discover from the initialize result (without listChanged and
+//     subscribe, which no stateless client can be told of); it forwards
+//     requests without the stateless _meta keys (a server of that era may
+//     refuse a request naming a later revision); results gain resultType
+//     "complete", and the lists and resources/read ttlMs 0 and cacheScope
+//     "private", where they lack them. subscriptions/listen is answered
+//     -32601.
+//
+// Either way the requests are served by a pool of processes, one pool per
+// [proxy.WithLimitBy] value (so that limits stay per that value): an idle
+// process takes a request; when every one has a request under way a new one
+// starts, up to 8, past which the least busy one takes it; a process idle
+// for 5 minutes is stopped, and one that exits is replaced when a request
+// needs it. Since clients share a process, each request goes to it under an
+// id of the proxy's own, unique in the process (and so does its progress
+// token); the answer and the notifications come back under the client's, as
+// the client wrote them. The answer is JSON or an event stream (without
+// event ids: the revision has no resumption) as the Accept header asks; a
+// progress notification goes to the stream of its token, a notification of
+// a subscription to the subscription's stream, any other to the one request
+// under way on the process if there is exactly one and it has a stream, and
+// is dropped otherwise. A request of the server is answered by the proxy:
+// ping with {}, anything else with -32601, since a stateless client cannot
+// be asked anything in the middle of its request. A client's
+// notifications/cancelled goes to the process serving the one request under
+// way with that id from a client with the same Authorization header, under
+// the proxy's id for it; a client that goes before its answer cancels its
+// request. A request whose server sends nothing for it for 5 minutes gets
+// -32001 and is cancelled; a process that does not read a request for that
+// long is stopped, and its requests get -32603, as when a process exits.
+// Pooled processes count in the bound of 1000 processes.
 //
 // Server checks the Host and Origin headers as HTTPHandler does (see
 // [proxy.WithAllowedHosts], [proxy.WithAllowedOrigins]); it authenticates

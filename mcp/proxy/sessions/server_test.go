@@ -74,7 +74,8 @@ func fakeCmdWith(opts string) func() *exec.Cmd {
 // client sends the notification test/unhold; "modern" answers
 // server/discover as a server of revision 2026-07-28 (without it, with {}
 // as any method it does not know: a server of the session era);
-// "nodiscover" never answers server/discover.
+// "nodiscover" never answers server/discover (as a server that drops what
+// it does not know); "mute" answers nothing at all.
 const fakeOptsEnv = "SELFHEAL_FAKE_OPTS"
 
 // fakeTools is the fake server's tools/list result.
@@ -141,6 +142,9 @@ func fakeServer(in io.Reader, out io.Writer) {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(nil, 16<<20)
 	for sc.Scan() {
+		if opts["mute"] {
+			continue
+		}
 		var m fakeMsg
 		if json.Unmarshal(sc.Bytes(), &m) != nil {
 			// Nested past encoding/json's 10,000 levels: read with the
