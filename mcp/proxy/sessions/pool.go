@@ -222,9 +222,13 @@ func (c *Server) probe(pr *eraProbe, part string) {
 		close(pr.done)
 	}
 	c.mu.Lock()
-	ok := c.reserveLocked(part)
+	ok, closed := c.reserveLocked(part), c.closed
 	c.mu.Unlock()
-	if !ok {
+	switch {
+	case closed:
+		finish(nil, errShutdown)
+		return
+	case !ok:
 		finish(nil, errBusy)
 		return
 	}
@@ -685,14 +689,23 @@ func (s *cmdSession) pumpStateless(w http.ResponseWriter, r *http.Request, st *c
 		}
 		return nil
 	}
-	var tick <-chan time.Time
-	if st.sse {
+	// The stream starts with its first message (or keep-alive), as the
+	// TypeScript SDK's does: an error that comes alone is answered as
+	// JSON, with the HTTP status the SDKs give it (see errorStatus). A
+	// subscription's stream starts at once.
+	streaming := false
+	stream := func() error {
+		streaming = true
 		h := w.Header()
 		h.Set("Content-Type", "text/event-stream")
 		h.Set("Cache-Control", "no-cache, no-transform")
 		h.Set("X-Accel-Buffering", "no")
 		w.WriteHeader(http.StatusOK)
-		if flush() != nil {
+		return flush()
+	}
+	var tick <-chan time.Time
+	if st.sse {
+		if st.listen && stream() != nil {
 			s.abandon(st, sending, "the client has gone")
 			return
 		}
@@ -712,22 +725,36 @@ func (s *cmdSession) pumpStateless(w http.ResponseWriter, r *http.Request, st *c
 			s.room.Broadcast()
 		}
 		s.mu.Unlock()
-		if st.sse {
+		if final && (!st.sse || !streaming && len(lines) == 1) {
+			answer := st.answers[st.key]
+			if st.sse {
+				answer = lines[0]
+			}
+			answer = bytes.TrimRight(answer, "\r\n")
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(errorStatus(answer))
+			if _, err := w.Write(answer); err != nil {
+				s.c.r.Logger.Debug("selfheal proxy: a response could not be written: the client has gone", "error", err)
+			}
+			return
+		}
+		if st.sse && len(lines) > 0 {
+			if !streaming && stream() != nil {
+				s.abandon(st, sending, "the client has gone")
+				return
+			}
 			for _, line := range lines {
 				if err := eventstream.WriteEvent(w, "", line); err != nil {
 					s.abandon(st, sending, "the client has gone")
 					return
 				}
 			}
-			if len(lines) > 0 && flush() != nil {
+			if flush() != nil {
 				s.abandon(st, sending, "the client has gone")
 				return
 			}
 		}
 		if final {
-			if !st.sse {
-				answerNow(w, bytes.TrimRight(st.answers[st.key], "\r\n"))
-			}
 			return
 		}
 		if len(lines) > 0 {
@@ -763,12 +790,33 @@ func (s *cmdSession) pumpStateless(w http.ResponseWriter, r *http.Request, st *c
 				s.timeout(st)
 			}
 		case <-tick:
+			if !streaming && stream() != nil {
+				s.abandon(st, sending, "the client has gone")
+				return
+			}
 			if _, err := io.WriteString(w, ": keepalive\n\n"); err != nil || flush() != nil {
 				s.abandon(st, sending, "the client has gone")
 				return
 			}
 		}
 	}
+}
+
+// errorStatus is the HTTP status of a stateless request's answer, as the
+// SDKs' servers give it when the answer comes alone: 404 for a method not
+// found, 400 for the errors of a request the revision refuses (parse,
+// invalid request, headers, client capabilities, protocol version), 200 for
+// any other answer, results and the other errors alike (they are the
+// answer, not a failure of HTTP).
+func errorStatus(answer []byte) int {
+	code := member(member(answer, "error"), "code")
+	switch string(code) {
+	case "-32601":
+		return http.StatusNotFound
+	case "-32700", "-32600", "-32020", "-32021", "-32022":
+		return http.StatusBadRequest
+	}
+	return http.StatusOK
 }
 
 // rewriteRequest returns a client's request as the process gets it: under

@@ -144,6 +144,44 @@ func do26(t *testing.T, url, accept, body string, h http.Header) *http.Response 
 	return resp
 }
 
+// answer26 is the answer to a request posted by async26.
+type answer26 struct {
+	status      int
+	contentType string
+	body        string
+	err         error
+}
+
+// async26 posts a request whose answer may take a while (the answer's
+// headers come with its first message), under ctx, and delivers its
+// answer, read whole.
+func async26(ctx context.Context, url, accept, body string, h http.Header) <-chan answer26 {
+	ch := make(chan answer26, 1)
+	go func() {
+		resp, err := post26(ctx, url, accept, body, h)
+		if err != nil {
+			ch <- answer26{err: err}
+			return
+		}
+		defer resp.Body.Close()
+		data, err := io.ReadAll(resp.Body)
+		ch <- answer26{resp.StatusCode, resp.Header.Get("Content-Type"), string(data), err}
+	}()
+	return ch
+}
+
+// await26 returns the answer async26 delivers.
+func await26(t *testing.T, ch <-chan answer26) answer26 {
+	t.Helper()
+	select {
+	case a := <-ch:
+		return a
+	case <-time.After(hang):
+		t.Fatal("no answer")
+	}
+	return answer26{}
+}
+
 // text26 returns the body of a JSON answer.
 func text26(t *testing.T, resp *http.Response) string {
 	t.Helper()
@@ -221,6 +259,16 @@ func TestStatelessSDK(t *testing.T) {
 	}
 	if n := len(c.poolOf()); n != 1 {
 		t.Fatalf("%d processes", n)
+	}
+
+	// A method the server does not have: 404, as the SDKs' HTTP servers
+	// answer it, whether the client accepts a stream or not.
+	for _, accept := range []string{both, jsonOnly} {
+		resp := do26(t, url, accept, req26("9", "nope/nope", ""), nil)
+		data, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != http.StatusNotFound || resp.Header.Get("Content-Type") != "application/json" || !strings.HasPrefix(string(data), `{"jsonrpc":"2.0","id":9,"error":{"code":-32601,`) {
+			t.Fatalf("an unknown method: %d %s %s", resp.StatusCode, resp.Header.Get("Content-Type"), data)
+		}
 	}
 
 	// A client of the session era meanwhile: a session, its own process.
@@ -386,8 +434,8 @@ func TestStatelessCancel(t *testing.T) {
 			waitFor(t, "the server got hang", func() bool { st = cancelsOf(t, url); return len(st.Hung) == n })
 			return st
 		}
-		resp := do26(t, url, both, call26("7", "hang", "{}"), bearer("a"))
-		stream := events(resp)
+		ctx, stop := context.WithCancel(ctxHang(t))
+		answer := async26(ctx, url, both, call26("7", "hang", "{}"), bearer("a"))
 		first := hung(1).Hung[0]
 		if !strings.HasPrefix(string(first), `"selfheal-proxy/`) {
 			t.Fatalf("the server got the id %s", first)
@@ -408,19 +456,17 @@ func TestStatelessCancel(t *testing.T) {
 		if got := cancelsOf(t, url); mustJSONRaw(got.Cancelled) != mustJSONRaw([]json.RawMessage{first}) {
 			t.Fatalf("the server got the cancellations %s of %s", mustJSONRaw(got.Cancelled), first)
 		}
-		resp.Body.Close()
-		for range stream {
+		stop()
+		if a := await26(t, answer); !errors.Is(a.err, context.Canceled) {
+			t.Fatalf("the cancelled request: %+v", a)
 		}
 
 		// The client goes.
-		ctx, cancelCtx := context.WithCancel(ctxHang(t))
-		resp, err := post26(ctx, url, both, call26("8", "hang", "{}"), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		ctx, stop = context.WithCancel(ctxHang(t))
+		answer = async26(ctx, url, both, call26("8", "hang", "{}"), nil)
 		second := hung(2).Hung[1]
-		cancelCtx()
-		resp.Body.Close()
+		stop()
+		await26(t, answer)
 		waitFor(t, "the server got the cancellation", func() bool { return len(cancelsOf(t, url).Cancelled) == 2 })
 		if got := cancelsOf(t, url).Cancelled[1]; string(got) != string(second) {
 			t.Fatalf("the server got the cancellation of %s, not %s", got, second)
@@ -512,12 +558,20 @@ func TestStatelessSilence(t *testing.T) {
 func TestStatelessPool(t *testing.T) {
 	c, url := commands(t, fakeModern, func(c *Server) { c.poolMax = 2; c.poolIdle = time.Hour })
 	text26(t, do26(t, url, jsonOnly, req26("0", "ping", ""), nil))
-	var streams []<-chan string
+	var answers []<-chan answer26
 	for i := range 3 {
-		resp := do26(t, url, both, call26(strconv.Itoa(i), "wait", `{"text":"w`+strconv.Itoa(i)+`"}`), nil)
-		streams = append(streams, events(resp))
-		want := min(i+1, 2)
-		waitFor(t, "the processes", func() bool { return len(c.poolOf()) == want })
+		answers = append(answers, async26(ctxHang(t), url, both, call26(strconv.Itoa(i), "wait", `{"text":"w`+strconv.Itoa(i)+`"}`), nil))
+		busy := i + 1
+		waitFor(t, "the processes", func() bool {
+			n := 0
+			for _, p := range c.poolOf() {
+				n += locked2(c, func() int { return p.load })
+			}
+			return n == busy
+		})
+	}
+	if n := len(c.poolOf()); n != 2 {
+		t.Fatalf("%d processes", n)
 	}
 	loads := func() string {
 		var s []string
@@ -533,9 +587,11 @@ func TestStatelessPool(t *testing.T) {
 	for _, p := range c.poolOf() {
 		p.send([]byte(`{"jsonrpc":"2.0","method":"test/release"}` + "\n"))
 	}
-	for i, ch := range streams {
-		if got, want := next(t, ch, "wait"), `{"jsonrpc":"2.0","id":`+strconv.Itoa(i)+`,"result":{"content":[{"type":"text","text":"w`+strconv.Itoa(i)+`"}]}}`; got != want {
-			t.Fatalf("got\n%s\nwant\n%s", got, want)
+	for i, ch := range answers {
+		// Alone, the answer comes as JSON.
+		a := await26(t, ch)
+		if want := `{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"result":{"content":[{"type":"text","text":"w` + strconv.Itoa(i) + `"}]}}`; a.status != http.StatusOK || a.contentType != "application/json" || a.body != want {
+			t.Fatalf("got %+v\nwant %s", a, want)
 		}
 	}
 	waitFor(t, "idle", func() bool { return loads() == "0,0" })
@@ -655,18 +711,17 @@ func TestStatelessRefusals(t *testing.T) {
 // processes are reaped.
 func TestStatelessClose(t *testing.T) {
 	c, url := commands(t, fakeModern, func(c *Server) { c.poolMax = 1 })
-	resp := do26(t, url, both, call26("1", "hang", "{}"), nil)
-	stream := events(resp)
+	answer := async26(ctxHang(t), url, both, call26("1", "hang", "{}"), nil)
 	waitFor(t, "the server got hang", func() bool { return len(cancelsOf(t, url).Hung) == 1 })
 	procs := c.poolOf()
 	c.Close()
-	if got, want := next(t, stream, "the error"), `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error: the proxy is shutting down; the MCP server did not answer"}}`; got != want {
-		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	if a, want := await26(t, answer), `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error: the proxy is shutting down; the MCP server did not answer"}}`; a.status != http.StatusOK || a.body != want {
+		t.Fatalf("got %+v\nwant 200 %s", a, want)
 	}
 	for _, p := range procs {
 		reaped(t, p)
 	}
-	resp = do26(t, url, jsonOnly, req26("2", "ping", ""), nil)
+	resp := do26(t, url, jsonOnly, req26("2", "ping", ""), nil)
 	data, _ := io.ReadAll(resp.Body)
 	if want := `{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Service Unavailable: the server is shutting down"}}`; resp.StatusCode != http.StatusServiceUnavailable || string(data) != want {
 		t.Fatalf("after Close: %d %s", resp.StatusCode, data)

@@ -213,9 +213,13 @@ const (
 // needs it. Since clients share a process, each request goes to it under an
 // id of the proxy's own, unique in the process (and so does its progress
 // token); the answer and the notifications come back under the client's, as
-// the client wrote them. The answer is JSON or an event stream (without
-// event ids: the revision has no resumption) as the Accept header asks; a
-// progress notification goes to the stream of its token, a notification of
+// the client wrote them. The answer is an event stream (without event ids:
+// the revision has no resumption) when the client accepts one and a message
+// for the request comes before its response (or a keep-alive is due: 15
+// seconds), as the TypeScript SDK streams; a response that comes alone is
+// JSON, with the HTTP status the SDKs give it (404 for -32601; 400 for
+// -32700, -32600, -32020, -32021 and -32022; else 200). A progress
+// notification goes to the stream of its token, a notification of
 // a subscription to the subscription's stream, any other to the one request
 // under way on the process if there is exactly one and it has a stream, and
 // is dropped otherwise. A request of the server is answered by the proxy:
