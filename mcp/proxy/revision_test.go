@@ -163,3 +163,26 @@ func TestCallsFirstNoToolsCapability(t *testing.T) {
 	r.passes(call("2", "write_file", `{"path":"/a","content":"x","dryrun":true}`))
 	r.finish()
 }
+
+// With WithListWait(0) no call waits for a listing: the proxy lists the
+// tools, and a call sent before the listing ends passes unchecked, as
+// directly; the calls after it are checked.
+func TestListWaitZero(t *testing.T) {
+	r := newRig(t, proxy.WithListWait(0))
+	nearMiss := call("2", "write_file", `{"path":"/a","content":"x","dryrun":true}`)
+	r.fromClient(nearMiss)
+	// The listing and the call, in either order (the listing is written
+	// from a goroutine of its own).
+	first, second := r.atServer(), r.atServer()
+	if first == nearMiss {
+		first, second = second, first
+	}
+	id := ownList(t, first, "")
+	if second != nearMiss {
+		t.Fatalf("forwarded %q, want the call at once", second)
+	}
+	r.fromServer(`{"jsonrpc":"2.0","id":` + id + `,"result":` + toolsResult(toolJSON("write_file", writeSchema)) + "}\n")
+	r.returns(`{"jsonrpc":"2.0","method":"notifications/message","params":{}}` + "\n") // the listing was read
+	r.answeredNow(call("3", "write_file", `{"path":"/a","content":"x","dryrun":true}`))
+	r.finish()
+}
