@@ -49,7 +49,7 @@ func (s *session) awaitListing(name string, stateless bool) (t *tool, ok bool) {
 			s.mu.Unlock()
 			return nil, true // nothing to list: the server has no tools
 		}
-		if !s.listFailedAt.IsZero() && time.Since(s.listFailedAt) < listRetry {
+		if s.listGaveUp || (!s.listFailedAt.IsZero() && time.Since(s.listFailedAt) < listRetry) {
 			s.mu.Unlock()
 			return nil, false
 		}
@@ -69,7 +69,12 @@ func (s *session) awaitListing(name string, stateless bool) (t *tool, ok bool) {
 		select {
 		case <-learnt:
 		case <-timeout:
-			s.p.cfg.Logger.Warn("selfheal proxy: the tools were not listed in time; a call passes unchecked", "tool", name, "wait", wait)
+			// A server that has not listed in that time is not waited for
+			// again until a listing comes back.
+			s.mu.Lock()
+			s.listGaveUp = true
+			s.mu.Unlock()
+			s.p.cfg.Logger.Warn("selfheal proxy: the tools were not listed in time; calls pass unchecked until a listing comes back", "tool", name, "wait", wait)
 			return nil, false
 		case <-s.ctx.Done():
 			return nil, false
@@ -94,6 +99,7 @@ func (s *session) clientListingLocked() bool {
 func (s *session) learned() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.listGaveUp = false
 	if s.learnt != nil {
 		close(s.learnt)
 		s.learnt = nil
