@@ -37,8 +37,10 @@ type Branch struct {
 //     Expected their types.
 //
 // ok is false when v is not an object, when no property tells the
-// alternatives apart, or when v's discriminator names an alternative (that
-// alternative's own issues then say what is wrong), or is absent where an
+// alternatives apart, or when v's discriminator names an alternative,
+// even in another case or spelling ('Webhook' for 'webhook', see
+// issuesx.NearValue: the alternative issuesx.Chosen picks then says what
+// is wrong, its discriminator with the rest), or is absent where an
 // alternative does not require it. When several properties tell them
 // apart, the first by name is the discriminator.
 func Discriminated(path issues.Path, v any, branches []Branch, source string) (is issues.Issue, ok bool) {
@@ -57,6 +59,11 @@ func Discriminated(path issues.Path, v any, branches []Branch, source string) (i
 	sent, present := obj[name]
 	if present {
 		if slices.ContainsFunc(values, func(x any) bool { return Equal(x, sent) }) {
+			return is, false
+		}
+		if slices.ContainsFunc(values, func(x any) bool { return issuesx.NearValue(sent, x) > 0 }) {
+			// 'Webhook' for 'webhook' chooses that alternative: its own
+			// issues say what else is wrong, its discriminator first.
 			return is, false
 		}
 		return issues.Issue{Code: issues.InvalidValue, Path: path.Append(name), Input: sent,
