@@ -16,6 +16,12 @@ const FilterSchema = `{"type":"object","properties":{"filter":{"anyOf":[
 	{"type":"object","properties":{"property":{"type":"string"},"value":{"enum":["page","data_source"]}},"required":["property","value"]},
 	{"type":"string"}]}},"required":["filter"]}`
 
+// BlocksSchema is a list of blocks, each told apart by its type and
+// holding its content under a key named after it (Notion's blocks).
+const BlocksSchema = `{"type":"object","properties":{"children":{"type":"array","items":{"oneOf":[
+	{"type":"object","properties":{"type":{"const":"bulleted_list_item"},"bulleted_list_item":{"type":"object","properties":{"rich_text":{"type":"array","items":{"type":"string"}}},"required":["rich_text"],"additionalProperties":false}},"required":["type","bulleted_list_item"],"additionalProperties":false},
+	{"type":"object","properties":{"type":{"const":"numbered_list_item"},"numbered_list_item":{"type":"object","properties":{"rich_text":{"type":"array","items":{"type":"string"}}},"required":["rich_text"],"additionalProperties":false}},"required":["type","numbered_list_item"],"additionalProperties":false}]}}},"required":["children"]}`
+
 // UnionTable is the union table both adapters must pass, with near misses
 // off: a discriminator that names no alternative, nor one in another case or
 // spelling, is one line listing every alternative's value, where the
@@ -50,6 +56,12 @@ var UnionTable = []TypoCase{
 	{Name: "matching branch", Schema: ScheduleSchema, Instance: `{"kind":"weekly","day":"mon"}`,
 		Want: []string{"day\tYou sent: 'mon'. Expected an integer."},
 		Ja:   []string{"day\t送信値: 'mon'。期待: 整数。"}},
+	// A key another alternative declares is not unknown in the one chosen,
+	// nor a near miss of its names: a field that alternative does not take.
+	{Name: "a key of another alternative", Schema: BlocksSchema,
+		Instance: `{"children":[{"type":"numbered_list_item","bulleted_list_item":{"rich_text":["a"]}}]}`,
+		Want: []string{"children[0].numbered_list_item\tYou sent: nothing. Expected an object.",
+			"children[0].bulleted_list_item\tThis field must not be sent. You sent: {\"rich_text\":[\"a\"]}. Expected the object without it."}},
 	// No alternative takes a string: one line says what they take.
 	{Name: "not an object", Schema: ScheduleSchema, Instance: `"daily"`,
 		Want: []string{"(root)\tYou sent: 'daily'. Expected an object."}},
