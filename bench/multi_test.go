@@ -249,3 +249,52 @@ func TestMultiTokens(t *testing.T) {
 		t.Errorf("a call of the multi-problem corpus costs %.1f o200k tokens on average in English, over the budget of %d", avg["en"], multiBudget)
 	}
 }
+
+// TestMultiShownIsText: for every call of the corpus, and for a misspelt
+// required key in an open schema ({"qurey":"x"}, which the text words as
+// one line), the structured issues a result carries (Engine.Shown) are
+// the text's lines, one issue per line at the line's field, in its order:
+// what the text merges, cuts or counts, they do too.
+func TestMultiShownIsText(t *testing.T) {
+	e := selfheal.New()
+	check := func(name string, fail error) {
+		t.Helper()
+		res := e.Result(name, fail)
+		shown := e.Shown(fail)
+		var got, want []string
+		for _, is := range shown {
+			p := is.Path.String()
+			if p == "" {
+				p = "(root)"
+			}
+			got = append(got, p+" "+string(is.Code))
+		}
+		for i, f := range res.Fields {
+			code := ""
+			if i < len(shown) {
+				code = string(shown[i].Code)
+			}
+			want = append(want, f.Name+" "+code)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: the structured issues are not the text's lines:\n got %q\nwant %q", name, got, want)
+		}
+	}
+	for _, a := range multiAnswers(t) {
+		var fail error = a.issues
+		check(a.call.Name, fail)
+	}
+	sch, err := jsonschemav6.Compile([]byte(`{"type":"object","properties":{"query":{"type":"string"}},"required":["query"]}`),
+		jsonschemav6.WithTypos(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := sch.ValidateJSON([]byte(`{"qurey":"x"}`))
+	if len(list) != 2 {
+		t.Fatalf("{\"qurey\":\"x\"}: %d issues, want the near miss and the missing field: %v", len(list), list)
+	}
+	check("qurey", list)
+	if shown := e.Shown(list); len(shown) != 1 || shown[0].Path.String() != "query" {
+		t.Errorf("{\"qurey\":\"x\"}: shown %v, want one issue at query", shown)
+	}
+}

@@ -163,7 +163,7 @@ func (f *Formatter) put(s *state) {
 	if cap(s.name) > keep || cap(s.line) > keep || cap(s.buf) > keep || cap(s.esc) > keep {
 		return
 	}
-	s.out, s.frame, s.suggFor, s.vsuggFor, s.uni = nil, frame{}, nil, nil, issues.Issue{}
+	s.out, s.frame, s.suggFor, s.vsuggFor, s.uni, s.shown = nil, frame{}, nil, nil, issues.Issue{}, nil
 	clear(s.sugg)
 	s.mg.reset()
 	f.pool.Put(s)
@@ -220,6 +220,8 @@ type state struct {
 	// uni is the issue of a union's line when no alternative's type
 	// matches (see typesOfUnion).
 	uni issues.Issue
+	// shown, when not nil, collects the issue of each line (Bounded).
+	shown issues.List
 }
 
 // frame is what the placeholders of the message being rendered read: the
@@ -458,6 +460,9 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue) bool {
 	s.lines++
 	if s.collect {
 		s.fields = append(s.fields, envelope.Field{Name: string(s.name), Text: string(s.line)})
+	}
+	if s.shown != nil {
+		s.shown = append(s.shown, lineIssue(is, inner))
 	}
 	return true
 }
