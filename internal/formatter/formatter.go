@@ -367,7 +367,7 @@ func (s *state) emitIssue(is *issues.Issue) bool {
 }
 
 // emitBranch writes the lines of best, the alternative of union chosen:
-// its discriminator first, then the rest in their order, a misspelt key
+// its discriminator first, then the rest in path order, a misspelt key
 // and the missing field it stands for as one line, as at the top (see
 // findMerges). When the choice is sure (see issuesx.Chosen), each line is
 // the issue's own; otherwise it says it is the closest alternative's.
@@ -376,8 +376,15 @@ func (s *state) emitBranch(union *issues.Issue, best []issues.Issue, sure bool) 
 	s.mg.list = nil
 	s.findMerges(best)
 	defer func() { s.mg.list = outer }()
+	// The library reports an object's properties in no fixed order: the
+	// lines go in path order, as the top's do.
+	order := make([]int, len(best))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return issuesx.Compare(&best[a], &best[b]) })
 	for pass := range 2 {
-		for i := range best {
+		for _, i := range order {
 			b := &best[i]
 			if b.Check == issuesx.CheckOmitted || issuesx.Discriminates(b, union) != (pass == 0) {
 				continue

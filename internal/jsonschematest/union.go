@@ -60,8 +60,8 @@ var UnionTable = []TypoCase{
 	// nor a near miss of its names: a field that alternative does not take.
 	{Name: "a key of another alternative", Schema: BlocksSchema,
 		Instance: `{"children":[{"type":"numbered_list_item","bulleted_list_item":{"rich_text":["a"]}}]}`,
-		Want: []string{"children[0].numbered_list_item\tYou sent: nothing. Expected an object.",
-			"children[0].bulleted_list_item\tThis field must not be sent. You sent: {\"rich_text\":[\"a\"]}. Expected the object without it."}},
+		Want: []string{"children[0].bulleted_list_item\tThis field must not be sent. You sent: {\"rich_text\":[\"a\"]}. Expected the object without it.",
+			"children[0].numbered_list_item\tYou sent: nothing. Expected an object."}},
 	// No alternative takes a string: one line says what they take.
 	{Name: "not an object", Schema: ScheduleSchema, Instance: `"daily"`,
 		Want: []string{"(root)\tYou sent: 'daily'. Expected an object."}},
