@@ -1,5 +1,6 @@
 // Shared by the proxy's end-to-end tests (proxy.test.mjs, trust.test.mjs,
-// http.test.mjs, mcpserver.test.mjs, conformance.test.mjs): the binaries and
+// http.test.mjs, mcpserver.test.mjs, conformance.test.mjs,
+// revisions.test.mjs): the binaries and
 // servers, a scratch directory, a raw JSON-RPC client that keeps every byte,
 // processes serving HTTP (selfheal proxy --listen and the servers behind
 // it), the official TypeScript client spawning a command, and the checks of
@@ -365,10 +366,11 @@ export function freePort() {
   });
 }
 
-// startProxy runs selfheal proxy --listen 127.0.0.1:0 and resolves with it
-// and the endpoint it prints.
-export async function startProxy(args) {
-  const proxy = new Proc(SELFHEAL, ['proxy', '--listen', '127.0.0.1:0', ...args]);
+// startProxy runs selfheal proxy --listen 127.0.0.1:0 (with env added to
+// this process's environment, which the servers it runs inherit) and
+// resolves with it and the endpoint it prints.
+export async function startProxy(args, env = {}) {
+  const proxy = new Proc(SELFHEAL, ['proxy', '--listen', '127.0.0.1:0', ...args], env);
   const [, url] = await proxy.line(/selfheal proxy: listening on (http:\/\/\S+)\n/);
   return { proxy, url };
 }

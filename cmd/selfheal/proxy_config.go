@@ -119,7 +119,7 @@ func (f *proxyFlags) define(fs *flag.FlagSet) {
 	fs.IntVar(&f.lim.Burst, "burst", 0, "per tool, with --rate: how many calls may be admitted at once above the rate (0 means 1)")
 	fs.IntVar(&c.maxDepth, "max-depth", issues.DefaultMaxDepth, "how deeply a call's arguments may nest objects and arrays to be checked: deeper ones are forwarded unchecked, or with --strict answered with too_big; negative means no limit")
 	fs.StringVar(&c.logPath, "log", "", "append one JSON line per call the proxy answers to this file (time, tool, codes, paths; never the values sent)")
-	fs.StringVar(&c.listen, "listen", "", "serve MCP's Streamable HTTP transport on this address (host:port): in front of --upstream URL, at its path, or of the stdio server COMMAND, one process per session, at "+commandsPath)
+	fs.StringVar(&c.listen, "listen", "", "serve MCP's Streamable HTTP transport on this address (host:port): in front of --upstream URL, at its path, or of the stdio server COMMAND (a process per session, or a pool for stateless clients) at "+commandsPath)
 	fs.StringVar(&f.upstreamArg, "upstream", "", "with --listen: the URL of the Streamable HTTP MCP server behind the proxy (http://host:port/mcp)")
 	fs.StringVar(&c.redisURL, "redis", "", "keep the counters of --max-active and --rate in this Redis (redis://[user:password@]host:port/db), shared by every replica of the proxy; calls beyond --max-active are not queued")
 	fs.StringVar(&f.redisFailArg, "redis-fail", "open", "with --redis, what a call gets while Redis cannot be reached: open (admitted unchecked) or closed (SERVER_BUSY)")

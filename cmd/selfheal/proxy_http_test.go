@@ -283,7 +283,8 @@ func testMetricsUpstream(t *testing.T, bin httpBinaries) {
 }
 
 // testCommandsHTTP: `--listen ADDR -- SERVER` serves a stdio server over
-// Streamable HTTP to the go-sdk client: its tools, a bad call answered
+// Streamable HTTP to the go-sdk client of revision 2025-11-25, with
+// sessions: its tools, a bad call answered
 // with the validation_error, a valid call answered by the server, the
 // session ended with DELETE; at SIGINT, with a session still open, the
 // proxy ends with status 0 and no server process is left.
@@ -295,7 +296,7 @@ func testCommandsHTTP(t *testing.T, bin httpBinaries) {
 		t.Errorf("endpoint %s, want .../mcp", endpoint)
 	}
 
-	cs := connect(t, endpoint, nil)
+	cs := connectSession(t, endpoint)
 	tools := listTools(t, cs)
 	if !tools["users.create"] {
 		t.Fatalf("users.create is not listed: %v", tools)
@@ -324,7 +325,7 @@ func testCommandsHTTP(t *testing.T, bin httpBinaries) {
 	// server, which validates too, would say the same). A request with
 	// params [1], which TypeScript SDK servers never answer, is answered by
 	// the proxy at once (issue 28).
-	cs3 := connect(t, endpoint, nil)
+	cs3 := connectSession(t, endpoint)
 	res = callTool(t, cs3, "users.create", map[string]any{"name": "Ada Lovelace", "emial": "ada@example.com", "role": "admin"})
 	if text := callText(res); !res.IsError || !strings.Contains(text, "Missing. You sent: the unknown key 'emial'") {
 		t.Errorf("the first call, never listed: %s", text)
@@ -352,7 +353,7 @@ func testCommandsHTTP(t *testing.T, bin httpBinaries) {
 	}
 
 	// A second session, left open (its GET stream too): SIGINT ends it.
-	cs2 := connect(t, endpoint, nil)
+	cs2 := connectSession(t, endpoint)
 	listTools(t, cs2)
 	if n := len(processesOf(t, bin.server)); n != 1 {
 		t.Errorf("%d server processes for one open session, want 1", n)
@@ -765,10 +766,22 @@ func (w *watched) signal(t *testing.T, sig os.Signal) int {
 // connect opens a go-sdk client session to endpoint over Streamable HTTP.
 func connect(t *testing.T, endpoint string, hc *http.Client) *mcp.ClientSession {
 	t.Helper()
+	return connectAs(t, endpoint, hc, nil)
+}
+
+// connectSession connects as a client of revision 2025-11-25, which has
+// sessions (the go-sdk client speaks 2026-07-28 by default, without).
+func connectSession(t *testing.T, endpoint string) *mcp.ClientSession {
+	t.Helper()
+	return connectAs(t, endpoint, nil, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+}
+
+func connectAs(t *testing.T, endpoint string, hc *http.Client, opts *mcp.ClientSessionOptions) *mcp.ClientSession {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
 	client := mcp.NewClient(&mcp.Implementation{Name: "selfheal-test", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: hc, MaxRetries: -1}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: hc, MaxRetries: -1}, opts)
 	if err != nil {
 		t.Fatalf("connect %s: %v", endpoint, err)
 	}

@@ -141,10 +141,18 @@ func (f *depthFilter) answer(msg []byte) {
 	var resp []byte
 	if is, deep := issues.CheckDepthJSON(member(params, "arguments"), 0); method == "tools/call" && deep {
 		text := f.engine.Format(tool, issues.List{is})
-		result, _ := json.Marshal(map[string]any{
+		res := map[string]any{
 			"content": []any{map[string]any{"type": "text", "text": text}},
 			"isError": true,
-		})
+		}
+		// A client of MCP 2026-07-28 (the revision in the request's
+		// _meta) refuses a result without its resultType.
+		var version string
+		_ = json.Unmarshal(member(member(params, "_meta"), "io.modelcontextprotocol/protocolVersion"), &version)
+		if version >= "2026-07-28" {
+			res["resultType"] = "complete"
+		}
+		result, _ := json.Marshal(res)
 		resp = response(id, "result", result)
 		log.Warn("refused a tool call whose arguments nest deeper than go-sdk's limit, which would have ended the session",
 			"tool", tool)

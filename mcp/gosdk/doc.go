@@ -17,13 +17,11 @@
 // It rewrites go-sdk's validation failures into validation_errors and
 // envelopes returned as errors into tool_errors, and recovers panics.
 //
-// Every answer is written in the revision of the request: for a client of
-// MCP 2026-07-28 (go-sdk v1.8's own default) each result carries
-// "resultType":"complete", which that revision requires and a TypeScript
-// SDK v2 client checks, go-sdk's serverInfo in _meta, and nothing else
-// new; a client of 2025-11-25 or earlier gets exactly what it always got.
-// go-sdk serves 2026-07-28 over stdio and, over HTTP, from a stateless
-// handler (StreamableHTTPOptions{Stateless: true}) only.
+// Every answer is in the revision of the request: a client of MCP
+// 2026-07-28 (go-sdk's default) gets "resultType":"complete", which it
+// requires, and go-sdk's serverInfo; one of 2025-11-25 what it always got.
+// go-sdk serves 2026-07-28 over stdio and, over HTTP, statelessly
+// (StreamableHTTPOptions{Stateless: true}) only.
 //
 // [AddTool] says what the client receives, [WithEngine] in which language.
 // The options ([Option]) are those of package mcp/mcpgo; among them,

@@ -80,6 +80,73 @@ func Example() {
 	// </validation_error>
 }
 
+// A client of revision 2026-07-28 has no session: each POST names its
+// revision, and a process of the server's serves it. This server speaks
+// only the session era: the proxy initializes it, answers server/discover
+// from its answer, and completes the results as the revision requires
+// (resultType). The call without content gets selfheal's answer, as in a
+// session.
+func Example_stateless() {
+	p, err := proxy.New()
+	if err != nil {
+		panic(err)
+	}
+	srv := sessions.New(p, func() *exec.Cmd {
+		cmd := exec.Command(os.Args[0])
+		cmd.Env = append(os.Environ(), "SESSIONS_EXAMPLE_SERVER=1")
+		return cmd
+	})
+	defer srv.Close()
+	front := httptest.NewServer(srv)
+	defer front.Close()
+
+	// The revision, the client and its capabilities, in every request.
+	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",` +
+		`"io.modelcontextprotocol/clientInfo":{"name":"example","version":"1"},` +
+		`"io.modelcontextprotocol/clientCapabilities":{}}`
+	post := func(method, name, params string) (int, string) {
+		body := `{"jsonrpc":"2.0","id":1,"method":"` + method + `","params":{` + params + meta + `}}`
+		req, _ := http.NewRequest(http.MethodPost, front.URL, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json")
+		// The headers repeat the body, for whatever routes the request.
+		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", method)
+		if name != "" {
+			req.Header.Set("Mcp-Name", name)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			panic(err)
+		}
+		defer resp.Body.Close()
+		answer, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(answer)
+	}
+	status, answer := post("server/discover", "", "")
+	fmt.Println(status, answer)
+
+	_, answer = post("tools/call", "write_file", `"name":"write_file","arguments":{"path":"/tmp/a"},`)
+	var resp struct {
+		Result struct {
+			Content    []struct{ Text string }
+			IsError    bool
+			ResultType string
+		}
+	}
+	json.Unmarshal([]byte(answer), &resp)
+	fmt.Println("resultType", resp.Result.ResultType, "isError", resp.Result.IsError)
+	fmt.Println(resp.Result.Content[0].Text)
+	// Output:
+	// 200 {"jsonrpc":"2.0","id":1,"result":{"supportedVersions":["2026-07-28","2025-06-18"],"capabilities":{"tools":{}},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"example","version":"1"}},"resultType":"complete","ttlMs":0,"cacheScope":"private"}}
+	// resultType complete isError true
+	// <validation_error action="write_file">
+	//   <field name="content">You sent: nothing. Expected a string.</field>
+	//   <server_message>MCP error -32602: Invalid arguments for tool write_file</server_message>
+	//   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
+	// </validation_error>
+}
+
 // init makes this program the example's stdio MCP server when it is run
 // as one: it serves its standard input and output, and exits.
 func init() {
@@ -89,9 +156,10 @@ func init() {
 	}
 }
 
-// exampleServer is a stdio MCP server with one tool: it declares tools at
-// initialize, lists its one tool, and rejects a call without content as a
-// TypeScript server does. It ends when its input does.
+// exampleServer is a stdio MCP server of revision 2025-06-18 with one
+// tool: it declares tools at initialize, lists its one tool, rejects a call
+// without content as a TypeScript server does, and any method it does not
+// know. It ends when its input does.
 func exampleServer(in io.Reader, out io.Writer) {
 	lines := bufio.NewScanner(in)
 	for lines.Scan() {
@@ -113,6 +181,8 @@ func exampleServer(in io.Reader, out io.Writer) {
 			fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32602,"message":"Invalid arguments for tool write_file"}}`+"\n", req.ID)
 		case req.Method == "tools/call":
 			fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"done"}]}}`+"\n", req.ID)
+		default: // server/discover among others: of a later revision
+			fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"Method not found"}}`+"\n", req.ID)
 		}
 	}
 }

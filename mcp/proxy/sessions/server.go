@@ -70,6 +70,28 @@ const (
 	// stream's client reads, as a stdio client that does not read holds
 	// its server back.
 	cmdQueue = 256
+	// cmdPoolMax bounds the processes that serve the clients of revision
+	// 2026-07-28 (per WithLimitBy value; see pool.go): a new one starts only
+	// when every one has a request under way, and beyond the bound the
+	// least busy one takes the request. Servers that take requests
+	// concurrently (the SDKs' do) rarely need more than one; eight spread
+	// a server that handles one request at a time.
+	cmdPoolMax = 8
+	// cmdPoolIdle is how long a process of the pool with no request under
+	// way lives.
+	cmdPoolIdle = 5 * time.Minute
+	// cmdHandshake bounds the proxy's own exchanges with a new process of
+	// the pool: server/discover, and initialize for a server that speaks
+	// only the session era. A server that does not answer within it fails
+	// the requests that wait for it with a JSON-RPC error.
+	cmdHandshake = 30 * time.Second
+	// cmdSilence bounds how long a request of a client of revision
+	// 2026-07-28 waits while its server sends nothing for it (the
+	// upstream mode's default bound): past it, the client gets a JSON-RPC
+	// error and the server a cancellation. A request that streams progress
+	// is never cut. A process that has not read a request for that long is
+	// stopped.
+	cmdSilence = 5 * time.Minute
 )
 
 // headerSessionID is the header carrying a session's id.
@@ -86,12 +108,14 @@ const (
 )
 
 // Server serves a stdio MCP server over the Streamable HTTP transport of
-// MCP (revision 2025-11-25), one process per session: each initialize
-// request starts a process, whose session ends with it. A server that
-// speaks only stdio can so be reached over HTTP and run behind a load
-// balancer (with sticky sessions: a session lives in one replica). Each
-// session is relayed as [proxy.Proxy.Serve] relays one over stdio, with its
-// own learned tools, guards and answers to bad calls (see [proxy.Proxy]).
+// MCP. For the session era (revision 2025-11-25 and earlier) it runs one
+// process per session: each initialize request starts a process, whose
+// session ends with it. A server that speaks only stdio can so be reached
+// over HTTP and run behind a load balancer (with sticky sessions: a session
+// lives in one replica). Each session is relayed as [proxy.Proxy.Serve]
+// relays one over stdio, with its own learned tools, guards and answers to
+// bad calls (see [proxy.Proxy]). Clients of revision 2026-07-28 are served
+// without sessions (see below).
 //
 // As upstream mode does, the proxy lists the tools itself, so that every
 // call is checked whether the client lists them or not: when the
@@ -155,6 +179,60 @@ const (
 // its response gets a JSON-RPC error (code -32000) rather than hanging,
 // and later requests for the session get 404.
 //
+// A client of revision 2026-07-28 has no session: a POST whose _meta or
+// MCP-Protocol-Version header names that revision or a later one is served
+// on its own, whatever its Mcp-Session-Id, once checked as the TypeScript
+// SDK checks it (the header and the _meta agree, Mcp-Method and Mcp-Name
+// name the body's method and tool, the _meta holds the client's
+// capabilities; else 400 with a JSON-RPC error, -32020 or -32602; a
+// revision the server does not serve, -32022 with those it does). GET and
+// DELETE with such a header are answered 405, as a server without sessions
+// answers them. The first such request starts a process and asks it
+// server/discover with the proxy's own client info (within 30 seconds, else
+// the request gets a JSON-RPC error and the next one asks again):
+//
+//   - A server that names 2026-07-28 among its supportedVersions gets the
+//     requests as they are, server/discover and subscriptions/listen
+//     included.
+//   - Any other is of the session era, and bridged: the proxy initializes
+//     each of its processes itself (revision 2025-11-25, no client
+//     capabilities) and lists its tools, as for a session; it answers
+//     server/discover from the initialize result (without listChanged and
+//     subscribe, which no stateless client can be told of); it forwards
+//     requests without the stateless _meta keys (a server of that era may
+//     refuse a request naming a later revision); results gain resultType
+//     "complete", and the lists and resources/read ttlMs 0 and cacheScope
+//     "private", where they lack them. subscriptions/listen is answered
+//     -32601.
+//
+// Either way the requests are served by a pool of processes, one pool per
+// [proxy.WithLimitBy] value (so that limits stay per that value): an idle
+// process takes a request; when every one has a request under way a new one
+// starts, up to 8, past which the least busy one takes it; a process idle
+// for 5 minutes is stopped, and one that exits is replaced when a request
+// needs it. Since clients share a process, each request goes to it under an
+// id of the proxy's own, unique in the process (and so does its progress
+// token); the answer and the notifications come back under the client's, as
+// the client wrote them. The answer is an event stream (without event ids:
+// the revision has no resumption) when the client accepts one and a message
+// for the request comes before its response (or a keep-alive is due: 15
+// seconds), as the TypeScript SDK streams; a response that comes alone is
+// JSON, with the HTTP status the SDKs give it (404 for -32601; 400 for
+// -32700, -32600, -32020, -32021 and -32022; else 200). A progress
+// notification goes to the stream of its token, a notification of
+// a subscription to the subscription's stream, any other to the one request
+// under way on the process if there is exactly one and it has a stream, and
+// is dropped otherwise. A request of the server is answered by the proxy:
+// ping with {}, anything else with -32601, since a stateless client cannot
+// be asked anything in the middle of its request. A client's
+// notifications/cancelled goes to the process serving the one request under
+// way with that id from a client with the same Authorization header, under
+// the proxy's id for it; a client that goes before its answer cancels its
+// request. A request whose server sends nothing for it for 5 minutes gets
+// -32001 and is cancelled; a process that does not read a request for that
+// long is stopped, and its requests get -32603, as when a process exits.
+// Pooled processes count in the bound of 1000 processes.
+//
 // Server checks the Host and Origin headers as HTTPHandler does (see
 // [proxy.WithAllowedHosts], [proxy.WithAllowedOrigins]); it authenticates
 // no one: wrap it in an authenticating handler as the deployment needs.
@@ -177,6 +255,9 @@ type Server struct {
 	listWait     time.Duration
 	replay, kept int
 
+	poolMax                     int
+	poolIdle, handshake, silent time.Duration
+
 	mu       sync.Mutex
 	sessions map[string]*cmdSession // by id; a session leaves when it ends
 	// live counts the processes started or being started and not reaped
@@ -186,6 +267,16 @@ type Server struct {
 	// running counts the sessions started or being started until their
 	// process has been reaped: Close waits for them.
 	running sync.WaitGroup
+
+	// The clients of revision 2026-07-28 (see pool.go). era is what the
+	// server speaks, nil until a probe has found out; probing is the probe
+	// under way, nil for none. pool are the processes that serve those
+	// clients, by WithLimitBy's value ("" without it); starting counts
+	// those being started.
+	era      *upstreamEra
+	probing  *eraProbe
+	pool     map[string][]*cmdSession
+	starting map[string]int
 }
 
 // New returns a handler that relays each session as p does and starts the
@@ -202,7 +293,9 @@ func New(p *proxy.Proxy, start func() *exec.Cmd) *Server {
 		maxSessions: cmdMaxSessions, idle: cmdIdle, grace: cmdGrace, keepAlive: cmdKeepAlive, listWait: cmdListWait,
 		replay: cmdReplay, kept: cmdKept,
 		maxBody: cmdMaxBody, maxBatch: cmdMaxBatch, backlog: cmdBacklog, queue: cmdQueue,
+		poolMax: cmdPoolMax, poolIdle: cmdPoolIdle, handshake: cmdHandshake, silent: cmdSilence,
 		sessions: map[string]*cmdSession{},
+		pool:     map[string][]*cmdSession{}, starting: map[string]int{},
 	}
 }
 
@@ -244,6 +337,9 @@ func (c *Server) Close() error {
 	for _, s := range c.sessions {
 		all = append(all, s)
 	}
+	for _, procs := range c.pool {
+		all = append(all, procs...)
+	}
 	c.mu.Unlock()
 	for _, s := range all {
 		s.stop("the proxy is shutting down; the MCP server did not answer")
@@ -275,6 +371,13 @@ func (c *Server) post(w http.ResponseWriter, r *http.Request) {
 	msgs, batch, bad := parsePosted(body, c.maxBatch)
 	if bad != nil {
 		cmdError(w, http.StatusBadRequest, bad.code, bad.msg)
+		return
+	}
+	if st, refused := classify(r.Header, msgs, batch); refused != nil {
+		refused.write(w)
+		return
+	} else if st != nil {
+		c.postStateless(w, r, st)
 		return
 	}
 	initialize := slices.ContainsFunc(msgs, func(m posted) bool { return m.key != "" && m.method == methodInitialize })
@@ -322,6 +425,10 @@ func (c *Server) tooLarge() string {
 
 // get opens the session's standalone stream.
 func (c *Server) get(w http.ResponseWriter, r *http.Request) {
+	if modernHeader(r) {
+		noSessionMethod(w, r)
+		return
+	}
 	if !cmdAccepts(r, "text/event-stream") {
 		// 406 as the TypeScript SDK answers; 405 would tell the client
 		// that the endpoint has no stream at all.
@@ -361,6 +468,10 @@ func (c *Server) get(w http.ResponseWriter, r *http.Request) {
 
 // delete ends a session, and answers once its process has been reaped.
 func (c *Server) delete(w http.ResponseWriter, r *http.Request) {
+	if modernHeader(r) {
+		noSessionMethod(w, r)
+		return
+	}
 	s := c.session(w, r)
 	if s == nil {
 		return
@@ -448,6 +559,12 @@ func (c *Server) startSession(r *http.Request) (*cmdSession, error) {
 		r.Header.Set(headerSessionID, id)
 		limitBy = f(r)
 	}
+	return c.spawn(id, limitBy)
+}
+
+// spawn starts a process, with pipes for its stdin and stdout, and returns
+// its session, entered once (for the request it starts for), not launched.
+func (c *Server) spawn(id, limitBy string) (*cmdSession, error) {
 	cmd := c.start()
 	if cmd == nil {
 		return nil, errors.New("the start function returned no command")
@@ -489,7 +606,7 @@ func (c *Server) startSession(r *http.Request) (*cmdSession, error) {
 		waiters:   map[string]*cmdStream{},
 		progress:  map[string]*cmdStream{},
 		resumable: map[uint64]*cmdStream{},
-		busy:      1, // the initialize request
+		busy:      1, // the request it starts for
 	}
 	s.room = sync.NewCond(&s.mu)
 	s.inR, s.in = io.Pipe()
@@ -578,6 +695,26 @@ type cmdSession struct {
 	listPages int
 	listNonce string
 	listSeq   int
+
+	// pooled: the process serves clients of revision 2026-07-28, in the
+	// pool under limitBy (see pool.go); the other fields below are its.
+	pooled bool
+	// bridge: the server speaks only the session era; the proxy has
+	// initialized it (init is the initialize result) and translates.
+	bridge bool
+	init   []byte
+	// ready is closed when the process can take requests; readyErr then
+	// says why it cannot.
+	ready    chan struct{}
+	readyErr error
+	// ownSeq numbers the ids the proxy gives requests (the clients' and
+	// its own, with listNonce); own are the proxy's own requests awaiting
+	// their response, by key.
+	ownSeq uint64
+	own    map[string]chan []byte
+	// load counts the requests under way for the choice of a process
+	// (see Server.acquire), under Server.mu.
+	load int
 }
 
 // cmdStream is where the server's messages for one HTTP response go: the
@@ -610,6 +747,20 @@ type cmdStream struct {
 	// read), the router never waits for the stream to have room: a full one
 	// is passed over, and its responses are queued regardless.
 	pumping bool
+
+	// Of a request of a client of revision 2026-07-28 (see pool.go), one
+	// per stream: the key of the id the proxy gave it, the client's id and
+	// progress token as written (nil for none), and the key of the token
+	// the proxy gave it. listen: a subscriptions/listen, which lasts. auth
+	// is the request's Authorization header, which a cancellation must
+	// repeat.
+	key, tokenKey       string
+	clientID, clientTok []byte
+	method, auth        string
+	listen              bool
+	// cancelled: the server has been (or is being) told that the request
+	// is cancelled; it is told once.
+	cancelled bool
 }
 
 // cmdEvent is an event of an SSE stream: its number and its message.
@@ -698,7 +849,11 @@ func (s *cmdSession) supervise(cancel context.CancelFunc) {
 		<-s.exited
 	}
 	t.Stop()
-	if !stopped {
+	switch {
+	case stopped:
+	case s.pooled:
+		s.c.r.Logger.Warn("selfheal proxy: a process of the MCP server exited; the next request that needs one starts another", "status", s.cmd.ProcessState.String())
+	default:
 		s.c.r.Logger.Warn("selfheal proxy: a session's MCP server exited; the session is ended", "status", s.cmd.ProcessState.String())
 	}
 	// Serve's read of the output ends even when a process the server
@@ -738,7 +893,7 @@ func (s *cmdSession) end(why string) {
 		s.idleTimer.Stop()
 	}
 	for key, st := range s.waiters {
-		s.answerLocked(st, key, errorLine(st.pending[key], why))
+		s.answerLocked(st, key, s.endLine(st.pending[key], why))
 	}
 	s.backlog = nil
 	if s.get != nil {
@@ -751,7 +906,20 @@ func (s *cmdSession) end(why string) {
 	if s.c.sessions[s.id] == s {
 		delete(s.c.sessions, s.id)
 	}
+	if s.pooled {
+		s.c.unpoolLocked(s)
+	}
 	s.c.mu.Unlock()
+}
+
+// endLine is the JSON-RPC error response, one line, to the request of id
+// that the session's server will not answer: for a client of revision
+// 2026-07-28, which has no session, an internal error.
+func (s *cmdSession) endLine(id []byte, why string) []byte {
+	if s.pooled {
+		return append(wire.ErrorResponse(id, wire.CodeInternalError, "Internal error: "+why), '\n')
+	}
+	return errorLine(id, why)
 }
 
 // enter counts a request under way; false when the session has ended.
@@ -775,19 +943,28 @@ func (s *cmdSession) leave() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.busy--
-	if s.busy > 0 || s.ended || s.c.idle <= 0 {
+	idle := s.c.idle
+	if s.pooled {
+		idle = s.c.poolIdle
+	}
+	if s.busy > 0 || s.ended || idle <= 0 {
 		return
 	}
 	s.idleGen++
 	gen := s.idleGen
-	s.idleTimer = time.AfterFunc(s.c.idle, func() {
+	s.idleTimer = time.AfterFunc(idle, func() {
 		s.mu.Lock()
-		idle := s.idleGen == gen && !s.ended
+		still := s.idleGen == gen && !s.ended
 		s.mu.Unlock()
-		if idle {
-			s.c.r.Logger.Info("selfheal proxy: a session is ended: idle", "idle", s.c.idle)
-			s.stop("the session was idle")
+		if !still {
+			return
 		}
+		if s.pooled {
+			s.c.r.Logger.Debug("selfheal proxy: a process of the pool is stopped: idle", "idle", idle)
+		} else {
+			s.c.r.Logger.Info("selfheal proxy: a session is ended: idle", "idle", idle)
+		}
+		s.stop("the session was idle")
 	})
 }
 
@@ -1385,6 +1562,10 @@ func (s *cmdSession) route(line []byte) {
 		if len(bytes.TrimSpace(line)) > 0 {
 			s.c.r.Logger.Debug("selfheal proxy: the MCP server wrote a line that is not a JSON-RPC message; it is dropped")
 		}
+		return
+	}
+	if s.pooled {
+		s.routePooled(line, m)
 		return
 	}
 	s.mu.Lock()

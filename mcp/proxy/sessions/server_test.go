@@ -71,7 +71,11 @@ func fakeCmdWith(opts string) func() *exec.Cmd {
 // fakeOptsEnv holds the fake server's options: "paged" lists its tools
 // two a page, last first (echo on the last page), with cursors; "notools"
 // declares no tools capability; "holdlist" answers no tools/list until the
-// client sends the notification test/unhold.
+// client sends the notification test/unhold; "modern" answers
+// server/discover as a server of revision 2026-07-28 (without it, with {}
+// as any method it does not know: a server of the session era);
+// "nodiscover" never answers server/discover (as a server that drops what
+// it does not know); "mute" answers nothing at all.
 const fakeOptsEnv = "SELFHEAL_FAKE_OPTS"
 
 // fakeTools is the fake server's tools/list result.
@@ -121,9 +125,12 @@ func fakeServer(in io.Reader, out io.Writer) {
 		answers  = map[string]chan json.RawMessage{} // the server's requests awaiting the client's response
 		released = make(chan struct{})
 		stubborn bool
-		lists    atomic.Int64 // the tools/list requests received
-		unhold   = make(chan struct{})
-		opts     = map[string]bool{}
+		// hung are the ids of the calls of hang, cancelled those of the
+		// cancellations received.
+		hung, cancelled []json.RawMessage
+		lists           atomic.Int64 // the tools/list requests received
+		unhold          = make(chan struct{})
+		opts            = map[string]bool{}
 	)
 	for _, o := range strings.Split(os.Getenv(fakeOptsEnv), ",") {
 		opts[o] = true
@@ -135,6 +142,9 @@ func fakeServer(in io.Reader, out io.Writer) {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(nil, 16<<20)
 	for sc.Scan() {
+		if opts["mute"] {
+			continue
+		}
 		var m fakeMsg
 		if json.Unmarshal(sc.Bytes(), &m) != nil {
 			// Nested past encoding/json's 10,000 levels: read with the
@@ -160,6 +170,9 @@ func fakeServer(in io.Reader, out io.Writer) {
 			ch := answers[string(m.ID)]
 			stateMu.Unlock()
 			if ch != nil {
+				if m.Result == nil { // an error: the client refused
+					m.Result = m.Error
+				}
 				ch <- m.Result
 			}
 			continue
@@ -199,12 +212,42 @@ func fakeServer(in io.Reader, out io.Writer) {
 			} else {
 				result(m.ID, page)
 			}
+		case "server/discover":
+			switch {
+			case opts["nodiscover"]:
+			case opts["modern"]:
+				result(m.ID, `{"supportedVersions":["2026-07-28","2025-11-25"],"capabilities":{"tools":{}},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"fake","version":"1"}},"ttlMs":0,"cacheScope":"private","resultType":"complete"}`)
+			default:
+				result(m.ID, `{}`)
+			}
+		case "test/seen": // the request as the server got it
+			line, _ := json.Marshal(sc.Text())
+			result(m.ID, `{"line":`+string(line)+`}`)
+		case "test/deaf": // reads nothing more, and answers nothing
+			select {}
+		case "test/pid":
+			result(m.ID, `{"pid":`+strconv.Itoa(os.Getpid())+`}`)
+		case "test/cancelled": // the ids of the hung calls, and of the cancellations
+			stateMu.Lock()
+			result(m.ID, `{"hung":`+mustJSONRaw(hung)+`,"cancelled":`+mustJSONRaw(cancelled)+`}`)
+			stateMu.Unlock()
+		case "notifications/cancelled":
+			var p struct {
+				RequestID json.RawMessage `json:"requestId"`
+			}
+			json.Unmarshal(m.Params, &p)
+			stateMu.Lock()
+			cancelled = append(cancelled, p.RequestID)
+			stateMu.Unlock()
 		case "test/lists":
 			result(m.ID, `{"lists":`+strconv.FormatInt(lists.Load(), 10)+`}`)
 		case "test/unhold":
 			close(unhold)
-		case "test/release":
+		case "test/release": // a notification, or a request
 			close(released)
+			if m.ID != nil {
+				result(m.ID, `{}`)
+			}
 		case "tools/call":
 			var p struct {
 				Name      string         `json:"name"`
@@ -233,8 +276,12 @@ func fakeServer(in io.Reader, out io.Writer) {
 				stateMu.Unlock()
 				write(fakeMsg{JSONRPC: "2.0", ID: json.RawMessage(`"ask-1"`), Method: "roots/list", Params: json.RawMessage(`{}`)})
 				go func(id json.RawMessage) { text(id, string(<-ch)) }(m.ID)
-			case "wait":
-				go func(id json.RawMessage) { <-released; text(id, "released") }(m.ID)
+			case "wait": // with a text, answered with it
+				answer := "released"
+				if t, ok := p.Arguments["text"].(string); ok {
+					answer = t
+				}
+				go func(id json.RawMessage) { <-released; text(id, answer) }(m.ID)
 			case "steps": // progress, then more once released, then the result
 				progress := func(i int) {
 					write(fakeMsg{JSONRPC: "2.0", Method: "notifications/progress",
@@ -251,6 +298,9 @@ func fakeServer(in io.Reader, out io.Writer) {
 			case "crash":
 				os.Exit(3)
 			case "hang":
+				stateMu.Lock()
+				hung = append(hung, m.ID)
+				stateMu.Unlock()
 			case "stubborn":
 				stateMu.Lock()
 				stubborn = true
@@ -299,7 +349,9 @@ func (c *Server) lookup(id string) *cmdSession {
 	return c.sessions[id]
 }
 
-// connect opens a session with the go-sdk client.
+// connect opens a session with the go-sdk client, of revision 2025-11-25
+// (the go-sdk's client speaks 2026-07-28 by default, which has no
+// sessions: see pool_test.go).
 //
 //lint:ignore SA1019 roots/list is a server-to-client request the proxy must still relay while the protocol keeps it
 func connect(t *testing.T, url string, opts *mcp.ClientOptions, roots ...*mcp.Root) *mcp.ClientSession {
@@ -309,7 +361,7 @@ func connect(t *testing.T, url string, opts *mcp.ClientOptions, roots ...*mcp.Ro
 	client.AddRoots(roots...)
 	ctx, cancel := context.WithTimeout(context.Background(), hang)
 	defer cancel()
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1163,7 +1215,8 @@ func TestCommandsResume(t *testing.T) {
 	t.Run("go-sdk client", func(t *testing.T) {
 		rt := &cutter{}
 		client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-		cs, err := client.Connect(ctxHang(t), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: rt}}, nil)
+		// Resumption is of revision 2025-11-25 (2026-07-28 dropped it).
+		cs, err := client.Connect(ctxHang(t), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: rt}}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 		if err != nil {
 			t.Fatal(err)
 		}

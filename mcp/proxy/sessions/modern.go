@@ -1,0 +1,306 @@
+package sessions
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
+)
+
+// Revision 2026-07-28 of MCP is stateless: no initialize, no session; each
+// request names its revision, its client and the client's capabilities in
+// its params._meta, and over HTTP the headers repeat the revision, the
+// method and the name the request acts on. The names the server reads.
+const (
+	// version2026 is the first revision of the stateless era. Revisions
+	// are dates: a later one compares greater as a string.
+	version2026 = "2026-07-28"
+	// version2025 is the revision the proxy asks a server that speaks
+	// only the session era for (see bridgeHandshake).
+	version2025 = "2025-11-25"
+
+	metaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
+	metaClientInfo         = "io.modelcontextprotocol/clientInfo"
+	metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
+	metaLogLevel           = "io.modelcontextprotocol/logLevel"
+	metaServerInfo         = "io.modelcontextprotocol/serverInfo"
+	metaSubscriptionID     = "io.modelcontextprotocol/subscriptionId"
+
+	headerProtocolVersion = "Mcp-Protocol-Version"
+	headerMethod          = "Mcp-Method"
+	headerName            = "Mcp-Name"
+
+	// codeHeaderMismatch answers a request whose headers disagree with its
+	// body or lack what the revision requires (SEP-2243).
+	codeHeaderMismatch = -32020
+	// codeUnsupportedVersion answers a request of a revision the server
+	// does not serve, with the revisions it does (SEP-2575).
+	codeUnsupportedVersion = -32022
+	// codeInvalidParams answers a request whose _meta envelope is not
+	// what the revision requires.
+	codeInvalidParams = -32602
+	// codeMethodNotFound answers a request the proxy cannot serve for a
+	// server that speaks only the session era (see pool.go).
+	codeMethodNotFound = -32601
+	// codeTimeout answers a request whose server stayed silent too long,
+	// as the SDKs answer a request that timed out.
+	codeTimeout = -32001
+
+	methodDiscover  = "server/discover"
+	methodListen    = "subscriptions/listen"
+	methodCancelled = "notifications/cancelled"
+	methodPing      = "ping"
+)
+
+// modern reports whether a revision is of the stateless era.
+func modern(version string) bool { return version >= version2026 }
+
+// refusal is the answer to a request refused before any server sees it:
+// an HTTP status and a JSON-RPC error, under the request's id when it has
+// one.
+type refusal struct {
+	status int
+	id     []byte
+	code   int
+	msg    string
+	data   any // nil for none
+}
+
+// write answers the request with the refusal, as the TypeScript SDK's
+// createMcpHandler does: a JSON body whatever the Accept header says.
+func (f *refusal) write(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/json")
+	if f.status == http.StatusMethodNotAllowed {
+		w.Header().Set("Allow", http.MethodPost)
+	}
+	w.WriteHeader(f.status)
+	_, _ = w.Write(errorWithData(f.id, f.code, f.msg, f.data))
+}
+
+// errorWithData is wire.ErrorResponse with the error's data when data is
+// not nil.
+func errorWithData(id []byte, code int, msg string, data any) []byte {
+	if data == nil {
+		return wire.ErrorResponse(id, code, msg)
+	}
+	raw, err := json.Marshal(data)
+	if err != nil { // the data are the server's own values: not reached
+		return wire.ErrorResponse(id, code, msg)
+	}
+	line := wire.ErrorResponse(id, code, msg)
+	return setMember(line, "error", setMember(member(line, "error"), "data", raw))
+}
+
+// mismatch is the refusal of a request whose headers and body disagree,
+// worded as the TypeScript SDK words it.
+func mismatch(id []byte, header, body string) *refusal {
+	return &refusal{
+		status: http.StatusBadRequest, id: id, code: codeHeaderMismatch,
+		msg:  "Bad Request: the request headers and body disagree: " + body,
+		data: map[string]any{"mismatch": map[string]string{"header": header, "body": body}},
+	}
+}
+
+// stateless is what the server reads of a POST of revision 2026-07-28:
+// the one message, and the revision it names.
+type stateless struct {
+	msg     posted
+	version string
+}
+
+// classify tells a POST of the stateless era from one of the session era
+// (nil, nil: served as before), and refuses one that the revision does not
+// allow, as the TypeScript SDK's classifier does: the era is read from the
+// body's _meta claim and from the MCP-Protocol-Version header; either one
+// naming 2026-07-28 or later makes the request stateless, and then the
+// two must agree, the Mcp-Method header must name the body's method, and
+// the envelope must hold what the revision requires. A batch carries no
+// stateless request. A request whose claim names an earlier revision, or
+// none, with no stateless header, is of the session era, as it was before
+// this server served the stateless one.
+func classify(h http.Header, msgs []posted, batch bool) (*stateless, *refusal) {
+	hv := strings.Trim(h.Get(headerProtocolVersion), " \t")
+	if batch {
+		for _, m := range msgs {
+			if v, claimed := claim(m); claimed && modern(v) {
+				return nil, &refusal{status: http.StatusBadRequest, code: -32600,
+					msg: "Bad Request: JSON-RPC batches may not contain requests for protocol revision 2026-07-28 or later"}
+			}
+		}
+		return nil, nil
+	}
+	m := msgs[0]
+	if m.method == "" { // a response to a request of the server
+		return nil, nil
+	}
+	v, claimed := claim(m)
+	mh, hasMethod := headerValue(h, headerMethod)
+	if m.key == "" { // a notification: no envelope is required of it
+		if !modern(v) && !modern(hv) {
+			return nil, nil
+		}
+		if claimed && hv != "" && hv != v {
+			return nil, mismatch(nil, hv, "the notification envelope names protocol version "+v+" but the MCP-Protocol-Version header names "+hv)
+		}
+		if hasMethod && mh != m.method {
+			return nil, mismatch(nil, mh, "the notification body names method "+m.method+" but the Mcp-Method header names "+mh)
+		}
+		if !claimed {
+			v = hv
+		}
+		return &stateless{msg: m, version: v}, nil
+	}
+	if m.method == methodInitialize && !(claimed && modern(v)) {
+		if modern(hv) {
+			return nil, mismatch(m.id, hv, "an initialize request (legacy handshake) was sent with a modern MCP-Protocol-Version header")
+		}
+		return nil, nil
+	}
+	if claimed && (modern(v) || modern(hv)) {
+		if bad := envelope(m); bad != nil {
+			return nil, bad
+		}
+		if hv != "" && hv != v {
+			return nil, mismatch(m.id, hv, "the body envelope names protocol version "+v+" but the MCP-Protocol-Version header names "+hv)
+		}
+		if hasMethod && mh != m.method {
+			return nil, mismatch(m.id, mh, "the body names method "+m.method+" but the Mcp-Method header names "+mh)
+		}
+		return &stateless{msg: m, version: v}, nil
+	}
+	if modern(hv) {
+		missing := []string{"_meta"}
+		if meta := member(member(m.line, "params"), "_meta"); meta != nil {
+			missing = missing[:0]
+			for _, k := range []string{metaProtocolVersion, metaClientCapabilities} {
+				if !hasMember(meta, k) {
+					missing = append(missing, k)
+				}
+			}
+		}
+		return nil, &refusal{status: http.StatusBadRequest, id: m.id, code: codeInvalidParams,
+			msg:  "Invalid params: the MCP-Protocol-Version header names protocol revision " + hv + ", but the request is missing the required per-request envelope key(s): " + strings.Join(missing, ", "),
+			data: map[string]any{"envelope": map[string]any{"missing": missing}}}
+	}
+	return nil, nil
+}
+
+// claim returns the revision a message's params._meta names, and whether
+// it names one at all (a value that is not a string names "").
+func claim(m posted) (version string, claimed bool) {
+	raw := member(member(member(m.line, "params"), "_meta"), metaProtocolVersion)
+	return wire.Str(raw), raw != nil
+}
+
+// envelope refuses a stateless request whose _meta lacks what the
+// revision requires of every request: its revision as a string and the
+// client's capabilities as an object (the client's info is optional).
+func envelope(m posted) *refusal {
+	meta := member(member(m.line, "params"), "_meta")
+	bad := func(key, problem string) *refusal {
+		return &refusal{status: http.StatusBadRequest, id: m.id, code: codeInvalidParams,
+			msg:  "Invalid _meta envelope for protocol revision 2026-07-28: " + key + ": " + problem,
+			data: map[string]any{"envelope": map[string]string{"key": key, "problem": problem}}}
+	}
+	caps := member(meta, metaClientCapabilities)
+	switch {
+	case !wire.IsString(member(meta, metaProtocolVersion)):
+		return bad(metaProtocolVersion, "expected a string")
+	case caps == nil:
+		return bad(metaClientCapabilities, "missing")
+	case !isObject(caps):
+		return bad(metaClientCapabilities, "expected an object")
+	}
+	return nil
+}
+
+// nameSources are the methods whose Mcp-Name header repeats a member of
+// their params, and that member.
+var nameSources = map[string]string{
+	"tools/call":     "name",
+	"prompts/get":    "name",
+	"resources/read": "uri",
+	"tasks/get":      "taskId",
+	"tasks/update":   "taskId",
+	"tasks/cancel":   "taskId",
+}
+
+// standardHeaders refuses a stateless request without the headers the
+// revision requires of it (SEP-2243): MCP-Protocol-Version and Mcp-Method
+// always, Mcp-Name, equal to the body's, for a method that names what it
+// acts on. A notification needs none of them.
+func standardHeaders(h http.Header, s *stateless) *refusal {
+	m := s.msg
+	if m.key == "" {
+		return nil
+	}
+	if _, ok := headerValue(h, headerProtocolVersion); !ok {
+		return mismatch(m.id, "(missing)", "the body envelope names protocol version "+s.version+" but the required MCP-Protocol-Version header is absent")
+	}
+	if _, ok := headerValue(h, headerMethod); !ok {
+		return mismatch(m.id, "(missing)", "the body names method "+m.method+" but the required Mcp-Method header is absent")
+	}
+	field, ok := nameSources[m.method]
+	if !ok {
+		return nil
+	}
+	raw := member(member(m.line, "params"), field)
+	body, isString := wire.Str(raw), wire.IsString(raw)
+	nh, ok := headerValue(h, headerName)
+	if !ok {
+		if !isString {
+			return nil
+		}
+		return mismatch(m.id, "(missing)", "the body carries params."+field+"=\""+body+"\" but the required Mcp-Name header is absent")
+	}
+	decoded, ok := decodeHeaderValue(nh)
+	if !ok {
+		return mismatch(m.id, nh, "the Mcp-Name header carries an invalid Base64 sentinel value")
+	}
+	if isString && decoded != body {
+		return mismatch(m.id, nh, "the body carries params."+field+"=\""+body+"\" but the Mcp-Name header names \""+decoded+"\"")
+	}
+	return nil
+}
+
+// headerValue returns a header's value without the white space around it,
+// and whether the request has the header.
+func headerValue(h http.Header, name string) (string, bool) {
+	vs := h.Values(name)
+	if len(vs) == 0 {
+		return "", false
+	}
+	return strings.Trim(vs[0], " \t"), true
+}
+
+// decodeHeaderValue reads a header value that may be written in the
+// revision's Base64 form, "=?base64?…?=", for a value a header cannot
+// carry as it is; ok is false for that form with invalid Base64.
+func decodeHeaderValue(v string) (string, bool) {
+	const prefix, suffix = "=?base64?", "?="
+	if !strings.HasPrefix(v, prefix) || !strings.HasSuffix(v, suffix) || len(v) < len(prefix)+len(suffix) {
+		return v, true
+	}
+	raw, err := base64.StdEncoding.DecodeString(v[len(prefix) : len(v)-len(suffix)])
+	if err != nil {
+		return "", false
+	}
+	return string(raw), true
+}
+
+// modernHeader reports whether a request's MCP-Protocol-Version header
+// names a revision of the stateless era: a GET or a DELETE of such a
+// client has no session to act on.
+func modernHeader(r *http.Request) bool {
+	v, _ := headerValue(r.Header, headerProtocolVersion)
+	return modern(v)
+}
+
+// noSessionMethod answers a GET or a DELETE of a client of the stateless
+// era, as the SDKs answer them without sessions: 405, POST allowed.
+func noSessionMethod(w http.ResponseWriter, r *http.Request) {
+	(&refusal{status: http.StatusMethodNotAllowed, code: -32000,
+		msg: "Method Not Allowed: " + r.Method + " is not part of protocol revision 2026-07-28, which has no sessions; server-to-client messages use subscriptions/listen"}).write(w)
+}
