@@ -782,7 +782,9 @@ describe('the proxy as a process', opts, () => {
     const raw = new Raw(proxied(['cat', []]));
     try {
       raw.proc.stdin.end(input);
-      const status = await withTimeout(raw.exit, 10_000, 'proxy -- cat to exit');
+      // cat never answers a tools/list: the first call of a tool not
+      // learned waits for one (5 s, the proxy's bound), the next do not.
+      const status = await withTimeout(raw.exit, 30_000, 'proxy -- cat to exit');
       assert.deepEqual(status, { code: 0, signal: null }, raw.stderr);
       const out = Buffer.concat(raw.lines.flatMap((l) => [l.buf, Buffer.from('\n')]).concat(raw.tail ?? []));
       if (Buffer.compare(out, input) !== 0) {

@@ -22,8 +22,9 @@ import (
 // reached through a function variable set from init; issue 36 added 2:
 // gosdk.ErrInputRequired and mcpgo.ErrInputRequired, so that a caller of
 // CallTool tells a result that asks for input (MCP 2026-07-28) from a
-// success and from a failure).
-const ceiling = 292
+// success and from a failure; and proxy.WithListWait, how long a call of
+// a tool not yet learned waits for the proxy's own listing).
+const ceiling = 293
 
 // skipped are the top-level directories whose packages are not imported by
 // users: the command, runnable examples, benchmarks, fuzz targets and the

@@ -107,6 +107,7 @@ type config struct {
 	observer  func(Event)       // nil: none
 	// allowedHosts and allowedOrigins: WithAllowedHosts, WithAllowedOrigins.
 	allowedHosts, allowedOrigins []string
+	listWait                     time.Duration // WithListWait
 }
 
 // WithEngine sets the engine that words validation errors: its locale,
@@ -226,6 +227,17 @@ func WithMaxDepth(n int) Option {
 	return func(c *config) { c.MaxDepth = n }
 }
 
+// WithListWait sets how long a call of a tool the proxy has not learned
+// waits while the proxy lists the tools itself (see [Proxy]): 5 seconds by
+// default, after which the call passes unchecked and the log says so. d <=
+// 0 makes no call wait: the proxy still lists the tools, and the calls that
+// come before the listing ends pass unchecked, as directly. It applies to
+// Serve and to the stdio servers of package sessions; HTTPHandler waits for
+// its own listing, bounded by 5 seconds.
+func WithListWait(d time.Duration) Option {
+	return func(c *config) { c.listWait = d }
+}
+
 // WithObserver calls f once for each tools/call of a listed tool, forwarded
 // or answered, when the proxy is done with it: a hook for metrics. f runs
 // on the goroutine that handled the call (the one reading the client, or a
@@ -268,7 +280,7 @@ type Event struct {
 
 // New returns a proxy. Limits out of range (WithGuard) are an error.
 func New(opts ...Option) (*Proxy, error) {
-	c := config{typos: true}
+	c := config{typos: true, listWait: listTimeout}
 	for _, o := range opts {
 		if o != nil {
 			o(&c)

@@ -17,7 +17,7 @@ import (
 const ownPrefix = relay.OwnPrefix
 
 // awaitListing waits until the tools are known for a call of the tool
-// name that needs them first (see toolSet.find), for at most listTimeout,
+// name that needs them first (see toolSet.find), for at most WithListWait,
 // and returns the tool (nil when the server does not list it). stateless
 // says that the call speaks a stateless revision, whose requests carry
 // their _meta. When a listing of the client's is under way, the call waits
@@ -29,8 +29,13 @@ const ownPrefix = relay.OwnPrefix
 // messages behind it keep their order; the server's messages, its answer
 // to the listing among them, go on passing meanwhile.
 func (s *session) awaitListing(name string, stateless bool) (t *tool, ok bool) {
-	timer := time.NewTimer(listTimeout)
-	defer timer.Stop()
+	wait := s.p.cfg.listWait
+	var timeout <-chan time.Time
+	if wait > 0 {
+		timer := time.NewTimer(wait)
+		defer timer.Stop()
+		timeout = timer.C
+	}
 	for {
 		t, need := s.tools.find(name)
 		if need != listFirst {
@@ -44,7 +49,7 @@ func (s *session) awaitListing(name string, stateless bool) (t *tool, ok bool) {
 			s.mu.Unlock()
 			return nil, true // nothing to list: the server has no tools
 		}
-		if !s.listFailedAt.IsZero() && time.Since(s.listFailedAt) < listRetry {
+		if s.listGaveUp || (!s.listFailedAt.IsZero() && time.Since(s.listFailedAt) < listRetry) {
 			s.mu.Unlock()
 			return nil, false
 		}
@@ -57,11 +62,19 @@ func (s *session) awaitListing(name string, stateless bool) (t *tool, ok bool) {
 		if start {
 			s.relist("")
 		}
+		if wait <= 0 {
+			return nil, false // WithListWait: calls do not wait
+		}
 		s.flushServer() // what the client sent before the call goes first
 		select {
 		case <-learnt:
-		case <-timer.C:
-			s.p.cfg.Logger.Warn("selfheal proxy: the tools were not listed in time; a call passes unchecked", "tool", name, "wait", listTimeout)
+		case <-timeout:
+			// A server that has not listed in that time is not waited for
+			// again until a listing comes back.
+			s.mu.Lock()
+			s.listGaveUp = true
+			s.mu.Unlock()
+			s.p.cfg.Logger.Warn("selfheal proxy: the tools were not listed in time; calls pass unchecked until a listing comes back", "tool", name, "wait", wait)
 			return nil, false
 		case <-s.ctx.Done():
 			return nil, false
@@ -86,6 +99,7 @@ func (s *session) clientListingLocked() bool {
 func (s *session) learned() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.listGaveUp = false
 	if s.learnt != nil {
 		close(s.learnt)
 		s.learnt = nil
@@ -108,7 +122,7 @@ func (s *session) revalidate() {
 // page when cursor is "", else the page after cursor. The server announced
 // that its tools changed (notifications/tools/list_changed), or a call
 // names a tool the proxy has not learned (see awaitListing): the calls
-// that need the tools wait for the listing, bounded by listTimeout. The response never
+// that need the tools wait for the listing, bounded by WithListWait. The response never
 // reaches the client (see serverMessage). One listing runs at a time; a
 // change announced meanwhile starts another once it ends.
 func (s *session) relist(cursor string) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/selfheal/selfheal/mcp/guard"
 	"github.com/selfheal/selfheal/mcp/proxy"
@@ -161,5 +162,52 @@ func TestCallsFirstNoToolsCapability(t *testing.T) {
 	r.passes(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}` + "\n")
 	r.returns(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"prompts":{}},"serverInfo":{"name":"s","version":"1"}}}` + "\n")
 	r.passes(call("2", "write_file", `{"path":"/a","content":"x","dryrun":true}`))
+	r.finish()
+}
+
+// With WithListWait(0) no call waits for a listing: the proxy lists the
+// tools, and a call sent before the listing ends passes unchecked, as
+// directly; the calls after it are checked.
+func TestListWaitZero(t *testing.T) {
+	r := newRig(t, proxy.WithListWait(0))
+	nearMiss := call("2", "write_file", `{"path":"/a","content":"x","dryrun":true}`)
+	r.fromClient(nearMiss)
+	// The listing and the call, in either order (the listing is written
+	// from a goroutine of its own).
+	first, second := r.atServer(), r.atServer()
+	if first == nearMiss {
+		first, second = second, first
+	}
+	id := ownList(t, first, "")
+	if second != nearMiss {
+		t.Fatalf("forwarded %q, want the call at once", second)
+	}
+	r.fromServer(`{"jsonrpc":"2.0","id":` + id + `,"result":` + toolsResult(toolJSON("write_file", writeSchema)) + "}\n")
+	r.returns(`{"jsonrpc":"2.0","method":"notifications/message","params":{}}` + "\n") // the listing was read
+	r.answeredNow(call("3", "write_file", `{"path":"/a","content":"x","dryrun":true}`))
+	r.finish()
+}
+
+// A server that does not answer the listing in time costs one call the
+// wait, not every call: the calls after it pass at once until a listing
+// comes back, and are checked again from then on.
+func TestListWaitGivenUp(t *testing.T) {
+	r := newRig(t, proxy.WithListWait(20*time.Millisecond))
+	first := call("2", "write_file", `{"path":"/a","content":"x","dryrun":true}`)
+	r.fromClient(first)
+	// The listing, then the call once its wait ended; in either order on a
+	// loaded machine (the listing is written from a goroutine of its own).
+	a, b := r.atServer(), r.atServer()
+	if a == first {
+		a, b = b, a
+	}
+	id := ownList(t, a, "")
+	if b != first {
+		t.Fatalf("forwarded %q, want the call once its wait ended", b)
+	}
+	r.passes(call("3", "write_file", `{"path":"/a","content":"x","dryrun":true}`)) // no wait now
+	r.fromServer(`{"jsonrpc":"2.0","id":` + id + `,"result":` + toolsResult(toolJSON("write_file", writeSchema)) + "}\n")
+	r.returns(`{"jsonrpc":"2.0","method":"notifications/message","params":{}}` + "\n") // the listing was read
+	r.answeredNow(call("4", "write_file", `{"path":"/a","content":"x","dryrun":true}`))
 	r.finish()
 }

@@ -157,6 +157,9 @@ type session struct {
 	// last failed.
 	learnt       chan struct{}
 	listFailedAt time.Time
+	// listGaveUp: a call waited for a listing in vain; the calls after it
+	// do not wait until a listing comes back (see awaitListing).
+	listGaveUp bool
 	// stateless: the client speaks a stateless revision (2026-07-28 or
 	// later), so that the proxy's own requests carry their _meta.
 	stateless bool

@@ -159,3 +159,28 @@ func isObject(raw []byte) bool {
 	_, _, ok := spans(raw)
 	return ok
 }
+
+// elements calls f with each element of a JSON array, in order; nothing
+// when arr is not an array.
+func elements(arr []byte, f func(value []byte)) {
+	i := wire.SkipSpace(arr, 0)
+	if i == len(arr) || arr[i] != '[' {
+		return
+	}
+	i = wire.SkipSpace(arr, i+1)
+	if i < len(arr) && arr[i] == ']' {
+		return
+	}
+	for i < len(arr) {
+		end := wire.SkipValue(arr, i)
+		if end < 0 {
+			return
+		}
+		f(arr[i:end])
+		i = wire.SkipSpace(arr, end)
+		if i == len(arr) || arr[i] != ',' {
+			return
+		}
+		i = wire.SkipSpace(arr, i+1)
+	}
+}

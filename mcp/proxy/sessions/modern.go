@@ -1,7 +1,6 @@
 package sessions
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -255,12 +254,12 @@ func standardHeaders(h http.Header, s *stateless) *refusal {
 		}
 		return mismatch(m.id, "(missing)", "the body carries params."+field+"=\""+body+"\" but the required Mcp-Name header is absent")
 	}
-	decoded, ok := decodeHeaderValue(nh)
+	decoded, ok := decodeParamValue(nh)
 	if !ok {
-		return mismatch(m.id, nh, "the Mcp-Name header carries an invalid Base64 sentinel value")
+		return mismatch(m.id, latin1(nh), "the Mcp-Name header carries an invalid Base64 sentinel value")
 	}
 	if isString && decoded != body {
-		return mismatch(m.id, nh, "the body carries params."+field+"=\""+body+"\" but the Mcp-Name header names \""+decoded+"\"")
+		return mismatch(m.id, latin1(nh), "the body carries params."+field+"=\""+body+"\" but the Mcp-Name header names \""+decoded+"\"")
 	}
 	return nil
 }
@@ -273,21 +272,6 @@ func headerValue(h http.Header, name string) (string, bool) {
 		return "", false
 	}
 	return strings.Trim(vs[0], " \t"), true
-}
-
-// decodeHeaderValue reads a header value that may be written in the
-// revision's Base64 form, "=?base64?…?=", for a value a header cannot
-// carry as it is; ok is false for that form with invalid Base64.
-func decodeHeaderValue(v string) (string, bool) {
-	const prefix, suffix = "=?base64?", "?="
-	if !strings.HasPrefix(v, prefix) || !strings.HasSuffix(v, suffix) || len(v) < len(prefix)+len(suffix) {
-		return v, true
-	}
-	raw, err := base64.StdEncoding.DecodeString(v[len(prefix) : len(v)-len(suffix)])
-	if err != nil {
-		return "", false
-	}
-	return string(raw), true
 }
 
 // modernHeader reports whether a request's MCP-Protocol-Version header

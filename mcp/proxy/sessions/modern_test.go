@@ -175,6 +175,15 @@ func TestStandardHeaders(t *testing.T) {
 			`{"jsonrpc":"2.0","id":"c","error":{"code":-32020,"message":"Bad Request: the request headers and body disagree: the body carries params.name=\"ec ho\" but the Mcp-Name header names \"deploy\"","data":{"mismatch":{"body":"the body carries params.name=\"ec ho\" but the Mcp-Name header names \"deploy\"","header":"deploy"}}}}`},
 		{"bad Base64", map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "=?base64?!!?="}, call,
 			`{"jsonrpc":"2.0","id":"c","error":{"code":-32020,"message":"Bad Request: the request headers and body disagree: the Mcp-Name header carries an invalid Base64 sentinel value","data":{"mismatch":{"body":"the Mcp-Name header carries an invalid Base64 sentinel value","header":"=?base64?!!?="}}}}`},
+		{"Base64 without its padding", map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "=?base64?ZWMgaG8?="}, call,
+			`{"jsonrpc":"2.0","id":"c","error":{"code":-32020,"message":"Bad Request: the request headers and body disagree: the Mcp-Name header carries an invalid Base64 sentinel value","data":{"mismatch":{"body":"the Mcp-Name header carries an invalid Base64 sentinel value","header":"=?base64?ZWMgaG8?="}}}}`},
+		// Node reads a header's bytes as Latin-1: a name that is not
+		// ASCII must come in Base64.
+		{"a name not ASCII, as it is", map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "é"},
+			`{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"é",` + meta2026 + `}}`,
+			`{"jsonrpc":"2.0","id":"c","error":{"code":-32020,"message":"Bad Request: the request headers and body disagree: the body carries params.name=\"é\" but the Mcp-Name header names \"Ã©\"","data":{"mismatch":{"body":"the body carries params.name=\"é\" but the Mcp-Name header names \"Ã©\"","header":"Ã©"}}}}`},
+		{"a name not ASCII, in Base64", map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "=?base64?w6k=?="},
+			`{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"é",` + meta2026 + `}}`, ""},
 		{"resources/read names its uri", map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "resources/read", "Mcp-Name": "file:///a"},
 			`{"jsonrpc":"2.0","id":"c","method":"resources/read","params":{"uri":"file:///b",` + meta2026 + `}}`,
 			`{"jsonrpc":"2.0","id":"c","error":{"code":-32020,"message":"Bad Request: the request headers and body disagree: the body carries params.uri=\"file:///b\" but the Mcp-Name header names \"file:///a\"","data":{"mismatch":{"body":"the body carries params.uri=\"file:///b\" but the Mcp-Name header names \"file:///a\"","header":"file:///a"}}}}`},

@@ -146,6 +146,12 @@ func (c *Server) postStateless(w http.ResponseWriter, r *http.Request, sl *state
 		return
 	}
 	defer c.release(p, !listen)
+	if m.method == methodToolsCall {
+		if bad := c.paramHeaders(r, p, m, sl.version); bad != nil {
+			bad.write(w)
+			return
+		}
+	}
 	if era.bridge && m.method == methodDiscover {
 		answerNow(w, bridgeDiscover(m.id, p.init))
 		return
@@ -994,6 +1000,9 @@ func (s *cmdSession) routePooled(line []byte, m *wire.Message) {
 		if s.bridge && isObject(res) {
 			body = setMember(body, "result", completeResult(res, st.method))
 		}
+		if st.method == "tools/list" && isObject(res) {
+			s.c.params.learn(res)
+		}
 		if s.roomFor(st) && s.waiters[key] == st {
 			s.answerLocked(st, key, append(body, '\n'))
 		}
@@ -1007,6 +1016,9 @@ func (s *cmdSession) routePooled(line []byte, m *wire.Message) {
 		}
 		s.sendAsync(append(reply, '\n'))
 	default:
+		if m.Method == notifyToolsChanged {
+			s.c.params.forget()
+		}
 		st, out := s.notifyTargetLocked(m, line)
 		if st != nil && s.roomFor(st) {
 			st.queue = append(st.queue, out)

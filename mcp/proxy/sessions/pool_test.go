@@ -59,6 +59,11 @@ func TestCommandsSDKServer(t *testing.T) {
 		})
 		return text("grew"), nil, nil
 	})
+	// route mirrors three arguments in Mcp-Param headers; it says the
+	// arguments it got.
+	srv.AddTool(&mcp.Tool{Name: "route", InputSchema: json.RawMessage(routeSchema)}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return text(string(req.Params.Arguments)), nil
+	})
 	if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil && !errors.Is(err, io.EOF) {
 		os.Exit(1)
 	}
@@ -236,7 +241,7 @@ func TestStatelessSDK(t *testing.T) {
 		t.Fatalf("echo: %v %s", err, mustJSON(t, res))
 	}
 	tools, err := cs.ListTools(ctxHang(t), nil)
-	if err != nil || len(tools.Tools) != 3 {
+	if err != nil || len(tools.Tools) != 4 {
 		t.Fatalf("tools/list: %v %s", err, mustJSON(t, tools))
 	}
 	// Listed through the process: the relay has learned the schemas.
@@ -338,7 +343,7 @@ func TestStatelessBridgeSDK(t *testing.T) {
 		t.Fatalf("echo: %v %s", err, mustJSON(t, res))
 	}
 	tools, err := cs.ListTools(ctxHang(t), nil)
-	if err != nil || len(tools.Tools) != 3 {
+	if err != nil || len(tools.Tools) != 4 {
 		t.Fatalf("tools/list: %v %s", err, mustJSON(t, tools))
 	}
 
@@ -725,5 +730,144 @@ func TestStatelessClose(t *testing.T) {
 	data, _ := io.ReadAll(resp.Body)
 	if want := `{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Service Unavailable: the server is shutting down"}}`; resp.StatusCode != http.StatusServiceUnavailable || string(data) != want {
 		t.Fatalf("after Close: %d %s", resp.StatusCode, data)
+	}
+}
+
+// A tool whose inputSchema declares x-mcp-header (route: a string, an
+// integer and a boolean mirrored in Mcp-Param headers), behind the proxy,
+// for clients of revision 2026-07-28: a call whose headers disagree with its
+// arguments is refused with 400 and -32020, as the TypeScript SDK v2 server
+// refuses it, before any process sees it; one whose headers agree is served.
+// The first call comes before any listing: the proxy lists the tools itself
+// to learn the declarations. A server of either era; the go-sdk client,
+// which writes the headers itself, is served; a client of the session era is
+// not asked for any header.
+func TestStatelessParamHeaders(t *testing.T) {
+	refused := func(header, body string) string {
+		b, _ := json.Marshal(body) // a string always encodes
+		return `{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"Bad Request: the request headers and body disagree: ` + string(b[1:len(b)-1]) + `","data":{"mismatch":{"body":` + string(b) + `,"header":"` + header + `"}}}}`
+	}
+	for _, era := range []string{"2026", "2025"} {
+		t.Run(era, func(t *testing.T) {
+			// The go-sdk names itself in each result of revision
+			// 2026-07-28; a bridged result is the session's.
+			result := `{"content":`
+			if era == "2026" {
+				result = `{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"sdk-2026","version":"1"}},"content":`
+			}
+			served := func(text string) string {
+				b, _ := json.Marshal(text) // a string always encodes
+				return `{"jsonrpc":"2.0","id":1,"result":` + result + `[{"type":"text","text":` + string(b) + `}],"resultType":"complete"}}`
+			}
+			c, url := commands(t, sdkCmd(era), nil)
+			for _, tc := range []struct {
+				name, tool, args string
+				headers          map[string]string
+				status           int
+				want             string
+			}{
+				{"a header missing", "route", `{"region":"test-value"}`, nil,
+					400, refused("Mcp-Param-Region", `the body carries region="test-value" but the Mcp-Param-Region header is absent`)},
+				{"a string", "route", `{"region":"eu-west"}`, map[string]string{"Mcp-Param-Region": "eu-west"},
+					200, served(`{"region":"eu-west"}`)},
+				{"another string", "route", `{"region":"eu-west"}`, map[string]string{"Mcp-Param-Region": "us-east"},
+					400, refused("Mcp-Param-Region", `the Mcp-Param-Region header decodes to "us-east" but the body carries region="eu-west"`)},
+				{"Base64", "route", `{"region":"日本"}`, map[string]string{"Mcp-Param-Region": "=?base64?5pel5pys?="},
+					200, served(`{"region":"日本"}`)},
+				{"Base64 badly padded", "route", `{"region":"Hello"}`, map[string]string{"Mcp-Param-Region": "=?base64?SGVsbG8?="},
+					400, refused("Mcp-Param-Region", `the Mcp-Param-Region header carries an invalid Base64 sentinel value`)},
+				{"Base64 without its suffix: literal", "route", `{"region":"=?base64?SGVsbG8="}`, map[string]string{"Mcp-Param-Region": "=?base64?SGVsbG8="},
+					200, served(`{"region":"=?base64?SGVsbG8="}`)},
+				{"an integer", "route", `{"region":"r","priority":3}`, map[string]string{"Mcp-Param-Region": "r", "Mcp-Param-Priority": "3.0"},
+					200, served(`{"region":"r","priority":3}`)},
+				{"another integer", "route", `{"region":"r","priority":3}`, map[string]string{"Mcp-Param-Region": "r", "Mcp-Param-Priority": "4"},
+					400, refused("Mcp-Param-Priority", `the Mcp-Param-Priority header decodes to "4" but the body carries priority=3`)},
+				{"a boolean", "route", `{"region":"r","urgent":true}`, map[string]string{"Mcp-Param-Region": "r", "Mcp-Param-Urgent": "true"},
+					200, served(`{"region":"r","urgent":true}`)},
+				{"a boolean missing", "route", `{"region":"r","urgent":false}`, map[string]string{"Mcp-Param-Region": "r"},
+					400, refused("Mcp-Param-Urgent", `the body carries urgent=false but the Mcp-Param-Urgent header is absent`)},
+				{"optional arguments absent or null", "route", `{"region":"r","priority":null}`, map[string]string{"Mcp-Param-Region": "r"},
+					200, served(`{"region":"r","priority":null}`)},
+				{"a tool without declarations", "echo", `{"text":"hi"}`, nil, 200, served("hi")},
+			} {
+				h := http.Header{}
+				for k, v := range tc.headers {
+					h.Set(k, v)
+				}
+				resp := do26(t, url, jsonOnly, call26("1", tc.tool, tc.args), h)
+				data, err := io.ReadAll(resp.Body)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if resp.StatusCode != tc.status || resp.Header.Get("Content-Type") != "application/json" || string(data) != tc.want {
+					t.Errorf("%s: got  %d %s %s\nwant %d %s", tc.name, resp.StatusCode, resp.Header.Get("Content-Type"), data, tc.status, tc.want)
+				}
+			}
+			if complete := locked2(c, func() bool { return c.params.complete }); !complete {
+				t.Error("the proxy's own listing did not complete")
+			}
+
+			// The go-sdk client writes the headers from its listing.
+			cs := connect26(t, url, nil)
+			if _, err := cs.ListTools(ctxHang(t), nil); err != nil {
+				t.Fatal(err)
+			}
+			res, err := cs.CallTool(ctxHang(t), &mcp.CallToolParams{Name: "route", Arguments: map[string]any{"region": "日本", "priority": 7, "urgent": false}})
+			if err != nil || res.IsError || callText(t, res) != `{"priority":7,"region":"日本","urgent":false}` {
+				t.Fatalf("the go-sdk client's call: %v %s", err, mustJSON(t, res))
+			}
+
+			// A client of the session era sends no Mcp-Param header.
+			sid := initialize(t, url)
+			resp := do(t, url, "POST", sid, jsonOnly, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"route","arguments":{"region":"old"}}}`)
+			data, _ := io.ReadAll(resp.Body)
+			if want := `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"{\"region\":\"old\"}"}]}}`; resp.StatusCode != 200 || string(data) != want {
+				t.Fatalf("the 2025 call: %d %s\nwant %s", resp.StatusCode, data, want)
+			}
+		})
+	}
+}
+
+// When the server's tools change (notifications/tools/list_changed, on the
+// subscription of a client), what the proxy knows of their declarations is
+// forgotten, and learned again for the next call, which is still judged.
+func TestStatelessParamHeadersChanged(t *testing.T) {
+	c, url := commands(t, sdkCmd("2026"), func(c *Server) { c.poolMax = 1 })
+	missing := func() {
+		t.Helper()
+		resp := do26(t, url, jsonOnly, call26("1", "route", `{"region":"x"}`), nil)
+		data, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 400 || !strings.Contains(string(data), `"code":-32020`) {
+			t.Fatalf("a header missing: %d %s", resp.StatusCode, data)
+		}
+	}
+	missing()
+	if decls, known := c.params.lookup("route"); !known || len(decls) != 3 {
+		t.Fatalf("route: %v %v", decls, known)
+	}
+	changed := make(chan struct{}, 1)
+	cs := connect26(t, url, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+			select {
+			case changed <- struct{}{}:
+			default:
+			}
+		},
+	})
+	if res, err := cs.CallTool(ctxHang(t), &mcp.CallToolParams{Name: "grow", Arguments: map[string]any{}}); err != nil || callText(t, res) != "grew" {
+		t.Fatalf("grow: %v %s", err, mustJSON(t, res))
+	}
+	select {
+	case <-changed:
+	case <-time.After(hang):
+		t.Fatal("notifications/tools/list_changed did not come")
+	}
+	// The proxy read the notification before the client did.
+	if decls, known := c.params.lookup("route"); known {
+		t.Fatalf("route still known: %v", decls)
+	}
+	missing()
+	if decls, known := c.params.lookup("route"); !known || len(decls) != 3 {
+		t.Fatalf("route learned again: %v %v", decls, known)
 	}
 }

@@ -233,6 +233,22 @@ const (
 // long is stopped, and its requests get -32603, as when a process exits.
 // Pooled processes count in the bound of 1000 processes.
 //
+// A tool may mirror arguments in headers: a property of its inputSchema
+// marked "x-mcp-header": "Name" (SEP-2243). A client of revision 2026-07-28
+// that calls it must send each such argument it gives again in the header
+// Mcp-Param-Name, as it is or as "=?base64?…?=": a header missing, in a
+// Base64 form that is not canonical or not UTF-8, or naming another value
+// (integers compared as numbers) is answered 400 with -32020 and the
+// disagreeing pair in data.mismatch, as the TypeScript SDK v2 server
+// answers it, and the call reaches no process. The proxy learns the
+// declarations from the tools/list results its pool returns; for a call of a
+// tool it does not know it lists the tools itself first (every page, in the
+// call's revision; each page within 30 seconds, else the call is forwarded
+// unchecked), and it forgets them when a process says its tools changed
+// (notifications/tools/list_changed). Tools without declarations, tools
+// whose declarations break the revision's rules (a client leaves them
+// out), and clients of the session era are not concerned.
+//
 // Server checks the Host and Origin headers as HTTPHandler does (see
 // [proxy.WithAllowedHosts], [proxy.WithAllowedOrigins]); it authenticates
 // no one: wrap it in an authenticating handler as the deployment needs.
@@ -277,6 +293,8 @@ type Server struct {
 	probing  *eraProbe
 	pool     map[string][]*cmdSession
 	starting map[string]int
+	// params are the tools' x-mcp-header declarations (see params.go).
+	params paramTools
 }
 
 // New returns a handler that relays each session as p does and starts the
@@ -1112,6 +1130,9 @@ func (s *cmdSession) listRequestLocked(cursor string) []byte {
 // lists the tools. s.mu is held.
 func (s *cmdSession) listed(m *wire.Message) {
 	s.listKey = ""
+	if s.pooled && m.Result != nil {
+		s.c.params.learn(m.Result)
+	}
 	var next string
 	wire.Members(m.Result, func(k, v []byte) {
 		if string(k) == "nextCursor" {

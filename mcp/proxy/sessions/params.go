@@ -1,0 +1,612 @@
+package sessions
+
+import (
+	"encoding/base64"
+	"errors"
+	"math"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/selfheal/selfheal/mcp/proxy/internal/relay"
+	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
+)
+
+// Revision 2026-07-28 lets a tool mirror some of its arguments into HTTP
+// headers (SEP-2243): a property of its inputSchema marked
+// "x-mcp-header": "Name" is sent again as the header Mcp-Param-Name, so
+// that a gateway can route on it without reading the body. The server
+// must then check that header and body agree, else a gateway and the
+// tool could act on different values. In command mode the proxy is the
+// server's HTTP transport, so it checks them, as the TypeScript SDK v2's
+// createMcpHandler does (core-internal/src/shared/mcpParamHeaders.ts):
+// the same declarations honoured, the same values compared, the same
+// answer to a disagreement.
+
+const (
+	// paramHeaderPrefix begins the header of each declared argument.
+	paramHeaderPrefix = "Mcp-Param-"
+	// maxParamTools bounds the tools whose declarations the server keeps;
+	// past it, a listing does not make what it knows complete, and a call
+	// of a tool it could not keep lists the tools again.
+	maxParamTools = 1000
+	// notifyToolsChanged says the server's tools changed: what the proxy
+	// knows of their declarations is forgotten.
+	notifyToolsChanged = "notifications/tools/list_changed"
+)
+
+// paramDecl is one x-mcp-header declaration of a tool: the argument's path
+// through the schema's properties, the header's name after its prefix,
+// and the property's JSON Schema type, which says how the two compare.
+type paramDecl struct {
+	path []string
+	name string
+	typ  string
+}
+
+// unreachableKeywords are the schema keywords under which the chain of
+// "properties" stops: a declaration under one of them makes the whole
+// tool's declarations invalid, as the SDK rules.
+var unreachableKeywords = []string{
+	"items", "prefixItems", "contains", "additionalProperties", "unevaluatedProperties",
+	"unevaluatedItems", "propertyNames", "patternProperties", "dependentSchemas",
+	"oneOf", "anyOf", "allOf", "not", "if", "then", "else", "$defs", "definitions",
+}
+
+// mapKeywords are those of unreachableKeywords whose value maps names to
+// schemas, rather than being a schema or an array of them.
+var mapKeywords = map[string]bool{
+	"patternProperties": true, "dependentSchemas": true, "$defs": true, "definitions": true,
+}
+
+// scanParamDecls returns the x-mcp-header declarations of a tool's
+// inputSchema that the server checks: none when the schema has none, or
+// when one breaks a rule of the revision (a declaration at the root or off
+// the chain of properties, a name that is empty, not a string or not an
+// RFC 9110 token, a type other than string, integer and boolean, a name
+// given twice regardless of case), since a conforming client leaves such a
+// tool out and sends no header for it. A number-typed declaration is the
+// SDK's one exception: when it is the only fault, the declarations are
+// checked all the same.
+func scanParamDecls(schema []byte) []paramDecl {
+	var decls []paramDecl
+	seen := map[string]bool{}
+	var visit func(node []byte, path []string, reachable bool) bool
+	visit = func(node []byte, path []string, reachable bool) (ok bool) {
+		if !isObject(node) {
+			return true
+		}
+		if raw := member(node, "x-mcp-header"); raw != nil {
+			name := wire.Str(raw)
+			if !reachable || len(path) == 0 || !wire.IsString(raw) || !isToken(name) {
+				return false
+			}
+			typ := ""
+			if t := member(node, "type"); wire.IsString(t) {
+				typ = wire.Str(t)
+			}
+			switch typ {
+			case "string", "integer", "boolean":
+			case "number": // the SDK's exception: checked as an integer
+			default:
+				return false
+			}
+			lower := strings.ToLower(name)
+			if seen[lower] {
+				return false
+			}
+			seen[lower] = true
+			decls = append(decls, paramDecl{path: path, name: name, typ: typ})
+		}
+		for _, e := range jsEntries(member(node, "properties")) {
+			if !visit(e.value, append(slices.Clip(path), e.name), reachable) {
+				return false
+			}
+		}
+		for _, k := range unreachableKeywords {
+			sub := member(node, k)
+			if sub == nil {
+				continue
+			}
+			var branches [][]byte
+			switch {
+			case len(sub) > 0 && sub[0] == '[':
+				elements(sub, func(v []byte) { branches = append(branches, v) })
+			case mapKeywords[k] && isObject(sub):
+				for _, e := range jsEntries(sub) {
+					branches = append(branches, e.value)
+				}
+			default:
+				branches = [][]byte{sub}
+			}
+			for _, b := range branches {
+				if !visit(b, append(slices.Clip(path), "<"+k+">"), false) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	if !visit(schema, nil, true) {
+		return nil
+	}
+	return decls
+}
+
+// isToken reports whether s is an RFC 9110 token: one or more of the
+// characters a header's name may hold.
+func isToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// entry is a member of a JSON object as JavaScript reads it.
+type entry struct {
+	name  string
+	value []byte
+}
+
+// jsEntries returns the members of a JSON object (or the elements of an
+// array, named by index) in the order JavaScript's Object.entries gives
+// them after JSON.parse, since the SDK checks the declarations in that
+// order and answers the first that fails: names that are array indices
+// first, ascending, then the others as written; a name given twice once,
+// where it first came, with its last value.
+func jsEntries(raw []byte) []entry {
+	var out []entry
+	if len(raw) > 0 && raw[0] == '[' {
+		elements(raw, func(v []byte) { out = append(out, entry{strconv.Itoa(len(out)), v}) })
+		return out
+	}
+	members, _, ok := spans(raw)
+	if !ok {
+		return nil
+	}
+	at := map[string]int{}
+	for _, m := range members {
+		if i, dup := at[m.name]; dup {
+			out[i].value = raw[m.value:m.end]
+			continue
+		}
+		at[m.name] = len(out)
+		out = append(out, entry{m.name, raw[m.value:m.end]})
+	}
+	slices.SortStableFunc(out, func(a, b entry) int {
+		ia, aok := arrayIndex(a.name)
+		ib, bok := arrayIndex(b.name)
+		switch {
+		case aok && bok:
+			return int(ia) - int(ib)
+		case aok:
+			return -1
+		case bok:
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// arrayIndex reads a name that JavaScript takes for an array index: the
+// canonical decimal form of an integer below 2³²-1.
+func arrayIndex(name string) (int64, bool) {
+	if name == "" || len(name) > 10 || (len(name) > 1 && name[0] == '0') {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(name, 10, 64)
+	if err != nil || n < 0 || n >= math.MaxUint32 || strconv.FormatInt(n, 10) != name {
+		return 0, false
+	}
+	return n, true
+}
+
+// checkParams refuses a tools/call of request id whose Mcp-Param headers
+// do not mirror its arguments as decls declare them, as the SDK does: for
+// each declaration whose argument is given as a string, a boolean or a
+// finite number (a safe integer when integral), the header must be there
+// and decode to the argument's value: compared as numbers for an integer-
+// or number-typed one when the header is a plain decimal, else as text.
+// An argument that is absent, null, an object or an array wants no header,
+// and a header it does not want is not looked at.
+func checkParams(id []byte, decls []paramDecl, args []byte, h http.Header) *refusal {
+	for _, d := range decls {
+		key := paramHeaderPrefix + d.name
+		raw := valueAt(args, d.path)
+		text, num, isNum, ok := primitive(raw)
+		if !ok {
+			continue
+		}
+		body := strings.Join(d.path, ".") + "=" + jsStringify(raw, text, num, isNum)
+		vs := h.Values(key)
+		if len(vs) == 0 {
+			return mismatch(id, key, "the body carries "+body+" but the "+key+" header is absent")
+		}
+		decoded, valid := decodeParamValue(strings.Join(vs, ", "))
+		if !valid {
+			return mismatch(id, key, "the "+key+" header carries an invalid Base64 sentinel value")
+		}
+		var same bool
+		if (d.typ == "integer" || d.typ == "number") && isNum && plainDecimal(decoded) {
+			f, _ := strconv.ParseFloat(decoded, 64) // out of range is ±Inf, as JavaScript reads it
+			same = f == num
+		} else {
+			same = decoded == text
+		}
+		if !same {
+			return mismatch(id, key, "the "+key+" header decodes to "+jsQuote(decoded)+" but the body carries "+body)
+		}
+	}
+	return nil
+}
+
+// valueAt returns the value at path in a call's arguments, nil when a step
+// of it is not an object or lacks the name.
+func valueAt(args []byte, path []string) []byte {
+	node := args
+	for _, k := range path {
+		if !isObject(node) {
+			return nil
+		}
+		node = member(node, k)
+	}
+	return node
+}
+
+// primitive returns an argument's value as its header carries it (see
+// checkParams), and for a number the number; ok is false for a value that
+// wants no header.
+func primitive(raw []byte) (text string, num float64, isNum, ok bool) {
+	switch {
+	case len(raw) == 0, string(raw) == "null", raw[0] == '{', raw[0] == '[':
+		return "", 0, false, false
+	case wire.IsString(raw):
+		return wire.Str(raw), 0, false, true
+	case string(raw) == "true", string(raw) == "false":
+		return string(raw), 0, false, true
+	}
+	f, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) { // too large: ±Inf, as JavaScript reads it
+		return "", 0, false, false
+	}
+	const maxSafe = 1<<53 - 1
+	if math.IsInf(f, 0) || (f == math.Trunc(f) && math.Abs(f) > maxSafe) {
+		return "", 0, false, false
+	}
+	return jsNumber(f), f, true, true
+}
+
+// plainDecimal reports whether s is -?digits(.digits)?, the one form of a
+// header the SDK compares as a number.
+func plainDecimal(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	whole, frac, dotted := strings.Cut(s, ".")
+	digits := func(t string) bool {
+		if t == "" {
+			return false
+		}
+		for i := 0; i < len(t); i++ {
+			if t[i] < '0' || t[i] > '9' {
+				return false
+			}
+		}
+		return true
+	}
+	return digits(whole) && (!dotted || digits(frac))
+}
+
+// decodeParamValue reads an Mcp-Param header's value as the SDK reads it:
+// a value in the Base64 form, "=?base64?…?=", is its payload decoded as
+// UTF-8 (valid is false when the payload is not canonical Base64 or not
+// UTF-8); any other is taken as it is, its bytes read as Latin-1 as Node's
+// HTTP server reads them, so that a header that is not ASCII compares as it
+// does there.
+func decodeParamValue(v string) (decoded string, valid bool) {
+	const prefix, suffix = "=?base64?", "?="
+	if !strings.HasPrefix(v, prefix) || !strings.HasSuffix(v, suffix) {
+		return latin1(v), true
+	}
+	payload := ""
+	if len(v) >= len(prefix)+len(suffix) {
+		payload = v[len(prefix) : len(v)-len(suffix)]
+	}
+	if !canonicalBase64(payload) {
+		return "", false
+	}
+	data, err := base64.StdEncoding.DecodeString(payload)
+	if err != nil || !utf8.Valid(data) {
+		return "", false
+	}
+	return strings.TrimPrefix(string(data), "\uFEFF"), true // TextDecoder drops a BOM
+}
+
+// canonicalBase64 reports whether s is padded standard Base64 and nothing
+// else: groups of four, the last possibly ending in = or ==.
+func canonicalBase64(s string) bool {
+	if len(s)%4 != 0 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'A' <= c && c <= 'Z', 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '+', c == '/':
+		case c == '=' && (i == len(s)-1 || i == len(s)-2 && s[len(s)-1] == '='):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// latin1 returns the string whose characters are the bytes of s.
+func latin1(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			var b strings.Builder
+			for j := 0; j < len(s); j++ {
+				b.WriteRune(rune(s[j]))
+			}
+			return b.String()
+		}
+	}
+	return s
+}
+
+// jsStringify is JSON.stringify of an argument primitive returned.
+func jsStringify(raw []byte, text string, num float64, isNum bool) string {
+	switch {
+	case isNum:
+		return jsNumber(num)
+	case wire.IsString(raw):
+		return jsQuote(text)
+	}
+	return text
+}
+
+// jsQuote is JSON.stringify of a string: quoted, with the escapes
+// JavaScript writes (and no others: <, > and & stay as they are).
+func jsQuote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			if r < 0x20 {
+				b.WriteString(`\u00`)
+				b.WriteByte("0123456789abcdef"[r>>4])
+				b.WriteByte("0123456789abcdef"[r&0xf])
+			} else {
+				b.WriteRune(r)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// jsNumber is JavaScript's String of a finite number: the shortest digits
+// that read back as f, in plain notation from 1e-6 up to below 1e21, else
+// in exponent notation ("1e+21", "1.5e-7").
+func jsNumber(f float64) string {
+	if f == 0 {
+		return "0"
+	}
+	if f < 0 {
+		return "-" + jsNumber(-f)
+	}
+	mant, exp, _ := strings.Cut(strconv.FormatFloat(f, 'e', -1, 64), "e")
+	digits := strings.Replace(mant, ".", "", 1)
+	e, _ := strconv.Atoi(exp)
+	k, n := len(digits), e+1
+	switch {
+	case k <= n && n <= 21:
+		return digits + strings.Repeat("0", n-k)
+	case 0 < n && n <= 21:
+		return digits[:n] + "." + digits[n:]
+	case -6 < n && n <= 0:
+		return "0." + strings.Repeat("0", -n) + digits
+	}
+	sign := "+"
+	if n-1 < 0 {
+		sign = "-"
+	}
+	s := digits[:1]
+	if k > 1 {
+		s += "." + digits[1:]
+	}
+	return s + "e" + sign + strconv.Itoa(abs(n-1))
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// paramTools is what the server knows of its tools' x-mcp-header
+// declarations, learned from the tools/list results that pass through its
+// pool and from its own listings: one for the whole server, since every
+// process runs the same command.
+type paramTools struct {
+	mu sync.Mutex
+	// decls are the declarations of the tools that have some, by name (at
+	// most maxParamTools).
+	decls map[string][]paramDecl
+	// complete: a listing of every page found every tool with
+	// declarations, and the tools have not changed since: a tool not in
+	// decls has none. gen counts the changes, so that a listing under way
+	// at a change does not make what it learned complete.
+	complete bool
+	gen      uint64
+	// listing is closed when the proxy's own listing under way ends; nil
+	// when there is none.
+	listing chan struct{}
+}
+
+// learn reads the tools of a page of a tools/list result; false when a
+// tool's declarations could not be kept (see maxParamTools).
+func (t *paramTools) learn(result []byte) bool {
+	kept := true
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	elements(member(result, "tools"), func(tool []byte) {
+		name := member(tool, "name")
+		if !wire.IsString(name) {
+			return
+		}
+		n := wire.Str(name)
+		decls := scanParamDecls(member(tool, "inputSchema"))
+		_, known := t.decls[n]
+		switch {
+		case len(decls) == 0:
+			delete(t.decls, n)
+		case known || len(t.decls) < maxParamTools:
+			if t.decls == nil {
+				t.decls = map[string][]paramDecl{}
+			}
+			t.decls[n] = decls
+		default:
+			kept = false
+		}
+	})
+	return kept
+}
+
+// lookup returns the declarations of a tool, and whether they are known.
+func (t *paramTools) lookup(name string) ([]paramDecl, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	decls, ok := t.decls[name]
+	return decls, ok || t.complete
+}
+
+// forget drops what is known: the server's tools have changed.
+func (t *paramTools) forget() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.decls, t.complete = nil, false
+	t.gen++
+}
+
+// paramHeaders refuses a tools/call of a stateless client whose Mcp-Param
+// headers disagree with its arguments (see checkParams). The tool's
+// declarations are those last learned; for a tool not known, the proxy
+// lists the tools itself on p first (see listParams). A call of a tool
+// still not known is not refused: the server answers it.
+func (c *Server) paramHeaders(r *http.Request, p *cmdSession, m posted, version string) *refusal {
+	params := member(m.line, "params")
+	name := member(params, "name")
+	if !wire.IsString(name) {
+		return nil
+	}
+	tool := wire.Str(name)
+	decls, known := c.params.lookup(tool)
+	if !known {
+		decls = c.listParams(r, p, version, tool)
+	}
+	if len(decls) == 0 {
+		return nil
+	}
+	bad := checkParams(m.id, decls, member(params, "arguments"), r.Header)
+	if bad != nil {
+		c.r.Logger.Debug("selfheal proxy: a call is refused: its Mcp-Param headers disagree with its arguments", "tool", tool, "mismatch", bad.msg)
+	}
+	return bad
+}
+
+// listParams lists the tools on process p, every page, in the revision of
+// the request that needs them (or, for a bridge, as its session does),
+// learns their declarations, and returns the tool's. A listing under way
+// is waited for instead (until r's client goes), so that calls that come
+// together list once. A page's answer waits at most the handshake bound;
+// a listing that fails leaves the tool not known, and the log says so.
+func (c *Server) listParams(r *http.Request, p *cmdSession, version, tool string) []paramDecl {
+	t := &c.params
+	t.mu.Lock()
+	if ch := t.listing; ch != nil {
+		t.mu.Unlock()
+		select {
+		case <-ch:
+		case <-r.Context().Done():
+		}
+		decls, _ := t.lookup(tool)
+		return decls
+	}
+	ch := make(chan struct{})
+	t.listing = ch
+	gen := t.gen
+	t.mu.Unlock()
+
+	complete := p.listAll(version, t)
+	t.mu.Lock()
+	t.listing = nil
+	if complete && gen == t.gen {
+		t.complete = true
+	}
+	decls := t.decls[tool]
+	t.mu.Unlock()
+	close(ch)
+	return decls
+}
+
+// listAll asks process p for every page of its tools and has t learn them;
+// true when every page came and every tool was kept. A server that
+// answers the listing with an error has no tools to declare anything.
+func (s *cmdSession) listAll(version string, t *paramTools) bool {
+	s.mu.Lock()
+	bridge := s.bridge
+	s.mu.Unlock()
+	cursor := ""
+	complete := true
+	for range relay.MaxListPages {
+		var params []string
+		if cursor != "" {
+			params = append(params, `"cursor":`+jsQuote(cursor))
+		}
+		if !bridge {
+			params = append(params, `"_meta":`+string(wire.OwnMeta(version)))
+		}
+		m, err := s.ask("tools/list", "{"+strings.Join(params, ",")+"}")
+		if err != nil {
+			s.c.r.Logger.Warn("selfheal proxy: the tools could not be listed; a call is forwarded without its Mcp-Param headers checked", "error", err)
+			return false
+		}
+		if m.Error != nil {
+			return complete
+		}
+		complete = t.learn(m.Result) && complete
+		if cursor = wire.Str(member(m.Result, "nextCursor")); cursor == "" {
+			return complete
+		}
+	}
+	s.c.r.Logger.Warn("selfheal proxy: the server's tools/list has too many pages; a call of a tool not listed is forwarded without its Mcp-Param headers checked", "pages", relay.MaxListPages)
+	return false
+}
