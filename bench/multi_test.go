@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -313,7 +314,11 @@ func TestMultiShownIsText(t *testing.T) {
 		t.Fatalf("{\"qurey\":\"x\"}: %d issues, want the near miss and the missing field: %v", len(list), list)
 	}
 	check("qurey", list)
-	if shown := e.Shown(list); len(shown) != 1 || shown[0].Path.String() != "query" {
-		t.Errorf("{\"qurey\":\"x\"}: shown %v, want one issue at query", shown)
+	// The merged issue names the key sent and the one it stands for, in
+	// memory of its own (the formatter's is cleared once it is done), and
+	// is still a near miss (an open schema: the tool ignores the key).
+	if shown := e.Shown(list); len(shown) != 1 || shown[0].Path.String() != "query" ||
+		!slices.Equal(shown[0].Keys, []string{"qurey"}) || !slices.Equal(shown[0].Allowed, []string{"query"}) || shown[0].Check != issues.CheckNearMiss {
+		t.Errorf("{\"qurey\":\"x\"}: shown %+v, want one near miss at query with keys [qurey], allowed [query]", shown)
 	}
 }

@@ -54,23 +54,21 @@ func (f *Formatter) BoundedInPlace(list issues.List) issues.List {
 // lineIssue is the issue the line of is (with inner as its inner issue)
 // words, as Bounded gives it: for a union's line the alternative's issue,
 // for one of several inner issues of a key or an element the key or
-// element with that one, else is itself. It owns nothing of the state.
+// element with that one, else is itself. It owns nothing of the state: is
+// may be the state's own (a merged line's, whose keys are in mg.pair,
+// cleared when the state goes back to the pool), so its lists are copied.
 func lineIssue(is, inner *issues.Issue) issues.Issue {
 	switch {
-	case inner == nil:
-		out := *is
-		out.Keys, out.Allowed = slices.Clone(is.Keys), slices.Clone(is.Allowed)
-		return out
-	case is.Code == issues.InvalidUnion:
+	case inner != nil && is.Code == issues.InvalidUnion:
 		return *inner
-	case is.Code == issues.InvalidKey || is.Code == issues.InvalidElement:
-		if len(is.Issues) > 1 {
-			out := *is
-			out.Issues = []issues.Issue{*inner}
-			return out
-		}
+	case inner != nil && (is.Code == issues.InvalidKey || is.Code == issues.InvalidElement) && len(is.Issues) > 1:
+		out := *is
+		out.Issues = []issues.Issue{*inner}
+		return out
 	}
-	return *is
+	out := *is
+	out.Keys, out.Allowed = slices.Clone(is.Keys), slices.Clone(is.Allowed)
+	return out
 }
 
 // fit returns the first of the bounded issues out that fit the byte budget
