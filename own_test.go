@@ -122,7 +122,7 @@ var wantMap = [2]string{`<validation_error action="own">
 // wantRawV6 are the answers to ownRawArgs from jsonschema v6's own errors: the values the errors do not hold are not shown.
 var wantRawV6 = [2]string{`<validation_error action="own">
   <field name="(root)">Unknown key. You sent: 'nmae'. Expected the object without it.</field>
-  <field name="id">Closest of 2 alternatives: You sent: a number. Expected a string.</field>
+  <field name="id">You sent: 0. Expected at least 1.</field>
   <field name="name">You sent: nothing. Expected a value.</field>
   <field name="name">Required when 'email' is sent. You sent: nothing. Expected a value.</field>
   <field name="role">You sent: 'x'. Expected one of 'admin', {"k":[1]}.</field>
@@ -152,7 +152,7 @@ var wantRawV5 = [2]string{`<validation_error action="own">
 
 // wantSchema are the answers to ownArgs through either adapter's Schema.
 var wantSchema = [2]string{`<validation_error action="own">
-  <field name="id">Closest of 2 alternatives: You sent: 0. Expected a string.</field>
+  <field name="id">You sent: 0. Expected at least 1.</field>
   <field name="name">Missing. You sent: the unknown key 'nmae'. Expected a string.</field>
   <field name="name">Required when 'email' is sent. You sent: nothing. Expected a string.</field>
   <field name="role">You sent: 'x'. Expected one of 'admin', {"k":[1]}.</field>
@@ -160,7 +160,7 @@ var wantSchema = [2]string{`<validation_error action="own">
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`, `<validation_error action="own">
   <field name="(root)">Unknown key. You sent: 'xx'. Expected one of 'email','id','name','role','tags'.</field>
-  <field name="id">Closest of 2 alternatives: You sent: 'z'. Expected a UUID (8-4-4-4-12 hex digits).</field>
+  <field name="id">You sent: 'z'. Expected a UUID (8-4-4-4-12 hex digits).</field>
   <field name="name">You sent: 'ab' (2 characters). Expected at least 3 characters.</field>
   <field name="role">You sent: 'y'. Expected one of 'admin', {"k":[1]}.</field>
   <field name="tags">Invalid key: You sent: 'toolong' (7 characters). Expected at most 3 characters.</field>

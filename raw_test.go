@@ -67,7 +67,7 @@ func TestRawSchemaErrors(t *testing.T) {
   <field name="(root)">Unknown key. You sent: 'emial'. Expected the object without it.</field>
   <field name="age">You sent: 12. Expected at least 13.</field>
   <field name="email">You sent: nothing. Expected a value.</field>
-  <field name="id">Closest of 2 alternatives: You sent: a string. Expected an integer.</field>
+  <field name="id">You sent: 'v_1'. Expected to match '^u_'.</field>
   <field name="name">You sent: a string (1 character). Expected at least 2 characters.</field>
   <field name="role">You sent: 'Admin'. Expected one of 'admin','member'.</field>
   <field name="tags">You sent: 2 items. Expected at most 1 item.</field>

@@ -10,16 +10,20 @@ import (
 )
 
 // Bounded returns the issues as a result carries them beside the text (an
-// MCP result's structuredContent): copies in display order, without the
-// values sent, and bounded like the text whatever the model sent. Every key
-// a model sent (in paths, unrecognized keys, the key of invalid_key) is cut
-// as field names are, and a deep path loses its middle elements as a field
-// name does; every list (keys, allowed names and values, inner
-// issues, union alternatives) keeps its first ten; messages are cut at a
-// few values' length; and no more issues are kept than the formatter's
-// issue budget, nor than fit its byte budget as encoding/json writes them
-// (the first is always kept, without its inner issues if they do not fit). Issues an adapter only counted are dropped.
-// list is not modified.
+// MCP result's structuredContent): one issue per line of the text, made by
+// the same pass (run), so that what the text merges, cuts or counts, they
+// merge, cut and count too: a misspelt key and the missing field it stands
+// for are one issue, a union is the issues of the alternative the text
+// shows, at their own paths, and no more issues are kept than the text
+// has lines. Each is a copy without the value sent, bounded like the text
+// whatever the model sent: every key a model sent (in paths, unrecognized
+// keys, the key of invalid_key) is cut as field names are, and a deep path
+// loses its middle elements as a field name does; every list (keys,
+// allowed names and values, inner issues, union alternatives) keeps its
+// first ten; messages are cut at a few values' length; and no more are
+// kept than fit the byte budget as encoding/json writes them (the first is
+// always kept, without its inner issues if they do not fit). list is not
+// modified.
 //
 // The values sent are left out as Zod leaves them out unless asked
 // (reportInput): a value may be a secret, and the text already shows every
@@ -30,55 +34,41 @@ func (f *Formatter) Bounded(list issues.List) issues.List {
 	}
 	s := f.get()
 	defer f.put(s)
-	var small [16]int // a usual list's order, without allocating
-	order := small[:0]
-	if len(list) > len(small) {
-		order = make([]int, 0, len(list))
-	}
-	for i := range list {
-		if list[i].Check != issuesx.CheckOmitted {
-			order = append(order, i)
-		}
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return issuesx.Compare(&list[a], &list[b]) })
-	out := make(issues.List, min(len(order), f.maxIssues))
-	for k, i := range order[:len(out)] {
-		out[k] = s.bound(list[i], 0)
+	s.shown = make(issues.List, 0, min(len(list), f.maxIssues))
+	s.out = s.buf[:0] // the fields as the envelope writes them, then dropped
+	s.run(list)
+	s.buf = s.out[:0]
+	out := s.shown
+	s.shown = nil
+	for k := range out {
+		out[k] = s.bound(out[k], 0)
 	}
 	return f.fit(out)
 }
 
-// BoundedInPlace is Bounded for a caller done with list: the result is the
-// same issues, bounded in list's own array instead of copies (an issue is
-// over 500 bytes, a failed call's largest allocation). list is modified.
+// BoundedInPlace is Bounded for a caller done with list.
 func (f *Formatter) BoundedInPlace(list issues.List) issues.List {
-	const most = 16 // longer lists are sorted through an index (Bounded)
-	if len(list) > most {
-		return f.Bounded(list)
+	return f.Bounded(list)
+}
+
+// lineIssue is the issue the line of is (with inner as its inner issue)
+// words, as Bounded gives it: for a union's line the alternative's issue,
+// for one of several inner issues of a key or an element the key or
+// element with that one, else is itself. It owns nothing of the state: is
+// may be the state's own (a merged line's, whose keys are in mg.pair,
+// cleared when the state goes back to the pool), so its lists are copied.
+func lineIssue(is, inner *issues.Issue) issues.Issue {
+	switch {
+	case inner != nil && is.Code == issues.InvalidUnion:
+		return *inner
+	case inner != nil && (is.Code == issues.InvalidKey || is.Code == issues.InvalidElement) && len(is.Issues) > 1:
+		out := *is
+		out.Issues = []issues.Issue{*inner}
+		return out
 	}
-	n := 0
-	for i := range list {
-		if list[i].Check != issuesx.CheckOmitted {
-			if i != n {
-				list[n] = list[i]
-			}
-			n++
-		}
-	}
-	list = list[:n] // empty, not nil, when an adapter only counted: as Bounded
-	// A stable insertion sort gives the order Bounded's stable sort gives.
-	for i := 1; i < len(list); i++ {
-		for j := i; j > 0 && issuesx.Compare(&list[j-1], &list[j]) > 0; j-- {
-			list[j-1], list[j] = list[j], list[j-1]
-		}
-	}
-	s := f.get()
-	defer f.put(s)
-	list = list[:min(len(list), f.maxIssues)]
-	for k := range list {
-		list[k] = s.bound(list[k], 0)
-	}
-	return f.fit(list)
+	out := *is
+	out.Keys, out.Allowed = slices.Clone(is.Keys), slices.Clone(is.Allowed)
+	return out
 }
 
 // fit returns the first of the bounded issues out that fit the byte budget

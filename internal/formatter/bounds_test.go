@@ -306,8 +306,10 @@ func TestBoundedDeepPaths(t *testing.T) {
 			`any["…"]` + strings.Repeat(".a", 48), 0},
 		{"deep path of escaped keys", issues.Issue{Code: issues.TooBig, Path: deep(63, amps), Origin: "depth", Maximum: "64"}, 300,
 			`any["…"]["` + amps + `"]`, 0},
-		{"union fits", union(deep(2, "a")), 64 << 10, "any.a.a", 10},
-		{"union over the budget", union(deep(2, "a")), 300, "any.a.a", 0},
+		// A union is the issues of the alternative the text shows, each
+		// at its own path, as the text's lines are.
+		{"union fits", union(deep(2, "a")), 64 << 10, "any.a.a[0]", 0},
+		{"union over the budget", union(deep(2, "a")), 300, "any.a.a[0]", 0},
 	}
 	for _, tc := range tests {
 		f := New(Options{MaxBytes: tc.maxBytes})
@@ -318,7 +320,7 @@ func TestBoundedDeepPaths(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(got) != 1 || got[0].Path.String() != tc.path || len(got[0].Branches) != tc.branches {
+			if len(got) == 0 || got[0].Path.String() != tc.path || len(got[0].Branches) != tc.branches {
 				t.Errorf("%s: path %s, %d alternatives; want %s, %d", tc.name, got[0].Path, len(got[0].Branches), tc.path, tc.branches)
 			}
 			if tc.branches == 0 && len(data) > 1500 {

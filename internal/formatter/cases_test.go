@@ -136,9 +136,20 @@ var cases = []struct {
 		{{Code: issues.InvalidValue, Path: P{"payment", "type"}, Input: "card", Values: []any{"bank"}}},
 		{{Code: issues.InvalidType, Path: P{"payment", "number"}, Absent: true, Expected: issues.TypeString}},
 	}}},
-	{"invalid_union.one", issues.Issue{Code: issues.InvalidUnion, Path: P{"v"}, Input: 1.0, Branches: [][]issues.Issue{
-		{{Code: issues.InvalidType, Path: P{"v"}, Input: 1.0, Expected: issues.TypeString}},
+	{"invalid_union.one", issues.Issue{Code: issues.InvalidUnion, Path: P{"v"}, Input: "ab", Branches: [][]issues.Issue{
+		{{Code: issues.TooSmall, Path: P{"v"}, Input: "ab", Origin: issues.OriginString, Minimum: "3", Inclusive: true}},
 	}}},
+	{"invalid_union.types", issues.Issue{Code: issues.InvalidUnion, Path: P{"filter"}, Input: 1.0, Branches: [][]issues.Issue{
+		{{Code: issues.InvalidType, Path: P{"filter"}, Input: 1.0, Expected: issues.TypeObject}},
+		{{Code: issues.InvalidType, Path: P{"filter"}, Input: 1.0, Expected: issues.TypeString}},
+	}}},
+	{"invalid_union.discriminator", issues.Issue{Code: issues.InvalidUnion, Path: P{"channel"},
+		Input: map[string]any{"kind": "Webhook", "url": "x"}, Branches: [][]issues.Issue{
+			{{Code: issues.InvalidValue, Path: P{"channel", "kind"}, Input: "Webhook", Values: []any{"email"}},
+				{Code: issues.InvalidType, Path: P{"channel", "address"}, Absent: true, Expected: issues.TypeString}},
+			{{Code: issues.InvalidFormat, Path: P{"channel", "url"}, Input: "x", Format: "uri"},
+				{Code: issues.InvalidValue, Path: P{"channel", "kind"}, Input: "Webhook", Values: []any{"webhook"}}},
+		}}},
 	{"invalid_union.bare", issues.Issue{Code: issues.InvalidUnion, Path: P{"v"}, Input: 1.0}},
 	{"invalid_union.nested", issues.Issue{Code: issues.InvalidUnion, Path: P{"tree"}, Input: map[string]any{"next": "x"}, Branches: [][]issues.Issue{
 		{{Code: issues.InvalidType, Path: P{"tree"}, Input: map[string]any{"next": "x"}, Expected: issues.TypeInteger}},

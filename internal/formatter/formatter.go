@@ -163,7 +163,7 @@ func (f *Formatter) put(s *state) {
 	if cap(s.name) > keep || cap(s.line) > keep || cap(s.buf) > keep || cap(s.esc) > keep {
 		return
 	}
-	s.out, s.frame, s.suggFor, s.vsuggFor = nil, frame{}, nil, nil
+	s.out, s.frame, s.suggFor, s.vsuggFor, s.uni, s.shown = nil, frame{}, nil, nil, issues.Issue{}, nil
 	clear(s.sugg)
 	s.mg.reset()
 	f.pool.Put(s)
@@ -217,6 +217,11 @@ type state struct {
 	mg mergeState
 	// nesting counts the lines being worded inside one another.
 	nesting int
+	// uni is the issue of a union's line when no alternative's type
+	// matches (see typesOfUnion).
+	uni issues.Issue
+	// shown, when not nil, collects the issue of each line (Bounded).
+	shown issues.List
 }
 
 // frame is what the placeholders of the message being rendered read: the
@@ -326,30 +331,25 @@ func sortKey(p issues.Path) uint64 {
 }
 
 // emitIssue writes the lines of one issue: one line, or for a union one per
-// issue of its closest alternative (a union among them in turn). It reports
-// false when the budget is spent.
+// issue of its closest alternative (a union among them in turn), the
+// discriminator first (it says which alternative the others belong to),
+// each at its own path; or, when no alternative's type matches the value,
+// one line naming the types they expect. It reports false when the budget
+// is spent.
 func (s *state) emitIssue(is *issues.Issue) bool {
 	switch is.Code {
 	case issues.InvalidUnion:
-		if best := bestBranch(is); len(best) > 0 {
-			for i := range best {
-				if best[i].Check == issuesx.CheckOmitted {
-					continue
-				}
-				if best[i].Code == issues.InvalidUnion {
-					// A recursive schema nests unions: the line is the
-					// innermost one's, at the field where the value failed.
-					if !s.emitIssue(&best[i]) {
-						return false
-					}
-					continue
-				}
-				if !s.emitLine(&best[i].Path, is, &best[i]) {
-					return false
-				}
-			}
-			return true
+		bi, typed, sure := issuesx.Chosen(is)
+		if bi < 0 {
+			break
 		}
+		if !typed {
+			if u, ok := typesOfUnion(is); ok {
+				s.uni = u
+				return s.emitLine(&is.Path, &s.uni, nil)
+			}
+		}
+		return s.emitBranch(is, is.Branches[bi], sure)
 	case issues.InvalidKey, issues.InvalidElement:
 		if len(is.Issues) > 1 {
 			for i := range is.Issues {
@@ -364,6 +364,57 @@ func (s *state) emitIssue(is *issues.Issue) bool {
 		}
 	}
 	return s.emitLine(&is.Path, is, nil)
+}
+
+// emitBranch writes the lines of best, the alternative of union chosen:
+// its discriminator first, then the rest in path order, a misspelt key
+// and the missing field it stands for as one line, as at the top (see
+// findMerges). When the choice is sure (see issuesx.Chosen), each line is
+// the issue's own; otherwise it says it is the closest alternative's.
+func (s *state) emitBranch(union *issues.Issue, best []issues.Issue, sure bool) bool {
+	outer := s.mg.list
+	s.mg.list = nil
+	s.findMerges(best)
+	defer func() { s.mg.list = outer }()
+	// The library reports an object's properties in no fixed order: the
+	// lines go in path order, as the top's do.
+	order := make([]int, len(best))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return issuesx.Compare(&best[a], &best[b]) })
+	for pass := range 2 {
+		for _, i := range order {
+			b := &best[i]
+			if b.Check == issuesx.CheckOmitted || issuesx.Discriminates(b, union) != (pass == 0) {
+				continue
+			}
+			if len(s.mg.list) > 0 {
+				if s.mergedAway(best, i) {
+					continue
+				}
+				if handled, ok := s.emitMerged(best, i); handled {
+					if !ok {
+						return false
+					}
+					continue
+				}
+			}
+			var ok bool
+			switch {
+			case sure || b.Code == issues.InvalidUnion:
+				// A recursive schema nests unions: the line is the
+				// innermost one's, at the field where the value failed.
+				ok = s.emitIssue(b)
+			default:
+				ok = s.emitLine(&b.Path, union, b)
+			}
+			if !ok {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // emitLine writes the field of is (with inner as its inner issue, if any)
@@ -417,6 +468,9 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue) bool {
 	if s.collect {
 		s.fields = append(s.fields, envelope.Field{Name: string(s.name), Text: string(s.line)})
 	}
+	if s.shown != nil {
+		s.shown = append(s.shown, lineIssue(is, inner))
+	}
 	return true
 }
 
@@ -431,4 +485,31 @@ func isPathKey(v any) bool {
 		return true
 	}
 	return false
+}
+
+// typesOfUnion is the issue of a union none of whose alternatives takes
+// the value's type, when each refuses it by type: an invalid_type at the
+// union's path expecting every type they name, in their order ("Expected
+// a string or an object"). Which alternative failed "furthest" means
+// nothing there, and one alternative's type alone would hide the others.
+func typesOfUnion(union *issues.Issue) (issues.Issue, bool) {
+	var want issues.Types
+	for _, br := range union.Branches {
+		found := false
+		for j := range br {
+			b := &br[j]
+			if b.Code == issues.InvalidType && !b.Absent && len(b.Path) == len(union.Path) && b.Expected != 0 {
+				want, found = want.Or(b.Expected), true
+				break
+			}
+		}
+		if !found && len(br) > 0 {
+			return issues.Issue{}, false
+		}
+	}
+	if want == 0 {
+		return issues.Issue{}, false
+	}
+	return issues.Issue{Code: issues.InvalidType, Path: union.Path, Input: union.Input, Expected: want,
+		Source: union.Source}, true
 }

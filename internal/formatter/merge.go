@@ -135,7 +135,7 @@ func (s *state) emitMerged(list issues.List, i int) (handled, ok bool) {
 		miss, u := &list[i], &list[m.unk]
 		mg.pair = [2]string{m.key, m.sugg}
 		mg.issue = issues.Issue{Code: u.Code, Path: miss.Path, Keys: mg.pair[:1], Allowed: mg.pair[1:2],
-			Expected: miss.Expected, Source: u.Source}
+			Expected: miss.Expected, Check: u.Check, Source: u.Source}
 		// The suggestions memo is keyed by the issue's address, which
 		// every merged line shares: it holds this line's suggestion, the
 		// one the merge was found by (the closest of one allowed key to

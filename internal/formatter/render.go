@@ -694,37 +694,10 @@ func (s *state) valueSuggestion(is *issues.Issue) (string, bool) {
 	return s.vsugg, s.vsuggOK
 }
 
-// bestBranch picks the alternative of a union that came closest: one whose
-// discriminator (a const or enum at a direct property) matched, then the
-// fewest issues, then the deepest path (it got furthest).
+// bestBranch is the alternative of a union a line shows: the one
+// issuesx.Chosen picks.
 func bestBranch(is *issues.Issue) []issues.Issue {
-	best := -1
-	var bMiss bool
-	var bN, bDepth int
-	for i, br := range is.Branches {
-		if len(br) == 0 {
-			continue
-		}
-		miss, depth, n := false, 0, len(br)
-		for j := range br {
-			b := &br[j]
-			if b.Check == issuesx.CheckOmitted {
-				n += issuesx.OmittedCount(b) - 1 // counted, not built: issues all the same
-				continue
-			}
-			depth = max(depth, len(b.Path))
-			if b.Code == issues.InvalidValue && len(b.Path) == len(is.Path)+1 {
-				miss = true
-			}
-		}
-		better := best < 0 ||
-			(!miss && bMiss) ||
-			(miss == bMiss && n < bN) ||
-			(miss == bMiss && n == bN && depth > bDepth)
-		if better {
-			best, bMiss, bN, bDepth = i, miss, n, depth
-		}
-	}
+	best, _, _ := issuesx.Chosen(is)
 	if best < 0 {
 		return nil
 	}

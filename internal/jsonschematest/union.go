@@ -10,20 +10,41 @@ const ScheduleSchema = `{"oneOf":[
 	{"type":"object","properties":{"kind":{"type":"string","const":"daily"},"at":{"type":"string"}},"required":["kind","at"],"additionalProperties":false},
 	{"type":"object","properties":{"kind":{"type":"string","const":"weekly"},"day":{"type":"integer","minimum":-9007199254740991,"maximum":9007199254740991}},"required":["kind","day"],"additionalProperties":false}]}`
 
-// UnionTable is the discriminated-union table both adapters must pass,
-// with near misses off: a discriminator that names no alternative is one
-// line listing every alternative's value, where the server (zod) says
-// 'daily' | 'weekly'; one that names an alternative leaves that
-// alternative's own issues.
+// FilterSchema is an object or a string, as servers generated from
+// OpenAPI declare most object parameters.
+const FilterSchema = `{"type":"object","properties":{"filter":{"anyOf":[
+	{"type":"object","properties":{"property":{"type":"string"},"value":{"enum":["page","data_source"]}},"required":["property","value"]},
+	{"type":"string"}]}},"required":["filter"]}`
+
+// BlocksSchema is a list of blocks, each told apart by its type and
+// holding its content under a key named after it (Notion's blocks).
+const BlocksSchema = `{"type":"object","properties":{"children":{"type":"array","items":{"oneOf":[
+	{"type":"object","properties":{"type":{"const":"bulleted_list_item"},"bulleted_list_item":{"type":"object","properties":{"rich_text":{"type":"array","items":{"type":"string"}}},"required":["rich_text"],"additionalProperties":false}},"required":["type","bulleted_list_item"],"additionalProperties":false},
+	{"type":"object","properties":{"type":{"const":"numbered_list_item"},"numbered_list_item":{"type":"object","properties":{"rich_text":{"type":"array","items":{"type":"string"}}},"required":["rich_text"],"additionalProperties":false}},"required":["type","numbered_list_item"],"additionalProperties":false}]}}},"required":["children"]}`
+
+// UnionTable is the union table both adapters must pass, with near misses
+// off: a discriminator that names no alternative, nor one in another case or
+// spelling, is one line listing every alternative's value, where the
+// server (zod) says 'daily' | 'weekly'; one that names an alternative, or
+// one alone in another case or spelling, leaves that alternative's own
+// issues (see issuesx.Chosen).
 var UnionTable = []TypoCase{
 	{Name: "a miss", Schema: ScheduleSchema, Instance: `{"kind":"monthly"}`,
 		Want: []string{"kind\tYou sent: 'monthly'. Expected one of 'daily','weekly'."},
 		Ja:   []string{"kind\t送信値: 'monthly'。期待: 'daily','weekly' のいずれか。"},
 		Issues: `[{"code":"invalid_value","path":["kind"],"input":"monthly","values":["daily","weekly"],
 			"source":"jsonschema:oneOf"}]`},
+	// A value in another case chooses its alternative: the line names
+	// the value that selects it, and the alternative's other faults follow.
 	{Name: "a near miss", Schema: ScheduleSchema, Instance: `{"kind":"Daily","at":"09:00"}`,
-		Want: []string{"kind\tYou sent: 'Daily'. Expected one of 'daily','weekly'."},
-		Ja:   []string{"kind\t送信値: 'Daily'。期待: 'daily','weekly' のいずれか。"}},
+		Want: []string{"kind\tYou sent: 'Daily'. Expected exactly 'daily'."},
+		Ja:   []string{"kind\t送信値: 'Daily'。期待: 'daily'。"}},
+	{Name: "a near miss and another fault", Schema: ScheduleSchema, Instance: `{"kind":"Weekly","day":"mon"}`,
+		Want: []string{"kind\tYou sent: 'Weekly'. Expected exactly 'weekly'.",
+			"day\tYou sent: 'mon'. Expected an integer."}},
+	{Name: "a misspelling", Schema: ScheduleSchema, Instance: `{"kind":"weekyl","day":1.5}`,
+		Want: []string{"kind\tYou sent: 'weekyl'. Expected exactly 'weekly'.",
+			"day\tYou sent: 1.5. Expected an integer."}},
 	{Name: "missing", Schema: ScheduleSchema, Instance: `{"at":"09:00"}`,
 		Want: []string{"kind\tYou sent: nothing. Expected one of 'daily','weekly'."},
 		Ja:   []string{"kind\t送信値: なし。期待: 'daily','weekly' のいずれか。"},
@@ -33,17 +54,35 @@ var UnionTable = []TypoCase{
 		Want: []string{"kind\tYou sent: 7. Expected one of 'daily','weekly'."}},
 	// The discriminator chose weekly: its own issue, as any union's.
 	{Name: "matching branch", Schema: ScheduleSchema, Instance: `{"kind":"weekly","day":"mon"}`,
-		Want: []string{"day\tClosest of 2 alternatives: You sent: 'mon'. Expected an integer."},
-		Ja:   []string{"day\t最も近い候補（2個中）: 送信値: 'mon'。期待: 整数。"}},
+		Want: []string{"day\tYou sent: 'mon'. Expected an integer."},
+		Ja:   []string{"day\t送信値: 'mon'。期待: 整数。"}},
+	// A key another alternative declares is not unknown in the one chosen,
+	// nor a near miss of its names: a field that alternative does not take.
+	{Name: "a key of another alternative", Schema: BlocksSchema,
+		Instance: `{"children":[{"type":"numbered_list_item","bulleted_list_item":{"rich_text":["a"]}}]}`,
+		Want: []string{"children[0].bulleted_list_item\tThis field must not be sent. You sent: {\"rich_text\":[\"a\"]}. Expected the object without it.",
+			"children[0].numbered_list_item\tYou sent: nothing. Expected an object."}},
+	// No alternative takes a string: one line says what they take.
 	{Name: "not an object", Schema: ScheduleSchema, Instance: `"daily"`,
-		Want: []string{"(root)\tClosest of 2 alternatives: You sent: 'daily'. Expected an object."}},
+		Want: []string{"(root)\tYou sent: 'daily'. Expected an object."}},
+	// An object or a string (what servers generated from OpenAPI send):
+	// the object's fault, never "Expected a string".
+	{Name: "object or string, nested enum", Schema: FilterSchema, Instance: `{"filter":{"property":"object","value":"Page"}}`,
+		Want: []string{"filter.value\tYou sent: 'Page'. Expected one of 'page','data_source'."}},
+	{Name: "object or string, neither", Schema: FilterSchema, Instance: `{"filter":5}`,
+		Want: []string{"filter\tYou sent: 5. Expected an object or a string."},
+		Ja:   []string{"filter\t送信値: 5。期待: オブジェクトまたは文字列。"}},
+	{Name: "object or integer, nested const and pattern", Schema: `{"properties":{"page":{"anyOf":[{"type":"integer"},
+			{"type":"object","properties":{"kind":{"const":"cursor"},"cursor":{"type":"string","pattern":"^c_"}},"required":["kind","cursor"]}]}}}`,
+		Instance: `{"page":{"kind":"cursor","cursor":"x1"}}`,
+		Want:     []string{"page.cursor\tYou sent: 'x1'. Expected to match '^c_'."}},
 	// Numbers compare as numbers: 1.0 is 1, which chose the first.
 	{Name: "numbers", Schema: `{"anyOf":[{"properties":{"v":{"const":1},"a":{}},"required":["v","a"]},{"properties":{"v":{"const":2.5},"b":{}},"required":["v","b"]}]}`,
 		Instance: `{"v":3}`,
 		Want:     []string{"v\tYou sent: 3. Expected one of 1, 2.5."}},
 	{Name: "numbers, matching", Schema: `{"anyOf":[{"properties":{"v":{"const":1},"a":{}},"required":["v","a"]},{"properties":{"v":{"const":2.5},"b":{}},"required":["v","b"]}]}`,
 		Instance: `{"v":1.0}`,
-		Want:     []string{"a\tClosest of 2 alternatives: You sent: nothing. Expected a value."}},
+		Want:     []string{"a\tYou sent: nothing. Expected a value."}},
 	{Name: "booleans, enums of one", Schema: `{"oneOf":[{"properties":{"ok":{"enum":[true]},"data":{}},"required":["ok","data"]},{"properties":{"ok":{"enum":[false]},"error":{"type":"string"}},"required":["ok","error"]}]}`,
 		Instance: `{"ok":"yes"}`,
 		Want:     []string{"ok\tYou sent: 'yes'. Expected one of true, false."}},
@@ -86,7 +125,7 @@ var UnionTable = []TypoCase{
 			{"type":"object","properties":{"kind":{"const":"once"},"at":{"type":"string"}},"required":["kind","at"]},
 			{"type":"object","properties":{"kind":{"const":"repeat"},"every":` + ScheduleSchema + `},"required":["kind","every"]}]}`,
 		Instance: `{"kind":"repeat","every":{"kind":"hourly"}}`,
-		Want:     []string{"every.kind\tClosest of 2 alternatives: You sent: 'hourly'. Expected one of 'daily','weekly'."}},
+		Want:     []string{"every.kind\tYou sent: 'hourly'. Expected one of 'daily','weekly'."}},
 }
 
 // RunUnions checks every case of UnionTable, with near misses off.

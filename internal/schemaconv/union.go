@@ -37,8 +37,10 @@ type Branch struct {
 //     Expected their types.
 //
 // ok is false when v is not an object, when no property tells the
-// alternatives apart, or when v's discriminator names an alternative (that
-// alternative's own issues then say what is wrong), or is absent where an
+// alternatives apart, or when v's discriminator names an alternative,
+// even in another case or spelling ('Webhook' for 'webhook', see
+// issuesx.NearValue: the alternative issuesx.Chosen picks then says what
+// is wrong, its discriminator with the rest), or is absent where an
 // alternative does not require it. When several properties tell them
 // apart, the first by name is the discriminator.
 func Discriminated(path issues.Path, v any, branches []Branch, source string) (is issues.Issue, ok bool) {
@@ -57,6 +59,11 @@ func Discriminated(path issues.Path, v any, branches []Branch, source string) (i
 	sent, present := obj[name]
 	if present {
 		if slices.ContainsFunc(values, func(x any) bool { return Equal(x, sent) }) {
+			return is, false
+		}
+		if slices.ContainsFunc(values, func(x any) bool { return issuesx.NearValue(sent, x) > 0 }) {
+			// 'Webhook' for 'webhook' chooses that alternative: its own
+			// issues say what else is wrong, its discriminator first.
 			return is, false
 		}
 		return issues.Issue{Code: issues.InvalidValue, Path: path.Append(name), Input: sent,
@@ -160,3 +167,62 @@ func NumberText(v any) string {
 	}
 	return fmt.Sprint(v)
 }
+
+// OtherKeys rewrites the issues of a union's alternatives, branches (in
+// the order of alts), for a key one alternative refuses as unknown that
+// another declares: {"type":"numbered_list_item","bulleted_list_item":…}
+// for blocks that each declare their own key. The key is not unknown,
+// nor a near miss of the refusing alternative's names ("did you mean
+// 'numbered_list_item'?" is false, and a proxy would refuse the call for
+// it): it is a field that alternative does not take, custom with
+// issues.CheckExcluded at the key's path. declared lists, for each
+// alternative, the names it and its in-place subschemas declare (see
+// Evaluable).
+func OtherKeys(path issues.Path, branches [][]issues.Issue, declared [][]string) {
+	if len(declared) != len(branches) {
+		return
+	}
+	for i, br := range branches {
+		for j := 0; j < len(br); j++ {
+			is := &br[j]
+			obj, ok := is.Input.(map[string]any)
+			if is.Code != issues.UnrecognizedKeys || !ok || !samePath(is.Path, path) {
+				continue
+			}
+			var keep, moved []string
+			for _, k := range is.Keys {
+				other := false
+				for a, names := range declared {
+					if a != i && slices.Contains(names, k) && !slices.Contains(declared[i], k) {
+						other = true
+						break
+					}
+				}
+				if other {
+					moved = append(moved, k)
+				} else {
+					keep = append(keep, k)
+				}
+			}
+			if moved == nil {
+				continue
+			}
+			src := is.Source
+			for _, k := range moved {
+				br = append(br, issues.Issue{Code: issues.Custom, Check: issues.CheckExcluded,
+					Path: path.Append(k), Input: obj[k], Source: src})
+			}
+			is = &br[j] // br may have moved
+			if keep == nil {
+				br = slices.Delete(br, j, j+1)
+				j--
+			} else {
+				is.Keys = keep
+			}
+		}
+		branches[i] = br
+	}
+}
+
+// samePath reports whether a and b name one place.
+func samePath(a, b issues.Path) bool { return a.Compare(b) == 0 && len(a) == len(b) }

@@ -337,6 +337,9 @@ func (c *conv) union(path issues.Path, v any, alts []*jsonschema.Schema, causes 
 		c.add(&bk, cause)
 		branches = append(branches, bk.finish())
 	}
+	if len(alts) == len(branches) {
+		schemaconv.OtherKeys(path, branches, declaredBy(alts))
+	}
 	return issues.Issue{Code: issues.InvalidUnion, Path: path, Input: v, Branches: branches, Source: source}
 }
 
@@ -572,4 +575,14 @@ func writeJSON(h *maphash.Hash, v any) {
 			h.Write(r.Denom().Bytes())
 		}
 	}
+}
+
+// declaredBy lists the names each alternative of a union declares (see
+// schemaconv.OtherKeys).
+func declaredBy(alts []*jsonschema.Schema) [][]string {
+	out := make([][]string, len(alts))
+	for i, alt := range alts {
+		out[i] = schemaconv.Evaluable(alt, subschema)
+	}
+	return out
 }

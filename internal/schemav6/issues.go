@@ -361,7 +361,21 @@ func (c *conv) union(k *schemaconv.Sink, path issues.Path, v any, alts []*jsonsc
 		k.Push(is)
 		return
 	}
-	k.Add(issues.InvalidUnion, path, v, source).Branches = c.branches(causes)
+	branches := c.branches(causes)
+	if len(alts) == len(branches) {
+		schemaconv.OtherKeys(path, branches, declaredBy(alts))
+	}
+	k.Add(issues.InvalidUnion, path, v, source).Branches = branches
+}
+
+// declaredBy lists the names each alternative of a union declares (see
+// schemaconv.OtherKeys).
+func declaredBy(alts []*jsonschema.Schema) [][]string {
+	out := make([][]string, len(alts))
+	for i, alt := range alts {
+		out[i] = schemaconv.Evaluable(alt, subschema)
+	}
+	return out
 }
 
 // branches returns the issues of each alternative of a value that matches

@@ -36,14 +36,14 @@ var ownArgs = [2]string{
 // same call again answer as written here, with the same result.
 func TestResultsOwnTheirMemory(t *testing.T) {
 	want := [2]string{`<validation_error action="own">
-  <field name="id">Closest of 2 alternatives: You sent: 0. Expected a string.</field>
+  <field name="id">You sent: 0. Expected at least 1.</field>
   <field name="name">Missing. You sent: the unknown key 'nmae'. Expected a string.</field>
   <field name="role">You sent: 'x'. Expected one of 'admin', {"k":[1]}.</field>
   <field name="tags">Invalid key: You sent: 'long-key' (8 characters). Expected at most 3 characters.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`, `<validation_error action="own">
   <field name="(root)">Unknown key. You sent: 'xx'. Expected one of 'id','name','role','tags'.</field>
-  <field name="id">Closest of 2 alternatives: You sent: true. Expected a string.</field>
+  <field name="id">You sent: true. Expected a string or an integer.</field>
   <field name="name">You sent: 'ab' (2 characters). Expected at least 3 characters.</field>
   <field name="role">You sent: 'y'. Expected one of 'admin', {"k":[1]}.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>

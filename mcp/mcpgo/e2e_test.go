@@ -20,6 +20,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/mcp/guard"
 	"github.com/selfheal/selfheal/mcp/mcpgo"
 )
@@ -219,6 +220,19 @@ type issue struct {
 	Path []any  `json:"path"`
 }
 
+// pathName is the field name a line of the text gives the path of an
+// issue as JSON decodes it (an index is a float64).
+func pathName(p []any) string {
+	path := make(issues.Path, len(p))
+	for i, el := range p {
+		if f, ok := el.(float64); ok {
+			el = int(f)
+		}
+		path[i] = el
+	}
+	return path.String()
+}
+
 func TestValidationErrors(t *testing.T) {
 	f := newFixture(t)
 	for _, tc := range []struct {
@@ -232,7 +246,9 @@ func TestValidationErrors(t *testing.T) {
 		{"invalid_format", `{"name": "Ann", "email": "not-an-email", "age": 36}`, "invalid_format"},
 		{"not_multiple_of", `{"name": "Ann", "email": "ann@example.com", "age": 36, "score": 0.3}`, "not_multiple_of"},
 		{"unrecognized_keys", `{"name": "Ann", "emial": "ann@example.com", "age": 36}`, "unrecognized_keys"},
-		{"invalid_union", `{"name": "Ann", "email": "ann@example.com", "age": 36, "contact": {"phone": "12345"}}`, "invalid_union"},
+		// contact is an object or a string: the object alternative is
+		// the one the model chose, and its own issue is given, at its path.
+		{"invalid_union", `{"name": "Ann", "email": "ann@example.com", "age": 36, "contact": {"phone": "12345"}}`, "invalid_format"},
 		{"invalid_value", `{"name": "Ann", "email": "ann@example.com", "age": 36, "role": "Admin"}`, "invalid_value"},
 		{"custom", `{"name": "Ann", "email": "ann@example.com", "age": 36, "nickname": "admin", "tags": ["x", "x"]}`, "custom"},
 		{"redacted", `{"name": "Ann", "email": "ann@example.com", "age": 36, "password": "hunter2"}`, "too_small"},
@@ -268,6 +284,16 @@ func TestValidationErrors(t *testing.T) {
 			}
 			if tc.code != "" && !slices.ContainsFunc(sc.Issues, func(is issue) bool { return is.Code == tc.code }) {
 				t.Errorf("no issue has code %q", tc.code)
+			}
+			// One issue per line of the text, at the line's field, in
+			// its order: the structured issues say what the text says.
+			if len(sc.Issues) != len(doc.Validation.Fields) {
+				t.Errorf("%d issues for %d lines", len(sc.Issues), len(doc.Validation.Fields))
+			}
+			for i := range min(len(sc.Issues), len(doc.Validation.Fields)) {
+				if p, name := pathName(sc.Issues[i].Path), doc.Validation.Fields[i].Name; p != name {
+					t.Errorf("issue %d (%s) is at %s, its line at %s", i, sc.Issues[i].Code, p, name)
+				}
 			}
 			got := render(t, res)
 			if strings.Contains(got, "hunter2") {

@@ -16,18 +16,23 @@ import (
 func TestStructuredLeavesInputsOut(t *testing.T) {
 	list := issues.List{
 		{Code: issues.TooSmall, Path: issues.Path{"name"}, Input: "A", Minimum: "2", Origin: "string"},
-		{Code: issues.InvalidUnion, Input: map[string]any{"password": "s3cret"}, Branches: [][]issues.Issue{{{Code: issues.InvalidType, Expected: issues.TypeString, Input: 1}}}},
+		// The union's value is an object: the chosen alternative is the
+		// object one, whose issue carries the secret sent.
+		{Code: issues.InvalidUnion, Input: map[string]any{"password": "s3cret"}, Branches: [][]issues.Issue{
+			{{Code: issues.InvalidType, Expected: issues.TypeString, Input: map[string]any{"password": "s3cret"}}},
+			{{Code: issues.TooSmall, Path: issues.Path{"password"}, Input: "s3cret", Minimum: "8", Origin: "string"}},
+		}},
 		{Code: issues.InvalidType, Expected: issues.TypeObject, Absent: true},
 	}
 	data, err := json.Marshal(Structured(selfheal.New(), list))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"issues":[{"code":"invalid_type","path":[],"expected":"object"},{"code":"invalid_union","path":[],"errors":[[{"code":"invalid_type","path":[],"expected":"string"}]]},{"code":"too_small","path":["name"],"origin":"string","minimum":2,"inclusive":false}]}`
+	want := `{"issues":[{"code":"invalid_type","path":[],"expected":"object"},{"code":"too_small","path":["password"],"origin":"string","minimum":8,"inclusive":false},{"code":"too_small","path":["name"],"origin":"string","minimum":2,"inclusive":false}]}`
 	if string(data) != want {
 		t.Errorf("got  %s\nwant %s", data, want)
 	}
-	if list[0].Input != "A" || list[1].Branches[0][0].Input != 1 {
+	if list[0].Input != "A" || list[1].Branches[1][0].Input != "s3cret" {
 		t.Error("Structured modified its argument")
 	}
 }

@@ -1672,8 +1672,9 @@ func mustJSONRaw(v any) string {
 
 // nearMiss is the answer to a call of echo that sends "texts" for "text":
 // a near miss, answered before forwarding in every mode (the server would
-// drop the key), once the proxy knows echo's schema.
-const nearMiss = `{"content":[{"type":"text","text":"<validation_error action=\"echo\">\n  <field name=\"text\">Missing. You sent: the unknown key 'texts'. Expected a string.</field>\n  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>\n</validation_error>"}],"isError":true,"structuredContent":{"issues":[{"code":"unrecognized_keys","path":[],"keys":["texts"],"allowed":["text"],"check":"near_miss","source":"selfheal:typo"},{"code":"invalid_type","path":["text"],"expected":"string","source":"jsonschema:required"}]}}`
+// drop the key), once the proxy knows echo's schema. Its one line is one
+// issue, at the field the key stands for.
+const nearMiss = `{"content":[{"type":"text","text":"<validation_error action=\"echo\">\n  <field name=\"text\">Missing. You sent: the unknown key 'texts'. Expected a string.</field>\n  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>\n</validation_error>"}],"isError":true,"structuredContent":{"issues":[{"code":"unrecognized_keys","path":["text"],"expected":"string","keys":["texts"],"allowed":["text"],"check":"near_miss","source":"selfheal:typo"}]}}`
 
 // unchecked is the fake server's answer to that call when it reaches it.
 const unchecked = `{"content":[{"type":"text","text":"\u003cnil\u003e"}]}`
