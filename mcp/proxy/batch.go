@@ -62,7 +62,7 @@ func (h *httpProxy) batch(w http.ResponseWriter, r *http.Request, body []byte, x
 		}
 		if sess == nil {
 			sess = h.session(x.key)
-			h.listIfNeeded(r, sess, "") // batches are of revision 2025-03-26
+			h.listIfNeeded(r, sess, "", "") // batches are of revision 2025-03-26
 		}
 		t := sess.tools.lookup(c.Name)
 		if t == nil {

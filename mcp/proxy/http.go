@@ -278,7 +278,7 @@ func (h *httpProxy) call(w http.ResponseWriter, r *http.Request, body []byte, m 
 		return false, nil
 	}
 	start := time.Now()
-	sess := h.toolsFor(r, x)
+	sess := h.toolsFor(r, x, c.Name)
 	t := sess.tools.lookup(c.Name)
 	if t == nil {
 		return false, nil
@@ -352,14 +352,14 @@ func scopeKey(r *http.Request) string {
 // A request of a stateless revision without an authorization is judged by
 // the tools the server listed as public, or else by a listing of its own,
 // kept for the others only when the server says it is public.
-func (h *httpProxy) toolsFor(r *http.Request, x *exchange) *httpSession {
+func (h *httpProxy) toolsFor(r *http.Request, x *exchange, tool string) *httpSession {
 	if x.key != "" || x.revision == "" {
 		sess := h.session(x.key)
-		h.listIfNeeded(r, sess, x.revision)
+		h.listIfNeeded(r, sess, x.revision, tool)
 		return sess
 	}
 	if pub := h.existing(publicKey); pub != nil {
-		h.listIfNeeded(r, pub, x.revision)
+		h.listIfNeeded(r, pub, x.revision, tool)
 		if pub.tools.scopeOf() == "public" {
 			return pub
 		}
@@ -367,7 +367,7 @@ func (h *httpProxy) toolsFor(r *http.Request, x *exchange) *httpSession {
 		return pub
 	}
 	own := &httpSession{}
-	h.listIfNeeded(r, own, x.revision)
+	h.listIfNeeded(r, own, x.revision, tool)
 	if own.tools.scopeOf() == "public" {
 		h.mu.Lock()
 		h.sessions[publicKey] = own
@@ -493,13 +493,18 @@ func (h *httpProxy) forget(now time.Time) {
 // listing of them, or an old or stale one, and waits for the listing (one
 // at a time per session: concurrent calls wait for the same one). A
 // listing is old after its ttlMs (MCP 2026-07-28; at least minTTL), or
-// after listTTL when it gave none. revision is the stateless revision of
-// the request, "" for an earlier one.
-func (h *httpProxy) listIfNeeded(r *http.Request, sess *httpSession, revision string) {
+// after listTTL when it gave none. A call of tool, when tool is in a
+// listing old by its ttlMs, does not wait: it is judged by that listing
+// while the tools are listed again behind it, as over stdio (see
+// toolSet.find). revision is the stateless revision of the request, ""
+// for an earlier one.
+func (h *httpProxy) listIfNeeded(r *http.Request, sess *httpSession, revision, tool string) {
 	now := time.Now()
 	expires := sess.tools.expiresAt()
+	known := tool != "" && sess.tools.lookup(tool) != nil
 	sess.mu.Lock()
 	fresh := !sess.listedAt.IsZero() && !sess.stale
+	behind := fresh && !expires.IsZero() && known // old by its ttlMs only
 	if expires.IsZero() {
 		fresh = fresh && now.Sub(sess.listedAt) < listTTL
 	} else {
@@ -515,6 +520,13 @@ func (h *httpProxy) listIfNeeded(r *http.Request, sess *httpSession, revision st
 		sess.listing = make(chan struct{})
 	}
 	sess.mu.Unlock()
+	if behind {
+		if wait == nil {
+			// Its own request: this one may end before the listing does.
+			go h.runListing(r.Clone(context.WithoutCancel(r.Context())), sess, revision)
+		}
+		return
+	}
 	if wait != nil {
 		select {
 		case <-wait:
@@ -522,7 +534,12 @@ func (h *httpProxy) listIfNeeded(r *http.Request, sess *httpSession, revision st
 		}
 		return
 	}
+	h.runListing(r, sess, revision)
+}
 
+// runListing lists the session's tools (see list), for at most
+// listTimeout, and ends the listing under way that listIfNeeded began.
+func (h *httpProxy) runListing(r *http.Request, sess *httpSession, revision string) {
 	// The listing outlives the call that started it: the calls waiting
 	// for it need it even when this client goes.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), listTimeout)
