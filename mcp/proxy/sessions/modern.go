@@ -13,19 +13,11 @@ import (
 // its params._meta, and over HTTP the headers repeat the revision, the
 // method and the name the request acts on. The names the server reads.
 const (
-	// version2026 is the first revision of the stateless era. Revisions
-	// are dates: a later one compares greater as a string.
-	version2026 = "2026-07-28"
-	// version2025 is the revision the proxy asks a server that speaks
-	// only the session era for (see bridgeHandshake).
-	version2025 = "2025-11-25"
-
-	metaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
-	metaClientInfo         = "io.modelcontextprotocol/clientInfo"
-	metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
-	metaLogLevel           = "io.modelcontextprotocol/logLevel"
-	metaServerInfo         = "io.modelcontextprotocol/serverInfo"
-	metaSubscriptionID     = "io.modelcontextprotocol/subscriptionId"
+	// The revisions and the _meta keys of the stateless era are wire's
+	// (wire.Stateless, wire.MetaProtocolVersion …); these two it does not
+	// name.
+	metaLogLevel       = "io.modelcontextprotocol/logLevel"
+	metaSubscriptionID = "io.modelcontextprotocol/subscriptionId"
 
 	headerProtocolVersion = "Mcp-Protocol-Version"
 	headerMethod          = "Mcp-Method"
@@ -52,9 +44,6 @@ const (
 	methodCancelled = "notifications/cancelled"
 	methodPing      = "ping"
 )
-
-// modern reports whether a revision is of the stateless era.
-func modern(version string) bool { return version >= version2026 }
 
 // refusal is the answer to a request refused before any server sees it:
 // an HTTP status and a JSON-RPC error, under the request's id when it has
@@ -123,7 +112,7 @@ func classify(h http.Header, msgs []posted, batch bool) (*stateless, *refusal) {
 	hv := strings.Trim(h.Get(headerProtocolVersion), " \t")
 	if batch {
 		for _, m := range msgs {
-			if v, claimed := claim(m); claimed && modern(v) {
+			if v, claimed := claim(m); claimed && wire.IsStateless(v) {
 				return nil, &refusal{status: http.StatusBadRequest, code: -32600,
 					msg: "Bad Request: JSON-RPC batches may not contain requests for protocol revision 2026-07-28 or later"}
 			}
@@ -137,7 +126,7 @@ func classify(h http.Header, msgs []posted, batch bool) (*stateless, *refusal) {
 	v, claimed := claim(m)
 	mh, hasMethod := headerValue(h, headerMethod)
 	if m.key == "" { // a notification: no envelope is required of it
-		if !modern(v) && !modern(hv) {
+		if !wire.IsStateless(v) && !wire.IsStateless(hv) {
 			return nil, nil
 		}
 		if claimed && hv != "" && hv != v {
@@ -151,13 +140,13 @@ func classify(h http.Header, msgs []posted, batch bool) (*stateless, *refusal) {
 		}
 		return &stateless{msg: m, version: v}, nil
 	}
-	if m.method == methodInitialize && !(claimed && modern(v)) {
-		if modern(hv) {
+	if m.method == methodInitialize && !(claimed && wire.IsStateless(v)) {
+		if wire.IsStateless(hv) {
 			return nil, mismatch(m.id, hv, "an initialize request (legacy handshake) was sent with a modern MCP-Protocol-Version header")
 		}
 		return nil, nil
 	}
-	if claimed && (modern(v) || modern(hv)) {
+	if claimed && (wire.IsStateless(v) || wire.IsStateless(hv)) {
 		if bad := envelope(m); bad != nil {
 			return nil, bad
 		}
@@ -169,11 +158,11 @@ func classify(h http.Header, msgs []posted, batch bool) (*stateless, *refusal) {
 		}
 		return &stateless{msg: m, version: v}, nil
 	}
-	if modern(hv) {
+	if wire.IsStateless(hv) {
 		missing := []string{"_meta"}
 		if meta := member(member(m.line, "params"), "_meta"); meta != nil {
 			missing = missing[:0]
-			for _, k := range []string{metaProtocolVersion, metaClientCapabilities} {
+			for _, k := range []string{wire.MetaProtocolVersion, wire.MetaClientCapabilities} {
 				if !hasMember(meta, k) {
 					missing = append(missing, k)
 				}
@@ -189,7 +178,7 @@ func classify(h http.Header, msgs []posted, batch bool) (*stateless, *refusal) {
 // claim returns the revision a message's params._meta names, and whether
 // it names one at all (a value that is not a string names "").
 func claim(m posted) (version string, claimed bool) {
-	raw := member(member(member(m.line, "params"), "_meta"), metaProtocolVersion)
+	raw := member(member(member(m.line, "params"), "_meta"), wire.MetaProtocolVersion)
 	return wire.Str(raw), raw != nil
 }
 
@@ -203,14 +192,14 @@ func envelope(m posted) *refusal {
 			msg:  "Invalid _meta envelope for protocol revision 2026-07-28: " + key + ": " + problem,
 			data: map[string]any{"envelope": map[string]string{"key": key, "problem": problem}}}
 	}
-	caps := member(meta, metaClientCapabilities)
+	caps := member(meta, wire.MetaClientCapabilities)
 	switch {
-	case !wire.IsString(member(meta, metaProtocolVersion)):
-		return bad(metaProtocolVersion, "expected a string")
+	case !wire.IsString(member(meta, wire.MetaProtocolVersion)):
+		return bad(wire.MetaProtocolVersion, "expected a string")
 	case caps == nil:
-		return bad(metaClientCapabilities, "missing")
+		return bad(wire.MetaClientCapabilities, "missing")
 	case !isObject(caps):
-		return bad(metaClientCapabilities, "expected an object")
+		return bad(wire.MetaClientCapabilities, "expected an object")
 	}
 	return nil
 }
@@ -279,7 +268,7 @@ func headerValue(h http.Header, name string) (string, bool) {
 // client has no session to act on.
 func modernHeader(r *http.Request) bool {
 	v, _ := headerValue(r.Header, headerProtocolVersion)
-	return modern(v)
+	return wire.IsStateless(v)
 }
 
 // noSessionMethod answers a GET or a DELETE of a client of the stateless

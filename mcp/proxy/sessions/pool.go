@@ -10,10 +10,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"runtime/debug"
 	"slices"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/selfheal/selfheal/mcp/proxy/internal/eventstream"
@@ -63,7 +61,7 @@ var errBusy = errors.New("too many processes")
 // of the session era gets the request without them, since one that
 // serves only that era may refuse a request that names a later revision
 // (the go-sdk's does).
-var envelopeKeys = []string{metaProtocolVersion, metaClientInfo, metaClientCapabilities, metaLogLevel}
+var envelopeKeys = []string{wire.MetaProtocolVersion, wire.MetaClientInfo, wire.MetaClientCapabilities, metaLogLevel}
 
 // cacheable are the methods whose results revision 2026-07-28 requires to
 // say how long a client may keep them (ttlMs) and for whom (cacheScope).
@@ -71,25 +69,6 @@ var cacheable = map[string]bool{
 	"tools/list": true, "prompts/list": true, "resources/list": true,
 	"resources/templates/list": true, "resources/read": true,
 }
-
-// clientInfo is the proxy's own client info, as its requests to a server
-// carry it: "selfheal-proxy" and the version of this module.
-var clientInfo = sync.OnceValue(func() string {
-	const module = "github.com/selfheal/selfheal"
-	version := "devel"
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		if bi.Main.Path == module && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-			version = bi.Main.Version
-		}
-		for _, d := range bi.Deps {
-			if d.Path == module && d.Version != "" {
-				version = d.Version
-			}
-		}
-	}
-	v, _ := json.Marshal(version) // a string always encodes
-	return `{"name":"selfheal-proxy","version":` + string(v) + `}`
-})
 
 // postStateless serves a POST of revision 2026-07-28: a notification is
 // taken (a cancellation passed on to the request it names), a request
@@ -137,7 +116,7 @@ func (c *Server) postStateless(w http.ResponseWriter, r *http.Request, sl *state
 	}
 	listen := m.method == methodListen
 	if era.bridge && listen {
-		answerNow(w, wire.ErrorResponse(m.id, codeMethodNotFound, "Method not found: subscriptions/listen: the MCP server behind this proxy speaks only protocol revision "+version2025+" and earlier, which has no subscriptions"))
+		answerNow(w, wire.ErrorResponse(m.id, codeMethodNotFound, "Method not found: subscriptions/listen: the MCP server behind this proxy speaks only protocol revision "+wire.Stateful+" and earlier, which has no subscriptions"))
 		return
 	}
 	p, err := c.acquire(r.Context(), part, era, !listen)
@@ -244,7 +223,7 @@ func (c *Server) probe(pr *eraProbe, part string) {
 		return
 	}
 	defer s.leave()
-	m, err := s.ask(methodDiscover, `{"_meta":{"`+metaProtocolVersion+`":"`+version2026+`","`+metaClientInfo+`":`+clientInfo()+`,"`+metaClientCapabilities+`":{}}}`)
+	m, err := s.ask(methodDiscover, `{"_meta":`+string(wire.OwnMeta(wire.Stateless))+`}`)
 	var init *wire.Message
 	if silent := (*unanswered)(nil); errors.As(err, &silent) {
 		if init, err = s.initialize(); errors.As(err, &silent) {
@@ -260,13 +239,13 @@ func (c *Server) probe(pr *eraProbe, part string) {
 	var listed []string
 	if init == nil && json.Unmarshal(member(m.Result, "supportedVersions"), &listed) == nil {
 		for _, v := range listed {
-			if modern(v) && !slices.Contains(era.versions, v) {
+			if wire.IsStateless(v) && !slices.Contains(era.versions, v) {
 				era.versions = append(era.versions, v)
 			}
 		}
 	}
 	if len(era.versions) == 0 {
-		era.versions, era.bridge = []string{version2026}, true
+		era.versions, era.bridge = []string{wire.Stateless}, true
 	}
 	s.mu.Lock()
 	s.bridge = era.bridge
@@ -525,7 +504,7 @@ func (s *cmdSession) bridgeHandshake() {
 // initialize asks the process initialize (see bridgeHandshake) and
 // returns the response, or an error when it is not a result.
 func (s *cmdSession) initialize() (*wire.Message, error) {
-	m, err := s.ask(methodInitialize, `{"protocolVersion":"`+version2025+`","capabilities":{},"clientInfo":`+clientInfo()+`}`)
+	m, err := s.ask(methodInitialize, `{"protocolVersion":"`+wire.Stateful+`","capabilities":{},"clientInfo":`+string(wire.ClientInfo())+`}`)
 	switch {
 	case err != nil:
 		return nil, err
@@ -575,8 +554,8 @@ func (s *cmdSession) initializedBy(m *wire.Message) {
 // left out: a stateless client learns of them by subscriptions/listen, and
 // the proxy has no subscriptions to give it for such a server.
 func bridgeDiscover(id, init []byte) []byte {
-	versions := []string{version2026}
-	if v := wire.Str(member(init, "protocolVersion")); v != "" && !modern(v) {
+	versions := []string{wire.Stateless}
+	if v := wire.Str(member(init, "protocolVersion")); v != "" && !wire.IsStateless(v) {
 		versions = append(versions, v)
 	}
 	vs, _ := json.Marshal(versions) // strings always encode
@@ -596,7 +575,7 @@ func bridgeDiscover(id, init []byte) []byte {
 		res = setMember(res, "instructions", instr)
 	}
 	if info := member(init, "serverInfo"); isObject(info) {
-		res = setMember(res, "_meta", append(append([]byte(`{"`+metaServerInfo+`":`), info...), '}'))
+		res = setMember(res, "_meta", append(append([]byte(`{"`+wire.MetaServerInfo+`":`), info...), '}'))
 	}
 	res = completeResult(res, "server/discover")
 	res = setMember(res, "ttlMs", []byte("0"))
@@ -1012,7 +991,7 @@ func (s *cmdSession) routePooled(line []byte, m *wire.Message) {
 			reply = []byte(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{}}`)
 		} else {
 			s.c.r.Logger.Debug("selfheal proxy: the MCP server asked a stateless client something; the proxy answers with an error", "method", m.Method)
-			reply = wire.ErrorResponse(m.ID, codeMethodNotFound, "Method not found: "+m.Method+": the client speaks protocol revision "+version2026+" through selfheal proxy, without a session to carry the server's requests")
+			reply = wire.ErrorResponse(m.ID, codeMethodNotFound, "Method not found: "+m.Method+": the client speaks protocol revision "+wire.Stateless+" through selfheal proxy, without a session to carry the server's requests")
 		}
 		s.sendAsync(append(reply, '\n'))
 	default:

@@ -1313,7 +1313,7 @@ func (s *cmdSession) pump(w http.ResponseWriter, r *http.Request, st *cmdStream,
 // go-sdk's rule). An older client may take an event without data for a
 // malformed message.
 func primes(version string) bool {
-	return version >= "2025-11-25" && version < "2026-07-28"
+	return version >= wire.Stateful && !wire.IsStateless(version)
 }
 
 // recordLocked numbers the messages taken to be written to a stream and

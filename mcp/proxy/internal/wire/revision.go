@@ -73,17 +73,20 @@ func StatelessMeta(meta []byte) bool {
 // revision, the proxy as its client info, and no capabilities, since the
 // proxy answers no request of the server's.
 func OwnMeta(revision string) []byte {
-	data, _ := json.Marshal(struct { // always encodes
-		Version      string            `json:"io.modelcontextprotocol/protocolVersion"`
-		Info         map[string]string `json:"io.modelcontextprotocol/clientInfo"`
-		Capabilities struct{}          `json:"io.modelcontextprotocol/clientCapabilities"`
-	}{revision, map[string]string{"name": "selfheal-proxy", "version": moduleVersion()}, struct{}{}})
+	rev, _ := json.Marshal(revision) // a string always encodes
+	return []byte(`{"` + MetaProtocolVersion + `":` + string(rev) +
+		`,"` + MetaClientInfo + `":` + string(ClientInfo()) +
+		`,"` + MetaClientCapabilities + `":{}}`)
+}
+
+// ClientInfo is the proxy's client info (an MCP Implementation) in its own
+// requests: its name, and the version of this module in the running
+// program ("(devel)" in a build of its own tree, as Go says it).
+func ClientInfo() []byte {
+	data, _ := json.Marshal(map[string]string{"name": "selfheal-proxy", "version": moduleVersion()}) // always encodes
 	return data
 }
 
-// moduleVersion is the version of this module in the running program
-// ("(devel)" in a build of its own tree, as Go says it), for the client
-// info of the proxy's own requests.
 var moduleVersion = sync.OnceValue(func() string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
