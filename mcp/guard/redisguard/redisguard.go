@@ -41,6 +41,17 @@ const maxRate = 1e6
 // the log.
 const logEvery = time.Minute
 
+// errLate is an acquire script that ran past its deadline although its
+// reply came in time: the Limiter's idea of Redis's clock was off by more
+// than lateMargin. Nothing was taken; the call is a failure like any other.
+var errLate = errors.New("redisguard: the acquire script ran past its deadline")
+
+// lateMargin is how far past its caller's deadline, as a fraction of the
+// timeout, an acquire script still takes a slot: the Limiter knows
+// Redis's clock only to within half a round trip, and a script that
+// arrives this late stalled anyway.
+const lateMargin = 10 // a tenth of the timeout
+
 // errReply is a script reply of an unexpected shape (another script under
 // the same SHA, a proxy in between): a Redis failure like any other.
 var errReply = errors.New("redisguard: unexpected reply from the acquire script")
@@ -70,8 +81,11 @@ var errReply = errors.New("redisguard: unexpected reply from the acquire script"
 // told to wait and send its calls one at a time, which is what a queue
 // would do for it. And Redis can fail: a call whose Redis call fails or
 // times out ([WithTimeout]) is admitted unchecked or refused
-// ([WithFailClosed]), and a slot admitted just as its Redis call timed
-// out stays taken until its TTL.
+// ([WithFailClosed]). Recovery after Redis stalls or drops out for a
+// moment is immediate, not a slot TTL later: a script that reaches Redis
+// after its caller gave up takes nothing (it carries its deadline on
+// Redis's clock), and a release that did not reach Redis is sent again
+// every 250ms until it does (or the slot's TTL ends).
 type Limiter struct {
 	c   redis.UniversalClient
 	l   guard.Limits
@@ -84,7 +98,18 @@ type Limiter struct {
 	// ttlArg is the slot TTL in µs, for refreshScript.
 	ttlArg any
 
+	// epoch is when the Limiter was made: local times are read on the
+	// monotonic clock, as durations since it.
+	epoch time.Time
+	// offset is Redis's clock minus the local one (µs since epoch), as
+	// the last reply of the acquire script showed it; offsetKnown is
+	// false until one came.
+	offset      atomic.Int64
+	offsetKnown atomic.Bool
+
 	nextLog atomic.Int64 // unix ns before which failures are not logged
+
+	unreleased unreleased // slots whose release did not reach Redis
 }
 
 // Option configures a Limiter.
@@ -199,6 +224,7 @@ func New(client redis.UniversalClient, l guard.Limits, opts ...Option) (*Limiter
 	}
 	ttl := strconv.FormatInt(cfg.slotTTL.Microseconds(), 10)
 	return &Limiter{
+		epoch: time.Now(),
 		c:     client,
 		l:     l,
 		cfg:   cfg,
@@ -270,12 +296,19 @@ func (l *Limiter) Acquire(ctx context.Context, key string) (release func(), te *
 		holder = rand.Text() // 128 random bits: no two holders collide
 	}
 	var reply []int64
+	sent := time.Now()
 	err := l.call(ctx, func(ctx context.Context) (err error) {
-		reply, err = acquireScript.Run(ctx, l.c, keys[:], l.args[0], l.args[1], l.args[2], l.args[3], holder).Int64Slice()
+		reply, err = acquireScript.Run(ctx, l.c, keys[:], l.args[0], l.args[1], l.args[2], l.args[3], holder, l.deadline(ctx)).Int64Slice()
 		return err
 	})
-	if err == nil && len(reply) != 2 {
+	if err == nil && len(reply) != 3 {
 		err = errReply
+	}
+	if err == nil {
+		l.learnClock(sent, time.Now(), reply[2])
+		if reply[0] == 3 {
+			err = errLate
+		}
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -295,6 +328,27 @@ func (l *Limiter) Acquire(ctx context.Context, key string) (release func(), te *
 		return nil, refuse.RateLimited(time.Duration(max(reply[1], 1)) * time.Microsecond)
 	}
 	return l.failed(errReply)
+}
+
+// deadline returns the acquire script's deadline for a call whose Redis
+// context is ctx: when its caller stops waiting, plus a margin, on Redis's
+// clock; "0" (none) until the Limiter has seen that clock.
+func (l *Limiter) deadline(ctx context.Context) string {
+	d, ok := ctx.Deadline() // l.call always sets one
+	if !ok || !l.offsetKnown.Load() {
+		return "0"
+	}
+	local := d.Sub(l.epoch) + l.cfg.timeout/lateMargin
+	return strconv.FormatInt(local.Microseconds()+l.offset.Load(), 10)
+}
+
+// learnClock records how far Redis's clock (redisNow, µs) is from the
+// local one, taking the reply's time as the middle of the round trip from
+// sent to received: off by at most half of it.
+func (l *Limiter) learnClock(sent, received time.Time, redisNow int64) {
+	mid := sent.Sub(l.epoch) + received.Sub(sent)/2
+	l.offset.Store(redisNow - mid.Microseconds())
+	l.offsetKnown.Store(true)
 }
 
 // keys returns the rate and active keys of key: prefix:{sha256(key)}:kind.

@@ -28,8 +28,18 @@ import "github.com/redis/go-redis/v9"
 //	ARGV[3]  MaxActive (0: no concurrency limit)
 //	ARGV[4]  slot TTL, µs
 //	ARGV[5]  holder id
+//	ARGV[6]  deadline, µs on Redis's clock: past it, the caller has stopped
+//	         waiting (0: none)
 //
-// Reply: {0, 0} admitted, {1, 0} busy, {2, µs until a call is admitted}.
+// Reply: {0, 0, now} admitted, {1, 0, now} busy, {2, µs until a call is
+// admitted, now}, {3, 0, now} too late: nothing taken. now is Redis's
+// clock, from which the Limiter learns how far its own is from it.
+//
+// The deadline matters when Redis stalls: a script sent on an open
+// connection waits in Redis's buffer and runs when Redis wakes up, long
+// after its caller was told Redis is unavailable; had it taken a slot,
+// nobody would release it, and a stall of seconds would refuse every call
+// of the key for the slots' TTL.
 //
 // GCRA: a call at time now is admitted when max(TAT, now) + interval −
 // tolerance ≤ now, and then moves TAT to max(TAT, now) + interval. The key
@@ -39,11 +49,15 @@ var acquireScript = redis.NewScript(`
 if redis.replicate_commands then redis.replicate_commands() end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local deadline = tonumber(ARGV[6])
+if deadline > 0 and now > deadline then
+  return {3, 0, now}
+end
 local maxActive = tonumber(ARGV[3])
 if maxActive > 0 then
   redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', string.format('%.17g', now))
   if redis.call('ZCARD', KEYS[2]) >= maxActive then
-    return {1, 0}
+    return {1, 0, now}
   end
 end
 local interval = tonumber(ARGV[1])
@@ -52,7 +66,7 @@ if interval > 0 then
   if tat < now then tat = now end
   local wait = tat + interval - tonumber(ARGV[2]) - now
   if wait > 0 then
-    return {2, math.ceil(wait)}
+    return {2, math.ceil(wait), now}
   end
   tat = tat + interval
   local px = math.max(math.min(math.ceil((tat - now) / 1000), 1e12), 1)
@@ -66,7 +80,7 @@ if maxActive > 0 then
     redis.call('PEXPIRE', KEYS[2], string.format('%d', ms))
   end
 end
-return {0, 0}
+return {0, 0, now}
 `)
 
 // refreshScript pushes back the expiry of a held slot, so that a long call

@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // slot is one concurrency slot held in Redis, from an admitted Acquire to
@@ -60,8 +62,8 @@ func (s *slot) refresh() {
 }
 
 // release frees the slot at once for every replica; only the first call
-// does anything. If Redis cannot be reached the slot comes back when it
-// expires.
+// does anything. If Redis cannot be reached the release is sent again
+// until it can (see unreleased).
 func (s *slot) release() {
 	s.mu.Lock()
 	if s.released {
@@ -77,6 +79,89 @@ func (s *slot) release() {
 		return s.l.c.ZRem(ctx, s.key, s.holder).Err()
 	})
 	if err != nil {
-		s.l.logf(slog.LevelWarn, "redisguard: Redis is unavailable; a released slot comes back when its TTL ends", err)
+		s.l.logf(slog.LevelWarn, "redisguard: Redis is unavailable; a released slot is released again when it answers", err)
+		s.l.unreleased.add(s.l, s.key, s.holder)
 	}
+}
+
+// maxUnreleased bounds the slots a Limiter remembers to release again: at
+// about 150 bytes each, 1.5 MB. Past it, the oldest is forgotten and comes
+// back when its TTL ends, as it would have without the retry.
+const maxUnreleased = 10000
+
+// retryEvery is how often releases that did not reach Redis are tried
+// again while some wait: after an outage the slots come back within it.
+const retryEvery = 250 * time.Millisecond
+
+// unreleased is the slots whose release did not reach Redis, released
+// again, in one pipeline, every retryEvery until Redis answers. Without
+// it a replica that lost Redis for a moment would keep its slots taken
+// for their whole TTL, and every replica would refuse the key meanwhile.
+type unreleased struct {
+	mu      sync.Mutex
+	slots   []heldSlot
+	pending bool // a retry is scheduled
+}
+
+type heldSlot struct {
+	key, holder string
+	until       time.Time // its TTL ends: Redis drops it itself
+}
+
+// add remembers the slot of holder under key and schedules a retry.
+func (u *unreleased) add(l *Limiter, key, holder string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if len(u.slots) == maxUnreleased {
+		u.slots = append(u.slots[:0], u.slots[1:]...)
+	}
+	u.slots = append(u.slots, heldSlot{key, holder, time.Now().Add(l.cfg.slotTTL)})
+	u.schedule(l)
+}
+
+// schedule starts the retry timer unless one runs. u.mu is held.
+func (u *unreleased) schedule(l *Limiter) {
+	if !u.pending && len(u.slots) > 0 {
+		u.pending = true
+		l.cfg.afterFunc(retryEvery, func() { u.retry(l) })
+	}
+}
+
+// retry releases every remembered slot whose TTL has not ended, in one
+// round trip; those Redis did not take wait for the next retry.
+func (u *unreleased) retry(l *Limiter) {
+	u.mu.Lock()
+	now := time.Now()
+	var due []heldSlot
+	for _, s := range u.slots {
+		if now.Before(s.until) {
+			due = append(due, s)
+		}
+	}
+	u.slots = nil
+	u.mu.Unlock()
+
+	var err error
+	if len(due) > 0 {
+		err = l.call(context.Background(), func(ctx context.Context) error {
+			_, err := l.c.Pipelined(ctx, func(p redis.Pipeliner) error {
+				for _, s := range due {
+					p.ZRem(ctx, s.key, s.holder)
+				}
+				return nil
+			})
+			return err
+		})
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.pending = false
+	if err != nil {
+		// Kept before those added meanwhile, oldest first.
+		u.slots = append(due, u.slots...)
+		if n := len(u.slots) - maxUnreleased; n > 0 {
+			u.slots = u.slots[n:]
+		}
+	}
+	u.schedule(l)
 }
