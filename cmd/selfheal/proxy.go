@@ -125,13 +125,15 @@ func runProxy(c *proxyConfig, stdin io.Reader, stdout, stderr io.Writer) int {
 		metrics = newProxyMetrics()
 		opts = append(opts, proxy.WithObserver(metrics.observe))
 	}
-	if c.upstream != nil {
-		transport := timedTransport(http.DefaultTransport.(*http.Transport), c.upstreamTimeout)
-		if metrics != nil {
-			transport = metrics.transport(transport)
-		}
-		opts = append(opts, proxy.WithTransport(transport))
+	if c.upstream != nil && metrics != nil {
+		// The proxy's own transport, counted: every request goes to one
+		// host, which may keep the whole pool's idle connections.
+		rt := http.DefaultTransport.(*http.Transport).Clone()
+		rt.MaxIdleConnsPerHost = max(rt.MaxIdleConns, 100)
+		opts = append(opts, proxy.WithTransport(metrics.transport(rt)))
 	}
+	opts = append(opts, proxy.WithReadTimeout(c.serve.readTimeout), proxy.WithBodyMemory(c.serve.bodyMemory),
+		proxy.WithUpstreamSilence(c.upstreamTimeout))
 	opts = append(opts, proxy.WithLogger(logger))
 	p, err := proxy.New(opts...)
 	if err != nil {
@@ -346,7 +348,7 @@ func serveHTTP(addr, path string, h http.Handler, closeFn func() error, limits s
 	}
 	streams, endStreams := context.WithCancel(context.Background())
 	defer endStreams()
-	ep := &mcpEndpoint{path: path, h: newBodyBudget(limits.bodyMemory).wrap(h), streams: streams}
+	ep := &mcpEndpoint{path: path, h: h, streams: streams}
 	srv := &http.Server{
 		Handler:           ep,
 		ReadHeaderTimeout: headerTimeout,

@@ -82,19 +82,26 @@ const (
 // slot waits on its own request; an admitted one holds its slot until its
 // response has passed.
 //
-// When the upstream server cannot be reached or fails before its response
-// has passed, a request gets a JSON-RPC error (HTTP 502 when nothing was
-// sent yet, else the last event of its stream), so that no call hangs; a
+// When the upstream server cannot be reached, fails, or stays silent past
+// WithUpstreamSilence (5 minutes by default) before its response has
+// passed, a request gets a JSON-RPC error (HTTP 502 when nothing was sent
+// yet, else the last event of its stream), so that no call hangs; a
 // stream that the server ends cleanly after giving event ids is left for
 // the client to resume.
+//
+// With no option the handler has the bounds of "selfheal proxy --listen":
+// a request's body is read within 30 seconds (WithReadTimeout), the bodies
+// read or held at once take at most 128 MiB (WithBodyMemory), and at most
+// 10,000 requests are served at once (WithMaxRequests); past a bound the
+// client gets 503 or its connection is cut. What only the http.Server can
+// bound is the server's to set, as the command sets it:
+//
+//	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 func (p *Proxy) HTTPHandler(upstream *url.URL) http.Handler {
 	if upstream == nil || (upstream.Scheme != "http" && upstream.Scheme != "https") || upstream.Host == "" {
 		panic(fmt.Sprintf("proxy: HTTPHandler needs an absolute http or https URL, not %q", upstream))
 	}
-	transport := p.cfg.transport
-	if transport == nil {
-		transport = upstreamTransport()
-	}
+	transport := silentTransport(p.cfg.transport, p.cfg.upstreamSilence)
 	h := &httpProxy{
 		p:        p,
 		upstream: upstream,
@@ -116,7 +123,7 @@ func (p *Proxy) HTTPHandler(upstream *url.URL) http.Handler {
 		ErrorLog:       slog.NewLogLogger(p.cfg.Logger.Handler(), slog.LevelDebug),
 		BufferPool:     copyBuffers{},
 	}
-	return h
+	return p.guardHTTP(h)
 }
 
 // copyBuffers are the buffers ReverseProxy copies response bodies with,
@@ -186,9 +193,6 @@ type exchange struct {
 type exchangeKey struct{}
 
 func (h *httpProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if h.p.forbidden(w, r) {
-		return
-	}
 	x := &exchange{key: sessionKey(r)}
 	if r.Method == http.MethodPost {
 		body, whole, err := readBody(r)

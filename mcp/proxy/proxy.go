@@ -108,6 +108,11 @@ type config struct {
 	// allowedHosts and allowedOrigins: WithAllowedHosts, WithAllowedOrigins.
 	allowedHosts, allowedOrigins []string
 	listWait                     time.Duration // WithListWait
+	// The bounds of the HTTP proxy (see safety.go); 0 is the default,
+	// negative none.
+	readTimeout, upstreamSilence time.Duration
+	bodyMemory                   int64
+	maxRequests                  int
 }
 
 // WithEngine sets the engine that words validation errors: its locale,
@@ -295,6 +300,7 @@ func New(opts ...Option) (*Proxy, error) {
 		return nil, fmt.Errorf("proxy: WithGuard and WithLimiter both set; choose one")
 	}
 	c.Init()
+	c.httpDefaults()
 	lock := c.Lock()
 	c.SchemaOpts = append(c.SchemaOpts, jsonschemav6.WithTypos(c.typos))
 	p := &Proxy{cfg: c, schemaOpts: c.SchemaOptions(), lock: lock}
