@@ -184,7 +184,7 @@ type exchange struct {
 	locale string
 	// explain: a tools/call forwarded with issues, which explain the
 	// server's rejection (see explain.go); nil for none.
-	explain *explanation
+	explain *call
 	// batch: what the proxy keeps of a batch it forwards (see batch.go);
 	// nil for none.
 	batch *batchState
@@ -253,7 +253,7 @@ func (h *httpProxy) post(w http.ResponseWriter, r *http.Request, body []byte, x 
 	}
 	switch m.Method {
 	case methodToolsCall:
-		return h.call(w, r, body, m, x)
+		return h.call(w, r, m, x)
 	case methodToolsList:
 		x.first = true
 		wire.Members(m.Params, func(k, v []byte) {
@@ -271,52 +271,63 @@ func (h *httpProxy) post(w http.ResponseWriter, r *http.Request, body []byte, x 
 	return false, nil
 }
 
-// call checks a tools/call as the stdio proxy does, after learning the
-// session's tools if this replica does not know them yet.
-func (h *httpProxy) call(w http.ResponseWriter, r *http.Request, body []byte, m *wire.Message, x *exchange) (done bool, release func()) {
-	if x.id == nil {
-		return false, nil
-	}
-	c, ok := readCall(m)
-	if !ok {
+// call frames a tools/call in an HTTP exchange: the proxy decides its fate
+// (see [call]) after learning the session's tools if this replica does
+// not know them yet; an answer is the response's body.
+func (h *httpProxy) call(w http.ResponseWriter, r *http.Request, m *wire.Message, x *exchange) (done bool, release func()) {
+	if x.id == nil || !m.ParamsObject {
 		return false, nil
 	}
 	start := time.Now()
-	sess := h.toolsFor(r, x, c.Name)
-	t := sess.tools.lookup(c.Name)
+	sess := h.toolsFor(r, x, m.Call.Name)
+	t := sess.tools.lookup(m.Call.Name)
 	if t == nil {
 		return false, nil
 	}
-	v := h.p.judge(t, c, m.Valid)
-	sess.mu.Lock()
-	locale := callLocale(c.Meta, sess.locale)
-	sess.mu.Unlock()
-	stateless := x.revision != ""
-	if v.now {
-		writeAnswer(w, r, h.p.issuesAnswer(&explanation{id: m.ID, tool: t, list: v.list, locale: locale, stateless: stateless, start: start}, nil))
+	answer, fc := h.decide(r, sess, t, m, x.revision != "", start)
+	if answer != nil {
+		writeAnswer(w, r, answer)
 		return true, nil
 	}
-	if v.list != nil {
-		x.explain = &explanation{id: m.ID, tool: t, list: v.list, locale: locale, stateless: stateless, start: start}
+	if fc.list != nil {
+		c := fc.call
+		x.explain = &c
 	}
-	if h.limiter != nil {
-		if v.list == nil && !m.Valid {
-			return false, nil // malformed: the server answers, with no slot taken
-		}
+	return false, fc.release
+}
+
+// decide decides the fate of a call of t that an HTTP body or a member of
+// a batch carries: the answer, when the proxy answers it now (before
+// forwarding, or a limiter's refusal); else the call forwarded, with the
+// release of the slot it took (nil for none).
+func (h *httpProxy) decide(r *http.Request, sess *httpSession, t *tool, m *wire.Message, stateless bool, start time.Time) (answer []byte, fc forwardedCall) {
+	d := h.p.decide(t, m, start)
+	if d.list != nil || h.limiter != nil {
+		sess.mu.Lock()
+		d.locale = callLocale(m.Call.Meta, sess.locale)
+		sess.mu.Unlock()
+		d.stateless = stateless
+	}
+	if d.now {
+		return d.answer(nil), fc
+	}
+	fc.call = d
+	if h.limiter != nil && (d.list != nil || m.Valid) { // malformed: the server answers, with no slot taken
 		release, te := h.limiter.Acquire(r.Context(), limiterKey(t.name, h.limitBy(r)))
 		if te != nil {
-			writeAnswer(w, r, h.p.toolErrorAnswer(answerTo{id: m.ID, stateless: stateless}, t, te, start))
-			return true, nil
+			return d.refused(te), fc
 		}
-		if x.explain == nil {
-			h.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
-		}
-		return false, release
+		fc.release = release
 	}
-	if x.explain == nil {
-		h.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
-	}
-	return false, nil
+	fc.forwarded()
+	return nil, fc
+}
+
+// forwardedCall is a call forwarded over HTTP, with the release of the
+// limiter's slot it holds until its response has passed (nil for none).
+type forwardedCall struct {
+	call
+	release func()
 }
 
 // requestRevision is the revision a request speaks: the one its _meta
@@ -771,7 +782,7 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 			return err
 		}
 		if m, ok := wire.Decode(data); ok && h.response(x, m) && x.explain != nil && ok2xx(resp) {
-			if answer := h.p.answer(x.explain, m); answer != nil {
+			if answer := x.explain.settle(m); answer != nil {
 				data = answer
 				resp.ContentLength = int64(len(data))
 				resp.Header.Set("Content-Length", strconv.Itoa(len(data)))
@@ -862,7 +873,7 @@ func (h *httpProxy) tap(body io.ReadCloser, x *exchange) io.ReadCloser {
 		t.answered = true
 		if t.holding {
 			t.holding = false
-			if answer := h.p.answer(x.explain, m); answer != nil {
+			if answer := x.explain.settle(m); answer != nil {
 				var b bytes.Buffer
 				_ = eventstream.WriteEvent(&b, ev.ID, answer) // a bytes.Buffer does not fail
 				t.replaced = b.Bytes()
