@@ -150,8 +150,8 @@ func rawAll(msgs [][]byte) []json.RawMessage {
 // proxy's part in it: each rejection of a call forwarded with issues
 // replaced by its explanation (see explain), and the proxy's own answers
 // added. A JSON response (an array, or one response) becomes an array; a
-// stream gets the answers as its first events (its rejections pass as the
-// server wrote them: a stream is not held back for them); a 202 (the server had
+// stream gets the answers as its first events, and its rejections are
+// explained as they pass (see tap); a 202 (the server had
 // nothing to answer: the calls left were notifications) becomes a 200
 // with the answers.
 func (h *httpProxy) mergeBatch(resp *http.Response, x *exchange) error {
@@ -183,6 +183,8 @@ func (h *httpProxy) mergeBatch(resp *http.Response, x *exchange) error {
 			io.Reader
 			io.Closer
 		}{io.MultiReader(&events, h.tap(resp.Body, x)), resp.Body}
+		resp.ContentLength = -1 // events added, or replaced
+		resp.Header.Del("Content-Length")
 	default:
 		if resp.StatusCode != http.StatusAccepted || len(b.answers) == 0 {
 			return nil
@@ -202,17 +204,25 @@ func (h *httpProxy) mergeBatch(resp *http.Response, x *exchange) error {
 // that takes its place when it rejects a call forwarded with issues.
 func (h *httpProxy) explainMember(raw json.RawMessage, b *batchState) json.RawMessage {
 	m, ok := wire.Decode(raw)
-	if !ok || !m.IsResponse() {
+	if !ok {
 		return raw
 	}
-	key, ok := wire.IDKey(m.ID)
-	x := b.explain[key]
-	if !ok || x == nil {
-		return raw
-	}
-	delete(b.explain, key)
-	if answer := x.settle(m); answer != nil {
-		return bytes.TrimRight(answer, "\n")
+	if c := b.take(m); c != nil {
+		if answer := c.settle(m); answer != nil {
+			return bytes.TrimRight(answer, "\n")
+		}
 	}
 	return raw
+}
+
+// take returns the call forwarded with issues that the response m
+// answers, and forgets it; nil for none.
+func (b *batchState) take(m *wire.Message) *call {
+	key, ok := wire.IDKey(m.ID)
+	if !ok || !m.IsResponse() || b.explain[key] == nil {
+		return nil
+	}
+	c := b.explain[key]
+	delete(b.explain, key)
+	return c
 }

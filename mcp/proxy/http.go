@@ -858,7 +858,8 @@ func (h *httpProxy) response(x *exchange, m *wire.Message) bool {
 // event at a time until its response: each event is held until its end,
 // so that a rejection is replaced whole by selfheal's answer.
 func (h *httpProxy) tap(body io.ReadCloser, x *exchange) io.ReadCloser {
-	t := &sseTap{body: body, x: x, holding: x.explain != nil}
+	b := x.batch
+	t := &sseTap{body: body, x: x, holding: x.explain != nil || b != nil && len(b.explain) > 0}
 	t.sc = eventstream.NewScanner(func(ev *eventstream.Event) {
 		if ev.ID != "" {
 			t.resumable = true
@@ -867,17 +868,25 @@ func (h *httpProxy) tap(body io.ReadCloser, x *exchange) io.ReadCloser {
 			return
 		}
 		m, ok := wire.Decode(ev.Data)
-		if !ok || !h.response(x, m) {
+		if !ok {
 			return
 		}
-		t.answered = true
-		if t.holding {
-			t.holding = false
-			if answer := x.explain.settle(m); answer != nil {
-				var b bytes.Buffer
-				_ = eventstream.WriteEvent(&b, ev.ID, answer) // a bytes.Buffer does not fail
-				t.replaced = b.Bytes()
-			}
+		var c *call // the call forwarded with issues that m answers
+		switch {
+		case h.response(x, m):
+			t.answered = true
+			c, x.explain = x.explain, nil
+		case b != nil:
+			c = b.take(m)
+		}
+		if c == nil {
+			return
+		}
+		t.holding = b != nil && len(b.explain) > 0
+		if answer := c.settle(m); answer != nil {
+			var buf bytes.Buffer
+			_ = eventstream.WriteEvent(&buf, ev.ID, answer) // a bytes.Buffer does not fail
+			t.replaced = buf.Bytes()
 		}
 	})
 	return t

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -78,10 +79,16 @@ var transports = []struct {
 }{
 	{"stdio", sendStdio},
 	{"HTTP upstream", func(t *testing.T, p *proxy.Proxy, srv *tableServer, lines []string) string {
-		return sendHTTP(t, p, srv, lines, false)
+		return sendHTTP(t, p, srv, lines, false, false)
+	}},
+	{"HTTP upstream, stream", func(t *testing.T, p *proxy.Proxy, srv *tableServer, lines []string) string {
+		return sendHTTP(t, p, srv, lines, false, true)
 	}},
 	{"batch", func(t *testing.T, p *proxy.Proxy, srv *tableServer, lines []string) string {
-		return sendHTTP(t, p, srv, lines, true)
+		return sendHTTP(t, p, srv, lines, true, false)
+	}},
+	{"batch, stream", func(t *testing.T, p *proxy.Proxy, srv *tableServer, lines []string) string {
+		return sendHTTP(t, p, srv, lines, true, true)
 	}},
 }
 
@@ -235,15 +242,15 @@ func sendStdio(t *testing.T, p *proxy.Proxy, srv *tableServer, lines []string) s
 }
 
 // sendHTTP POSTs each line to HTTPHandler in front of the table's server,
-// alone or as the one member of a batch.
-func sendHTTP(t *testing.T, p *proxy.Proxy, srv *tableServer, lines []string, batch bool) string {
+// alone or as the one member of a batch; the server answers with a JSON
+// body, or with a stream of one event per response.
+func sendHTTP(t *testing.T, p *proxy.Proxy, srv *tableServer, lines []string, batch, stream bool) string {
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
-		w.Header().Set("Content-Type", "application/json")
 		var members []json.RawMessage
-		if json.Unmarshal(body, &members) != nil {
-			w.Write(srv.respond(body))
-			return
+		single := json.Unmarshal(body, &members) != nil
+		if single {
+			members = []json.RawMessage{body}
 		}
 		var out [][]byte
 		for _, m := range members {
@@ -251,7 +258,19 @@ func sendHTTP(t *testing.T, p *proxy.Proxy, srv *tableServer, lines []string, ba
 				out = append(out, r)
 			}
 		}
-		w.Write(append(append([]byte("["), bytes.Join(out, []byte(","))...), ']'))
+		switch {
+		case stream && r.Header.Get("Mcp-Method") == "" && !bytes.Contains(body, []byte(`"tools/list"`)):
+			w.Header().Set("Content-Type", "text/event-stream")
+			for _, o := range out {
+				fmt.Fprintf(w, "event: message\ndata: %s\n\n", o)
+			}
+		case single:
+			w.Header().Set("Content-Type", "application/json")
+			w.Write(out[0])
+		default:
+			w.Header().Set("Content-Type", "application/json")
+			w.Write(append(append([]byte("["), bytes.Join(out, []byte(","))...), ']'))
+		}
 	}))
 	defer up.Close()
 	u, _ := url.Parse(up.URL + "/mcp")
@@ -272,6 +291,15 @@ func sendHTTP(t *testing.T, p *proxy.Proxy, srv *tableServer, lines []string, ba
 		data, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		got = string(data)
+	}
+	if stream && strings.HasPrefix(got, "event:") || strings.HasPrefix(got, "data:") {
+		// The events' data: the response to the call.
+		for l := range strings.SplitSeq(got, "\n") {
+			if d, ok := strings.CutPrefix(l, "data: "); ok && strings.Contains(d, `"id":"call"`) {
+				return d
+			}
+		}
+		t.Fatalf("no event answers the call: %s", got)
 	}
 	if batch {
 		var members []json.RawMessage
