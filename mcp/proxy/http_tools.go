@@ -230,20 +230,7 @@ func (h *httpProxy) list(ctx context.Context, r *http.Request, sess *httpSession
 	cursor := ""
 	for page := 0; page < maxListPages; page++ {
 		id := fmt.Sprintf(`"selfheal-proxy/tools-list/%d"`, h.listSeq.Add(1))
-		var params []string
-		if cursor != "" {
-			c, _ := json.Marshal(cursor)
-			params = append(params, `"cursor":`+string(c))
-		}
-		if revision != "" {
-			params = append(params, `"_meta":`+string(wire.OwnMeta(revision)))
-		}
-		body := `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/list"`
-		if params != nil {
-			body += `,"params":{` + strings.Join(params, ",") + `}`
-		}
-		body += `}`
-		result, err := h.roundTrip(ctx, r, []byte(id), body, revision)
+		result, err := h.roundTrip(ctx, r, []byte(id), string(listRequest(id, cursor, revision)), revision)
 		if err != nil {
 			return err
 		}
