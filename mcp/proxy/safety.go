@@ -125,7 +125,7 @@ func (g *httpGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		defer g.active.Add(-1)
 	}
-	if r.Body == nil || r.Body == http.NoBody {
+	if r.Body == nil || r.Body == http.NoBody || g.budget == nil && g.p.cfg.readTimeout <= 0 {
 		g.h.ServeHTTP(w, r)
 		return
 	}
