@@ -36,8 +36,8 @@ import (
 //   - the client's tools/call requests. A call of a listed tool whose
 //     arguments fail its schema is answered by the proxy, before it
 //     reaches the server (a near miss, WithStrict) or in place of the
-//     server's refusal when the refusal is about the arguments (see the
-//     package doc); every other call is forwarded untouched, as are calls of tools the server does not list,
+//     server's refusal when the refusal is about the arguments (see
+//     below); every other call is forwarded untouched, as are calls of tools the server does not list,
 //     notifications, and lines that are not a well-formed JSON-RPC 2.0
 //     message: the server answers them.
 //
@@ -73,6 +73,16 @@ import (
 //	  "content":[{"type":"text","text":"<validation_error action=\"write_file\">…"}],
 //	  "isError":true,
 //	  "structuredContent":{"issues":[{"code":"invalid_type","path":["content"],"expected":"string"}]}}}
+//
+// Whose failure it is: a refusal (a JSON-RPC error, or a result with
+// isError) is explained only when it is about the arguments: a JSON-RPC
+// -32602, a message naming a field the schema flags, or an issue the
+// schema makes certain (a missing required field, a wrong type, a value
+// outside an enum). When every issue is one servers commonly tolerate (an
+// undeclared key, a format, a number sent as a string) and the message
+// names none of them, the server failed for its own reason: its answer
+// passes unchanged, as does the answer to a bad call it accepts, and the
+// disagreement is logged once per tool and reported ([Event].Disagreed).
 //
 // The issues, in Zod v4's issue JSON and without the values sent, are in
 // result._meta["selfheal/issues"] instead of structuredContent when the
@@ -276,8 +286,8 @@ type Event struct {
 	// too, and Code is VALIDATION_ERROR).
 	Explained bool
 	// Disagreed is true when the tool's schema found issues in a call the
-	// server accepted, or refused for a reason of its own (see the package
-	// doc): the server's answer passed untouched.
+	// server accepted, or refused for a reason of its own (see [Proxy]):
+	// the server's answer passed untouched.
 	Disagreed bool
 	// Duration is the time the proxy spent on the call: checking it, and
 	// answering it or forwarding it. Over stdio it does not count the time
