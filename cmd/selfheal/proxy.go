@@ -126,6 +126,7 @@ func runProxy(c *proxyConfig, stdin io.Reader, stdout, stderr io.Writer) int {
 		// host, which may keep the whole pool's idle connections.
 		rt := http.DefaultTransport.(*http.Transport).Clone()
 		rt.MaxIdleConnsPerHost = max(rt.MaxIdleConns, 100)
+		rt.ResponseHeaderTimeout = c.upstreamTimeout
 		opts = append(opts, proxy.WithTransport(metrics.transport(rt)))
 	}
 	opts = append(opts, proxy.WithReadTimeout(c.serve.readTimeout), proxy.WithBodyMemory(c.serve.bodyMemory),

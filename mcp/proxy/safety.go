@@ -43,8 +43,9 @@ func WithReadTimeout(d time.Duration) Option {
 }
 
 // WithUpstreamSilence bounds how long the upstream server of
-// [Proxy.HTTPHandler] may stay silent: before its response's headers, and
-// between two reads of the body of its response to a POST. Past it the
+// [Proxy.HTTPHandler] may stay silent: before its response's headers (with
+// a transport of WithTransport, that wait is its ResponseHeaderTimeout),
+// and between two reads of the body of its response to a POST. Past it the
 // client gets a JSON-RPC error, so that no call hangs on a frozen server;
 // a call that streams progress is never cut, and neither is a GET stream,
 // which carries what the server sends on its own. 5 minutes by default;
@@ -245,21 +246,16 @@ func serviceUnavailable(w http.ResponseWriter, msg string) {
 }
 
 // silentTransport bounds how long the upstream may stay silent (see
-// WithUpstreamSilence): before the response's headers, by the
-// transport's ResponseHeaderTimeout when it is the proxy's own (rt nil:
-// upstreamTransport's settings), else by a timer; and each read of the
-// body of a response to a POST.
+// WithUpstreamSilence): before the response's headers by the transport's
+// ResponseHeaderTimeout, when the transport is the proxy's own (rt nil;
+// one given with WithTransport keeps its own settings), and each read of
+// the body of a response to a POST.
 func silentTransport(rt http.RoundTripper, silence time.Duration) http.RoundTripper {
 	if rt == nil {
-		t := upstreamTransport()
-		if silence <= 0 {
-			return t
+		rt = upstreamTransport()
+		if t, ok := rt.(*http.Transport); ok && silence > 0 {
+			t.ResponseHeaderTimeout = silence
 		}
-		if tt, ok := t.(*http.Transport); ok {
-			tt.ResponseHeaderTimeout = silence
-			return &silentCut{rt: tt, silence: silence, headersBound: true}
-		}
-		rt = t
 	}
 	if silence <= 0 {
 		return rt
@@ -270,53 +266,17 @@ func silentTransport(rt http.RoundTripper, silence time.Duration) http.RoundTrip
 type silentCut struct {
 	rt      http.RoundTripper
 	silence time.Duration
-	// headersBound: rt bounds the wait for the headers itself.
-	headersBound bool
 }
 
 func (s *silentCut) RoundTrip(r *http.Request) (*http.Response, error) {
-	var timer *time.Timer
-	var cancel context.CancelFunc
-	if !s.headersBound {
-		var ctx context.Context
-		ctx, cancel = context.WithCancel(r.Context())
-		timer = time.AfterFunc(s.silence, cancel)
-		r = r.WithContext(ctx)
-	}
 	resp, err := s.rt.RoundTrip(r)
-	if timer != nil && !timer.Stop() && err != nil {
-		err = fmt.Errorf("%w (%v)", errSilent, s.silence)
-	}
-	if err != nil {
-		if cancel != nil {
-			cancel()
-		}
-		return nil, err
-	}
-	hasBody := resp.Body != nil && resp.Body != http.NoBody
-	switch {
 	// A GET stream carries what the server sends on its own, and may be
 	// quiet for hours: only the response to a POST is awaited.
-	case hasBody && r.Method == http.MethodPost:
-		resp.Body = newSilenceBody(resp.Body, s.silence, cancel)
-	case hasBody && cancel != nil:
-		resp.Body = &cancelBody{ReadCloser: resp.Body, cancel: cancel}
-	case cancel != nil:
-		cancel()
+	if err != nil || r.Method != http.MethodPost || resp.Body == nil || resp.Body == http.NoBody {
+		return resp, err
 	}
+	resp.Body = newSilenceBody(resp.Body, s.silence)
 	return resp, nil
-}
-
-// cancelBody ends the context of its request when it is closed.
-type cancelBody struct {
-	io.ReadCloser
-	cancel context.CancelFunc
-}
-
-func (b *cancelBody) Close() error {
-	err := b.ReadCloser.Close()
-	b.cancel()
-	return err
 }
 
 // errSilent is the error a body read returns once the server has sent
@@ -336,12 +296,11 @@ type silenceBody struct {
 	heard   atomic.Int64 // when bytes last came, as time since start
 	timer   *time.Timer
 	cut     atomic.Bool
-	ended   atomic.Bool        // the body has ended or been closed: no more checks
-	cancel  context.CancelFunc // nil, or the request's context's end
+	ended   atomic.Bool // the body has ended or been closed: no more checks
 }
 
-func newSilenceBody(body io.ReadCloser, silence time.Duration, cancel context.CancelFunc) *silenceBody {
-	b := &silenceBody{ReadCloser: body, silence: silence, start: time.Now(), cancel: cancel}
+func newSilenceBody(body io.ReadCloser, silence time.Duration) *silenceBody {
+	b := &silenceBody{ReadCloser: body, silence: silence, start: time.Now()}
 	b.timer = time.AfterFunc(silence, b.check)
 	return b
 }
@@ -378,9 +337,5 @@ func (b *silenceBody) Read(p []byte) (int, error) {
 func (b *silenceBody) Close() error {
 	b.ended.Store(true)
 	b.timer.Stop()
-	err := b.ReadCloser.Close()
-	if b.cancel != nil {
-		b.cancel()
-	}
-	return err
+	return b.ReadCloser.Close()
 }

@@ -55,7 +55,7 @@ var transportCalls = []struct {
 		want:  explained, wantPaths: []string{"content"}},
 	{name: "a crash a missing field caused", tool: "write_file", args: `{"path":"/a"}`,
 		reply: `"result":{"content":[{"type":"text","text":"TypeError: Cannot read properties of undefined (reading 'length')"}],"isError":true}`,
-		want: explained, wantPaths: []string{"content"}},
+		want:  explained, wantPaths: []string{"content"}},
 	{name: "refused, naming a tolerated field", tool: "search", args: `{"query":"q","page_size":"10"}`,
 		reply: `"result":{"content":[{"type":"text","text":"page_size must be a number"}],"isError":true}`,
 		want:  explained, wantPaths: []string{"page_size"}},
