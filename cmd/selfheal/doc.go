@@ -125,7 +125,7 @@
 // selfheal_proxy_explained_total{tool} counts the calls the server rejected
 // and the proxy explained (answered too), and
 // selfheal_proxy_schema_disagreements_total{tool} the calls the schema
-// found issues in and the server accepted: a tool that keeps counting them
-// advertises a schema stricter than its server, which --strict would
-// enforce. At most 1000 tool names are kept as labels, then "other".
+// found issues in and the server accepted, or refused for a reason of its
+// own: a tool that keeps counting them advertises a schema stricter than
+// its server, which --strict would enforce. At most 1000 tool names are kept as labels, then "other".
 package main
