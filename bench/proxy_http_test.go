@@ -65,9 +65,20 @@ func BenchmarkHTTPProxy(b *testing.B) {
 	}
 	front := httptest.NewServer(p.HTTPHandler(u))
 	defer front.Close()
+	// The same proxy without its HTTP bounds (read deadline, upstream
+	// silence, body memory, requests at once): what the bounds cost.
+	bare, err := proxy.New(proxy.WithLogger(slog.New(slog.DiscardHandler)), proxy.WithReadTimeout(-1),
+		proxy.WithUpstreamSilence(-1), proxy.WithBodyMemory(-1), proxy.WithMaxRequests(-1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	unbounded := httptest.NewServer(bare.HTTPHandler(u))
+	defer unbounded.Close()
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
-	// The proxy learns the tools from a listing it relays.
-	httpPost(b, client, front.URL, []byte(`{"jsonrpc":"2.0","id":0,"method":"tools/list"}`))
+	// The proxies learn the tools from a listing they relay.
+	for _, url := range []string{front.URL, unbounded.URL} {
+		httpPost(b, client, url, []byte(`{"jsonrpc":"2.0","id":0,"method":"tools/list"}`))
+	}
 
 	for _, tc := range []struct {
 		name, endpoint string
@@ -75,6 +86,7 @@ func BenchmarkHTTPProxy(b *testing.B) {
 	}{
 		{"direct", up.URL, proxyBenchCall},
 		{"proxy", front.URL, proxyBenchCall},
+		{"proxy-unbounded", unbounded.URL, proxyBenchCall},
 		{"proxy-bad", front.URL, proxyBenchBadCall},
 	} {
 		b.Run(tc.name, func(b *testing.B) {

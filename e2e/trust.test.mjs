@@ -59,6 +59,12 @@
 //   - "rol":"admin" for role: accepted, the key dropped silently, the user
 //     invited as "member" (although the listing says additionalProperties
 //     false).
+//   - read_note of a missing file with "encoding" (dropped): an isError
+//     result, "ENOENT: no such file or directory, open '…'"; search_web
+//     with "page_size":"10" (coerced): "fetch failed: getaddrinfo
+//     ENOTFOUND …" (the fixture's network is down); read_note with
+//     "path":5: -32602 "… path: Invalid input: expected string, received
+//     number …".
 // playwright-style fixture (McpServer 1.32.2 validating; listing by
 // zod.toJSONSchema, so "level" with .default('info') is listed required):
 //   - browser_console_messages {}: accepted, level "info".
@@ -247,6 +253,9 @@ describe('fastmcp 4.20 server (bad calls are JSON-RPC errors): direct vs through
     ['role_bad', 'invite', { email: 'a@x-.com', role: 'owner' }],
     ['zip_bad', 'invite', { email: 'a@x-.com', address: { city: 'Paris', zip: '750' } }],
     ['role_near', 'invite', { email: 'a@x-.com', rol: 'admin' }],
+    ['missing_extra', 'read_note', { path: '/no/such/note', encoding: 'utf8' }],
+    ['offline_quoted', 'search_web', { query: 'mcp', page_size: '10' }],
+    ['missing_wrong_type', 'read_note', { path: 5 }],
   ];
   let d;
   let p;
@@ -278,6 +287,17 @@ describe('fastmcp 4.20 server (bad calls are JSON-RPC errors): direct vs through
     const line = unescapeXML(hasField(text, 'address.zip'));
     assert.ok(line.includes(String.raw`'^\d{5}$'`), `'^\\d{5}$' as written:\n${text}`);
     assert.ok(!line.includes(String.raw`\\d`), `no doubled backslash:\n${text}`);
+  });
+
+  test('whose failure it is: a missing file read with an extra key, a search with the network down and "10" for page_size: the server\'s own answer, unchanged', () => {
+    assert.match(d.missing_extra.text, /ENOENT/, d.missing_extra.text);
+    bytesEqual(p.missing_extra, d.missing_extra, 'read_note of a missing file, with an extra key the server drops');
+    assert.match(d.offline_quoted.text, /ENOTFOUND/, d.offline_quoted.text);
+    bytesEqual(p.offline_quoted, d.offline_quoted, 'search_web with the network down, page_size "10" (coerced)');
+  });
+
+  test('whose failure it is: a wrong type the server refuses is still explained', () => {
+    explained(p.missing_wrong_type, d.missing_wrong_type, 'read_note', 'path');
   });
 
   test('a near miss of an optional key ("rol"): the server silently invites a member, the proxy answers', () => {

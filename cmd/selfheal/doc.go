@@ -55,15 +55,21 @@
 // client on standard input and output, unchanged, except for the tool calls
 // whose arguments fail the tool's input schema. The server decides: such a
 // call is forwarded, and when the server rejects it (a JSON-RPC error, or a
-// result with isError) the client reads selfheal's validation_error in place
-// of the server's answer, with what the server said; when the server accepts
-// it, its result passes untouched. A near miss of a declared key that was
+// result with isError) for its arguments (a -32602, a message naming a field
+// the schema flags, a missing field, a wrong type, a value outside an enum)
+// the client reads selfheal's validation_error in place of the server's
+// answer, with what the server said. When the server accepts it, or refuses
+// it for a reason of its own while every issue is one servers tolerate (an
+// extra key, a loose format, a quoted number: a missing file is not the
+// extra key's fault), its answer passes untouched and the disagreement is
+// logged. A near miss of a declared key that was
 // not sent ('dryrun' for 'dryRun', unless --typos=off), which a server drops
 // without a word, is answered by the proxy and never reaches the server.
 // --strict answers every call that fails the schema before it reaches the
 // server: use it for servers that do not validate their own input, where a
-// bad call would run. Arguments nested deeper than --max-depth are forwarded
-// unchecked, or with --strict answered with too_big. The server's command
+// bad call would run. Arguments nested deeper than --max-depth are checked
+// down to it, the part past it left to the server, or with --strict answered
+// with too_big. The server's command
 // starts at the first argument that is not a flag of the proxy (or a flag's
 // value), with or without "--" before it, and takes every argument after it,
 // flags and "--" included: selfheal proxy node server.js --port 3 gives
@@ -87,6 +93,17 @@
 // or SIGTERM stops it: no new request, the calls under way have 10
 // seconds to finish (a second signal cuts them), the standalone streams
 // (GET) end a second after them, the sessions' processes are ended; exit 0.
+// A client has --read-timeout (30s) to send a request, headers and body;
+// a kept-alive connection waits --idle-timeout (2m) for the next; request
+// bodies take at most --body-memory MiB (128) at once, a request that does
+// not fit waits 10 seconds, then gets 503; past the open-file limit a new
+// connection gets 503. With --upstream, a server silent for
+// --upstream-timeout (5m) before its response or within it leaves the
+// client a JSON-RPC error (a call that streams progress is never cut).
+// --allowed-hosts names the Host values served (by default, on a loopback
+// address, only loopback names: the defence against DNS rebinding);
+// --allowed-origins the web pages' origins allowed beside loopback pages and
+// the proxy's own. The same bounds are proxy.HTTPHandler's options.
 //
 // --redis redis://[user:password@]host:port/db keeps the counters of
 // --max-active and --rate in Redis, shared by every replica (there is no
@@ -108,7 +125,7 @@
 // selfheal_proxy_explained_total{tool} counts the calls the server rejected
 // and the proxy explained (answered too), and
 // selfheal_proxy_schema_disagreements_total{tool} the calls the schema
-// found issues in and the server accepted: a tool that keeps counting them
-// advertises a schema stricter than its server, which --strict would
-// enforce. At most 1000 tool names are kept as labels, then "other".
+// found issues in and the server accepted, or refused for a reason of its
+// own: a tool that keeps counting them advertises a schema stricter than
+// its server, which --strict would enforce. At most 1000 tool names are kept as labels, then "other".
 package main

@@ -35,22 +35,14 @@ import (
 const proxyUsage = "usage: selfheal proxy [flags] [--] COMMAND [ARG...]"
 
 // proxyHelp is what -h prints above the flags: the three ways to run the
-// proxy, where the server's command starts, and what --strict changes.
+// proxy, where the server's command starts, and where the details are.
 const proxyHelp = proxyUsage + `
        selfheal proxy --listen ADDR [flags] --upstream URL
        selfheal proxy --listen ADDR [flags] [--] COMMAND [ARG...]
 
-The server's command starts at the first argument that is not one of the
-flags below (or a flag's value) and takes every argument after it, flags
-included: in selfheal proxy --strict node server.js --port 3, --port 3 is
-the server's. A "--" ends the proxy's flags where it stands.
-
-By default a tool call is forwarded to the server, and when the server
-rejects it, the client reads selfheal's validation_error instead, with what
-the server said. --strict answers every call that fails the tool's schema
-before it reaches the server.
-
-flags:`
+A call is forwarded, and a refusal about its arguments is explained. The
+server's command starts at the first argument that is not a flag. Details:
+go doc github.com/selfheal/selfheal/cmd/selfheal, and the README.`
 
 // commandsPath is the MCP endpoint of --listen ADDR COMMAND.
 const commandsPath = "/mcp"
@@ -83,6 +75,10 @@ func proxyCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	fs := flag.NewFlagSet("proxy", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	c, err := parseProxyConfig(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		printProxyHelp(stdout, fs)
+		return exitValid
+	}
 	if err != nil {
 		return parseError(err, fs, proxyHelp, stdout, proxyFail(stderr))
 	}
@@ -125,13 +121,16 @@ func runProxy(c *proxyConfig, stdin io.Reader, stdout, stderr io.Writer) int {
 		metrics = newProxyMetrics()
 		opts = append(opts, proxy.WithObserver(metrics.observe))
 	}
-	if c.upstream != nil {
-		transport := timedTransport(http.DefaultTransport.(*http.Transport), c.upstreamTimeout)
-		if metrics != nil {
-			transport = metrics.transport(transport)
-		}
-		opts = append(opts, proxy.WithTransport(transport))
+	if c.upstream != nil && metrics != nil {
+		// The proxy's own transport, counted: every request goes to one
+		// host, which may keep the whole pool's idle connections.
+		rt := http.DefaultTransport.(*http.Transport).Clone()
+		rt.MaxIdleConnsPerHost = max(rt.MaxIdleConns, 100)
+		rt.ResponseHeaderTimeout = c.upstreamTimeout
+		opts = append(opts, proxy.WithTransport(metrics.transport(rt)))
 	}
+	opts = append(opts, proxy.WithReadTimeout(c.serve.readTimeout), proxy.WithBodyMemory(c.serve.bodyMemory),
+		proxy.WithUpstreamSilence(c.upstreamTimeout))
 	opts = append(opts, proxy.WithLogger(logger))
 	p, err := proxy.New(opts...)
 	if err != nil {
@@ -346,7 +345,7 @@ func serveHTTP(addr, path string, h http.Handler, closeFn func() error, limits s
 	}
 	streams, endStreams := context.WithCancel(context.Background())
 	defer endStreams()
-	ep := &mcpEndpoint{path: path, h: newBodyBudget(limits.bodyMemory).wrap(h), streams: streams}
+	ep := &mcpEndpoint{path: path, h: h, streams: streams}
 	srv := &http.Server{
 		Handler:           ep,
 		ReadHeaderTimeout: headerTimeout,

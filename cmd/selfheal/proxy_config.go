@@ -4,8 +4,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -100,38 +102,76 @@ func parseProxyConfig(fs *flag.FlagSet, args []string) (*proxyConfig, error) {
 
 // define defines the proxy's flags on fs, with their defaults. The flags,
 // their names and meanings, are a contract: scripts and client
-// configurations use them.
+// configurations use them. Each usage is one short sentence, for -h (see
+// printProxyHelp); the details are in the package doc and the README.
 func (f *proxyFlags) define(fs *flag.FlagSet) {
 	c := &f.proxyConfig
-	fs.StringVar(&c.locale, "locale", "en", "the language of the messages: a BCP 47 tag or an Accept-Language value")
-	fs.BoolVar(&c.examples, "examples", true, "add a valid example to format expectations")
-	fs.IntVar(&c.maxIssues, "max-issues", formatter.DefaultMaxIssues, "the most issue lines in one validation_error; negative means no cap")
-	fs.IntVar(&c.maxBytes, "max-bytes", formatter.DefaultMaxBytes, "the most bytes of issue lines in one validation_error; negative means no cap")
-	fs.IntVar(&c.maxValueRunes, "max-value-runes", formatter.DefaultMaxValueRunes, "where a value shown to the model is cut, in characters")
-	fs.StringVar(&f.redactArg, "redact", "", "comma-separated field names whose values are never shown, replacing the default list (password, token, secret...); --redact= shows every value")
-	fs.BoolVar(&c.strict, "strict", false, "answer every call whose arguments fail the tool's schema before it reaches the server, for servers that do not validate their own input (a bad call would run); without it a call is forwarded, and explained when the server rejects it")
+	// How a call is judged.
+	fs.BoolVar(&c.strict, "strict", false, "answer every call failing its schema before forwarding it")
 	c.typos = true
-	fs.Var((*onOff)(&c.typos), "typos", "on or off: an undeclared key that is a near miss of a declared one ('dryrun' for 'dryRun') is an issue with a did-you-mean, even when the schema is open, answered before the call reaches the server whatever --strict says")
-	fs.StringVar(&c.lockfile, "lockfile", "", "a lockfile (selfheal lock) of the server's tools: validation_errors of changed tools carry <contract_awareness>")
-	fs.IntVar(&f.lim.MaxActive, "max-active", 0, "per tool: how many calls may run at the same time (0: any number); more are queued, then answered SERVER_BUSY")
-	fs.IntVar(&f.lim.MaxQueued, "max-queued", 0, "per tool, with --max-active: how many calls may wait for a slot (0: unbounded, -1: none)")
-	fs.Float64Var(&f.lim.Rate, "rate", 0, "per tool: calls per second admitted on average (0: no limit); more are answered RATE_LIMITED")
-	fs.IntVar(&f.lim.Burst, "burst", 0, "per tool, with --rate: how many calls may be admitted at once above the rate (0 means 1)")
-	fs.IntVar(&c.maxDepth, "max-depth", issues.DefaultMaxDepth, "how deeply a call's arguments may nest objects and arrays to be checked: deeper ones are forwarded unchecked, or with --strict answered with too_big; negative means no limit")
-	fs.StringVar(&c.logPath, "log", "", "append one JSON line per call the proxy answers to this file (time, tool, codes, paths; never the values sent)")
-	fs.StringVar(&c.listen, "listen", "", "serve MCP's Streamable HTTP transport on this address (host:port): in front of --upstream URL, at its path, or of the stdio server COMMAND (a process per session, or a pool for stateless clients) at "+commandsPath)
-	fs.StringVar(&f.upstreamArg, "upstream", "", "with --listen: the URL of the Streamable HTTP MCP server behind the proxy (http://host:port/mcp)")
-	fs.StringVar(&c.redisURL, "redis", "", "keep the counters of --max-active and --rate in this Redis (redis://[user:password@]host:port/db), shared by every replica of the proxy; calls beyond --max-active are not queued")
-	fs.StringVar(&f.redisFailArg, "redis-fail", "open", "with --redis, what a call gets while Redis cannot be reached: open (admitted unchecked) or closed (SERVER_BUSY)")
-	fs.DurationVar(&c.redisTimeout, "redis-timeout", defaultRedisTimeout, "with --redis, how long a call waits for Redis before Redis counts as unreachable (then --redis-fail applies); much shorter fails calls Redis answers on a busy machine, and with --redis-fail open admits them unchecked")
-	fs.StringVar(&f.limitByArg, "limit-by", "", "with --listen: apply the limits per session (session: its Mcp-Session-Id) or per value of a request header (header:NAME, as header:X-Api-Key) rather than per tool for everyone")
-	fs.DurationVar(&c.serve.readTimeout, "read-timeout", defaultReadTimeout, "with --listen: how long a client may take to send a request, headers and body, from its first byte; a slower one is cut")
-	fs.DurationVar(&c.serve.idleTimeout, "idle-timeout", defaultIdleTimeout, "with --listen: how long a kept-alive connection waits for its next request")
-	fs.DurationVar(&c.upstreamTimeout, "upstream-timeout", defaultUpstreamTimeout, "with --upstream: how long the server may stay silent (before its response, or between two parts of a streamed one) before the client gets a JSON-RPC error; a call that streams progress is never cut")
-	fs.IntVar(&f.bodyMemoryMiB, "body-memory", defaultBodyMemory>>20, "with --listen: the MiB of request bodies the proxy reads or holds at once, for all clients; a request that does not fit waits, then gets 503")
-	fs.StringVar(&f.allowedHostsArg, "allowed-hosts", "", "with --listen: comma-separated host names the proxy serves, from the Host header (* for any); by default only localhost and loopback addresses when it listens on loopback, any host otherwise")
-	fs.StringVar(&f.allowedOriginsArg, "allowed-origins", "", "with --listen: comma-separated origins (scheme://host[:port]) of web pages that may call the proxy (* for any), beside loopback pages on loopback and the proxy's own")
-	fs.StringVar(&c.metrics, "metrics", "", "serve Prometheus metrics at "+metricsPath+" on this address (host:port)")
+	fs.Var((*onOff)(&c.typos), "typos", "answer near misses ('dryrun' for 'dryRun') before forwarding")
+	fs.IntVar(&c.maxDepth, "max-depth", issues.DefaultMaxDepth, "how deep arguments are checked; negative: no limit")
+	fs.StringVar(&c.lockfile, "lockfile", "", "a `lockfile` (selfheal lock): answers say what changed")
+	fs.StringVar(&c.logPath, "log", "", "append a JSON line per call the proxy answers to this `file`")
+	fs.StringVar(&c.metrics, "metrics", "", "serve Prometheus metrics at "+metricsPath+" on this `address`")
+	// What the answers say.
+	fs.StringVar(&c.locale, "locale", "en", "the `language` of the messages (BCP 47 or Accept-Language)")
+	fs.BoolVar(&c.examples, "examples", true, "add a valid example to format expectations")
+	fs.IntVar(&c.maxIssues, "max-issues", formatter.DefaultMaxIssues, "the most issue lines in one answer; negative: no cap")
+	fs.IntVar(&c.maxBytes, "max-bytes", formatter.DefaultMaxBytes, "the most bytes of issue lines in one answer; negative: no cap")
+	fs.IntVar(&c.maxValueRunes, "max-value-runes", formatter.DefaultMaxValueRunes, "where a value shown to the model is cut, in characters")
+	fs.StringVar(&f.redactArg, "redact", "", "field `names` whose values are never shown, replacing the default list")
+	// Guards.
+	fs.IntVar(&f.lim.MaxActive, "max-active", 0, "per tool: calls running at once (0: any); more wait, then SERVER_BUSY")
+	fs.IntVar(&f.lim.MaxQueued, "max-queued", 0, "per tool: calls waiting for a slot (0: unbounded, -1: none)")
+	fs.Float64Var(&f.lim.Rate, "rate", 0, "per tool: calls per second (0: no limit); more get RATE_LIMITED")
+	fs.IntVar(&f.lim.Burst, "burst", 0, "per tool: calls admitted at once above --rate (0 means 1)")
+	fs.StringVar(&f.limitByArg, "limit-by", "", "keep the limits per `mode` (session, header:NAME), not per tool")
+	fs.StringVar(&c.redisURL, "redis", "", "keep the limits' counters in this Redis `URL`, shared by replicas")
+	fs.StringVar(&f.redisFailArg, "redis-fail", "open", "calls while Redis is unreachable: `open` (admitted) or closed")
+	fs.DurationVar(&c.redisTimeout, "redis-timeout", defaultRedisTimeout, "how long a call waits for Redis")
+	// HTTP.
+	fs.StringVar(&c.listen, "listen", "", "serve Streamable HTTP on this `address` (host:port)")
+	fs.StringVar(&f.upstreamArg, "upstream", "", "the `URL` of the Streamable HTTP server behind the proxy")
+	fs.StringVar(&f.allowedHostsArg, "allowed-hosts", "", "the `hosts` served (Host header; * for any); default loopback")
+	fs.StringVar(&f.allowedOriginsArg, "allowed-origins", "", "the `origins` of web pages allowed to call the proxy (* for any)")
+	fs.DurationVar(&c.serve.readTimeout, "read-timeout", defaultReadTimeout, "how long a client may take to send a request")
+	fs.DurationVar(&c.serve.idleTimeout, "idle-timeout", defaultIdleTimeout, "how long a kept-alive connection waits for a request")
+	fs.DurationVar(&c.upstreamTimeout, "upstream-timeout", defaultUpstreamTimeout, "how long the upstream may stay silent before an error")
+	fs.IntVar(&f.bodyMemoryMiB, "body-memory", defaultBodyMemory>>20, "the `MiB` of request bodies held at once, for all clients")
+	// --warm (issue 38's session pool) goes here, with the HTTP flags.
+}
+
+// proxyHelpOrder is the order of the flags in -h (define's), with the
+// heading of each group ("…:") before it.
+var proxyHelpOrder = []string{
+	"calls:", "strict", "typos", "max-depth", "lockfile", "log", "metrics",
+	"answers:", "locale", "examples", "max-issues", "max-bytes", "max-value-runes", "redact",
+	"guards:", "max-active", "max-queued", "rate", "burst", "limit-by", "redis", "redis-fail", "redis-timeout",
+	"HTTP (with --listen):", "listen", "upstream", "allowed-hosts", "allowed-origins",
+	"read-timeout", "idle-timeout", "upstream-timeout", "body-memory",
+}
+
+// printProxyHelp prints proxyHelp and the flags, one line each, under
+// their group's heading: one screen.
+func printProxyHelp(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintln(w, proxyHelp)
+	for _, name := range proxyHelpOrder {
+		f := fs.Lookup(name)
+		if f == nil {
+			fmt.Fprintln(w, name)
+			continue
+		}
+		arg, usage := flag.UnquoteUsage(f)
+		left := "--" + f.Name
+		if arg != "" {
+			left += " " + arg
+		}
+		if d := f.DefValue; d != "" && d != "0" && d != "false" {
+			usage += " (" + d + ")"
+		}
+		fmt.Fprintf(w, "  %-28s %s\n", left, usage)
+	}
 }
 
 // check returns the first misconfiguration of the flags, in the words
@@ -139,64 +179,36 @@ func (f *proxyFlags) define(fs *flag.FlagSet) {
 // flags that the config holds in another form.
 func (f *proxyFlags) check() error {
 	c, set := &f.proxyConfig, f.set
-	switch {
-	case c.listen == "" && set["listen"]:
+	if c.listen == "" && set["listen"] {
 		return errors.New("--listen needs an address, as --listen 127.0.0.1:8080")
-	case c.listen == "" && set["upstream"]:
-		return fmt.Errorf("--upstream needs --listen ADDR: selfheal proxy --listen ADDR --upstream %s", f.upstreamArg)
-	case c.listen == "" && set["limit-by"]:
-		return errors.New("--limit-by needs --listen: over stdio the proxy has one client")
-	case c.listen == "" && (set["allowed-hosts"] || set["allowed-origins"]):
-		return errors.New("--allowed-hosts and --allowed-origins need --listen: over stdio there is no Host or Origin")
-	case c.listen == "" && (set["read-timeout"] || set["idle-timeout"] || set["body-memory"]):
-		return errors.New("--read-timeout, --idle-timeout and --body-memory need --listen: over stdio there is no connection to bound")
-	case !set["upstream"] && set["upstream-timeout"]:
-		return errors.New("--upstream-timeout needs --upstream URL")
-	case c.serve.readTimeout <= 0 || c.serve.idleTimeout <= 0 || c.upstreamTimeout <= 0:
-		return errors.New("--read-timeout, --idle-timeout and --upstream-timeout must be positive durations, as 30s")
-	case f.bodyMemoryMiB < 1 || f.bodyMemoryMiB > 1<<20:
-		return fmt.Errorf("--body-memory must be between 1 and 1048576 MiB, not %d", f.bodyMemoryMiB)
-	case c.listen == "" && len(c.command) == 0:
-		return fmt.Errorf("no server command: %s", strings.TrimPrefix(proxyUsage, "usage: "))
-	case c.listen != "" && set["upstream"] && len(c.command) > 0:
-		return errors.New("--upstream and a server command exclude each other: the proxy is in front of one server")
-	case c.listen != "" && set["upstream"]:
-		u, err := url.Parse(f.upstreamArg)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("--upstream must be an absolute http or https URL, as http://127.0.0.1:3000/mcp, not %q", f.upstreamArg)
-		}
-		c.upstream = u
-	case c.listen != "" && len(c.command) == 0:
-		return errors.New("--listen needs --upstream URL or a server command: selfheal proxy --listen ADDR --upstream URL, or selfheal proxy --listen ADDR COMMAND")
 	}
-	c.serve.bodyMemory = int64(f.bodyMemoryMiB) << 20
-	header, err := parseLimitBy(f.limitByArg)
-	if err != nil {
+	// Flags that mean nothing without another, in the order they are told.
+	for _, n := range []struct {
+		flags []string
+		ok    bool
+		msg   string
+	}{
+		{[]string{"upstream"}, c.listen != "", "--upstream needs --listen ADDR: selfheal proxy --listen ADDR --upstream " + f.upstreamArg},
+		{[]string{"limit-by"}, c.listen != "", "--limit-by needs --listen: over stdio the proxy has one client"},
+		{[]string{"allowed-hosts", "allowed-origins"}, c.listen != "", "--allowed-hosts and --allowed-origins need --listen: over stdio there is no Host or Origin"},
+		{[]string{"read-timeout", "idle-timeout", "body-memory"}, c.listen != "", "--read-timeout, --idle-timeout and --body-memory need --listen: over stdio there is no connection to bound"},
+		{[]string{"upstream-timeout"}, set["upstream"], "--upstream-timeout needs --upstream URL"},
+		{[]string{"redis-fail"}, c.redisURL != "", "--redis-fail needs --redis URL"},
+		{[]string{"redis-timeout"}, c.redisURL != "", "--redis-timeout needs --redis URL"},
+		{[]string{"max-queued"}, c.redisURL == "", "--max-queued cannot be used with --redis: the limits kept in Redis have no queue, a call beyond --max-active is answered SERVER_BUSY at once"},
+	} {
+		if !n.ok && slices.ContainsFunc(n.flags, func(name string) bool { return set[name] }) {
+			return errors.New(n.msg)
+		}
+	}
+	if err := f.checkValues(); err != nil {
 		return err
 	}
-	c.limitHeader = header
-	if f.redisFailArg != "open" && f.redisFailArg != "closed" {
-		return fmt.Errorf("--redis-fail must be open or closed, not %q", f.redisFailArg)
+	if err := f.checkServer(); err != nil {
+		return err
 	}
-	c.redisFailClosed = f.redisFailArg == "closed"
-	switch {
-	case set["redis-fail"] && c.redisURL == "":
-		return errors.New("--redis-fail needs --redis URL")
-	case set["redis-timeout"] && c.redisURL == "":
-		return errors.New("--redis-timeout needs --redis URL")
-	case c.redisTimeout <= 0:
-		return fmt.Errorf("--redis-timeout must be a positive duration, as 500ms, not %v", c.redisTimeout)
-	}
-	if c.redisURL != "" {
-		if _, err := redisOptions(c.redisURL); err != nil {
-			return err
-		}
-		if set["max-queued"] {
-			return errors.New("--max-queued cannot be used with --redis: the limits kept in Redis have no queue, a call beyond --max-active is answered SERVER_BUSY at once")
-		}
-		if !set["max-active"] && !set["rate"] {
-			return errors.New("--redis keeps the counters of --max-active and --rate: set one of them")
-		}
+	if c.redisURL != "" && !set["max-active"] && !set["rate"] {
+		return errors.New("--redis keeps the counters of --max-active and --rate: set one of them")
 	}
 	if set["max-active"] || set["max-queued"] || set["rate"] || set["burst"] {
 		if err := checkLimits(f.lim); err != nil {
@@ -208,14 +220,58 @@ func (f *proxyFlags) check() error {
 		}
 		c.limits = &l
 	}
-	if set["redact"] {
-		c.redact = givenList(f.redactArg)
+	c.serve.bodyMemory = int64(f.bodyMemoryMiB) << 20
+	c.redisFailClosed = f.redisFailArg == "closed"
+	lists := map[string]*[]string{"redact": &c.redact, "allowed-hosts": &c.allowedHosts, "allowed-origins": &c.allowedOrigins}
+	for name, arg := range map[string]string{"redact": f.redactArg, "allowed-hosts": f.allowedHostsArg, "allowed-origins": f.allowedOriginsArg} {
+		if set[name] {
+			*lists[name] = givenList(arg)
+		}
 	}
-	if set["allowed-hosts"] {
-		c.allowedHosts = givenList(f.allowedHostsArg)
+	return nil
+}
+
+// checkValues checks the values of the flags that have a range or a
+// spelling.
+func (f *proxyFlags) checkValues() error {
+	c := &f.proxyConfig
+	switch {
+	case c.serve.readTimeout <= 0 || c.serve.idleTimeout <= 0 || c.upstreamTimeout <= 0:
+		return errors.New("--read-timeout, --idle-timeout and --upstream-timeout must be positive durations, as 30s")
+	case f.bodyMemoryMiB < 1 || f.bodyMemoryMiB > 1<<20:
+		return fmt.Errorf("--body-memory must be between 1 and 1048576 MiB, not %d", f.bodyMemoryMiB)
+	case f.redisFailArg != "open" && f.redisFailArg != "closed":
+		return fmt.Errorf("--redis-fail must be open or closed, not %q", f.redisFailArg)
+	case c.redisTimeout <= 0:
+		return fmt.Errorf("--redis-timeout must be a positive duration, as 500ms, not %v", c.redisTimeout)
 	}
-	if set["allowed-origins"] {
-		c.allowedOrigins = givenList(f.allowedOriginsArg)
+	header, err := parseLimitBy(f.limitByArg)
+	c.limitHeader = header
+	if err == nil && c.redisURL != "" {
+		_, err = redisOptions(c.redisURL)
+	}
+	return err
+}
+
+// checkServer checks what the proxy is in front of: a command, or with
+// --listen an --upstream URL or a command, never both.
+func (f *proxyFlags) checkServer() error {
+	c, upstream := &f.proxyConfig, f.set["upstream"]
+	switch {
+	case c.listen == "" && len(c.command) == 0:
+		return fmt.Errorf("no server command: %s", strings.TrimPrefix(proxyUsage, "usage: "))
+	case c.listen == "":
+		return nil
+	case upstream && len(c.command) > 0:
+		return errors.New("--upstream and a server command exclude each other: the proxy is in front of one server")
+	case upstream:
+		u, err := url.Parse(f.upstreamArg)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("--upstream must be an absolute http or https URL, as http://127.0.0.1:3000/mcp, not %q", f.upstreamArg)
+		}
+		c.upstream = u
+	case len(c.command) == 0:
+		return errors.New("--listen needs --upstream URL or a server command: selfheal proxy --listen ADDR --upstream URL, or selfheal proxy --listen ADDR COMMAND")
 	}
 	return nil
 }

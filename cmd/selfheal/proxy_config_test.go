@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"io"
 	"net/url"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -158,4 +161,31 @@ func TestParseProxyConfig(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestProxyHelp: selfheal proxy -h fits one screen (at most 40 lines of
+// at most 104 characters), each flag on one line, every flag shown; the
+// text is testdata/proxy_help.golden (go test -update rewrites it).
+func TestProxyHelp(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"proxy", "-h"}, nil, &stdout, &stderr); code != 0 || stderr.Len() != 0 {
+		t.Fatalf("-h: exit %d, stderr %q", code, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
+	if len(lines) > 40 {
+		t.Errorf("-h prints %d lines, more than a screen", len(lines))
+	}
+	for _, l := range lines {
+		if len(l) > 104 {
+			t.Errorf("a line of %d characters: %q", len(l), l)
+		}
+	}
+	fs := flag.NewFlagSet("proxy", flag.ContinueOnError)
+	(&proxyFlags{}).define(fs)
+	fs.VisitAll(func(f *flag.Flag) {
+		if !slices.Contains(proxyHelpOrder, f.Name) {
+			t.Errorf("--%s is not in proxyHelpOrder: -h does not show it", f.Name)
+		}
+	})
+	checkGolden(t, "proxy_help", stdout.Bytes())
 }

@@ -76,7 +76,7 @@ func TestProxyUsage(t *testing.T) {
 	if code := run([]string{"proxy", "-h"}, nil, &stdout, &stderr); code != 0 {
 		t.Fatalf("-h: exit %d: %s", code, stderr.String())
 	}
-	for _, want := range []string{proxyUsage, "-typos", "(default on)", "-max-active", "-lockfile", "-log", "-strict", "for servers that do not validate their own input"} {
+	for _, want := range []string{proxyUsage, "--typos", "(on)", "--max-active", "--lockfile", "--log", "--strict", "answer every call failing its schema"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("-h does not show %q:\n%s", want, stdout.String())
 		}

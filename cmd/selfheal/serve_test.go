@@ -5,81 +5,10 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
-	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 )
-
-// TestBodyBudget: bodies share one budget. A request whose body does not
-// fit waits for room and gets 503 when none comes in time; once the
-// holder is done, the next fits. A body without a Content-Length takes its
-// bytes as they are read; every byte is given back.
-func TestBodyBudget(t *testing.T) {
-	b := newBodyBudget(100)
-	b.wait = 50 * time.Millisecond
-	entered := make(chan struct{})
-	gate := make(chan struct{})
-	h := b.wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		data, err := io.ReadAll(r.Body)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		if r.Header.Get("Hold") != "" {
-			entered <- struct{}{}
-			<-gate
-		}
-		io.WriteString(w, "read "+strconv.Itoa(len(data)))
-	}))
-	srv := httptest.NewServer(h)
-	defer srv.Close()
-
-	post := func(body string, chunked, hold bool) (int, string) {
-		var r io.Reader = strings.NewReader(body)
-		if chunked {
-			r = io.MultiReader(r) // no length known: sent chunked
-		}
-		req, _ := http.NewRequest(http.MethodPost, srv.URL, r)
-		if hold {
-			req.Header.Set("Hold", "1")
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Error(err)
-			return 0, ""
-		}
-		defer resp.Body.Close()
-		data, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(data)
-	}
-
-	held := make(chan string)
-	go func() { _, s := post(strings.Repeat("a", 80), false, true); held <- s }()
-	<-entered
-	if b.held.Load() != 80 {
-		t.Errorf("held %d bytes, want 80", b.held.Load())
-	}
-	if code, body := post(strings.Repeat("b", 50), false, false); code != http.StatusServiceUnavailable || !strings.Contains(body, `"code":-32000`) {
-		t.Errorf("over the budget: %d %s", code, body)
-	}
-	if code, body := post(strings.Repeat("c", 20), false, false); code != 200 || body != "read 20" {
-		t.Errorf("within the budget: %d %s", code, body)
-	}
-	close(gate)
-	if s := <-held; s != "read 80" {
-		t.Errorf("the held request: %s", s)
-	}
-	if code, body := post(strings.Repeat("d", 90), true, false); code != 200 || body != "read 90" {
-		t.Errorf("chunked: %d %s", code, body)
-	}
-	if n := b.held.Load(); n != 0 {
-		t.Errorf("%d bytes still held", n)
-	}
-}
 
 // TestConnLimit: past its bound, the listener answers a new connection
 // 503 and closes it; a connection that ends makes room.
@@ -138,50 +67,5 @@ func TestConnLimit(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("no room after a connection ended: %q", got)
 		}
-	}
-}
-
-// TestUpstreamConnsKept: the calls made at once reuse the connections to
-// the upstream that the calls before them left idle: 16 at once, ten
-// times over, open 16 connections, not a new one for most calls (136 with
-// the transport's default of 2 idle connections per host). A few more are
-// allowed: a call may ask for one before the transport has put back in the
-// pool the connection of a call that has just ended.
-func TestUpstreamConnsKept(t *testing.T) {
-	var opened atomic.Int64
-	up := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		io.WriteString(w, "ok")
-	}))
-	up.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-		if s == http.StateNew {
-			opened.Add(1)
-		}
-	}
-	up.Start()
-	defer up.Close()
-	client := &http.Client{Transport: timedTransport(http.DefaultTransport.(*http.Transport), time.Minute)}
-	defer client.CloseIdleConnections()
-	const conc = 16
-	for range 10 {
-		var wg sync.WaitGroup
-		start := make(chan struct{})
-		for range conc {
-			wg.Go(func() {
-				<-start
-				resp, err := client.Post(up.URL, "application/json", strings.NewReader(`{}`))
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-			})
-		}
-		close(start)
-		wg.Wait()
-	}
-	if n := opened.Load(); n > 3*conc {
-		t.Errorf("%d connections opened for %d calls at once, ten times", n, conc)
 	}
 }

@@ -18,8 +18,8 @@ import (
 // responses, and the calls forwarded with issues, whose rejections are
 // explained.
 type batchState struct {
-	answers [][]byte                // one response each, without a newline
-	explain map[string]*explanation // by wire.IDKey
+	answers [][]byte         // one response each, without a newline
+	explain map[string]*call // by wire.IDKey
 }
 
 // isBatch reports whether body is a JSON array.
@@ -55,8 +55,7 @@ func (h *httpProxy) batch(w http.ResponseWriter, r *http.Request, body []byte, x
 			continue
 		}
 		key, ok := wire.Answerable(m.ID)
-		c, read := readCall(m)
-		if !ok || !read {
+		if !ok || !m.ParamsObject {
 			kept = append(kept, raw)
 			continue
 		}
@@ -64,39 +63,27 @@ func (h *httpProxy) batch(w http.ResponseWriter, r *http.Request, body []byte, x
 			sess = h.session(x.key)
 			h.listIfNeeded(r, sess, "", "") // batches are of revision 2025-03-26
 		}
-		t := sess.tools.lookup(c.Name)
+		t := sess.tools.lookup(m.Call.Name)
 		if t == nil {
 			kept = append(kept, raw)
 			continue
 		}
-		start := time.Now()
-		v := h.p.judge(t, c, m.Valid)
-		sess.mu.Lock()
-		locale := callLocale(c.Meta, sess.locale)
-		sess.mu.Unlock()
 		// Batches are of revision 2025-03-26 only: stateless is false but
 		// for a member that says otherwise.
-		stateless := statelessRequest(r, c.Meta)
-		x := &explanation{id: m.ID, tool: t, list: v.list, locale: locale, stateless: stateless, start: start}
-		if v.now {
-			b.answers = append(b.answers, bytes.TrimRight(h.p.issuesAnswer(x, nil), "\n"))
+		answer, fc := h.decide(r, sess, t, m, statelessRequest(r, m.Call.Meta), time.Now())
+		if answer != nil {
+			b.answers = append(b.answers, bytes.TrimRight(answer, "\n"))
 			continue
 		}
-		if h.limiter != nil {
-			rel, te := h.limiter.Acquire(r.Context(), limiterKey(t.name, h.limitBy(r)))
-			if te != nil {
-				b.answers = append(b.answers, bytes.TrimRight(h.p.toolErrorAnswer(answerTo{id: m.ID, stateless: stateless}, t, te, start), "\n"))
-				continue
-			}
-			releases = append(releases, rel)
+		if fc.release != nil {
+			releases = append(releases, fc.release)
 		}
-		if v.list != nil {
+		if fc.list != nil {
 			if b.explain == nil {
-				b.explain = map[string]*explanation{}
+				b.explain = map[string]*call{}
 			}
-			b.explain[key] = x
-		} else {
-			h.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
+			c := fc.call
+			b.explain[key] = &c
 		}
 		kept = append(kept, raw)
 	}
@@ -163,8 +150,8 @@ func rawAll(msgs [][]byte) []json.RawMessage {
 // proxy's part in it: each rejection of a call forwarded with issues
 // replaced by its explanation (see explain), and the proxy's own answers
 // added. A JSON response (an array, or one response) becomes an array; a
-// stream gets the answers as its first events (its rejections pass as the
-// server wrote them: a stream is not held back for them); a 202 (the server had
+// stream gets the answers as its first events, and its rejections are
+// explained as they pass (see tap); a 202 (the server had
 // nothing to answer: the calls left were notifications) becomes a 200
 // with the answers.
 func (h *httpProxy) mergeBatch(resp *http.Response, x *exchange) error {
@@ -196,6 +183,8 @@ func (h *httpProxy) mergeBatch(resp *http.Response, x *exchange) error {
 			io.Reader
 			io.Closer
 		}{io.MultiReader(&events, h.tap(resp.Body, x)), resp.Body}
+		resp.ContentLength = -1 // events added, or replaced
+		resp.Header.Del("Content-Length")
 	default:
 		if resp.StatusCode != http.StatusAccepted || len(b.answers) == 0 {
 			return nil
@@ -215,17 +204,25 @@ func (h *httpProxy) mergeBatch(resp *http.Response, x *exchange) error {
 // that takes its place when it rejects a call forwarded with issues.
 func (h *httpProxy) explainMember(raw json.RawMessage, b *batchState) json.RawMessage {
 	m, ok := wire.Decode(raw)
-	if !ok || !m.IsResponse() {
+	if !ok {
 		return raw
 	}
-	key, ok := wire.IDKey(m.ID)
-	x := b.explain[key]
-	if !ok || x == nil {
-		return raw
-	}
-	delete(b.explain, key)
-	if answer := h.p.answer(x, m); answer != nil {
-		return bytes.TrimRight(answer, "\n")
+	if c := b.take(m); c != nil {
+		if answer := c.settle(m); answer != nil {
+			return bytes.TrimRight(answer, "\n")
+		}
 	}
 	return raw
+}
+
+// take returns the call forwarded with issues that the response m
+// answers, and forgets it; nil for none.
+func (b *batchState) take(m *wire.Message) *call {
+	key, ok := wire.IDKey(m.ID)
+	if !ok || !m.IsResponse() || b.explain[key] == nil {
+		return nil
+	}
+	c := b.explain[key]
+	delete(b.explain, key)
+	return c
 }

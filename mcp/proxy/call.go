@@ -5,104 +5,64 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/selfheal/selfheal/envelope"
-	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/jsonvalue"
 	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/mcp/internal/toolcall"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
-// call handles a tools/call request from the client. A call of a listed
-// tool is checked against its schema (see [Proxy] for what is answered
-// when); every other message passes through: a notification, an id the
-// proxy does not answer (see wire.Answerable), params it cannot read, a tool it
-// has not seen listed or whose listing is stale, a line that is not
-// well-formed JSON. The server answers them.
+// call handles a tools/call request from the client: the proxy decides
+// its fate (see [call]) and this frames it as lines. Every other message
+// passes through: a notification, an id the proxy does not answer (see
+// wire.Answerable), params it cannot read, a tool it has not seen listed
+// or whose listing is stale, a line that is not well-formed JSON. The
+// server answers them.
 func (s *session) call(line []byte, m *wire.Message) error {
 	// The key is made a string only for a call the session keeps (one
 	// explained or guarded): a valid call allocates none.
 	var buf [64]byte
 	k, ok := wire.AppendAnswerable(buf[:0], m.ID)
-	if !ok {
-		return s.writeServer(line)
-	}
-	c, ok := readCall(m)
-	if !ok {
+	if !ok || !m.ParamsObject {
 		return s.writeServer(line)
 	}
 	start := time.Now()
-	t, need := s.tools.find(c.Name)
+	t, need := s.tools.find(m.Call.Name)
 	switch need {
 	case listFirst:
-		t, _ = s.awaitListing(c.Name, wire.StatelessMeta(c.Meta))
+		t, _ = s.awaitListing(m.Call.Name, wire.StatelessMeta(m.Call.Meta))
 	case revalidate:
 		s.revalidate()
 	}
 	if t == nil {
 		return s.writeServer(line)
 	}
-	v := s.p.judge(t, c, m.Valid)
+	c := s.p.decide(t, m, start)
 	guarded := s.p.cfg.limits != nil || s.limiter != nil
-	// The revision matters only to an answer: a valid call does not read it.
-	stateless := (v.list != nil || guarded) && wire.StatelessMeta(c.Meta)
-	if v.now {
+	if c.list != nil || guarded {
+		// The revision and the language matter only to an answer: a
+		// valid call reads neither.
 		s.mu.Lock()
-		locale := s.locale
+		c.locale = callLocale(m.Call.Meta, s.locale)
 		s.mu.Unlock()
-		return s.writeClient(s.p.issuesAnswer(&explanation{id: m.ID, tool: t, list: v.list, locale: callLocale(c.Meta, locale), stateless: stateless, start: start}, nil))
+		c.stateless = wire.StatelessMeta(m.Call.Meta)
 	}
-	explained := v.list != nil
-	if explained {
-		s.mu.Lock()
-		locale := s.locale
-		s.mu.Unlock()
-		s.expect(string(k), &explanation{id: bytes.Clone(m.ID), tool: t, list: v.list, locale: callLocale(c.Meta, locale), stateless: stateless, start: start})
+	if c.now {
+		return s.writeClient(c.answer(nil))
+	}
+	if c.list != nil {
+		x := c                   // kept, so on the heap: only a call with issues is
+		x.id = bytes.Clone(m.ID) // the line is read over
+		s.expect(string(k), &x)
 	}
 	if guarded {
-		if !explained && !m.Valid {
+		if c.list == nil && !m.Valid {
 			return s.writeServer(line) // malformed: the server answers, with no slot taken
 		}
-		return s.guarded(line, answerTo{id: m.ID, stateless: stateless}, string(k), t, start, explained)
+		return s.guarded(line, &c, string(k))
 	}
 	err := s.writeServer(line)
-	if !explained {
-		s.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
-	}
+	c.forwarded()
 	return err
-}
-
-// verdict is what the proxy makes of a call's arguments.
-type verdict struct {
-	// list are the issues the schema finds, nil for none (or for arguments
-	// forwarded unchecked).
-	list issues.List
-	// now: the proxy answers the call itself, before forwarding it. Else a
-	// call with issues is forwarded, and they explain the server's
-	// rejection (see explain).
-	now bool
-}
-
-// judge checks the arguments of a call of t; valid says whether the
-// request is well-formed JSON (see message). The schema is a prediction of
-// what the server accepts, not the truth, so only what the server would
-// get wrong without saying so is answered before forwarding: near misses
-// of declared keys, which the server drops. With WithStrict, every issue
-// is. Arguments nested past the depth limit are forwarded unchecked,
-// except with WithStrict, which refuses them. A request that is not
-// well-formed JSON is left to the server.
-func (p *Proxy) judge(t *tool, c wire.CallParams, valid bool) verdict {
-	if t.schema == nil {
-		return verdict{}
-	}
-	list := arguments(t, c, p.cfg.MaxDepth)
-	if list == nil || !valid {
-		return verdict{}
-	}
-	if toolcall.IsDepthRefusal(list) && !p.cfg.strict {
-		return verdict{}
-	}
-	return verdict{list: list, now: p.cfg.strict || issuesx.HasNearMiss(list)}
 }
 
 // Methods the proxy reads.
@@ -113,12 +73,6 @@ const (
 	methodCancelled   = "notifications/cancelled"
 	methodListChanged = "notifications/tools/list_changed"
 )
-
-// readCall returns the params of a tools/call; ok is false when they are
-// not an object.
-func readCall(m *wire.Message) (c wire.CallParams, ok bool) {
-	return m.Call, m.ParamsObject
-}
 
 // callLocale is the language a call asks for in its _meta, else session's.
 func callLocale(meta []byte, session string) string {
@@ -136,7 +90,7 @@ func callLocale(meta []byte, session string) string {
 // also say at (root) that they are missing. Arguments that are not an
 // object are one invalid_type issue at (root). A required property with a
 // default is never missing: the server fills it in.
-func arguments(t *tool, c wire.CallParams, maxDepth int) issues.List {
+func arguments(t *tool, c wire.CallParams, maxDepth int, strict bool) issues.List {
 	sch := t.schema
 	raw := c.Args
 	if len(raw) == 0 {
@@ -152,7 +106,10 @@ func arguments(t *tool, c wire.CallParams, maxDepth int) issues.List {
 	if !c.Scanned || (limit > 0 && c.Depth > limit) {
 		// Measured too deep, or not measured: DepthIssues finds where.
 		if list := toolcall.DepthIssues(raw, maxDepth); list != nil {
-			return list
+			if strict {
+				return list
+			}
+			return shallowIssues(t, raw, limit)
 		}
 	}
 	var inst any
@@ -171,12 +128,48 @@ func arguments(t *tool, c wire.CallParams, maxDepth int) issues.List {
 	return t.defaulted.drop(toolcall.Validate(sch, inst))
 }
 
-// answerTo is what the proxy needs of a request to answer it itself: its
-// id, as the client wrote it, and whether it speaks a stateless revision
-// (2026-07-28 or later), whose results carry their resultType.
-type answerTo struct {
-	id        []byte
-	stateless bool
+// shallowIssues checks arguments nested deeper than limit down to it: the
+// objects and arrays past it are cut (the server judges them), and so are
+// the issues at or below the cut. A model sending a free-form value too
+// deep to check still learns what is wrong with the rest.
+func shallowIssues(t *tool, raw []byte, limit int) issues.List {
+	inst, err := jsonvalue.Decode(raw)
+	args, ok := inst.(map[string]any)
+	if err != nil || !ok {
+		return nil // too deep even to decode, or not an object: the server's
+	}
+	var cut func(v any, depth int) any
+	cut = func(v any, depth int) any {
+		switch v := v.(type) {
+		case map[string]any:
+			if depth >= limit {
+				return nil
+			}
+			for k, e := range v {
+				v[k] = cut(e, depth+1)
+			}
+		case []any:
+			if depth >= limit {
+				return nil
+			}
+			for i, e := range v {
+				v[i] = cut(e, depth+1)
+			}
+		}
+		return v
+	}
+	cut(args, 0)
+	list := t.defaulted.drop(toolcall.Validate(t.schema, args))
+	kept := list[:0]
+	for _, is := range list {
+		if len(is.Path) < limit {
+			kept = append(kept, is)
+		}
+	}
+	if len(kept) == 0 {
+		return nil
+	}
+	return kept
 }
 
 // resultType is the resultType of the proxy's own results in a stateless
@@ -213,66 +206,6 @@ type textContent struct {
 	Text string `json:"text"`
 }
 
-// issuesAnswer returns the response (one line) to the call x whose
-// arguments failed with x.list: the validation_error, in the language tag
-// x.locale asks for ("" for the engine's), in the call's revision. rej is
-// the server's rejection the answer explains (see explain), or nil for a
-// call answered before forwarding. It reports the call to the call log and
-// the observer.
-func (p *Proxy) issuesAnswer(x *explanation, rej *rejection) []byte {
-	t := x.tool
-	e := p.cfg.EngineFor(x.locale)
-	sc := toolcall.Structured(e, x.list)
-	var text string
-	if rej == nil {
-		text = toolcall.Text(e, t.name, x.list, t.contract)
-	} else {
-		// What the server said stays where the model reads it: it may have
-		// failed for a reason the schema cannot see (a missing file).
-		said := e.ServerMessage(rej.message)
-		sc.ServerMessage = said
-		v := e.Result(t.name, x.list)
-		v.Contract = t.contract
-		v.ServerMessage = said
-		text = v.String()
-	}
-	res := callResult{
-		Content:    []textContent{{Type: "text", Text: text}},
-		IsError:    true,
-		ResultType: resultType(x.stateless),
-	}
-	if t.output {
-		res.Meta = map[string]any{toolcall.MetaIssues: sc}
-	} else {
-		res.StructuredContent = &sc
-	}
-	line := responseLine(x.id, res)
-	if p.cfg.callLog != nil || p.cfg.observer != nil {
-		codes, paths := summary(sc.Issues)
-		p.logCall(t.name, codes, paths, "validation_error")
-		p.observe(Event{Tool: t.name, Answered: true, Explained: rej != nil, Code: string(envelope.ValidationErrorCode), Issues: codes, Duration: time.Since(x.start)})
-	}
-	return line
-}
-
-// toolErrorAnswer returns the response (one line) to the call a that a
-// guard refused with te, and reports it.
-func (p *Proxy) toolErrorAnswer(a answerTo, t *tool, te *envelope.ToolError, start time.Time) []byte {
-	line := responseLine(a.id, callResult{
-		Content:    []textContent{{Type: "text", Text: te.String()}},
-		IsError:    te.IsError(),
-		ResultType: resultType(a.stateless),
-	})
-	p.logCall(t.name, nil, nil, string(te.Code))
-	p.observe(Event{Tool: t.name, Answered: true, Code: string(te.Code), Duration: time.Since(start)})
-	return line
-}
-
-// answerToolError answers a call with a tool_error (a guard's).
-func (s *session) answerToolError(a answerTo, t *tool, te *envelope.ToolError, start time.Time) error {
-	return s.writeClient(s.p.toolErrorAnswer(a, t, te, start))
-}
-
 // responseLine is the response to the request of id, with the id as the
 // request wrote it: one line, ending with a newline.
 func responseLine(id []byte, res callResult) []byte {
@@ -299,13 +232,6 @@ func summary(list issues.List) (codes, paths []string) {
 		}
 	}
 	return codes, paths
-}
-
-// observe reports ev to WithObserver's function, if any.
-func (p *Proxy) observe(ev Event) {
-	if f := p.cfg.observer; f != nil {
-		f(ev)
-	}
 }
 
 // callLogLine is one line of WithCallLog.

@@ -1,32 +1,20 @@
 // Package proxy gives selfheal's answers to any MCP server, in any
-// language, with no change to its code: it sits between an MCP client and
-// the server and relays their JSON-RPC messages unchanged. When the server
-// rejects a tool call whose arguments the tool's schema finds wrong, the
-// client gets selfheal's validation_error in place of the rejection, with
-// what the server said kept; near misses of declared keys are answered
-// before they reach the server. It is a JSON-RPC proxy, not an MCP
-// implementation, and uses no MCP SDK.
+// language, with no change to its code: a JSON-RPC proxy (no MCP SDK)
+// that relays the messages between an MCP client and the server
+// unchanged. The server decides, selfheal explains: a tools/call is
+// checked against its tool's schema and forwarded, and when the server
+// refuses it for its arguments the client reads selfheal's
+// validation_error in its place; a refusal for a reason of the server's
+// own (a missing file, the network) passes unchanged and the disagreement
+// is logged (see [Proxy]). A near miss of a declared key ('dryrun' for
+// dryRun), which the server would drop, is answered before forwarding;
+// [WithStrict] answers every bad call so. A call is decided the same way
+// as a stdio line, an HTTP body or a batch member.
 //
-// Build a [Proxy] with [New], then put it in front of a server:
-//
-//   - a stdio server (newline-delimited JSON-RPC): [Proxy.Serve];
-//   - a Streamable HTTP server: [Proxy.HTTPHandler];
-//   - a stdio server served over Streamable HTTP, one process per
-//     session: package [github.com/selfheal/selfheal/mcp/proxy/sessions].
-//
-// The command "selfheal proxy" runs the same three ways, without writing Go:
-//
-//	selfheal proxy CMD ARGS…
-//	selfheal proxy --listen ADDR --upstream URL
-//	selfheal proxy --listen ADDR CMD ARGS…
-//
-// [Proxy] says what the proxy reads and how it answers a bad call. Over
-// stdio, it reads tools/call, tools/list, initialize and cancellation
-// requests, tools/list results and the responses it explains, in memory
-// proportional to their size, each in one pass; every other message
-// (results, notifications) streams through as it arrives, in memory flat
-// in its size. The
-// options add guards ([WithGuard], [WithLimiter]), the strict mode
-// ([WithStrict]), the hosts and origins served over HTTP, a call log,
-// metrics, contract awareness and the engine's language.
+// Build a [Proxy] with [New], then serve a stdio server with
+// [Proxy.Serve], a Streamable HTTP server with [Proxy.HTTPHandler] (with
+// the command's bounds by default), or a stdio server over HTTP, one
+// process per session, with package
+// [github.com/selfheal/selfheal/mcp/proxy/sessions]. The command "selfheal
+// proxy" runs the same three ways without writing Go.
 package proxy

@@ -3,11 +3,10 @@ package proxy
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"sync"
-	"time"
 
-	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
@@ -16,32 +15,21 @@ import (
 // one, and the server's answer passes as it is.
 const maxExplanations = 1024
 
-// explanation is what the proxy keeps of a call it forwarded although the
-// schema found issues in it, until the server's response comes back: the
-// issues explain a rejection (see explain).
-type explanation struct {
-	id     []byte // the request's id, as the client wrote it
-	tool   *tool
-	list   issues.List
-	locale string
-	// stateless: the call speaks a stateless revision (see answerTo).
-	stateless bool
-	start     time.Time
-}
-
 // rejection is what a server said when it rejected a call.
 type rejection struct {
 	// message is the server's text, whole: the answer bounds it in the
-	// client's language (see issuesAnswer).
+	// client's language (see call.answer).
 	message string
+	// code is the JSON-RPC error's code; 0 for a result with isError.
+	code int
 }
 
 // expect keeps the explanation of the call of key until its response.
-func (s *session) expect(key string, x *explanation) {
+func (s *session) expect(key string, x *call) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.explain == nil {
-		s.explain = map[string]*explanation{}
+		s.explain = map[string]*call{}
 	}
 	if len(s.explain) >= maxExplanations {
 		return
@@ -50,36 +38,12 @@ func (s *session) expect(key string, x *explanation) {
 }
 
 // explained takes the explanation of the call of key, nil for none.
-func (s *session) explained(key string) *explanation {
+func (s *session) explained(key string) *call {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	x := s.explain[key]
 	delete(s.explain, key)
 	return x
-}
-
-// answer returns what the client receives for the server's response m to
-// a call forwarded with issues: selfheal's answer in place of a rejection
-// (a JSON-RPC error, or a result with isError), else nil, and the
-// server's response passes untouched (a call the schema calls bad and the
-// server accepts is reported: the schema and the server disagree).
-//
-// A rejection that is already a validation_error (a server built with
-// selfheal, or another proxy in front of it) passes untouched too: it
-// explains the call itself, and nesting one envelope in another would say
-// everything twice.
-func (p *Proxy) answer(x *explanation, m *wire.Message) []byte {
-	rej, ok := rejected(m)
-	if !ok {
-		p.disagree(x.tool.name)
-		p.observe(Event{Tool: x.tool.name, Disagreed: true, Duration: time.Since(x.start)})
-		return nil
-	}
-	if strings.HasPrefix(strings.TrimSpace(rej.message), "<validation_error") {
-		p.observe(Event{Tool: x.tool.name, Duration: time.Since(x.start)})
-		return nil
-	}
-	return p.issuesAnswer(x, rej)
 }
 
 // rejected reports whether the response m rejects its call, and what the
@@ -88,7 +52,8 @@ func (p *Proxy) answer(x *explanation, m *wire.Message) []byte {
 func rejected(m *wire.Message) (*rejection, bool) {
 	switch {
 	case m.Error != nil:
-		return &rejection{message: errorText(m.Error)}, true
+		msg, code := errorText(m.Error)
+		return &rejection{message: msg, code: code}, true
 	case m.Result != nil:
 		var isError bool
 		var content []byte
@@ -110,16 +75,17 @@ func rejected(m *wire.Message) (*rejection, bool) {
 
 // errorText is what a JSON-RPC error says: its message, then its data when
 // there is any (a string as it is, anything else as its JSON), as an MCP
-// client shows it.
-func errorText(rpcErr []byte) string {
+// client shows it; and its code.
+func errorText(rpcErr []byte) (string, int) {
 	var e struct {
 		Code    json.Number     `json:"code"`
 		Message string          `json:"message"`
 		Data    json.RawMessage `json:"data"`
 	}
 	if json.Unmarshal(rpcErr, &e) != nil {
-		return string(rpcErr)
+		return string(rpcErr), 0
 	}
+	code, _ := strconv.Atoi(e.Code.String())
 	var b strings.Builder
 	// The TypeScript SDK's servers write the prefix into the message
 	// themselves ("MCP error -32602: ..."): said once.
@@ -142,7 +108,7 @@ func errorText(rpcErr []byte) string {
 		b.WriteString(" ")
 		b.Write(d)
 	}
-	return b.String()
+	return b.String(), code
 }
 
 // resultText is the text of a tool result's content blocks, one block a
@@ -169,8 +135,8 @@ func resultText(content []byte) string {
 	return b.String()
 }
 
-// disagreements are the tools whose server accepted a call their schema
-// calls bad, logged once each per proxy.
+// disagreements are the tools whose server and schema disagreed, logged
+// once each per proxy and kind.
 type disagreements struct {
 	mu     sync.Mutex
 	logged map[string]bool
@@ -179,21 +145,22 @@ type disagreements struct {
 // maxDisagreements bounds the tools remembered as logged.
 const maxDisagreements = 1024
 
-// disagree logs, once per tool, that the server accepted a call the
-// tool's schema calls bad: the schema is stricter than the server, which
-// decides; the operator may want to know.
-func (p *Proxy) disagree(tool string) {
+// disagree logs, once per tool and message, that the tool's server and
+// its schema disagree (see call.settle): the server decides; the operator
+// may want to know.
+func (p *Proxy) disagree(tool, msg string) {
 	d := &p.disagreed
+	key := tool + "\x00" + msg
 	d.mu.Lock()
-	first := !d.logged[tool] && len(d.logged) < maxDisagreements
+	first := !d.logged[key] && len(d.logged) < maxDisagreements
 	if first {
 		if d.logged == nil {
 			d.logged = map[string]bool{}
 		}
-		d.logged[tool] = true
+		d.logged[key] = true
 	}
 	d.mu.Unlock()
 	if first {
-		p.cfg.Logger.Info("selfheal proxy: the server accepted a call its schema calls bad; the server decides, and its result passed untouched (logged once per tool)", "tool", tool)
+		p.cfg.Logger.Info("selfheal proxy: "+msg+" (logged once per tool)", "tool", tool)
 	}
 }

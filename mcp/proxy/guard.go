@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"time"
 
+	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/mcp/guard"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
@@ -56,33 +57,22 @@ func (tg *toolGuard) mustWait() bool {
 	return tg.g.Stats().Active >= l.MaxActive
 }
 
-// guarded passes a valid call of t through its guard. A call admitted at
-// once is forwarded now, one refused is answered now; a call that must
-// wait for a slot waits in a goroutine of its own (see wait), so that the
-// messages behind it (a response the server waits for, a cancellation) are
-// not held back: they may reach the server before it.
-// explained says that the call is forwarded with issues: it is reported
-// when its response comes (see explain), not when it is forwarded.
-func (s *session) guarded(line []byte, a answerTo, key string, t *tool, start time.Time, explained bool) error {
+// guarded passes a call through its guard. A call admitted at once is
+// forwarded now, one refused is answered now; a call that must wait for a
+// slot waits in a goroutine of its own (see wait), so that the messages
+// behind it (a response the server waits for, a cancellation) are not
+// held back: they may reach the server before it.
+func (s *session) guarded(line []byte, c *call, key string) error {
 	if lim := s.limiter; lim != nil {
 		// A shared limiter never queues for long (see guard.Limiter): the
 		// call is admitted or refused here, in order. What the batch holds
 		// goes first: it must not wait on the limiter's store.
 		s.flushServer()
-		release, te := lim.Acquire(s.ctx, limiterKey(t.name, s.limitBy))
-		if te != nil {
-			s.explained(key) // answered here: no response will come
-			return s.answerToolError(a, t, te, start)
-		}
-		s.hold(key, release)
-		err := s.writeServer(line)
-		if !explained {
-			s.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
-		}
-		return err
+		release, te := lim.Acquire(s.ctx, limiterKey(c.tool.name, s.limitBy))
+		return s.admitted(line, c, key, release, te)
 	}
 	s.mu.Lock()
-	tg := s.guardOf(t.name)
+	tg := s.guardOf(c.tool.name)
 	if tg.mustWait() {
 		tg.waiting++
 		ctx, cancel := context.WithCancel(s.ctx)
@@ -90,29 +80,38 @@ func (s *session) guarded(line []byte, a answerTo, key string, t *tool, start ti
 		s.queued[key] = q
 		s.mu.Unlock()
 		s.waiters.Add(1)
-		go s.wait(ctx, tg, q, bytes.Clone(line), answerTo{id: bytes.Clone(a.id), stateless: a.stateless}, key, t, explained) // line is valid until the next read
+		qc := *c
+		qc.id = bytes.Clone(c.id)
+		go s.wait(ctx, tg, q, bytes.Clone(line), &qc, key) // line is valid until the next read
 		return nil
 	}
 	s.mu.Unlock()
 	release, te := tg.g.Acquire(s.ctx)
-	if te != nil {
-		s.explained(key)
-		return s.answerToolError(a, t, te, start)
+	if te == nil && tg.l.MaxActive == 0 {
+		release = nil // it does nothing
 	}
-	if tg.l.MaxActive > 0 { // else release does nothing
+	return s.admitted(line, c, key, release, te)
+}
+
+// admitted forwards a call its guard admitted, holding release (when not
+// nil) until its response; or answers the call the guard refused with te.
+func (s *session) admitted(line []byte, c *call, key string, release func(), te *envelope.ToolError) error {
+	if te != nil {
+		s.explained(key) // answered here: no response will come
+		return s.writeClient(c.refused(te))
+	}
+	if release != nil {
 		s.hold(key, release)
 	}
 	err := s.writeServer(line)
-	if !explained {
-		s.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
-	}
+	c.forwarded()
 	return err
 }
 
 // wait waits for a slot for a queued call, then forwards it; or answers it
 // with the guard's tool_error (the queue filled up, the rate limit); or
 // drops it, unanswered, when the client cancelled it or Serve returned.
-func (s *session) wait(ctx context.Context, tg *toolGuard, q *queuedCall, line []byte, a answerTo, key string, t *tool, explained bool) {
+func (s *session) wait(ctx context.Context, tg *toolGuard, q *queuedCall, line []byte, c *call, key string) {
 	defer s.waiters.Done()
 	release, te := tg.g.Acquire(ctx)
 	s.mu.Lock()
@@ -123,24 +122,16 @@ func (s *session) wait(ctx context.Context, tg *toolGuard, q *queuedCall, line [
 	}
 	s.mu.Unlock()
 	q.cancel()
-	start := time.Now()
-	switch {
-	case cancelled || s.ctx.Err() != nil:
+	c.start = time.Now() // the wait in the queue is not the proxy's time
+	if cancelled || s.ctx.Err() != nil {
 		s.explained(key)
 		if te == nil {
 			release()
 		}
-	case te != nil:
-		s.explained(key)
-		if err := s.answerToolError(a, t, te, start); err != nil {
-			s.p.cfg.Logger.Debug("selfheal proxy: cannot answer a queued call", "error", err)
-		}
-	default:
-		s.hold(key, release)
-		_ = s.writeServer(line) // never fails: a failure closes the server's side
-		if !explained {
-			s.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
-		}
+		return
+	}
+	if err := s.admitted(line, c, key, release, te); err != nil {
+		s.p.cfg.Logger.Debug("selfheal proxy: cannot answer a queued call", "error", err)
 	}
 }
 

@@ -34,9 +34,10 @@ import (
 //     without a cursor and the pages after it) replaces the tools known
 //     before once its last page has passed.
 //   - the client's tools/call requests. A call of a listed tool whose
-//     arguments fail its schema is answered by the proxy (see below for
-//     when before it reaches the server); every other call is forwarded
-//     untouched, as are calls of tools the server does not list,
+//     arguments fail its schema is answered by the proxy, before it
+//     reaches the server (a near miss, WithStrict) or in place of the
+//     server's refusal when the refusal is about the arguments (see
+//     below); every other call is forwarded untouched, as are calls of tools the server does not list,
 //     notifications, and lines that are not a well-formed JSON-RPC 2.0
 //     message: the server answers them.
 //
@@ -63,7 +64,8 @@ import (
 // Arguments are checked as the Go integrations (mcp/gosdk, mcp/mcpgo)
 // check them: absent arguments are validated as {}, arguments that are not
 // an object are an invalid_type at (root), arguments nested deeper than
-// [WithMaxDepth] are refused from their bytes. A bad call gets the result
+// [WithMaxDepth] are checked down to it (the part past it is the
+// server's to judge; WithStrict refuses them). A bad call gets the result
 // the Go integrations give, as the JSON-RPC response to the request's own
 // id (one line on the wire):
 //
@@ -71,6 +73,16 @@ import (
 //	  "content":[{"type":"text","text":"<validation_error action=\"write_file\">…"}],
 //	  "isError":true,
 //	  "structuredContent":{"issues":[{"code":"invalid_type","path":["content"],"expected":"string"}]}}}
+//
+// Whose failure it is: a refusal (a JSON-RPC error, or a result with
+// isError) is explained only when it is about the arguments: a JSON-RPC
+// -32602, a message naming a field the schema flags, or an issue the
+// schema makes certain (a missing required field, a wrong type, a value
+// outside an enum). When every issue is one servers commonly tolerate (an
+// undeclared key, a format, a number sent as a string) and the message
+// names none of them, the server failed for its own reason: its answer
+// passes unchanged, as does the answer to a bad call it accepts, and the
+// disagreement is logged once per tool and reported ([Event].Disagreed).
 //
 // The issues, in Zod v4's issue JSON and without the values sent, are in
 // result._meta["selfheal/issues"] instead of structuredContent when the
@@ -108,6 +120,11 @@ type config struct {
 	// allowedHosts and allowedOrigins: WithAllowedHosts, WithAllowedOrigins.
 	allowedHosts, allowedOrigins []string
 	listWait                     time.Duration // WithListWait
+	// The bounds of the HTTP proxy (see safety.go); 0 is the default,
+	// negative none.
+	readTimeout, upstreamSilence time.Duration
+	bodyMemory                   int64
+	maxRequests                  int
 }
 
 // WithEngine sets the engine that words validation errors: its locale,
@@ -218,11 +235,14 @@ func WithCallLog(w io.Writer) Option {
 	return func(c *config) { c.callLog = w }
 }
 
-// WithMaxDepth sets how deeply a call's arguments may nest objects and
-// arrays (the arguments object is level 1): deeper arguments are answered
-// with a validation_error holding one too_big issue of origin "depth",
-// found in one pass over their bytes, before any validation. n == 0 means
-// issues.DefaultMaxDepth (64), the default; n < 0 turns the check off.
+// WithMaxDepth sets how deeply a call's arguments are checked (the
+// arguments object is level 1): the objects and arrays nested deeper are
+// left to the server, and the rest is checked as any call's arguments are,
+// so that a bad field above a deep free-form value is still explained.
+// With WithStrict, deeper arguments are answered with a validation_error
+// holding one too_big issue of origin "depth", found in one pass over
+// their bytes. n == 0 means issues.DefaultMaxDepth (64), the default; n <
+// 0 turns the limit off.
 func WithMaxDepth(n int) Option {
 	return func(c *config) { c.MaxDepth = n }
 }
@@ -266,7 +286,8 @@ type Event struct {
 	// too, and Code is VALIDATION_ERROR).
 	Explained bool
 	// Disagreed is true when the tool's schema found issues in a call the
-	// server accepted: the server's result passed untouched.
+	// server accepted, or refused for a reason of its own (see [Proxy]):
+	// the server's answer passed untouched.
 	Disagreed bool
 	// Duration is the time the proxy spent on the call: checking it, and
 	// answering it or forwarding it. Over stdio it does not count the time
@@ -295,6 +316,7 @@ func New(opts ...Option) (*Proxy, error) {
 		return nil, fmt.Errorf("proxy: WithGuard and WithLimiter both set; choose one")
 	}
 	c.Init()
+	c.httpDefaults()
 	lock := c.Lock()
 	c.SchemaOpts = append(c.SchemaOpts, jsonschemav6.WithTypos(c.typos))
 	p := &Proxy{cfg: c, schemaOpts: c.SchemaOptions(), lock: lock}

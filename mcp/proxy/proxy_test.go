@@ -106,7 +106,8 @@ func decodeAny(t testing.TB, data []byte) any {
 // rejected the call first. By default the call is forwarded and the answer
 // takes the place of the server's rejection, except for a near miss of a
 // declared key, answered before forwarding; arguments nested too deep are
-// forwarded unchecked, and the server's rejection passes as it is. With
+// checked down to the depth limit, and when nothing above it is wrong the
+// server's rejection passes as it is. With
 // WithStrict every bad call is answered before forwarding.
 func TestBadCallAnswered(t *testing.T) {
 	const (
@@ -130,7 +131,7 @@ func TestBadCallAnswered(t *testing.T) {
 		{"null arguments", `5`, `5`, "write_file", `null`, explained},
 		{"array arguments", `5`, `5`, "edit_file", `[1,2]`, explained},
 		{"string arguments", `5`, `5`, "edit_file", `"path=/a"`, explained},
-		{"too deep", `6`, `6`, "edit_file", `{"path":"/a","edits":[` + strings.Repeat("[", 80) + strings.Repeat("]", 80) + `]}`, unchecked},
+		{"too deep", `6`, `6`, "edit_file", `{"path":"/a","edits":[{"free":` + strings.Repeat("[", 80) + strings.Repeat("]", 80) + `}]}`, unchecked},
 		{"deeper than encoding/json reads", `6`, `6`, "edit_file", `{"path":"/a","edits":[` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `]}`, unchecked},
 	} {
 		for _, strict := range []bool{false, true} {

@@ -169,26 +169,36 @@ func (s *session) listRequestLocked(cursor string) []byte {
 	}
 	s.own[key] = cursor == ""
 
-	req := []byte(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/list"`)
-	if cursor != "" || s.stateless {
-		req = append(req, `,"params":{`...)
-		if cursor != "" {
-			c, _ := json.Marshal(cursor) // a string always encodes
-			req = append(req, `"cursor":`...)
-			req = append(req, c...)
-		}
-		if s.stateless {
-			if cursor != "" {
-				req = append(req, ',')
-			}
-			// A stateless server reads the revision of each request from
-			// its _meta: without it, it refuses the listing.
-			req = append(req, `"_meta":`...)
-			req = append(req, wire.OwnMeta(wire.Stateless)...)
-		}
-		req = append(req, '}')
+	revision := ""
+	if s.stateless {
+		// A stateless server reads the revision of each request from its
+		// _meta: without it, it refuses the listing.
+		revision = wire.Stateless
 	}
-	return append(req, "}\n"...)
+	return append(listRequest(id, cursor, revision), '\n')
+}
+
+// listRequest is the proxy's own tools/list request of id (a JSON
+// string), for the page after cursor ("" for the first), in revision (""
+// for a 2025 one; else its _meta names the revision and the proxy), without
+// a newline: one for every transport.
+func listRequest(id, cursor, revision string) []byte {
+	req := []byte(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/list"`)
+	if cursor == "" && revision == "" {
+		return append(req, '}')
+	}
+	req = append(req, `,"params":{`...)
+	if cursor != "" {
+		c, _ := json.Marshal(cursor) // a string always encodes
+		req = append(append(req, `"cursor":`...), c...)
+	}
+	if revision != "" {
+		if cursor != "" {
+			req = append(req, ',')
+		}
+		req = append(append(req, `"_meta":`...), wire.OwnMeta(revision)...)
+	}
+	return append(req, "}}"...)
 }
 
 // relisted reads the response to the proxy's own tools/list request: the

@@ -139,7 +139,7 @@ type session struct {
 	queued map[string]*queuedCall
 	// explain are the calls forwarded with issues, by key, awaiting the
 	// server's response (see explain.go).
-	explain map[string]*explanation
+	explain map[string]*call
 	// own are the keys of the proxy's own tools/list requests awaiting
 	// their response, each with whether it asks for the first page (see
 	// relist); nonce and ownSeq make their ids.
@@ -386,7 +386,7 @@ func (s *session) serverMessage(line []byte) []byte {
 		s.learned()
 	}
 	if x != nil {
-		if answer := s.p.answer(x, &m); answer != nil {
+		if answer := x.settle(&m); answer != nil {
 			return answer
 		}
 	}

@@ -45,7 +45,7 @@ func TestHTTPListedAgainBehind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := p.HTTPHandler(u).(*httpProxy)
+	h := p.HTTPHandler(u).(*httpGuard).h.(*httpProxy)
 	post := func(args string) string {
 		body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"deploy","arguments":` + args +
 			`,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`

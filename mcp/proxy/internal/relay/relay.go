@@ -18,6 +18,10 @@ type Relay struct {
 	// Forbidden answers a request whose Host or Origin the proxy does not
 	// serve with 403, and reports whether it did.
 	Forbidden func(w http.ResponseWriter, r *http.Request) bool
+	// Guard wraps a handler in the proxy's HTTP safety, as HTTPHandler is
+	// wrapped: Host and Origin, requests at once, the body's read deadline
+	// and memory budget.
+	Guard func(http.Handler) http.Handler
 	// Logger is the proxy's logger (WithLogger).
 	Logger *slog.Logger
 	// Limiter admits the calls of every session: WithLimiter's, or one

@@ -405,6 +405,10 @@ func isInteger(num []byte) bool {
 // answer to a request its server failed to answer.
 const CodeInternalError = -32603
 
+// CodeInvalidParams is JSON-RPC's code for invalid method parameters: a
+// server refusing a call's arguments.
+const CodeInvalidParams = -32602
+
 // ErrorResponse is the JSON-RPC error response, without a newline, to the
 // request of id, or with a null id when id is nil (a request that reached
 // no server and whose id was not read).

@@ -1,0 +1,341 @@
+package proxy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/semaphore"
+
+	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
+)
+
+// The bounds of the HTTP proxy by default: those of "selfheal proxy
+// --listen", so that a program serving HTTPHandler is as safe as the
+// command.
+const (
+	defaultReadTimeout     = 30 * time.Second
+	defaultUpstreamSilence = 5 * time.Minute
+	defaultBodyMemory      = 128 << 20
+	defaultMaxRequests     = 10000
+	// heldBodyBytes is the most of one body the proxy holds: it checks
+	// bodies of up to maxCheckedBody and streams larger ones.
+	heldBodyBytes = maxCheckedBody + 1
+	// budgetWait is how long a request whose body does not fit in the
+	// budget waits for room before it is answered 503.
+	budgetWait = 10 * time.Second
+)
+
+// WithReadTimeout bounds how long a client of the HTTP proxy may take to
+// send a request's body, from when the handler gets the request: a slower
+// one is cut (a client sending a byte at a time holds nothing for long).
+// 30 seconds by default; d < 0 turns it off. The request line and headers
+// are read before any handler runs: bound them with the http.Server's
+// ReadHeaderTimeout (see [Proxy.HTTPHandler]).
+func WithReadTimeout(d time.Duration) Option {
+	return func(c *config) { c.readTimeout = d }
+}
+
+// WithUpstreamSilence bounds how long the upstream server of
+// [Proxy.HTTPHandler] may stay silent: before its response's headers (with
+// a transport of WithTransport, that wait is its ResponseHeaderTimeout),
+// and between two reads of the body of its response to a POST. Past it the
+// client gets a JSON-RPC error, so that no call hangs on a frozen server;
+// a call that streams progress is never cut, and neither is a GET stream,
+// which carries what the server sends on its own. 5 minutes by default;
+// d < 0 turns it off.
+func WithUpstreamSilence(d time.Duration) Option {
+	return func(c *config) { c.upstreamSilence = d }
+}
+
+// WithBodyMemory bounds the bytes of request bodies the HTTP proxy reads or
+// holds at once, for all its clients together: a request whose body does
+// not fit waits up to 10 seconds for room, then gets 503. 128 MiB by
+// default; n < 0 turns it off.
+func WithBodyMemory(n int64) Option {
+	return func(c *config) { c.bodyMemory = n }
+}
+
+// WithMaxRequests bounds the requests the HTTP proxy serves at once,
+// streams included: past it, a request gets 503 at once, so that a flood
+// of clients costs a bounded number of goroutines and buffers. 10,000 by
+// default; n < 0 turns it off.
+func WithMaxRequests(n int) Option {
+	return func(c *config) { c.maxRequests = n }
+}
+
+// httpDefaults fills in the bounds of the HTTP proxy left at zero.
+func (c *config) httpDefaults() {
+	set := func(v *time.Duration, d time.Duration) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	set(&c.readTimeout, defaultReadTimeout)
+	set(&c.upstreamSilence, defaultUpstreamSilence)
+	if c.bodyMemory == 0 {
+		c.bodyMemory = defaultBodyMemory
+	}
+	if c.maxRequests == 0 {
+		c.maxRequests = defaultMaxRequests
+	}
+}
+
+// guardHTTP wraps h, any handler the proxy serves (HTTPHandler's, the
+// session server's), in the proxy's HTTP safety: the Host and Origin check
+// (403), the bound on requests at once (503), the body's read deadline and
+// the body-memory budget (503 past its wait). Everything else is h's.
+func (p *Proxy) guardHTTP(h http.Handler) http.Handler {
+	g := &httpGuard{p: p, h: h, wait: budgetWait}
+	if n := p.cfg.bodyMemory; n > 0 {
+		g.budget = semaphore.NewWeighted(n)
+	}
+	return g
+}
+
+// httpGuard is the handler guardHTTP returns.
+type httpGuard struct {
+	p      *Proxy
+	h      http.Handler
+	active atomic.Int64 // requests under way
+	// budget is the body-memory budget (nil: none); held is the bytes
+	// taken now, and peaked is set when it went past a quarter of the
+	// budget, so that the memory is returned afterwards (freeing while
+	// that runs).
+	budget          *semaphore.Weighted
+	wait            time.Duration // budgetWait; a test shortens it
+	held            atomic.Int64
+	peaked, freeing atomic.Bool
+}
+
+func (g *httpGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if g.p.forbidden(w, r) {
+		return
+	}
+	if max := g.p.cfg.maxRequests; max > 0 {
+		if g.active.Add(1) > int64(max) {
+			g.active.Add(-1)
+			serviceUnavailable(w, "Service Unavailable: the proxy serves as many requests as it may; try again")
+			return
+		}
+		defer g.active.Add(-1)
+	}
+	if r.Body == nil || r.Body == http.NoBody || g.budget == nil && g.p.cfg.readTimeout <= 0 {
+		g.h.ServeHTTP(w, r)
+		return
+	}
+	b := &guardedBody{ReadCloser: r.Body, g: g, ctx: r.Context()}
+	if d := g.p.cfg.readTimeout; d > 0 {
+		// A ResponseWriter that cannot set one (a test's recorder) reads
+		// with the server's deadlines only.
+		if http.NewResponseController(w).SetReadDeadline(time.Now().Add(d)) == nil {
+			b.w = w
+		}
+	}
+	if n := min(r.ContentLength, heldBodyBytes, g.size()); n > 0 && g.budget != nil {
+		// Only a request that must wait for room needs the bound on its
+		// wait (a timer): the others take their share at once.
+		if !g.budget.TryAcquire(n) && !g.acquireWithin(r.Context(), n) {
+			b.lift()
+			serviceUnavailable(w, "Service Unavailable: the proxy holds as many request bodies as it may; try again")
+			return
+		}
+		b.taken = n
+		g.took(n)
+	}
+	r.Body = b
+	defer b.release()
+	g.h.ServeHTTP(w, r)
+}
+
+// size is the body-memory budget, 0 for none.
+func (g *httpGuard) size() int64 { return max(g.p.cfg.bodyMemory, 0) }
+
+// acquireWithin takes n bytes of the budget, waiting for them up to g.wait
+// or until ctx ends; it reports whether it took them.
+func (g *httpGuard) acquireWithin(ctx context.Context, n int64) bool {
+	ctx, cancel := context.WithTimeout(ctx, g.wait)
+	defer cancel()
+	return g.budget.Acquire(ctx, n) == nil
+}
+
+// took notes n more bytes taken.
+func (g *httpGuard) took(n int64) {
+	if g.held.Add(n) > g.size()/4 {
+		g.peaked.Store(true)
+	}
+}
+
+// give returns n bytes; when none are held after a peak, the memory the
+// bodies took goes back to the system, at most one at a time.
+func (g *httpGuard) give(n int64) {
+	g.budget.Release(n)
+	if g.held.Add(-n) == 0 && g.peaked.Load() && g.freeing.CompareAndSwap(false, true) {
+		g.peaked.Store(false)
+		go func() {
+			defer g.freeing.Store(false)
+			debug.FreeOSMemory()
+		}()
+	}
+}
+
+// guardedBody is a request body read under the guard: its bytes are taken
+// from the budget as they come (those its Content-Length announced were
+// taken before), and its read deadline is lifted at its end.
+type guardedBody struct {
+	io.ReadCloser
+	g     *httpGuard
+	ctx   context.Context
+	w     http.ResponseWriter // non-nil while a read deadline is set
+	read  int64
+	taken int64
+	once  sync.Once
+}
+
+func (b *guardedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.read += int64(n)
+	if need := min(b.read, heldBodyBytes, b.g.size()) - b.taken; need > 0 && b.g.budget != nil {
+		if aerr := b.g.budget.Acquire(b.ctx, need); aerr != nil {
+			return n, fmt.Errorf("selfheal proxy: no room for the request body: %w", aerr)
+		}
+		b.taken += need
+		b.g.took(need)
+	}
+	if errors.Is(err, io.EOF) {
+		// Lifted once the body has come, before the response: net/http
+		// reads the connection in the background then, and a deadline
+		// passing would cancel a long response. After a failed read it
+		// stays, so that the server, discarding what is left of the body,
+		// is not held by the same slow client.
+		b.lift()
+	}
+	return n, err
+}
+
+// lift removes the body's read deadline, if it set one.
+func (b *guardedBody) lift() {
+	if b.w != nil {
+		_ = http.NewResponseController(b.w).SetReadDeadline(time.Time{})
+		b.w = nil
+	}
+}
+
+// release gives the body's bytes back, once.
+func (b *guardedBody) release() {
+	b.once.Do(func() {
+		if b.taken > 0 {
+			b.g.give(b.taken)
+		}
+	})
+}
+
+// serviceUnavailable answers 503 with a JSON-RPC error, as the proxy's
+// other refusals.
+func serviceUnavailable(w http.ResponseWriter, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", "1")
+	w.WriteHeader(http.StatusServiceUnavailable)
+	_, _ = w.Write(wire.ErrorResponse(nil, -32000, msg))
+}
+
+// silentTransport bounds how long the upstream may stay silent (see
+// WithUpstreamSilence): before the response's headers by the transport's
+// ResponseHeaderTimeout, when the transport is the proxy's own (rt nil;
+// one given with WithTransport keeps its own settings), and each read of
+// the body of a response to a POST.
+func silentTransport(rt http.RoundTripper, silence time.Duration) http.RoundTripper {
+	if rt == nil {
+		rt = upstreamTransport()
+		if t, ok := rt.(*http.Transport); ok && silence > 0 {
+			t.ResponseHeaderTimeout = silence
+		}
+	}
+	if silence <= 0 {
+		return rt
+	}
+	return &silentCut{rt: rt, silence: silence}
+}
+
+type silentCut struct {
+	rt      http.RoundTripper
+	silence time.Duration
+}
+
+func (s *silentCut) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := s.rt.RoundTrip(r)
+	// A GET stream carries what the server sends on its own, and may be
+	// quiet for hours: only the response to a POST is awaited.
+	if err != nil || r.Method != http.MethodPost || resp.Body == nil || resp.Body == http.NoBody {
+		return resp, err
+	}
+	resp.Body = newSilenceBody(resp.Body, s.silence)
+	return resp, nil
+}
+
+// errSilent is the error a body read returns once the server has sent
+// nothing for too long.
+var errSilent = errors.New("the MCP server sent nothing for too long")
+
+// silenceBody closes a response body that stays silent for too long, so
+// that a read waiting on a frozen server ends with errSilent. A read only
+// notes when it got bytes; the timer, when it fires, checks that note and
+// waits again for what is left of the silence, so that the reads of a
+// response touch no timer (a response that passes within the silence
+// costs one timer, not one reset per read).
+type silenceBody struct {
+	io.ReadCloser
+	silence time.Duration
+	start   time.Time
+	heard   atomic.Int64 // when bytes last came, as time since start
+	timer   *time.Timer
+	cut     atomic.Bool
+	ended   atomic.Bool // the body has ended or been closed: no more checks
+}
+
+func newSilenceBody(body io.ReadCloser, silence time.Duration) *silenceBody {
+	b := &silenceBody{ReadCloser: body, silence: silence, start: time.Now()}
+	b.timer = time.AfterFunc(silence, b.check)
+	return b
+}
+
+// check runs when the timer fires: it cuts the body if nothing came for
+// the whole silence, else waits for the rest of it.
+func (b *silenceBody) check() {
+	if b.ended.Load() {
+		return
+	}
+	quiet := time.Since(b.start) - time.Duration(b.heard.Load())
+	if quiet < b.silence {
+		b.timer.Reset(b.silence - quiet)
+		return
+	}
+	b.cut.Store(true)
+	b.ReadCloser.Close()
+}
+
+func (b *silenceBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if b.cut.Load() {
+		return n, fmt.Errorf("%w (%v)", errSilent, b.silence)
+	}
+	if err != nil {
+		b.ended.Store(true)
+		b.timer.Stop()
+	} else if n > 0 {
+		b.heard.Store(int64(time.Since(b.start)))
+	}
+	return n, err
+}
+
+func (b *silenceBody) Close() error {
+	b.ended.Store(true)
+	b.timer.Stop()
+	return b.ReadCloser.Close()
+}
