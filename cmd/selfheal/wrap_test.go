@@ -479,3 +479,37 @@ func TestUnifiedDiff(t *testing.T) {
 		}
 	}
 }
+
+// TestWrapLayouts: entries written on one line, without args, with an
+// empty args, with CRLF line ends or a trailing comma: wrap writes the
+// literal result, and unwrap gives back the input byte for byte.
+func TestWrapLayouts(t *testing.T) {
+	tests := []struct{ name, in, wrapped string }{
+		{"inline, no args", `{"mcpServers":{"a":{"command":"srv"}}}`,
+			`{"mcpServers":{"a":{"args":["proxy", "--", "srv"], "command":"selfheal"}}}`},
+		{"inline, spaced", `{"mcpServers": {"a": {"command": "srv", "env": {"K": "v"}}}}`,
+			`{"mcpServers": {"a": {"args": ["proxy", "--", "srv"], "command": "selfheal", "env": {"K": "v"}}}}`},
+		{"empty args after command (as claude mcp add writes)", "{\"mcpServers\": {\"a\": {\"command\": \"srv\", \"args\": []}}}",
+			"{\"mcpServers\": {\"a\": {\"command\": \"selfheal\", \"args\": [\"proxy\", \"--\", \"srv\"]}}}"},
+		{"one arg, one per line", "{\"mcpServers\": {\"a\": {\n  \"command\": \"node\",\n  \"args\": [\n    \"s.js\"\n  ]\n}}}",
+			"{\"mcpServers\": {\"a\": {\n  \"command\": \"selfheal\",\n  \"args\": [\n    \"proxy\",\n    \"--\",\n    \"node\",\n    \"s.js\"\n  ]\n}}}"},
+		{"CRLF, no args", "{\r\n  \"mcpServers\": {\r\n    \"a\": {\r\n      \"command\": \"srv\"\r\n    }\r\n  }\r\n}\r\n",
+			"{\r\n  \"mcpServers\": {\r\n    \"a\": {\r\n      \"args\": [\"proxy\", \"--\", \"srv\"],\r\n      \"command\": \"selfheal\"\r\n    }\r\n  }\r\n}\r\n"},
+		{"trailing comma, comment before command", "{\"servers\": {\"a\": {\n\t// the server\n\t\"command\": \"srv\",\n}}}",
+			"{\"servers\": {\"a\": {\n\t// the server\n\t\"args\": [\"proxy\", \"--\", \"srv\"],\n\t\"command\": \"selfheal\",\n}}}"},
+		{"escaped command", `{"mcpServers": {"a": {"command": "C:\\bin\\srv.exe", "args": ["-v"]}}}`,
+			`{"mcpServers": {"a": {"command": "selfheal", "args": ["proxy", "--", "C:\\bin\\srv.exe", "-v"]}}}`},
+	}
+	for _, tt := range tests {
+		wrap := &wrapJob{launcher: []string{"selfheal", "proxy"}}
+		got, _, err := wrap.rewrite([]byte(tt.in))
+		if err != nil || string(got) != tt.wrapped {
+			t.Errorf("%s: wrap gave %q (%v)\nwant          %q", tt.name, got, err, tt.wrapped)
+			continue
+		}
+		back, _, err := (&wrapJob{unwrap: true}).rewrite(got)
+		if err != nil || string(back) != tt.in {
+			t.Errorf("%s: unwrap gave %q (%v)\nwant            %q", tt.name, back, err, tt.in)
+		}
+	}
+}
