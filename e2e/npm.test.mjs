@@ -6,11 +6,11 @@
 // platform package is missing, and the README's Install and "Wrap your
 // client" lines as written.
 //
-//   go run github.com/goreleaser/goreleaser/v2@v2.17.0 release --snapshot --clean --single-target
+//   SELFHEAL_RELEASE_LINUX_AMD64_ONLY=1 go run github.com/goreleaser/goreleaser/v2@v2.17.0 release --snapshot --clean
 //   SELFHEAL_DIST=dist node --test e2e/npm.test.mjs
 //
-// SELFHEAL_DIST names GoReleaser's dist folder (a snapshot of this
-// machine's platform is enough); without it every test here is skipped.
+// SELFHEAL_DIST names GoReleaser's dist folder (a snapshot of linux/amd64,
+// this machine's platform, is enough); without it every test here is skipped.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -23,7 +23,7 @@ import { FS_SERVER, NODE, answersFirst, root } from './helpers.mjs';
 
 const DIST = process.env.SELFHEAL_DIST && resolve(root, process.env.SELFHEAL_DIST);
 const skip = DIST ? false
-  : 'SELFHEAL_DIST is not set: run goreleaser release --snapshot --clean --single-target (see .goreleaser.yaml) and SELFHEAL_DIST=dist node --test e2e/npm.test.mjs';
+  : 'SELFHEAL_DIST is not set: run SELFHEAL_RELEASE_LINUX_AMD64_ONLY=1 goreleaser release --snapshot --clean (see .goreleaser.yaml) and SELFHEAL_DIST=dist node --test e2e/npm.test.mjs';
 const opts = { skip, timeout: 120_000 };
 const platformPkg = `@selfheal/cli-${process.platform}-${process.arch}`;
 

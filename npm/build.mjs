@@ -9,7 +9,7 @@
 //
 // --dist: GoReleaser's dist folder (its metadata.json gives the version,
 // its artifacts.json the binaries). Platforms it has no binary for are
-// named on stderr and skipped (a --snapshot --single-target build has one),
+// named on stderr and skipped (CI's snapshot of linux/amd64 has one),
 // or with --all refused (exit 1): a release publishes them all.
 // --pack: `npm pack` every package into --out and print the tarballs' paths.
 // --publish: `npm publish --access public` every platform package, then the
