@@ -128,4 +128,31 @@
 // found issues in and the server accepted, or refused for a reason of its
 // own: a tool that keeps counting them advertises a schema stricter than
 // its server, which --strict would enforce. At most 1000 tool names are kept as labels, then "other".
+//
+//	selfheal wrap [--client NAME | FILE] [--flags "PROXY FLAGS"] [--yes]
+//	selfheal unwrap [--client NAME | FILE] [--yes]
+//
+// puts every stdio server of an MCP client's configuration behind selfheal
+// proxy, or takes it out again: --client claude-desktop, claude-code
+// (.mcp.json here and ~/.claude.json), cursor (.cursor/mcp.json here and
+// ~/.cursor/mcp.json), windsurf or vscode (.vscode/mcp.json here and the
+// user folder's mcp.json), or a FILE. The change is printed as a unified
+// diff and written only with --yes, after a backup beside the file
+// (FILE.selfheal-YYYYMMDDTHHMMSSZ.bak), by a rename of a complete new file;
+// comments, order and layout are kept (JSON with comments, as VS Code's),
+// and only "command" and "args" change, so that unwrap restores the file
+// byte for byte. The command written is selfheal when it is on PATH,
+// "npx -y selfheal" when run through npx (the npm shim sets
+// SELFHEAL_VIA_NPX=1), else this executable's path. Entries already behind
+// the proxy, remote ones (url, serverUrl, type http or sse) and disabled ones
+// are left alone and named. Exit 0, or 2 with one line on standard error
+// and nothing written for a file that does not parse, that changed while
+// wrap ran, or that cannot be written beside.
+//
+//	selfheal version
+//	selfheal --version
+//
+// prints the version, the commit, the build's date and the Go and platform:
+// stamped by the release build, or read from the build info (go install
+// module@vX names vX; a build in a checkout its commit).
 package main
