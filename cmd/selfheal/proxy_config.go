@@ -26,6 +26,9 @@ type proxyConfig struct {
 	command []string
 	// listen is --listen's address; "" over stdio.
 	listen string
+	// warm is --warm: the server's processes started ahead of the
+	// sessions in command mode.
+	warm int
 	// upstream is --upstream's URL; nil unless the proxy is in front of
 	// an HTTP server.
 	upstream *url.URL
@@ -119,6 +122,7 @@ func (f *proxyFlags) define(fs *flag.FlagSet) {
 	fs.IntVar(&f.lim.Burst, "burst", 0, "per tool, with --rate: how many calls may be admitted at once above the rate (0 means 1)")
 	fs.IntVar(&c.maxDepth, "max-depth", issues.DefaultMaxDepth, "how deeply a call's arguments may nest objects and arrays to be checked: deeper ones are forwarded unchecked, or with --strict answered with too_big; negative means no limit")
 	fs.StringVar(&c.logPath, "log", "", "append one JSON line per call the proxy answers to this file (time, tool, codes, paths; never the values sent)")
+	fs.IntVar(&c.warm, "warm", defaultWarm, "with --listen and a server command: how many processes of it wait started for the next session")
 	fs.StringVar(&c.listen, "listen", "", "serve MCP's Streamable HTTP transport on this address (host:port): in front of --upstream URL, at its path, or of the stdio server COMMAND (a process per session, or a pool for stateless clients) at "+commandsPath)
 	fs.StringVar(&f.upstreamArg, "upstream", "", "with --listen: the URL of the Streamable HTTP MCP server behind the proxy (http://host:port/mcp)")
 	fs.StringVar(&c.redisURL, "redis", "", "keep the counters of --max-active and --rate in this Redis (redis://[user:password@]host:port/db), shared by every replica of the proxy; calls beyond --max-active are not queued")
@@ -142,6 +146,8 @@ func (f *proxyFlags) check() error {
 	switch {
 	case c.listen == "" && set["listen"]:
 		return errors.New("--listen needs an address, as --listen 127.0.0.1:8080")
+	case c.warm < 0 || (set["warm"] && (c.listen == "" || set["upstream"])):
+		return errors.New("--warm needs --listen and a server command, and a count of 0 or more")
 	case c.listen == "" && set["upstream"]:
 		return fmt.Errorf("--upstream needs --listen ADDR: selfheal proxy --listen ADDR --upstream %s", f.upstreamArg)
 	case c.listen == "" && set["limit-by"]:

@@ -28,29 +28,6 @@ type Relay struct {
 	LimitBy func(r *http.Request) string
 }
 
-// Source is embedded in proxy.Proxy as an unexported field, to give
-// the session server a proxy's Relay without an exported name in package
-// proxy: its one method is unexported, so that only this package calls it.
-type Source struct{ relay func() *Relay }
-
-// NewSource returns the Source of a proxy whose Relay f builds.
-func NewSource(f func() *Relay) Source { return Source{relay: f} }
-
-func (s Source) relaySource() Source { return s }
-
-// source is any type that embeds a Source: a *proxy.Proxy.
-type source interface{ relaySource() Source }
-
-// Of returns the Relay of p, a non-nil *proxy.Proxy; nil for any other
-// value, or a Proxy that proxy.New did not make.
-func Of(p any) *Relay {
-	s, ok := p.(source)
-	if !ok || s.relaySource().relay == nil {
-		return nil
-	}
-	return s.relaySource().relay()
-}
-
 const (
 	// OwnPrefix begins the ids of the proxy's own requests, which no
 	// client can collide with.

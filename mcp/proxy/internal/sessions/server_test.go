@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -29,8 +28,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/selfheal/selfheal/mcp/proxy"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/eventstream"
+	"github.com/selfheal/selfheal/mcp/proxy/internal/relay"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
@@ -324,13 +323,15 @@ func fakeServer(in io.Reader, out io.Writer) {
 // commands serves a Server of start on an httptest server; tune may
 // lower its bounds before it serves. The httptest server and the Server are
 // closed at the end of the test.
-func commands(t *testing.T, start func() *exec.Cmd, tune func(*Server), opts ...proxy.Option) (*Server, string) {
+func commands(t *testing.T, start func() *exec.Cmd, tune func(*Server)) (*Server, string) {
 	t.Helper()
-	p, err := proxy.New(append([]proxy.Option{proxy.WithLogger(slog.New(slog.DiscardHandler))}, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := New(p, start)
+	return commandsOf(t, ProxyRelay(false, 0), start, tune)
+}
+
+// commandsOf is commands with the relay r.
+func commandsOf(t *testing.T, r *relay.Relay, start func() *exec.Cmd, tune func(*Server)) (*Server, string) {
+	t.Helper()
+	c := New(r, start, 0)
 	if tune != nil {
 		tune(c)
 	}
@@ -343,7 +344,7 @@ func commands(t *testing.T, start func() *exec.Cmd, tune func(*Server), opts ...
 }
 
 // lookup returns the session of id, or nil.
-func (c *Server) lookup(id string) *cmdSession {
+func (c *Server) lookup(id string) *session {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.sessions[id]
@@ -387,7 +388,7 @@ func callText(t *testing.T, res *mcp.CallToolResult) string {
 
 // reaped waits for a session's process to be reaped and checks that it is
 // gone.
-func reaped(t *testing.T, s *cmdSession) {
+func reaped(t *testing.T, s *session) {
 	t.Helper()
 	select {
 	case <-s.exited:
@@ -506,7 +507,7 @@ func TestCommandsExampleServer(t *testing.T) {
 	t.Run("10 sessions in parallel, a process each", func(t *testing.T) {
 		const n = 10
 		var wg sync.WaitGroup
-		sessions := make([]*cmdSession, n)
+		sessions := make([]*session, n)
 		errs := make(chan error, n)
 		for i := range n {
 			wg.Go(func() {
@@ -853,7 +854,7 @@ func TestCommandsJSONAndBatch(t *testing.T) {
 	}
 
 	// With WithStrict, the proxy answers it, through the same routing.
-	_, url = commands(t, fakeCmd, nil, proxy.WithStrict(true))
+	_, url = commandsOf(t, ProxyRelay(true, 0), fakeCmd, nil)
 	sid = initialize(t, url)
 	do(t, url, "POST", sid, jsonOnly, `{"jsonrpc":"2.0","id":"l","method":"tools/list"}`).Body.Close()
 	b = rpcErrorOf(t, do(t, url, "POST", sid, jsonOnly, call("9", "echo")))
@@ -1009,7 +1010,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 }
 
 // locked calls f under the session's mu.
-func locked[T any](s *cmdSession, f func() T) T {
+func locked[T any](s *session, f func() T) T {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return f()
@@ -1125,7 +1126,7 @@ func TestCommandsResume(t *testing.T) {
 		stepped   = `{"jsonrpc":"2.0","id":"r1","result":{"content":[{"type":"text","text":"stepped"}]}}`
 		release   = `{"jsonrpc":"2.0","method":"test/release"}`
 	)
-	kept := func(s *cmdSession, n int) {
+	kept := func(s *session, n int) {
 		t.Helper()
 		waitFor(t, "the proxy sees the client go", func() bool { return locked(s, func() bool { return len(s.kept) == n }) })
 	}
@@ -1330,18 +1331,20 @@ func TestCommandsIdle(t *testing.T) {
 func TestCommandsClose(t *testing.T) {
 	var calls []string
 	var mu sync.Mutex
-	c, url := commands(t, fakeCmd, nil, proxy.WithLimitBy(func(r *http.Request) string {
+	r := ProxyRelay(false, 0)
+	r.LimitBy = func(r *http.Request) string {
 		mu.Lock()
 		defer mu.Unlock()
 		calls = append(calls, r.Header.Get(headerSessionID))
 		return "k"
-	}))
-	var all []*cmdSession
+	}
+	c, url := commandsOf(t, r, fakeCmd, nil)
+	var all []*session
 	var pending []<-chan string
 	for range 3 {
 		sid := initialize(t, url)
 		s := c.lookup(sid)
-		if s.limitBy != "8254c329a92850f6d539dd376f4816ee2764517da5e0235514af433164480d7a" { // the hex SHA-256 of "k"
+		if s.limitBy != "k" {
 			t.Fatalf("limitBy %q", s.limitBy)
 		}
 		all = append(all, s)
@@ -1432,11 +1435,7 @@ func TestCommandsNoLeak(t *testing.T) {
 	http.DefaultClient.CloseIdleConnections()
 	before := runtime.NumGoroutine()
 	func() {
-		p, err := proxy.New(proxy.WithLogger(slog.New(slog.DiscardHandler)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := New(p, fakeCmd)
+		c := New(ProxyRelay(false, 0), fakeCmd, 0)
 		srv := httptest.NewServer(c)
 		defer srv.Close()
 		// One session ended by DELETE, one by its process, one left open
@@ -1533,7 +1532,7 @@ func TestCommandsDepth(t *testing.T) {
 	})
 
 	t.Run("strict", func(t *testing.T) {
-		_, url := commands(t, fakeCmd, nil, proxy.WithStrict(true))
+		_, url := commandsOf(t, ProxyRelay(true, 0), fakeCmd, nil)
 		sid := listed(t, url)
 		b := rpcErrorOf(t, do(t, url, "POST", sid, jsonOnly, echo("6", deep(70))))
 		var res struct {

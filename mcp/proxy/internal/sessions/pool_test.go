@@ -204,10 +204,10 @@ func text26(t *testing.T, resp *http.Response) string {
 }
 
 // poolOf returns the processes of the pool "" (no WithLimitBy).
-func (c *Server) poolOf() []*cmdSession {
+func (c *Server) poolOf() []*session {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return append([]*cmdSession(nil), c.pool[""]...)
+	return append([]*session(nil), c.pool[""]...)
 }
 
 // sessionCount is the number of sessions of 2025 clients.

@@ -18,7 +18,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/selfheal/selfheal/mcp/proxy"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/eventstream"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/relay"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
@@ -28,70 +27,70 @@ import (
 // bounded: the size of a body, the messages of a batch, the sessions (each
 // one a process), the messages kept for a session with no stream open.
 const (
-	// cmdMaxSessions bounds the sessions of a Server, hence its
+	// defaultMaxSessions bounds the sessions of a Server, hence its
 	// processes: an initialize request beyond it is answered 503.
-	cmdMaxSessions = 1000
-	// cmdIdle is how long a session with no request under way and no
+	defaultMaxSessions = 1000
+	// defaultIdle is how long a session with no request under way and no
 	// stream open lives: a client that went away without DELETE does not
 	// keep its process forever.
-	cmdIdle = 30 * time.Minute
-	// cmdGrace is how long a server has to exit once its stdin is closed
+	defaultIdle = 30 * time.Minute
+	// defaultGrace is how long a server has to exit once its stdin is closed
 	// (and how long its output may stay open after it exited) before it is
 	// killed.
-	cmdGrace = 2 * time.Second
-	// cmdKeepAlive is the interval of the SSE comments that keep a quiet
+	defaultGrace = 2 * time.Second
+	// defaultKeepAlive is the interval of the SSE comments that keep a quiet
 	// stream open through proxies and load balancers (the TypeScript SDK's
 	// default).
-	cmdKeepAlive = 15 * time.Second
-	// cmdMaxBody bounds a POST body (the TypeScript SDK's default, 4 MiB):
+	defaultKeepAlive = 15 * time.Second
+	// defaultMaxBody bounds a POST body (the TypeScript SDK's default, 4 MiB):
 	// a larger one is answered 413.
-	cmdMaxBody = 4 << 20
-	// cmdMaxBatch bounds the messages of a JSON-RPC batch (as the
+	defaultMaxBody = 4 << 20
+	// defaultMaxBatch bounds the messages of a JSON-RPC batch (as the
 	// TypeScript SDK does).
-	cmdMaxBatch = 100
-	// cmdBacklog bounds the server's messages kept for a session with no
+	defaultMaxBatch = 100
+	// defaultBacklog bounds the server's messages kept for a session with no
 	// stream open to carry them; the oldest are dropped beyond it.
-	cmdBacklog = 1000
-	// cmdListWait bounds how long a call waits for the proxy's own
-	// listing of the tools under way (see cmdSession.listTools), as
+	defaultBacklog = 1000
+	// defaultListWait bounds how long a call waits for the proxy's own
+	// listing of the tools under way (see session.listTools), as
 	// upstream mode bounds its own; past it, calls pass unchecked until the
 	// listing ends.
-	cmdListWait = 5 * time.Second
-	// cmdReplay bounds the events an SSE stream keeps for a client that
+	defaultListWait = 5 * time.Second
+	// defaultReplay bounds the events an SSE stream keeps for a client that
 	// resumes it (GET with Last-Event-ID): its latest, those that may not
 	// have reached a client whose connection broke.
-	cmdReplay = 100
-	// cmdKept bounds the POST streams a session keeps for a resume once
+	defaultReplay = 100
+	// defaultKept bounds the POST streams a session keeps for a resume once
 	// they have ended or their client has gone: the latest; an older one
 	// is forgotten, and the responses to its requests are dropped.
-	cmdKept = 16
-	// cmdQueue bounds the messages waiting to be written to one stream:
+	defaultKept = 16
+	// defaultQueue bounds the messages waiting to be written to one stream:
 	// beyond it the session's server is read no further until that
 	// stream's client reads, as a stdio client that does not read holds
 	// its server back.
-	cmdQueue = 256
-	// cmdPoolMax bounds the processes that serve the clients of revision
+	defaultQueue = 256
+	// defaultPoolMax bounds the processes that serve the clients of revision
 	// 2026-07-28 (per WithLimitBy value; see pool.go): a new one starts only
 	// when every one has a request under way, and beyond the bound the
 	// least busy one takes the request. Servers that take requests
 	// concurrently (the SDKs' do) rarely need more than one; eight spread
 	// a server that handles one request at a time.
-	cmdPoolMax = 8
-	// cmdPoolIdle is how long a process of the pool with no request under
+	defaultPoolMax = 8
+	// defaultPoolIdle is how long a process of the pool with no request under
 	// way lives.
-	cmdPoolIdle = 5 * time.Minute
-	// cmdHandshake bounds the proxy's own exchanges with a new process of
+	defaultPoolIdle = 5 * time.Minute
+	// defaultHandshake bounds the proxy's own exchanges with a new process of
 	// the pool: server/discover, and initialize for a server that speaks
 	// only the session era. A server that does not answer within it fails
 	// the requests that wait for it with a JSON-RPC error.
-	cmdHandshake = 30 * time.Second
-	// cmdSilence bounds how long a request of a client of revision
+	defaultHandshake = 30 * time.Second
+	// defaultSilence bounds how long a request of a client of revision
 	// 2026-07-28 waits while its server sends nothing for it (the
 	// upstream mode's default bound): past it, the client gets a JSON-RPC
 	// error and the server a cancellation. A request that streams progress
 	// is never cut. A process that has not read a request for that long is
 	// stopped.
-	cmdSilence = 5 * time.Minute
+	defaultSilence = 5 * time.Minute
 )
 
 // headerSessionID is the header carrying a session's id.
@@ -275,7 +274,7 @@ type Server struct {
 	poolIdle, handshake, silent time.Duration
 
 	mu       sync.Mutex
-	sessions map[string]*cmdSession // by id; a session leaves when it ends
+	sessions map[string]*session // by id; a session leaves when it ends
 	// live counts the processes started or being started and not reaped
 	// yet: the bound of maxSessions, ended sessions' processes included.
 	live   int
@@ -291,7 +290,7 @@ type Server struct {
 	// those being started.
 	era      *upstreamEra
 	probing  *eraProbe
-	pool     map[string][]*cmdSession
+	pool     map[string][]*session
 	starting map[string]int
 	// params are the tools' x-mcp-header declarations (see params.go).
 	params paramTools
@@ -305,15 +304,15 @@ type Server struct {
 // WaitDelay at 0 it is set to two seconds, so that a process the server
 // started and that holds its stderr open cannot keep a session from
 // ending.
-func New(p *proxy.Proxy, start func() *exec.Cmd) *Server {
+func New(r *relay.Relay, start func() *exec.Cmd, warm int) *Server {
 	return &Server{
-		r: relay.Of(p), start: start,
-		maxSessions: cmdMaxSessions, idle: cmdIdle, grace: cmdGrace, keepAlive: cmdKeepAlive, listWait: cmdListWait,
-		replay: cmdReplay, kept: cmdKept,
-		maxBody: cmdMaxBody, maxBatch: cmdMaxBatch, backlog: cmdBacklog, queue: cmdQueue,
-		poolMax: cmdPoolMax, poolIdle: cmdPoolIdle, handshake: cmdHandshake, silent: cmdSilence,
-		sessions: map[string]*cmdSession{},
-		pool:     map[string][]*cmdSession{}, starting: map[string]int{},
+		r: r, start: start,
+		maxSessions: defaultMaxSessions, idle: defaultIdle, grace: defaultGrace, keepAlive: defaultKeepAlive, listWait: defaultListWait,
+		replay: defaultReplay, kept: defaultKept,
+		maxBody: defaultMaxBody, maxBatch: defaultMaxBatch, backlog: defaultBacklog, queue: defaultQueue,
+		poolMax: defaultPoolMax, poolIdle: defaultPoolIdle, handshake: defaultHandshake, silent: defaultSilence,
+		sessions: map[string]*session{},
+		pool:     map[string][]*session{}, starting: map[string]int{},
 	}
 }
 
@@ -328,7 +327,7 @@ func (c *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	closed := c.closed
 	c.mu.Unlock()
 	if closed {
-		cmdError(w, http.StatusServiceUnavailable, -32000, "Service Unavailable: the server is shutting down")
+		httpError(w, http.StatusServiceUnavailable, -32000, "Service Unavailable: the server is shutting down")
 		return
 	}
 	switch r.Method {
@@ -340,7 +339,7 @@ func (c *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.delete(w, r)
 	default:
 		w.Header().Set("Allow", "GET, POST, DELETE")
-		cmdError(w, http.StatusMethodNotAllowed, -32000, "Method not allowed.")
+		httpError(w, http.StatusMethodNotAllowed, -32000, "Method not allowed.")
 	}
 }
 
@@ -351,7 +350,7 @@ func (c *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (c *Server) Close() error {
 	c.mu.Lock()
 	c.closed = true
-	all := make([]*cmdSession, 0, len(c.sessions))
+	all := make([]*session, 0, len(c.sessions))
 	for _, s := range c.sessions {
 		all = append(all, s)
 	}
@@ -370,25 +369,25 @@ func (c *Server) Close() error {
 // message goes to the session its Mcp-Session-Id names.
 func (c *Server) post(w http.ResponseWriter, r *http.Request) {
 	if wire.MediaType(r.Header.Get("Content-Type")) != "application/json" {
-		cmdError(w, http.StatusUnsupportedMediaType, -32000, "Unsupported Media Type: Content-Type must be application/json")
+		httpError(w, http.StatusUnsupportedMediaType, -32000, "Unsupported Media Type: Content-Type must be application/json")
 		return
 	}
 	if r.ContentLength > c.maxBody {
-		cmdError(w, http.StatusRequestEntityTooLarge, -32000, c.tooLarge())
+		httpError(w, http.StatusRequestEntityTooLarge, -32000, c.tooLarge())
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, c.maxBody))
 	if err != nil {
 		if tooBig := (*http.MaxBytesError)(nil); errors.As(err, &tooBig) {
-			cmdError(w, http.StatusRequestEntityTooLarge, -32000, c.tooLarge())
+			httpError(w, http.StatusRequestEntityTooLarge, -32000, c.tooLarge())
 		} else {
-			cmdError(w, http.StatusBadRequest, -32700, "Parse error: the body cannot be read")
+			httpError(w, http.StatusBadRequest, -32700, "Parse error: the body cannot be read")
 		}
 		return
 	}
 	msgs, batch, bad := parsePosted(body, c.maxBatch)
 	if bad != nil {
-		cmdError(w, http.StatusBadRequest, bad.code, bad.msg)
+		httpError(w, http.StatusBadRequest, bad.code, bad.msg)
 		return
 	}
 	if st, refused := classify(r.Header, msgs, batch); refused != nil {
@@ -400,13 +399,13 @@ func (c *Server) post(w http.ResponseWriter, r *http.Request) {
 	}
 	initialize := slices.ContainsFunc(msgs, func(m posted) bool { return m.key != "" && m.method == methodInitialize })
 	if !initialize {
-		if s := c.session(w, r); s != nil {
+		if s := c.named(w, r); s != nil {
 			s.post(w, r, msgs, batch)
 		}
 		return
 	}
 	if len(msgs) > 1 {
-		cmdError(w, http.StatusBadRequest, -32600, "Invalid Request: Only one initialization request is allowed")
+		httpError(w, http.StatusBadRequest, -32600, "Invalid Request: Only one initialization request is allowed")
 		return
 	}
 	if msgs[0].answer != nil { // no process for a request no server can take
@@ -420,15 +419,15 @@ func (c *Server) post(w http.ResponseWriter, r *http.Request) {
 		known := c.sessions[id] != nil
 		c.mu.Unlock()
 		if known {
-			cmdError(w, http.StatusBadRequest, -32600, "Invalid Request: Server already initialized")
+			httpError(w, http.StatusBadRequest, -32600, "Invalid Request: Server already initialized")
 		} else {
-			cmdError(w, http.StatusNotFound, -32001, "Session not found")
+			httpError(w, http.StatusNotFound, -32001, "Session not found")
 		}
 		return
 	}
 	s, status, msg := c.open(r)
 	if s == nil {
-		cmdError(w, status, -32000, msg)
+		httpError(w, status, -32000, msg)
 		return
 	}
 	s.mu.Lock()
@@ -447,13 +446,13 @@ func (c *Server) get(w http.ResponseWriter, r *http.Request) {
 		noSessionMethod(w, r)
 		return
 	}
-	if !cmdAccepts(r, "text/event-stream") {
+	if !accepts(r, "text/event-stream") {
 		// 406 as the TypeScript SDK answers; 405 would tell the client
 		// that the endpoint has no stream at all.
-		cmdError(w, http.StatusNotAcceptable, -32000, "Not Acceptable: Client must accept text/event-stream")
+		httpError(w, http.StatusNotAcceptable, -32000, "Not Acceptable: Client must accept text/event-stream")
 		return
 	}
-	s := c.session(w, r)
+	s := c.named(w, r)
 	if s == nil {
 		return
 	}
@@ -462,16 +461,16 @@ func (c *Server) get(w http.ResponseWriter, r *http.Request) {
 		s.resume(w, r, last)
 		return
 	}
-	st := &cmdStream{wake: make(chan struct{}, 1), sse: true, standalone: true, pumping: true, gen: 1}
+	st := &stream{wake: make(chan struct{}, 1), sse: true, standalone: true, pumping: true, gen: 1}
 	s.mu.Lock()
 	if s.ended {
 		s.mu.Unlock()
-		cmdError(w, http.StatusNotFound, -32001, "Session not found")
+		httpError(w, http.StatusNotFound, -32001, "Session not found")
 		return
 	}
 	if s.get != nil {
 		s.mu.Unlock()
-		cmdError(w, http.StatusConflict, -32000, "Conflict: Only one SSE stream is allowed per session")
+		httpError(w, http.StatusConflict, -32000, "Conflict: Only one SSE stream is allowed per session")
 		return
 	}
 	s.streamSeq++
@@ -490,7 +489,7 @@ func (c *Server) delete(w http.ResponseWriter, r *http.Request) {
 		noSessionMethod(w, r)
 		return
 	}
-	s := c.session(w, r)
+	s := c.named(w, r)
 	if s == nil {
 		return
 	}
@@ -505,17 +504,17 @@ func (c *Server) delete(w http.ResponseWriter, r *http.Request) {
 
 // session returns the session r names, entered (see enter), or answers r
 // with 400 (no session named) or 404 (none known) and returns nil.
-func (c *Server) session(w http.ResponseWriter, r *http.Request) *cmdSession {
+func (c *Server) named(w http.ResponseWriter, r *http.Request) *session {
 	id := r.Header.Get(headerSessionID)
 	if id == "" {
-		cmdError(w, http.StatusBadRequest, -32000, "Bad Request: Mcp-Session-Id header is required")
+		httpError(w, http.StatusBadRequest, -32000, "Bad Request: Mcp-Session-Id header is required")
 		return nil
 	}
 	c.mu.Lock()
 	s := c.sessions[id]
 	c.mu.Unlock()
 	if s == nil || !s.enter() {
-		cmdError(w, http.StatusNotFound, -32001, "Session not found")
+		httpError(w, http.StatusNotFound, -32001, "Session not found")
 		return nil
 	}
 	return s
@@ -524,7 +523,7 @@ func (c *Server) session(w http.ResponseWriter, r *http.Request) *cmdSession {
 // open starts a session for the initialize request r: its process and
 // relay. It returns the session, entered, or nil with the HTTP status and
 // message to answer.
-func (c *Server) open(r *http.Request) (*cmdSession, int, string) {
+func (c *Server) open(r *http.Request) (*session, int, string) {
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
@@ -562,7 +561,7 @@ func (c *Server) open(r *http.Request) (*cmdSession, int, string) {
 
 // startSession starts a session's process, with pipes for its stdin and
 // stdout.
-func (c *Server) startSession(r *http.Request) (*cmdSession, error) {
+func (c *Server) startSession(r *http.Request) (*session, error) {
 	var raw [16]byte
 	if _, err := rand.Read(raw[:]); err != nil {
 		return nil, err
@@ -582,7 +581,7 @@ func (c *Server) startSession(r *http.Request) (*cmdSession, error) {
 
 // spawn starts a process, with pipes for its stdin and stdout, and returns
 // its session, entered once (for the request it starts for), not launched.
-func (c *Server) spawn(id, limitBy string) (*cmdSession, error) {
+func (c *Server) spawn(id, limitBy string) (*session, error) {
 	cmd := c.start()
 	if cmd == nil {
 		return nil, errors.New("the start function returned no command")
@@ -615,15 +614,15 @@ func (c *Server) spawn(id, limitBy string) (*cmdSession, error) {
 		fromChild.Close()
 		return nil, err
 	}
-	s := &cmdSession{
+	s := &session{
 		c: c, id: id, cmd: cmd, limitBy: limitBy,
 		toChild: toChild, fromChild: fromChild,
 		stopCh: make(chan struct{}), endedCh: make(chan struct{}),
 		served: make(chan struct{}), routed: make(chan struct{}),
 		exited: make(chan struct{}), done: make(chan struct{}),
-		waiters:   map[string]*cmdStream{},
-		progress:  map[string]*cmdStream{},
-		resumable: map[uint64]*cmdStream{},
+		waiters:   map[string]*stream{},
+		progress:  map[string]*stream{},
+		resumable: map[uint64]*stream{},
 		busy:      1, // the request it starts for
 	}
 	s.room = sync.NewCond(&s.mu)
@@ -632,9 +631,9 @@ func (c *Server) spawn(id, limitBy string) (*cmdSession, error) {
 	return s, nil
 }
 
-// cmdSession is one session of Server: a process, Serve relaying
+// session is one session of Server: a process, Serve relaying
 // between it and the pipes of the bridge, and the HTTP requests under way.
-type cmdSession struct {
+type session struct {
 	c       *Server
 	id      string
 	cmd     *exec.Cmd
@@ -668,23 +667,23 @@ type cmdSession struct {
 	ended bool
 	// waiters are the streams of the POSTs waiting for a response, by the
 	// key (wire.IDKey) of their request's id.
-	waiters map[string]*cmdStream
+	waiters map[string]*stream
 	// get is the open GET stream, or nil.
-	get *cmdStream
+	get *stream
 	// posts are the open SSE streams of POSTs, oldest first.
-	posts []*cmdStream
+	posts []*stream
 	// progress are the SSE streams of POSTs by the key of their request's
 	// progress token.
-	progress map[string]*cmdStream
-	// streamSeq numbers the session's SSE streams (see cmdStream.num).
+	progress map[string]*stream
+	// streamSeq numbers the session's SSE streams (see stream.num).
 	// resumable are the POST streams a GET with Last-Event-ID may resume,
 	// by number: those open, and those in kept, the ones ended or whose
 	// client has gone (oldest first, at most Server.kept). standalone is
 	// the latest GET stream, open or not.
 	streamSeq  uint64
-	resumable  map[uint64]*cmdStream
-	kept       []*cmdStream
-	standalone *cmdStream
+	resumable  map[uint64]*stream
+	kept       []*stream
+	standalone *stream
 	// backlog holds the server's messages that no stream could carry, for
 	// the next GET stream; dropped counts those it let go since.
 	backlog [][]byte
@@ -735,9 +734,9 @@ type cmdSession struct {
 	load int
 }
 
-// cmdStream is where the server's messages for one HTTP response go: the
+// stream is where the server's messages for one HTTP response go: the
 // stream of a POST or of the GET, or the JSON answer of a POST.
-type cmdStream struct {
+type stream struct {
 	wake       chan struct{} // a buffer of 1: something changed; replaced at a resume
 	sse        bool          // text/event-stream, else a JSON answer
 	standalone bool          // the GET stream
@@ -751,7 +750,7 @@ type cmdStream struct {
 	// be written, for a resume; gen counts the handlers that have pumped
 	// the stream: a resume takes it over from the one before.
 	seq     uint64
-	history []cmdEvent
+	history []event
 	gen     uint64
 	queue   [][]byte          // messages to write, in order
 	pending map[string][]byte // the requests not answered yet: key → id
@@ -781,14 +780,14 @@ type cmdStream struct {
 	cancelled bool
 }
 
-// cmdEvent is an event of an SSE stream: its number and its message.
-type cmdEvent struct {
+// event is an event of an SSE stream: its number and its message.
+type event struct {
 	seq  uint64
 	line []byte
 }
 
 // eventID is the id of the stream's event seq.
-func (st *cmdStream) eventID(seq uint64) string {
+func (st *stream) eventID(seq uint64) string {
 	return strconv.FormatUint(st.num, 10) + "-" + strconv.FormatUint(seq, 10)
 }
 
@@ -801,7 +800,7 @@ func parseEventID(id string) (num, seq uint64, ok bool) {
 }
 
 // signal wakes the stream's handler; the session's mu is held.
-func (st *cmdStream) signal() {
+func (st *stream) signal() {
 	select {
 	case st.wake <- struct{}{}:
 	default:
@@ -810,7 +809,7 @@ func (st *cmdStream) signal() {
 
 // launch starts the session's goroutines: the reaper, Serve, the router
 // and the supervisor.
-func (s *cmdSession) launch() {
+func (s *session) launch() {
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		if err := s.cmd.Wait(); err != nil {
@@ -833,7 +832,7 @@ func (s *cmdSession) launch() {
 // supervise ends the session when its process's output ends, when the
 // process exits, or when the session is stopped; then it ends the process
 // and waits for the relay's goroutines.
-func (s *cmdSession) supervise(cancel context.CancelFunc) {
+func (s *session) supervise(cancel context.CancelFunc) {
 	defer s.c.running.Done()
 	why, stopped := "the MCP server exited before it answered", false
 	select {
@@ -889,7 +888,7 @@ func (s *cmdSession) supervise(cancel context.CancelFunc) {
 
 // stop asks the supervisor to end the session; why is the message of the
 // errors its pending requests get.
-func (s *cmdSession) stop(why string) {
+func (s *session) stop(why string) {
 	s.stopOnce.Do(func() {
 		s.stopWhy = why
 		close(s.stopCh)
@@ -899,7 +898,7 @@ func (s *cmdSession) stop(why string) {
 // end ends the session for its clients: each request waiting for a
 // response gets an error saying why, the streams end once they have
 // written what they hold, and the session is forgotten (404 from now on).
-func (s *cmdSession) end(why string) {
+func (s *session) end(why string) {
 	s.mu.Lock()
 	if s.ended {
 		s.mu.Unlock()
@@ -933,7 +932,7 @@ func (s *cmdSession) end(why string) {
 // endLine is the JSON-RPC error response, one line, to the request of id
 // that the session's server will not answer: for a client of revision
 // 2026-07-28, which has no session, an internal error.
-func (s *cmdSession) endLine(id []byte, why string) []byte {
+func (s *session) endLine(id []byte, why string) []byte {
 	if s.pooled {
 		return append(wire.ErrorResponse(id, wire.CodeInternalError, "Internal error: "+why), '\n')
 	}
@@ -941,7 +940,7 @@ func (s *cmdSession) endLine(id []byte, why string) []byte {
 }
 
 // enter counts a request under way; false when the session has ended.
-func (s *cmdSession) enter() bool {
+func (s *session) enter() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ended {
@@ -957,7 +956,7 @@ func (s *cmdSession) enter() bool {
 }
 
 // leave counts a request done; the last one arms the idle timer.
-func (s *cmdSession) leave() {
+func (s *session) leave() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.busy--
@@ -989,16 +988,16 @@ func (s *cmdSession) leave() {
 // post sends a POST's messages to the session and answers it: 202 when
 // they hold no request, else the stream or the JSON of the responses. The
 // session has been entered for it.
-func (s *cmdSession) post(w http.ResponseWriter, r *http.Request, msgs []posted, batch bool) {
+func (s *session) post(w http.ResponseWriter, r *http.Request, msgs []posted, batch bool) {
 	defer s.leave()
-	st := &cmdStream{wake: make(chan struct{}, 1), sse: cmdAccepts(r, "text/event-stream")}
+	st := &stream{wake: make(chan struct{}, 1), sse: accepts(r, "text/event-stream")}
 	if slices.ContainsFunc(msgs, func(m posted) bool { return m.key != "" && m.method == methodToolsCall && m.answer == nil }) {
 		s.awaitTools(r)
 	}
 	s.mu.Lock()
 	if s.ended {
 		s.mu.Unlock()
-		cmdError(w, http.StatusNotFound, -32001, "Session not found")
+		httpError(w, http.StatusNotFound, -32001, "Session not found")
 		return
 	}
 	var lines []byte
@@ -1021,7 +1020,7 @@ func (s *cmdSession) post(w http.ResponseWriter, r *http.Request, msgs []posted,
 		}
 		if s.waiters[m.key] != nil || seen[m.key] {
 			s.mu.Unlock()
-			cmdError(w, http.StatusBadRequest, -32600, "Invalid Request: a request with this id is already under way")
+			httpError(w, http.StatusBadRequest, -32600, "Invalid Request: a request with this id is already under way")
 			return
 		}
 		seen[m.key] = true
@@ -1068,7 +1067,7 @@ func (s *cmdSession) post(w http.ResponseWriter, r *http.Request, msgs []posted,
 	w.Header().Set(headerSessionID, s.id)
 	if requests == 0 {
 		if err != nil {
-			cmdError(w, http.StatusNotFound, -32001, "Session not found")
+			httpError(w, http.StatusNotFound, -32001, "Session not found")
 			return
 		}
 		w.WriteHeader(http.StatusAccepted)
@@ -1098,7 +1097,7 @@ const methodInitialized = "notifications/initialized"
 // client and asks for the next page (see listed). Its ids are the stdio
 // proxy's own (see relist): "selfheal-proxy/", 128 random bits, a counter,
 // which no client can collide with. s.mu is held.
-func (s *cmdSession) listTools() []byte {
+func (s *session) listTools() []byte {
 	s.listDone = make(chan struct{})
 	s.listUntil = time.Now().Add(s.c.listWait)
 	return s.listRequestLocked("")
@@ -1106,7 +1105,7 @@ func (s *cmdSession) listTools() []byte {
 
 // listRequestLocked returns the request of the listing's page after
 // cursor ("" for the first) and notes its id. s.mu is held.
-func (s *cmdSession) listRequestLocked(cursor string) []byte {
+func (s *session) listRequestLocked(cursor string) []byte {
 	if s.listNonce == "" {
 		var b [16]byte
 		_, _ = rand.Read(b[:]) // never fails (crypto/rand)
@@ -1128,7 +1127,7 @@ func (s *cmdSession) listRequestLocked(cursor string) []byte {
 // has learned its tools): it asks for the next page, or ends the listing.
 // A listing that fails ends too: calls pass unchecked until the client
 // lists the tools. s.mu is held.
-func (s *cmdSession) listed(m *wire.Message) {
+func (s *session) listed(m *wire.Message) {
 	s.listKey = ""
 	if s.pooled && m.Result != nil {
 		s.c.params.learn(m.Result)
@@ -1154,7 +1153,7 @@ func (s *cmdSession) listed(m *wire.Message) {
 
 // initialized reads the server's response to the initialize request:
 // whether it declares tools, which the proxy then lists. s.mu is held.
-func (s *cmdSession) initialized(m *wire.Message) {
+func (s *session) initialized(m *wire.Message) {
 	var caps []byte
 	wire.Members(m.Result, func(k, v []byte) {
 		if string(k) == "capabilities" {
@@ -1175,9 +1174,9 @@ func (s *cmdSession) initialized(m *wire.Message) {
 
 // awaitTools waits for the proxy's own listing under way, if any, to end,
 // so that a call sent right after initialization is checked: until the
-// listing's bound (cmdListWait after it began), the session's end, or the
+// listing's bound (defaultListWait after it began), the session's end, or the
 // client's going.
-func (s *cmdSession) awaitTools(r *http.Request) {
+func (s *session) awaitTools(r *http.Request) {
 	s.mu.Lock()
 	done, until := s.listDone, s.listUntil
 	s.mu.Unlock()
@@ -1200,7 +1199,7 @@ func (s *cmdSession) awaitTools(r *http.Request) {
 }
 
 // send writes a POST's messages to Serve, whole.
-func (s *cmdSession) send(lines []byte) error {
+func (s *session) send(lines []byte) error {
 	s.inMu.Lock()
 	defer s.inMu.Unlock()
 	_, err := s.in.Write(lines)
@@ -1213,7 +1212,7 @@ func (s *cmdSession) send(lines []byte) error {
 // (gen is no longer the stream's). Each event carries its id; prime writes
 // an event with an id and no data first, and replay are events written
 // before, sent again to a client that resumes.
-func (s *cmdSession) pump(w http.ResponseWriter, r *http.Request, st *cmdStream, gen uint64, prime bool, replay []cmdEvent) {
+func (s *session) pump(w http.ResponseWriter, r *http.Request, st *stream, gen uint64, prime bool, replay []event) {
 	rc := http.NewResponseController(w)
 	flush := func() error {
 		if err := rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
@@ -1319,14 +1318,14 @@ func primes(version string) bool {
 // recordLocked numbers the messages taken to be written to a stream and
 // keeps them in its history (the latest Server.replay); it returns them
 // as events.
-func (s *cmdSession) recordLocked(st *cmdStream, lines [][]byte) []cmdEvent {
+func (s *session) recordLocked(st *stream, lines [][]byte) []event {
 	if len(lines) == 0 {
 		return nil
 	}
-	evs := make([]cmdEvent, len(lines))
+	evs := make([]event, len(lines))
 	for i, line := range lines {
 		st.seq++
-		evs[i] = cmdEvent{seq: st.seq, line: line}
+		evs[i] = event{seq: st.seq, line: line}
 	}
 	st.history = append(st.history, evs...)
 	if over := len(st.history) - s.c.replay; over > 0 {
@@ -1345,14 +1344,14 @@ func (s *cmdSession) recordLocked(st *cmdStream, lines [][]byte) []cmdEvent {
 // take them (and a client that resumes does not get them twice). A POST
 // stream is then kept (see keepLocked); the GET stream stays the
 // session's standalone until another opens.
-func (s *cmdSession) detach(st *cmdStream, gen uint64, unwritten []cmdEvent) {
+func (s *session) detach(st *stream, gen uint64, unwritten []event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if st.gen != gen {
 		return // resumed meanwhile: the new handler has it
 	}
 	st.pumping = false
-	s.posts = slices.DeleteFunc(s.posts, func(p *cmdStream) bool { return p == st })
+	s.posts = slices.DeleteFunc(s.posts, func(p *stream) bool { return p == st })
 	if s.get == st {
 		s.get = nil
 	}
@@ -1378,7 +1377,7 @@ func (s *cmdSession) detach(st *cmdStream, gen uint64, unwritten []cmdEvent) {
 	var others [][]byte
 	if len(unwritten) > 0 {
 		first := unwritten[0].seq
-		st.history = slices.DeleteFunc(st.history, func(ev cmdEvent) bool {
+		st.history = slices.DeleteFunc(st.history, func(ev event) bool {
 			if ev.seq < first {
 				return false
 			}
@@ -1421,7 +1420,7 @@ func (s *cmdSession) detach(st *cmdStream, gen uint64, unwritten []cmdEvent) {
 // gone, for a resume: the latest Server.kept of them. An older one is
 // forgotten: a resume of it is refused, and the responses to its requests
 // not answered yet are dropped when they come.
-func (s *cmdSession) keepLocked(st *cmdStream) {
+func (s *session) keepLocked(st *stream) {
 	s.kept = append(s.kept, st)
 	for len(s.kept) > s.c.kept {
 		old := s.kept[0]
@@ -1445,10 +1444,10 @@ func (s *cmdSession) keepLocked(st *cmdStream) {
 // written it. A stream whose handler has not seen its client go yet is
 // taken over. The GET stream is resumed only while no other GET stream is
 // open; an id of no stream kept is answered 400.
-func (s *cmdSession) resume(w http.ResponseWriter, r *http.Request, last string) {
+func (s *session) resume(w http.ResponseWriter, r *http.Request, last string) {
 	num, seq, ok := parseEventID(last)
 	s.mu.Lock()
-	var st *cmdStream
+	var st *stream
 	if ok {
 		st = s.resumable[num]
 		if st == nil && s.standalone != nil && s.standalone.num == num {
@@ -1458,27 +1457,27 @@ func (s *cmdSession) resume(w http.ResponseWriter, r *http.Request, last string)
 	switch {
 	case s.ended:
 		s.mu.Unlock()
-		cmdError(w, http.StatusNotFound, -32001, "Session not found")
+		httpError(w, http.StatusNotFound, -32001, "Session not found")
 		return
 	case st == nil || st.gone || seq > st.seq:
 		s.mu.Unlock()
-		cmdError(w, http.StatusBadRequest, -32000, "Bad Request: no stream to resume from Last-Event-ID "+strconv.Quote(last))
+		httpError(w, http.StatusBadRequest, -32000, "Bad Request: no stream to resume from Last-Event-ID "+strconv.Quote(last))
 		return
 	case st.standalone && s.get != nil && s.get != st:
 		s.mu.Unlock()
-		cmdError(w, http.StatusConflict, -32000, "Conflict: Only one SSE stream is allowed per session")
+		httpError(w, http.StatusConflict, -32000, "Conflict: Only one SSE stream is allowed per session")
 		return
 	}
 	if st.standalone && s.get == nil {
 		s.get = st
 		st.queue, s.backlog, s.dropped = s.backlog, nil, 0
 	}
-	s.kept = slices.DeleteFunc(s.kept, func(k *cmdStream) bool { return k == st })
+	s.kept = slices.DeleteFunc(s.kept, func(k *stream) bool { return k == st })
 	st.gen++
 	gen := st.gen
 	close(st.wake) // the handler before, if it still runs, returns
 	st.wake = make(chan struct{}, 1)
-	var replay []cmdEvent
+	var replay []event
 	for _, ev := range st.history {
 		if ev.seq > seq {
 			replay = append(replay, ev)
@@ -1493,7 +1492,7 @@ func (s *cmdSession) resume(w http.ResponseWriter, r *http.Request, last string)
 // answerJSON waits for the responses to a POST's requests and writes them
 // as JSON: the response, or the array of the responses of a batch in the
 // order of its requests.
-func (s *cmdSession) answerJSON(w http.ResponseWriter, r *http.Request, st *cmdStream, batch bool) {
+func (s *session) answerJSON(w http.ResponseWriter, r *http.Request, st *stream, batch bool) {
 	for {
 		s.mu.Lock()
 		if st.final {
@@ -1531,7 +1530,7 @@ func (s *cmdSession) answerJSON(w http.ResponseWriter, r *http.Request, st *cmdS
 // drop forgets the JSON answer of a POST whose client has gone: the
 // responses to its requests are dropped when they come. (Only SSE streams
 // carry other messages, and only they can be resumed: see detach.)
-func (s *cmdSession) drop(st *cmdStream) {
+func (s *session) drop(st *stream) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st.gone = true
@@ -1544,8 +1543,8 @@ func (s *cmdSession) drop(st *cmdStream) {
 }
 
 // unlistLocked removes a stream from where the router finds streams.
-func (s *cmdSession) unlistLocked(st *cmdStream) {
-	s.posts = slices.DeleteFunc(s.posts, func(p *cmdStream) bool { return p == st })
+func (s *session) unlistLocked(st *stream) {
+	s.posts = slices.DeleteFunc(s.posts, func(p *stream) bool { return p == st })
 	for _, tok := range st.tokens {
 		if s.progress[tok] == st {
 			delete(s.progress, tok)
@@ -1559,7 +1558,7 @@ func (s *cmdSession) unlistLocked(st *cmdStream) {
 
 // routeAll routes the server's messages, as Serve writes them, until Serve
 // has returned.
-func (s *cmdSession) routeAll() {
+func (s *session) routeAll() {
 	defer close(s.routed)
 	next := wire.NewLineReader(s.outR).Next
 	for {
@@ -1573,10 +1572,10 @@ func (s *cmdSession) routeAll() {
 }
 
 // route sends one of the server's messages to its stream (see the Server
-// type). It waits while that stream holds cmdQueue messages its client has
+// type). It waits while that stream holds defaultQueue messages its client has
 // not read yet, so that each stream gets its messages in order and memory
 // stays bounded.
-func (s *cmdSession) route(line []byte) {
+func (s *session) route(line []byte) {
 	line = bytes.Clone(line) // valid until the next read otherwise
 	m, ok := wire.Decode(line)
 	if !ok {
@@ -1603,7 +1602,7 @@ func (s *cmdSession) route(line []byte) {
 		}
 	}
 	for !s.ended {
-		var st *cmdStream
+		var st *stream
 		var key string
 		if m.IsResponse() {
 			key, _ = wire.IDKey(m.ID)
@@ -1636,8 +1635,8 @@ func (s *cmdSession) route(line []byte) {
 // server, or nil when none is open. A stream that is full and not pumping
 // yet is passed over: waiting for it could wait for ever, on a server
 // that does not read the rest of its POST's body until it has written.
-func (s *cmdSession) targetLocked(m *wire.Message) *cmdStream {
-	fits := func(st *cmdStream) bool {
+func (s *session) targetLocked(m *wire.Message) *stream {
+	fits := func(st *stream) bool {
 		return st != nil && (st.pumping || len(st.queue) < s.c.queue)
 	}
 	if m.Method == methodProgress {
@@ -1664,7 +1663,7 @@ func (s *cmdSession) targetLocked(m *wire.Message) *cmdStream {
 
 // answerLocked gives a stream the response (or error) to its request of
 // key.
-func (s *cmdSession) answerLocked(st *cmdStream, key string, line []byte) {
+func (s *session) answerLocked(st *stream, key string, line []byte) {
 	delete(s.waiters, key)
 	delete(st.pending, key)
 	if st.sse {
@@ -1681,7 +1680,7 @@ func (s *cmdSession) answerLocked(st *cmdStream, key string, line []byte) {
 
 // backlogLocked keeps a message for the next GET stream, dropping the
 // oldest beyond the bound.
-func (s *cmdSession) backlogLocked(line []byte) {
+func (s *session) backlogLocked(line []byte) {
 	s.backlog = append(s.backlog, line)
 	if len(s.backlog) <= s.c.backlog {
 		return
@@ -1839,17 +1838,17 @@ func errorLine(id []byte, why string) []byte {
 	return append(wire.ErrorResponse(id, -32000, "Session ended: "+why), '\n')
 }
 
-// cmdError answers a request that reaches no server with status and a
+// httpError answers a request that reaches no server with status and a
 // JSON-RPC error without an id, as the TypeScript SDK does.
-func cmdError(w http.ResponseWriter, status, code int, msg string) {
+func httpError(w http.ResponseWriter, status, code int, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(wire.ErrorResponse(nil, code, msg))
 }
 
-// cmdAccepts reports whether r's Accept header names the media type want
+// accepts reports whether r's Accept header names the media type want
 // (a substring match, as the TypeScript SDK's).
-func cmdAccepts(r *http.Request, want string) bool {
+func accepts(r *http.Request, want string) bool {
 	for _, v := range r.Header.Values("Accept") {
 		if strings.Contains(strings.ToLower(v), want) {
 			return true

@@ -521,7 +521,7 @@ func (t *paramTools) forget() {
 // declarations are those last learned; for a tool not known, the proxy
 // lists the tools itself on p first (see listParams). A call of a tool
 // still not known is not refused: the server answers it.
-func (c *Server) paramHeaders(r *http.Request, p *cmdSession, m posted, version string) *refusal {
+func (c *Server) paramHeaders(r *http.Request, p *session, m posted, version string) *refusal {
 	params := member(m.line, "params")
 	name := member(params, "name")
 	if !wire.IsString(name) {
@@ -548,7 +548,7 @@ func (c *Server) paramHeaders(r *http.Request, p *cmdSession, m posted, version 
 // is waited for instead (until r's client goes), so that calls that come
 // together list once. A page's answer waits at most the handshake bound;
 // a listing that fails leaves the tool not known, and the log says so.
-func (c *Server) listParams(r *http.Request, p *cmdSession, version, tool string) []paramDecl {
+func (c *Server) listParams(r *http.Request, p *session, version, tool string) []paramDecl {
 	t := &c.params
 	t.mu.Lock()
 	if ch := t.listing; ch != nil {
@@ -580,7 +580,7 @@ func (c *Server) listParams(r *http.Request, p *cmdSession, version, tool string
 // listAll asks process p for every page of its tools and has t learn them;
 // true when every page came and every tool was kept. A server that
 // answers the listing with an error has no tools to declare anything.
-func (s *cmdSession) listAll(version string, t *paramTools) bool {
+func (s *session) listAll(version string, t *paramTools) bool {
 	s.mu.Lock()
 	bridge := s.bridge
 	s.mu.Unlock()

@@ -277,7 +277,7 @@ func (c *Server) reserveLocked(part string) bool {
 // startPooled starts a process of the pool part, reserved by
 // reserveLocked, and returns it entered once and launched, not ready (see
 // markReady).
-func (c *Server) startPooled(part string) (*cmdSession, error) {
+func (c *Server) startPooled(part string) (*session, error) {
 	var raw [16]byte
 	_, _ = rand.Read(raw[:]) // never fails (crypto/rand)
 	nonce := hex.EncodeToString(raw[:])
@@ -310,8 +310,8 @@ func (c *Server) startPooled(part string) (*cmdSession, error) {
 }
 
 // unpoolLocked takes an ended process out of its pool. c.mu is held.
-func (c *Server) unpoolLocked(s *cmdSession) {
-	procs := slices.DeleteFunc(c.pool[s.limitBy], func(p *cmdSession) bool { return p == s })
+func (c *Server) unpoolLocked(s *session) {
+	procs := slices.DeleteFunc(c.pool[s.limitBy], func(p *session) bool { return p == s })
 	if len(procs) == 0 {
 		delete(c.pool, s.limitBy)
 	} else {
@@ -325,14 +325,14 @@ func (c *Server) unpoolLocked(s *cmdSession) {
 // the least busy one. counted: the request counts as busy in that choice
 // (a subscriptions/listen, which lasts and costs its server nothing, does
 // not).
-func (c *Server) acquire(ctx context.Context, part string, era *upstreamEra, counted bool) (*cmdSession, error) {
+func (c *Server) acquire(ctx context.Context, part string, era *upstreamEra, counted bool) (*session, error) {
 	for {
 		c.mu.Lock()
 		if c.closed {
 			c.mu.Unlock()
 			return nil, errShutdown
 		}
-		var pick *cmdSession
+		var pick *session
 		for _, p := range c.pool[part] {
 			if p.load == 0 {
 				pick = p
@@ -395,7 +395,7 @@ func (c *Server) acquire(ctx context.Context, part string, era *upstreamEra, cou
 }
 
 // release ends a request's use of a process that acquire gave it.
-func (c *Server) release(p *cmdSession, counted bool) {
+func (c *Server) release(p *session, counted bool) {
 	if counted {
 		c.mu.Lock()
 		p.load--
@@ -405,7 +405,7 @@ func (c *Server) release(p *cmdSession, counted bool) {
 }
 
 // markReady says that the process can take requests (err nil) or cannot.
-func (s *cmdSession) markReady(err error) {
+func (s *session) markReady(err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	select {
@@ -418,7 +418,7 @@ func (s *cmdSession) markReady(err error) {
 }
 
 // fail stops a process of the pool that cannot serve, for err.
-func (s *cmdSession) fail(err error) {
+func (s *session) fail(err error) {
 	if !errors.Is(err, errShutdown) {
 		s.c.r.Logger.Warn("selfheal proxy: a process of the MCP server cannot serve; it is stopped", "error", err)
 	}
@@ -429,7 +429,7 @@ func (s *cmdSession) fail(err error) {
 // ask sends the proxy's own request to the process, with an id no client
 // can collide with, and returns the server's response: within the
 // handshake bound, else an error, as when the process ends first.
-func (s *cmdSession) ask(method, params string) (*wire.Message, error) {
+func (s *session) ask(method, params string) (*wire.Message, error) {
 	s.mu.Lock()
 	s.ownSeq++
 	id := strconv.Quote(relay.OwnPrefix + s.listNonce + "/" + method + "/" + strconv.FormatUint(s.ownSeq, 10))
@@ -480,7 +480,7 @@ func (e *unanswered) Error() string {
 // sendAsync sends lines to the process without waiting: the channel gets
 // the outcome. A process that does not read holds the send, not its
 // caller.
-func (s *cmdSession) sendAsync(lines []byte) <-chan error {
+func (s *session) sendAsync(lines []byte) <-chan error {
 	done := make(chan error, 1)
 	go func() { done <- s.send(lines) }()
 	return done
@@ -492,7 +492,7 @@ func (s *cmdSession) sendAsync(lines []byte) <-chan error {
 // the client nothing), then notifications/initialized, then the proxy's
 // own listing of the tools when the server has tools, as for a session
 // (see listTools). The process is ready once they are written.
-func (s *cmdSession) bridgeHandshake() {
+func (s *session) bridgeHandshake() {
 	m, err := s.initialize()
 	if err != nil {
 		s.fail(err)
@@ -503,7 +503,7 @@ func (s *cmdSession) bridgeHandshake() {
 
 // initialize asks the process initialize (see bridgeHandshake) and
 // returns the response, or an error when it is not a result.
-func (s *cmdSession) initialize() (*wire.Message, error) {
+func (s *session) initialize() (*wire.Message, error) {
 	m, err := s.ask(methodInitialize, `{"protocolVersion":"`+wire.Stateful+`","capabilities":{},"clientInfo":`+string(wire.ClientInfo())+`}`)
 	switch {
 	case err != nil:
@@ -518,7 +518,7 @@ func (s *cmdSession) initialize() (*wire.Message, error) {
 
 // initializedBy ends the handshake of bridgeHandshake once the server has
 // answered initialize with m.
-func (s *cmdSession) initializedBy(m *wire.Message) {
+func (s *session) initializedBy(m *wire.Message) {
 	s.mu.Lock()
 	s.init = bytes.Clone(m.Result)
 	s.initialized(m)
@@ -608,10 +608,10 @@ func completeResult(res []byte, method string) []byte {
 // event stream as the client accepts (a subscriptions/listen always as a
 // stream). It ends with the response, when the client goes (the server is
 // told, by notifications/cancelled), or when the server stays silent too
-// long (see cmdSilence).
-func (s *cmdSession) serveStateless(w http.ResponseWriter, r *http.Request, m posted, listen bool) {
-	st := &cmdStream{
-		wake: make(chan struct{}, 1), sse: listen || cmdAccepts(r, "text/event-stream"),
+// long (see defaultSilence).
+func (s *session) serveStateless(w http.ResponseWriter, r *http.Request, m posted, listen bool) {
+	st := &stream{
+		wake: make(chan struct{}, 1), sse: listen || accepts(r, "text/event-stream"),
 		clientID: m.id, method: m.method, auth: r.Header.Get("Authorization"), listen: listen,
 	}
 	if s.bridge && m.method == methodToolsCall {
@@ -656,7 +656,7 @@ func (s *cmdSession) serveStateless(w http.ResponseWriter, r *http.Request, m po
 // serveStateless) until its response. sending delivers the outcome of the
 // request's write to the process; silence (nil for none) bounds the wait
 // for it and then for each message of the request.
-func (s *cmdSession) pumpStateless(w http.ResponseWriter, r *http.Request, st *cmdStream, sending <-chan error, silence *time.Timer) {
+func (s *session) pumpStateless(w http.ResponseWriter, r *http.Request, st *stream, sending <-chan error, silence *time.Timer) {
 	var silent <-chan time.Time
 	reset := func() {
 		if silence != nil {
@@ -679,7 +679,7 @@ func (s *cmdSession) pumpStateless(w http.ResponseWriter, r *http.Request, st *c
 	// JSON, with the HTTP status the SDKs give it (see errorStatus). A
 	// subscription's stream starts at once.
 	streaming := false
-	stream := func() error {
+	startStream := func() error {
 		streaming = true
 		h := w.Header()
 		h.Set("Content-Type", "text/event-stream")
@@ -690,7 +690,7 @@ func (s *cmdSession) pumpStateless(w http.ResponseWriter, r *http.Request, st *c
 	}
 	var tick <-chan time.Time
 	if st.sse {
-		if st.listen && stream() != nil {
+		if st.listen && startStream() != nil {
 			s.abandon(st, sending, "the client has gone")
 			return
 		}
@@ -724,7 +724,7 @@ func (s *cmdSession) pumpStateless(w http.ResponseWriter, r *http.Request, st *c
 			return
 		}
 		if st.sse && len(lines) > 0 {
-			if !streaming && stream() != nil {
+			if !streaming && startStream() != nil {
 				s.abandon(st, sending, "the client has gone")
 				return
 			}
@@ -775,7 +775,7 @@ func (s *cmdSession) pumpStateless(w http.ResponseWriter, r *http.Request, st *c
 				s.timeout(st)
 			}
 		case <-tick:
-			if !streaming && stream() != nil {
+			if !streaming && startStream() != nil {
 				s.abandon(st, sending, "the client has gone")
 				return
 			}
@@ -807,7 +807,7 @@ func errorStatus(answer []byte) int {
 // rewriteRequest returns a client's request as the process gets it: under
 // the proxy's id, with the proxy's progress token (when tok is not nil),
 // and for a bridge without the stateless envelope. s.mu is held.
-func (s *cmdSession) rewriteRequest(line, id, tok []byte) []byte {
+func (s *session) rewriteRequest(line, id, tok []byte) []byte {
 	body := setMember(bytes.TrimRight(line, "\r\n"), "id", id)
 	params := member(body, "params")
 	if meta := member(params, "_meta"); meta != nil {
@@ -831,7 +831,7 @@ func (s *cmdSession) rewriteRequest(line, id, tok []byte) []byte {
 // the response is dropped when it comes, and the server is told that the
 // request is cancelled, once the request itself has been written (sending
 // delivers that; nil when it was).
-func (s *cmdSession) abandon(st *cmdStream, sending <-chan error, why string) {
+func (s *session) abandon(st *stream, sending <-chan error, why string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st.gone = true
@@ -848,7 +848,7 @@ func (s *cmdSession) abandon(st *cmdStream, sending <-chan error, why string) {
 
 // timeout answers a request whose server stayed silent too long with a
 // JSON-RPC error, and tells the server that it is cancelled.
-func (s *cmdSession) timeout(st *cmdStream) {
+func (s *session) timeout(st *stream) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if st.final {
@@ -863,7 +863,7 @@ func (s *cmdSession) timeout(st *cmdStream) {
 
 // cancelLocked sends the server notifications/cancelled for st's request,
 // once: after sending, when it is not nil, has delivered. s.mu is held.
-func (s *cmdSession) cancelLocked(st *cmdStream, sending <-chan error, why string) {
+func (s *session) cancelLocked(st *stream, sending <-chan error, why string) {
 	if st.cancelled {
 		return
 	}
@@ -892,13 +892,13 @@ func (c *Server) cancelled(r *http.Request, m posted) {
 	}
 	auth := r.Header.Get("Authorization")
 	c.mu.Lock()
-	var procs []*cmdSession
+	var procs []*session
 	for _, ps := range c.pool {
 		procs = append(procs, ps...)
 	}
 	c.mu.Unlock()
-	var found *cmdStream
-	var at *cmdSession
+	var found *stream
+	var at *session
 	n := 0
 	for _, p := range procs {
 		p.mu.Lock()
@@ -950,7 +950,7 @@ func (c *Server) cancelled(r *http.Request, m posted) {
 // server is answered by the proxy: ping, and with an error anything else,
 // since a stateless client cannot be asked anything in the middle of its
 // request.
-func (s *cmdSession) routePooled(line []byte, m *wire.Message) {
+func (s *session) routePooled(line []byte, m *wire.Message) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {
@@ -1007,8 +1007,8 @@ func (s *cmdSession) routePooled(line []byte, m *wire.Message) {
 }
 
 // roomFor waits while st's stream holds as many messages as a stream may
-// (see cmdQueue); false when st wants no more meanwhile. s.mu is held.
-func (s *cmdSession) roomFor(st *cmdStream) bool {
+// (see defaultQueue); false when st wants no more meanwhile. s.mu is held.
+func (s *session) roomFor(st *stream) bool {
 	for !s.ended && !st.final && !st.gone {
 		if !st.sse || !st.pumping || len(st.queue) < s.c.queue {
 			return true
@@ -1021,7 +1021,7 @@ func (s *cmdSession) roomFor(st *cmdStream) bool {
 // notifyTargetLocked returns the stream a notification of a pooled process
 // goes to (nil for none), and the notification as its client gets it.
 // s.mu is held.
-func (s *cmdSession) notifyTargetLocked(m *wire.Message, line []byte) (*cmdStream, []byte) {
+func (s *session) notifyTargetLocked(m *wire.Message, line []byte) (*stream, []byte) {
 	body := bytes.TrimRight(line, "\r\n")
 	withParams := func(params []byte) []byte {
 		return append(setMember(body, "params", params), '\n')
@@ -1041,7 +1041,7 @@ func (s *cmdSession) notifyTargetLocked(m *wire.Message, line []byte) (*cmdStrea
 		}
 		return nil, nil
 	}
-	var only *cmdStream
+	var only *stream
 	n := 0
 	for _, st := range s.waiters {
 		if !st.listen {
