@@ -391,12 +391,12 @@ func callText(t *testing.T, res *mcp.CallToolResult) string {
 func reaped(t *testing.T, s *session) {
 	t.Helper()
 	select {
-	case <-s.exited:
+	case <-s.proc.exited:
 	case <-time.After(hang):
 		t.Fatal("the session's process was not reaped")
 	}
-	if err := syscall.Kill(s.cmd.Process.Pid, 0); !errors.Is(err, syscall.ESRCH) {
-		t.Fatalf("the process %d is still there: %v", s.cmd.Process.Pid, err)
+	if err := syscall.Kill(s.proc.cmd.Process.Pid, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Fatalf("the process %d is still there: %v", s.proc.cmd.Process.Pid, err)
 	}
 }
 
@@ -540,7 +540,7 @@ func TestCommandsExampleServer(t *testing.T) {
 				t.Fatalf("session %d unknown", i)
 			}
 			reaped(t, s)
-			pids[s.cmd.Process.Pid] = true
+			pids[s.proc.cmd.Process.Pid] = true
 		}
 		if len(pids) != n {
 			t.Fatalf("%d processes for %d sessions", len(pids), n)
@@ -1414,7 +1414,7 @@ func TestCommandsNoDeadlock(t *testing.T) {
 	registered("n2")
 	post(both, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"3"}}}`) // its body waits behind the other
 	registered("n3")
-	if err := s.cmd.Process.Signal(syscall.SIGUSR1); err != nil {
+	if err := s.proc.cmd.Process.Signal(syscall.SIGUSR1); err != nil {
 		t.Fatal(err)
 	}
 	for range 3 {
