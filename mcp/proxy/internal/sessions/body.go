@@ -133,18 +133,7 @@ func compactJSON(data []byte) []byte {
 // progressToken returns the key (wire.IDKey) of the progress token in a
 // request's params._meta, or "".
 func progressToken(params []byte) string {
-	var meta, token []byte
-	wire.Members(params, func(k, v []byte) {
-		if string(k) == "_meta" {
-			meta = v
-		}
-	})
-	wire.Members(meta, func(k, v []byte) {
-		if string(k) == "progressToken" {
-			token = v
-		}
-	})
-	key, _ := wire.IDKey(token)
+	key, _ := wire.IDKey(member(member(params, "_meta"), "progressToken"))
 	return key
 }
 

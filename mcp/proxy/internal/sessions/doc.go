@@ -14,23 +14,24 @@
 // process per session: each initialize request starts a process, whose
 // session ends with it. A server that speaks only stdio can so be reached
 // over HTTP and run behind a load balancer (with sticky sessions: a session
-// lives in one replica). Each session is relayed as [proxy.Proxy.Serve]
+// lives in one replica). Each session is relayed as proxy.Proxy.Serve
 // relays one over stdio, with its own learned tools, guards and answers to
-// bad calls (see [proxy.Proxy]). Clients of revision 2026-07-28 are served
+// bad calls (see proxy.Proxy). Clients of revision 2026-07-28 are served
 // without sessions (see below).
 //
-// As upstream mode does, the proxy lists the tools itself, so that every
-// call is checked whether the client lists them or not: when the
-// initialize response declares tools, its own tools/list (every page, with
-// ids no client can collide with, answers the client never sees) follows
-// the client's notifications/initialized. A call sent while that listing
-// runs waits for it, at most five seconds after it began; past that, and
-// when it fails, calls pass unchecked until the tools are listed.
-// Arguments are read at any depth and judged as over stdio: those nested
-// past the depth limit are forwarded unchecked, refused with
-// [proxy.WithStrict].
+// The tools are listed by the relay, as over stdio: a call of a tool it
+// has not learned waits for its own tools/list (every page, with ids no
+// client can collide with, answers the client never sees), for at most
+// the proxy's WithListWait. Arguments are read at any depth and judged as
+// over stdio: those nested past the depth limit are forwarded unchecked,
+// refused with WithStrict.
 //
-// A Server is an http.Handler, safe for concurrent use; Close ends it.
+// Each process starts in a process session of its own (setsid on Unix;
+// see process.go), and a small number (New's warm) wait started for the
+// next session or the pool, each replaced when taken, so that a session's
+// first answer costs no process start. A warm process costs the memory of
+// one idle server, and a server with side effects at its start has them
+// before its session comes.
 //
 // Over HTTP, POST carries the client's messages (one JSON-RPC message per
 // body, or a batch of at most 100): a notification or a response is
@@ -68,18 +69,20 @@
 // stream, else to a backlog of the 1000 latest, delivered when a GET
 // stream opens.
 //
-// The limits of [proxy.WithGuard] and [proxy.WithLimiter] are shared by all
-// the sessions, per tool (and per [proxy.WithLimitBy]'s value), as over
-// [proxy.Proxy.HTTPHandler]: one process per session must not mean a limit
+// The limits of proxy.WithGuard and proxy.WithLimiter are shared by all
+// the sessions, per tool (and per proxy.WithLimitBy's value), as over
+// proxy.Proxy.HTTPHandler: one process per session must not mean a limit
 // per session. WithLimitBy's function is called once per session, with its
 // initialize request carrying the new session's Mcp-Session-Id header, so
 // that a function of that header limits per session.
 //
-// A session ends when the client sends DELETE, when it is idle, at Close,
-// or when its process exits. Then the process's stdin is closed and it has
-// two seconds to exit before it is killed; every request still waiting for
-// its response gets a JSON-RPC error (code -32000) rather than hanging,
-// and later requests for the session get 404.
+// A session ends when the client sends DELETE (answered at once, the
+// process stopped in the background), when it is idle, at Close, or when
+// its process exits. Then the process's stdin is closed and it has two
+// seconds to exit before it is killed with its process group (what it
+// started goes with it); every request still waiting for its response gets
+// a JSON-RPC error (code -32000) rather than hanging, and later requests
+// for the session get 404.
 //
 // A client of revision 2026-07-28 has no session: a POST whose _meta or
 // MCP-Protocol-Version header names that revision or a later one is served
@@ -108,7 +111,7 @@
 //     -32601.
 //
 // Either way the requests are served by a pool of processes, one pool per
-// [proxy.WithLimitBy] value (so that limits stay per that value): an idle
+// proxy.WithLimitBy value (so that limits stay per that value): an idle
 // process takes a request; when every one has a request under way a new one
 // starts, up to 8, past which the least busy one takes it; a process idle
 // for 5 minutes is stopped, and one that exits is replaced when a request
@@ -152,6 +155,6 @@
 // out), and clients of the session era are not concerned.
 //
 // Server checks the Host and Origin headers as HTTPHandler does (see
-// [proxy.WithAllowedHosts], [proxy.WithAllowedOrigins]); it authenticates
+// proxy.WithAllowedHosts, proxy.WithAllowedOrigins); it authenticates
 // no one: wrap it in an authenticating handler as the deployment needs.
 package sessions

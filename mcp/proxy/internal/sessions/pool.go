@@ -277,7 +277,7 @@ func (c *Server) startPooled(part string) (*session, error) {
 		c.r.Logger.Error("selfheal proxy: cannot start a process of the MCP server", "error", err)
 		return nil, errors.New("cannot start the MCP server")
 	}
-	s.pooled, s.listNonce = true, nonce
+	s.pooled, s.nonce = true, nonce
 	s.ready, s.own = make(chan struct{}), map[string]chan []byte{}
 	closed := c.closed
 	if !closed {
@@ -416,7 +416,7 @@ func (s *session) fail(err error) {
 func (s *session) ask(method, params string) (*wire.Message, error) {
 	s.mu.Lock()
 	s.ownSeq++
-	id := strconv.Quote(relay.OwnPrefix + s.listNonce + "/" + method + "/" + strconv.FormatUint(s.ownSeq, 10))
+	id := strconv.Quote(relay.OwnPrefix + s.nonce + "/" + method + "/" + strconv.FormatUint(s.ownSeq, 10))
 	key, _ := wire.IDKey([]byte(id))
 	answer := make(chan []byte, 1)
 	s.own[key] = answer
@@ -507,9 +507,6 @@ func (s *session) initializedBy(m *wire.Message) {
 	s.init = bytes.Clone(m.Result)
 	s.initialized(m)
 	lines := []byte(`{"jsonrpc":"2.0","method":"` + methodInitialized + `"}` + "\n")
-	if s.tools {
-		lines = append(lines, s.listTools()...)
-	}
 	s.mu.Unlock()
 	t := time.NewTimer(s.c.handshake)
 	defer t.Stop()

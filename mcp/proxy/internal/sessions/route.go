@@ -43,9 +43,6 @@ func (s *session) route(line []byte) {
 	if m.IsResponse() {
 		switch key, _ := wire.IDKey(m.ID); {
 		case key == "":
-		case key == s.listKey: // the proxy's own, never the client's
-			s.listed(m)
-			return
 		case key == s.initKey:
 			s.initKey = ""
 			s.initialized(m)
@@ -90,13 +87,7 @@ func (s *session) targetLocked(m *wire.Message) *stream {
 		return st != nil && (st.pumping || len(st.queue) < s.c.queue)
 	}
 	if m.Method == methodProgress {
-		var token []byte
-		wire.Members(m.Params, func(k, v []byte) {
-			if string(k) == "progressToken" {
-				token = v
-			}
-		})
-		if key, ok := wire.IDKey(token); ok && fits(s.progress[key]) {
+		if key, ok := wire.IDKey(member(m.Params, "progressToken")); ok && fits(s.progress[key]) {
 			return s.progress[key]
 		}
 	}

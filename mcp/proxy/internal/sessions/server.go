@@ -45,11 +45,6 @@ const (
 	// defaultBacklog bounds the server's messages kept for a session with no
 	// stream open to carry them; the oldest are dropped beyond it.
 	defaultBacklog = 1000
-	// defaultListWait bounds how long a call waits for the proxy's own
-	// listing of the tools under way (see session.listTools), as
-	// upstream mode bounds its own; past it, calls pass unchecked until the
-	// listing ends.
-	defaultListWait = 5 * time.Second
 	// defaultReplay bounds the events an SSE stream keeps for a client that
 	// resumes it (GET with Last-Event-ID): its latest, those that may not
 	// have reached a client whose connection broke.
@@ -94,7 +89,7 @@ const headerSessionID = "Mcp-Session-Id"
 const (
 	// methodInitialize starts a session.
 	methodInitialize = "initialize"
-	// methodToolsCall waits for the proxy's own listing (see awaitTools).
+	// methodToolsCall has its Mcp-Param headers checked (see params.go).
 	methodToolsCall = "tools/call"
 	// methodProgress is the notification a request's progress token routes.
 	methodProgress = "notifications/progress"
@@ -119,7 +114,6 @@ type Server struct {
 	maxBatch               int
 	backlog, queue         int
 
-	listWait     time.Duration
 	replay, kept int
 
 	poolMax                     int
@@ -167,7 +161,7 @@ type Server struct {
 func New(r *relay.Relay, start func() *exec.Cmd, warm int) *Server {
 	c := &Server{
 		r: r, start: start, warm: warm, closing: make(chan struct{}),
-		maxSessions: defaultMaxSessions, idle: defaultIdle, grace: defaultGrace, keepAlive: defaultKeepAlive, listWait: defaultListWait,
+		maxSessions: defaultMaxSessions, idle: defaultIdle, grace: defaultGrace, keepAlive: defaultKeepAlive,
 		replay: defaultReplay, kept: defaultKept,
 		maxBody: defaultMaxBody, maxBatch: defaultMaxBatch, backlog: defaultBacklog, queue: defaultQueue,
 		poolMax: defaultPoolMax, poolIdle: defaultPoolIdle, handshake: defaultHandshake, silent: defaultSilence,

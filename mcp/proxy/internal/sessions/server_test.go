@@ -70,7 +70,7 @@ func fakeCmdWith(opts string) func() *exec.Cmd {
 // fakeOptsEnv holds the fake server's options: "paged" lists its tools
 // two a page, last first (echo on the last page), with cursors; "notools"
 // declares no tools capability; "holdlist" answers no tools/list until the
-// client sends the notification test/unhold; "modern" answers
+// client sends the notification test/unhold or it gets SIGUSR2; "modern" answers
 // server/discover as a server of revision 2026-07-28 (without it, with {}
 // as any method it does not know: a server of the session era);
 // "nodiscover" never answers server/discover (as a server that drops what
@@ -138,6 +138,13 @@ func fakeServer(in io.Reader, out io.Writer) {
 	// comes early.
 	usr1 := make(chan os.Signal, 1)
 	signal.Notify(usr1, syscall.SIGUSR1)
+	// holdlist's listings are answered at test/unhold, or at SIGUSR2: a
+	// signal reaches the server while a call holds the session's messages
+	// behind it.
+	var unholdOnce sync.Once
+	usr2 := make(chan os.Signal, 1)
+	signal.Notify(usr2, syscall.SIGUSR2)
+	go func() { <-usr2; unholdOnce.Do(func() { close(unhold) }) }()
 	sc := bufio.NewScanner(in)
 	sc.Buffer(nil, 16<<20)
 	for sc.Scan() {
@@ -241,7 +248,7 @@ func fakeServer(in io.Reader, out io.Writer) {
 		case "test/lists":
 			result(m.ID, `{"lists":`+strconv.FormatInt(lists.Load(), 10)+`}`)
 		case "test/unhold":
-			close(unhold)
+			unholdOnce.Do(func() { close(unhold) })
 		case "test/release": // a notification, or a request
 			close(released)
 			if m.ID != nil {
@@ -1685,10 +1692,11 @@ func lists(t *testing.T, url, sid string) string {
 	return string(rpcErrorOf(t, do(t, url, "POST", sid, jsonOnly, `{"jsonrpc":"2.0","id":"n","method":"test/lists"}`)).Result)
 }
 
-// The proxy lists the tools itself once the client has said initialized,
-// so that the first call is checked without a tools/list of the client's:
-// every page, with ids of its own whose responses the client never sees;
-// a call sent meanwhile waits for the listing, for a while.
+// The proxy lists the tools itself (its relay, as over stdio: the server
+// adds no listing of its own) when a call needs them, so that the first
+// call is checked without a tools/list of the client's: every page, with
+// ids of its own whose responses the client never sees; the call waits for
+// the listing, for a while.
 func TestCommandsListsAtInitialize(t *testing.T) {
 	texts := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"texts":"hi"}}}`
 
@@ -1750,7 +1758,11 @@ func TestCommandsListsAtInitialize(t *testing.T) {
 				t.Fatal("the call's POST did not arrive")
 			}
 		}
-		do(t, url, "POST", sid, both, `{"jsonrpc":"2.0","method":"test/unhold"}`)
+		// The session's messages wait behind the call, in order, as over
+		// stdio: the listing is released by a signal.
+		if err := s.proc.cmd.Process.Signal(syscall.SIGUSR2); err != nil {
+			t.Fatal(err)
+		}
 		select {
 		case b := <-answer:
 			if string(b.Result) != nearMiss {
@@ -1762,7 +1774,7 @@ func TestCommandsListsAtInitialize(t *testing.T) {
 	})
 
 	t.Run("a listing that does not end holds no call", func(t *testing.T) {
-		_, url := commands(t, fakeCmdWith("holdlist"), func(c *Server) { c.listWait = time.Millisecond })
+		_, url := commandsOf(t, ProxyRelay(false, time.Millisecond), fakeCmdWith("holdlist"), nil)
 		sid := initialize(t, url)
 		// Unchecked: the server decides (the fake echoes a text it has not got).
 		if b := rpcErrorOf(t, do(t, url, "POST", sid, jsonOnly, texts)); string(b.Result) != unchecked {

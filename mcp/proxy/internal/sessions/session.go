@@ -2,18 +2,12 @@ package sessions
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
-	"slices"
-	"strconv"
 	"sync"
 	"time"
 
-	"github.com/selfheal/selfheal/mcp/proxy/internal/relay"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
@@ -78,23 +72,11 @@ type session struct {
 	idleGen   int
 	idleTimer *time.Timer
 
-	// The proxy's own listing of the tools (see listTools). initKey is the
-	// key of the initialize request's id until its response has passed;
-	// tools says that the response declares the tools capability.
+	// initKey is the key of the initialize request's id until its
+	// response has passed; version is the protocol version it names. (The
+	// tools are listed by the relay, Serve, when a call needs them.)
 	initKey string
-	tools   bool
-	// version is the protocol version the initialize response names.
 	version string
-	// listDone is closed when the listing ends (nil until it starts), and
-	// calls wait for it until listUntil. listKey is the key of its request
-	// awaiting a response ("" for none), listPages counts its pages, and
-	// listNonce and listSeq make its ids.
-	listDone  chan struct{}
-	listUntil time.Time
-	listKey   string
-	listPages int
-	listNonce string
-	listSeq   int
 
 	// pooled: the process serves clients of revision 2026-07-28, in the
 	// pool under limitBy (see pool.go); the other fields below are its.
@@ -108,8 +90,9 @@ type session struct {
 	ready    chan struct{}
 	readyErr error
 	// ownSeq numbers the ids the proxy gives requests (the clients' and
-	// its own, with listNonce); own are the proxy's own requests awaiting
+	// its own, with nonce, 128 random bits); own are the proxy's own requests awaiting
 	// their response, by key.
+	nonce  string
 	ownSeq uint64
 	own    map[string]chan []byte
 	// load counts the requests under way for the choice of a process
@@ -295,9 +278,6 @@ func (s *session) leave() {
 func (s *session) post(w http.ResponseWriter, r *http.Request, msgs []posted, batch bool) {
 	defer s.leave()
 	st := &stream{wake: make(chan struct{}, 1), sse: accepts(r, "text/event-stream")}
-	if slices.ContainsFunc(msgs, func(m posted) bool { return m.key != "" && m.method == methodToolsCall && m.answer == nil }) {
-		s.awaitTools(r)
-	}
 	s.mu.Lock()
 	if s.ended {
 		s.mu.Unlock()
@@ -312,9 +292,6 @@ func (s *session) post(w http.ResponseWriter, r *http.Request, msgs []posted, ba
 		}
 		if m.key != "" {
 			requests++
-		}
-		if m.method == methodInitialized && m.id == nil && s.tools && s.listDone == nil {
-			lines = append(lines, s.listTools()...)
 		}
 	}
 	seen := map[string]bool{}
@@ -392,114 +369,10 @@ func (s *session) post(w http.ResponseWriter, r *http.Request, msgs []posted, ba
 // initialization: the server may get requests from then on.
 const methodInitialized = "notifications/initialized"
 
-// listTools starts the proxy's own listing of the session's tools and
-// returns its request, the first page's, to send to the server after the
-// client's notifications/initialized, so that calls are checked whether
-// the client lists the tools or not (as upstream mode lists them itself).
-// It goes through Serve as the client's own listing would, so that Serve
-// learns the tools from its responses, and the router keeps them from the
-// client and asks for the next page (see listed). Its ids are the stdio
-// proxy's own (see relist): "selfheal-proxy/", 128 random bits, a counter,
-// which no client can collide with. s.mu is held.
-func (s *session) listTools() []byte {
-	s.listDone = make(chan struct{})
-	s.listUntil = time.Now().Add(s.c.listWait)
-	return s.listRequestLocked("")
-}
-
-// listRequestLocked returns the request of the listing's page after
-// cursor ("" for the first) and notes its id. s.mu is held.
-func (s *session) listRequestLocked(cursor string) []byte {
-	if s.listNonce == "" {
-		var b [16]byte
-		_, _ = rand.Read(b[:]) // never fails (crypto/rand)
-		s.listNonce = hex.EncodeToString(b[:])
-	}
-	s.listSeq++
-	s.listPages++
-	id := strconv.Quote(relay.OwnPrefix + s.listNonce + "/tools-list/" + strconv.Itoa(s.listSeq))
-	s.listKey, _ = wire.IDKey([]byte(id))
-	req := `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/list"`
-	if cursor != "" {
-		c, _ := json.Marshal(cursor) // a string always encodes
-		req += `,"params":{"cursor":` + string(c) + `}`
-	}
-	return []byte(req + "}\n")
-}
-
-// listed reads the response to a page of the proxy's own listing (Serve
-// has learned its tools): it asks for the next page, or ends the listing.
-// A listing that fails ends too: calls pass unchecked until the client
-// lists the tools. s.mu is held.
-func (s *session) listed(m *wire.Message) {
-	s.listKey = ""
-	if s.pooled && m.Result != nil {
-		s.c.params.learn(m.Result)
-	}
-	var next string
-	wire.Members(m.Result, func(k, v []byte) {
-		if string(k) == "nextCursor" {
-			next = wire.Str(v)
-		}
-	})
-	if next != "" && s.listPages < relay.MaxListPages {
-		req := s.listRequestLocked(next)
-		// Not on the router's goroutine: Serve may be held writing to
-		// the router, and would never read this write.
-		go func() { _ = s.send(req) }() // fails only when the session ends
-		return
-	}
-	if next != "" {
-		s.c.r.Logger.Warn("selfheal proxy: the server's tools/list has too many pages; its tools are learned again when the client lists them", "pages", relay.MaxListPages)
-	}
-	close(s.listDone)
-}
-
-// initialized reads the server's response to the initialize request:
-// whether it declares tools, which the proxy then lists. s.mu is held.
+// initialized reads the server's response to the initialize request: the
+// protocol version it names. s.mu is held.
 func (s *session) initialized(m *wire.Message) {
-	var caps []byte
-	wire.Members(m.Result, func(k, v []byte) {
-		if string(k) == "capabilities" {
-			caps = v
-		}
-	})
-	wire.Members(caps, func(k, v []byte) {
-		if string(k) == "tools" && string(v) != "null" {
-			s.tools = true
-		}
-	})
-	wire.Members(m.Result, func(k, v []byte) {
-		if string(k) == "protocolVersion" {
-			s.version = wire.Str(v)
-		}
-	})
-}
-
-// awaitTools waits for the proxy's own listing under way, if any, to end,
-// so that a call sent right after initialization is checked: until the
-// listing's bound (defaultListWait after it began), the session's end, or the
-// client's going.
-func (s *session) awaitTools(r *http.Request) {
-	s.mu.Lock()
-	done, until := s.listDone, s.listUntil
-	s.mu.Unlock()
-	if done == nil {
-		return
-	}
-	select {
-	case <-done:
-		return
-	default:
-	}
-	t := time.NewTimer(time.Until(until))
-	defer t.Stop()
-	select {
-	case <-done:
-	case <-t.C:
-	case <-s.endedCh:
-	case <-r.Context().Done():
-	}
+	s.version = wire.Str(member(m.Result, "protocolVersion"))
 }
 
 // send writes a POST's messages to Serve, whole.

@@ -40,9 +40,6 @@ func (s *session) serveStateless(w http.ResponseWriter, r *http.Request, m poste
 		wake: make(chan struct{}, 1), sse: listen || accepts(r, "text/event-stream"),
 		clientID: m.id, method: m.method, auth: r.Header.Get("Authorization"), listen: listen,
 	}
-	if s.bridge && m.method == methodToolsCall {
-		s.awaitTools(r)
-	}
 	s.mu.Lock()
 	if s.ended {
 		s.mu.Unlock()
@@ -50,12 +47,12 @@ func (s *session) serveStateless(w http.ResponseWriter, r *http.Request, m poste
 		return
 	}
 	s.ownSeq++
-	ownID := []byte(strconv.Quote(relay.OwnPrefix + s.listNonce + "/" + strconv.FormatUint(s.ownSeq, 10)))
+	ownID := []byte(strconv.Quote(relay.OwnPrefix + s.nonce + "/" + strconv.FormatUint(s.ownSeq, 10)))
 	st.key, _ = wire.IDKey(ownID)
 	var tok []byte
 	if t := member(member(member(m.line, "params"), "_meta"), "progressToken"); t != nil {
 		s.ownSeq++
-		tok = []byte(strconv.Quote(relay.OwnPrefix + s.listNonce + "/progress/" + strconv.FormatUint(s.ownSeq, 10)))
+		tok = []byte(strconv.Quote(relay.OwnPrefix + s.nonce + "/progress/" + strconv.FormatUint(s.ownSeq, 10)))
 		st.tokenKey, _ = wire.IDKey(tok)
 		st.clientTok = bytes.Clone(t)
 		s.progress[st.tokenKey] = st
@@ -385,10 +382,6 @@ func (s *session) routePooled(line []byte, m *wire.Message) {
 		if answer := s.own[key]; answer != nil {
 			delete(s.own, key)
 			answer <- line
-			return
-		}
-		if key != "" && key == s.listKey {
-			s.listed(m)
 			return
 		}
 		st := s.waiters[key]

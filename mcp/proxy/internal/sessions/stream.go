@@ -246,13 +246,7 @@ func (s *session) detach(st *stream, gen uint64, unwritten []event) {
 		if m.Method != methodProgress {
 			return false
 		}
-		var token []byte
-		wire.Members(m.Params, func(k, v []byte) {
-			if string(k) == "progressToken" {
-				token = v
-			}
-		})
-		key, ok := wire.IDKey(token)
+		key, ok := wire.IDKey(member(m.Params, "progressToken"))
 		return ok && s.progress[key] == st
 	}
 	var others [][]byte
