@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -163,10 +164,25 @@ func accepts(r *http.Request, want string) bool {
 }
 
 // sseHeaders sets the headers of an event stream of session id.
+// ("" for none: a client of revision 2026-07-28).
 func sseHeaders(w http.ResponseWriter, id string) {
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache, no-transform")
 	h.Set("X-Accel-Buffering", "no") // nginx: no buffering of the events
-	h.Set(headerSessionID, id)
+	if id != "" {
+		h.Set(headerSessionID, id)
+	}
+}
+
+// flusher returns the flush of w's response; a writer that cannot flush
+// is no error.
+func flusher(w http.ResponseWriter) func() error {
+	rc := http.NewResponseController(w)
+	return func() error {
+		if err := rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
+			return err
+		}
+		return nil
+	}
 }

@@ -265,32 +265,21 @@ func (c *Server) startPooled(part string) (*session, error) {
 	var raw [16]byte
 	_, _ = rand.Read(raw[:]) // never fails (crypto/rand)
 	nonce := hex.EncodeToString(raw[:])
-	s, err := c.spawn(nonce, part)
+	s, err := c.begin(nonce, part, func(s *session) {
+		s.pooled, s.nonce = true, nonce
+		s.ready, s.own = make(chan struct{}), map[string]chan []byte{}
+		c.pool[part] = append(c.pool[part], s)
+	})
 	c.mu.Lock()
 	if c.starting[part]--; c.starting[part] == 0 {
 		delete(c.starting, part)
 	}
-	if err != nil {
-		c.live--
-		c.mu.Unlock()
-		c.running.Done()
+	c.mu.Unlock()
+	if err != nil && !errors.Is(err, errShutdown) {
 		c.r.Logger.Error("selfheal proxy: cannot start a process of the MCP server", "error", err)
 		return nil, errors.New("cannot start the MCP server")
 	}
-	s.pooled, s.nonce = true, nonce
-	s.ready, s.own = make(chan struct{}), map[string]chan []byte{}
-	closed := c.closed
-	if !closed {
-		c.pool[part] = append(c.pool[part], s)
-	}
-	c.mu.Unlock()
-	s.launch()
-	if closed { // Close ran meanwhile, without this process
-		s.fail(errShutdown)
-		s.leave()
-		return nil, errShutdown
-	}
-	return s, nil
+	return s, err
 }
 
 // unpoolLocked takes an ended process out of its pool. c.mu is held.

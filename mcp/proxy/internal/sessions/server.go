@@ -17,68 +17,33 @@ import (
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
-// The bounds and timings of Server. Everything a client controls is
-// bounded: the size of a body, the messages of a batch, the sessions (each
-// one a process), the messages kept for a session with no stream open.
+// The bounds and timings of Server, said in the package documentation;
+// fields of Server so that a test may lower them. Everything a client
+// controls is bounded.
 const (
-	// defaultMaxSessions bounds the sessions of a Server, hence its
-	// processes: an initialize request beyond it is answered 503.
-	defaultMaxSessions = 1000
-	// defaultIdle is how long a session with no request under way and no
-	// stream open lives: a client that went away without DELETE does not
-	// keep its process forever.
-	defaultIdle = 30 * time.Minute
-	// defaultGrace is how long a server has to exit once its stdin is closed
-	// (and how long its output may stay open after it exited) before it is
-	// killed.
-	defaultGrace = 2 * time.Second
-	// defaultKeepAlive is the interval of the SSE comments that keep a quiet
-	// stream open through proxies and load balancers (the TypeScript SDK's
-	// default).
-	defaultKeepAlive = 15 * time.Second
-	// defaultMaxBody bounds a POST body (the TypeScript SDK's default, 4 MiB):
-	// a larger one is answered 413.
-	defaultMaxBody = 4 << 20
-	// defaultMaxBatch bounds the messages of a JSON-RPC batch (as the
-	// TypeScript SDK does).
-	defaultMaxBatch = 100
-	// defaultBacklog bounds the server's messages kept for a session with no
-	// stream open to carry them; the oldest are dropped beyond it.
-	defaultBacklog = 1000
-	// defaultReplay bounds the events an SSE stream keeps for a client that
-	// resumes it (GET with Last-Event-ID): its latest, those that may not
-	// have reached a client whose connection broke.
-	defaultReplay = 100
-	// defaultKept bounds the POST streams a session keeps for a resume once
-	// they have ended or their client has gone: the latest; an older one
-	// is forgotten, and the responses to its requests are dropped.
-	defaultKept = 16
-	// defaultQueue bounds the messages waiting to be written to one stream:
-	// beyond it the session's server is read no further until that
-	// stream's client reads, as a stdio client that does not read holds
-	// its server back.
+	defaultMaxSessions = 1000             // processes: a new session beyond is answered 503
+	defaultIdle        = 30 * time.Minute // a client gone without DELETE keeps no process for ever
+	defaultGrace       = 2 * time.Second  // to exit once stdin is closed, and for output after an exit
+	defaultKeepAlive   = 15 * time.Second // SSE comments through proxies (the TypeScript SDK's)
+	defaultMaxBody     = 4 << 20          // a POST body (the TypeScript SDK's): 413 beyond
+	defaultMaxBatch    = 100              // messages of a batch (the TypeScript SDK's)
+	defaultBacklog     = 1000             // messages kept for no stream: the oldest dropped beyond
+	defaultReplay      = 100              // events a stream keeps for a resume
+	defaultKept        = 16               // ended POST streams kept for a resume
+	// defaultQueue bounds the messages waiting to be written to one
+	// stream: beyond it the server is read no further until that stream's
+	// client reads, as a stdio client that does not read holds its server
+	// back.
 	defaultQueue = 256
-	// defaultPoolMax bounds the processes that serve the clients of revision
-	// 2026-07-28 (per WithLimitBy value; see pool.go): a new one starts only
-	// when every one has a request under way, and beyond the bound the
-	// least busy one takes the request. Servers that take requests
-	// concurrently (the SDKs' do) rarely need more than one; eight spread
-	// a server that handles one request at a time.
-	defaultPoolMax = 8
-	// defaultPoolIdle is how long a process of the pool with no request under
-	// way lives.
-	defaultPoolIdle = 5 * time.Minute
-	// defaultHandshake bounds the proxy's own exchanges with a new process of
-	// the pool: server/discover, and initialize for a server that speaks
-	// only the session era. A server that does not answer within it fails
-	// the requests that wait for it with a JSON-RPC error.
-	defaultHandshake = 30 * time.Second
-	// defaultSilence bounds how long a request of a client of revision
-	// 2026-07-28 waits while its server sends nothing for it (the
-	// upstream mode's default bound): past it, the client gets a JSON-RPC
-	// error and the server a cancellation. A request that streams progress
-	// is never cut. A process that has not read a request for that long is
-	// stopped.
+	// defaultPoolMax bounds the processes of the pool per WithLimitBy
+	// value: servers that take requests concurrently (the SDKs' do) rarely
+	// need more than one; eight spread a server that handles one request
+	// at a time.
+	defaultPoolMax   = 8
+	defaultPoolIdle  = 5 * time.Minute  // a pooled process with no request lives
+	defaultHandshake = 30 * time.Second // server/discover and the bridge's initialize
+	// defaultSilence bounds the wait of a stateless request while its
+	// server sends nothing for it (the upstream mode's default bound).
 	defaultSilence = 5 * time.Minute
 )
 
@@ -233,17 +198,16 @@ func (c *Server) post(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusUnsupportedMediaType, -32000, "Unsupported Media Type: Content-Type must be application/json")
 		return
 	}
-	if r.ContentLength > c.maxBody {
-		httpError(w, http.StatusRequestEntityTooLarge, -32000, c.tooLarge())
-		return
+	var body []byte
+	err := error(&http.MaxBytesError{Limit: c.maxBody}) // a declared length too large is not read
+	if r.ContentLength <= c.maxBody {
+		body, err = io.ReadAll(http.MaxBytesReader(w, r.Body, c.maxBody))
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, c.maxBody))
-	if err != nil {
-		if tooBig := (*http.MaxBytesError)(nil); errors.As(err, &tooBig) {
-			httpError(w, http.StatusRequestEntityTooLarge, -32000, c.tooLarge())
-		} else {
-			httpError(w, http.StatusBadRequest, -32700, "Parse error: the body cannot be read")
-		}
+	if tooBig := (*http.MaxBytesError)(nil); errors.As(err, &tooBig) {
+		httpError(w, http.StatusRequestEntityTooLarge, -32000, fmt.Sprintf("Payload Too Large: Request body must not exceed %d bytes", c.maxBody))
+		return
+	} else if err != nil {
+		httpError(w, http.StatusBadRequest, -32700, "Parse error: the body cannot be read")
 		return
 	}
 	msgs, batch, bad := parsePosted(body, c.maxBatch)
@@ -295,10 +259,6 @@ func (c *Server) post(w http.ResponseWriter, r *http.Request) {
 	s.initKey = msgs[0].key // its response says whether the server has tools
 	s.mu.Unlock()
 	s.post(w, r, msgs, batch)
-}
-
-func (c *Server) tooLarge() string {
-	return fmt.Sprintf("Payload Too Large: Request body must not exceed %d bytes", c.maxBody)
 }
 
 // get opens the session's standalone stream.
@@ -400,34 +360,8 @@ func (c *Server) open(r *http.Request) (*session, int, string) {
 	c.running.Add(1)
 	c.mu.Unlock()
 
-	s, err := c.startSession(r)
-	c.mu.Lock()
-	if err != nil {
-		c.live--
-		c.mu.Unlock()
-		c.running.Done()
-		c.r.Logger.Error("selfheal proxy: cannot start the MCP server of a new session", "error", err)
-		return nil, http.StatusInternalServerError, "Internal error: cannot start the MCP server"
-	}
-	c.sessions[s.id] = s
-	closed := c.closed
-	c.mu.Unlock()
-	s.launch()
-	if closed { // Close ran meanwhile, without this session
-		s.stop("the proxy is shutting down; the MCP server did not answer")
-		s.leave()
-		return nil, http.StatusServiceUnavailable, "Service Unavailable: the server is shutting down"
-	}
-	return s, 0, ""
-}
-
-// startSession starts a session's process, with pipes for its stdin and
-// stdout.
-func (c *Server) startSession(r *http.Request) (*session, error) {
 	var raw [16]byte
-	if _, err := rand.Read(raw[:]); err != nil {
-		return nil, err
-	}
+	_, _ = rand.Read(raw[:]) // never fails (crypto/rand)
 	id := hex.EncodeToString(raw[:])
 	var limitBy string
 	if f := c.r.LimitBy; f != nil {
@@ -438,5 +372,41 @@ func (c *Server) startSession(r *http.Request) (*session, error) {
 		r.Header.Set(headerSessionID, id)
 		limitBy = f(r)
 	}
-	return c.spawn(id, limitBy)
+	s, err := c.begin(id, limitBy, func(s *session) { c.sessions[s.id] = s })
+	switch {
+	case errors.Is(err, errShutdown):
+		return nil, http.StatusServiceUnavailable, "Service Unavailable: the server is shutting down"
+	case err != nil:
+		c.r.Logger.Error("selfheal proxy: cannot start the MCP server of a new session", "error", err)
+		return nil, http.StatusInternalServerError, "Internal error: cannot start the MCP server"
+	}
+	return s, 0, ""
+}
+
+// begin starts the process of a session of id (or of the pool), which the
+// caller has counted in c.live and c.running, has add register it (under
+// c.mu) unless Close has run, and launches it. It returns the session
+// entered once; else errShutdown (the process stopped), or why it could
+// not start (the count given back).
+func (c *Server) begin(id, limitBy string, add func(*session)) (*session, error) {
+	s, err := c.spawn(id, limitBy)
+	c.mu.Lock()
+	if err != nil {
+		c.live--
+		c.mu.Unlock()
+		c.running.Done()
+		return nil, err
+	}
+	closed := c.closed
+	if !closed {
+		add(s)
+	}
+	c.mu.Unlock()
+	s.launch()
+	if closed { // Close ran meanwhile, without this process
+		s.stop("the proxy is shutting down; the MCP server did not answer")
+		s.leave()
+		return nil, errShutdown
+	}
+	return s, nil
 }

@@ -3,7 +3,6 @@ package sessions
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -90,13 +89,7 @@ func (s *session) pumpStateless(w http.ResponseWriter, r *http.Request, st *stre
 	if silence != nil {
 		silent = silence.C
 	}
-	rc := http.NewResponseController(w)
-	flush := func() error {
-		if err := rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
-			return err
-		}
-		return nil
-	}
+	flush := flusher(w)
 	// The stream starts with its first message (or keep-alive), as the
 	// TypeScript SDK's does: an error that comes alone is answered as
 	// JSON, with the HTTP status the SDKs give it (see errorStatus). A
@@ -104,10 +97,7 @@ func (s *session) pumpStateless(w http.ResponseWriter, r *http.Request, st *stre
 	streaming := false
 	startStream := func() error {
 		streaming = true
-		h := w.Header()
-		h.Set("Content-Type", "text/event-stream")
-		h.Set("Cache-Control", "no-cache, no-transform")
-		h.Set("X-Accel-Buffering", "no")
+		sseHeaders(w, "")
 		w.WriteHeader(http.StatusOK)
 		return flush()
 	}

@@ -2,7 +2,6 @@ package sessions
 
 import (
 	"bytes"
-	"errors"
 	"io"
 	"net/http"
 	"slices"
@@ -94,13 +93,7 @@ func (st *stream) signal() {
 // an event with an id and no data first, and replay are events written
 // before, sent again to a client that resumes.
 func (s *session) pump(w http.ResponseWriter, r *http.Request, st *stream, gen uint64, prime bool, replay []event) {
-	rc := http.NewResponseController(w)
-	flush := func() error {
-		if err := rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
-			return err
-		}
-		return nil
-	}
+	flush := flusher(w)
 	s.mu.Lock()
 	if st.gen != gen {
 		s.mu.Unlock()
