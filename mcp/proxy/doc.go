@@ -12,7 +12,7 @@
 //   - a stdio server (newline-delimited JSON-RPC): [Proxy.Serve];
 //   - a Streamable HTTP server: [Proxy.HTTPHandler];
 //   - a stdio server served over Streamable HTTP, one process per
-//     session: package [github.com/selfheal/selfheal/mcp/proxy/sessions].
+//     session: [NewCommandServer].
 //
 // The command "selfheal proxy" runs the same three ways, without writing Go:
 //

@@ -285,17 +285,11 @@ func (s *session) post(w http.ResponseWriter, r *http.Request, msgs []posted, ba
 		return
 	}
 	var lines []byte
-	requests := 0
+	seen := map[string]bool{}
 	for _, m := range msgs {
 		if m.answer == nil {
 			lines = append(lines, m.line...)
 		}
-		if m.key != "" {
-			requests++
-		}
-	}
-	seen := map[string]bool{}
-	for _, m := range msgs {
 		if m.key == "" {
 			continue
 		}
@@ -306,6 +300,7 @@ func (s *session) post(w http.ResponseWriter, r *http.Request, msgs []posted, ba
 		}
 		seen[m.key] = true
 	}
+	requests := len(seen)
 	if requests > 0 {
 		st.pending = make(map[string][]byte, requests)
 		if !st.sse {
