@@ -118,26 +118,25 @@ func (c *Server) retire(p *process) {
 // counts in c.running until a session takes it (then the session's own
 // count holds) or it is retired, and in the bound of c.maxSessions.
 
-// takeWarm returns a warm process that has not exited, or nil, and has
-// another started in its place.
+// takeWarm returns a warm process that has not exited (its watcher
+// retires one that has), or nil, and has the warm ones started again: a
+// server that exits at its start is so started once per session, never in
+// a loop.
 func (c *Server) takeWarm() *process {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for len(c.ready) > 0 {
-		p := c.ready[0]
-		c.ready = slices.Delete(c.ready, 0, 1)
-		close(p.claimed)
+	if c.warm > 0 {
+		go c.fill()
+	}
+	for i, p := range c.ready {
 		select {
-		case <-p.exited: // its watcher did not see it yet
-			go func() {
-				c.retire(p)
-				c.running.Done()
-			}()
+		case <-p.exited:
 			continue
 		default:
 		}
+		c.ready = slices.Delete(c.ready, i, i+1)
+		close(p.claimed)
 		c.running.Done() // the caller's reservation counts it now
-		go c.fill()
 		return p
 	}
 	return nil
@@ -198,9 +197,7 @@ func (c *Server) watch(p *process) {
 	if i < 0 {
 		return // taken meanwhile
 	}
-	if exited {
-		// Not started again at once: a server that exits at its start
-		// would be restarted in a loop. The next take starts one.
+	if exited { // started again at the next take, not in a loop
 		c.r.Logger.Warn("selfheal proxy: a warm process of the MCP server exited before a session took it", "status", p.cmd.ProcessState.String())
 	}
 	c.retire(p)

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 )
@@ -197,4 +198,34 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.b.String()
+}
+
+// A warm process that exits while it waits is retired, and the next
+// session starts the warm ones again (once: a server that exits at its
+// start is not restarted in a loop).
+func TestProcessWarmExits(t *testing.T) {
+	var n atomic.Int64
+	start := func() *exec.Cmd {
+		if n.Add(1) == 1 {
+			return exec.Command("true") // exits at once
+		}
+		return fakeCmd()
+	}
+	c, url := commandsOf(t, ProxyRelay(false, 0), start, nil)
+	c.mu.Lock()
+	c.warm = 1
+	c.mu.Unlock()
+	c.fill()
+	waitFor(t, "the exited warm process retired", func() bool {
+		r, w := warmCounts(c)
+		return r == 0 && w == 0
+	})
+	if got := n.Load(); got != 1 {
+		t.Fatalf("%d processes started, want the one that exited", got)
+	}
+	initialize(t, url) // a process of its own, and a warm one again
+	waitFor(t, "a warm process again", func() bool { r, _ := warmCounts(c); return r == 1 })
+	if got := n.Load(); got != 3 {
+		t.Fatalf("%d processes started, want 3", got)
+	}
 }
