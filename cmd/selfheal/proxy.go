@@ -170,7 +170,7 @@ func runProxy(c *proxyConfig, stdin io.Reader, stdout, stderr io.Writer) int {
 		return serveHTTP(c.listen, path, p.HTTPHandler(c.upstream), nil, limits, errOut)
 	default:
 		limits.maxConns = maxConns(maxCommandSessions)
-		cmds, err := proxy.NewCommandServer(p, func() *exec.Cmd {
+		cmds, err := p.CommandHandler(func() *exec.Cmd {
 			cmd := exec.Command(c.command[0], c.command[1:]...)
 			cmd.Stderr = errOut
 			return cmd

@@ -10,16 +10,16 @@ import (
 // A CommandServer serves a stdio MCP server over Streamable HTTP, a
 // process per session, one kept warm. A Proxy not made by proxy.New is
 // refused at setup, not on the first request.
-func ExampleNewCommandServer() {
+func ExampleProxy_CommandHandler() {
 	start := func() *exec.Cmd { return exec.Command("my-mcp-server", "--stdio") }
-	_, err := proxy.NewCommandServer(&proxy.Proxy{}, start, 1)
+	_, err := (&proxy.Proxy{}).CommandHandler(start, 1)
 	fmt.Println(err)
 
 	p, err := proxy.New()
 	if err != nil {
 		panic(err)
 	}
-	srv, err := proxy.NewCommandServer(p, start, 0)
+	srv, err := p.CommandHandler(start, 0)
 	if err != nil {
 		panic(err)
 	}
@@ -27,6 +27,6 @@ func ExampleNewCommandServer() {
 	// http.ListenAndServe("localhost:8080", srv)
 	fmt.Println("serving")
 	// Output:
-	// proxy: NewCommandServer needs a Proxy made by proxy.New
+	// proxy: CommandHandler needs a Proxy made by proxy.New
 	// serving
 }

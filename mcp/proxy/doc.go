@@ -11,8 +11,7 @@
 //
 //   - a stdio server (newline-delimited JSON-RPC): [Proxy.Serve];
 //   - a Streamable HTTP server: [Proxy.HTTPHandler];
-//   - a stdio server served over Streamable HTTP, one process per
-//     session: [NewCommandServer].
+//   - a stdio server, a process per HTTP session: [Proxy.CommandHandler].
 //
 // The command "selfheal proxy" runs the same three ways, without writing Go:
 //
@@ -25,8 +24,7 @@
 // requests, tools/list results and the responses it explains, in memory
 // proportional to their size, each in one pass; every other message
 // (results, notifications) streams through as it arrives, in memory flat
-// in its size. The
-// options add guards ([WithGuard], [WithLimiter]), the strict mode
-// ([WithStrict]), the hosts and origins served over HTTP, a call log,
-// metrics, contract awareness and the engine's language.
+// in its size. The options add guards, the strict mode, the hosts and
+// origins served over HTTP, a call log, metrics, contract awareness and the
+// engine's language.
 package proxy

@@ -33,21 +33,21 @@ import (
 // -u; the README has the operator's summary.
 type CommandServer struct{ s *sessions.Server }
 
-// NewCommandServer returns a CommandServer that relays each process as p
+// CommandHandler returns a CommandServer that relays each process as p
 // does and starts the processes start returns. start must return a new,
 // unstarted command on each call; the server sets its Stdin and Stdout to
 // pipes of its own and leaves Stderr as start set it (nil: discarded).
 // warm (0 for none) processes are kept started ahead of the sessions that
 // will take them. It fails when p was not made by New or start is nil.
-func NewCommandServer(p *Proxy, start func() *exec.Cmd, warm int) (*CommandServer, error) {
+func (p *Proxy) CommandHandler(start func() *exec.Cmd, warm int) (*CommandServer, error) {
 	if p == nil || p.cfg.Logger == nil {
-		return nil, errors.New("proxy: NewCommandServer needs a Proxy made by proxy.New")
+		return nil, errors.New("proxy: CommandHandler needs a Proxy made by proxy.New")
 	}
 	if start == nil {
-		return nil, errors.New("proxy: NewCommandServer needs a start function")
+		return nil, errors.New("proxy: CommandHandler needs a start function")
 	}
 	if warm < 0 {
-		return nil, errors.New("proxy: NewCommandServer: warm must not be negative")
+		return nil, errors.New("proxy: CommandHandler: warm must not be negative")
 	}
 	return &CommandServer{s: sessions.New(p.relay(), start, warm)}, nil
 }

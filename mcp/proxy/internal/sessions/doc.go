@@ -1,6 +1,6 @@
 // Package sessions serves a stdio MCP server over the Streamable HTTP
 // transport of MCP, with the answers of package proxy to bad calls: the
-// server of proxy.NewCommandServer, which hands it the proxy's relay
+// server of proxy.Proxy.CommandHandler, which hands it the proxy's relay
 // (package relay). Its parts, one job each: the HTTP front ([Server],
 // server.go; the bodies, body.go), the processes (process.go: started in a
 // process session of their own, a few kept warm, stopped in the

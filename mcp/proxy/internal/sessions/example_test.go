@@ -25,7 +25,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	srv, err := proxy.NewCommandServer(p, func() *exec.Cmd {
+	srv, err := p.CommandHandler(func() *exec.Cmd {
 		// The stdio MCP server of each session: this program run again
 		// (see init below), as "npx some-mcp-server" would be.
 		cmd := exec.Command(os.Args[0])
@@ -93,7 +93,7 @@ func Example_stateless() {
 	if err != nil {
 		panic(err)
 	}
-	srv, err := proxy.NewCommandServer(p, func() *exec.Cmd {
+	srv, err := p.CommandHandler(func() *exec.Cmd {
 		cmd := exec.Command(os.Args[0])
 		cmd.Env = append(os.Environ(), "SESSIONS_EXAMPLE_SERVER=1")
 		return cmd

@@ -17,7 +17,7 @@ func TestCommandsHostAndOrigin(t *testing.T) {
 		t.Fatal(err)
 	}
 	started := make(chan struct{}, 10)
-	c, err := proxy.NewCommandServer(p, func() *exec.Cmd {
+	c, err := p.CommandHandler(func() *exec.Cmd {
 		started <- struct{}{}
 		return exec.Command("false")
 	}, 0)

@@ -14,7 +14,7 @@ import (
 )
 
 // The internal tests relay through a real proxy, by its public Serve: the
-// shared limiter and the Host checks are those of proxy.NewCommandServer,
+// shared limiter and the Host checks are those of proxy.Proxy.CommandHandler,
 // tested through it (see origin_test.go).
 func init() {
 	sessions.ProxyRelay = func(strict bool, listWait time.Duration) *relay.Relay {
