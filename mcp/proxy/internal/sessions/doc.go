@@ -1,13 +1,10 @@
 // Package sessions serves a stdio MCP server over the Streamable HTTP
 // transport of MCP, with the answers of package proxy to bad calls: the
 // server of proxy.Proxy.CommandHandler, which hands it the proxy's relay
-// (package relay). Its parts, one job each: the HTTP front ([Server],
-// server.go; the bodies, body.go), the processes (process.go: started in a
-// process session of their own, a few kept warm, stopped in the
-// background), a session's relay and the routing of its server's messages
-// (session.go, route.go), the event streams with their resumption
-// (stream.go), and the pool of processes for clients of revision
-// 2026-07-28 (pool.go, stateless.go, modern.go, params.go).
+// (package relay). One job per type: the HTTP front ([Server]), the
+// processes ([process]), a session's relay and routing ([session]), an
+// event stream with its resumption ([stream]); the 2026-07-28 pool in
+// pool.go, stateless.go, modern.go and params.go.
 //
 // The Server serves a stdio MCP server over the Streamable HTTP transport of
 // MCP. For the session era (revision 2025-11-25 and earlier) it runs one

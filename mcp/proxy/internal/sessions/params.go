@@ -3,6 +3,7 @@ package sessions
 import (
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"math"
 	"net/http"
 	"slices"
@@ -433,22 +434,11 @@ func jsNumber(f float64) string {
 	case -6 < n && n <= 0:
 		return "0." + strings.Repeat("0", -n) + digits
 	}
-	sign := "+"
-	if n-1 < 0 {
-		sign = "-"
-	}
 	s := digits[:1]
 	if k > 1 {
 		s += "." + digits[1:]
 	}
-	return s + "e" + sign + strconv.Itoa(abs(n-1))
-}
-
-func abs(n int) int {
-	if n < 0 {
-		return -n
-	}
-	return n
+	return s + fmt.Sprintf("e%+d", n-1)
 }
 
 // paramTools is what the server knows of its tools' x-mcp-header

@@ -67,9 +67,7 @@ func (c *Server) postStateless(w http.ResponseWriter, r *http.Request, sl *state
 		return
 	}
 	if m.answer != nil { // params no server can take (see badParams)
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusBadRequest)
-		_, _ = w.Write(bytes.TrimRight(m.answer, "\n"))
+		answerNow(w, http.StatusBadRequest, m.answer)
 		return
 	}
 	if bad := standardHeaders(r.Header, sl); bad != nil {
@@ -100,7 +98,7 @@ func (c *Server) postStateless(w http.ResponseWriter, r *http.Request, sl *state
 	}
 	listen := m.method == methodListen
 	if era.bridge && listen {
-		answerNow(w, wire.ErrorResponse(m.id, codeMethodNotFound, "Method not found: subscriptions/listen: the MCP server behind this proxy speaks only protocol revision "+wire.Stateful+" and earlier, which has no subscriptions"))
+		answerNow(w, http.StatusOK, wire.ErrorResponse(m.id, codeMethodNotFound, "Method not found: subscriptions/listen: the MCP server behind this proxy speaks only protocol revision "+wire.Stateful+" and earlier, which has no subscriptions"))
 		return
 	}
 	p, err := c.acquire(r.Context(), part, era, !listen)
@@ -116,7 +114,7 @@ func (c *Server) postStateless(w http.ResponseWriter, r *http.Request, sl *state
 		}
 	}
 	if era.bridge && m.method == methodDiscover {
-		answerNow(w, bridgeDiscover(m.id, p.init))
+		answerNow(w, http.StatusOK, bridgeDiscover(m.id, p.init))
 		return
 	}
 	p.serveStateless(w, r, m, listen)
@@ -134,15 +132,16 @@ func (c *Server) failed(w http.ResponseWriter, r *http.Request, id []byte, err e
 	case errors.Is(err, errShutdown):
 		(&refusal{status: http.StatusServiceUnavailable, id: id, code: -32000, msg: "Service Unavailable: the server is shutting down"}).write(w)
 	default:
-		answerNow(w, wire.ErrorResponse(id, wire.CodeInternalError, "Internal error: "+err.Error()))
+		answerNow(w, http.StatusOK, wire.ErrorResponse(id, wire.CodeInternalError, "Internal error: "+err.Error()))
 	}
 }
 
-// answerNow answers a request with a response the proxy wrote, as JSON.
-func answerNow(w http.ResponseWriter, line []byte) {
+// answerNow answers a request with a response the proxy wrote (one
+// message, its line end dropped), as JSON with status.
+func answerNow(w http.ResponseWriter, status int, line []byte) {
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(line)
+	w.WriteHeader(status)
+	_, _ = w.Write(bytes.TrimRight(line, "\n"))
 }
 
 // upstreamEra returns what the server speaks, probing it the first time
