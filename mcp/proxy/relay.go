@@ -28,9 +28,9 @@ import (
 // DELETE is answered at once and its process stopped in the background.
 //
 // Everything else (the bounds, resumable streams, the 2026-07-28 pool,
-// Host and Origin checks, the shared guards) is said in the package
-// documentation of mcp/proxy/internal/sessions, which `go doc` shows with
-// -u; the README has the operator's summary.
+// Host and Origin checks, the shared guards) is said in the documentation
+// of package mcp/proxy/internal/sessions (go doc
+// ./mcp/proxy/internal/sessions); the README has the operator's summary.
 type CommandServer struct{ s *sessions.Server }
 
 // CommandHandler returns a CommandServer that relays each process as p
