@@ -304,18 +304,20 @@ describe('server-filesystem (stdio) over Streamable HTTP: selfheal proxy --liste
     assert.equal(good.isError, undefined, JSON.stringify(good));
     assert.equal(readFileSync(file, 'utf8'), 'x');
 
-    // A second session is a second process.
+    // A second session is a second process; one more waits started for
+    // the next session (--warm 1, the default).
     const second = await connect(proxy.url);
     await second.client.listTools();
     assert.notEqual(second.transport.sessionId, transport.sessionId);
     let kids = [];
-    for (let i = 0; i < 100 && (kids = childrenOf(proxy.proxy.proc.pid)).length !== 2; i++) await sleep(50);
-    assert.equal(kids.length, 2, `one server process per session: ${kids}`);
+    for (let i = 0; i < 100 && (kids = childrenOf(proxy.proxy.proc.pid)).length !== 3; i++) await sleep(50);
+    assert.equal(kids.length, 3, `one server process per session, and one warm: ${kids}`);
 
-    // DELETE ends the first session's process.
+    // DELETE ends the first session's process (in the background: DELETE
+    // is answered at once).
     await transport.terminateSession();
-    for (let i = 0; i < 100 && alive(kids[0]) && alive(kids[1]); i++) await sleep(50);
-    assert.equal(kids.filter(alive).length, 1, 'the ended session\'s process has exited');
+    for (let i = 0; i < 100 && kids.filter(alive).length !== 2; i++) await sleep(50);
+    assert.equal(kids.filter(alive).length, 2, 'the ended session\'s process has exited');
 
     const status = await proxy.proxy.stop('SIGTERM');
     assert.deepEqual(status, { code: 0, signal: null }, `exit status after SIGTERM\n${proxy.proxy.stderr.slice(-2000)}`);

@@ -29,7 +29,6 @@ import (
 	"github.com/selfheal/selfheal/mcp/guard"
 	"github.com/selfheal/selfheal/mcp/guard/redisguard"
 	"github.com/selfheal/selfheal/mcp/proxy"
-	"github.com/selfheal/selfheal/mcp/proxy/sessions"
 )
 
 const proxyUsage = "usage: selfheal proxy [flags] [--] COMMAND [ARG...]"
@@ -170,11 +169,14 @@ func runProxy(c *proxyConfig, stdin io.Reader, stdout, stderr io.Writer) int {
 		return serveHTTP(c.listen, path, p.HTTPHandler(c.upstream), nil, limits, errOut)
 	default:
 		limits.maxConns = maxConns(maxCommandSessions)
-		cmds := sessions.New(p, func() *exec.Cmd {
+		cmds, err := p.CommandHandler(func() *exec.Cmd {
 			cmd := exec.Command(c.command[0], c.command[1:]...)
 			cmd.Stderr = errOut
 			return cmd
-		})
+		}, c.warm)
+		if err != nil {
+			return fail("%v", err)
+		}
 		return serveHTTP(c.listen, commandsPath, cmds, cmds.Close, limits, errOut)
 	}
 }

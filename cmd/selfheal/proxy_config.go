@@ -28,6 +28,9 @@ type proxyConfig struct {
 	command []string
 	// listen is --listen's address; "" over stdio.
 	listen string
+	// warm is --warm: the server's processes started ahead of the
+	// sessions in command mode.
+	warm int
 	// upstream is --upstream's URL; nil unless the proxy is in front of
 	// an HTTP server.
 	upstream *url.URL
@@ -139,7 +142,7 @@ func (f *proxyFlags) define(fs *flag.FlagSet) {
 	fs.DurationVar(&c.serve.idleTimeout, "idle-timeout", defaultIdleTimeout, "how long a kept-alive connection waits for a request")
 	fs.DurationVar(&c.upstreamTimeout, "upstream-timeout", defaultUpstreamTimeout, "how long the upstream may stay silent before an error")
 	fs.IntVar(&f.bodyMemoryMiB, "body-memory", defaultBodyMemory>>20, "the `MiB` of request bodies held at once, for all clients")
-	// --warm (issue 38's session pool) goes here, with the HTTP flags.
+	fs.IntVar(&c.warm, "warm", defaultWarm, "with a server command: processes kept started for the next session")
 }
 
 // proxyHelpOrder is the order of the flags in -h (define's), with the
@@ -149,7 +152,7 @@ var proxyHelpOrder = []string{
 	"answers:", "locale", "examples", "max-issues", "max-bytes", "max-value-runes", "redact",
 	"guards:", "max-active", "max-queued", "rate", "burst", "limit-by", "redis", "redis-fail", "redis-timeout",
 	"HTTP (with --listen):", "listen", "upstream", "allowed-hosts", "allowed-origins",
-	"read-timeout", "idle-timeout", "upstream-timeout", "body-memory",
+	"read-timeout", "idle-timeout", "upstream-timeout", "body-memory", "warm",
 }
 
 // printProxyHelp prints proxyHelp and the flags, one line each, under
@@ -181,6 +184,9 @@ func (f *proxyFlags) check() error {
 	c, set := &f.proxyConfig, f.set
 	if c.listen == "" && set["listen"] {
 		return errors.New("--listen needs an address, as --listen 127.0.0.1:8080")
+	}
+	if c.warm < 0 || set["warm"] && (c.listen == "" || set["upstream"]) {
+		return errors.New("--warm needs --listen and a server command, and a count of 0 or more")
 	}
 	// Flags that mean nothing without another, in the order they are told.
 	for _, n := range []struct {

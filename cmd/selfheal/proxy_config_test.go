@@ -21,6 +21,7 @@ import (
 func stdioConfig() proxyConfig {
 	return proxyConfig{
 		command:         []string{"srv"},
+		warm:            1,
 		locale:          "en",
 		examples:        true,
 		maxIssues:       formatter.DefaultMaxIssues,
@@ -135,6 +136,10 @@ func TestParseProxyConfig(t *testing.T) {
 		{"upstream empty", []string{"--listen", "127.0.0.1:0", "--upstream="}, proxyConfig{}, `--upstream must be an absolute http or https URL, as http://127.0.0.1:3000/mcp, not ""`},
 		{"upstream-timeout without upstream", []string{"--listen", "127.0.0.1:0", "--upstream-timeout", "1m", "--", "x"}, proxyConfig{}, "--upstream-timeout needs --upstream URL"},
 		{"limit-by over stdio", []string{"--limit-by", "session", "--", "x"}, proxyConfig{}, "--limit-by needs --listen: over stdio the proxy has one client"},
+		{"warm over stdio", []string{"--warm", "2", "--", "x"}, proxyConfig{}, "--warm needs --listen and a server command, and a count of 0 or more"},
+		{"warm with upstream", []string{"--listen", "127.0.0.1:0", "--warm", "2", "--upstream", up}, proxyConfig{}, "--warm needs --listen and a server command, and a count of 0 or more"},
+		{"warm negative", []string{"--listen", "127.0.0.1:0", "--warm=-1", "--", "x"}, proxyConfig{}, "--warm needs --listen and a server command, and a count of 0 or more"},
+		{"warm", []string{"--listen", "127.0.0.1:0", "--warm", "3", "--", "srv"}, with(func(c *proxyConfig) { c.listen, c.warm = "127.0.0.1:0", 3 }), ""},
 		{"allowed hosts over stdio", []string{"--allowed-hosts", "a.example", "--", "x"}, proxyConfig{}, "--allowed-hosts and --allowed-origins need --listen: over stdio there is no Host or Origin"},
 		{"body memory over stdio", []string{"--body-memory", "1", "--", "x"}, proxyConfig{}, "--read-timeout, --idle-timeout and --body-memory need --listen: over stdio there is no connection to bound"},
 		{"zero read timeout", []string{"--listen", ":0", "--read-timeout", "0s", "--", "x"}, proxyConfig{}, "--read-timeout, --idle-timeout and --upstream-timeout must be positive durations, as 30s"},

@@ -33,8 +33,16 @@ const (
 	// fdPerSession are the descriptors a session's process takes in
 	// command mode (its three pipes and the process's handle).
 	fdPerSession = 4
-	// maxCommandSessions is sessions.Server's bound on sessions (processes).
+	// maxCommandSessions is proxy.CommandServer's bound on sessions
+	// (processes).
 	maxCommandSessions = 1000
+	// defaultWarm is --warm's default: one process of the server waits
+	// started, so that the next session's first answer costs no process
+	// start (700 ms for a Node server), for the memory of one idle process
+	// (see bench/README.md). More would start servers that may never be
+	// used, and a server with side effects at its start would have them
+	// early; a burst of sessions starts the rest at once anyway.
+	defaultWarm = 1
 )
 
 // serveLimits are the network bounds of selfheal proxy --listen.

@@ -11,10 +11,12 @@
 // [WithStrict] answers every bad call so. A call is decided the same way
 // as a stdio line, an HTTP body or a batch member.
 //
-// Build a [Proxy] with [New], then serve a stdio server with
-// [Proxy.Serve], a Streamable HTTP server with [Proxy.HTTPHandler] (with
-// the command's bounds by default), or a stdio server over HTTP, one
-// process per session, with package
-// [github.com/selfheal/selfheal/mcp/proxy/sessions]. The command "selfheal
-// proxy" runs the same three ways without writing Go.
+// Build a [Proxy] with [New], then put it in front of a server:
+//
+//   - a stdio server (newline-delimited JSON-RPC): [Proxy.Serve];
+//   - a Streamable HTTP server: [Proxy.HTTPHandler], with the command's
+//     bounds by default;
+//   - a stdio server, a process per HTTP session: [Proxy.CommandHandler].
+//
+// The command "selfheal proxy" runs the same three ways without writing Go.
 package proxy

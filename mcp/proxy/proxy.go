@@ -14,7 +14,6 @@ import (
 	"github.com/selfheal/selfheal/contract"
 	"github.com/selfheal/selfheal/mcp/guard"
 	"github.com/selfheal/selfheal/mcp/internal/toolcall"
-	"github.com/selfheal/selfheal/mcp/proxy/internal/relay"
 )
 
 // Proxy relays MCP messages between a client and a server and answers the
@@ -91,7 +90,6 @@ import (
 // initialize request's, or else the engine's ([WithEngine]). With
 // [WithContract], it carries the tool's <contract_awareness> section.
 type Proxy struct {
-	relaySource
 	cfg        config
 	schemaOpts []jsonschemav6.Option
 	lock       *contract.Lock // nil: no contract awareness
@@ -320,6 +318,5 @@ func New(opts ...Option) (*Proxy, error) {
 	lock := c.Lock()
 	c.SchemaOpts = append(c.SchemaOpts, jsonschemav6.WithTypos(c.typos))
 	p := &Proxy{cfg: c, schemaOpts: c.SchemaOptions(), lock: lock}
-	p.relaySource = relay.NewSource(p.relay)
 	return p, nil
 }

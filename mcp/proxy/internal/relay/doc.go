@@ -1,7 +1,7 @@
 // Package relay is what the session server (package
-// mcp/proxy/sessions) uses of a proxy.Proxy: the relay of one session with
-// its judge of a call and the tools it learns from a listing, and the
-// options that concern HTTP. package proxy embeds a [Source] in its Proxy,
-// unexported, and [Of] reads it, so that package proxy exports nothing
-// for its session server. Nothing but those two packages imports this one.
+// mcp/proxy/internal/sessions) uses of a proxy.Proxy: the relay of one
+// session with its judge of a call, and the options that concern HTTP.
+// Package proxy builds a [Relay] and hands it to the session server when
+// it builds one (proxy.Proxy.CommandHandler), so that the types are checked
+// at compile time.
 package relay

@@ -1,24 +1,26 @@
 package relay_test
 
 import (
+	"context"
 	"fmt"
+	"io"
+	"strings"
 
-	"github.com/selfheal/selfheal/mcp/proxy"
+	"github.com/selfheal/selfheal/mcp/guard"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/relay"
 )
 
-// The session server relays with what a proxy was built with: here no
-// limits and no WithLimitBy. A Proxy that proxy.New did not make has no
-// relay.
+// A Relay's Serve relays one session between its client and its server;
+// here a stand-in that copies the client's bytes to the server.
 func Example() {
-	p, err := proxy.New()
-	if err != nil {
-		panic(err)
-	}
-	r := relay.Of(p)
-	fmt.Println("limiter", r.Limiter != nil, "limitBy", r.LimitBy != nil)
-	fmt.Println(relay.Of(&proxy.Proxy{}) == nil, relay.Of("not a proxy") == nil)
+	r := &relay.Relay{Serve: func(_ context.Context, client io.Reader, _ io.Writer, _ io.Reader, toServer io.Writer, _ guard.Limiter, _ string) error {
+		_, err := io.Copy(toServer, client)
+		return err
+	}}
+	var server strings.Builder
+	err := r.Serve(context.Background(), strings.NewReader(`{"jsonrpc":"2.0","method":"ping"}`+"\n"), io.Discard, strings.NewReader(""), &server, nil, "")
+	fmt.Print(server.String(), err, " ", strings.HasPrefix(relay.OwnPrefix+"x", relay.OwnPrefix))
 	// Output:
-	// limiter false limitBy false
-	// true true
+	// {"jsonrpc":"2.0","method":"ping"}
+	// <nil> true
 }

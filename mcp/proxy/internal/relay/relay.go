@@ -15,13 +15,6 @@ type Relay struct {
 	// by limiter (nil: the proxy's own guards) under keys with limitBy
 	// (see LimitBy; "" for none).
 	Serve func(ctx context.Context, client io.Reader, toClient io.Writer, server io.Reader, toServer io.Writer, limiter guard.Limiter, limitBy string) error
-	// Forbidden answers a request whose Host or Origin the proxy does not
-	// serve with 403, and reports whether it did.
-	Forbidden func(w http.ResponseWriter, r *http.Request) bool
-	// Guard wraps a handler in the proxy's HTTP safety, as HTTPHandler is
-	// wrapped: Host and Origin, requests at once, the body's read deadline
-	// and memory budget.
-	Guard func(http.Handler) http.Handler
 	// Logger is the proxy's logger (WithLogger).
 	Logger *slog.Logger
 	// Limiter admits the calls of every session: WithLimiter's, or one
@@ -30,29 +23,6 @@ type Relay struct {
 	// LimitBy is the key of the limits of r's calls: the hash of
 	// WithLimitBy's value for r ("" for none); nil without WithLimitBy.
 	LimitBy func(r *http.Request) string
-}
-
-// Source is embedded in proxy.Proxy as an unexported field, to give
-// the session server a proxy's Relay without an exported name in package
-// proxy: its one method is unexported, so that only this package calls it.
-type Source struct{ relay func() *Relay }
-
-// NewSource returns the Source of a proxy whose Relay f builds.
-func NewSource(f func() *Relay) Source { return Source{relay: f} }
-
-func (s Source) relaySource() Source { return s }
-
-// source is any type that embeds a Source: a *proxy.Proxy.
-type source interface{ relaySource() Source }
-
-// Of returns the Relay of p, a non-nil *proxy.Proxy; nil for any other
-// value, or a Proxy that proxy.New did not make.
-func Of(p any) *Relay {
-	s, ok := p.(source)
-	if !ok || s.relaySource().relay == nil {
-		return nil
-	}
-	return s.relaySource().relay()
 }
 
 const (

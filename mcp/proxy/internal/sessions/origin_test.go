@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/selfheal/selfheal/mcp/proxy"
-	"github.com/selfheal/selfheal/mcp/proxy/sessions"
 )
 
 // TestCommandsHostAndOrigin: the Server refuses the DNS-rebinding request
@@ -18,10 +17,13 @@ func TestCommandsHostAndOrigin(t *testing.T) {
 		t.Fatal(err)
 	}
 	started := make(chan struct{}, 10)
-	c := sessions.New(p, func() *exec.Cmd {
+	c, err := p.CommandHandler(func() *exec.Cmd {
 		started <- struct{}{}
 		return exec.Command("false")
-	})
+	}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() { c.Close() })
 	front := httptest.NewServer(c)
 	defer front.Close()

@@ -14,7 +14,6 @@ import (
 	"strings"
 
 	"github.com/selfheal/selfheal/mcp/proxy"
-	"github.com/selfheal/selfheal/mcp/proxy/sessions"
 )
 
 // A client starts a session over HTTP, whose MCP server is a stdio
@@ -26,13 +25,16 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	srv := sessions.New(p, func() *exec.Cmd {
+	srv, err := p.CommandHandler(func() *exec.Cmd {
 		// The stdio MCP server of each session: this program run again
 		// (see init below), as "npx some-mcp-server" would be.
 		cmd := exec.Command(os.Args[0])
 		cmd.Env = append(os.Environ(), "SESSIONS_EXAMPLE_SERVER=1")
 		return cmd
-	})
+	}, 0)
+	if err != nil {
+		panic(err)
+	}
 	defer srv.Close()
 	front := httptest.NewServer(srv)
 	defer front.Close()
@@ -91,11 +93,14 @@ func Example_stateless() {
 	if err != nil {
 		panic(err)
 	}
-	srv := sessions.New(p, func() *exec.Cmd {
+	srv, err := p.CommandHandler(func() *exec.Cmd {
 		cmd := exec.Command(os.Args[0])
 		cmd.Env = append(os.Environ(), "SESSIONS_EXAMPLE_SERVER=1")
 		return cmd
-	})
+	}, 0)
+	if err != nil {
+		panic(err)
+	}
 	defer srv.Close()
 	front := httptest.NewServer(srv)
 	defer front.Close()

@@ -126,7 +126,7 @@ func TestClassify(t *testing.T) {
 			"400 -32020 Bad Request: the request headers and body disagree: the notification body names method notifications/cancelled but the Mcp-Method header names ping"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			msgs, batch, bad := parsePosted([]byte(tc.body), cmdMaxBatch)
+			msgs, batch, bad := parsePosted([]byte(tc.body), defaultMaxBatch)
 			if bad != nil {
 				t.Fatalf("parsePosted: %+v", bad)
 			}
@@ -189,7 +189,7 @@ func TestStandardHeaders(t *testing.T) {
 			`{"jsonrpc":"2.0","id":"c","error":{"code":-32020,"message":"Bad Request: the request headers and body disagree: the body carries params.uri=\"file:///b\" but the Mcp-Name header names \"file:///a\"","data":{"mismatch":{"body":"the body carries params.uri=\"file:///b\" but the Mcp-Name header names \"file:///a\"","header":"file:///a"}}}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			msgs, _, bad := parsePosted([]byte(tc.body), cmdMaxBatch)
+			msgs, _, bad := parsePosted([]byte(tc.body), defaultMaxBatch)
 			if bad != nil {
 				t.Fatalf("parsePosted: %+v", bad)
 			}

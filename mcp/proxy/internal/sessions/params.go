@@ -3,6 +3,7 @@ package sessions
 import (
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"math"
 	"net/http"
 	"slices"
@@ -433,22 +434,11 @@ func jsNumber(f float64) string {
 	case -6 < n && n <= 0:
 		return "0." + strings.Repeat("0", -n) + digits
 	}
-	sign := "+"
-	if n-1 < 0 {
-		sign = "-"
-	}
 	s := digits[:1]
 	if k > 1 {
 		s += "." + digits[1:]
 	}
-	return s + "e" + sign + strconv.Itoa(abs(n-1))
-}
-
-func abs(n int) int {
-	if n < 0 {
-		return -n
-	}
-	return n
+	return s + fmt.Sprintf("e%+d", n-1)
 }
 
 // paramTools is what the server knows of its tools' x-mcp-header
@@ -521,7 +511,7 @@ func (t *paramTools) forget() {
 // declarations are those last learned; for a tool not known, the proxy
 // lists the tools itself on p first (see listParams). A call of a tool
 // still not known is not refused: the server answers it.
-func (c *Server) paramHeaders(r *http.Request, p *cmdSession, m posted, version string) *refusal {
+func (c *Server) paramHeaders(r *http.Request, p *session, m posted, version string) *refusal {
 	params := member(m.line, "params")
 	name := member(params, "name")
 	if !wire.IsString(name) {
@@ -548,7 +538,7 @@ func (c *Server) paramHeaders(r *http.Request, p *cmdSession, m posted, version 
 // is waited for instead (until r's client goes), so that calls that come
 // together list once. A page's answer waits at most the handshake bound;
 // a listing that fails leaves the tool not known, and the log says so.
-func (c *Server) listParams(r *http.Request, p *cmdSession, version, tool string) []paramDecl {
+func (c *Server) listParams(r *http.Request, p *session, version, tool string) []paramDecl {
 	t := &c.params
 	t.mu.Lock()
 	if ch := t.listing; ch != nil {
@@ -580,7 +570,7 @@ func (c *Server) listParams(r *http.Request, p *cmdSession, version, tool string
 // listAll asks process p for every page of its tools and has t learn them;
 // true when every page came and every tool was kept. A server that
 // answers the listing with an error has no tools to declare anything.
-func (s *cmdSession) listAll(version string, t *paramTools) bool {
+func (s *session) listAll(version string, t *paramTools) bool {
 	s.mu.Lock()
 	bridge := s.bridge
 	s.mu.Unlock()

@@ -1,0 +1,573 @@
+package sessions
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/selfheal/selfheal/mcp/proxy/internal/relay"
+	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
+)
+
+// The clients of revision 2026-07-28 have no session: any process of the
+// server may serve any of their requests. The server finds out once what
+// its server speaks (see probe), then serves them from a pool of its
+// processes, each relayed by Serve as a session is:
+//
+//   - a server that speaks 2026-07-28 gets their requests as they are,
+//     with ids (and progress tokens) of the proxy's own, unique in the
+//     process, since several clients share it; the client's own come back
+//     in the answers, byte for byte;
+//   - a server that speaks only the session era is bridged: the proxy
+//     initializes each process itself, takes the stateless envelope out of
+//     the requests, answers server/discover from the initialize result, and
+//     completes the results as the revision requires (resultType, and the
+//     cache fields of the lists).
+
+// upstreamEra is what the server speaks, as a probe found it.
+type upstreamEra struct {
+	// versions are the revisions of the stateless era the server serves:
+	// those the server names, or 2026-07-28 alone for a bridge.
+	versions []string
+	// bridge: the server speaks only the session era.
+	bridge bool
+}
+
+// eraProbe is a probe under way; done is closed when era or err is set.
+type eraProbe struct {
+	done chan struct{}
+	era  *upstreamEra
+	err  error
+}
+
+// errShutdown fails the requests that come while the server closes.
+var errShutdown = errors.New("the proxy is shutting down")
+
+// errBusy fails a request when every process the server may run is taken.
+var errBusy = errors.New("too many processes")
+
+// postStateless serves a POST of revision 2026-07-28: a notification is
+// taken (a cancellation passed on to the request it names), a request
+// served by a process of the pool.
+func (c *Server) postStateless(w http.ResponseWriter, r *http.Request, sl *stateless) {
+	m := sl.msg
+	if m.key == "" {
+		if m.method == methodCancelled {
+			c.cancelled(r, m)
+		}
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	if m.answer != nil { // params no server can take (see badParams)
+		answerNow(w, http.StatusBadRequest, m.answer)
+		return
+	}
+	if bad := standardHeaders(r.Header, sl); bad != nil {
+		bad.write(w)
+		return
+	}
+	if m.method == methodInitialize {
+		// Not a method of the revision, as the SDKs answer it; and never
+		// for a shared process, whose session it would start again.
+		(&refusal{status: http.StatusNotFound, id: m.id, code: codeMethodNotFound,
+			msg: "Method not found: initialize is not part of protocol revision 2026-07-28; use server/discover"}).write(w)
+		return
+	}
+	var part string
+	if f := c.r.LimitBy; f != nil {
+		part = f(r)
+	}
+	era, err := c.upstreamEra(r.Context(), part)
+	if err != nil {
+		c.failed(w, r, m.id, err)
+		return
+	}
+	if !slices.Contains(era.versions, sl.version) {
+		(&refusal{status: http.StatusBadRequest, id: m.id, code: codeUnsupportedVersion,
+			msg:  "Unsupported protocol version: " + sl.version,
+			data: map[string]any{"supported": era.versions, "requested": sl.version}}).write(w)
+		return
+	}
+	listen := m.method == methodListen
+	if era.bridge && listen {
+		answerNow(w, http.StatusOK, wire.ErrorResponse(m.id, codeMethodNotFound, "Method not found: subscriptions/listen: the MCP server behind this proxy speaks only protocol revision "+wire.Stateful+" and earlier, which has no subscriptions"))
+		return
+	}
+	p, err := c.acquire(r.Context(), part, era, !listen)
+	if err != nil {
+		c.failed(w, r, m.id, err)
+		return
+	}
+	defer c.release(p, !listen)
+	if m.method == methodToolsCall {
+		if bad := c.paramHeaders(r, p, m, sl.version); bad != nil {
+			bad.write(w)
+			return
+		}
+	}
+	if era.bridge && m.method == methodDiscover {
+		answerNow(w, http.StatusOK, bridgeDiscover(m.id, p.init))
+		return
+	}
+	p.serveStateless(w, r, m, listen)
+}
+
+// failed answers a request that no process can serve: 503 when there is
+// no process to be had, else a JSON-RPC error saying why. A client that has
+// gone gets nothing.
+func (c *Server) failed(w http.ResponseWriter, r *http.Request, id []byte, err error) {
+	switch {
+	case r.Context().Err() != nil:
+	case errors.Is(err, errBusy):
+		c.r.Logger.Warn("selfheal proxy: a request of a client of revision 2026-07-28 is refused: too many processes", "max", c.maxSessions)
+		(&refusal{status: http.StatusServiceUnavailable, id: id, code: -32000, msg: "Service Unavailable: too many processes"}).write(w)
+	case errors.Is(err, errShutdown):
+		(&refusal{status: http.StatusServiceUnavailable, id: id, code: -32000, msg: "Service Unavailable: the server is shutting down"}).write(w)
+	default:
+		answerNow(w, http.StatusOK, wire.ErrorResponse(id, wire.CodeInternalError, "Internal error: "+err.Error()))
+	}
+}
+
+// answerNow answers a request with a response the proxy wrote (one
+// message, its line end dropped), as JSON with status.
+func answerNow(w http.ResponseWriter, status int, line []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(bytes.TrimRight(line, "\n"))
+}
+
+// upstreamEra returns what the server speaks, probing it the first time
+// (see probe): the requests that come meanwhile wait for the same probe. A
+// probe that fails fails them, and the next request probes again.
+func (c *Server) upstreamEra(ctx context.Context, part string) (*upstreamEra, error) {
+	c.mu.Lock()
+	if c.era != nil {
+		era := c.era
+		c.mu.Unlock()
+		return era, nil
+	}
+	pr := c.probing
+	if pr == nil {
+		pr = &eraProbe{done: make(chan struct{})}
+		c.probing = pr
+		go c.probe(pr, part)
+	}
+	c.mu.Unlock()
+	select {
+	case <-pr.done:
+		return pr.era, pr.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// probe starts a process and asks it server/discover, as a client of
+// revision 2026-07-28 would, with the proxy's own client info: a server
+// that names a revision of that era among its supportedVersions speaks it;
+// one that answers with an error, or names none, speaks only the session
+// era, and the process is initialized (see bridgeHandshake). A server that
+// leaves server/discover unanswered within the handshake bound (a
+// hand-written one may drop what it does not know) is asked initialize:
+// answered, it is of the session era too. Either way the process joins the
+// pool. A server that answers neither, or exits first, fails the probe.
+func (c *Server) probe(pr *eraProbe, part string) {
+	finish := func(era *upstreamEra, err error) {
+		c.mu.Lock()
+		if err == nil {
+			c.era = era
+		}
+		c.probing = nil
+		c.mu.Unlock()
+		pr.era, pr.err = era, err
+		close(pr.done)
+	}
+	c.mu.Lock()
+	ok, closed := c.reserveLocked(part), c.closed
+	c.mu.Unlock()
+	switch {
+	case closed:
+		finish(nil, errShutdown)
+		return
+	case !ok:
+		finish(nil, errBusy)
+		return
+	}
+	s, err := c.startPooled(part)
+	if err != nil {
+		finish(nil, err)
+		return
+	}
+	defer s.leave()
+	m, err := s.ask(methodDiscover, `{"_meta":`+string(wire.OwnMeta(wire.Stateless))+`}`)
+	var init *wire.Message
+	if silent := (*unanswered)(nil); errors.As(err, &silent) {
+		if init, err = s.initialize(); errors.As(err, &silent) {
+			err = fmt.Errorf("the MCP server answered neither server/discover nor initialize within %v", s.c.handshake)
+		}
+	}
+	if err != nil {
+		s.fail(err)
+		finish(nil, err)
+		return
+	}
+	era := &upstreamEra{}
+	var listed []string
+	if init == nil && json.Unmarshal(member(m.Result, "supportedVersions"), &listed) == nil {
+		for _, v := range listed {
+			if wire.IsStateless(v) && !slices.Contains(era.versions, v) {
+				era.versions = append(era.versions, v)
+			}
+		}
+	}
+	if len(era.versions) == 0 {
+		era.versions, era.bridge = []string{wire.Stateless}, true
+	}
+	s.mu.Lock()
+	s.bridge = era.bridge
+	s.mu.Unlock()
+	c.r.Logger.Info("selfheal proxy: the MCP server's protocol revisions are known", "stateless", !era.bridge, "versions", era.versions)
+	finish(era, nil)
+	switch {
+	case init != nil:
+		s.initializedBy(init)
+	case era.bridge:
+		s.bridgeHandshake()
+	default:
+		s.markReady(nil)
+	}
+}
+
+// reserveLocked counts a process about to start in part, unless the server
+// is closed or runs as many processes as it may. c.mu is held.
+func (c *Server) reserveLocked(part string) bool {
+	if c.closed || c.live >= c.maxSessions {
+		return false
+	}
+	c.live++
+	c.running.Add(1)
+	c.starting[part]++
+	return true
+}
+
+// startPooled starts a process of the pool part, reserved by
+// reserveLocked, and returns it entered once and launched, not ready (see
+// markReady).
+func (c *Server) startPooled(part string) (*session, error) {
+	var raw [16]byte
+	_, _ = rand.Read(raw[:]) // never fails (crypto/rand)
+	nonce := hex.EncodeToString(raw[:])
+	s, err := c.begin(nonce, part, func(s *session) {
+		s.pooled, s.nonce = true, nonce
+		s.ready, s.own = make(chan struct{}), map[string]chan []byte{}
+		c.pool[part] = append(c.pool[part], s)
+	})
+	c.mu.Lock()
+	if c.starting[part]--; c.starting[part] == 0 {
+		delete(c.starting, part)
+	}
+	c.mu.Unlock()
+	if err != nil && !errors.Is(err, errShutdown) {
+		c.r.Logger.Error("selfheal proxy: cannot start a process of the MCP server", "error", err)
+		return nil, errors.New("cannot start the MCP server")
+	}
+	return s, err
+}
+
+// unpoolLocked takes an ended process out of its pool. c.mu is held.
+func (c *Server) unpoolLocked(s *session) {
+	procs := slices.DeleteFunc(c.pool[s.limitBy], func(p *session) bool { return p == s })
+	if len(procs) == 0 {
+		delete(c.pool, s.limitBy)
+	} else {
+		c.pool[s.limitBy] = procs
+	}
+}
+
+// acquire returns a ready process of the pool part for a request, entered
+// (see release): an idle one when there is one; else a new one, while the
+// pool has fewer than poolMax and the server fewer than maxSessions; else
+// the least busy one. counted: the request counts as busy in that choice
+// (a subscriptions/listen, which lasts and costs its server nothing, does
+// not).
+func (c *Server) acquire(ctx context.Context, part string, era *upstreamEra, counted bool) (*session, error) {
+	for {
+		c.mu.Lock()
+		if c.closed {
+			c.mu.Unlock()
+			return nil, errShutdown
+		}
+		var pick *session
+		for _, p := range c.pool[part] {
+			if p.load == 0 {
+				pick = p
+				break
+			}
+			if pick == nil || p.load < pick.load {
+				pick = p
+			}
+		}
+		start := (pick == nil || pick.load > 0) &&
+			len(c.pool[part])+c.starting[part] < c.poolMax && c.reserveLocked(part)
+		if !start && pick == nil {
+			c.mu.Unlock()
+			return nil, errBusy
+		}
+		if !start && counted {
+			pick.load++
+		}
+		c.mu.Unlock()
+		if start {
+			s, err := c.startPooled(part)
+			if err != nil {
+				return nil, err
+			}
+			s.mu.Lock()
+			s.bridge = era.bridge
+			s.mu.Unlock()
+			if counted {
+				c.mu.Lock()
+				s.load++
+				c.mu.Unlock()
+			}
+			if era.bridge {
+				go s.bridgeHandshake()
+			} else {
+				s.markReady(nil)
+			}
+			pick = s
+		} else if !pick.enter() { // ended meanwhile: its end takes it out
+			c.mu.Lock()
+			if counted {
+				pick.load--
+			}
+			c.unpoolLocked(pick)
+			c.mu.Unlock()
+			continue
+		}
+		select {
+		case <-pick.ready:
+		case <-ctx.Done():
+			c.release(pick, counted)
+			return nil, ctx.Err()
+		}
+		if err := pick.readyErr; err != nil {
+			c.release(pick, counted)
+			return nil, err
+		}
+		return pick, nil
+	}
+}
+
+// release ends a request's use of a process that acquire gave it.
+func (c *Server) release(p *session, counted bool) {
+	if counted {
+		c.mu.Lock()
+		p.load--
+		c.mu.Unlock()
+	}
+	p.leave()
+}
+
+// markReady says that the process can take requests (err nil) or cannot.
+func (s *session) markReady(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	select {
+	case <-s.ready:
+		return
+	default:
+	}
+	s.readyErr = err
+	close(s.ready)
+}
+
+// fail stops a process of the pool that cannot serve, for err.
+func (s *session) fail(err error) {
+	if !errors.Is(err, errShutdown) {
+		s.c.r.Logger.Warn("selfheal proxy: a process of the MCP server cannot serve; it is stopped", "error", err)
+	}
+	s.markReady(err)
+	s.stop(err.Error())
+}
+
+// ask sends the proxy's own request to the process, with an id no client
+// can collide with, and returns the server's response: within the
+// handshake bound, else an error, as when the process ends first.
+func (s *session) ask(method, params string) (*wire.Message, error) {
+	s.mu.Lock()
+	s.ownSeq++
+	id := strconv.Quote(relay.OwnPrefix + s.nonce + "/" + method + "/" + strconv.FormatUint(s.ownSeq, 10))
+	key, _ := wire.IDKey([]byte(id))
+	answer := make(chan []byte, 1)
+	s.own[key] = answer
+	s.mu.Unlock()
+	forget := func() {
+		s.mu.Lock()
+		delete(s.own, key)
+		s.mu.Unlock()
+	}
+	t := time.NewTimer(s.c.handshake)
+	defer t.Stop()
+	sent := s.sendAsync([]byte(`{"jsonrpc":"2.0","id":` + id + `,"method":"` + method + `","params":` + params + "}\n"))
+	for {
+		select {
+		case err := <-sent:
+			sent = nil
+			if err != nil {
+				forget()
+				return nil, fmt.Errorf("the MCP server exited before it answered %s", method)
+			}
+		case line := <-answer:
+			m, _ := wire.Decode(line) // the router decoded it
+			return m, nil
+		case <-t.C:
+			forget()
+			return nil, &unanswered{method: method, within: s.c.handshake}
+		case <-s.endedCh:
+			forget()
+			return nil, fmt.Errorf("the MCP server exited before it answered %s", method)
+		}
+	}
+}
+
+// unanswered is the error of the proxy's own request to a process that got
+// no answer in time.
+type unanswered struct {
+	method string
+	within time.Duration
+}
+
+func (e *unanswered) Error() string {
+	return fmt.Sprintf("the MCP server did not answer %s within %v", e.method, e.within)
+}
+
+// sendAsync sends lines to the process without waiting: the channel gets
+// the outcome. A process that does not read holds the send, not its
+// caller.
+func (s *session) sendAsync(lines []byte) <-chan error {
+	done := make(chan error, 1)
+	go func() { done <- s.send(lines) }()
+	return done
+}
+
+// bridgeHandshake initializes a process of a server that speaks only the
+// session era, as a client would: initialize for revision 2025-11-25 with
+// the proxy's own client info and no capabilities (so that the server asks
+// the client nothing), then notifications/initialized, then the proxy's
+// own listing of the tools when the server has tools, as for a session
+// (see listTools). The process is ready once they are written.
+func (s *session) bridgeHandshake() {
+	m, err := s.initialize()
+	if err != nil {
+		s.fail(err)
+		return
+	}
+	s.initializedBy(m)
+}
+
+// initialize asks the process initialize (see bridgeHandshake) and
+// returns the response, or an error when it is not a result.
+func (s *session) initialize() (*wire.Message, error) {
+	m, err := s.ask(methodInitialize, `{"protocolVersion":"`+wire.Stateful+`","capabilities":{},"clientInfo":`+string(wire.ClientInfo())+`}`)
+	switch {
+	case err != nil:
+		return nil, err
+	case m.Error != nil:
+		return nil, fmt.Errorf("the MCP server refused initialize: %s", m.Error)
+	case !isObject(m.Result):
+		return nil, errors.New("the MCP server answered initialize without a result")
+	}
+	return m, nil
+}
+
+// initializedBy ends the handshake of bridgeHandshake once the server has
+// answered initialize with m.
+func (s *session) initializedBy(m *wire.Message) {
+	s.mu.Lock()
+	s.init = bytes.Clone(m.Result)
+	s.initialized(m)
+	lines := []byte(`{"jsonrpc":"2.0","method":"` + methodInitialized + `"}` + "\n")
+	s.mu.Unlock()
+	t := time.NewTimer(s.c.handshake)
+	defer t.Stop()
+	var err error
+	select {
+	case err = <-s.sendAsync(lines):
+		if err != nil {
+			err = errors.New("the MCP server exited before it was initialized")
+		}
+	case <-t.C:
+		err = fmt.Errorf("the MCP server did not read its input for %v", s.c.handshake)
+	}
+	if err != nil {
+		s.fail(err)
+		return
+	}
+	s.markReady(nil)
+}
+
+// bridgeDiscover is the response to server/discover of request id for a
+// server of the session era, from its initialize result: the revisions
+// the proxy serves (2026-07-28, and the one the server named), the
+// server's capabilities and instructions, its info in _meta, and the
+// fields every result of revision 2026-07-28 has, with the TypeScript SDK's
+// defaults. Capabilities announcing changes (listChanged, subscribe) are
+// left out: a stateless client learns of them by subscriptions/listen, and
+// the proxy has no subscriptions to give it for such a server.
+func bridgeDiscover(id, init []byte) []byte {
+	versions := []string{wire.Stateless}
+	if v := wire.Str(member(init, "protocolVersion")); v != "" && !wire.IsStateless(v) {
+		versions = append(versions, v)
+	}
+	vs, _ := json.Marshal(versions) // strings always encode
+	caps := member(init, "capabilities")
+	if !isObject(caps) {
+		caps = []byte("{}")
+	}
+	for _, feature := range []string{"tools", "prompts", "resources"} {
+		if f := member(caps, feature); isObject(f) {
+			caps = setMember(caps, feature, deleteMembers(f, "listChanged", "subscribe"))
+		}
+	}
+	res := []byte(`{"supportedVersions":` + string(vs) + `,"capabilities":`)
+	res = append(res, caps...)
+	res = append(res, '}')
+	if instr := member(init, "instructions"); wire.IsString(instr) {
+		res = setMember(res, "instructions", instr)
+	}
+	if info := member(init, "serverInfo"); isObject(info) {
+		res = setMember(res, "_meta", append(append([]byte(`{"`+wire.MetaServerInfo+`":`), info...), '}'))
+	}
+	res = completeResult(res, "server/discover")
+	res = setMember(res, "ttlMs", []byte("0"))
+	res = setMember(res, "cacheScope", []byte(`"private"`))
+	return []byte(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":` + string(res) + `}`)
+}
+
+// completeResult gives a result of a server of the session era what
+// revision 2026-07-28 requires of it, where it lacks it, as the
+// TypeScript SDK's server fills it in: resultType "complete", and for the
+// lists and resources/read, ttlMs 0 and cacheScope "private" (a client
+// keeps nothing, and shares nothing between users).
+func completeResult(res []byte, method string) []byte {
+	if cacheable[method] {
+		if !hasMember(res, "ttlMs") {
+			res = setMember(res, "ttlMs", []byte("0"))
+		}
+		if !hasMember(res, "cacheScope") {
+			res = setMember(res, "cacheScope", []byte(`"private"`))
+		}
+	}
+	if !hasMember(res, "resultType") {
+		res = setMember(res, "resultType", []byte(`"complete"`))
+	}
+	return res
+}

@@ -1,0 +1,577 @@
+package sessions
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/selfheal/selfheal/mcp/proxy/internal/relay"
+	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
+)
+
+// The bounds and timings of Server, said in the package documentation;
+// fields of Server so that a test may lower them. Everything a client
+// controls is bounded.
+const (
+	defaultMaxSessions = 1000             // processes: a new session beyond is answered 503
+	defaultIdle        = 30 * time.Minute // a client gone without DELETE keeps no process for ever
+	defaultGrace       = 2 * time.Second  // to exit once stdin is closed, and for output after an exit
+	defaultKeepAlive   = 15 * time.Second // SSE comments through proxies (the TypeScript SDK's)
+	defaultMaxBody     = 4 << 20          // a POST body (the TypeScript SDK's): 413 beyond
+	defaultMaxBatch    = 100              // messages of a batch (the TypeScript SDK's)
+	defaultBacklog     = 1000             // messages kept for no stream: the oldest dropped beyond
+	defaultReplay      = 100              // events a stream keeps for a resume
+	defaultKept        = 16               // ended POST streams kept for a resume
+	// defaultQueue bounds the messages waiting to be written to one
+	// stream: beyond it the server is read no further until that stream's
+	// client reads, as a stdio client that does not read holds its server
+	// back.
+	defaultQueue = 256
+	// defaultPoolMax bounds the processes of the pool per WithLimitBy
+	// value: servers that take requests concurrently (the SDKs' do) rarely
+	// need more than one; eight spread a server that handles one request
+	// at a time.
+	defaultPoolMax   = 8
+	defaultPoolIdle  = 5 * time.Minute  // a pooled process with no request lives
+	defaultHandshake = 30 * time.Second // server/discover and the bridge's initialize
+	// defaultSilence bounds the wait of a stateless request while its
+	// server sends nothing for it (the upstream mode's default bound).
+	defaultSilence = 5 * time.Minute
+)
+
+// headerSessionID is the header carrying a session's id.
+const headerSessionID = "Mcp-Session-Id"
+
+// The methods the server reads.
+const (
+	// methodInitialize starts a session.
+	methodInitialize = "initialize"
+	// methodToolsCall has its Mcp-Param headers checked (see params.go).
+	methodToolsCall = "tools/call"
+	// methodProgress is the notification a request's progress token routes.
+	methodProgress = "notifications/progress"
+)
+
+// Server serves a stdio MCP server over the Streamable HTTP transport of
+// MCP, as the package documentation says. It is an http.Handler, safe for
+// concurrent use; Close ends it.
+type Server struct {
+	// r is what the server uses of its proxy. Its Limiter admits the
+	// calls of every session: WithLimiter's, or one in this process for
+	// WithGuard's limits, so that limits are per tool across sessions as
+	// over HTTPHandler; nil for none.
+	r     *relay.Relay
+	start func() *exec.Cmd
+
+	// The bounds and timings (the constants above), fields so that a test
+	// may lower them.
+	maxSessions            int
+	idle, grace, keepAlive time.Duration
+	maxBody                int64
+	maxBatch               int
+	backlog, queue         int
+
+	replay, kept int
+
+	poolMax                     int
+	poolIdle, handshake, silent time.Duration
+
+	mu       sync.Mutex
+	sessions map[string]*session // by id; a session leaves when it ends
+	// live counts the processes started or being started and not reaped
+	// yet: the bound of maxSessions, ended sessions' processes included.
+	live   int
+	closed bool
+	// closing is closed by Close.
+	closing chan struct{}
+	// running counts the sessions started or being started until their
+	// process has been reaped, and the warm processes: Close waits for
+	// them.
+	running sync.WaitGroup
+	// The warm processes (see process.go): warm of them are kept started;
+	// ready are those waiting, oldest first; warming counts those being
+	// started.
+	warm, warming int
+	ready         []*process
+
+	// The clients of revision 2026-07-28 (see pool.go). era is what the
+	// server speaks, nil until a probe has found out; probing is the probe
+	// under way, nil for none. pool are the processes that serve those
+	// clients, by WithLimitBy's value ("" without it); starting counts
+	// those being started.
+	era      *upstreamEra
+	probing  *eraProbe
+	pool     map[string][]*session
+	starting map[string]int
+	// params are the tools' x-mcp-header declarations (see params.go).
+	params paramTools
+}
+
+// New returns a handler that relays each session as p does and starts the
+// process start returns for each new session (see the Server type). start
+// is called once per initialize request, on its goroutine, and must return
+// a new, unstarted command. The Server sets the command's Stdin and Stdout
+// to pipes of its own; Stderr is left as start set it (nil: discarded). When start leaves
+// WaitDelay at 0 it is set to two seconds, so that a process the server
+// started and that holds its stderr open cannot keep a session from
+// ending.
+func New(r *relay.Relay, start func() *exec.Cmd, warm int) *Server {
+	c := &Server{
+		r: r, start: start, warm: warm, closing: make(chan struct{}),
+		maxSessions: defaultMaxSessions, idle: defaultIdle, grace: defaultGrace, keepAlive: defaultKeepAlive,
+		replay: defaultReplay, kept: defaultKept,
+		maxBody: defaultMaxBody, maxBatch: defaultMaxBatch, backlog: defaultBacklog, queue: defaultQueue,
+		poolMax: defaultPoolMax, poolIdle: defaultPoolIdle, handshake: defaultHandshake, silent: defaultSilence,
+		sessions: map[string]*session{},
+		pool:     map[string][]*session{}, starting: map[string]int{},
+	}
+	if warm > 0 {
+		go c.fill()
+	}
+	return c
+}
+
+// ServeHTTP serves one request of the Streamable HTTP transport: POST,
+// GET or DELETE (405 for other methods). After Close, every request is
+// answered 503.
+func (c *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	c.mu.Lock()
+	closed := c.closed
+	c.mu.Unlock()
+	if closed {
+		httpError(w, http.StatusServiceUnavailable, -32000, "Service Unavailable: the server is shutting down")
+		return
+	}
+	switch r.Method {
+	case http.MethodPost:
+		c.post(w, r)
+	case http.MethodGet:
+		c.get(w, r)
+	case http.MethodDelete:
+		c.delete(w, r)
+	default:
+		w.Header().Set("Allow", "GET, POST, DELETE")
+		httpError(w, http.StatusMethodNotAllowed, -32000, "Method not allowed.")
+	}
+}
+
+// Close ends every session: it closes each process's stdin, waits a short
+// grace (two seconds) for it to exit, kills what is left, and returns once
+// every process has been reaped. Requests under way get their JSON-RPC
+// error; new requests get 503. It returns nil.
+func (c *Server) Close() error {
+	c.mu.Lock()
+	if !c.closed {
+		c.closed = true
+		close(c.closing) // the warm processes are retired
+	}
+	all := slices.Collect(maps.Values(c.sessions))
+	for _, procs := range c.pool {
+		all = append(all, procs...)
+	}
+	c.mu.Unlock()
+	for _, s := range all {
+		s.stop("the proxy is shutting down; the MCP server did not answer")
+	}
+	c.running.Wait()
+	return nil
+}
+
+// post handles a POST: an initialize request starts a session, any other
+// message goes to the session its Mcp-Session-Id names.
+func (c *Server) post(w http.ResponseWriter, r *http.Request) {
+	if wire.MediaType(r.Header.Get("Content-Type")) != "application/json" {
+		httpError(w, http.StatusUnsupportedMediaType, -32000, "Unsupported Media Type: Content-Type must be application/json")
+		return
+	}
+	var body []byte
+	err := error(&http.MaxBytesError{Limit: c.maxBody}) // a declared length too large is not read
+	if r.ContentLength <= c.maxBody {
+		body, err = io.ReadAll(http.MaxBytesReader(w, r.Body, c.maxBody))
+	}
+	if tooBig := (*http.MaxBytesError)(nil); errors.As(err, &tooBig) {
+		httpError(w, http.StatusRequestEntityTooLarge, -32000, fmt.Sprintf("Payload Too Large: Request body must not exceed %d bytes", c.maxBody))
+		return
+	} else if err != nil {
+		httpError(w, http.StatusBadRequest, -32700, "Parse error: the body cannot be read")
+		return
+	}
+	msgs, batch, bad := parsePosted(body, c.maxBatch)
+	if bad != nil {
+		httpError(w, http.StatusBadRequest, bad.code, bad.msg)
+		return
+	}
+	if st, refused := classify(r.Header, msgs, batch); refused != nil {
+		refused.write(w)
+		return
+	} else if st != nil {
+		c.postStateless(w, r, st)
+		return
+	}
+	initialize := slices.ContainsFunc(msgs, func(m posted) bool { return m.key != "" && m.method == methodInitialize })
+	if !initialize {
+		if s := c.named(w, r); s != nil {
+			s.post(w, r, msgs, batch)
+		}
+		return
+	}
+	if len(msgs) > 1 {
+		httpError(w, http.StatusBadRequest, -32600, "Invalid Request: Only one initialization request is allowed")
+		return
+	}
+	if msgs[0].answer != nil { // no process for a request no server can take
+		answerNow(w, http.StatusBadRequest, msgs[0].answer)
+		return
+	}
+	if id := r.Header.Get(headerSessionID); id != "" {
+		c.mu.Lock()
+		known := c.sessions[id] != nil
+		c.mu.Unlock()
+		if known {
+			httpError(w, http.StatusBadRequest, -32600, "Invalid Request: Server already initialized")
+		} else {
+			httpError(w, http.StatusNotFound, -32001, "Session not found")
+		}
+		return
+	}
+	s, status, msg := c.open(r)
+	if s == nil {
+		httpError(w, status, -32000, msg)
+		return
+	}
+	s.mu.Lock()
+	s.initKey = msgs[0].key // its response says whether the server has tools
+	s.mu.Unlock()
+	s.post(w, r, msgs, batch)
+}
+
+// get opens the session's standalone stream.
+func (c *Server) get(w http.ResponseWriter, r *http.Request) {
+	if modernHeader(r) {
+		noSessionMethod(w, r)
+		return
+	}
+	if !accepts(r, "text/event-stream") {
+		// 406 as the TypeScript SDK answers; 405 would tell the client
+		// that the endpoint has no stream at all.
+		httpError(w, http.StatusNotAcceptable, -32000, "Not Acceptable: Client must accept text/event-stream")
+		return
+	}
+	s := c.named(w, r)
+	if s == nil {
+		return
+	}
+	defer s.leave()
+	if last := r.Header.Get("Last-Event-ID"); last != "" {
+		s.resume(w, r, last)
+		return
+	}
+	st := &stream{wake: make(chan struct{}, 1), sse: true, standalone: true, pumping: true, gen: 1}
+	s.mu.Lock()
+	if s.ended {
+		s.mu.Unlock()
+		httpError(w, http.StatusNotFound, -32001, "Session not found")
+		return
+	}
+	if s.get != nil {
+		s.mu.Unlock()
+		httpError(w, http.StatusConflict, -32000, "Conflict: Only one SSE stream is allowed per session")
+		return
+	}
+	s.streamSeq++
+	st.num = s.streamSeq
+	s.get, s.standalone = st, st
+	st.queue, s.backlog, s.dropped = s.backlog, nil, 0
+	s.mu.Unlock()
+	sseHeaders(w, s.id)
+	w.WriteHeader(http.StatusOK)
+	s.pump(w, r, st, 1, false, nil)
+}
+
+// delete ends a session.
+func (c *Server) delete(w http.ResponseWriter, r *http.Request) {
+	if modernHeader(r) {
+		noSessionMethod(w, r)
+		return
+	}
+	s := c.named(w, r)
+	if s == nil {
+		return
+	}
+	// Answered at once: the session has ended for its client (404 from
+	// now on), and its process is stopped in the background, within the
+	// grace (see session.supervise). Close waits for it.
+	why := "the session was ended (DELETE) before the MCP server answered"
+	s.stop(why)
+	s.end(why)
+	s.leave()
+	w.WriteHeader(http.StatusOK)
+}
+
+// session returns the session r names, entered (see enter), or answers r
+// with 400 (no session named) or 404 (none known) and returns nil.
+func (c *Server) named(w http.ResponseWriter, r *http.Request) *session {
+	id := r.Header.Get(headerSessionID)
+	if id == "" {
+		httpError(w, http.StatusBadRequest, -32000, "Bad Request: Mcp-Session-Id header is required")
+		return nil
+	}
+	c.mu.Lock()
+	s := c.sessions[id]
+	c.mu.Unlock()
+	if s == nil || !s.enter() {
+		httpError(w, http.StatusNotFound, -32001, "Session not found")
+		return nil
+	}
+	return s
+}
+
+// open starts a session for the initialize request r: its process and
+// relay. It returns the session, entered, or nil with the HTTP status and
+// message to answer.
+func (c *Server) open(r *http.Request) (*session, int, string) {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil, http.StatusServiceUnavailable, "Service Unavailable: the server is shutting down"
+	}
+	if c.live >= c.maxSessions {
+		c.mu.Unlock()
+		c.r.Logger.Warn("selfheal proxy: a new session is refused: too many sessions", "max", c.maxSessions)
+		return nil, http.StatusServiceUnavailable, "Service Unavailable: too many sessions"
+	}
+	c.live++
+	c.running.Add(1)
+	c.mu.Unlock()
+
+	var raw [16]byte
+	_, _ = rand.Read(raw[:]) // never fails (crypto/rand)
+	id := hex.EncodeToString(raw[:])
+	var limitBy string
+	if f := c.r.LimitBy; f != nil {
+		// The initialize request, with the session's id as every later
+		// request carries it: a function keyed on Mcp-Session-Id limits
+		// per session, as over HTTP.
+		r = r.Clone(r.Context())
+		r.Header.Set(headerSessionID, id)
+		limitBy = f(r)
+	}
+	s, err := c.begin(id, limitBy, func(s *session) { c.sessions[s.id] = s })
+	switch {
+	case errors.Is(err, errShutdown):
+		return nil, http.StatusServiceUnavailable, "Service Unavailable: the server is shutting down"
+	case err != nil:
+		c.r.Logger.Error("selfheal proxy: cannot start the MCP server of a new session", "error", err)
+		return nil, http.StatusInternalServerError, "Internal error: cannot start the MCP server"
+	}
+	return s, 0, ""
+}
+
+// begin starts the process of a session of id (or of the pool), which the
+// caller has counted in c.live and c.running, has add register it (under
+// c.mu) unless Close has run, and launches it. It returns the session
+// entered once; else errShutdown (the process stopped), or why it could
+// not start (the count given back).
+func (c *Server) begin(id, limitBy string, add func(*session)) (*session, error) {
+	s, err := c.spawn(id, limitBy)
+	c.mu.Lock()
+	if err != nil {
+		c.live--
+		c.mu.Unlock()
+		c.running.Done()
+		return nil, err
+	}
+	closed := c.closed
+	if !closed {
+		add(s)
+	}
+	c.mu.Unlock()
+	s.launch()
+	if closed { // Close ran meanwhile, without this process
+		s.stop("the proxy is shutting down; the MCP server did not answer")
+		s.leave()
+		return nil, errShutdown
+	}
+	return s, nil
+}
+
+// posted is one JSON-RPC message of a POST body, as the session's server
+// gets it.
+type posted struct {
+	line   []byte // one line: compact JSON and "\n"
+	method string
+	id     []byte // a request's id, as written
+	key    string // a request's id key (wire.IDKey); "" for a notification or a response
+	token  string // the key of a request's progress token (params._meta.progressToken); "" for none
+	// answer is the proxy's own response (one line) to a request that no
+	// server can take (see badParams), which is not sent; nil for others.
+	answer []byte
+}
+
+// badBody is why a POST body is refused: a JSON-RPC error code and message.
+type badBody struct {
+	code int
+	msg  string
+}
+
+// parsePosted reads a POST body: one JSON-RPC message, or a batch (a JSON
+// array) of at most maxBatch, each element a message sent on its own, as
+// the TypeScript SDK does. JSON is read at any depth (see wire.ValidJSON):
+// arguments nested past any limit are the server's to judge, as in
+// upstream mode, never a parse error of the transport.
+func parsePosted(body []byte, maxBatch int) ([]posted, bool, *badBody) {
+	body = bytes.Trim(body, " \t\r\n")
+	if !wire.ValidJSON(body) {
+		return nil, false, &badBody{-32700, "Parse error: Invalid JSON"}
+	}
+	var elems [][]byte
+	batch := body[0] == '['
+	if batch {
+		for i := wire.SkipSpace(body, 1); body[i] != ']'; {
+			end := wire.SkipValue(body, i) // valid JSON: the element ends
+			elems = append(elems, body[i:end])
+			if len(elems) > maxBatch {
+				return nil, false, &badBody{-32600, fmt.Sprintf("Invalid Request: Batch must not exceed %d messages", maxBatch)}
+			}
+			if i = wire.SkipSpace(body, end); body[i] == ',' {
+				i = wire.SkipSpace(body, i+1)
+			}
+		}
+		if len(elems) == 0 {
+			return nil, false, &badBody{-32600, "Invalid Request: an empty batch"}
+		}
+	} else {
+		elems = [][]byte{body}
+	}
+	msgs := make([]posted, 0, len(elems))
+	for _, line := range elems {
+		// One message per line: a body may hold newlines between tokens
+		// (never inside a string, where JSON escapes them).
+		if bytes.ContainsAny(line, "\r\n") {
+			line = compactJSON(line)
+		}
+		line = append(line[:len(line):len(line)], '\n')
+		m, ok := wire.Decode(line)
+		if !ok {
+			return nil, false, &badBody{-32700, "Parse error: Invalid JSON-RPC message"}
+		}
+		p := posted{line: line, method: m.Method}
+		switch {
+		case m.HasMethod && m.ID != nil:
+			key, ok := wire.IDKey(m.ID)
+			if !ok {
+				return nil, false, &badBody{-32600, "Invalid Request: a request's id must be a string or a number"}
+			}
+			p.id, p.key, p.token = m.ID, key, progressToken(m.Params)
+			if bad := badParams(m.Params); bad != nil {
+				p.answer = append(wire.ErrorResponse(m.ID, bad.code, bad.msg), '\n')
+			}
+		case m.HasMethod: // a notification
+		case m.IsResponse(): // to a request of the server
+		default:
+			return nil, false, &badBody{-32700, "Parse error: Invalid JSON-RPC message"}
+		}
+		msgs = append(msgs, p)
+	}
+	return msgs, batch, nil
+}
+
+// badParams returns the JSON-RPC error for a request whose params MCP
+// cannot take, or nil. MCP passes a request's parameters by name, in an
+// object; params may also be absent, or null as some clients send it. An
+// array (parameters by position) makes a JSON-RPC request whose method
+// does not take its params: -32602 Invalid params. A string, a number or a
+// boolean makes no JSON-RPC request at all (params must be an object or an
+// array): -32600 Invalid Request. The proxy answers such a request itself,
+// under its id, because a server may never answer it: the TypeScript SDK,
+// most servers' own, drops a message its schema refuses and writes
+// nothing, and the client would wait for ever.
+func badParams(params []byte) *badBody {
+	switch {
+	case len(params) == 0 || params[0] == '{' || string(params) == "null":
+		return nil
+	case params[0] == '[':
+		return &badBody{-32602, "Invalid params: params must be an object, not an array"}
+	}
+	return &badBody{-32600, "Invalid Request: params must be an object"}
+}
+
+// compactJSON returns valid JSON without the white space between its
+// tokens, at any depth (json.Compact stops at 10,000).
+func compactJSON(data []byte) []byte {
+	out := make([]byte, 0, len(data))
+	for i := 0; i < len(data); {
+		switch c := data[i]; c {
+		case ' ', '\t', '\r', '\n':
+			i++
+		case '"':
+			end := wire.SkipString(data, i)
+			out = append(out, data[i:end]...)
+			i = end
+		default:
+			out = append(out, c)
+			i++
+		}
+	}
+	return out
+}
+
+// progressToken returns the key (wire.IDKey) of the progress token in a
+// request's params._meta, or "".
+func progressToken(params []byte) string {
+	key, _ := wire.IDKey(member(member(params, "_meta"), "progressToken"))
+	return key
+}
+
+// httpError answers a request that reaches no server with status and a
+// JSON-RPC error without an id, as the TypeScript SDK does.
+func httpError(w http.ResponseWriter, status, code int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(wire.ErrorResponse(nil, code, msg))
+}
+
+// accepts reports whether r's Accept header names the media type want
+// (a substring match, as the TypeScript SDK's).
+func accepts(r *http.Request, want string) bool {
+	for _, v := range r.Header.Values("Accept") {
+		if strings.Contains(strings.ToLower(v), want) {
+			return true
+		}
+	}
+	return false
+}
+
+// sseHeaders sets the headers of an event stream of session id.
+// ("" for none: a client of revision 2026-07-28).
+func sseHeaders(w http.ResponseWriter, id string) {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache, no-transform")
+	h.Set("X-Accel-Buffering", "no") // nginx: no buffering of the events
+	if id != "" {
+		h.Set(headerSessionID, id)
+	}
+}
+
+// flusher returns the flush of w's response; a writer that cannot flush
+// is no error.
+func flusher(w http.ResponseWriter) func() error {
+	rc := http.NewResponseController(w)
+	return func() error {
+		if err := rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
+			return err
+		}
+		return nil
+	}
+}

@@ -1,0 +1,646 @@
+package sessions
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/selfheal/selfheal/mcp/proxy/internal/eventstream"
+	"github.com/selfheal/selfheal/mcp/proxy/internal/relay"
+	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
+)
+
+// envelopeKeys are the members of a request's _meta that name its
+// revision, client and the client's capabilities and log level: a server
+// of the session era gets the request without them, since one that
+// serves only that era may refuse a request that names a later revision
+// (the go-sdk's does).
+var envelopeKeys = []string{wire.MetaProtocolVersion, wire.MetaClientInfo, wire.MetaClientCapabilities, metaLogLevel}
+
+// cacheable are the methods whose results revision 2026-07-28 requires to
+// say how long a client may keep them (ttlMs) and for whom (cacheScope).
+var cacheable = map[string]bool{
+	"tools/list": true, "prompts/list": true, "resources/list": true,
+	"resources/templates/list": true, "resources/read": true,
+}
+
+// serveStateless serves one request of a client of revision 2026-07-28 on
+// the process: under an id of the proxy's own, answered as JSON or as an
+// event stream as the client accepts (a subscriptions/listen always as a
+// stream). It ends with the response, when the client goes (the server is
+// told, by notifications/cancelled), or when the server stays silent too
+// long (see defaultSilence).
+func (s *session) serveStateless(w http.ResponseWriter, r *http.Request, m posted, listen bool) {
+	st := &stream{
+		wake: make(chan struct{}, 1), sse: listen || accepts(r, "text/event-stream"),
+		clientID: m.id, method: m.method, auth: r.Header.Get("Authorization"), listen: listen,
+	}
+	s.mu.Lock()
+	if s.ended {
+		s.mu.Unlock()
+		answerNow(w, http.StatusOK, wire.ErrorResponse(m.id, wire.CodeInternalError, "Internal error: the MCP server exited before it answered"))
+		return
+	}
+	s.ownSeq++
+	ownID := []byte(strconv.Quote(relay.OwnPrefix + s.nonce + "/" + strconv.FormatUint(s.ownSeq, 10)))
+	st.key, _ = wire.IDKey(ownID)
+	var tok []byte
+	if t := member(member(member(m.line, "params"), "_meta"), "progressToken"); t != nil {
+		s.ownSeq++
+		tok = []byte(strconv.Quote(relay.OwnPrefix + s.nonce + "/progress/" + strconv.FormatUint(s.ownSeq, 10)))
+		st.tokenKey, _ = wire.IDKey(tok)
+		st.clientTok = bytes.Clone(t)
+		s.progress[st.tokenKey] = st
+		st.tokens = []string{st.tokenKey}
+	}
+	line := s.rewriteRequest(m.line, ownID, tok)
+	st.pending = map[string][]byte{st.key: m.id}
+	st.order = []string{st.key}
+	if !st.sse {
+		st.answers = map[string][]byte{}
+	}
+	s.waiters[st.key] = st
+	s.mu.Unlock()
+
+	var silence *time.Timer
+	if !listen { // a subscription is silent by nature
+		silence = time.NewTimer(s.c.silent)
+		defer silence.Stop()
+	}
+	s.pumpStateless(w, r, st, s.sendAsync(line), silence)
+}
+
+// pumpStateless writes a stateless request's messages (see
+// serveStateless) until its response. sending delivers the outcome of the
+// request's write to the process; silence (nil for none) bounds the wait
+// for it and then for each message of the request.
+func (s *session) pumpStateless(w http.ResponseWriter, r *http.Request, st *stream, sending <-chan error, silence *time.Timer) {
+	var silent <-chan time.Time
+	reset := func() {
+		if silence != nil {
+			silence.Reset(s.c.silent)
+			silent = silence.C
+		}
+	}
+	if silence != nil {
+		silent = silence.C
+	}
+	flush := flusher(w)
+	// The stream starts with its first message (or keep-alive), as the
+	// TypeScript SDK's does: an error that comes alone is answered as
+	// JSON, with the HTTP status the SDKs give it (see errorStatus). A
+	// subscription's stream starts at once.
+	streaming := false
+	startStream := func() error {
+		streaming = true
+		sseHeaders(w, "")
+		w.WriteHeader(http.StatusOK)
+		return flush()
+	}
+	var tick <-chan time.Time
+	if st.sse {
+		if st.listen && startStream() != nil {
+			s.abandon(st, sending, "the client has gone")
+			return
+		}
+		if d := s.c.keepAlive; d > 0 {
+			t := time.NewTicker(d)
+			defer t.Stop()
+			tick = t.C
+		}
+	}
+	for {
+		s.mu.Lock()
+		st.pumping = true
+		lines := st.queue
+		st.queue = nil
+		final := st.final
+		if len(lines) > 0 {
+			s.room.Broadcast()
+		}
+		s.mu.Unlock()
+		if final && (!st.sse || !streaming && len(lines) == 1) {
+			answer := st.answers[st.key]
+			if st.sse {
+				answer = lines[0]
+			}
+			answer = bytes.TrimRight(answer, "\r\n")
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(errorStatus(answer))
+			if _, err := w.Write(answer); err != nil {
+				s.c.r.Logger.Debug("selfheal proxy: a response could not be written: the client has gone", "error", err)
+			}
+			return
+		}
+		if st.sse && len(lines) > 0 {
+			if !streaming && startStream() != nil {
+				s.abandon(st, sending, "the client has gone")
+				return
+			}
+			for _, line := range lines {
+				if err := eventstream.WriteEvent(w, "", line); err != nil {
+					s.abandon(st, sending, "the client has gone")
+					return
+				}
+			}
+			if flush() != nil {
+				s.abandon(st, sending, "the client has gone")
+				return
+			}
+		}
+		if final {
+			return
+		}
+		if len(lines) > 0 {
+			reset()
+		}
+		select {
+		case err := <-sending:
+			sending = nil
+			if err == nil {
+				reset()
+			} // else the process is ending: its end answers the request
+		case <-st.wake:
+		case <-r.Context().Done():
+			s.abandon(st, sending, "the client has gone")
+			return
+		case <-silent:
+			silent = nil
+			if sending != nil {
+				select {
+				case err := <-sending: // written just now
+					if sending = nil; err == nil {
+						reset()
+					}
+					continue
+				default:
+				}
+			}
+			if sending != nil {
+				why := fmt.Sprintf("the MCP server did not read its input for %v", s.c.silent)
+				s.c.r.Logger.Warn("selfheal proxy: a process of the MCP server does not read its input; it is stopped", "silence", s.c.silent)
+				s.stop(why) // its end answers the request
+			} else {
+				s.timeout(st)
+			}
+		case <-tick:
+			if !streaming && startStream() != nil {
+				s.abandon(st, sending, "the client has gone")
+				return
+			}
+			if _, err := io.WriteString(w, ": keepalive\n\n"); err != nil || flush() != nil {
+				s.abandon(st, sending, "the client has gone")
+				return
+			}
+		}
+	}
+}
+
+// errorStatus is the HTTP status of a stateless request's answer, as the
+// SDKs' servers give it when the answer comes alone: 404 for a method not
+// found, 400 for the errors of a request the revision refuses (parse,
+// invalid request, headers, client capabilities, protocol version), 200 for
+// any other answer, results and the other errors alike (they are the
+// answer, not a failure of HTTP).
+func errorStatus(answer []byte) int {
+	code := member(member(answer, "error"), "code")
+	switch string(code) {
+	case "-32601":
+		return http.StatusNotFound
+	case "-32700", "-32600", "-32020", "-32021", "-32022":
+		return http.StatusBadRequest
+	}
+	return http.StatusOK
+}
+
+// rewriteRequest returns a client's request as the process gets it: under
+// the proxy's id, with the proxy's progress token (when tok is not nil),
+// and for a bridge without the stateless envelope. s.mu is held.
+func (s *session) rewriteRequest(line, id, tok []byte) []byte {
+	body := setMember(bytes.TrimRight(line, "\r\n"), "id", id)
+	params := member(body, "params")
+	if meta := member(params, "_meta"); meta != nil {
+		if tok != nil {
+			meta = setMember(meta, "progressToken", tok)
+		}
+		if s.bridge {
+			meta = deleteMembers(meta, envelopeKeys...)
+		}
+		if m, _, _ := spans(meta); len(m) == 0 {
+			params = deleteMembers(params, "_meta")
+		} else {
+			params = setMember(params, "_meta", meta)
+		}
+		body = setMember(body, "params", params)
+	}
+	return append(body, '\n')
+}
+
+// abandon forgets a request whose client has gone before its response:
+// the response is dropped when it comes, and the server is told that the
+// request is cancelled, once the request itself has been written (sending
+// delivers that; nil when it was).
+func (s *session) abandon(st *stream, sending <-chan error, why string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st.gone = true
+	if st.final {
+		return
+	}
+	if s.waiters[st.key] == st {
+		delete(s.waiters, st.key)
+	}
+	s.unlistLocked(st)
+	s.room.Broadcast()
+	s.cancelLocked(st, sending, why)
+}
+
+// timeout answers a request whose server stayed silent too long with a
+// JSON-RPC error, and tells the server that it is cancelled.
+func (s *session) timeout(st *stream) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st.final {
+		return
+	}
+	s.c.r.Logger.Warn("selfheal proxy: a request got nothing from the MCP server for too long; it is cancelled", "method", st.method, "silence", s.c.silent)
+	s.answerLocked(st, st.key, append(wire.ErrorResponse(st.clientID, codeTimeout,
+		fmt.Sprintf("Request timed out: the MCP server sent nothing for this request in %v; it is cancelled", s.c.silent)), '\n'))
+	s.room.Broadcast()
+	s.cancelLocked(st, nil, "timed out")
+}
+
+// cancelLocked sends the server notifications/cancelled for st's request,
+// once: after sending, when it is not nil, has delivered. s.mu is held.
+func (s *session) cancelLocked(st *stream, sending <-chan error, why string) {
+	if st.cancelled {
+		return
+	}
+	st.cancelled = true
+	reason, _ := json.Marshal(why) // a string always encodes
+	line := []byte(`{"jsonrpc":"2.0","method":"` + methodCancelled + `","params":{"requestId":` + strconv.Quote(st.key[1:]) + `,"reason":` + string(reason) + "}}\n")
+	go func() {
+		if sending != nil && <-sending != nil {
+			return // not written: nothing to cancel
+		}
+		_ = s.send(line) // fails only when the process ends
+	}()
+}
+
+// cancelled passes a client's notifications/cancelled on to the process
+// serving the request it names, under the proxy's id for it: the one
+// request under way with that id from a client with the same
+// Authorization header. With none, or several (two clients without
+// credentials that chose the same id), it is dropped: a client cannot
+// cancel what may be another's.
+func (c *Server) cancelled(r *http.Request, m posted) {
+	params := member(m.line, "params")
+	key, ok := wire.IDKey(member(params, "requestId"))
+	if !ok {
+		return
+	}
+	auth := r.Header.Get("Authorization")
+	c.mu.Lock()
+	var procs []*session
+	for _, ps := range c.pool {
+		procs = append(procs, ps...)
+	}
+	c.mu.Unlock()
+	var found *stream
+	var at *session
+	n := 0
+	for _, p := range procs {
+		p.mu.Lock()
+		for _, st := range p.waiters {
+			if k, _ := wire.IDKey(st.clientID); k == key && st.auth == auth && !st.cancelled {
+				found, at = st, p
+				n++
+			}
+		}
+		p.mu.Unlock()
+	}
+	if n != 1 {
+		c.r.Logger.Debug("selfheal proxy: a cancellation names no one request under way; it is dropped", "matches", n)
+		return
+	}
+	at.mu.Lock()
+	if found.final || found.cancelled || at.waiters[found.key] != found {
+		at.mu.Unlock()
+		return
+	}
+	found.cancelled = true
+	line := setMember(bytes.TrimRight(m.line, "\r\n"), "params", setMember(params, "requestId", []byte(strconv.Quote(found.key[1:]))))
+	if at.bridge {
+		if meta := member(member(line, "params"), "_meta"); meta != nil {
+			line = setMember(line, "params", setMember(member(line, "params"), "_meta", deleteMembers(meta, envelopeKeys...)))
+		}
+	}
+	at.mu.Unlock()
+	// Written before the POST is answered, so that what the client sends
+	// next reaches the server after it; a process that does not read holds
+	// it no longer than a request.
+	t := time.NewTimer(c.silent)
+	defer t.Stop()
+	select {
+	case <-at.sendAsync(append(line, '\n')):
+	case <-t.C:
+	case <-r.Context().Done():
+	}
+}
+
+// routePooled routes one of a pooled process's messages: a response to
+// the proxy's own request to it, to its listing of the tools, or to a
+// client's request, restored to the client's id (and for a bridge,
+// completed: see completeResult); a progress notification to the stream
+// of its token, restored to the client's token; a notification of a
+// subscription to that subscription's stream; another notification to the
+// one request under way on the process, when there is one and it has a
+// stream. The rest is dropped: no session keeps it. A request of the
+// server is answered by the proxy: ping, and with an error anything else,
+// since a stateless client cannot be asked anything in the middle of its
+// request.
+func (s *session) routePooled(line []byte, m *wire.Message) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case m.IsResponse():
+		key, _ := wire.IDKey(m.ID)
+		if answer := s.own[key]; answer != nil {
+			delete(s.own, key)
+			answer <- line
+			return
+		}
+		st := s.waiters[key]
+		if st == nil {
+			s.c.r.Logger.Debug("selfheal proxy: a response is dropped: its client has gone")
+			return
+		}
+		body := setMember(bytes.TrimRight(line, "\r\n"), "id", st.clientID)
+		res := member(body, "result")
+		if meta := member(res, "_meta"); st.listen && hasMember(meta, metaSubscriptionID) {
+			res = setMember(res, "_meta", setMember(meta, metaSubscriptionID, st.clientID))
+			body = setMember(body, "result", res)
+		}
+		if s.bridge && isObject(res) {
+			body = setMember(body, "result", completeResult(res, st.method))
+		}
+		if st.method == "tools/list" && isObject(res) {
+			s.c.params.learn(res)
+		}
+		if s.roomFor(st) && s.waiters[key] == st {
+			s.answerLocked(st, key, append(body, '\n'))
+		}
+	case m.HasMethod && m.ID != nil:
+		var reply []byte
+		if m.Method == methodPing {
+			reply = []byte(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{}}`)
+		} else {
+			s.c.r.Logger.Debug("selfheal proxy: the MCP server asked a stateless client something; the proxy answers with an error", "method", m.Method)
+			reply = wire.ErrorResponse(m.ID, codeMethodNotFound, "Method not found: "+m.Method+": the client speaks protocol revision "+wire.Stateless+" through selfheal proxy, without a session to carry the server's requests")
+		}
+		s.sendAsync(append(reply, '\n'))
+	default:
+		if m.Method == notifyToolsChanged {
+			s.c.params.forget()
+		}
+		st, out := s.notifyTargetLocked(m, line)
+		if st != nil && s.roomFor(st) {
+			st.queue = append(st.queue, out)
+			st.signal()
+		}
+	}
+}
+
+// roomFor waits while st's stream holds as many messages as a stream may
+// (see defaultQueue); false when st wants no more meanwhile. s.mu is held.
+func (s *session) roomFor(st *stream) bool {
+	for !s.ended && !st.final && !st.gone {
+		if !st.sse || !st.pumping || len(st.queue) < s.c.queue {
+			return true
+		}
+		s.room.Wait()
+	}
+	return false
+}
+
+// notifyTargetLocked returns the stream a notification of a pooled process
+// goes to (nil for none), and the notification as its client gets it.
+// s.mu is held.
+func (s *session) notifyTargetLocked(m *wire.Message, line []byte) (*stream, []byte) {
+	body := bytes.TrimRight(line, "\r\n")
+	withParams := func(params []byte) []byte {
+		return append(setMember(body, "params", params), '\n')
+	}
+	if m.Method == methodProgress {
+		key, ok := wire.IDKey(member(m.Params, "progressToken"))
+		if st := s.progress[key]; ok && st != nil && st.sse {
+			return st, withParams(setMember(m.Params, "progressToken", st.clientTok))
+		}
+		return nil, nil
+	}
+	meta := member(m.Params, "_meta")
+	if sub := member(meta, metaSubscriptionID); sub != nil {
+		key, ok := wire.IDKey(sub)
+		if st := s.waiters[key]; ok && st != nil && st.sse {
+			return st, withParams(setMember(m.Params, "_meta", setMember(meta, metaSubscriptionID, st.clientID)))
+		}
+		return nil, nil
+	}
+	var only *stream
+	n := 0
+	for _, st := range s.waiters {
+		if !st.listen {
+			only = st
+			n++
+		}
+	}
+	if n == 1 && only.sse {
+		return only, line
+	}
+	return nil, nil
+}
+
+// The few edits the server makes to the messages it relays for clients of
+// revision 2026-07-28 (see pool.go): an id or a token replaced, reserved
+// _meta keys taken out, members a result lacks added. Each keeps every
+// other byte of the message as it was written, so that what the client and
+// the server wrote reaches the other side unchanged but for the edit.
+
+// span is where one member of a JSON object lies: from the opening quote
+// of its name to the end of its value.
+type span struct {
+	start, value, end int
+	name              string
+}
+
+// spans returns the members of the JSON object obj, in order, and the
+// index of its closing brace; ok is false when obj is not one object.
+func spans(obj []byte) (members []span, closing int, ok bool) {
+	i := wire.SkipSpace(obj, 0)
+	if i == len(obj) || obj[i] != '{' {
+		return nil, 0, false
+	}
+	i = wire.SkipSpace(obj, i+1)
+	if i < len(obj) && obj[i] == '}' {
+		return nil, i, wire.SkipSpace(obj, i+1) == len(obj)
+	}
+	for i < len(obj) && obj[i] == '"' {
+		start := i
+		end := wire.SkipString(obj, i)
+		if end < 0 {
+			return nil, 0, false
+		}
+		name := string(wire.MemberName(obj[start:end]))
+		i = wire.SkipSpace(obj, end)
+		if i == len(obj) || obj[i] != ':' {
+			return nil, 0, false
+		}
+		value := wire.SkipSpace(obj, i+1)
+		end = wire.SkipValue(obj, value)
+		if end < 0 {
+			return nil, 0, false
+		}
+		members = append(members, span{start: start, value: value, end: end, name: name})
+		i = wire.SkipSpace(obj, end)
+		if i == len(obj) {
+			return nil, 0, false
+		}
+		switch obj[i] {
+		case ',':
+			i = wire.SkipSpace(obj, i+1)
+		case '}':
+			return members, i, wire.SkipSpace(obj, i+1) == len(obj)
+		default:
+			return nil, 0, false
+		}
+	}
+	return nil, 0, false
+}
+
+// member returns the value of obj's member name as written (the last one
+// when the name is given twice, as JSON parsers read it), or nil.
+func member(obj []byte, name string) []byte {
+	members, _, ok := spans(obj)
+	if !ok {
+		return nil
+	}
+	var value []byte
+	for _, m := range members {
+		if m.name == name {
+			value = obj[m.value:m.end]
+		}
+	}
+	return value
+}
+
+// hasMember reports whether obj has a member name.
+func hasMember(obj []byte, name string) bool {
+	return member(obj, name) != nil
+}
+
+// setMember returns a copy of obj with its member name set to value (raw
+// JSON): in place of every member of that name, or added last. obj is
+// returned unchanged when it is not an object.
+func setMember(obj []byte, name string, value []byte) []byte {
+	members, closing, ok := spans(obj)
+	if !ok {
+		return obj
+	}
+	out := make([]byte, 0, len(obj)+len(name)+len(value)+4)
+	from, found := 0, false
+	for _, m := range members {
+		if m.name == name {
+			out = append(out, obj[from:m.value]...)
+			out = append(out, value...)
+			from, found = m.end, true
+		}
+	}
+	if found {
+		return append(out, obj[from:]...)
+	}
+	out = append(out, obj[:closing]...)
+	if len(members) > 0 {
+		out = append(out, ',')
+	}
+	out = appendName(out, name)
+	out = append(out, value...)
+	return append(out, obj[closing:]...)
+}
+
+// deleteMembers returns a copy of obj without its members of the names
+// given, or obj when it has none of them (or is not an object).
+func deleteMembers(obj []byte, names ...string) []byte {
+	members, _, ok := spans(obj)
+	if !ok {
+		return obj
+	}
+	drop := func(m span) bool {
+		for _, n := range names {
+			if m.name == n {
+				return true
+			}
+		}
+		return false
+	}
+	var kept []span
+	for _, m := range members {
+		if !drop(m) {
+			kept = append(kept, m)
+		}
+	}
+	if len(kept) == len(members) {
+		return obj
+	}
+	out := make([]byte, 0, len(obj))
+	out = append(out, '{')
+	for i, m := range kept {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, obj[m.start:m.end]...)
+	}
+	return append(out, '}')
+}
+
+// appendName appends a member's name, quoted, and its colon. The names the
+// server adds are plain ASCII: no escape is needed.
+func appendName(dst []byte, name string) []byte {
+	dst = append(dst, '"')
+	dst = append(dst, name...)
+	return append(dst, '"', ':')
+}
+
+// isObject reports whether a raw JSON value is an object.
+func isObject(raw []byte) bool {
+	_, _, ok := spans(raw)
+	return ok
+}
+
+// elements calls f with each element of a JSON array, in order; nothing
+// when arr is not an array.
+func elements(arr []byte, f func(value []byte)) {
+	i := wire.SkipSpace(arr, 0)
+	if i == len(arr) || arr[i] != '[' {
+		return
+	}
+	i = wire.SkipSpace(arr, i+1)
+	if i < len(arr) && arr[i] == ']' {
+		return
+	}
+	for i < len(arr) {
+		end := wire.SkipValue(arr, i)
+		if end < 0 {
+			return
+		}
+		f(arr[i:end])
+		i = wire.SkipSpace(arr, end)
+		if i == len(arr) || arr[i] != ',' {
+			return
+		}
+		i = wire.SkipSpace(arr, i+1)
+	}
+}

@@ -1,0 +1,425 @@
+package sessions
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/selfheal/selfheal/mcp/proxy/internal/eventstream"
+	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
+)
+
+// stream is where the server's messages for one HTTP response go: the
+// stream of a POST or of the GET, or the JSON answer of a POST.
+type stream struct {
+	wake       chan struct{} // a buffer of 1: something changed; replaced at a resume
+	sse        bool          // text/event-stream, else a JSON answer
+	standalone bool          // the GET stream
+	// num is the stream's number in its session: the id of its event seq
+	// is "num-seq" (see eventID), unique in the session, and names the
+	// stream to resume.
+	num uint64
+	// Under the session's mu:
+	// seq is the number of the stream's last event; history holds its
+	// latest events (Server.replay), each kept from when it is taken to
+	// be written, for a resume; gen counts the handlers that have pumped
+	// the stream: a resume takes it over from the one before.
+	seq     uint64
+	history []event
+	gen     uint64
+	queue   [][]byte          // messages to write, in order
+	pending map[string][]byte // the requests not answered yet: key → id
+	order   []string          // the requests' keys, in the body's order (JSON)
+	answers map[string][]byte // the responses by key (JSON)
+	tokens  []string          // the keys of the requests' progress tokens
+	final   bool              // every request is answered: nothing more comes
+	gone    bool              // the handler has left
+	// pumping: the handler writes what comes (see pump). Until then (a
+	// POST's handler may be held writing its body to a server that does not
+	// read), the router never waits for the stream to have room: a full one
+	// is passed over, and its responses are queued regardless.
+	pumping bool
+
+	// Of a request of a client of revision 2026-07-28 (see pool.go), one
+	// per stream: the key of the id the proxy gave it, the client's id and
+	// progress token as written (nil for none), and the key of the token
+	// the proxy gave it. listen: a subscriptions/listen, which lasts. auth
+	// is the request's Authorization header, which a cancellation must
+	// repeat.
+	key, tokenKey       string
+	clientID, clientTok []byte
+	method, auth        string
+	listen              bool
+	// cancelled: the server has been (or is being) told that the request
+	// is cancelled; it is told once.
+	cancelled bool
+}
+
+// event is an event of an SSE stream: its number and its message.
+type event struct {
+	seq  uint64
+	line []byte
+}
+
+// eventID is the id of the stream's event seq.
+func (st *stream) eventID(seq uint64) string {
+	return strconv.FormatUint(st.num, 10) + "-" + strconv.FormatUint(seq, 10)
+}
+
+// parseEventID reads an event id: its stream's number and its own.
+func parseEventID(id string) (num, seq uint64, ok bool) {
+	a, b, found := strings.Cut(id, "-")
+	n, err1 := strconv.ParseUint(a, 10, 64)
+	q, err2 := strconv.ParseUint(b, 10, 64)
+	return n, q, found && err1 == nil && err2 == nil
+}
+
+// signal wakes the stream's handler; the session's mu is held.
+func (st *stream) signal() {
+	select {
+	case st.wake <- struct{}{}:
+	default:
+	}
+}
+
+// pump writes the messages routed to an SSE stream, flushing them, until
+// the stream is done (a POST's every request answered; the GET's session
+// ended), its client has gone (see detach), or a resume has taken it over
+// (gen is no longer the stream's). Each event carries its id; prime writes
+// an event with an id and no data first, and replay are events written
+// before, sent again to a client that resumes.
+func (s *session) pump(w http.ResponseWriter, r *http.Request, st *stream, gen uint64, prime bool, replay []event) {
+	flush := flusher(w)
+	s.mu.Lock()
+	if st.gen != gen {
+		s.mu.Unlock()
+		return
+	}
+	st.pumping = true
+	wake := st.wake
+	var primeID string
+	if prime {
+		st.seq++
+		primeID = st.eventID(st.seq)
+	}
+	s.mu.Unlock()
+	if prime {
+		// An id and an empty data field, as MCP 2025-11-25 asks: a client
+		// whose connection breaks before the first message can resume.
+		if _, err := io.WriteString(w, "id: "+primeID+"\ndata: \n\n"); err != nil {
+			s.detach(st, gen, nil)
+			return
+		}
+	}
+	for _, ev := range replay {
+		if err := eventstream.WriteEvent(w, st.eventID(ev.seq), ev.line); err != nil {
+			s.detach(st, gen, nil)
+			return
+		}
+	}
+	if flush() != nil { // the headers: the client knows its stream is open
+		s.detach(st, gen, nil)
+		return
+	}
+	var tick <-chan time.Time
+	if d := s.c.keepAlive; d > 0 {
+		t := time.NewTicker(d)
+		defer t.Stop()
+		tick = t.C
+	}
+	ended := s.endedCh
+	for {
+		s.mu.Lock()
+		if st.gen != gen {
+			s.mu.Unlock()
+			return
+		}
+		evs := s.recordLocked(st, st.queue)
+		st.queue = nil
+		last := st.final || (st.standalone && s.ended)
+		if len(evs) > 0 {
+			s.room.Broadcast()
+		}
+		s.mu.Unlock()
+		for i, ev := range evs {
+			if err := eventstream.WriteEvent(w, st.eventID(ev.seq), ev.line); err != nil {
+				s.detach(st, gen, evs[i:])
+				return
+			}
+		}
+		if len(evs) > 0 && flush() != nil {
+			s.detach(st, gen, nil)
+			return
+		}
+		if last {
+			s.mu.Lock()
+			if st.gen == gen && !st.standalone {
+				st.pumping = false
+				s.keepLocked(st)
+			}
+			s.mu.Unlock()
+			return
+		}
+		select {
+		case <-wake:
+		case <-ended:
+			ended = nil // once is enough: the end has answered or ended this stream
+		case <-r.Context().Done():
+			s.detach(st, gen, nil)
+			return
+		case <-tick:
+			if _, err := io.WriteString(w, ": keepalive\n\n"); err != nil || flush() != nil {
+				s.detach(st, gen, nil)
+				return
+			}
+		}
+	}
+}
+
+// primes reports whether a POST stream of a session speaking protocol
+// version starts with an event that has an id and no data: from 2025-11-25,
+// which asks for it, and before 2026-07-28, which drops resumption (the
+// go-sdk's rule). An older client may take an event without data for a
+// malformed message.
+func primes(version string) bool {
+	return version >= wire.Stateful && !wire.IsStateless(version)
+}
+
+// recordLocked numbers the messages taken to be written to a stream and
+// keeps them in its history (the latest Server.replay); it returns them
+// as events.
+func (s *session) recordLocked(st *stream, lines [][]byte) []event {
+	if len(lines) == 0 {
+		return nil
+	}
+	evs := make([]event, len(lines))
+	for i, line := range lines {
+		st.seq++
+		evs[i] = event{seq: st.seq, line: line}
+	}
+	st.history = append(st.history, evs...)
+	if over := len(st.history) - s.c.replay; over > 0 {
+		clear(st.history[:over])
+		st.history = st.history[over:]
+	}
+	return evs
+}
+
+// detach leaves an SSE stream whose client has gone (seen by the handler
+// of gen) for a client that resumes it. Of its messages never written
+// (unwritten, taken to be written, and its queue), those that are its
+// own (for a POST stream: the responses to its requests, and the progress
+// of their tokens) stay with it, and go on coming to it; the others go
+// where they would have gone without it, as the stream's handler did not
+// take them (and a client that resumes does not get them twice). A POST
+// stream is then kept (see keepLocked); the GET stream stays the
+// session's standalone until another opens.
+func (s *session) detach(st *stream, gen uint64, unwritten []event) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st.gen != gen {
+		return // resumed meanwhile: the new handler has it
+	}
+	st.pumping = false
+	s.posts = slices.DeleteFunc(s.posts, func(p *stream) bool { return p == st })
+	if s.get == st {
+		s.get = nil
+	}
+	own := func(m *wire.Message) bool {
+		if st.standalone {
+			return false
+		}
+		if m.IsResponse() {
+			return true
+		}
+		if m.Method != methodProgress {
+			return false
+		}
+		key, ok := wire.IDKey(member(m.Params, "progressToken"))
+		return ok && s.progress[key] == st
+	}
+	var others [][]byte
+	if len(unwritten) > 0 {
+		first := unwritten[0].seq
+		st.history = slices.DeleteFunc(st.history, func(ev event) bool {
+			if ev.seq < first {
+				return false
+			}
+			if m, ok := wire.Decode(ev.line); ok && own(m) {
+				return false
+			}
+			others = append(others, ev.line)
+			return true
+		})
+	}
+	queue := st.queue[:0]
+	for _, line := range st.queue {
+		if m, ok := wire.Decode(line); ok && own(m) {
+			queue = append(queue, line)
+		} else {
+			others = append(others, line)
+		}
+	}
+	clear(st.queue[len(queue):])
+	st.queue = queue
+	for _, line := range others {
+		m, ok := wire.Decode(line)
+		if !ok || m.IsResponse() || s.ended {
+			continue
+		}
+		if t := s.targetLocked(m); t != nil {
+			t.queue = append(t.queue, line)
+			t.signal()
+		} else {
+			s.backlogLocked(line)
+		}
+	}
+	if !st.standalone {
+		s.keepLocked(st)
+	}
+	s.room.Broadcast()
+}
+
+// keepLocked keeps a POST stream that has ended, or whose client has
+// gone, for a resume: the latest Server.kept of them. An older one is
+// forgotten: a resume of it is refused, and the responses to its requests
+// not answered yet are dropped when they come.
+func (s *session) keepLocked(st *stream) {
+	s.kept = append(s.kept, st)
+	for len(s.kept) > s.c.kept {
+		old := s.kept[0]
+		s.kept[0] = nil
+		s.kept = s.kept[1:]
+		delete(s.resumable, old.num)
+		for key := range old.pending {
+			if s.waiters[key] == old {
+				delete(s.waiters, key)
+			}
+		}
+		s.unlistLocked(old)
+		old.gone = true
+		old.queue, old.history = nil, nil
+	}
+}
+
+// resume answers a GET with Last-Event-ID: the stream of that event,
+// from the events after it that the stream still keeps (see recordLocked),
+// then what comes, until it is done, as its first handler would have
+// written it. A stream whose handler has not seen its client go yet is
+// taken over. The GET stream is resumed only while no other GET stream is
+// open; an id of no stream kept is answered 400.
+func (s *session) resume(w http.ResponseWriter, r *http.Request, last string) {
+	num, seq, ok := parseEventID(last)
+	s.mu.Lock()
+	var st *stream
+	if ok {
+		st = s.resumable[num]
+		if st == nil && s.standalone != nil && s.standalone.num == num {
+			st = s.standalone
+		}
+	}
+	switch {
+	case s.ended:
+		s.mu.Unlock()
+		httpError(w, http.StatusNotFound, -32001, "Session not found")
+		return
+	case st == nil || st.gone || seq > st.seq:
+		s.mu.Unlock()
+		httpError(w, http.StatusBadRequest, -32000, "Bad Request: no stream to resume from Last-Event-ID "+strconv.Quote(last))
+		return
+	case st.standalone && s.get != nil && s.get != st:
+		s.mu.Unlock()
+		httpError(w, http.StatusConflict, -32000, "Conflict: Only one SSE stream is allowed per session")
+		return
+	}
+	if st.standalone && s.get == nil {
+		s.get = st
+		st.queue, s.backlog, s.dropped = s.backlog, nil, 0
+	}
+	s.kept = slices.DeleteFunc(s.kept, func(k *stream) bool { return k == st })
+	st.gen++
+	gen := st.gen
+	close(st.wake) // the handler before, if it still runs, returns
+	st.wake = make(chan struct{}, 1)
+	var replay []event
+	for _, ev := range st.history {
+		if ev.seq > seq {
+			replay = append(replay, ev)
+		}
+	}
+	s.mu.Unlock()
+	sseHeaders(w, s.id)
+	w.WriteHeader(http.StatusOK)
+	s.pump(w, r, st, gen, false, replay)
+}
+
+// answerJSON waits for the responses to a POST's requests and writes them
+// as JSON: the response, or the array of the responses of a batch in the
+// order of its requests.
+func (s *session) answerJSON(w http.ResponseWriter, r *http.Request, st *stream, batch bool) {
+	for {
+		s.mu.Lock()
+		if st.final {
+			var body []byte
+			if batch {
+				body = append(body, '[')
+			}
+			for i, key := range st.order {
+				if i > 0 {
+					body = append(body, ',')
+				}
+				body = append(body, bytes.TrimRight(st.answers[key], "\r\n")...)
+			}
+			if batch {
+				body = append(body, ']')
+			}
+			s.mu.Unlock()
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusOK)
+			if _, err := w.Write(body); err != nil {
+				s.c.r.Logger.Debug("selfheal proxy: a response could not be written: the client has gone", "error", err)
+			}
+			return
+		}
+		s.mu.Unlock()
+		select {
+		case <-st.wake:
+		case <-r.Context().Done():
+			s.drop(st)
+			return
+		}
+	}
+}
+
+// drop forgets the JSON answer of a POST whose client has gone: the
+// responses to its requests are dropped when they come. (Only SSE streams
+// carry other messages, and only they can be resumed: see detach.)
+func (s *session) drop(st *stream) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st.gone = true
+	for key := range st.pending {
+		if s.waiters[key] == st {
+			delete(s.waiters, key)
+		}
+	}
+	s.unlistLocked(st)
+}
+
+// unlistLocked removes a stream from where the router finds streams.
+func (s *session) unlistLocked(st *stream) {
+	s.posts = slices.DeleteFunc(s.posts, func(p *stream) bool { return p == st })
+	for _, tok := range st.tokens {
+		if s.progress[tok] == st {
+			delete(s.progress, tok)
+		}
+	}
+	st.tokens = nil
+	if s.get == st {
+		s.get = nil
+	}
+}
