@@ -11,6 +11,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -75,7 +78,7 @@ var transportCalls = []struct {
 
 // transports are the ways a call reaches the proxy. Each sends the lines
 // (one JSON-RPC request each) in order and returns the client's response
-// to the last one. The lead adds the HTTP command mode as one more entry.
+// to the last one.
 var transports = []struct {
 	name string
 	send func(t *testing.T, p *proxy.Proxy, srv *tableServer, lines []string) string
@@ -93,6 +96,7 @@ var transports = []struct {
 	{"batch, stream", func(t *testing.T, p *proxy.Proxy, srv *tableServer, lines []string) string {
 		return sendHTTP(t, p, srv, lines, true, true)
 	}},
+	{"HTTP command", sendCommand},
 }
 
 // TestTransports: every transport makes the same decision for each call
@@ -120,7 +124,7 @@ func TestTransports(t *testing.T) {
 				got := tr.send(t, p, srv, lines)
 				decision, paths := decisionOf(t, got, `{"jsonrpc":"2.0","id":"call",`+tc.reply+`}`)
 				if decision != tc.want || !slices.Equal(paths, tc.wantPaths) {
-					t.Errorf("%s %v, want %s %v\n%s", decision, paths, tc.want, tc.wantPaths, got)
+					t.Errorf("%s %v, want %s %v\n%q", decision, paths, tc.want, tc.wantPaths, got)
 				}
 				if seen, want := srv.calls.Load(), int64(len(lines)); (tc.want == answered || tc.want == guarded) && seen != want-1 || (tc.want == passed || tc.want == explained) && seen != want {
 					t.Errorf("the server saw %d calls of %d", seen, want)
@@ -195,6 +199,8 @@ func (s *tableServer) respond(msg []byte) []byte {
 	switch m.Method {
 	case "tools/list":
 		return []byte(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":` + transportTools + `}`)
+	case "initialize":
+		return []byte(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"table","version":"1"}}}`)
 	case "tools/call":
 		s.calls.Add(1)
 		return []byte(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,` + s.reply + `}`)
@@ -310,6 +316,89 @@ func sendHTTP(t *testing.T, p *proxy.Proxy, srv *tableServer, lines []string, ba
 			t.Fatalf("a batch of one call got %s", got)
 		}
 		got = string(members[0])
+	}
+	return got
+}
+
+// TestMain makes the test binary the table's server when the HTTP command
+// transport starts it: SELFHEAL_TABLE_REPLY is its reply, and it writes a
+// line to SELFHEAL_TABLE_CALLS for each call it gets.
+func TestMain(m *testing.M) {
+	reply, ok := os.LookupEnv("SELFHEAL_TABLE_REPLY")
+	if !ok {
+		os.Exit(m.Run())
+	}
+	calls, err := os.OpenFile(os.Getenv("SELFHEAL_TABLE_CALLS"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		os.Exit(1)
+	}
+	srv := &tableServer{reply: reply}
+	sc := bufio.NewScanner(os.Stdin)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		before := srv.calls.Load()
+		out := srv.respond(sc.Bytes())
+		if srv.calls.Load() != before {
+			calls.WriteString("call\n")
+		}
+		if out != nil {
+			os.Stdout.Write(append(out, '\n'))
+		}
+	}
+	os.Exit(0)
+}
+
+// sendCommand serves the table's server, this test binary started as a
+// stdio process, with CommandHandler, and posts each line in a session of
+// its own (revision 2025-11-25), as a client of that revision does.
+func sendCommand(t *testing.T, p *proxy.Proxy, srv *tableServer, lines []string) string {
+	calls := filepath.Join(t.TempDir(), "calls")
+	c, err := p.CommandHandler(func() *exec.Cmd {
+		cmd := exec.Command(os.Args[0])
+		cmd.Env = append(os.Environ(), "SELFHEAL_TABLE_REPLY="+srv.reply, "SELFHEAL_TABLE_CALLS="+calls)
+		return cmd
+	}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	front := httptest.NewServer(c)
+	defer func() {
+		front.Close()
+		c.Close()
+		data, _ := os.ReadFile(calls)
+		srv.calls.Store(int64(bytes.Count(data, []byte("\n"))))
+	}()
+	var session string
+	post := func(body string) string {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, front.URL+"/mcp", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		if id := resp.Header.Get("Mcp-Session-Id"); id != "" {
+			session = id
+		}
+		data, _ := io.ReadAll(resp.Body)
+		for l := range strings.SplitSeq(string(data), "\n") {
+			if d, ok := strings.CutPrefix(l, "data: "); ok && d != "" { // not the priming event
+				return d
+			}
+		}
+		return string(data)
+	}
+	post(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"table","version":"1"}}}`)
+	post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	var got string
+	for _, l := range lines {
+		got = post(l)
 	}
 	return got
 }
