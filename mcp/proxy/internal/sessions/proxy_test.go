@@ -29,7 +29,7 @@ func init() {
 			Serve: func(ctx context.Context, client io.Reader, toClient io.Writer, server io.Reader, toServer io.Writer, _ guard.Limiter, _ string) error {
 				return p.Serve(ctx, client, toClient, server, toServer)
 			},
-			Logger:    slog.New(slog.DiscardHandler),
+			Logger: slog.New(slog.DiscardHandler),
 		}
 	}
 }
