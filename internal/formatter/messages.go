@@ -81,6 +81,7 @@ const (
 	msgInvalidFormatIncludes                   // invalid_format.includes
 	msgNotMultipleOf                           // not_multiple_of
 	msgNotMultipleOfPlain                      // not_multiple_of.plain
+	msgNotMultipleOfOne                        // not_multiple_of.one
 	msgUnrecognizedKeys                        // unrecognized_keys
 	msgUnrecognizedKeysAllowed                 // unrecognized_keys.allowed
 	msgUnrecognizedKeysSuggest                 // unrecognized_keys.suggest
@@ -237,6 +238,7 @@ var msgKeys = [numMsgs][3]string{
 	msgInvalidFormatIncludes:      {"invalid_format", "includes", ""},
 	msgNotMultipleOf:              {"not_multiple_of", "", ""},
 	msgNotMultipleOfPlain:         {"not_multiple_of", "plain", ""},
+	msgNotMultipleOfOne:           {"not_multiple_of", "one", ""},
 	msgUnrecognizedKeys:           {"unrecognized_keys", "", ""},
 	msgUnrecognizedKeysAllowed:    {"unrecognized_keys", "allowed", ""},
 	msgUnrecognizedKeysSuggest:    {"unrecognized_keys", "suggest", ""},

@@ -409,6 +409,7 @@ func (c *conv) read(f *schemaconv.Failure, sch *jsonschema.Schema) {
 		f.Max = c.s.literal(sch.Location, kw, sch.ExclusiveMaximum)
 	case "multipleOf":
 		f.Divisor = c.s.literal(sch.Location, kw, sch.MultipleOf)
+		f.Min, f.Max = schemaconv.Multiples(sch.MultipleOf, sch.Minimum, sch.ExclusiveMinimum, sch.Maximum, sch.ExclusiveMaximum)
 	case "minContains", "maxContains":
 		if kw == "minContains" && !c.s.hasKeyword(sch, "minContains") {
 			f.Keyword = "contains" // the default minContains of contains

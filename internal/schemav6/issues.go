@@ -240,6 +240,7 @@ func (c *conv) read(f *schemaconv.Failure, ve *jsonschema.ValidationError, n *no
 		f.Keyword, f.Origin, f.Max = "exclusiveMaximum", n.numOrigin(), c.s.bound(n, ve.SchemaURL, exclusiveMaximum, e.Want)
 	case *kind.MultipleOf:
 		f.Keyword, f.Divisor = "multipleOf", c.s.bound(n, ve.SchemaURL, multipleOf, e.Want)
+		f.Min, f.Max = schemaconv.Multiples(e.Want, lib.Minimum, lib.ExclusiveMinimum, lib.Maximum, lib.ExclusiveMaximum)
 	case *kind.UniqueItems:
 		f.Keyword = "uniqueItems"
 		if arr, ok := f.Input.([]any); ok && e.Duplicates[1] < len(arr) {
