@@ -160,6 +160,7 @@ const (
 	msgValueAbsent                             // value.absent
 	msgValueUnknown                            // value.unknown
 	msgValueSized                              // value.sized
+	msgServerMessageCut                        // server_message.cut
 	msgValueRedacted                           // value.redacted
 	msgValueRedactedUnsized                    // value.redacted.unsized
 	msgValueHidden                             // value.hidden
@@ -317,6 +318,7 @@ var msgKeys = [numMsgs][3]string{
 	msgValueAbsent:                {"value", "absent", ""},
 	msgValueUnknown:               {"value", "unknown", ""},
 	msgValueSized:                 {"value", "sized", ""},
+	msgServerMessageCut:           {"server_message", "cut", ""},
 	msgValueRedacted:              {"value", "redacted", ""},
 	msgValueRedactedUnsized:       {"value", "redacted", "unsized"},
 	msgValueHidden:                {"value", "hidden", ""},

@@ -579,9 +579,15 @@ func (s *state) appendCut(dst []byte, v any) []byte {
 // catalog's words ("{value} ({size})"). The message's placeholders read
 // the issue's value: v stands in for it meanwhile.
 func (s *state) appendSized(dst, text []byte, v any) []byte {
+	return s.appendSizedAs(dst, text, v, msgValueSized)
+}
+
+// appendSizedAs is appendSized with the message id, whose {value} is text
+// and {size} the size of v.
+func (s *state) appendSizedAs(dst, text []byte, v any, id msgID) []byte {
 	saved, saveValue := s.frame, s.value
 	s.is, s.value = &issues.Issue{Input: v}, append([]byte(nil), text...)
-	dst = s.appendMessage(dst, s.m(msgValueSized), 1)
+	dst = s.appendMessage(dst, s.m(id), 1)
 	s.frame, s.value = saved, saveValue
 	return dst
 }
