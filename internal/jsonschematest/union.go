@@ -62,6 +62,28 @@ var UnionTable = []TypoCase{
 		Instance: `{"children":[{"type":"numbered_list_item","bulleted_list_item":{"rich_text":["a"]}}]}`,
 		Want: []string{"children[0].bulleted_list_item\tThis field must not be sent. You sent: {\"rich_text\":[\"a\"]}. Expected the object without it.",
 			"children[0].numbered_list_item\tYou sent: nothing. Expected an object."}},
+	// Declared by the other alternative through allOf, a $ref or a
+	// pattern: not unknown either (issue 37 rule 4).
+	{Name: "a key another alternative declares under allOf", Schema: `{"oneOf":[
+			{"type":"object","properties":{"type":{"const":"a"},"x":{}},"required":["type"],"additionalProperties":false},
+			{"type":"object","properties":{"type":{"const":"b"}},"allOf":[{"properties":{"y":{}}}],"required":["type"]}]}`,
+		Instance: `{"type":"a","x":1,"y":2}`,
+		Want:     []string{"y\tThis field must not be sent. You sent: 2. Expected the object without it."}},
+	{Name: "a key another alternative declares through $ref", Schema: `{"oneOf":[
+			{"type":"object","properties":{"type":{"const":"a"},"x":{}},"required":["type"],"additionalProperties":false},
+			{"$ref":"#/$defs/b"}],"$defs":{"b":{"type":"object","properties":{"type":{"const":"b"},"y":{}},"required":["type"]}}}`,
+		Instance: `{"type":"a","x":1,"y":2}`,
+		Want:     []string{"y\tThis field must not be sent. You sent: 2. Expected the object without it."}},
+	{Name: "a key another alternative's pattern declares", Schema: `{"oneOf":[
+			{"type":"object","properties":{"type":{"const":"a"},"x":{}},"required":["type"],"additionalProperties":false},
+			{"type":"object","properties":{"type":{"const":"b"}},"patternProperties":{"^y_":{}},"required":["type"]}]}`,
+		Instance: `{"type":"a","x":1,"y_1":2}`,
+		Want:     []string{"y_1\tThis field must not be sent. You sent: 2. Expected the object without it."}},
+	{Name: "a key another alternative takes by additionalProperties", Schema: `{"oneOf":[
+			{"type":"object","properties":{"type":{"const":"a"},"x":{}},"required":["type"],"additionalProperties":false},
+			{"type":"object","properties":{"type":{"const":"b"}},"additionalProperties":{"type":"string"},"required":["type"]}]}`,
+		Instance: `{"type":"a","x":1,"z":"2"}`,
+		Want:     []string{"z\tThis field must not be sent. You sent: '2'. Expected the object without it."}},
 	// No alternative takes a string: one line says what they take.
 	{Name: "not an object", Schema: ScheduleSchema, Instance: `"daily"`,
 		Want: []string{"(root)\tYou sent: 'daily'. Expected an object."}},

@@ -338,7 +338,9 @@ func (c *conv) union(path issues.Path, v any, alts []*jsonschema.Schema, causes 
 		branches = append(branches, bk.finish())
 	}
 	if len(alts) == len(branches) {
-		schemaconv.OtherKeys(path, branches, declaredBy(alts))
+		schemaconv.OtherKeys(path, branches, func(a int, key string) bool {
+			return schemaconv.Declares(alts[a], subschema, key)
+		})
 	}
 	return issues.Issue{Code: issues.InvalidUnion, Path: path, Input: v, Branches: branches, Source: source}
 }
@@ -489,7 +491,34 @@ func subschema(x *jsonschema.Schema) schemaconv.Subschema[*jsonschema.Schema] {
 	case len(x.Enum) == 1:
 		d.One, d.HasOne = x.Enum[0], true
 	}
+	if len(x.PatternProperties) > 0 || takesAny(x.AdditionalProperties) {
+		d.Takes = func(key string) bool { return takes(x, key) }
+	}
 	return d
+}
+
+// takes reports whether x takes key beside its properties: a pattern of
+// patternProperties matches it, or additionalProperties is a schema that
+// is not false.
+func takes(x *jsonschema.Schema, key string) bool {
+	for re := range x.PatternProperties {
+		if re.MatchString(key) {
+			return true
+		}
+	}
+	return takesAny(x.AdditionalProperties)
+}
+
+// takesAny reports whether additionalProperties, as the library holds it,
+// takes any key: true, or a schema that is not false.
+func takesAny(additional any) bool {
+	switch s := additional.(type) {
+	case bool:
+		return s
+	case *jsonschema.Schema:
+		return s != nil && (s.Always == nil || *s.Always)
+	}
+	return false
 }
 
 // firstDuplicate returns the index of the first item equal to an earlier
@@ -576,14 +605,4 @@ func writeJSON(h *maphash.Hash, v any) {
 			h.Write(r.Denom().Bytes())
 		}
 	}
-}
-
-// declaredBy lists the names each alternative of a union declares (see
-// schemaconv.OtherKeys).
-func declaredBy(alts []*jsonschema.Schema) [][]string {
-	out := make([][]string, len(alts))
-	for i, alt := range alts {
-		out[i] = schemaconv.Evaluable(alt, subschema)
-	}
-	return out
 }

@@ -364,19 +364,11 @@ func (c *conv) union(k *schemaconv.Sink, path issues.Path, v any, alts []*jsonsc
 	}
 	branches := c.branches(causes)
 	if len(alts) == len(branches) {
-		schemaconv.OtherKeys(path, branches, declaredBy(alts))
+		schemaconv.OtherKeys(path, branches, func(a int, key string) bool {
+			return schemaconv.Declares(alts[a], subschema, key)
+		})
 	}
 	k.Add(issues.InvalidUnion, path, v, source).Branches = branches
-}
-
-// declaredBy lists the names each alternative of a union declares (see
-// schemaconv.OtherKeys).
-func declaredBy(alts []*jsonschema.Schema) [][]string {
-	out := make([][]string, len(alts))
-	for i, alt := range alts {
-		out[i] = schemaconv.Evaluable(alt, subschema)
-	}
-	return out
 }
 
 // branches returns the issues of each alternative of a value that matches
@@ -485,7 +477,34 @@ func subschema(x *jsonschema.Schema) schemaconv.Subschema[*jsonschema.Schema] {
 	case x.Enum != nil && len(x.Enum.Values) == 1:
 		d.One, d.HasOne = x.Enum.Values[0], true
 	}
+	if len(x.PatternProperties) > 0 || takesAny(x.AdditionalProperties) {
+		d.Takes = func(key string) bool { return takes(x, key) }
+	}
 	return d
+}
+
+// takes reports whether x takes key beside its properties: a pattern of
+// patternProperties matches it, or additionalProperties is a schema that
+// is not false.
+func takes(x *jsonschema.Schema, key string) bool {
+	for re := range x.PatternProperties {
+		if re.MatchString(key) {
+			return true
+		}
+	}
+	return takesAny(x.AdditionalProperties)
+}
+
+// takesAny reports whether additionalProperties, as the library holds it,
+// takes any key: true, or a schema that is not false.
+func takesAny(additional any) bool {
+	switch s := additional.(type) {
+	case bool:
+		return s
+	case *jsonschema.Schema:
+		return s != nil && (s.Bool == nil || *s.Bool)
+	}
+	return false
 }
 
 // decodeContent decodes the content of a string the way contentEncoding
