@@ -152,6 +152,18 @@ var cases = []struct {
 		{{Code: issues.InvalidType, Path: P{"filter"}, Input: 1.0, Expected: issues.TypeObject}},
 		{{Code: issues.InvalidType, Path: P{"filter"}, Input: 1.0, Expected: issues.TypeString}},
 	}}},
+	// The keys an object alternative requires (the adapter's Keys): the
+	// object last, with them.
+	{"invalid_union.types_object_keys", issues.Issue{Code: issues.InvalidUnion, Path: P{"filter"}, Input: 1.0, Branches: [][]issues.Issue{
+		{{Code: issues.InvalidType, Path: P{"filter"}, Input: 1.0, Expected: issues.TypeObject, Keys: []string{"property", "value"}}},
+		{{Code: issues.InvalidType, Path: P{"filter"}, Input: 1.0, Expected: issues.TypeString}},
+	}}},
+	// Several object alternatives: the keys they all require.
+	{"invalid_union.types_objects", issues.Issue{Code: issues.InvalidUnion, Path: P{"channel"}, Input: "ops", Branches: [][]issues.Issue{
+		{{Code: issues.InvalidType, Path: P{"channel"}, Input: "ops", Expected: issues.TypeObject, Keys: []string{"kind", "url"}}},
+		{{Code: issues.InvalidType, Path: P{"channel"}, Input: "ops", Expected: issues.TypeObject, Keys: []string{"address", "kind"}}},
+		{{Code: issues.InvalidType, Path: P{"channel"}, Input: "ops", Expected: issues.TypeInteger}},
+	}}},
 	{"invalid_union.discriminator", issues.Issue{Code: issues.InvalidUnion, Path: P{"channel"},
 		Input: map[string]any{"kind": "Webhook", "url": "x"}, Branches: [][]issues.Issue{
 			{{Code: issues.InvalidValue, Path: P{"channel", "kind"}, Input: "Webhook", Values: []any{"email"}},

@@ -25,6 +25,7 @@ const (
 	msgInvalidTypeQuoted                       // invalid_type.quoted
 	msgInvalidTypeJSONString                   // invalid_type.json_string
 	msgInvalidTypeUnknown                      // invalid_type.unknown
+	msgInvalidTypeObjectKeys                   // invalid_type.object_keys
 	msgTooSmall                                // too_small
 	msgTooSmallExclusive                       // too_small.exclusive
 	msgTooSmallExact                           // too_small.exact
@@ -183,6 +184,7 @@ var msgKeys = [numMsgs][3]string{
 	msgInvalidTypeQuoted:          {"invalid_type", "quoted", ""},
 	msgInvalidTypeJSONString:      {"invalid_type", "json_string", ""},
 	msgInvalidTypeUnknown:         {"invalid_type", "unknown", ""},
+	msgInvalidTypeObjectKeys:      {"invalid_type", "object_keys", ""},
 	msgTooSmall:                   {"too_small", "", ""},
 	msgTooSmallExclusive:          {"too_small", "exclusive", ""},
 	msgTooSmallExact:              {"too_small", "exact", ""},

@@ -33,6 +33,8 @@ var rules = [...]rule{
 	{code: issues.InvalidType, when: absent, id: msgInvalidTypeMissing},
 	{code: issues.InvalidType, when: unknownInput, id: msgInvalidTypeUnknown},
 	{code: issues.InvalidType, pick: typeHint}, // "42" for 42, an object sent as JSON text
+	// A union's types, an object with the keys its alternatives require.
+	{code: issues.InvalidType, when: objectKeys, id: msgInvalidTypeObjectKeys},
 	{code: issues.InvalidType, id: msgInvalidType},
 
 	{code: issues.TooSmall, when: refExclusive, id: msgTooSmallRefExclusive},
@@ -242,6 +244,12 @@ func hasMessage(_ *state, is *issues.Issue) bool {
 func relayed(_ *state, is *issues.Issue) bool {
 	u, ok := is.Input.(issues.Unknown)
 	return ok && u.Type == "" && hasMessage(nil, is)
+}
+
+// objectKeys: an object expected, with the keys it requires (a union's
+// types line, see typesOfUnion).
+func objectKeys(_ *state, is *issues.Issue) bool {
+	return len(is.Keys) > 0 && is.Expected.Has(issues.TypeObject)
 }
 
 // multiples words a number that is not a multiple with the nearest

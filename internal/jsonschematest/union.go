@@ -84,16 +84,21 @@ var UnionTable = []TypoCase{
 			{"type":"object","properties":{"type":{"const":"b"}},"additionalProperties":{"type":"string"},"required":["type"]}]}`,
 		Instance: `{"type":"a","x":1,"z":"2"}`,
 		Want:     []string{"z\tThis field must not be sent. You sent: '2'. Expected the object without it."}},
-	// No alternative takes a string: one line says what they take.
+	// No alternative takes a string: one line says what they take, and
+	// the keys every object alternative requires (issue 37 rule 3).
 	{Name: "not an object", Schema: ScheduleSchema, Instance: `"daily"`,
-		Want: []string{"(root)\tYou sent: 'daily'. Expected an object."}},
+		Want: []string{"(root)\tYou sent: 'daily'. Expected an object with 'kind'."}},
 	// An object or a string (what servers generated from OpenAPI send):
 	// the object's fault, never "Expected a string".
 	{Name: "object or string, nested enum", Schema: FilterSchema, Instance: `{"filter":{"property":"object","value":"Page"}}`,
 		Want: []string{"filter.value\tYou sent: 'Page'. Expected one of 'page','data_source'."}},
 	{Name: "object or string, neither", Schema: FilterSchema, Instance: `{"filter":5}`,
-		Want: []string{"filter\tYou sent: 5. Expected an object or a string."},
-		Ja:   []string{"filter\t送信値: 5。期待: オブジェクトまたは文字列。"}},
+		Want: []string{"filter\tYou sent: 5. Expected a string or an object with 'property','value'."},
+		Ja:   []string{"filter\t送信値: 5。期待: 文字列またはオブジェクト（'property','value' を含む）。"},
+		// The object alternative's type issue carries the keys it requires.
+		Issues: `[{"code":"invalid_union","path":["filter"],"input":5,"errors":[
+			[{"code":"invalid_type","path":["filter"],"input":5,"expected":"object","keys":["property","value"],"source":"jsonschema:type"}],
+			[{"code":"invalid_type","path":["filter"],"input":5,"expected":"string","source":"jsonschema:type"}]],"source":"jsonschema:anyOf"}]`},
 	{Name: "object or integer, nested const and pattern", Schema: `{"properties":{"page":{"anyOf":[{"type":"integer"},
 			{"type":"object","properties":{"kind":{"const":"cursor"},"cursor":{"type":"string","pattern":"^c_"}},"required":["kind","cursor"]}]}}}`,
 		Instance: `{"page":{"kind":"cursor","cursor":"x1"}}`,

@@ -223,5 +223,36 @@ func OtherKeys(path issues.Path, branches [][]issues.Issue, declares func(a int,
 	}
 }
 
+// RequiredKeys gives the type issue of each object alternative that
+// refuses a union's value for its type (a string sent where it takes an
+// object) the keys that alternative requires, as its Keys, so that the
+// line saying what each alternative expects names them: "Expected a
+// string or an object with 'property','value'" (a model sending a string
+// learns what the object needs, not only that it is one). described are
+// the alternatives as UnionBranches reads them, in the order of branches.
+func RequiredKeys(path issues.Path, branches [][]issues.Issue, described []Branch) {
+	if len(described) != len(branches) {
+		return
+	}
+	for i, br := range branches {
+		req := described[i].Required
+		if len(req) == 0 {
+			continue
+		}
+		for j := range br {
+			is := &br[j]
+			if is.Code == issues.InvalidType && !is.Absent && samePath(is.Path, path) && is.Expected.Has(issues.TypeObject) {
+				var keys []string
+				for _, k := range req {
+					if !slices.Contains(keys, k) {
+						keys = append(keys, k)
+					}
+				}
+				is.Keys = keys
+			}
+		}
+	}
+}
+
 // samePath reports whether a and b name one place.
 func samePath(a, b issues.Path) bool { return a.Compare(b) == 0 && len(a) == len(b) }

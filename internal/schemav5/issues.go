@@ -328,7 +328,8 @@ func skipPast(k *sink, ve *jsonschema.ValidationError) bool {
 // when they are objects told apart by one (see schemaconv.Discriminated),
 // else with each alternative's issues.
 func (c *conv) union(path issues.Path, v any, alts []*jsonschema.Schema, causes []*jsonschema.ValidationError, source string) issues.Issue {
-	if is, ok := schemaconv.Discriminated(path, v, schemaconv.UnionBranches(alts, subschema), source); ok {
+	described := schemaconv.UnionBranches(alts, subschema)
+	if is, ok := schemaconv.Discriminated(path, v, described, source); ok {
 		return is
 	}
 	branches := make([][]issues.Issue, 0, len(causes))
@@ -341,6 +342,7 @@ func (c *conv) union(path issues.Path, v any, alts []*jsonschema.Schema, causes 
 		schemaconv.OtherKeys(path, branches, func(a int, key string) bool {
 			return schemaconv.Declares(alts[a], subschema, key)
 		})
+		schemaconv.RequiredKeys(path, branches, described)
 	}
 	return issues.Issue{Code: issues.InvalidUnion, Path: path, Input: v, Branches: branches, Source: source}
 }

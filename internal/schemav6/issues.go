@@ -358,7 +358,8 @@ func (c *conv) propertyName(k *schemaconv.Sink, path issues.Path, obj any, name 
 // else with each alternative's issues.
 func (c *conv) union(k *schemaconv.Sink, path issues.Path, v any, alts []*jsonschema.Schema,
 	causes []*jsonschema.ValidationError, source string) {
-	if is, ok := schemaconv.Discriminated(path, v, schemaconv.UnionBranches(alts, subschema), source); ok {
+	described := schemaconv.UnionBranches(alts, subschema)
+	if is, ok := schemaconv.Discriminated(path, v, described, source); ok {
 		k.Push(is)
 		return
 	}
@@ -367,6 +368,7 @@ func (c *conv) union(k *schemaconv.Sink, path issues.Path, v any, alts []*jsonsc
 		schemaconv.OtherKeys(path, branches, func(a int, key string) bool {
 			return schemaconv.Declares(alts[a], subschema, key)
 		})
+		schemaconv.RequiredKeys(path, branches, described)
 	}
 	k.Add(issues.InvalidUnion, path, v, source).Branches = branches
 }
