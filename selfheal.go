@@ -316,8 +316,9 @@ func (e *Engine) Shown(err error) issues.List {
 // ServerMessage returns msg, what a tool server said when it rejected a
 // call, as a validation_error shows it beside the engine's explanation
 // (envelope.ValidationError.ServerMessage): on one line, controls shown
-// escaped, and cut after 1,000 characters with its real size stated in
-// the engine's language.
+// escaped, whole up to the engine's byte budget (WithMaxBytes, 4 KiB by
+// default: as much room as the field lines), else cut there with how much
+// was cut stated in the engine's language ("… (2310 characters cut)").
 func (e *Engine) ServerMessage(msg string) string {
 	return e.f.ServerMessage(msg, 0)
 }

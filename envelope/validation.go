@@ -30,8 +30,9 @@ type ValidationError struct {
 	// More and before <contract_awareness> and <recovery>, escaped as
 	// element text (a newline in it is kept, as in a tool_error's message);
 	// omitted when empty. Its length is the caller's to bound: the module's
-	// proxy cuts it at 1,000 characters and shows its line breaks as \n,
-	// so that the envelope keeps one line per element.
+	// proxy keeps it whole up to the engine's byte budget (4 KiB by
+	// default), says how much it cut past that, and shows its line breaks
+	// as \n, so that the envelope keeps one line per element.
 	ServerMessage string
 	// Contract, when it has changes or a non-zero More, adds the
 	// <contract_awareness> section; nil or empty omits it.

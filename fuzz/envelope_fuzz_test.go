@@ -429,7 +429,7 @@ func FuzzServerMessage(f *testing.F) {
 	}
 	en := formatter.New(formatter.DefaultOptions())
 	f.Fuzz(func(t *testing.T, msg string, budget int) {
-		budget %= 4 * formatter.DefaultServerMessageRunes // a huge budget only shows all
+		budget %= 4 * formatter.DefaultMaxBytes // a huge budget only shows all
 		got := en.ServerMessage(msg, budget)
 		if strings.ContainsFunc(got, func(r rune) bool {
 			return r < 0x20 || r == 0x7f || r == 0xFFFE || r == 0xFFFF || r == 0x2028 || r == 0x2029
@@ -440,10 +440,19 @@ func FuzzServerMessage(f *testing.F) {
 			t.Fatalf("ServerMessage(%.80q) = %.200q: invalid UTF-8", msg, got)
 		}
 		if budget <= 0 {
-			budget = formatter.DefaultServerMessageRunes
+			budget = formatter.DefaultMaxBytes
 		}
-		if n := utf8.RuneCountInString(strings.TrimSpace(msg)); n > budget && !strings.Contains(got, "… (") {
-			t.Fatalf("ServerMessage(%.80q, %d) = %.200q: %d characters cut without their size", msg, budget, got, n)
+		// Within its byte budget, but for the note of what was cut; and
+		// a message cut says how much.
+		shown, cut := strings.CutSuffix(got, " cut)")
+		if cut {
+			shown = shown[:strings.LastIndex(shown, "… (")]
+		}
+		if len(shown) > budget {
+			t.Fatalf("ServerMessage(%.80q, %d) = %.200q: %d bytes shown", msg, budget, got, len(shown))
+		}
+		if n := len(strings.TrimSpace(msg)); n > budget && !cut {
+			t.Fatalf("ServerMessage(%.80q, %d) = %.200q: %d bytes cut without their size", msg, budget, got, n)
 		}
 		out := envelope.ValidationError{Action: "a", ServerMessage: got}.String()
 		if got != "" && strings.Count(out, "\n") != 3 {

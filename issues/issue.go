@@ -71,7 +71,9 @@ type Issue struct {
 	Expected Types
 	// Origin is what a bound or size applies to (see the Origin constants).
 	Origin string
-	// Minimum and Maximum are the bounds of too_small and too_big.
+	// Minimum and Maximum are the bounds of too_small and too_big; on
+	// not_multiple_of, the least and greatest multiples the field's other
+	// bounds allow (inclusive), when it has any.
 	Minimum, Maximum Number
 	// Inclusive reports whether the bound itself is allowed.
 	Inclusive bool

@@ -111,6 +111,15 @@ var cases = []struct {
 	{"not_multiple_of.cents", issues.Issue{Code: issues.NotMultipleOf, Path: P{"amount"}, Input: json.Number("10.005"), Divisor: "0.01"}},
 	{"not_multiple_of.exponent", issues.Issue{Code: issues.NotMultipleOf, Path: P{"n"}, Input: json.Number("1e3"), Divisor: "1e-7"}},
 	{"not_multiple_of.plain", issues.Issue{Code: issues.NotMultipleOf, Path: P{"n"}, Input: "7", Divisor: "5"}},
+	// The field's bounds (an adapter gives the multiples they allow): a
+	// neighbour they refuse is not suggested.
+	{"not_multiple_of.above_maximum", issues.Issue{Code: issues.NotMultipleOf, Path: P{"n"}, Input: 25, Divisor: "2", Maximum: "20", Inclusive: true}},
+	{"not_multiple_of.at_maximum", issues.Issue{Code: issues.NotMultipleOf, Path: P{"n"}, Input: 19, Divisor: "2", Maximum: "20", Inclusive: true}},
+	{"not_multiple_of.exclusive_maximum", issues.Issue{Code: issues.NotMultipleOf, Path: P{"n"}, Input: 19, Divisor: "2", Maximum: "20"}},
+	{"not_multiple_of.below_minimum", issues.Issue{Code: issues.NotMultipleOf, Path: P{"n"}, Input: -3, Divisor: "2", Minimum: "0", Inclusive: true}},
+	{"not_multiple_of.within", issues.Issue{Code: issues.NotMultipleOf, Path: P{"n"}, Input: 7, Divisor: "2", Minimum: "0", Maximum: "20", Inclusive: true}},
+	{"not_multiple_of.decimal_bounds", issues.Issue{Code: issues.NotMultipleOf, Path: P{"temp"}, Input: 35.3, Divisor: "0.5", Minimum: "5", Maximum: "35", Inclusive: true}},
+	{"not_multiple_of.none_within", issues.Issue{Code: issues.NotMultipleOf, Path: P{"n"}, Input: 5, Divisor: "4", Minimum: "5", Maximum: "7", Inclusive: true}},
 
 	{"unrecognized_keys", issues.Issue{Code: issues.UnrecognizedKeys, Input: map[string]any{"zzz": 1.0}, Keys: []string{"zzz"}}},
 	{"unrecognized_keys.many", issues.Issue{Code: issues.UnrecognizedKeys, Keys: []string{"foo", "bar"}}},
@@ -142,6 +151,18 @@ var cases = []struct {
 	{"invalid_union.types", issues.Issue{Code: issues.InvalidUnion, Path: P{"filter"}, Input: 1.0, Branches: [][]issues.Issue{
 		{{Code: issues.InvalidType, Path: P{"filter"}, Input: 1.0, Expected: issues.TypeObject}},
 		{{Code: issues.InvalidType, Path: P{"filter"}, Input: 1.0, Expected: issues.TypeString}},
+	}}},
+	// The keys an object alternative requires (the adapter's Keys): the
+	// object last, with them.
+	{"invalid_union.types_object_keys", issues.Issue{Code: issues.InvalidUnion, Path: P{"filter"}, Input: 1.0, Branches: [][]issues.Issue{
+		{{Code: issues.InvalidType, Path: P{"filter"}, Input: 1.0, Expected: issues.TypeObject, Keys: []string{"property", "value"}}},
+		{{Code: issues.InvalidType, Path: P{"filter"}, Input: 1.0, Expected: issues.TypeString}},
+	}}},
+	// Several object alternatives: the keys they all require.
+	{"invalid_union.types_objects", issues.Issue{Code: issues.InvalidUnion, Path: P{"channel"}, Input: "ops", Branches: [][]issues.Issue{
+		{{Code: issues.InvalidType, Path: P{"channel"}, Input: "ops", Expected: issues.TypeObject, Keys: []string{"kind", "url"}}},
+		{{Code: issues.InvalidType, Path: P{"channel"}, Input: "ops", Expected: issues.TypeObject, Keys: []string{"address", "kind"}}},
+		{{Code: issues.InvalidType, Path: P{"channel"}, Input: "ops", Expected: issues.TypeInteger}},
 	}}},
 	{"invalid_union.discriminator", issues.Issue{Code: issues.InvalidUnion, Path: P{"channel"},
 		Input: map[string]any{"kind": "Webhook", "url": "x"}, Branches: [][]issues.Issue{

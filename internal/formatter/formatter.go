@@ -218,8 +218,9 @@ type state struct {
 	// nesting counts the lines being worded inside one another.
 	nesting int
 	// uni is the issue of a union's line when no alternative's type
-	// matches (see typesOfUnion).
-	uni issues.Issue
+	// matches (see typesOfUnion), uniKeys the scratch space of its keys.
+	uni     issues.Issue
+	uniKeys []string
 	// shown, when not nil, collects the issue of each line (Bounded).
 	shown issues.List
 }
@@ -344,7 +345,7 @@ func (s *state) emitIssue(is *issues.Issue) bool {
 			break
 		}
 		if !typed {
-			if u, ok := typesOfUnion(is); ok {
+			if u, ok := typesOfUnion(is, &s.uniKeys); ok {
 				s.uni = u
 				return s.emitLine(&is.Path, &s.uni, nil)
 			}
@@ -490,16 +491,30 @@ func isPathKey(v any) bool {
 // typesOfUnion is the issue of a union none of whose alternatives takes
 // the value's type, when each refuses it by type: an invalid_type at the
 // union's path expecting every type they name, in their order ("Expected
-// a string or an object"). Which alternative failed "furthest" means
-// nothing there, and one alternative's type alone would hide the others.
-func typesOfUnion(union *issues.Issue) (issues.Issue, bool) {
+// a string or an object"), an object last when it comes with the keys
+// its alternatives require (the adapter's Keys on their type issues; for
+// several object alternatives, the keys they all require): "Expected a
+// string or an object with 'property','value'". Which alternative failed
+// "furthest" means nothing there, and one alternative's type alone would
+// hide the others. scratch holds the keys, the issue's Keys.
+func typesOfUnion(union *issues.Issue, scratch *[]string) (issues.Issue, bool) {
 	var want issues.Types
+	keys, objects := (*scratch)[:0], 0
+	defer func() { *scratch = keys[:0] }()
 	for _, br := range union.Branches {
 		found := false
 		for j := range br {
 			b := &br[j]
 			if b.Code == issues.InvalidType && !b.Absent && len(b.Path) == len(union.Path) && b.Expected != 0 {
 				want, found = want.Or(b.Expected), true
+				if b.Expected.Has(issues.TypeObject) {
+					if objects == 0 {
+						keys = append(keys, b.Keys...)
+					} else {
+						keys = slices.DeleteFunc(keys, func(k string) bool { return !slices.Contains(b.Keys, k) })
+					}
+					objects++
+				}
 				break
 			}
 		}
@@ -510,6 +525,20 @@ func typesOfUnion(union *issues.Issue) (issues.Issue, bool) {
 	if want == 0 {
 		return issues.Issue{}, false
 	}
-	return issues.Issue{Code: issues.InvalidType, Path: union.Path, Input: union.Input, Expected: want,
-		Source: union.Source}, true
+	if len(keys) > 0 {
+		// The keys follow the object: it goes last.
+		var moved issues.Types
+		for t := range want.All() {
+			if t != issues.TypeObject {
+				moved = moved.Or(t)
+			}
+		}
+		want = moved.Or(issues.TypeObject)
+	}
+	is := issues.Issue{Code: issues.InvalidType, Path: union.Path, Input: union.Input, Expected: want,
+		Source: union.Source}
+	if len(keys) > 0 {
+		is.Keys = keys
+	}
+	return is, true
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -464,5 +465,63 @@ func TestMergedMisspeltKey(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(200, func() { buf = f.AppendValidation(buf[:0], "users.create", list) }); n != 0 {
 		t.Errorf("AppendValidation allocates %v times per call", n)
+	}
+}
+
+// TestMergedLoneKey: in an object of a closed schema, the one key left
+// unknown and the one required field left missing are one line at the
+// field when the key's value has the field's type ('qty' for 'quantity':
+// the field sent under another name). A value of another type, a second
+// missing field, a second unknown key or an open schema's near miss keeps
+// two lines: which key stands for which field would be a guess.
+func TestMergedLoneKey(t *testing.T) {
+	f := New(DefaultOptions())
+	obj := func(kv ...any) map[string]any {
+		m := map[string]any{}
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i].(string)] = kv[i+1]
+		}
+		return m
+	}
+	unknown := func(in map[string]any, check string, keys ...string) issues.Issue {
+		return issues.Issue{Code: issues.UnrecognizedKeys, Path: P{"item"}, Input: in, Keys: keys,
+			Allowed: []string{"quantity", "sku", "time"}, Check: check}
+	}
+	missing := func(name string, t issues.Types) issues.Issue {
+		return issues.Issue{Code: issues.InvalidType, Path: P{"item", name}, Absent: true, Expected: t}
+	}
+	for _, tc := range []struct {
+		name string
+		list issues.List
+		want []string
+	}{
+		{"merged", issues.List{unknown(obj("qty", 2.0), "", "qty"), missing("quantity", issues.TypeInteger)},
+			[]string{"item.quantity: Missing. You sent: the unknown key 'qty'. Expected an integer."}},
+		{"any type", issues.List{unknown(obj("at", "7:00"), "", "at"), missing("time", 0)},
+			[]string{"item.time: Missing. You sent: the unknown key 'at'. Expected a value."}},
+		{"another type", issues.List{unknown(obj("qty", "two"), "", "qty"), missing("quantity", issues.TypeInteger)},
+			[]string{"item: Unknown key. You sent: 'qty'. Expected one of 'quantity','sku','time'.",
+				"item.quantity: You sent: nothing. Expected an integer."}},
+		{"a fraction for an integer", issues.List{unknown(obj("qty", 2.5), "", "qty"), missing("quantity", issues.TypeInteger)},
+			[]string{"item: Unknown key. You sent: 'qty'. Expected one of 'quantity','sku','time'.",
+				"item.quantity: You sent: nothing. Expected an integer."}},
+		{"two missing", issues.List{unknown(obj("qty", 2.0), "", "qty"), missing("quantity", issues.TypeInteger), missing("sku", issues.TypeString)},
+			[]string{"item: Unknown key. You sent: 'qty'. Expected one of 'quantity','sku','time'.",
+				"item.quantity: You sent: nothing. Expected an integer.",
+				"item.sku: You sent: nothing. Expected a string."}},
+		{"two unknown", issues.List{unknown(obj("qty", 2.0, "n", 1.0), "", "n", "qty"), missing("quantity", issues.TypeInteger)},
+			[]string{"item: Unknown keys. You sent: 'n','qty'. Expected one of 'quantity','sku','time'.",
+				"item.quantity: You sent: nothing. Expected an integer."}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fields, _ := f.Fields(tc.list)
+			var got []string
+			for _, fl := range fields {
+				got = append(got, fl.Name+": "+fl.Text)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+		})
 	}
 }

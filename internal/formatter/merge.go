@@ -85,7 +85,85 @@ func (s *state) findMerges(list issues.List) {
 				}
 			}
 		}
+		s.mergeLone(list, ui)
 	}
+}
+
+// mergeLone merges the one key left unknown in an object of a closed
+// schema with the one required field left missing there, when the key's
+// value has the field's type: 'frequency' sent where 'freq' is missing,
+// 'qty' for 'quantity', 'at' for 'time'. Too far apart to be a misspelling,
+// they are still one problem, the field sent under another name, and a
+// model fixes it by renaming the key: two lines ("Unknown key …", "You
+// sent: nothing …") would say the same thing twice. A near miss (an open
+// schema) is left alone: its other keys were accepted.
+func (s *state) mergeLone(list issues.List, ui int) {
+	mg := &s.mg
+	u := &list[ui]
+	if u.Check != "" {
+		return
+	}
+	key, n := "", 0
+	for _, k := range u.Keys {
+		if !s.keyMerged(ui, k) {
+			key, n = k, n+1
+		}
+	}
+	if n != 1 {
+		return
+	}
+	miss := -1
+	for _, mi := range mg.missing {
+		p := list[mi].Path
+		if len(p) != len(u.Path)+1 || !slices.Equal(p[:len(u.Path)], u.Path) || s.mergedMissing(mi) {
+			continue
+		}
+		if miss >= 0 {
+			return // two fields missing: which one the key stands for is a guess
+		}
+		miss = mi
+	}
+	if miss < 0 {
+		return
+	}
+	name, ok := list[miss].Path[len(u.Path)].(string)
+	obj, isObj := u.Input.(map[string]any)
+	if !ok || !isObj {
+		return
+	}
+	if v, sent := obj[key]; !sent || !ofType(v, list[miss].Expected) {
+		return
+	}
+	mg.list = append(mg.list, merged{miss: miss, unk: ui, key: key, sugg: name})
+}
+
+// ofType reports whether v has one of the types want lists (any type when
+// it lists none).
+func ofType(v any, want issues.Types) bool {
+	if want == 0 {
+		return true
+	}
+	var t issues.Types
+	switch kindOf(v) {
+	case kindString:
+		t = issues.TypeString
+	case kindNumber:
+		if want.Has(issues.TypeInteger) && isIntegral(numberText(v)) {
+			return true
+		}
+		t = issues.TypeNumber
+	case kindBoolean:
+		t = issues.TypeBoolean
+	case kindNull:
+		t = issues.TypeNull
+	case kindObject:
+		t = issues.TypeObject
+	case kindArray:
+		t = issues.TypeArray
+	default:
+		return false
+	}
+	return want.Has(t)
 }
 
 func (s *state) mergedMissing(i int) bool {

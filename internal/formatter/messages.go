@@ -25,6 +25,7 @@ const (
 	msgInvalidTypeQuoted                       // invalid_type.quoted
 	msgInvalidTypeJSONString                   // invalid_type.json_string
 	msgInvalidTypeUnknown                      // invalid_type.unknown
+	msgInvalidTypeObjectKeys                   // invalid_type.object_keys
 	msgTooSmall                                // too_small
 	msgTooSmallExclusive                       // too_small.exclusive
 	msgTooSmallExact                           // too_small.exact
@@ -81,6 +82,7 @@ const (
 	msgInvalidFormatIncludes                   // invalid_format.includes
 	msgNotMultipleOf                           // not_multiple_of
 	msgNotMultipleOfPlain                      // not_multiple_of.plain
+	msgNotMultipleOfOne                        // not_multiple_of.one
 	msgUnrecognizedKeys                        // unrecognized_keys
 	msgUnrecognizedKeysAllowed                 // unrecognized_keys.allowed
 	msgUnrecognizedKeysSuggest                 // unrecognized_keys.suggest
@@ -159,6 +161,7 @@ const (
 	msgValueAbsent                             // value.absent
 	msgValueUnknown                            // value.unknown
 	msgValueSized                              // value.sized
+	msgServerMessageCut                        // server_message.cut
 	msgValueRedacted                           // value.redacted
 	msgValueRedactedUnsized                    // value.redacted.unsized
 	msgValueHidden                             // value.hidden
@@ -181,6 +184,7 @@ var msgKeys = [numMsgs][3]string{
 	msgInvalidTypeQuoted:          {"invalid_type", "quoted", ""},
 	msgInvalidTypeJSONString:      {"invalid_type", "json_string", ""},
 	msgInvalidTypeUnknown:         {"invalid_type", "unknown", ""},
+	msgInvalidTypeObjectKeys:      {"invalid_type", "object_keys", ""},
 	msgTooSmall:                   {"too_small", "", ""},
 	msgTooSmallExclusive:          {"too_small", "exclusive", ""},
 	msgTooSmallExact:              {"too_small", "exact", ""},
@@ -237,6 +241,7 @@ var msgKeys = [numMsgs][3]string{
 	msgInvalidFormatIncludes:      {"invalid_format", "includes", ""},
 	msgNotMultipleOf:              {"not_multiple_of", "", ""},
 	msgNotMultipleOfPlain:         {"not_multiple_of", "plain", ""},
+	msgNotMultipleOfOne:           {"not_multiple_of", "one", ""},
 	msgUnrecognizedKeys:           {"unrecognized_keys", "", ""},
 	msgUnrecognizedKeysAllowed:    {"unrecognized_keys", "allowed", ""},
 	msgUnrecognizedKeysSuggest:    {"unrecognized_keys", "suggest", ""},
@@ -315,6 +320,7 @@ var msgKeys = [numMsgs][3]string{
 	msgValueAbsent:                {"value", "absent", ""},
 	msgValueUnknown:               {"value", "unknown", ""},
 	msgValueSized:                 {"value", "sized", ""},
+	msgServerMessageCut:           {"server_message", "cut", ""},
 	msgValueRedacted:              {"value", "redacted", ""},
 	msgValueRedactedUnsized:       {"value", "redacted", "unsized"},
 	msgValueHidden:                {"value", "hidden", ""},

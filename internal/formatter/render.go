@@ -579,9 +579,15 @@ func (s *state) appendCut(dst []byte, v any) []byte {
 // catalog's words ("{value} ({size})"). The message's placeholders read
 // the issue's value: v stands in for it meanwhile.
 func (s *state) appendSized(dst, text []byte, v any) []byte {
+	return s.appendSizedAs(dst, text, v, msgValueSized)
+}
+
+// appendSizedAs is appendSized with the message id, whose {value} is text
+// and {size} the size of v.
+func (s *state) appendSizedAs(dst, text []byte, v any, id msgID) []byte {
 	saved, saveValue := s.frame, s.value
 	s.is, s.value = &issues.Issue{Input: v}, append([]byte(nil), text...)
-	dst = s.appendMessage(dst, s.m(msgValueSized), 1)
+	dst = s.appendMessage(dst, s.m(id), 1)
 	s.frame, s.value = saved, saveValue
 	return dst
 }
@@ -727,21 +733,28 @@ func numberOf(v any) (float64, bool) {
 
 // multiples computes the nearest multiples of the divisor below and above
 // the value sent into s.lower and s.upper, exactly (7 and 5 give 5 and 10;
-// 0.35 and 0.1 give 0.3 and 0.4). It reports false when either is not a
-// number or the divisor is not positive.
+// 0.35 and 0.1 give 0.3 and 0.4), keeping only those the issue's Minimum
+// and Maximum allow (a multiple the field's other bounds refuse is no
+// suggestion: multipleOf 2 up to 20, sent 25, is answered "such as 20",
+// never 24 or 26). What it keeps is in s.lower, then s.upper; s.upper is
+// empty when one is kept. It reports false when none can be shown: either
+// is not a number, the divisor is not positive, or no multiple lies within
+// the bounds.
 func (s *state) multiples(is *issues.Issue) bool {
+	s.lower, s.upper = s.lower[:0], s.upper[:0]
 	if kindOf(is.Input) != kindNumber || !is.Divisor.IsNumeric() {
 		return false
 	}
 	vt := numberText(is.Input)
-	if v, err := strconv.ParseInt(vt, 10, 64); err == nil {
+	bounded := is.Minimum != "" || is.Maximum != ""
+	if v, err := strconv.ParseInt(vt, 10, 64); err == nil && !bounded {
 		if d, ok := issuesx.Int(is.Divisor); ok && d > 0 && v > -(1<<62) && v < 1<<62 {
 			lo := v / d * d
 			if lo > v {
 				lo -= d
 			}
-			s.lower = strconv.AppendInt(s.lower[:0], lo, 10)
-			s.upper = strconv.AppendInt(s.upper[:0], lo+d, 10)
+			s.lower = strconv.AppendInt(s.lower, lo, 10)
+			s.upper = strconv.AppendInt(s.upper, lo+d, 10)
 			return true
 		}
 	}
@@ -755,16 +768,71 @@ func (s *state) multiples(is *issues.Issue) bool {
 	if !ok1 || !ok2 || d.Sign() <= 0 {
 		return false
 	}
-	q := new(big.Rat).Quo(v, d)
+	lo := new(big.Rat).Mul(new(big.Rat).SetInt(floorRat(new(big.Rat).Quo(v, d))), d)
+	hi := new(big.Rat).Add(lo, d)
+	if !bounded {
+		s.lower = appendRat(s.lower, lo)
+		s.upper = appendRat(s.upper, hi)
+		return true
+	}
+	// The field's bounds, when they are numbers short enough to work with:
+	// a bound that is not is no bound here (the line may then suggest a
+	// value it refuses, as it did before bounds were known).
+	var minR, maxR *big.Rat
+	if modest(string(is.Minimum)) {
+		minR, _ = new(big.Rat).SetString(string(is.Minimum))
+	}
+	if modest(string(is.Maximum)) {
+		maxR, _ = new(big.Rat).SetString(string(is.Maximum))
+	}
+	allowed := func(x *big.Rat) bool {
+		if minR != nil && (x.Cmp(minR) < 0 || x.Cmp(minR) == 0 && !is.Inclusive) {
+			return false
+		}
+		return maxR == nil || x.Cmp(maxR) < 0 || x.Cmp(maxR) == 0 && is.Inclusive
+	}
+	loOK, hiOK := allowed(lo), allowed(hi)
+	switch {
+	case loOK && hiOK:
+		s.lower = appendRat(s.lower, lo)
+		s.upper = appendRat(s.upper, hi)
+		return true
+	case loOK:
+		s.lower = appendRat(s.lower, lo)
+		return true
+	case hiOK:
+		s.lower = appendRat(s.lower, hi)
+		return true
+	}
+	// Neither neighbour is allowed: the value is past a bound, and the
+	// multiple to suggest is the one nearest that bound, inside it.
+	var x *big.Rat
+	switch {
+	case maxR != nil && hi.Cmp(maxR) >= 0:
+		x = new(big.Rat).Mul(new(big.Rat).SetInt(floorRat(new(big.Rat).Quo(maxR, d))), d)
+		if !allowed(x) {
+			x.Sub(x, d)
+		}
+	case minR != nil && lo.Cmp(minR) <= 0:
+		x = new(big.Rat).Mul(new(big.Rat).SetInt(floorRat(new(big.Rat).Quo(minR, d))), d)
+		for !allowed(x) && x.Cmp(minR) <= 0 {
+			x.Add(x, d)
+		}
+	}
+	if x == nil || !allowed(x) {
+		return false // no multiple lies within the bounds
+	}
+	s.lower = appendRat(s.lower, x)
+	return true
+}
+
+// floorRat is the greatest integer not above q.
+func floorRat(q *big.Rat) *big.Int {
 	fl := new(big.Int).Quo(q.Num(), q.Denom())
 	if q.Sign() < 0 && !q.IsInt() {
 		fl.Sub(fl, big.NewInt(1))
 	}
-	lo := new(big.Rat).Mul(new(big.Rat).SetInt(fl), d)
-	hi := new(big.Rat).Add(lo, d)
-	s.lower = appendRat(s.lower[:0], lo)
-	s.upper = appendRat(s.upper[:0], hi)
-	return true
+	return fl
 }
 
 // modest reports whether the number literal num is short and its exponent

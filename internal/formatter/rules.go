@@ -33,6 +33,8 @@ var rules = [...]rule{
 	{code: issues.InvalidType, when: absent, id: msgInvalidTypeMissing},
 	{code: issues.InvalidType, when: unknownInput, id: msgInvalidTypeUnknown},
 	{code: issues.InvalidType, pick: typeHint}, // "42" for 42, an object sent as JSON text
+	// A union's types, an object with the keys its alternatives require.
+	{code: issues.InvalidType, when: objectKeys, id: msgInvalidTypeObjectKeys},
 	{code: issues.InvalidType, id: msgInvalidType},
 
 	{code: issues.TooSmall, when: refExclusive, id: msgTooSmallRefExclusive},
@@ -56,7 +58,7 @@ var rules = [...]rule{
 	{code: issues.InvalidFormat, when: describedFormat, id: msgInvalidFormat},
 	{code: issues.InvalidFormat, id: msgInvalidFormatOther},
 
-	{code: issues.NotMultipleOf, when: multiples, id: msgNotMultipleOf},
+	{code: issues.NotMultipleOf, pick: multiples}, // not_multiple_of[.one]
 	{code: issues.NotMultipleOf, id: msgNotMultipleOfPlain},
 
 	// An open schema: the keys were accepted, and will be ignored. Allowed
@@ -209,7 +211,6 @@ func unnamedFormat(_ *state, is *issues.Issue) bool {
 	return is.Format == ""
 }
 func describedFormat(s *state, is *issues.Issue) bool { return s.f.formatMsg(is.Format) != nil }
-func multiples(s *state, is *issues.Issue) bool       { return s.multiples(is) }
 func misspeltField(s *state, _ *issues.Issue) bool    { return s.inner != nil }
 func nearMiss(_ *state, is *issues.Issue) bool        { return is.Check == issues.CheckNearMiss }
 func keySuggested(s *state, is *issues.Issue) bool    { return s.keySuggestions(is) }
@@ -243,6 +244,25 @@ func hasMessage(_ *state, is *issues.Issue) bool {
 func relayed(_ *state, is *issues.Issue) bool {
 	u, ok := is.Input.(issues.Unknown)
 	return ok && u.Type == "" && hasMessage(nil, is)
+}
+
+// objectKeys: an object expected, with the keys it requires (a union's
+// types line, see typesOfUnion).
+func objectKeys(_ *state, is *issues.Issue) bool {
+	return len(is.Keys) > 0 && is.Expected.Has(issues.TypeObject)
+}
+
+// multiples words a number that is not a multiple with the nearest
+// multiples the field allows: two, or one when its bounds allow one of
+// them (see state.multiples).
+func multiples(s *state, is *issues.Issue) msgID {
+	switch {
+	case !s.multiples(is):
+		return msgNone
+	case len(s.upper) == 0:
+		return msgNotMultipleOfOne
+	}
+	return msgNotMultipleOf
 }
 
 // emptyString words an empty string that is too short without its size:

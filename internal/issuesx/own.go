@@ -110,11 +110,16 @@ func (o *owner) issue(is *issues.Issue) {
 		is.When = &c
 	}
 	if is.Branches != nil {
+		// The slots are taken before the alternatives are copied: a union
+		// nested in one takes slots of its own, which must not fall among
+		// this union's.
 		start := len(o.lists)
-		for _, br := range is.Branches {
-			o.lists = append(o.lists, o.list(br))
+		o.lists = append(o.lists, is.Branches...)
+		end := len(o.lists)
+		for i, br := range is.Branches {
+			o.lists[start+i] = o.list(br)
 		}
-		is.Branches = o.lists[start:len(o.lists):len(o.lists)]
+		is.Branches = o.lists[start:end:end]
 	}
 	is.Issues = o.list(is.Issues)
 }

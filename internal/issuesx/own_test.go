@@ -51,6 +51,22 @@ func ownCases() []struct {
 			`{"code":"invalid_key","path":["tags"],"input":null,"issues":[{"code":"too_big","path":[],"input":null,"origin":"string","maximum":3,"inclusive":false}],"key":"long-key"},` +
 			`{"code":"invalid_value","path":["pass"],"input":null,"ref":{"path":["name"],"value":["x"]}},` +
 			`{"code":"invalid_type","path":["email"],"when":{"op":"equals","fields":[["role"]],"values":["admin"]}}]`, 8}, // 3 arrays, Ref and its value's copy (3), When and its fields
+		// A union in an alternative of a union (a block in a block's
+		// children): Own once put the inner union's alternatives among
+		// the outer's, which then had 4.
+		{"union in a union", func() issues.List {
+			return issues.List{
+				{Code: issues.InvalidUnion, Path: issues.Path{"b"}, Branches: [][]issues.Issue{
+					{{Code: issues.InvalidValue, Path: issues.Path{"b", "type"}, Values: []any{"p"}}},
+					{{Code: issues.InvalidUnion, Path: issues.Path{"b", "c"}, Branches: [][]issues.Issue{
+						{{Code: issues.InvalidType, Path: issues.Path{"b", "c"}, Expected: issues.TypeString}},
+						{{Code: issues.InvalidType, Path: issues.Path{"b", "c"}, Expected: issues.TypeNumber}},
+					}}},
+				}},
+			}
+		}, `[{"code":"invalid_union","path":["b"],"input":null,"errors":[[{"code":"invalid_value","path":["b","type"],"input":null,"values":["p"]}],` +
+			`[{"code":"invalid_union","path":["b","c"],"input":null,"errors":[[{"code":"invalid_type","path":["b","c"],"input":null,"expected":"string"}],` +
+			`[{"code":"invalid_type","path":["b","c"],"input":null,"expected":"number"}]]}]]}]`, 3}, // 3 arrays: anys, issues, lists
 		{"none", func() issues.List { return nil }, `null`, 0},
 	}
 }

@@ -35,6 +35,16 @@ var Table = []Case{
 		  {"code":"too_big","path":["b"],"input":1000000000,"origin":"integer","maximum":1e9,"inclusive":false,"source":"jsonschema:exclusiveMaximum"},
 		  {"code":"not_multiple_of","path":["c"],"input":0.125,"divisor":0.01,"source":"jsonschema:multipleOf"},
 		  {"code":"too_big","path":["d"],"input":19,"origin":"number","maximum":18,"inclusive":true,"source":"jsonschema:maximum"}]`},
+	// multipleOf carries the least and greatest multiples the field's
+	// other bounds allow (exclusiveMaximum 20 allows 18 at most), so that
+	// the multiples a line suggests pass them all.
+	{"multipleOf within bounds", `{"properties":{"a":{"type":"integer","multipleOf":2,"maximum":20},"b":{"multipleOf":0.5,"exclusiveMinimum":0,"exclusiveMaximum":20},"c":{"multipleOf":5,"minimum":3}}}`,
+		`{"a":25,"b":19.3,"c":1}`,
+		`[{"code":"too_big","path":["a"],"input":25,"origin":"integer","maximum":20,"inclusive":true,"source":"jsonschema:maximum"},
+		  {"code":"not_multiple_of","path":["a"],"input":25,"maximum":20,"inclusive":true,"divisor":2,"source":"jsonschema:multipleOf"},
+		  {"code":"not_multiple_of","path":["b"],"input":19.3,"minimum":0.5,"maximum":19.5,"inclusive":true,"divisor":0.5,"source":"jsonschema:multipleOf"},
+		  {"code":"too_small","path":["c"],"input":1,"origin":"number","minimum":3,"inclusive":true,"source":"jsonschema:minimum"},
+		  {"code":"not_multiple_of","path":["c"],"input":1,"minimum":5,"inclusive":true,"divisor":5,"source":"jsonschema:multipleOf"}]`},
 	{"sizes", `{"properties":{"s":{"minLength":3},"code":{"minLength":4,"maxLength":4},"l":{"maxItems":1},"o":{"minProperties":2}}}`,
 		`{"s":"ab","code":"abcde","l":[1,2],"o":{"x":1}}`,
 		`[{"code":"too_big","path":["code"],"input":"abcde","origin":"string","maximum":4,"inclusive":true,"exact":true,"source":"jsonschema:maxLength"},

@@ -158,6 +158,19 @@ var TypoTable = []TypoCase{
 		Instance: `{"totals":1}`},
 	{Name: "patternProperties", Schema: `{"type":"object","properties":{"dryRun":{}},"patternProperties":{"^dry":{}}}`,
 		Instance: `{"dryrun":true}`},
+	// Issue 37 rule 4: a key the schema declares elsewhere than in
+	// properties is never a near miss of a declared name ('limits' is
+	// not 'limit' misspelt when allOf, a $ref or a pattern declares it).
+	{Name: "declared under allOf", Schema: `{"type":"object","properties":{"limit":{}},"allOf":[{"properties":{"limits":{}}}]}`,
+		Instance: `{"limits":1}`},
+	{Name: "declared through $ref", Schema: `{"type":"object","$ref":"#/$defs/more","properties":{"limit":{}},"$defs":{"more":{"properties":{"limits":{}}}}}`,
+		Instance: `{"limits":1}`},
+	{Name: "declared by a pattern", Schema: `{"type":"object","properties":{"limit":{}},"patternProperties":{"^limit":{}}}`,
+		Instance: `{"limits":1}`},
+	{Name: "declared under anyOf", Schema: `{"type":"object","properties":{"limit":{}},"anyOf":[{"properties":{"limits":{}}},{"required":["limit"]}]}`,
+		Instance: `{"limits":1}`},
+	{Name: "declared in an alternative of a nested object", Schema: `{"type":"object","properties":{"page":{"type":"object","properties":{"size":{}},"oneOf":[{"properties":{"sizes":{}},"required":["sizes"]},{"required":["size"]}]}}}`,
+		Instance: `{"page":{"sizes":[1]}}`},
 	// Too short to tell a misspelling from another name.
 	{Name: "short names", Schema: `{"type":"object","properties":{"id":{},"to":{}}}`, Instance: `{"ip":1,"at":2}`},
 }

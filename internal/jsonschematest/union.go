@@ -62,16 +62,43 @@ var UnionTable = []TypoCase{
 		Instance: `{"children":[{"type":"numbered_list_item","bulleted_list_item":{"rich_text":["a"]}}]}`,
 		Want: []string{"children[0].bulleted_list_item\tThis field must not be sent. You sent: {\"rich_text\":[\"a\"]}. Expected the object without it.",
 			"children[0].numbered_list_item\tYou sent: nothing. Expected an object."}},
-	// No alternative takes a string: one line says what they take.
+	// Declared by the other alternative through allOf, a $ref or a
+	// pattern: not unknown either (issue 37 rule 4).
+	{Name: "a key another alternative declares under allOf", Schema: `{"oneOf":[
+			{"type":"object","properties":{"type":{"const":"a"},"x":{}},"required":["type"],"additionalProperties":false},
+			{"type":"object","properties":{"type":{"const":"b"}},"allOf":[{"properties":{"y":{}}}],"required":["type"]}]}`,
+		Instance: `{"type":"a","x":1,"y":2}`,
+		Want:     []string{"y\tThis field must not be sent. You sent: 2. Expected the object without it."}},
+	{Name: "a key another alternative declares through $ref", Schema: `{"oneOf":[
+			{"type":"object","properties":{"type":{"const":"a"},"x":{}},"required":["type"],"additionalProperties":false},
+			{"$ref":"#/$defs/b"}],"$defs":{"b":{"type":"object","properties":{"type":{"const":"b"},"y":{}},"required":["type"]}}}`,
+		Instance: `{"type":"a","x":1,"y":2}`,
+		Want:     []string{"y\tThis field must not be sent. You sent: 2. Expected the object without it."}},
+	{Name: "a key another alternative's pattern declares", Schema: `{"oneOf":[
+			{"type":"object","properties":{"type":{"const":"a"},"x":{}},"required":["type"],"additionalProperties":false},
+			{"type":"object","properties":{"type":{"const":"b"}},"patternProperties":{"^y_":{}},"required":["type"]}]}`,
+		Instance: `{"type":"a","x":1,"y_1":2}`,
+		Want:     []string{"y_1\tThis field must not be sent. You sent: 2. Expected the object without it."}},
+	{Name: "a key another alternative takes by additionalProperties", Schema: `{"oneOf":[
+			{"type":"object","properties":{"type":{"const":"a"},"x":{}},"required":["type"],"additionalProperties":false},
+			{"type":"object","properties":{"type":{"const":"b"}},"additionalProperties":{"type":"string"},"required":["type"]}]}`,
+		Instance: `{"type":"a","x":1,"z":"2"}`,
+		Want:     []string{"z\tThis field must not be sent. You sent: '2'. Expected the object without it."}},
+	// No alternative takes a string: one line says what they take, and
+	// the keys every object alternative requires (issue 37 rule 3).
 	{Name: "not an object", Schema: ScheduleSchema, Instance: `"daily"`,
-		Want: []string{"(root)\tYou sent: 'daily'. Expected an object."}},
+		Want: []string{"(root)\tYou sent: 'daily'. Expected an object with 'kind'."}},
 	// An object or a string (what servers generated from OpenAPI send):
 	// the object's fault, never "Expected a string".
 	{Name: "object or string, nested enum", Schema: FilterSchema, Instance: `{"filter":{"property":"object","value":"Page"}}`,
 		Want: []string{"filter.value\tYou sent: 'Page'. Expected one of 'page','data_source'."}},
 	{Name: "object or string, neither", Schema: FilterSchema, Instance: `{"filter":5}`,
-		Want: []string{"filter\tYou sent: 5. Expected an object or a string."},
-		Ja:   []string{"filter\t送信値: 5。期待: オブジェクトまたは文字列。"}},
+		Want: []string{"filter\tYou sent: 5. Expected a string or an object with 'property','value'."},
+		Ja:   []string{"filter\t送信値: 5。期待: 文字列またはオブジェクト（'property','value' を含む）。"},
+		// The object alternative's type issue carries the keys it requires.
+		Issues: `[{"code":"invalid_union","path":["filter"],"input":5,"errors":[
+			[{"code":"invalid_type","path":["filter"],"input":5,"expected":"object","keys":["property","value"],"source":"jsonschema:type"}],
+			[{"code":"invalid_type","path":["filter"],"input":5,"expected":"string","source":"jsonschema:type"}]],"source":"jsonschema:anyOf"}]`},
 	{Name: "object or integer, nested const and pattern", Schema: `{"properties":{"page":{"anyOf":[{"type":"integer"},
 			{"type":"object","properties":{"kind":{"const":"cursor"},"cursor":{"type":"string","pattern":"^c_"}},"required":["kind","cursor"]}]}}}`,
 		Instance: `{"page":{"kind":"cursor","cursor":"x1"}}`,

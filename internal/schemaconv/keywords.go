@@ -29,7 +29,8 @@ type Failure struct {
 	// (contains). A size keyword words one of them, and is exact when the
 	// two are equal.
 	Min, Max issues.Number
-	// Divisor is multipleOf's.
+	// Divisor is multipleOf's; its Min and Max are the least and greatest
+	// multiples the schema's numeric bounds allow (see Multiples).
 	Divisor issues.Number
 	// Origin is the origin of a numeric bound: integer when the schema
 	// allows integers only, else number.
@@ -59,7 +60,7 @@ const (
 	sizeFacts            // Min or Max, by the code; exact when they are equal
 	boundFacts           // Min or Max, by the code, and Origin; inclusive
 	exclusiveFacts       // the same, exclusive
-	divisorFacts         // Divisor
+	divisorFacts         // Divisor, and Min and Max the multiples allowed, inclusive
 	countFacts           // Min and Max, counts of matching items
 	itemsFacts           // Max, the items an array may hold
 )
@@ -168,6 +169,10 @@ func (k *Sink) Keyword(f *Failure) bool {
 		}
 	case divisorFacts:
 		is.Divisor = f.Divisor
+		if f.Min != "" || f.Max != "" {
+			// The multiples the field's bounds allow (see Multiples).
+			is.Minimum, is.Maximum, is.Inclusive = f.Min, f.Max, true
+		}
 	case countFacts:
 		is.Origin, is.Inclusive = issues.OriginArray, true
 		is.Minimum, is.Maximum = f.Min, f.Max

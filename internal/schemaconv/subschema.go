@@ -13,6 +13,10 @@ type Subschema[S comparable] struct {
 	// Properties are the declared properties, Required the required ones.
 	Properties map[string]S
 	Required   []string
+	// Takes, when not nil, reports whether the subschema takes a key its
+	// Properties do not declare: one a patternProperties pattern matches,
+	// or any key when additionalProperties is a schema other than false.
+	Takes func(key string) bool
 	// One is the one value the subschema allows (a const, or an enum of
 	// one value), when HasOne.
 	One    any
@@ -69,37 +73,60 @@ func oneValue[S comparable](p S, read func(S) Subschema[S]) (any, bool) {
 // dependent schemas) declare: what unevaluatedProperties leaves allowed.
 // It reads each subschema with read, and at most 257 of them.
 func Evaluable[S comparable](sch S, read func(S) Subschema[S]) []string {
-	var none S
-	if sch == none {
-		return nil
-	}
-	seen := map[S]bool{}
 	set := map[string]bool{}
-	var walk func(s S)
-	walk = func(s S) {
-		if s == none || seen[s] || len(seen) > 256 {
-			return
-		}
-		seen[s] = true
-		d := read(s)
+	applied(sch, read, func(d *Subschema[S]) bool {
 		for n := range d.Properties {
 			set[n] = true
 		}
-		walk(d.Ref)
-		walk(d.DynamicRef)
-		walk(d.RecursiveRef)
+		return false
+	})
+	return SortedKeys(set)
+}
+
+// Declares reports whether sch, or a subschema applied to the same object
+// (as Evaluable reads them), takes the key: declares it as a property, or
+// takes it by a pattern or a schema under additionalProperties (Takes).
+func Declares[S comparable](sch S, read func(S) Subschema[S], key string) bool {
+	return applied(sch, read, func(d *Subschema[S]) bool {
+		if _, ok := d.Properties[key]; ok {
+			return true
+		}
+		return d.Takes != nil && d.Takes(key)
+	})
+}
+
+// applied calls fn with sch and each subschema applied to the same value
+// (allOf, anyOf, oneOf, if/then/else, $ref, dependent schemas), each once
+// and at most 257, until fn reports true, and reports whether it did.
+func applied[S comparable](sch S, read func(S) Subschema[S], fn func(*Subschema[S]) bool) bool {
+	var none S
+	seen := map[S]bool{}
+	var walk func(s S) bool
+	walk = func(s S) bool {
+		if s == none || seen[s] || len(seen) > 256 {
+			return false
+		}
+		seen[s] = true
+		d := read(s)
+		if fn(&d) || walk(d.Ref) || walk(d.DynamicRef) || walk(d.RecursiveRef) {
+			return true
+		}
 		for _, l := range [][]S{d.AllOf, d.AnyOf, d.OneOf} {
 			for _, x := range l {
-				walk(x)
+				if walk(x) {
+					return true
+				}
 			}
 		}
-		walk(d.If)
-		walk(d.Then)
-		walk(d.Else)
-		for _, x := range d.DependentSchemas {
-			walk(x)
+		if walk(d.If) || walk(d.Then) || walk(d.Else) {
+			return true
 		}
+		for _, x := range d.DependentSchemas {
+			if walk(x) {
+				return true
+			}
+		}
+		return false
 	}
-	walk(sch)
-	return SortedKeys(set)
+	return walk(sch)
 }

@@ -175,13 +175,10 @@ func NumberText(v any) string {
 // nor a near miss of the refusing alternative's names ("did you mean
 // 'numbered_list_item'?" is false, and a proxy would refuse the call for
 // it): it is a field that alternative does not take, custom with
-// issues.CheckExcluded at the key's path. declared lists, for each
-// alternative, the names it and its in-place subschemas declare (see
-// Evaluable).
-func OtherKeys(path issues.Path, branches [][]issues.Issue, declared [][]string) {
-	if len(declared) != len(branches) {
-		return
-	}
+// issues.CheckExcluded at the key's path. declares reports whether
+// alternative a takes key, by its names, its patterns or its
+// additionalProperties, or its in-place subschemas' (see Declares).
+func OtherKeys(path issues.Path, branches [][]issues.Issue, declares func(a int, key string) bool) {
 	for i, br := range branches {
 		for j := 0; j < len(br); j++ {
 			is := &br[j]
@@ -192,10 +189,12 @@ func OtherKeys(path issues.Path, branches [][]issues.Issue, declared [][]string)
 			var keep, moved []string
 			for _, k := range is.Keys {
 				other := false
-				for a, names := range declared {
-					if a != i && slices.Contains(names, k) && !slices.Contains(declared[i], k) {
-						other = true
-						break
+				if !declares(i, k) {
+					for a := range branches {
+						if a != i && declares(a, k) {
+							other = true
+							break
+						}
 					}
 				}
 				if other {
@@ -221,6 +220,37 @@ func OtherKeys(path issues.Path, branches [][]issues.Issue, declared [][]string)
 			}
 		}
 		branches[i] = br
+	}
+}
+
+// RequiredKeys gives the type issue of each object alternative that
+// refuses a union's value for its type (a string sent where it takes an
+// object) the keys that alternative requires, as its Keys, so that the
+// line saying what each alternative expects names them: "Expected a
+// string or an object with 'property','value'" (a model sending a string
+// learns what the object needs, not only that it is one). described are
+// the alternatives as UnionBranches reads them, in the order of branches.
+func RequiredKeys(path issues.Path, branches [][]issues.Issue, described []Branch) {
+	if len(described) != len(branches) {
+		return
+	}
+	for i, br := range branches {
+		req := described[i].Required
+		if len(req) == 0 {
+			continue
+		}
+		for j := range br {
+			is := &br[j]
+			if is.Code == issues.InvalidType && !is.Absent && samePath(is.Path, path) && is.Expected.Has(issues.TypeObject) {
+				var keys []string
+				for _, k := range req {
+					if !slices.Contains(keys, k) {
+						keys = append(keys, k)
+					}
+				}
+				is.Keys = keys
+			}
+		}
 	}
 }
 

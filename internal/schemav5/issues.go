@@ -328,7 +328,8 @@ func skipPast(k *sink, ve *jsonschema.ValidationError) bool {
 // when they are objects told apart by one (see schemaconv.Discriminated),
 // else with each alternative's issues.
 func (c *conv) union(path issues.Path, v any, alts []*jsonschema.Schema, causes []*jsonschema.ValidationError, source string) issues.Issue {
-	if is, ok := schemaconv.Discriminated(path, v, schemaconv.UnionBranches(alts, subschema), source); ok {
+	described := schemaconv.UnionBranches(alts, subschema)
+	if is, ok := schemaconv.Discriminated(path, v, described, source); ok {
 		return is
 	}
 	branches := make([][]issues.Issue, 0, len(causes))
@@ -338,7 +339,10 @@ func (c *conv) union(path issues.Path, v any, alts []*jsonschema.Schema, causes 
 		branches = append(branches, bk.finish())
 	}
 	if len(alts) == len(branches) {
-		schemaconv.OtherKeys(path, branches, declaredBy(alts))
+		schemaconv.OtherKeys(path, branches, func(a int, key string) bool {
+			return schemaconv.Declares(alts[a], subschema, key)
+		})
+		schemaconv.RequiredKeys(path, branches, described)
 	}
 	return issues.Issue{Code: issues.InvalidUnion, Path: path, Input: v, Branches: branches, Source: source}
 }
@@ -409,6 +413,7 @@ func (c *conv) read(f *schemaconv.Failure, sch *jsonschema.Schema) {
 		f.Max = c.s.literal(sch.Location, kw, sch.ExclusiveMaximum)
 	case "multipleOf":
 		f.Divisor = c.s.literal(sch.Location, kw, sch.MultipleOf)
+		f.Min, f.Max = schemaconv.Multiples(sch.MultipleOf, sch.Minimum, sch.ExclusiveMinimum, sch.Maximum, sch.ExclusiveMaximum)
 	case "minContains", "maxContains":
 		if kw == "minContains" && !c.s.hasKeyword(sch, "minContains") {
 			f.Keyword = "contains" // the default minContains of contains
@@ -488,7 +493,34 @@ func subschema(x *jsonschema.Schema) schemaconv.Subschema[*jsonschema.Schema] {
 	case len(x.Enum) == 1:
 		d.One, d.HasOne = x.Enum[0], true
 	}
+	if len(x.PatternProperties) > 0 || takesAny(x.AdditionalProperties) {
+		d.Takes = func(key string) bool { return takes(x, key) }
+	}
 	return d
+}
+
+// takes reports whether x takes key beside its properties: a pattern of
+// patternProperties matches it, or additionalProperties is a schema that
+// is not false.
+func takes(x *jsonschema.Schema, key string) bool {
+	for re := range x.PatternProperties {
+		if re.MatchString(key) {
+			return true
+		}
+	}
+	return takesAny(x.AdditionalProperties)
+}
+
+// takesAny reports whether additionalProperties, as the library holds it,
+// takes any key: true, or a schema that is not false.
+func takesAny(additional any) bool {
+	switch s := additional.(type) {
+	case bool:
+		return s
+	case *jsonschema.Schema:
+		return s != nil && (s.Always == nil || *s.Always)
+	}
+	return false
 }
 
 // firstDuplicate returns the index of the first item equal to an earlier
@@ -575,14 +607,4 @@ func writeJSON(h *maphash.Hash, v any) {
 			h.Write(r.Denom().Bytes())
 		}
 	}
-}
-
-// declaredBy lists the names each alternative of a union declares (see
-// schemaconv.OtherKeys).
-func declaredBy(alts []*jsonschema.Schema) [][]string {
-	out := make([][]string, len(alts))
-	for i, alt := range alts {
-		out[i] = schemaconv.Evaluable(alt, subschema)
-	}
-	return out
 }

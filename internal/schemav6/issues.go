@@ -240,6 +240,7 @@ func (c *conv) read(f *schemaconv.Failure, ve *jsonschema.ValidationError, n *no
 		f.Keyword, f.Origin, f.Max = "exclusiveMaximum", n.numOrigin(), c.s.bound(n, ve.SchemaURL, exclusiveMaximum, e.Want)
 	case *kind.MultipleOf:
 		f.Keyword, f.Divisor = "multipleOf", c.s.bound(n, ve.SchemaURL, multipleOf, e.Want)
+		f.Min, f.Max = schemaconv.Multiples(e.Want, lib.Minimum, lib.ExclusiveMinimum, lib.Maximum, lib.ExclusiveMaximum)
 	case *kind.UniqueItems:
 		f.Keyword = "uniqueItems"
 		if arr, ok := f.Input.([]any); ok && e.Duplicates[1] < len(arr) {
@@ -357,25 +358,19 @@ func (c *conv) propertyName(k *schemaconv.Sink, path issues.Path, obj any, name 
 // else with each alternative's issues.
 func (c *conv) union(k *schemaconv.Sink, path issues.Path, v any, alts []*jsonschema.Schema,
 	causes []*jsonschema.ValidationError, source string) {
-	if is, ok := schemaconv.Discriminated(path, v, schemaconv.UnionBranches(alts, subschema), source); ok {
+	described := schemaconv.UnionBranches(alts, subschema)
+	if is, ok := schemaconv.Discriminated(path, v, described, source); ok {
 		k.Push(is)
 		return
 	}
 	branches := c.branches(causes)
 	if len(alts) == len(branches) {
-		schemaconv.OtherKeys(path, branches, declaredBy(alts))
+		schemaconv.OtherKeys(path, branches, func(a int, key string) bool {
+			return schemaconv.Declares(alts[a], subschema, key)
+		})
+		schemaconv.RequiredKeys(path, branches, described)
 	}
 	k.Add(issues.InvalidUnion, path, v, source).Branches = branches
-}
-
-// declaredBy lists the names each alternative of a union declares (see
-// schemaconv.OtherKeys).
-func declaredBy(alts []*jsonschema.Schema) [][]string {
-	out := make([][]string, len(alts))
-	for i, alt := range alts {
-		out[i] = schemaconv.Evaluable(alt, subschema)
-	}
-	return out
 }
 
 // branches returns the issues of each alternative of a value that matches
@@ -484,7 +479,34 @@ func subschema(x *jsonschema.Schema) schemaconv.Subschema[*jsonschema.Schema] {
 	case x.Enum != nil && len(x.Enum.Values) == 1:
 		d.One, d.HasOne = x.Enum.Values[0], true
 	}
+	if len(x.PatternProperties) > 0 || takesAny(x.AdditionalProperties) {
+		d.Takes = func(key string) bool { return takes(x, key) }
+	}
 	return d
+}
+
+// takes reports whether x takes key beside its properties: a pattern of
+// patternProperties matches it, or additionalProperties is a schema that
+// is not false.
+func takes(x *jsonschema.Schema, key string) bool {
+	for re := range x.PatternProperties {
+		if re.MatchString(key) {
+			return true
+		}
+	}
+	return takesAny(x.AdditionalProperties)
+}
+
+// takesAny reports whether additionalProperties, as the library holds it,
+// takes any key: true, or a schema that is not false.
+func takesAny(additional any) bool {
+	switch s := additional.(type) {
+	case bool:
+		return s
+	case *jsonschema.Schema:
+		return s != nil && (s.Bool == nil || *s.Bool)
+	}
+	return false
 }
 
 // decodeContent decodes the content of a string the way contentEncoding

@@ -31,7 +31,7 @@ func TestServerDecides(t *testing.T) {
 		{"prefix already in the message", `"error":{"code":-32602,"message":"MCP error -32602: Invalid arguments for tool write_file"}`,
 			"MCP error -32602: Invalid arguments for tool write_file"},
 		{"long message, cut", `"error":{"code":-32602,"message":"` + strings.Repeat("é", 3000) + `"}`,
-			"MCP error -32602: " + strings.Repeat("é", 982) + "… (3018 characters)"},
+			"MCP error -32602: " + strings.Repeat("é", 2036) + "… (964 characters cut)"}, // within the 4 KiB byte budget
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := listed(t)
