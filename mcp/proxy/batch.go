@@ -77,7 +77,7 @@ func (h *httpProxy) batch(w http.ResponseWriter, r *http.Request, body []byte, x
 		// Batches are of revision 2025-03-26 only: stateless is false but
 		// for a member that says otherwise.
 		stateless := statelessRequest(r, c.Meta)
-		x := &explanation{id: m.ID, tool: t, list: v.list, locale: locale, stateless: stateless, start: start}
+		x := &explanation{id: m.ID, tool: t, list: v.list, locale: locale, stateless: stateless, start: start, session: x.key}
 		if v.now {
 			b.answers = append(b.answers, bytes.TrimRight(h.p.issuesAnswer(x, nil), "\n"))
 			continue
@@ -96,7 +96,7 @@ func (h *httpProxy) batch(w http.ResponseWriter, r *http.Request, body []byte, x
 			}
 			b.explain[key] = x
 		} else {
-			h.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
+			h.p.observe(Event{Tool: t.name, Duration: time.Since(start), session: x.session})
 		}
 		kept = append(kept, raw)
 	}

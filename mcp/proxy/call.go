@@ -50,14 +50,14 @@ func (s *session) call(line []byte, m *wire.Message) error {
 		s.mu.Lock()
 		locale := s.locale
 		s.mu.Unlock()
-		return s.writeClient(s.p.issuesAnswer(&explanation{id: m.ID, tool: t, list: v.list, locale: callLocale(c.Meta, locale), stateless: stateless, start: start}, nil))
+		return s.writeClient(s.p.issuesAnswer(&explanation{id: m.ID, tool: t, list: v.list, locale: callLocale(c.Meta, locale), stateless: stateless, start: start, session: s.key}, nil))
 	}
 	explained := v.list != nil
 	if explained {
 		s.mu.Lock()
 		locale := s.locale
 		s.mu.Unlock()
-		s.expect(string(k), &explanation{id: bytes.Clone(m.ID), tool: t, list: v.list, locale: callLocale(c.Meta, locale), stateless: stateless, start: start})
+		s.expect(string(k), &explanation{id: bytes.Clone(m.ID), tool: t, list: v.list, locale: callLocale(c.Meta, locale), stateless: stateless, start: start, session: s.key})
 	}
 	if guarded {
 		if !explained && !m.Valid {
@@ -67,7 +67,7 @@ func (s *session) call(line []byte, m *wire.Message) error {
 	}
 	err := s.writeServer(line)
 	if !explained {
-		s.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
+		s.p.observe(Event{Tool: t.name, Duration: time.Since(start), session: s.key})
 	}
 	return err
 }
@@ -247,10 +247,14 @@ func (p *Proxy) issuesAnswer(x *explanation, rej *rejection) []byte {
 		res.StructuredContent = &sc
 	}
 	line := responseLine(x.id, res)
-	if p.cfg.callLog != nil || p.cfg.observer != nil {
+	if p.cfg.callLog != nil || p.cfg.observer != nil || p.repairs != nil {
 		codes, paths := summary(sc.Issues)
-		p.logCall(t.name, codes, paths, "validation_error")
-		p.observe(Event{Tool: t.name, Answered: true, Explained: rej != nil, Code: string(envelope.ValidationErrorCode), Issues: codes, Duration: time.Since(x.start)})
+		var id string
+		if p.repairs != nil {
+			id = p.repairs.Answered(x.session, t.name, paths)
+		}
+		p.logCall(callLogLine{ID: id, Tool: t.name, Codes: codes, Paths: paths, Answer: "validation_error"})
+		p.observe(Event{Tool: t.name, Answered: true, Explained: rej != nil, Code: string(envelope.ValidationErrorCode), Issues: codes, Duration: time.Since(x.start), session: x.session})
 	}
 	return line
 }
@@ -263,7 +267,7 @@ func (p *Proxy) toolErrorAnswer(a answerTo, t *tool, te *envelope.ToolError, sta
 		IsError:    te.IsError(),
 		ResultType: resultType(a.stateless),
 	})
-	p.logCall(t.name, nil, nil, string(te.Code))
+	p.logCall(callLogLine{Tool: t.name, Answer: string(te.Code)})
 	p.observe(Event{Tool: t.name, Answered: true, Code: string(te.Code), Duration: time.Since(start)})
 	return line
 }
@@ -301,35 +305,45 @@ func summary(list issues.List) (codes, paths []string) {
 	return codes, paths
 }
 
-// observe reports ev to WithObserver's function, if any.
+// observe reports ev to WithObserver's function, if any, and a call
+// forwarded to the tracker of outcomes: it settles the answer before it
+// as repaired (see WithOutcomes).
 func (p *Proxy) observe(ev Event) {
+	if p.repairs != nil {
+		p.tally(ev)
+	}
 	if f := p.cfg.observer; f != nil {
 		f(ev)
 	}
 }
 
-// callLogLine is one line of WithCallLog.
+// callLogLine is one line of WithCallLog: an answer, or the settlement of
+// one (Of, Outcome), or a tally of the calls (Calls).
 type callLogLine struct {
-	Time   string   `json:"time"`
-	Tool   string   `json:"tool"`
-	Codes  []string `json:"codes,omitempty"`
-	Paths  []string `json:"paths,omitempty"`
-	Answer string   `json:"answer"`
+	Time      string   `json:"time"`
+	ID        string   `json:"id,omitempty"`
+	Of        string   `json:"of,omitempty"`
+	Tool      string   `json:"tool,omitempty"`
+	Codes     []string `json:"codes,omitempty"`
+	Paths     []string `json:"paths,omitempty"`
+	Answer    string   `json:"answer,omitempty"`
+	Disagreed bool     `json:"disagreed,omitempty"`
+	Outcome   string   `json:"outcome,omitempty"`
+	Attempt   int      `json:"attempt,omitempty"`
+	AfterMS   *int64   `json:"after_ms,omitempty"`
+	// Calls are the calls of listed tools checked since the last tally,
+	// by tool.
+	Calls map[string]int64 `json:"calls,omitempty"`
 }
 
-// logCall writes one line to the call log, if any. A failure is logged
-// once.
-func (p *Proxy) logCall(tool string, codes, paths []string, answer string) {
+// logCall writes one line to the call log, if any, with the time now. A
+// failure is logged once.
+func (p *Proxy) logCall(l callLogLine) {
 	if p.cfg.callLog == nil {
 		return
 	}
-	data, err := json.Marshal(callLogLine{
-		Time:   time.Now().UTC().Format("2006-01-02T15:04:05.000Z07:00"),
-		Tool:   tool,
-		Codes:  codes,
-		Paths:  paths,
-		Answer: answer,
-	})
+	l.Time = time.Now().UTC().Format("2006-01-02T15:04:05.000Z07:00")
+	data, err := json.Marshal(l)
 	if err != nil {
 		return // not reached: every value here encodes
 	}

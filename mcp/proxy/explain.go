@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/selfheal/selfheal/issues"
+	"github.com/selfheal/selfheal/mcp/internal/toolcall"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
@@ -27,6 +28,9 @@ type explanation struct {
 	// stateless: the call speaks a stateless revision (see answerTo).
 	stateless bool
 	start     time.Time
+	// session is the key of the call's session for WithOutcomes, "" for
+	// none.
+	session string
 }
 
 // rejection is what a server said when it rejected a call.
@@ -72,7 +76,11 @@ func (p *Proxy) answer(x *explanation, m *wire.Message) []byte {
 	rej, ok := rejected(m)
 	if !ok {
 		p.disagree(x.tool.name)
-		p.observe(Event{Tool: x.tool.name, Disagreed: true, Duration: time.Since(x.start)})
+		if p.cfg.callLog != nil {
+			codes, paths := summary(toolcall.Structured(p.cfg.Engine, x.list).Issues)
+			p.logCall(callLogLine{Tool: x.tool.name, Codes: codes, Paths: paths, Answer: "accepted", Disagreed: true})
+		}
+		p.observe(Event{Tool: x.tool.name, Disagreed: true, Duration: time.Since(x.start), session: x.session})
 		return nil
 	}
 	if strings.HasPrefix(strings.TrimSpace(rej.message), "<validation_error") {

@@ -77,7 +77,7 @@ func (s *session) guarded(line []byte, a answerTo, key string, t *tool, start ti
 		s.hold(key, release)
 		err := s.writeServer(line)
 		if !explained {
-			s.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
+			s.p.observe(Event{Tool: t.name, Duration: time.Since(start), session: s.key})
 		}
 		return err
 	}
@@ -104,7 +104,7 @@ func (s *session) guarded(line []byte, a answerTo, key string, t *tool, start ti
 	}
 	err := s.writeServer(line)
 	if !explained {
-		s.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
+		s.p.observe(Event{Tool: t.name, Duration: time.Since(start), session: s.key})
 	}
 	return err
 }
@@ -139,7 +139,7 @@ func (s *session) wait(ctx context.Context, tg *toolGuard, q *queuedCall, line [
 		s.hold(key, release)
 		_ = s.writeServer(line) // never fails: a failure closes the server's side
 		if !explained {
-			s.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
+			s.p.observe(Event{Tool: t.name, Duration: time.Since(start), session: s.key})
 		}
 	}
 }

@@ -289,11 +289,11 @@ func (h *httpProxy) call(w http.ResponseWriter, r *http.Request, body []byte, m 
 	sess.mu.Unlock()
 	stateless := x.revision != ""
 	if v.now {
-		writeAnswer(w, r, h.p.issuesAnswer(&explanation{id: m.ID, tool: t, list: v.list, locale: locale, stateless: stateless, start: start}, nil))
+		writeAnswer(w, r, h.p.issuesAnswer(&explanation{id: m.ID, tool: t, list: v.list, locale: locale, stateless: stateless, start: start, session: x.key}, nil))
 		return true, nil
 	}
 	if v.list != nil {
-		x.explain = &explanation{id: m.ID, tool: t, list: v.list, locale: locale, stateless: stateless, start: start}
+		x.explain = &explanation{id: m.ID, tool: t, list: v.list, locale: locale, stateless: stateless, start: start, session: x.key}
 	}
 	if h.limiter != nil {
 		if v.list == nil && !m.Valid {
@@ -305,12 +305,12 @@ func (h *httpProxy) call(w http.ResponseWriter, r *http.Request, body []byte, m 
 			return true, nil
 		}
 		if x.explain == nil {
-			h.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
+			h.p.observe(Event{Tool: t.name, Duration: time.Since(start), session: x.key})
 		}
 		return false, release
 	}
 	if x.explain == nil {
-		h.p.observe(Event{Tool: t.name, Duration: time.Since(start)})
+		h.p.observe(Event{Tool: t.name, Duration: time.Since(start), session: x.key})
 	}
 	return false, nil
 }
@@ -743,6 +743,7 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 		h.mu.Lock()
 		delete(h.sessions, x.key)
 		h.mu.Unlock()
+		h.p.endSession(x.key)
 	}
 	if x.batch != nil {
 		if !ok {

@@ -6,6 +6,7 @@ import (
 	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/mcp/guard"
+	"github.com/selfheal/selfheal/mcp/internal/repair"
 )
 
 // Config is the SDK-neutral configuration of a tool call: the options of
@@ -36,6 +37,9 @@ type Config struct {
 	// choice, off unless they turn it on. A pointer, so that the
 	// integration's option replaces the schema option only when given.
 	Typos *bool
+	// Outcomes receives how each answer to a bad call settled (see package
+	// repair and Tracker); nil for none.
+	Outcomes func(repair.Outcome)
 
 	contract contractConfig
 }
@@ -50,6 +54,15 @@ func (c *Config) Init() {
 	if c.Logger == nil {
 		c.Logger = slog.Default()
 	}
+}
+
+// Tracker returns a tracker of the answers' outcomes reporting to
+// Outcomes, or nil when there is none.
+func (c *Config) Tracker() *repair.Tracker {
+	if c.Outcomes == nil {
+		return nil
+	}
+	return repair.New(c.Outcomes, repair.Limits{}, nil)
 }
 
 // GuardFor returns the guard of the tool named name: its own (see

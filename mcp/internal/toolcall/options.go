@@ -7,6 +7,7 @@ import (
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/contract"
 	"github.com/selfheal/selfheal/mcp/guard"
+	"github.com/selfheal/selfheal/mcp/internal/repair"
 )
 
 //go:generate go test -run TestExportedOptions -update
@@ -60,6 +61,11 @@ func WithGuard(g *guard.Guard, tools ...string) Option {
 			c.toolGuards[name] = g
 		}
 	}
+}
+
+// WithOutcomes sets Outcomes.
+func WithOutcomes(f func(repair.Outcome)) Option {
+	return func(c *Config) { c.Outcomes = f }
 }
 
 // WithSchemaOptions appends to SchemaOpts.
