@@ -20,13 +20,9 @@
 //	selfheal proxy --listen ADDR --upstream URL
 //	selfheal proxy --listen ADDR CMD ARGS…
 //
-// [Proxy] says what the proxy reads and how it answers a bad call. Over
-// stdio, it reads tools/call, tools/list, initialize and cancellation
-// requests, tools/list results and the responses it explains, in memory
-// proportional to their size, each in one pass; every other message
-// (results, notifications) streams through as it arrives, in memory flat
-// in its size. The
-// options add guards ([WithGuard], [WithLimiter]), the strict mode
-// ([WithStrict]), the hosts and origins served over HTTP, a call log,
-// metrics, contract awareness and the engine's language.
+// [Proxy] says what the proxy reads (over stdio, the requests and results
+// it needs, each in one pass; every other message streams through) and how
+// it answers a bad call. Options add guards, the strict mode, the hosts
+// and origins served, a call log, metrics, the outcomes of the answers
+// ([WithOutcomes]), contract awareness and the language.
 package proxy
