@@ -23,6 +23,7 @@ commands:
   diff    compare two lockfiles, or a lockfile with a running server; exit 1 on BREAKING
   call    call one tool of a stdio MCP server and print the envelope a model reads, parsed
   proxy   put a proxy that answers bad tool calls in front of an MCP server (stdio or HTTP)
+  report  read the proxy's call logs: per tool, calls, bad calls, repaired, abandoned, fields most often wrong
 
 run 'selfheal <command> -h' for a command's flags`
 
@@ -47,11 +48,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return proxyCommand(args[1:], stdin, stdout, stderr)
 	case "call":
 		return callCommand(args[1:], stdin, stdout, stderr)
+	case "report":
+		return report(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprintln(stdout, usage)
 		return exitValid
 	}
-	fmt.Fprintf(stderr, "selfheal: unknown command %q (want check, lock, diff, proxy or call)\n", args[0])
+	fmt.Fprintf(stderr, "selfheal: unknown command %q (want check, lock, diff, proxy, call or report)\n", args[0])
 	return exitUsage
 }
 

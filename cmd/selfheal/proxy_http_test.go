@@ -125,6 +125,7 @@ func TestProxyHTTP(t *testing.T) {
 
 	t.Run("metrics over stdio", func(t *testing.T) { testMetricsStdio(t, bin) })
 	t.Run("metrics of disagreements", func(t *testing.T) { testMetricsDisagreement(t, bin) })
+	t.Run("outcomes, log and report", func(t *testing.T) { testOutcomes(t, bin) })
 	t.Run("metrics of upstream errors", func(t *testing.T) { testMetricsUpstream(t, bin) })
 	t.Run("stdio server over HTTP", func(t *testing.T) { testCommandsHTTP(t, bin) })
 	t.Run("DNS rebinding", func(t *testing.T) { testRebinding(t, bin) })
