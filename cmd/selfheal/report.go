@@ -487,7 +487,7 @@ td:first-child,th:first-child{text-align:left}
 <tr><th>tool</th><th>calls</th><th>bad</th><th>repaired in 1</th><th>in 2</th><th>in 3+</th><th>failed again</th><th>abandoned</th><th>open</th><th>repair rate</th><th></th></tr>
 {{range .Tools}}{{template "row" .}}{{end}}{{template "row" .Total}}
 </table>
-{{define "row"}}<tr data-tool="{{.Tool}}"><td>{{if .Tool}}{{.Tool}}{{else}}total{{end}}</td><td>{{.Calls}}</td><td>{{.Bad}}</td><td>{{index .RepairedIn 0}}</td><td>{{index .RepairedIn 1}}</td><td>{{index .RepairedIn 2}}</td><td>{{.FailedSame}} + {{.FailedOther}}</td><td>{{.Abandoned}}</td><td>{{.Open}}</td><td>{{percent .RepairRate}}</td>
+{{define "row"}}<tr class="tool" data-tool="{{.Tool}}"><td>{{if .Tool}}{{.Tool}}{{else}}total{{end}}</td><td>{{.Calls}}</td><td>{{.Bad}}</td><td>{{index .RepairedIn 0}}</td><td>{{index .RepairedIn 1}}</td><td>{{index .RepairedIn 2}}</td><td>{{.FailedSame}} + {{.FailedOther}}</td><td>{{.Abandoned}}</td><td>{{.Open}}</td><td>{{percent .RepairRate}}</td>
 <td><div class="bar">{{$all := .Bad}}{{$r := add3 .RepairedIn}}<span class="repaired" style="width:{{width $r $all}}"></span><span class="failed" style="width:{{width (add .FailedSame .FailedOther) $all}}"></span><span class="abandoned" style="width:{{width .Abandoned $all}}"></span><span class="open" style="width:{{width .Open $all}}"></span></div></td></tr>
 {{end}}
 {{with .Fields}}<h2>Fields most often wrong</h2>
