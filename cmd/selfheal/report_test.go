@@ -92,7 +92,7 @@ func TestReportRotated(t *testing.T) {
 	dir := t.TempDir()
 	lines := strings.SplitAfter(reportLog, "\n")
 	older := writeLog(t, dir, "calls.log.2.gz", strings.Join(lines[:7], ""), true) // aa-4 answered here…
-	newer := writeLog(t, dir, "calls.log.1", strings.Join(lines[7:], ""), false)  // …and abandoned here
+	newer := writeLog(t, dir, "calls.log.1", strings.Join(lines[7:], ""), false)   // …and abandoned here
 	s, _ := reportJSON(t, newer, older)
 	whole, _ := reportJSON(t, writeLog(t, dir, "calls.log", reportLog, false))
 	whole.Files = 2
