@@ -248,7 +248,7 @@ func (p *Proxy) issuesAnswer(x *explanation, rej *rejection) []byte {
 	}
 	line := responseLine(x.id, res)
 	if p.cfg.callLog != nil || p.cfg.observer != nil || p.repairs != nil {
-		codes, paths := summary(sc.Issues)
+		codes, paths := toolcall.Summary(sc.Issues)
 		var id string
 		if p.repairs != nil {
 			id = p.repairs.Answered(x.session, t.name, paths)
@@ -287,22 +287,6 @@ func responseLine(id []byte, res callResult) []byte {
 		panic(err) // not reached: every value here encodes
 	}
 	return buf.Bytes()
-}
-
-// summary returns the codes of the issues, in order, and their paths, each
-// once. The issues are Structured's: long keys in paths are already cut.
-func summary(list issues.List) (codes, paths []string) {
-	codes = make([]string, 0, len(list))
-	seen := map[string]bool{}
-	for i := range list {
-		codes = append(codes, string(list[i].Code))
-		p := list[i].Path.String()
-		if !seen[p] {
-			seen[p] = true
-			paths = append(paths, p)
-		}
-	}
-	return codes, paths
 }
 
 // observe reports ev to WithObserver's function, if any, and a call

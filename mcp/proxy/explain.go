@@ -77,7 +77,7 @@ func (p *Proxy) answer(x *explanation, m *wire.Message) []byte {
 	if !ok {
 		p.disagree(x.tool.name)
 		if p.cfg.callLog != nil {
-			codes, paths := summary(toolcall.Structured(p.cfg.Engine, x.list).Issues)
+			codes, paths := toolcall.Summary(toolcall.Structured(p.cfg.Engine, x.list).Issues)
 			p.logCall(callLogLine{Tool: x.tool.name, Codes: codes, Paths: paths, Answer: "accepted", Disagreed: true})
 		}
 		p.observe(Event{Tool: x.tool.name, Disagreed: true, Duration: time.Since(x.start), session: x.session})

@@ -63,9 +63,14 @@ func WithGuard(g *guard.Guard, tools ...string) Option {
 	}
 }
 
-// WithOutcomes sets Outcomes.
+// WithOutcomes sets Outcomes, and Repairs to a tracker reporting to f,
+// made here once: every configuration given this option shares it.
 func WithOutcomes(f func(repair.Outcome)) Option {
-	return func(c *Config) { c.Outcomes = f }
+	var tr *repair.Tracker
+	if f != nil {
+		tr = repair.New(f, repair.Limits{}, nil)
+	}
+	return func(c *Config) { c.Outcomes, c.Repairs = f, tr }
 }
 
 // WithSchemaOptions appends to SchemaOpts.
