@@ -122,7 +122,9 @@ func WithContractLimit(n int) Option { return toolcall.WithContractLimit(n) }
 // so a repair's Attempt is the retries it took. A session is the one of
 // the request (its id over HTTP; a server without session ids, as over
 // stdio, is one session); the SDK says nothing when a session ends, so its
-// answers are abandoned at the bound. Nothing the model sent is kept: per
+// answers are abandoned at the bound. A request of a stateless revision
+// (2026-07-28) has no session: nothing ties it to the next call, and it
+// is not followed. Nothing the model sent is kept: per
 // session and tool, the answer's id, its time and a hash of its fields'
 // paths, at most 20,000 answers in all (about 6 MB), past which the oldest
 // is abandoned. Abandoned answers are found at the next call of any

@@ -191,3 +191,25 @@ func TestOutcomesValidCallAllocs(t *testing.T) {
 		t.Errorf("a valid call allocates %v times with WithOutcomes, %v without", a, b)
 	}
 }
+
+// Over stateless HTTP no session ties a request to the next: nothing is
+// followed (in memory or over stdio, the connection is the session, in
+// every revision: see TestOutcomes).
+func TestOutcomesStatelessHTTP(t *testing.T) {
+	var o outcomes
+	s := writeServer(o.option())
+	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true}))
+	defer hs.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: hs.URL}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	callTool(t, cs, "write", noContent)
+	callTool(t, cs, "write", goodWrite)
+	o.wait(time.Hour)
+	callTool(t, cs, "write", goodWrite)
+	if got := o.list(); got != nil {
+		t.Errorf("outcomes %q over stateless HTTP", got)
+	}
+}

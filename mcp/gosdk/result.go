@@ -37,15 +37,20 @@ func validationResult(ctx context.Context, c *toolcall.Config, req *mcp.CallTool
 	return res
 }
 
-// sessionOf is the key of the call's session for WithOutcomes: its id, or
-// "-" for a session without one (over stdio, the process's only session);
-// "" for a call without a session (a handler called alone).
+// sessionOf is the key of the call's session for WithOutcomes: its id; or
+// "-" for a connection without one (stdio, in memory: the connection is
+// the session, in every revision); "" for a call no session ties to the
+// next (an HTTP request without a session id, as in a stateless revision,
+// or a handler called alone).
 func sessionOf(req *mcp.CallToolRequest) string {
 	if req == nil || req.Session == nil {
 		return ""
 	}
 	if id := req.Session.ID(); id != "" {
 		return id
+	}
+	if req.Extra != nil && req.Extra.Header != nil {
+		return "" // over HTTP, without a session
 	}
 	return "-"
 }
