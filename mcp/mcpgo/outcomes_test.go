@@ -53,7 +53,9 @@ func (o *outcomes) option() mcpgo.Option {
 // AddTool, or through Middleware.
 func outcomeServer(via string, opt mcpgo.Option) *server.MCPServer {
 	schema := json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"},"content":{"type":"string"}},"required":["path","content"]}`)
-	h := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return mcp.NewToolResultText("ok"), nil }
+	h := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("ok"), nil
+	}
 	if via == "AddTool" {
 		s := server.NewMCPServer("test", "1")
 		for _, name := range []string{"write", "read"} {
