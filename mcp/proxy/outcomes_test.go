@@ -264,3 +264,42 @@ func TestOutcomeConcurrentSessions(t *testing.T) {
 		t.Errorf("tallied %d calls, want 9\n%s", calls, l.log.String())
 	}
 }
+
+// Over HTTP, through go-sdk's client and server: each Mcp-Session-Id is a
+// session. One repairs its call; the other ends (DELETE) with its answer
+// unsettled: abandoned.
+func TestOutcomeHTTPSessions(t *testing.T) {
+	l := outcomeLog{reported: make(chan string, 10)}
+	u := newUpstream(t, nil)
+	fr := front(t, u, l.options()...)
+	a := connect(t, fr.URL+"/mcp", nil, nil)
+	b := connect(t, fr.URL+"/mcp", nil, nil)
+	bad := map[string]any{"path": "a.txt", "content": 7}
+	if res := callTool(t, a, "write_file", bad); !res.IsError {
+		t.Fatal("a's bad call not answered")
+	}
+	if res := callTool(t, b, "write_file", bad); !res.IsError {
+		t.Fatal("b's bad call not answered")
+	}
+	callTool(t, a, "write_file", map[string]any{"path": "a.txt", "content": "hi"})
+	select {
+	case <-l.reported:
+	case <-time.After(wait):
+		t.Fatal("a's answer not settled")
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-l.reported:
+	case <-time.After(wait):
+		t.Fatal("b's answer not settled at the session's end")
+	}
+	check(t, "outcomes", l.outcomes, []string{"write_file repaired 1", "write_file abandoned 1"})
+	check(t, "log", l.lines(), []string{
+		`{"id":"#1","tool":"write_file","codes":["invalid_type"],"paths":["content"],"answer":"validation_error"}`,
+		`{"id":"#2","tool":"write_file","codes":["invalid_type"],"paths":["content"],"answer":"validation_error"}`,
+		`{"of":"#1","tool":"write_file","outcome":"repaired","attempt":1}`,
+		`{"of":"#2","tool":"write_file","outcome":"abandoned","attempt":1}`,
+	})
+}
