@@ -3,7 +3,6 @@ package gosdk_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -15,43 +14,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/selfheal/selfheal/mcp/gosdk"
-	"github.com/selfheal/selfheal/mcp/internal/repair"
-	"github.com/selfheal/selfheal/mcp/internal/toolcall"
+	"github.com/selfheal/selfheal/mcp/internal/wiretest"
 )
 
 type Write struct {
 	Path    string `json:"path"`
 	Content string `json:"content"`
-}
-
-// outcomes collects WithOutcomes' reports, on a clock the test moves.
-type outcomes struct {
-	mu  sync.Mutex
-	got []string
-	now time.Time
-}
-
-func (o *outcomes) report(r gosdk.Outcome) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	o.got = append(o.got, fmt.Sprintf("%s %s %d", r.Tool, r.Outcome, r.Attempt))
-}
-
-func (o *outcomes) clock() time.Time { o.mu.Lock(); defer o.mu.Unlock(); return o.now }
-
-func (o *outcomes) wait(d time.Duration) { o.mu.Lock(); o.now = o.now.Add(d); o.mu.Unlock() }
-
-func (o *outcomes) list() []string {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return slices.Clone(o.got)
-}
-
-// option is WithOutcomes with the test's clock and a bound of a minute.
-func (o *outcomes) option() gosdk.Option {
-	o.now = time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC)
-	tr := repair.New(o.report, repair.Limits{Within: time.Minute}, o.clock)
-	return func(c *toolcall.Config) { c.Outcomes, c.Repairs = o.report, tr }
 }
 
 func writeServer(opts ...gosdk.Option) *mcp.Server {
@@ -74,33 +42,14 @@ func callTool(t *testing.T, cs *mcp.ClientSession, tool, args string) bool {
 	return res.IsError
 }
 
-const (
-	goodWrite = `{"path":"/a","content":"x"}`
-	noContent = `{"path":"/a"}`
-	badPath   = `{"path":1,"content":"x"}`
-)
-
 // A real client session (go-sdk's, in memory) through AddTool and
 // through Middleware: every way an answer settles.
 func TestOutcomes(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		calls []string // "tool args", then "wait" moves the clock past the bound
-		want  []string
-	}{
-		{"bad then good: repaired", []string{"write " + noContent, "write " + goodWrite}, []string{"write repaired 1"}},
-		{"bad, bad on the same field, good", []string{"write " + noContent, "write " + noContent, "write " + goodWrite},
-			[]string{"write failed_same 1", "write repaired 2"}},
-		{"bad, bad on another field", []string{"write " + noContent, "write " + badPath}, []string{"write failed_other 1"}},
-		{"interleaved tools", []string{"write " + noContent, "read " + noContent, "read " + goodWrite, "write " + goodWrite},
-			[]string{"read repaired 1", "write repaired 1"}},
-		{"bad then silence: abandoned at the bound", []string{"write " + noContent, "wait", "read " + goodWrite, "write " + goodWrite},
-			[]string{"write abandoned 1"}},
-	} {
+	for _, tc := range wiretest.OutcomeCases {
 		for _, via := range []string{"AddTool", "Middleware"} {
-			t.Run(tc.name+" via "+via, func(t *testing.T) {
-				var o outcomes
-				opt := o.option()
+			t.Run(tc.Name+" via "+via, func(t *testing.T) {
+				var o wiretest.Outcomes
+				opt := o.Option()
 				var s *mcp.Server
 				if via == "AddTool" {
 					s = writeServer(opt)
@@ -114,18 +63,18 @@ func TestOutcomes(t *testing.T) {
 					s.AddReceivingMiddleware(gosdk.Middleware(opt))
 				}
 				cs := connect(t, s)
-				for _, c := range tc.calls {
+				for _, c := range tc.Calls {
 					if c == "wait" {
-						o.wait(time.Minute)
+						o.Wait(time.Minute)
 						continue
 					}
 					tool, args, _ := strings.Cut(c, " ")
-					if answered := callTool(t, cs, tool, args); answered != (args != goodWrite) {
+					if answered := callTool(t, cs, tool, args); answered != (args != wiretest.GoodWrite) {
 						t.Fatalf("%s: answered %v", c, answered)
 					}
 				}
-				if got := o.list(); !slices.Equal(got, tc.want) {
-					t.Errorf("outcomes %q, want %q", got, tc.want)
+				if got := o.List(); !slices.Equal(got, tc.Want) {
+					t.Errorf("outcomes %q, want %q", got, tc.Want)
 				}
 			})
 		}
@@ -136,8 +85,8 @@ func TestOutcomes(t *testing.T) {
 // each settles its own answers, never another's. go-sdk says nothing when
 // a session ends: the answers left are abandoned at the bound.
 func TestOutcomesConcurrentSessions(t *testing.T) {
-	var o outcomes
-	s := writeServer(o.option())
+	var o wiretest.Outcomes
+	s := writeServer(o.Option())
 	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
 	defer hs.Close()
 	const sessions = 6
@@ -150,20 +99,20 @@ func TestOutcomesConcurrentSessions(t *testing.T) {
 				return
 			}
 			defer cs.Close()
-			callTool(t, cs, "write", noContent)
+			callTool(t, cs, "write", wiretest.NoContent)
 			if i%2 == 0 {
-				callTool(t, cs, "write", goodWrite)
+				callTool(t, cs, "write", wiretest.GoodWrite)
 			}
 		})
 	}
 	wg.Wait()
-	if got := o.list(); !slices.Equal(got, slices.Repeat([]string{"write repaired 1"}, sessions/2)) {
+	if got := o.List(); !slices.Equal(got, slices.Repeat([]string{"write repaired 1"}, sessions/2)) {
 		t.Errorf("outcomes %q", got)
 	}
-	o.wait(time.Minute)
+	o.Wait(time.Minute)
 	cs := connect(t, s)
-	callTool(t, cs, "read", goodWrite) // any call finds the answers past the bound
-	if got := o.list(); !slices.Equal(got, append(slices.Repeat([]string{"write repaired 1"}, sessions/2), slices.Repeat([]string{"write abandoned 1"}, sessions/2)...)) {
+	callTool(t, cs, "read", wiretest.GoodWrite) // any call finds the answers past the bound
+	if got := o.List(); !slices.Equal(got, append(slices.Repeat([]string{"write repaired 1"}, sessions/2), slices.Repeat([]string{"write abandoned 1"}, sessions/2)...)) {
 		t.Errorf("outcomes %q", got)
 	}
 }
@@ -171,10 +120,10 @@ func TestOutcomesConcurrentSessions(t *testing.T) {
 // A valid call costs nothing more with WithOutcomes: no allocation beyond
 // the handler's, nothing pending in its session.
 func TestOutcomesValidCallAllocs(t *testing.T) {
-	var o outcomes
+	var o wiretest.Outcomes
 	_, with, err := gosdk.Handler(&mcp.Tool{Name: "write"}, func(context.Context, *mcp.CallToolRequest, Write) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{}, nil, nil
-	}, o.option())
+	}, o.Option())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +133,7 @@ func TestOutcomesValidCallAllocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "write", Arguments: json.RawMessage(goodWrite)}}
+	req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "write", Arguments: json.RawMessage(wiretest.GoodWrite)}}
 	a := testing.AllocsPerRun(100, func() { with(context.Background(), req) })
 	b := testing.AllocsPerRun(100, func() { without(context.Background(), req) })
 	if a != b {
@@ -196,8 +145,8 @@ func TestOutcomesValidCallAllocs(t *testing.T) {
 // followed (in memory or over stdio, the connection is the session, in
 // every revision: see TestOutcomes).
 func TestOutcomesStatelessHTTP(t *testing.T) {
-	var o outcomes
-	s := writeServer(o.option())
+	var o wiretest.Outcomes
+	s := writeServer(o.Option())
 	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true}))
 	defer hs.Close()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: hs.URL}, nil)
@@ -205,11 +154,11 @@ func TestOutcomesStatelessHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cs.Close()
-	callTool(t, cs, "write", noContent)
-	callTool(t, cs, "write", goodWrite)
-	o.wait(time.Hour)
-	callTool(t, cs, "write", goodWrite)
-	if got := o.list(); got != nil {
+	callTool(t, cs, "write", wiretest.NoContent)
+	callTool(t, cs, "write", wiretest.GoodWrite)
+	o.Wait(time.Hour)
+	callTool(t, cs, "write", wiretest.GoodWrite)
+	if got := o.List(); got != nil {
 		t.Errorf("outcomes %q over stateless HTTP", got)
 	}
 }

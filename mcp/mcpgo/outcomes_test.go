@@ -3,7 +3,6 @@ package mcpgo_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -14,40 +13,9 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/selfheal/selfheal/mcp/internal/repair"
-	"github.com/selfheal/selfheal/mcp/internal/toolcall"
+	"github.com/selfheal/selfheal/mcp/internal/wiretest"
 	"github.com/selfheal/selfheal/mcp/mcpgo"
 )
-
-// outcomes collects WithOutcomes' reports, on a clock the test moves.
-type outcomes struct {
-	mu  sync.Mutex
-	got []string
-	now time.Time
-}
-
-func (o *outcomes) report(r mcpgo.Outcome) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	o.got = append(o.got, fmt.Sprintf("%s %s %d", r.Tool, r.Outcome, r.Attempt))
-}
-
-func (o *outcomes) clock() time.Time { o.mu.Lock(); defer o.mu.Unlock(); return o.now }
-
-func (o *outcomes) wait(d time.Duration) { o.mu.Lock(); o.now = o.now.Add(d); o.mu.Unlock() }
-
-func (o *outcomes) list() []string {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return slices.Clone(o.got)
-}
-
-// option is WithOutcomes with the test's clock and a bound of a minute.
-func (o *outcomes) option() mcpgo.Option {
-	o.now = time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC)
-	tr := repair.New(o.report, repair.Limits{Within: time.Minute}, o.clock)
-	return func(c *toolcall.Config) { c.Outcomes, c.Repairs = o.report, tr }
-}
 
 // outcomeServer serves write and read (path and content required) through
 // AddTool, or through Middleware.
@@ -99,49 +67,30 @@ func callTool(t *testing.T, c *client.Client, tool, args string) bool {
 	return res.IsError
 }
 
-const (
-	goodWrite = `{"path":"/a","content":"x"}`
-	noContent = `{"path":"/a"}`
-	badPath   = `{"path":1,"content":"x"}`
-)
-
 // A real client session (mcp-go's, in process) through AddTool and
 // through Middleware: every way an answer settles.
 func TestOutcomes(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		calls []string // "tool args", or "wait": the clock moves past the bound
-		want  []string
-	}{
-		{"bad then good: repaired", []string{"write " + noContent, "write " + goodWrite}, []string{"write repaired 1"}},
-		{"bad, bad on the same field, good", []string{"write " + noContent, "write " + noContent, "write " + goodWrite},
-			[]string{"write failed_same 1", "write repaired 2"}},
-		{"bad, bad on another field", []string{"write " + noContent, "write " + badPath}, []string{"write failed_other 1"}},
-		{"interleaved tools", []string{"write " + noContent, "read " + noContent, "read " + goodWrite, "write " + goodWrite},
-			[]string{"read repaired 1", "write repaired 1"}},
-		{"bad then silence: abandoned at the bound", []string{"write " + noContent, "wait", "read " + goodWrite, "write " + goodWrite},
-			[]string{"write abandoned 1"}},
-	} {
+	for _, tc := range wiretest.OutcomeCases {
 		for _, via := range []string{"AddTool", "Middleware"} {
-			t.Run(tc.name+" via "+via, func(t *testing.T) {
-				var o outcomes
-				c, err := client.NewInProcessClient(outcomeServer(via, o.option()))
+			t.Run(tc.Name+" via "+via, func(t *testing.T) {
+				var o wiretest.Outcomes
+				c, err := client.NewInProcessClient(outcomeServer(via, o.Option()))
 				if err != nil {
 					t.Fatal(err)
 				}
 				startClient(t, c)
-				for _, step := range tc.calls {
+				for _, step := range tc.Calls {
 					if step == "wait" {
-						o.wait(time.Minute)
+						o.Wait(time.Minute)
 						continue
 					}
 					tool, args, _ := strings.Cut(step, " ")
-					if answered := callTool(t, c, tool, args); answered != (args != goodWrite) {
+					if answered := callTool(t, c, tool, args); answered != (args != wiretest.GoodWrite) {
 						t.Fatalf("%s: answered %v", step, answered)
 					}
 				}
-				if got := o.list(); !slices.Equal(got, tc.want) {
-					t.Errorf("outcomes %q, want %q", got, tc.want)
+				if got := o.List(); !slices.Equal(got, tc.Want) {
+					t.Errorf("outcomes %q, want %q", got, tc.Want)
 				}
 			})
 		}
@@ -151,8 +100,8 @@ func TestOutcomes(t *testing.T) {
 // Concurrent sessions over Streamable HTTP (each with its Mcp-Session-Id,
 // revision 2025-11-25): each settles its own answers, never another's.
 func TestOutcomesConcurrentSessions(t *testing.T) {
-	var o outcomes
-	s := outcomeServer("AddTool", o.option())
+	var o wiretest.Outcomes
+	s := outcomeServer("AddTool", o.Option())
 	h := server.NewStreamableHTTPServer(s, quietHTTP)
 	const sessions = 6
 	clients := make([]*client.Client, sessions)
@@ -162,19 +111,19 @@ func TestOutcomesConcurrentSessions(t *testing.T) {
 	var wg sync.WaitGroup
 	for i, c := range clients {
 		wg.Go(func() {
-			callTool(t, c, "write", noContent)
+			callTool(t, c, "write", wiretest.NoContent)
 			if i%2 == 0 {
-				callTool(t, c, "write", goodWrite)
+				callTool(t, c, "write", wiretest.GoodWrite)
 			}
 		})
 	}
 	wg.Wait()
-	if got := o.list(); !slices.Equal(got, slices.Repeat([]string{"write repaired 1"}, sessions/2)) {
+	if got := o.List(); !slices.Equal(got, slices.Repeat([]string{"write repaired 1"}, sessions/2)) {
 		t.Errorf("outcomes %q", got)
 	}
-	o.wait(time.Minute)
-	callTool(t, clients[0], "read", goodWrite) // any call finds the answers past the bound
-	if got := o.list(); !slices.Equal(got, append(slices.Repeat([]string{"write repaired 1"}, sessions/2), slices.Repeat([]string{"write abandoned 1"}, sessions/2)...)) {
+	o.Wait(time.Minute)
+	callTool(t, clients[0], "read", wiretest.GoodWrite) // any call finds the answers past the bound
+	if got := o.List(); !slices.Equal(got, append(slices.Repeat([]string{"write repaired 1"}, sessions/2), slices.Repeat([]string{"write abandoned 1"}, sessions/2)...)) {
 		t.Errorf("outcomes %q", got)
 	}
 }
@@ -182,8 +131,8 @@ func TestOutcomesConcurrentSessions(t *testing.T) {
 // A request of a stateless revision (2026-07-28) belongs to no session:
 // nothing ties a call to the next, and nothing is followed.
 func TestOutcomesStateless(t *testing.T) {
-	var o outcomes
-	h := server.NewStreamableHTTPServer(outcomeServer("AddTool", o.option()), quietHTTP)
+	var o wiretest.Outcomes
+	h := server.NewStreamableHTTPServer(outcomeServer("AddTool", o.Option()), quietHTTP)
 	c := httpClient(t, h, nil)
 	if err := c.Start(context.Background()); err != nil {
 		t.Fatal(err)
@@ -199,11 +148,11 @@ func TestOutcomesStateless(t *testing.T) {
 	if res.ProtocolVersion != "2026-07-28" {
 		t.Fatalf("revision %s", res.ProtocolVersion)
 	}
-	callTool(t, c, "write", noContent)
-	callTool(t, c, "write", goodWrite)
-	o.wait(time.Hour)
-	callTool(t, c, "write", goodWrite)
-	if got := o.list(); got != nil {
+	callTool(t, c, "write", wiretest.NoContent)
+	callTool(t, c, "write", wiretest.GoodWrite)
+	o.Wait(time.Hour)
+	callTool(t, c, "write", wiretest.GoodWrite)
+	if got := o.List(); got != nil {
 		t.Errorf("outcomes %q of stateless requests", got)
 	}
 }
