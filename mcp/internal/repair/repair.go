@@ -83,9 +83,9 @@ type Tracker struct {
 	mu       sync.Mutex
 	pending  map[key]*entry
 	sessions map[string]*chain // each session's entries, oldest first
-	// oldest and newest are the ends of the entries in the order of their
-	// answers: the ones to abandon first.
-	oldest, newest *entry
+	// all are the entries in the order of their answers: the oldest are
+	// abandoned first.
+	all chain
 }
 
 type key struct{ session, tool string }
@@ -96,15 +96,51 @@ type entry struct {
 	attempt int
 	fields  uint64 // hash of the answer's field paths
 	at      time.Time
-	// prev and next chain all entries; sprev and snext the session's.
-	prev, next   *entry
-	sprev, snext *entry
+	// all links the entry in Tracker.all, own in its session's chain.
+	all, own links
 }
 
-// chain is one session's entries, in the order of their answers.
+// links are an entry's neighbours in a chain.
+type links struct{ prev, next *entry }
+
+// chain is a list of entries in the order of their answers: all of them
+// (Tracker.all, linked by entry.all), or one session's (linked by
+// entry.own).
 type chain struct {
 	oldest, newest *entry
 	n              int
+}
+
+func allLinks(e *entry) *links { return &e.all }
+func ownLinks(e *entry) *links { return &e.own }
+
+// push appends e to c, linked by l.
+func (c *chain) push(e *entry, l func(*entry) *links) {
+	l(e).prev = c.newest
+	if c.newest != nil {
+		l(c.newest).next = e
+	} else {
+		c.oldest = e
+	}
+	c.newest = e
+	c.n++
+}
+
+// unlink takes e out of c, linked by l.
+func (c *chain) unlink(e *entry, l func(*entry) *links) {
+	el := l(e)
+	if el.prev != nil {
+		l(el.prev).next = el.next
+	} else {
+		c.oldest = el.next
+	}
+	if el.next != nil {
+		l(el.next).prev = el.prev
+	} else {
+		c.newest = el.prev
+	}
+	*el = links{}
+	c.n--
 }
 
 // New returns a tracker that passes each settled answer to report (called
@@ -170,8 +206,8 @@ func (t *Tracker) Answered(session, tool string, fields []string) string {
 		t.remove(c.oldest)
 	}
 	if len(t.pending) >= t.lim.Total {
-		settled = append(settled, t.oldest.outcome(Abandoned, now))
-		t.remove(t.oldest)
+		settled = append(settled, t.all.oldest.outcome(Abandoned, now))
+		t.remove(t.all.oldest)
 	}
 	t.add(&entry{key: k, id: id, attempt: attempt, fields: h, at: now})
 	t.mu.Unlock()
@@ -236,9 +272,9 @@ func (t *Tracker) Close() {
 	now := t.now()
 	var settled []Outcome
 	t.mu.Lock()
-	for t.oldest != nil {
-		settled = append(settled, t.oldest.outcome(Abandoned, now))
-		t.remove(t.oldest)
+	for t.all.oldest != nil {
+		settled = append(settled, t.all.oldest.outcome(Abandoned, now))
+		t.remove(t.all.oldest)
 	}
 	t.mu.Unlock()
 	t.send(settled)
@@ -251,7 +287,7 @@ func (t *Tracker) Pending() int { return int(t.n.Load()) }
 // them. The entries are in the order of their answers, so it stops at the
 // first younger one: each entry is looked at once in its life.
 func (t *Tracker) expire(now time.Time, settled []Outcome) []Outcome {
-	for e := t.oldest; e != nil && now.Sub(e.at) >= t.lim.Within; e = t.oldest {
+	for e := t.all.oldest; e != nil && now.Sub(e.at) >= t.lim.Within; e = t.all.oldest {
 		settled = append(settled, e.outcome(Abandoned, now))
 		t.remove(e)
 	}
@@ -265,51 +301,19 @@ func (t *Tracker) add(e *entry) {
 		c = &chain{}
 		t.sessions[e.session] = c
 	}
-	c.n++
-	e.sprev = c.newest
-	if c.newest != nil {
-		c.newest.snext = e
-	} else {
-		c.oldest = e
-	}
-	c.newest = e
-	e.prev = t.newest
-	if t.newest != nil {
-		t.newest.next = e
-	} else {
-		t.oldest = e
-	}
-	t.newest = e
+	c.push(e, ownLinks)
+	t.all.push(e, allLinks)
 	t.n.Add(1)
 }
 
 func (t *Tracker) remove(e *entry) {
 	delete(t.pending, e.key)
 	c := t.sessions[e.session]
-	if c.n--; c.n == 0 {
+	c.unlink(e, ownLinks)
+	if c.n == 0 {
 		delete(t.sessions, e.session)
 	}
-	if e.sprev != nil {
-		e.sprev.snext = e.snext
-	} else {
-		c.oldest = e.snext
-	}
-	if e.snext != nil {
-		e.snext.sprev = e.sprev
-	} else {
-		c.newest = e.sprev
-	}
-	if e.prev != nil {
-		e.prev.next = e.next
-	} else {
-		t.oldest = e.next
-	}
-	if e.next != nil {
-		e.next.prev = e.prev
-	} else {
-		t.newest = e.prev
-	}
-	e.prev, e.next, e.sprev, e.snext = nil, nil, nil, nil
+	t.all.unlink(e, allLinks)
 	t.n.Add(-1)
 }
 
