@@ -331,7 +331,7 @@ func testCommandsHTTP(t *testing.T, bin httpBinaries) {
 	if text := callText(res); !res.IsError || !strings.Contains(text, "Missing. You sent: the unknown key 'emial'") {
 		t.Errorf("the first call, never listed: %s", text)
 	}
-	if data, err := os.ReadFile(calls); err != nil || strings.Count(string(data), `"tool":"users.create"`) != 2 {
+	if data, err := os.ReadFile(calls); err != nil || strings.Count(string(data), `"tool":"users.create","codes"`) != 2 { // answers; their settlements and tallies beside
 		t.Errorf("the call log, two bad calls answered by the proxy: %v\n%s", err, data)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
