@@ -581,7 +581,8 @@ describe('examples/mcpserver, raw JSON-RPC, direct vs through the proxy', opts, 
         await raw.callResult('users.create', missing); // by default the server's own answer, not logged
         await raw.callResult('billing.get_invoice', { id: 'inv_2026_0002' }); // valid: forwarded, not logged
       });
-      const entries = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      // The answers; their settlements (outcome) and the calls' tallies are lines too.
+      const entries = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.answer);
       assert.equal(entries.length, flags.length ? 2 : 1, JSON.stringify(entries));
       assert.ok(entries.every((e) => e.tool === 'users.create' && e.answer === 'validation_error'), JSON.stringify(entries));
       assert.ok(entries[0].codes.includes('unrecognized_keys'), JSON.stringify(entries[0]));
@@ -668,7 +669,8 @@ for (const flags of MODES) {
     // answering the others with its own validation_error, passed untouched.
     test(flags.length ? 'the proxy answered the invalid calls and forwarded the others (--log)'
       : 'the proxy answered the near miss only; the server answered the other invalid calls (--log)', () => {
-      const entries = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      // The answers; their settlements (outcome) and the calls' tallies are lines too.
+      const entries = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.answer);
       const invalid = mcpserverCases.filter(([name]) => golden(name).texts[0].startsWith('<validation_error')).map(([, tool]) => tool);
       assert.equal(invalid.length, 5);
       const want = flags.length ? [...invalid, 'users.create', 'users.create'] : ['users.create'];

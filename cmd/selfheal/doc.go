@@ -127,7 +127,25 @@
 // selfheal_proxy_schema_disagreements_total{tool} the calls the schema
 // found issues in and the server accepted, or refused for a reason of its
 // own: a tool that keeps counting them advertises a schema stricter than
-// its server, which --strict would enforce. At most 1000 tool names are kept as labels, then "other".
+// its server, which --strict would enforce. selfheal_repairs_total{tool,outcome} counts how the answers to
+// bad calls settled (repaired, failed_same, failed_other, abandoned: see
+// proxy.WithOutcomes) and selfheal_repair_attempts the retries a repair
+// took. At most 1000 tool names are kept as labels, then "other". --log
+// FILE appends the call log of proxy.WithCallLog: each answer, its
+// settlement on a second line, and the calls' tallies.
+//
+//	selfheal report [--json] [--html FILE] LOG...
+//
+// reads call logs (rotated ones too: gzipped ones are read as such) and
+// prints, per tool and in total, the calls, the bad calls, the repairs
+// after 1, 2 and 3+ retries, the answers failed again, abandoned and not
+// settled, the repair rate (repaired / (repaired + abandoned)), the fields
+// and issue codes most often wrong, the tools whose server accepted calls
+// their schema calls bad, and the time span. --json prints it as JSON;
+// --html FILE also writes it as one self-contained page with bars. A line
+// that is not the log's is counted and skipped, with one warning on
+// standard error. Exit 0, or 2 for a usage error or a file that cannot be
+// read.
 //
 //	selfheal wrap [--client NAME | FILE] [--flags "PROXY FLAGS"] [--yes]
 //	selfheal unwrap [--client NAME | FILE] [--yes]

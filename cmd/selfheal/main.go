@@ -23,6 +23,7 @@ commands:
   diff    compare two lockfiles, or a lockfile with a running server; exit 1 on BREAKING
   call    call one tool of a stdio MCP server and print the envelope a model reads, parsed
   proxy   put a proxy that answers bad tool calls in front of an MCP server (stdio or HTTP)
+  report  read the proxy's call logs: per tool, calls, bad calls, repaired, abandoned, fields most often wrong
   wrap    put every stdio server of an MCP client's configuration behind selfheal proxy
   unwrap  take them out again
   version print the version, the commit and the Go it was built with
@@ -50,6 +51,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return proxyCommand(args[1:], stdin, stdout, stderr)
 	case "call":
 		return callCommand(args[1:], stdin, stdout, stderr)
+	case "report":
+		return report(args[1:], stdout, stderr)
 	case "wrap", "unwrap":
 		return wrapCommand(args[1:], args[0] == "unwrap", stdout, stderr)
 	case "version", "--version", "-version":
@@ -58,7 +61,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, usage)
 		return exitValid
 	}
-	fmt.Fprintf(stderr, "selfheal: unknown command %q (want check, lock, diff, proxy, call, wrap, unwrap or version)\n", args[0])
+	fmt.Fprintf(stderr, "selfheal: unknown command %q (want check, lock, diff, proxy, call, report, wrap, unwrap or version)\n", args[0])
 	return exitUsage
 }
 

@@ -38,6 +38,8 @@ type proxyMetrics struct {
 	disagreements  *prometheus.CounterVec // tool
 	latency        prometheus.Histogram
 	upstreamErrors prometheus.Counter
+	repairs        *prometheus.CounterVec // tool, outcome
+	attempts       prometheus.Histogram
 
 	tools, codes, issueCodes *labelSet
 }
@@ -79,11 +81,22 @@ func newProxyMetrics() *proxyMetrics {
 			Name: metricsPrefix + "upstream_errors_total",
 			Help: "Requests to the upstream MCP server (--upstream) that failed: no response, or a 5xx status. Always 0 in front of a stdio server.",
 		}),
+		// Named as issue 40 names it, without the proxy_ prefix: the
+		// repair rate is selfheal's figure, whoever answers.
+		repairs: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "selfheal_repairs_total",
+			Help: "Answers to bad tool calls, by how the session's next call of the tool settled them: repaired (accepted), failed_same (answered again on the same fields), failed_other (on other fields), abandoned (no call of the tool within 5 minutes, or the session ended).",
+		}, []string{"tool", "outcome"}),
+		attempts: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "selfheal_repair_attempts",
+			Help:    "Retries a repaired call took: 1 when the call after the first answer was accepted.",
+			Buckets: []float64{1, 2, 3, 4, 5, 8},
+		}),
 		tools:      newLabelSet(maxToolLabels),
 		codes:      newLabelSet(maxCodeLabels),
 		issueCodes: newLabelSet(maxCodeLabels),
 	}
-	m.reg.MustRegister(m.calls, m.answered, m.issues, m.explained, m.disagreements, m.latency, m.upstreamErrors,
+	m.reg.MustRegister(m.calls, m.answered, m.issues, m.explained, m.disagreements, m.latency, m.upstreamErrors, m.repairs, m.attempts,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
@@ -107,6 +120,19 @@ func (m *proxyMetrics) observe(e proxy.Event) {
 	}
 	m.latency.Observe(e.Duration.Seconds())
 }
+
+// outcome is the proxy's report of outcomes (proxy.WithOutcomes): it
+// counts how one answer settled, and the retries of a repair.
+func (m *proxyMetrics) outcome(o proxy.Outcome) {
+	m.repairs.WithLabelValues(m.tools.label(o.Tool), o.Outcome).Inc()
+	if o.Outcome == repairedOutcome {
+		m.attempts.Observe(float64(o.Attempt))
+	}
+}
+
+// repairedOutcome is proxy.Outcome's Outcome of an answer whose next call
+// was accepted.
+const repairedOutcome = "repaired"
 
 // transport wraps rt so that the requests to the upstream server that fail
 // (no response, or a 5xx status) are counted. A request its own client

@@ -79,3 +79,43 @@ func TestProxyMetricsEvents(t *testing.T) {
 		})
 	}
 }
+
+// TestProxyMetricsOutcomes: each settled answer is counted by tool and
+// outcome, and a repair's retries go to the histogram (repairs only).
+func TestProxyMetricsOutcomes(t *testing.T) {
+	m := newProxyMetrics()
+	for _, o := range []proxy.Outcome{
+		{Tool: "a", Outcome: "failed_same", Attempt: 1},
+		{Tool: "a", Outcome: "repaired", Attempt: 2},
+		{Tool: "a", Outcome: "repaired", Attempt: 1},
+		{Tool: "b", Outcome: "abandoned", Attempt: 1},
+	} {
+		m.outcome(o)
+	}
+	rec := httptest.NewRecorder()
+	m.handler().ServeHTTP(rec, httptest.NewRequest("GET", metricsPath, nil))
+	body, _ := io.ReadAll(rec.Result().Body)
+	var got []string
+	for _, l := range strings.Split(string(body), "\n") {
+		if strings.HasPrefix(l, "selfheal_repair") {
+			got = append(got, l)
+		}
+	}
+	want := []string{
+		`selfheal_repair_attempts_bucket{le="1"} 1`,
+		`selfheal_repair_attempts_bucket{le="2"} 2`,
+		`selfheal_repair_attempts_bucket{le="3"} 2`,
+		`selfheal_repair_attempts_bucket{le="4"} 2`,
+		`selfheal_repair_attempts_bucket{le="5"} 2`,
+		`selfheal_repair_attempts_bucket{le="8"} 2`,
+		`selfheal_repair_attempts_bucket{le="+Inf"} 2`,
+		`selfheal_repair_attempts_sum 3`,
+		`selfheal_repair_attempts_count 2`,
+		`selfheal_repairs_total{outcome="abandoned",tool="b"} 1`,
+		`selfheal_repairs_total{outcome="failed_same",tool="a"} 1`,
+		`selfheal_repairs_total{outcome="repaired",tool="a"} 2`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

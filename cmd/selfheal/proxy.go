@@ -118,7 +118,7 @@ func runProxy(c *proxyConfig, stdin io.Reader, stdout, stderr io.Writer) int {
 	var metrics *proxyMetrics
 	if c.metrics != "" {
 		metrics = newProxyMetrics()
-		opts = append(opts, proxy.WithObserver(metrics.observe))
+		opts = append(opts, proxy.WithObserver(metrics.observe), proxy.WithOutcomes(metrics.outcome))
 	}
 	if c.upstream != nil && metrics != nil {
 		// The proxy's own transport, counted: every request goes to one

@@ -125,6 +125,7 @@ func TestProxyHTTP(t *testing.T) {
 
 	t.Run("metrics over stdio", func(t *testing.T) { testMetricsStdio(t, bin) })
 	t.Run("metrics of disagreements", func(t *testing.T) { testMetricsDisagreement(t, bin) })
+	t.Run("outcomes, log and report", func(t *testing.T) { testOutcomes(t, bin) })
 	t.Run("metrics of upstream errors", func(t *testing.T) { testMetricsUpstream(t, bin) })
 	t.Run("stdio server over HTTP", func(t *testing.T) { testCommandsHTTP(t, bin) })
 	t.Run("DNS rebinding", func(t *testing.T) { testRebinding(t, bin) })
@@ -330,7 +331,7 @@ func testCommandsHTTP(t *testing.T, bin httpBinaries) {
 	if text := callText(res); !res.IsError || !strings.Contains(text, "Missing. You sent: the unknown key 'emial'") {
 		t.Errorf("the first call, never listed: %s", text)
 	}
-	if data, err := os.ReadFile(calls); err != nil || strings.Count(string(data), `"tool":"users.create"`) != 2 {
+	if data, err := os.ReadFile(calls); err != nil || strings.Count(string(data), `"tool":"users.create","codes"`) != 2 { // answers; their settlements and tallies beside
 		t.Errorf("the call log, two bad calls answered by the proxy: %v\n%s", err, data)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)

@@ -333,14 +333,16 @@ func testSession(t *testing.T, bin binaries) {
 	}
 
 	// The bad call, and only it, was answered by the proxy: one line, with
-	// the tool and never the values sent.
+	// the tool and never the values sent; then its settlement by the good
+	// call (repaired), and the tally of the calls at the session's end.
 	data, err := os.ReadFile(logPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-	if len(lines) != 1 || !json.Valid([]byte(lines[0])) || !strings.Contains(lines[0], `"users.create"`) {
-		t.Errorf("call log: want one JSON line about users.create, got:\n%s", data)
+	if len(lines) != 3 || !json.Valid([]byte(lines[0])) || !strings.Contains(lines[0], `"users.create"`) ||
+		!strings.Contains(lines[1], `"outcome":"repaired"`) || !strings.HasSuffix(lines[2], `"calls":{"users.create":2}}`) {
+		t.Errorf("call log: want a JSON line about users.create, its settlement and a tally, got:\n%s", data)
 	}
 	if strings.Contains(string(data), "ada@example.com") {
 		t.Errorf("the call log holds a value sent: %s", data)

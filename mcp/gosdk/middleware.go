@@ -13,6 +13,7 @@ import (
 
 	"github.com/selfheal/selfheal/contract"
 	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/mcp/guard"
 	"github.com/selfheal/selfheal/mcp/internal/toolcall"
 )
@@ -108,6 +109,7 @@ func (m *middleware) wrap(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		r, ok := res.(*mcp.CallToolResult)
 		if !ok || r == nil || !r.IsError || r.GetError() == nil {
+			m.cfg.Accepted(sessionOf(creq), creq.Params.Name)
 			return res, nil
 		}
 		cause := r.GetError()
@@ -118,6 +120,9 @@ func (m *middleware) wrap(next mcp.MethodHandler) mcp.MethodHandler {
 			m.cfg.Logger.DebugContext(ctx, "selfheal: keeping go-sdk's answer to arguments selfheal accepts or cannot check",
 				"tool", creq.Params.Name)
 			return res, nil
+		}
+		if _, ours := cause.(issues.List); !ours { // else answered by AddTool's handler, and followed there
+			m.cfg.Accepted(sessionOf(creq), creq.Params.Name) // the handler ran, and failed for its own reason
 		}
 		if te, ok := toolcall.AsToolError(cause); ok {
 			return errorResult(creq, te, cause), nil

@@ -14,6 +14,7 @@ import (
 	"github.com/selfheal/selfheal/contract"
 	"github.com/selfheal/selfheal/mcp/guard"
 	"github.com/selfheal/selfheal/mcp/internal/clientcall"
+	"github.com/selfheal/selfheal/mcp/internal/repair"
 	"github.com/selfheal/selfheal/mcp/internal/toolcall"
 )
 
@@ -112,6 +113,29 @@ func WithContract(l *contract.Lock) Option { return toolcall.WithContract(l) }
 // (5 by default); the section says how many more there were. n <= 0 lists
 // them all.
 func WithContractLimit(n int) Option { return toolcall.WithContractLimit(n) }
+
+// WithOutcomes calls f when an answer to a bad call settles: the same
+// session's next call of the tool had valid arguments (repaired: the
+// handler ran), was answered again (failed again, on the same fields or on
+// others), or did not come within 5 minutes, or while the session had 64
+// tools so answered (abandoned). Its Attempt counts the answers in a row,
+// so a repair's Attempt is the retries it took. A session is the one of
+// the request (its id over HTTP; a server without session ids, as over
+// stdio, is one session); the SDK says nothing when a session ends, so its
+// answers are abandoned at the bound. A request of a stateless revision
+// (2026-07-28) has no session: nothing ties it to the next call, and it
+// is not followed. Nothing the model sent is kept: per
+// session and tool, the answer's id, its time and a hash of its fields'
+// paths, at most 20,000 answers in all (about 6 MB), past which the oldest
+// is abandoned. Abandoned answers are found at the next call of any
+// session. Give the same option to every tool (AddTool, Handler,
+// Middleware) so that they share one tracker and its bounds. f runs on
+// the goroutine of the call that settles the answer: it must be safe for
+// concurrent use and quick.
+func WithOutcomes(f func(Outcome)) Option { return toolcall.WithOutcomes(f) }
+
+// Outcome is how one answer to a bad call settled (see WithOutcomes).
+type Outcome = repair.Outcome
 
 // CallOption configures one CallTool: its retry policy and what it knows of
 // the tool. With none, CallTool calls once.

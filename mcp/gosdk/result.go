@@ -14,6 +14,7 @@ import (
 // text (with the tool's contract_awareness section ct, if any), IsError
 // true, and the issues as structured content or in _meta.
 func validationResult(ctx context.Context, c *toolcall.Config, req *mcp.CallToolRequest, action string, list issues.List, structured bool, ct *envelope.Contract) *mcp.CallToolResult {
+	c.Answered(sessionOf(req), action, list)
 	e := engineFor(c, req)
 	cause := error(list) // boxed once, for the text and for GetError
 	// The result, its content list and its text in one allocation.
@@ -34,6 +35,24 @@ func validationResult(ctx context.Context, c *toolcall.Config, req *mcp.CallTool
 	}
 	res.SetError(cause) // for sending middleware (GetError); never marshaled
 	return res
+}
+
+// sessionOf is the key of the call's session for WithOutcomes: its id; or
+// "-" for a connection without one (stdio, in memory: the connection is
+// the session, in every revision); "" for a call no session ties to the
+// next (an HTTP request without a session id, as in a stateless revision,
+// or a handler called alone).
+func sessionOf(req *mcp.CallToolRequest) string {
+	if req == nil || req.Session == nil {
+		return ""
+	}
+	if id := req.Session.ID(); id != "" {
+		return id
+	}
+	if req.Extra != nil && req.Extra.Header != nil {
+		return "" // over HTTP, without a session
+	}
+	return "-"
 }
 
 // errorResult is the answer carrying a tool_error; IsError is from its

@@ -206,6 +206,7 @@ func (st *tool[In, Out]) handle(ctx context.Context, req *mcp.CallToolRequest) (
 			"tool", st.name, "type", reflect.TypeFor[In]().String(), "error", err)
 		return errorResult(req, envelope.Wrap(nil), err), nil
 	}
+	st.cfg.Accepted(sessionOf(req), st.name) // the arguments' outcome: valid
 	return st.run(ctx, req, in)
 }
 

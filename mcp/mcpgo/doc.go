@@ -17,10 +17,8 @@
 // Call [Check] at startup: mcp-go's server.WithInputSchemaValidation must
 // stay off, as it answers invalid arguments before selfheal can.
 //
-// Every answer is in the revision of the request: mcp-go v1.2.1 speaks
-// MCP 2026-07-28 and 2025-11-25 (stdio and Streamable HTTP) and marks each
-// result to a 2026 client ("resultType":"complete"), selfheal's included;
-// a 2025 client gets what it always got.
+// Every answer is in the request's revision (MCP 2026-07-28, marked
+// "resultType":"complete", or 2025-11-25, as it always was).
 //
 // [AddTool] says what the client receives, [WithEngine] in which language.
 // The options ([Option]) are those of package mcp/gosdk; among them,

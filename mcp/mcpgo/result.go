@@ -5,16 +5,27 @@ import (
 	"errors"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/mcp/internal/toolcall"
 )
 
+// sessionOf is the key of the call's session for WithOutcomes: its id
+// ("" when the call has no session, as when a handler is called alone).
+func sessionOf(ctx context.Context) string {
+	if s := server.ClientSessionFromContext(ctx); s != nil {
+		return s.SessionID()
+	}
+	return ""
+}
+
 // validationResult is the answer to invalid arguments: the validation_error
 // text (with the tool's contract_awareness section ct, if any), IsError
 // true, and the issues as structured content or in _meta.
 func validationResult(ctx context.Context, c *toolcall.Config, req mcp.CallToolRequest, action string, list issues.List, structured bool, ct *envelope.Contract) *mcp.CallToolResult {
+	c.Answered(sessionOf(ctx), action, list)
 	e := engineFor(c, req)
 	// The result and its content list in one allocation.
 	r := &struct {

@@ -157,6 +157,9 @@ func serve(ctx context.Context, c *toolcall.Config, req mcp.CallToolRequest, nam
 		}
 		defer release()
 	}
+	if v != nil {
+		c.Accepted(sessionOf(ctx), name) // the arguments' outcome: valid
+	}
 	return run(ctx, c, req, name, h)
 }
 

@@ -70,7 +70,7 @@ func (h *httpProxy) batch(w http.ResponseWriter, r *http.Request, body []byte, x
 		}
 		// Batches are of revision 2025-03-26 only: stateless is false but
 		// for a member that says otherwise.
-		answer, fc := h.decide(r, sess, t, m, statelessRequest(r, m.Call.Meta), time.Now())
+		answer, fc := h.decide(r, sess, x.key, t, m, statelessRequest(r, m.Call.Meta), time.Now())
 		if answer != nil {
 			b.answers = append(b.answers, bytes.TrimRight(answer, "\n"))
 			continue

@@ -37,6 +37,7 @@ func (s *session) call(line []byte, m *wire.Message) error {
 		return s.writeServer(line)
 	}
 	c := s.p.decide(t, m, start)
+	c.session = s.key
 	guarded := s.p.cfg.limits != nil || s.limiter != nil
 	if c.list != nil || guarded {
 		// The revision and the language matter only to an answer: a
@@ -218,44 +219,33 @@ func responseLine(id []byte, res callResult) []byte {
 	return buf.Bytes()
 }
 
-// summary returns the codes of the issues, in order, and their paths, each
-// once. The issues are Structured's: long keys in paths are already cut.
-func summary(list issues.List) (codes, paths []string) {
-	codes = make([]string, 0, len(list))
-	seen := map[string]bool{}
-	for i := range list {
-		codes = append(codes, string(list[i].Code))
-		p := list[i].Path.String()
-		if !seen[p] {
-			seen[p] = true
-			paths = append(paths, p)
-		}
-	}
-	return codes, paths
-}
-
-// callLogLine is one line of WithCallLog.
+// callLogLine is one line of WithCallLog: an answer, or the settlement of
+// one (Of, Outcome), or a tally of the calls (Calls).
 type callLogLine struct {
-	Time   string   `json:"time"`
-	Tool   string   `json:"tool"`
-	Codes  []string `json:"codes,omitempty"`
-	Paths  []string `json:"paths,omitempty"`
-	Answer string   `json:"answer"`
+	Time      string   `json:"time"`
+	ID        string   `json:"id,omitempty"`
+	Of        string   `json:"of,omitempty"`
+	Tool      string   `json:"tool,omitempty"`
+	Codes     []string `json:"codes,omitempty"`
+	Paths     []string `json:"paths,omitempty"`
+	Answer    string   `json:"answer,omitempty"`
+	Disagreed bool     `json:"disagreed,omitempty"`
+	Outcome   string   `json:"outcome,omitempty"`
+	Attempt   int      `json:"attempt,omitempty"`
+	AfterMS   *int64   `json:"after_ms,omitempty"`
+	// Calls are the calls of listed tools checked since the last tally,
+	// by tool.
+	Calls map[string]int64 `json:"calls,omitempty"`
 }
 
-// logCall writes one line to the call log, if any. A failure is logged
-// once.
-func (p *Proxy) logCall(tool string, codes, paths []string, answer string) {
+// logCall writes one line to the call log, if any, with the time now. A
+// failure is logged once.
+func (p *Proxy) logCall(l callLogLine) {
 	if p.cfg.callLog == nil {
 		return
 	}
-	data, err := json.Marshal(callLogLine{
-		Time:   time.Now().UTC().Format("2006-01-02T15:04:05.000Z07:00"),
-		Tool:   tool,
-		Codes:  codes,
-		Paths:  paths,
-		Answer: answer,
-	})
+	l.Time = time.Now().UTC().Format("2006-01-02T15:04:05.000Z07:00")
+	data, err := json.Marshal(l)
 	if err != nil {
 		return // not reached: every value here encodes
 	}

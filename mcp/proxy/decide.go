@@ -42,6 +42,12 @@ type call struct {
 	locale    string
 	stateless bool
 	start     time.Time
+	// session is the key of the call's session for WithOutcomes ("" for
+	// none); the transport sets it.
+	session string
+	// ownReason: the server refused the call for a reason of its own
+	// (see settle), which settles no answer before it.
+	ownReason bool
 }
 
 // decide checks the arguments of m, a tools/call of t. The schema is a
@@ -98,8 +104,8 @@ func (c *call) answer(rej *rejection) []byte {
 		res.StructuredContent = &sc
 	}
 	line := responseLine(c.id, res)
-	if c.p.cfg.callLog != nil || c.p.cfg.observer != nil {
-		codes, paths := summary(sc.Issues)
+	if c.p.cfg.callLog != nil || c.p.cfg.observer != nil || c.p.repairs != nil {
+		codes, paths := toolcall.Summary(sc.Issues)
 		c.report("validation_error", paths, Event{Answered: true, Explained: rej != nil, Code: string(envelope.ValidationErrorCode), Issues: codes})
 	}
 	return line
@@ -145,6 +151,7 @@ func (c *call) settle(m *wire.Message) []byte {
 		c.report("", nil, Event{})
 		return nil
 	case !aboutArguments(c.list, rej):
+		c.ownReason = true
 		c.p.disagree(c.tool.name, "the server refused a call for a reason its schema does not name (every issue the schema finds is one servers tolerate); its answer passed untouched")
 	default:
 		return c.answer(rej)
@@ -154,15 +161,32 @@ func (c *call) settle(m *wire.Message) []byte {
 }
 
 // report writes the call's line to the call log, when the proxy answered
-// it (answer is what it answered), and gives ev, completed, to the
-// observer: the one place a call is reported.
+// it (answer is what it answered) or the server accepted it against its
+// schema, settles the answer before it in its session (WithOutcomes),
+// counts it for the log's tally, and gives ev, completed, to the observer:
+// the one place a call is reported.
 func (c *call) report(answer string, paths []string, ev Event) {
-	if answer != "" {
-		c.p.logCall(c.tool.name, ev.Issues, paths, answer)
+	ev.Tool, ev.Duration = c.tool.name, time.Since(c.start)
+	var id string
+	if c.p.repairs != nil {
+		switch {
+		case answer == string(envelope.ValidationErrorCode):
+			id = c.p.repairs.Answered(c.session, c.tool.name, paths)
+		case !ev.Answered && !c.ownReason && c.session != "":
+			// Forwarded valid, or accepted by the server against its
+			// schema: the answer before it, if any, repaired the call.
+			c.p.repairs.Accepted(c.session, c.tool.name)
+		}
+		c.p.tally(c.tool.name)
+	}
+	switch {
+	case answer != "":
+		c.p.logCall(callLogLine{ID: id, Tool: c.tool.name, Codes: ev.Issues, Paths: paths, Answer: answer})
+	case ev.Disagreed && !c.ownReason && c.p.cfg.callLog != nil:
+		codes, paths := toolcall.Summary(toolcall.Structured(c.p.cfg.Engine, c.list).Issues)
+		c.p.logCall(callLogLine{Tool: c.tool.name, Codes: codes, Paths: paths, Answer: "accepted", Disagreed: true})
 	}
 	if f := c.p.cfg.observer; f != nil {
-		ev.Tool = c.tool.name
-		ev.Duration = time.Since(c.start)
 		f(ev)
 	}
 }

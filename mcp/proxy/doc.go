@@ -19,4 +19,8 @@
 //   - a stdio server, a process per HTTP session: [Proxy.CommandHandler].
 //
 // The command "selfheal proxy" runs the same three ways without writing Go.
+//
+// Options add guards, the strict mode, the HTTP bounds, a call log,
+// metrics, the outcomes of the answers ([WithOutcomes]), contract
+// awareness and the language.
 package proxy

@@ -266,7 +266,7 @@ func (h *httpProxy) call(w http.ResponseWriter, r *http.Request, m *wire.Message
 	if t == nil {
 		return false, nil
 	}
-	answer, fc := h.decide(r, sess, t, m, x.revision != "", start)
+	answer, fc := h.decide(r, sess, x.key, t, m, x.revision != "", start)
 	if answer != nil {
 		writeAnswer(w, r, answer)
 		return true, nil
@@ -282,8 +282,9 @@ func (h *httpProxy) call(w http.ResponseWriter, r *http.Request, m *wire.Message
 // a batch carries: the answer, when the proxy answers it now (before
 // forwarding, or a limiter's refusal); else the call forwarded, with the
 // release of the slot it took (nil for none).
-func (h *httpProxy) decide(r *http.Request, sess *httpSession, t *tool, m *wire.Message, stateless bool, start time.Time) (answer []byte, fc forwardedCall) {
+func (h *httpProxy) decide(r *http.Request, sess *httpSession, key string, t *tool, m *wire.Message, stateless bool, start time.Time) (answer []byte, fc forwardedCall) {
 	d := h.p.decide(t, m, start)
+	d.session = key
 	if d.list != nil || h.limiter != nil {
 		sess.mu.Lock()
 		d.locale = callLocale(m.Call.Meta, sess.locale)
@@ -434,6 +435,7 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 		h.mu.Lock()
 		delete(h.sessions, x.key)
 		h.mu.Unlock()
+		h.p.endSession(x.key)
 	}
 	if x.batch != nil {
 		if !ok {

@@ -13,6 +13,7 @@ import (
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/contract"
 	"github.com/selfheal/selfheal/mcp/guard"
+	"github.com/selfheal/selfheal/mcp/internal/repair"
 	"github.com/selfheal/selfheal/mcp/internal/toolcall"
 )
 
@@ -100,6 +101,15 @@ type Proxy struct {
 	// disagreed are the tools logged as accepted by their server against
 	// their schema.
 	disagreed disagreements
+	// repairs settles the answers to bad calls (see WithOutcomes); nil
+	// without a call log or WithOutcomes. sessionSeq numbers the sessions
+	// of Serve for it.
+	repairs    *repair.Tracker
+	sessionSeq atomic.Uint64
+	// calls are the calls counted for the call log's next tally, since
+	// talliedAt (see tally); guarded by callLogMu.
+	calls     map[string]int64
+	talliedAt time.Time
 }
 
 // Option configures New.
@@ -221,14 +231,24 @@ func WithLogger(l *slog.Logger) Option {
 // WithCallLog writes one JSON object per line to w for each call the proxy
 // answers itself:
 //
-//	{"time":"2026-01-02T15:04:05.000Z","tool":"write_file","codes":["invalid_type"],"paths":["content"],"answer":"validation_error"}
+//	{"time":"2026-01-02T15:04:05.000Z","id":"9f3a61c2-1","tool":"write_file","codes":["invalid_type"],"paths":["content"],"answer":"validation_error"}
 //
-// time is RFC 3339 in UTC; codes are the issue codes of a validation_error
-// in the order of its lines; paths the paths of those issues, each once,
-// with long keys cut as in the text; answer is "validation_error" or the
-// code of the guard's tool_error sent (SERVER_BUSY, RATE_LIMITED). No
-// value the model sent is written. Lines from concurrent sessions of the
-// proxy do not interleave.
+// time is RFC 3339 in UTC; id names the answer (unique to the run, with a
+// random prefix); codes are the issue codes of a validation_error in the
+// order of its lines; paths the paths of those issues, each once, with
+// long keys cut as in the text; answer is "validation_error" or the code
+// of the guard's tool_error sent (SERVER_BUSY, RATE_LIMITED). A tool whose
+// server accepted a call its schema calls bad gets a line too:
+//
+//	{"time":"…","tool":"search","codes":["invalid_format"],"paths":["since"],"answer":"accepted","disagreed":true}
+//
+// When a validation_error settles (see WithOutcomes), a second line names
+// it by its id, so that the log stays append-only:
+//
+//	{"time":"2026-01-02T15:04:09.120Z","of":"9f3a61c2-1","tool":"write_file","outcome":"repaired","attempt":1,"after_ms":4120}
+//
+// No value the model sent is written. Lines from concurrent sessions of
+// the proxy do not interleave. "selfheal report" reads this log.
 func WithCallLog(w io.Writer) Option {
 	return func(c *config) { c.callLog = w }
 }
@@ -264,6 +284,29 @@ func WithListWait(d time.Duration) Option {
 func WithObserver(f func(Event)) Option {
 	return func(c *config) { c.observer = f }
 }
+
+// WithOutcomes calls f when an answer to a bad call settles: the same
+// session's next call of the tool was accepted (repaired: selfheal found
+// it valid and forwarded it, or the server accepted it although its schema
+// finds issues), was answered again (failed again, on the same fields or
+// on others), or did not come within 5 minutes, before the session ended
+// or while it had 64 tools so answered (abandoned). A session is one Serve
+// call (one stdio client; one session of package sessions); over HTTP, an
+// Mcp-Session-Id, or for a server without sessions the hash of the
+// request's Authorization, as for the tools listed (a request of a
+// stateless revision without Authorization is not followed: nothing ties
+// it to the next). A call the proxy refuses with a guard's tool_error
+// settles nothing. Abandoned answers are found at the next call of any
+// session, or when their session ends. At most 20,000 answers are
+// followed at once, about 6 MB; past that the oldest is abandoned. f runs
+// as WithObserver's does. With WithCallLog, the settlements are written to
+// the log too.
+func WithOutcomes(f func(Outcome)) Option {
+	return func(c *config) { c.Outcomes = f }
+}
+
+// Outcome is how one answer to a bad call settled (see WithOutcomes).
+type Outcome = repair.Outcome
 
 // Event describes one tools/call of a listed tool, for WithObserver.
 type Event struct {
@@ -318,5 +361,8 @@ func New(opts ...Option) (*Proxy, error) {
 	lock := c.Lock()
 	c.SchemaOpts = append(c.SchemaOpts, jsonschemav6.WithTypos(c.typos))
 	p := &Proxy{cfg: c, schemaOpts: c.SchemaOptions(), lock: lock}
+	if c.callLog != nil || c.Outcomes != nil {
+		p.repairs = repair.New(p.settled, repair.Limits{}, nil)
+	}
 	return p, nil
 }

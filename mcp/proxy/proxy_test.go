@@ -739,8 +739,10 @@ func TestCallLogAndObserver(t *testing.T) {
 	r.passes(call("3", "write_file", `{"path":"/a","content":"x"}`))
 	r.passes(call("4", "unlisted", `{}`))
 	r.finish()
+	// The answer, its settlement by call 3 (see TestOutcomes) and the
+	// tally of the calls at the session's end.
 	lines := strings.Split(strings.TrimSuffix(log.String(), "\n"), "\n")
-	if len(lines) != 1 {
+	if len(lines) != 3 || !strings.Contains(lines[1], `"outcome":"repaired"`) || !strings.HasSuffix(lines[2], `"calls":{"write_file":2}}`) {
 		t.Fatalf("call log:\n%s", log.String())
 	}
 	var entry map[string]any

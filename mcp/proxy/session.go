@@ -57,6 +57,7 @@ func (p *Proxy) Serve(ctx context.Context, client io.Reader, toClient io.Writer,
 func (p *Proxy) serve(ctx context.Context, client io.Reader, toClient io.Writer, server io.Reader, toServer io.Writer, limiter guard.Limiter, limitBy string) error {
 	ctx, cancel := context.WithCancel(ctx)
 	s := &session{
+		key:      p.newSessionKey(),
 		limiter:  limiter,
 		limitBy:  limitBy,
 		p:        p,
@@ -96,7 +97,9 @@ wait:
 
 // session is the state of one Serve call.
 type session struct {
-	p      *Proxy
+	p *Proxy
+	// key is the session's key for WithOutcomes, "" without it.
+	key    string
 	ctx    context.Context // done when Serve returns
 	cancel context.CancelFunc
 
@@ -517,4 +520,5 @@ func (s *session) end() {
 	for _, release := range calls {
 		release()
 	}
+	s.p.endSession(s.key)
 }

@@ -5,7 +5,9 @@ import (
 
 	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
+	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/mcp/guard"
+	"github.com/selfheal/selfheal/mcp/internal/repair"
 )
 
 // Config is the SDK-neutral configuration of a tool call: the options of
@@ -36,6 +38,15 @@ type Config struct {
 	// choice, off unless they turn it on. A pointer, so that the
 	// integration's option replaces the schema option only when given.
 	Typos *bool
+	// Outcomes receives how each answer to a bad call settled (see package
+	// repair); nil for none. The proxy follows the answers with a tracker
+	// of its own (it writes them to its call log too); the SDK
+	// integrations with Repairs.
+	Outcomes func(repair.Outcome)
+	// Repairs follows the answers of the SDK integrations (see Answered
+	// and Accepted): made by WithOutcomes, once for the option, so that
+	// the tools given the same options share it and its bounds.
+	Repairs *repair.Tracker
 
 	contract contractConfig
 }
@@ -49,6 +60,24 @@ func (c *Config) Init() {
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
+	}
+}
+
+// Answered tells Repairs, if any, that the call of tool in session was
+// answered with the issues of list.
+func (c *Config) Answered(session, tool string, list issues.List) {
+	if c.Repairs == nil {
+		return
+	}
+	_, paths := Summary(list)
+	c.Repairs.Answered(session, tool, paths)
+}
+
+// Accepted tells Repairs, if any, that a call of tool in session was
+// accepted: its arguments were found valid.
+func (c *Config) Accepted(session, tool string) {
+	if c.Repairs != nil {
+		c.Repairs.Accepted(session, tool)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/contract"
 	"github.com/selfheal/selfheal/mcp/guard"
+	"github.com/selfheal/selfheal/mcp/internal/repair"
 )
 
 //go:generate go test -run TestExportedOptions -update
@@ -60,6 +61,16 @@ func WithGuard(g *guard.Guard, tools ...string) Option {
 			c.toolGuards[name] = g
 		}
 	}
+}
+
+// WithOutcomes sets Outcomes, and Repairs to a tracker reporting to f,
+// made here once: every configuration given this option shares it.
+func WithOutcomes(f func(repair.Outcome)) Option {
+	var tr *repair.Tracker
+	if f != nil {
+		tr = repair.New(f, repair.Limits{}, nil)
+	}
+	return func(c *Config) { c.Outcomes, c.Repairs = f, tr }
 }
 
 // WithSchemaOptions appends to SchemaOpts.

@@ -64,6 +64,24 @@ func Validate(sch *jsonschemav6.Schema, inst any) issues.List {
 	return sch.Validate(inst)
 }
 
+// Summary returns the codes of the issues, in order, and their paths, each
+// once: what the proxy's call log says of an answer, and the fields by
+// which a Tracker (package repair) tells a retry failing on the same
+// fields. Given Structured's issues, long keys in paths are already cut.
+func Summary(list issues.List) (codes, paths []string) {
+	codes = make([]string, 0, len(list))
+	seen := map[string]bool{}
+	for i := range list {
+		codes = append(codes, string(list[i].Code))
+		p := list[i].Path.String()
+		if !seen[p] {
+			seen[p] = true
+			paths = append(paths, p)
+		}
+	}
+	return codes, paths
+}
+
 // AsToolError returns the envelope to send for a handler's error and
 // whether err held one: an envelope of package envelope found in err's tree
 // comes back unchanged; any other error gives INTERNAL_ERROR (or TIMEOUT for
