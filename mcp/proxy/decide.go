@@ -168,16 +168,8 @@ func (c *call) settle(m *wire.Message) []byte {
 func (c *call) report(answer string, paths []string, ev Event) {
 	ev.Tool, ev.Duration = c.tool.name, time.Since(c.start)
 	var id string
-	if c.p.repairs != nil {
-		switch {
-		case answer == string(envelope.ValidationErrorCode):
-			id = c.p.repairs.Answered(c.session, c.tool.name, paths)
-		case !ev.Answered && !c.ownReason && c.session != "":
-			// Forwarded valid, or accepted by the server against its
-			// schema: the answer before it, if any, repaired the call.
-			c.p.repairs.Accepted(c.session, c.tool.name)
-		}
-		c.p.tally(c.tool.name)
+	if c.p.repairs != nil && answer == "validation_error" {
+		id = c.p.repairs.Answered(c.session, c.tool.name, paths) // settles the one before
 	}
 	switch {
 	case answer != "":
@@ -185,6 +177,14 @@ func (c *call) report(answer string, paths []string, ev Event) {
 	case ev.Disagreed && !c.ownReason && c.p.cfg.callLog != nil:
 		codes, paths := toolcall.Summary(toolcall.Structured(c.p.cfg.Engine, c.list).Issues)
 		c.p.logCall(callLogLine{Tool: c.tool.name, Codes: codes, Paths: paths, Answer: "accepted", Disagreed: true})
+	}
+	if c.p.repairs != nil {
+		if !ev.Answered && !c.ownReason && c.session != "" {
+			// Forwarded valid, or accepted by the server against its
+			// schema: the answer before it, if any, repaired the call.
+			c.p.repairs.Accepted(c.session, c.tool.name)
+		}
+		c.p.tally(c.tool.name)
 	}
 	if f := c.p.cfg.observer; f != nil {
 		f(ev)

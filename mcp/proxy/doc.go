@@ -19,8 +19,6 @@
 //   - a stdio server, a process per HTTP session: [Proxy.CommandHandler].
 //
 // The command "selfheal proxy" runs the same three ways without writing Go.
-//
 // Options add guards, the strict mode, the HTTP bounds, a call log,
-// metrics, the outcomes of the answers ([WithOutcomes]), contract
-// awareness and the language.
+// metrics, the answers' outcomes ([WithOutcomes]) and the language.
 package proxy
