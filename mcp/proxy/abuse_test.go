@@ -1,11 +1,18 @@
 package proxy_test
 
 import (
+	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/selfheal/selfheal/mcp/proxy"
 )
 
 // retained is the heap that survives a collection, in bytes.
@@ -102,3 +109,80 @@ func TestInventedSessionIDs(t *testing.T) {
 
 // maxSessionID is the longest Mcp-Session-Id the proxy accepts.
 const maxSessionID = 1024
+
+// sseWithLength is an MCP server that answers a tools/call in an event
+// stream carrying a Content-Length, as the TypeScript SDK's server may: the
+// arguments of its one tool must be an object, and a call whose arguments
+// are not gets a JSON-RPC error -32602 in the stream.
+func sseWithLength(t *testing.T) *url.URL {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if r.Method != http.MethodPost || json.NewDecoder(r.Body).Decode(&req) != nil {
+			http.Error(w, "bad request", http.StatusBadRequest)
+			return
+		}
+		var msg string
+		switch req.Method {
+		case "tools/list":
+			msg = `{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"tools":[{"name":"read_file","inputSchema":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}}]}}`
+		case "tools/call":
+			msg = `{"jsonrpc":"2.0","id":` + string(req.ID) + `,"error":{"code":-32602,"message":"MCP error -32602: Invalid arguments for tool read_file"}}`
+		default:
+			msg = `{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{}}`
+		}
+		event := "event: message\ndata: " + msg + "\n\n"
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Content-Length", strconv.Itoa(len(event)))
+		_, _ = io.WriteString(w, event)
+	}))
+	t.Cleanup(srv.Close)
+	u, _ := url.Parse(srv.URL + "/mcp")
+	return u
+}
+
+// TestSSEWithLength (issue 39, fault 1): a server answers in an event
+// stream with a Content-Length, and the proxy replaces the event with its
+// longer explanation: the client gets the whole of it, for every kind of
+// arguments that is not an object, and no hang. Before dc4df86 the
+// server's length was kept: a truncated event, and the client waiting.
+func TestSSEWithLength(t *testing.T) {
+	p, err := proxy.New(proxy.WithLogger(slog.New(slog.DiscardHandler)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(p.HTTPHandler(sseWithLength(t)))
+	defer srv.Close()
+	for _, args := range []string{`[]`, `null`, `"s"`, `1`, `true`} {
+		t.Run(args, func(t *testing.T) {
+			status, ctype, body := post(t, srv.URL+"/mcp", "application/json, text/event-stream",
+				`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"read_file","arguments":`+args+`}}`)
+			if status != http.StatusOK || ctype != "text/event-stream" {
+				t.Fatalf("HTTP %d %s\n%s", status, ctype, body)
+			}
+			data, ok := strings.CutPrefix(strings.TrimSpace(body), "event: message\ndata: ")
+			if !ok {
+				t.Fatalf("not one event:\n%s", body)
+			}
+			var resp struct {
+				ID     int `json:"id"`
+				Result struct {
+					IsError bool `json:"isError"`
+					Content []struct {
+						Text string `json:"text"`
+					} `json:"content"`
+				} `json:"result"`
+			}
+			if err := json.Unmarshal([]byte(data), &resp); err != nil {
+				t.Fatalf("the event is not whole: %v\n%s", err, data)
+			}
+			if resp.ID != 7 || !resp.Result.IsError || len(resp.Result.Content) == 0 ||
+				!strings.Contains(resp.Result.Content[0].Text, "<server_message>MCP error -32602: Invalid arguments for tool read_file</server_message>") {
+				t.Errorf("not the proxy's explanation with the server's message:\n%s", data)
+			}
+		})
+	}
+}
