@@ -183,7 +183,7 @@ func (h *httpProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodPost {
 		body, whole, err := readBody(r)
 		if err != nil {
-			http.Error(w, "selfheal proxy: cannot read the request body", http.StatusBadRequest)
+			bodyError(w, err)
 			return
 		}
 		if whole {
