@@ -175,11 +175,15 @@ type exchange struct {
 type exchangeKey struct{}
 
 func (h *httpProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if badSessionID(r) {
+		http.Error(w, "selfheal proxy: the Mcp-Session-Id header is not a session id (one header, at most 1024 visible ASCII characters)", http.StatusBadRequest)
+		return
+	}
 	x := &exchange{key: sessionKey(r)}
 	if r.Method == http.MethodPost {
 		body, whole, err := readBody(r)
 		if err != nil {
-			http.Error(w, "selfheal proxy: cannot read the request body", http.StatusBadRequest)
+			bodyError(w, err)
 			return
 		}
 		if whole {
@@ -423,7 +427,7 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 	case ok && x.method == methodInitialize:
 		key := x.key
 		if id := resp.Header.Get("Mcp-Session-Id"); id != "" {
-			key = "s" + id
+			key = idKey(id)
 		}
 		{
 			sess := h.session(key)

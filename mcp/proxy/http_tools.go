@@ -84,9 +84,48 @@ func (h *httpProxy) toolsFor(r *http.Request, x *exchange, tool string) *httpSes
 // may see different tools, are not mixed.
 func sessionKey(r *http.Request) string {
 	if id := r.Header.Get("Mcp-Session-Id"); id != "" {
-		return "s" + id
+		return idKey(id)
 	}
 	return "a" + hashLimitBy(r.Header.Get("Authorization"))
+}
+
+// idKey is the key of the session of id: the hash of the id, so that an
+// entry of h.sessions has one size (its key is 65 bytes) whatever ids
+// clients invent. With maxHTTPSessions entries of at most a few hundred
+// bytes each (the key, the map's slot, an httpSession without tools: a
+// client can invent ids, not the tools the server lists for them; 368
+// bytes measured by TestInventedSessionIDs), the sessions of invented ids
+// hold about 4 MB at most.
+func idKey(id string) string { return "s" + hashLimitBy(id) }
+
+// maxSessionID bounds the length of an Mcp-Session-Id the proxy accepts.
+// MCP's ids are a UUID, a JWT or a hash: 36 to a few hundred bytes; 1 KiB
+// leaves room for a JWT with a few claims and keeps what a request's id
+// costs (its hash) small. The proxy keeps the hash, never the id.
+const maxSessionID = 1024
+
+// badSessionID reports whether an Mcp-Session-Id cannot be one a server
+// gave: MCP's ids are visible ASCII (0x21 to 0x7E), and the proxy's are at
+// most maxSessionID bytes. Such a request is answered 400 before anything
+// reaches the server, as the server would answer an id it never gave.
+func badSessionID(r *http.Request) bool {
+	ids := r.Header.Values("Mcp-Session-Id")
+	if len(ids) > 1 {
+		return true
+	}
+	if len(ids) == 0 {
+		return false
+	}
+	id := ids[0]
+	if len(id) > maxSessionID {
+		return true
+	}
+	for i := 0; i < len(id); i++ {
+		if id[i] < 0x21 || id[i] > 0x7e {
+			return true
+		}
+	}
+	return false
 }
 
 // session returns the session of key, made on its first use. When there

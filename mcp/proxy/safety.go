@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"runtime/debug"
 	"sync"
@@ -30,12 +31,27 @@ const (
 	// budgetWait is how long a request whose body does not fit in the
 	// budget waits for room before it is answered 503.
 	budgetWait = 10 * time.Second
+	// minBodyRate and rateGrace: after rateGrace, a body must have come at
+	// minBodyRate bytes a second on average since the request's headers,
+	// or its connection is cut (its read deadline passes), whatever the
+	// read timeout. 1 KiB/s is a thousand times slower than a slow mobile
+	// link, so that no client that means to send its body is cut, while a
+	// connection declaring a large body and sending a byte now and then
+	// holds its place for seconds, not for the read timeout; the grace
+	// lets a client's first packets come over a slow start.
+	minBodyRate = 1024
+	rateGrace   = 2 * time.Second
+	// clientShare: one client (an IP address) holds at most this part of
+	// the body-memory budget, so that one cannot take what all share.
+	clientShare = 4
 )
 
 // WithReadTimeout bounds how long a client of the HTTP proxy may take to
 // send a request's body, from when the handler gets the request: a slower
-// one is cut (a client sending a byte at a time holds nothing for long).
-// 30 seconds by default; d < 0 turns it off. The request line and headers
+// one is cut. Within it, a body must also come at 1 KiB/s on average
+// after its first 2 seconds, or it is cut then (a client sending a byte at
+// a time holds its connection for 2 seconds, not for the read timeout).
+// 30 seconds by default; d < 0 turns both off. The request line and headers
 // are read before any handler runs: bound them with the http.Server's
 // ReadHeaderTimeout (see [Proxy.HTTPHandler]).
 func WithReadTimeout(d time.Duration) Option {
@@ -55,8 +71,12 @@ func WithUpstreamSilence(d time.Duration) Option {
 }
 
 // WithBodyMemory bounds the bytes of request bodies the HTTP proxy reads or
-// holds at once, for all its clients together: a request whose body does
-// not fit waits up to 10 seconds for room, then gets 503. 128 MiB by
+// holds at once, for all its clients together. A body holds the bytes that
+// have come, not those it declares; one that does not fit waits up to 10
+// seconds for room, then its request gets 503. One client (an IP address)
+// holds at most a quarter of it: past that its request gets 503 at once.
+// Behind a reverse proxy every client has the reverse proxy's address, and
+// shares one quarter: give such a proxy a larger budget. 128 MiB by
 // default; n < 0 turns it off.
 func WithBodyMemory(n int64) Option {
 	return func(c *config) { c.bodyMemory = n }
@@ -92,9 +112,10 @@ func (c *config) httpDefaults() {
 // (403), the bound on requests at once (503), the body's read deadline and
 // the body-memory budget (503 past its wait). Everything else is h's.
 func (p *Proxy) guardHTTP(h http.Handler) http.Handler {
-	g := &httpGuard{p: p, h: h, wait: budgetWait}
+	g := &httpGuard{p: p, h: h, wait: budgetWait, clients: map[string]int64{}}
 	if n := p.cfg.bodyMemory; n > 0 {
 		g.budget = semaphore.NewWeighted(n)
+		g.share = n / clientShare
 	}
 	return g
 }
@@ -112,6 +133,11 @@ type httpGuard struct {
 	wait            time.Duration // budgetWait; a test shortens it
 	held            atomic.Int64
 	peaked, freeing atomic.Bool
+	// clients is the bytes each client (IP address) holds, none held: no
+	// entry; share is the most one may hold (a test changes it).
+	mu      sync.Mutex
+	clients map[string]int64
+	share   int64
 }
 
 func (g *httpGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -130,24 +156,16 @@ func (g *httpGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		g.h.ServeHTTP(w, r)
 		return
 	}
-	b := &guardedBody{ReadCloser: r.Body, g: g, ctx: r.Context()}
+	b := &guardedBody{ReadCloser: r.Body, g: g, ctx: r.Context(), client: clientOf(r)}
 	if d := g.p.cfg.readTimeout; d > 0 {
+		b.start = time.Now()
+		b.end = b.start.Add(d)
+		b.deadline = earlier(b.end, b.start.Add(rateGrace))
 		// A ResponseWriter that cannot set one (a test's recorder) reads
 		// with the server's deadlines only.
-		if http.NewResponseController(w).SetReadDeadline(time.Now().Add(d)) == nil {
+		if http.NewResponseController(w).SetReadDeadline(b.deadline) == nil {
 			b.w = w
 		}
-	}
-	if n := min(r.ContentLength, heldBodyBytes, g.size()); n > 0 && g.budget != nil {
-		// Only a request that must wait for room needs the bound on its
-		// wait (a timer): the others take their share at once.
-		if !g.budget.TryAcquire(n) && !g.acquireWithin(r.Context(), n) {
-			b.lift()
-			serviceUnavailable(w, "Service Unavailable: the proxy holds as many request bodies as it may; try again")
-			return
-		}
-		b.taken = n
-		g.took(n)
 	}
 	r.Body = b
 	defer b.release()
@@ -163,6 +181,51 @@ func (g *httpGuard) acquireWithin(ctx context.Context, n int64) bool {
 	ctx, cancel := context.WithTimeout(ctx, g.wait)
 	defer cancel()
 	return g.budget.Acquire(ctx, n) == nil
+}
+
+// claim notes n more bytes held by client, unless that would take it past
+// its share of the budget; it reports whether it noted them.
+func (g *httpGuard) claim(client string, n int64) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.clients[client]+n > g.share {
+		return false
+	}
+	g.clients[client] += n
+	return true
+}
+
+// unclaim notes n bytes client no longer holds.
+func (g *httpGuard) unclaim(client string, n int64) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.clients[client] -= n; g.clients[client] <= 0 {
+		delete(g.clients, client)
+	}
+}
+
+// clientOf is the client of r, as the bodies' shares count them: the IP
+// address it connects from, without its port.
+func clientOf(r *http.Request) string {
+	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		return host
+	}
+	return r.RemoteAddr
+}
+
+// errNoRoom is the error of a body read for which the budget has no room:
+// its request is answered 503 (see bodyError).
+var errNoRoom = errors.New("selfheal proxy: no room for the request body")
+
+// bodyError answers a request whose body could not be read: 503 when the
+// body-memory budget had no room for it (the client may try again), else
+// 400.
+func bodyError(w http.ResponseWriter, err error) {
+	if errors.Is(err, errNoRoom) {
+		serviceUnavailable(w, "Service Unavailable: the proxy holds as many request bodies as it may; try again")
+		return
+	}
+	http.Error(w, "selfheal proxy: cannot read the request body", http.StatusBadRequest)
 }
 
 // took notes n more bytes taken.
@@ -186,27 +249,46 @@ func (g *httpGuard) give(n int64) {
 }
 
 // guardedBody is a request body read under the guard: its bytes are taken
-// from the budget as they come (those its Content-Length announced were
-// taken before), and its read deadline is lifted at its end.
+// from the budget as they come, and its read deadline moves with them (see
+// minBodyRate) and is lifted at its end.
 type guardedBody struct {
 	io.ReadCloser
-	g     *httpGuard
-	ctx   context.Context
-	w     http.ResponseWriter // non-nil while a read deadline is set
-	read  int64
-	taken int64
-	once  sync.Once
+	g      *httpGuard
+	ctx    context.Context
+	client string              // see clientOf
+	w      http.ResponseWriter // non-nil while a read deadline is set
+	// start is when the body's rate is counted from; end is the read
+	// timeout's deadline; deadline is the read deadline set now.
+	start, end, deadline time.Time
+	read                 int64
+	taken                int64
+	once                 sync.Once
 }
 
 func (b *guardedBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
 	b.read += int64(n)
 	if need := min(b.read, heldBodyBytes, b.g.size()) - b.taken; need > 0 && b.g.budget != nil {
-		if aerr := b.g.budget.Acquire(b.ctx, need); aerr != nil {
-			return n, fmt.Errorf("selfheal proxy: no room for the request body: %w", aerr)
+		if !b.g.claim(b.client, need) {
+			return n, fmt.Errorf("%w: the client holds its share of the budget", errNoRoom)
+		}
+		// Only a read that must wait for room needs the bound on its
+		// wait (a timer).
+		if !b.g.budget.TryAcquire(need) {
+			waited := time.Now()
+			if !b.g.acquireWithin(b.ctx, need) {
+				b.g.unclaim(b.client, need)
+				return n, errNoRoom
+			}
+			// The wait is the proxy's, not the client's: its rate is
+			// counted without it.
+			b.start = b.start.Add(time.Since(waited))
 		}
 		b.taken += need
 		b.g.took(need)
+	}
+	if b.w != nil && b.deadline.Before(b.end) && err == nil {
+		b.keepUp()
 	}
 	if errors.Is(err, io.EOF) {
 		// Lifted once the body has come, before the response: net/http
@@ -217,6 +299,26 @@ func (b *guardedBody) Read(p []byte) (int, error) {
 		b.lift()
 	}
 	return n, err
+}
+
+// keepUp moves the read deadline with the bytes read: to when they would
+// fall under minBodyRate, in whole seconds (a deadline set at most once
+// per KiB read; a body read fast reaches the read timeout's at once).
+func (b *guardedBody) keepUp() {
+	ahead := time.Duration(min(b.read, 1<<40)/minBodyRate) * time.Second
+	next := earlier(b.end, b.start.Add(rateGrace+ahead))
+	if next.After(b.deadline) {
+		b.deadline = next
+		_ = http.NewResponseController(b.w).SetReadDeadline(next)
+	}
+}
+
+// earlier is the earlier of two times.
+func earlier(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
 }
 
 // lift removes the body's read deadline, if it set one.
@@ -231,6 +333,7 @@ func (b *guardedBody) lift() {
 func (b *guardedBody) release() {
 	b.once.Do(func() {
 		if b.taken > 0 {
+			b.g.unclaim(b.client, b.taken)
 			b.g.give(b.taken)
 		}
 	})

@@ -62,7 +62,7 @@ func TestBodyBudget(t *testing.T) {
 	g := p.guardHTTP(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		data, err := io.ReadAll(r.Body)
 		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
+			bodyError(w, err)
 			return
 		}
 		if r.Header.Get("Hold") != "" {
@@ -72,6 +72,7 @@ func TestBodyBudget(t *testing.T) {
 		io.WriteString(w, "read "+strconv.Itoa(len(data)))
 	})).(*httpGuard)
 	g.wait = 50 * time.Millisecond
+	g.share = 100 // the test's clients are one address (see TestClientShare)
 	srv := httptest.NewServer(g)
 	defer srv.Close()
 
