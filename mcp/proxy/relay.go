@@ -71,7 +71,7 @@ func (p *Proxy) relay() *relay.Relay {
 	if limiter == nil && p.cfg.limits != nil {
 		limiter, _ = guard.NewLimiter(*p.cfg.limits) // the limits were checked by New
 	}
-	r := &relay.Relay{Serve: p.serve, Logger: p.cfg.Logger, Limiter: limiter}
+	r := &relay.Relay{Serve: p.serve, Silence: p.cfg.upstreamSilence, Logger: p.cfg.Logger, Limiter: limiter}
 	if f := p.cfg.limitBy; f != nil {
 		r.LimitBy = func(req *http.Request) string { return hashLimitBy(f(req)) }
 	}

@@ -64,8 +64,10 @@ func WithReadTimeout(d time.Duration) Option {
 // and between two reads of the body of its response to a POST. Past it the
 // client gets a JSON-RPC error, so that no call hangs on a frozen server;
 // a call that streams progress is never cut, and neither is a GET stream,
-// which carries what the server sends on its own. 5 minutes by default;
-// d < 0 turns it off.
+// which carries what the server sends on its own. In front of a stdio
+// server ([Proxy.CommandHandler]) it bounds how long a request may get
+// nothing from the server, which may drop a request without a word. 5
+// minutes by default; d < 0 turns it off over HTTP.
 func WithUpstreamSilence(d time.Duration) Option {
 	return func(c *config) { c.upstreamSilence = d }
 }

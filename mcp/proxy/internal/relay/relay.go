@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/selfheal/selfheal/mcp/guard"
 )
@@ -15,6 +16,9 @@ type Relay struct {
 	// by limiter (nil: the proxy's own guards) under keys with limitBy
 	// (see LimitBy; "" for none).
 	Serve func(ctx context.Context, client io.Reader, toClient io.Writer, server io.Reader, toServer io.Writer, limiter guard.Limiter, limitBy string) error
+	// Silence bounds how long a request may get nothing from its server
+	// (WithUpstreamSilence); 0 or less: the session server's default.
+	Silence time.Duration
 	// Logger is the proxy's logger (WithLogger).
 	Logger *slog.Logger
 	// Limiter admits the calls of every session: WithLimiter's, or one

@@ -8,13 +8,16 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"net/http"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/relay"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
@@ -44,8 +47,9 @@ const (
 	defaultPoolMax   = 8
 	defaultPoolIdle  = 5 * time.Minute  // a pooled process with no request lives
 	defaultHandshake = 30 * time.Second // server/discover and the bridge's initialize
-	// defaultSilence bounds the wait of a stateless request while its
-	// server sends nothing for it (the upstream mode's default bound).
+	// defaultSilence bounds the wait of a request while its server sends
+	// nothing for it (the upstream mode's default bound; the proxy's
+	// WithUpstreamSilence sets it).
 	defaultSilence = 5 * time.Minute
 )
 
@@ -134,6 +138,9 @@ func New(r *relay.Relay, start func() *exec.Cmd, warm int) *Server {
 		poolMax: defaultPoolMax, poolIdle: defaultPoolIdle, handshake: defaultHandshake, silent: defaultSilence,
 		sessions: map[string]*session{},
 		pool:     map[string][]*session{}, starting: map[string]int{},
+	}
+	if r.Silence > 0 {
+		c.silent = r.Silence
 	}
 	if warm > 0 {
 		go c.fill()
@@ -469,8 +476,8 @@ func parsePosted(body []byte, maxBatch int) ([]posted, bool, *badBody) {
 		switch {
 		case m.HasMethod && m.ID != nil:
 			key, ok := wire.IDKey(m.ID)
-			if !ok {
-				return nil, false, &badBody{-32600, "Invalid Request: a request's id must be a string or a number"}
+			if !ok || !wholeID(m.ID) {
+				return nil, false, &badBody{-32600, "Invalid Request: a request's id must be a string or an integer"}
 			}
 			p.id, p.key, p.token = m.ID, key, progressToken(m.Params)
 			if bad := badParams(m.Params); bad != nil {
@@ -488,22 +495,45 @@ func parsePosted(body []byte, maxBatch int) ([]posted, bool, *badBody) {
 
 // badParams returns the JSON-RPC error for a request whose params MCP
 // cannot take, or nil. MCP passes a request's parameters by name, in an
-// object; params may also be absent, or null as some clients send it. An
-// array (parameters by position) makes a JSON-RPC request whose method
-// does not take its params: -32602 Invalid params. A string, a number or a
-// boolean makes no JSON-RPC request at all (params must be an object or an
-// array): -32600 Invalid Request. The proxy answers such a request itself,
-// under its id, because a server may never answer it: the TypeScript SDK,
-// most servers' own, drops a message its schema refuses and writes
-// nothing, and the client would wait for ever.
+// object, which may be absent. An array (parameters by position) makes a
+// JSON-RPC request whose method does not take its params: -32602 Invalid
+// params. null, a string, a number or a boolean makes no JSON-RPC request
+// at all (params must be an object or an array): -32600 Invalid Request.
+// params._meta must be an object, nested no deeper than
+// issues.DefaultMaxDepth: -32602. The proxy answers such a request itself,
+// under its id, as the server's own HTTP transport would (with 400):
+// over stdio the TypeScript SDK, most servers' own, drops a message its
+// schema refuses and writes nothing, and the client would wait for ever.
 func badParams(params []byte) *badBody {
 	switch {
-	case len(params) == 0 || params[0] == '{' || string(params) == "null":
+	case len(params) == 0:
 		return nil
 	case params[0] == '[':
 		return &badBody{-32602, "Invalid params: params must be an object, not an array"}
+	case params[0] != '{':
+		return &badBody{-32600, "Invalid Request: params must be an object"}
 	}
-	return &badBody{-32600, "Invalid Request: params must be an object"}
+	switch meta := member(params, "_meta"); {
+	case meta == nil:
+	case meta[0] != '{':
+		return &badBody{-32602, "Invalid params: params._meta must be an object"}
+	default:
+		if _, deep := issues.CheckDepthJSON(meta, issues.DefaultMaxDepth); deep {
+			return &badBody{-32602, fmt.Sprintf("Invalid params: params._meta nests deeper than %d levels", issues.DefaultMaxDepth)}
+		}
+	}
+	return nil
+}
+
+// wholeID reports whether a request's id, a string or a number, is a
+// string or an integer, as MCP requires (JSON-RPC advises against
+// fractions, and the TypeScript SDK drops a request whose id has one).
+func wholeID(id []byte) bool {
+	if id[0] == '"' {
+		return true
+	}
+	f, err := strconv.ParseFloat(string(id), 64)
+	return err == nil && f == math.Trunc(f)
 }
 
 // compactJSON returns valid JSON without the white space between its

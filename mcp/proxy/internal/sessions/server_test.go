@@ -405,7 +405,13 @@ func TestCommandsBadParams(t *testing.T) {
 		{"params []", `{"jsonrpc":"2.0","id":"a","method":"tools/list","params":[]}`, `{"jsonrpc":"2.0","id":"a",` + array},
 		{"params 1", `{"jsonrpc":"2.0","id":56,"method":"tools/call","params":1}`, `{"jsonrpc":"2.0","id":56,` + scalar},
 		{"params a string", `{"jsonrpc":"2.0","id":57,"method":"ping","params":"x"}`, `{"jsonrpc":"2.0","id":57,` + scalar},
-		{"params true, an id 1.5", `{"jsonrpc":"2.0","id":1.5,"method":"tools/call","params":true}`, `{"jsonrpc":"2.0","id":1.5,` + scalar},
+		{"params true", `{"jsonrpc":"2.0","id":1.0,"method":"tools/call","params":true}`, `{"jsonrpc":"2.0","id":1.0,` + scalar},
+		// The TypeScript SDK drops these three without a word (issue 39).
+		{"params null", `{"jsonrpc":"2.0","id":58,"method":"tools/list","params":null}`, `{"jsonrpc":"2.0","id":58,` + scalar},
+		{"_meta a string", `{"jsonrpc":"2.0","id":59,"method":"tools/list","params":{"_meta":"x"}}`,
+			`{"jsonrpc":"2.0","id":59,"error":{"code":-32602,"message":"Invalid params: params._meta must be an object"}}`},
+		{"_meta 100,000 deep", `{"jsonrpc":"2.0","id":60,"method":"tools/list","params":{"_meta":{"a":` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + `}}}`,
+			`{"jsonrpc":"2.0","id":60,"error":{"code":-32602,"message":"Invalid params: params._meta nests deeper than 64 levels"}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			resp := do(t, url, "POST", sid, jsonOnly, tc.body)
@@ -429,8 +435,16 @@ func TestCommandsBadParams(t *testing.T) {
 		}
 	})
 
-	t.Run("params null or absent pass", func(t *testing.T) {
-		for _, body := range []string{`{"jsonrpc":"2.0","id":3,"method":"tools/list","params":null}`, `{"jsonrpc":"2.0","id":3,"method":"tools/list"}`} {
+	t.Run("an id with a fraction", func(t *testing.T) {
+		resp := do(t, url, "POST", sid, jsonOnly, `{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}`)
+		data, _ := io.ReadAll(resp.Body)
+		if want := `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: a request's id must be a string or an integer"}}`; resp.StatusCode != http.StatusBadRequest || string(data) != want {
+			t.Fatalf("%d %s\nwant 400 %s", resp.StatusCode, data, want)
+		}
+	})
+
+	t.Run("params absent or an object pass", func(t *testing.T) {
+		for _, body := range []string{`{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{}}}`, `{"jsonrpc":"2.0","id":3,"method":"tools/list"}`} {
 			if b := rpcErrorOf(t, do(t, url, "POST", sid, jsonOnly, body)); !strings.Contains(string(b.Result), `"name":"echo"`) {
 				t.Fatalf("%s: %+v", body, b)
 			}
@@ -551,4 +565,27 @@ func TestCommandsListsAtInitialize(t *testing.T) {
 			}
 		}
 	})
+}
+
+// A request the server never answers (it may drop one without a word)
+// ends at the silence bound with a JSON-RPC error under its id, in JSON
+// and in a stream, and its id is free again: issue 39 saw the POST wait
+// for ever and the id refused for the rest of the session.
+func TestCommandsSilentRequest(t *testing.T) {
+	_, url := commands(t, fakeCmd, func(c *Server) { c.silent = 300 * time.Millisecond })
+	sid := initialize(t, url)
+	const hang = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"hang","arguments":{}}}`
+	const want = `{"jsonrpc":"2.0","id":7,"error":{"code":-32001,"message":"Request timed out: the MCP server sent nothing for this request in 300ms"}}`
+	for i := range 2 { // the second: the id is free again
+		resp := do(t, url, "POST", sid, jsonOnly, hang)
+		data, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != http.StatusOK || string(data) != want {
+			t.Fatalf("JSON %d: %d %s\nwant %s", i, resp.StatusCode, data, want)
+		}
+	}
+	stream := events(do(t, url, "POST", sid, both, hang))
+	if m := next(t, stream, "the answer"); m != want {
+		t.Fatalf("stream: %s\nwant %s", m, want)
+	}
+	ends(t, stream, "the stream")
 }

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -330,6 +332,10 @@ func (s *session) post(w http.ResponseWriter, r *http.Request, msgs []posted, ba
 				s.answerLocked(st, m.key, m.answer)
 			}
 		}
+		if !st.final && s.c.silent > 0 {
+			st.heard = time.Now()
+			st.silence = time.AfterFunc(s.c.silent, func() { s.silent(st) })
+		}
 	}
 	version := r.Header.Get("Mcp-Protocol-Version")
 	if version == "" {
@@ -438,6 +444,9 @@ func (s *session) route(line []byte) {
 			s.room.Wait()
 			continue // the streams may have changed meanwhile
 		}
+		if st != nil {
+			st.heard = time.Now()
+		}
 		switch {
 		case m.IsResponse():
 			s.answerLocked(st, key, line)
@@ -487,9 +496,38 @@ func (s *session) answerLocked(st *stream, key string, line []byte) {
 	}
 	if len(st.pending) == 0 {
 		st.final = true
+		if st.silence != nil {
+			st.silence.Stop()
+		}
 		s.unlistLocked(st)
 	}
 	st.signal()
+}
+
+// silent runs when a POST's requests have had nothing from the server for
+// the silence bound (proxy.WithUpstreamSilence): a server may drop a
+// request without a word, and the client would wait for ever, its ids
+// under way for the rest of the session. Each request still unanswered
+// gets a JSON-RPC error, which frees its id. A message routed to the
+// stream (progress, a request of the server's) pushes the bound back.
+func (s *session) silent(st *stream) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st.final || s.ended {
+		return
+	}
+	if quiet := time.Since(st.heard); quiet < s.c.silent {
+		st.silence.Reset(s.c.silent - quiet)
+		return
+	}
+	s.c.r.Logger.Warn("selfheal proxy: the MCP server answered nothing to a request for too long; the client gets an error", "silence", s.c.silent)
+	msg := fmt.Sprintf("Request timed out: the MCP server sent nothing for this request in %v", s.c.silent)
+	for _, key := range slices.Clone(st.order) {
+		if id, ok := st.pending[key]; ok {
+			s.answerLocked(st, key, append(wire.ErrorResponse(id, codeTimeout, msg), '\n'))
+		}
+	}
+	s.room.Broadcast()
 }
 
 // backlogLocked keeps a message for the next GET stream, dropping the

@@ -43,6 +43,11 @@ type stream struct {
 	// read), the router never waits for the stream to have room: a full one
 	// is passed over, and its responses are queued regardless.
 	pumping bool
+	// heard is when the server last sent the stream something; silence
+	// fires when it has been quiet too long (see session.silent). Of a
+	// POST's stream in a session only.
+	heard   time.Time
+	silence *time.Timer
 
 	// Of a request of a client of revision 2026-07-28 (see pool.go), one
 	// per stream: the key of the id the proxy gave it, the client's id and
