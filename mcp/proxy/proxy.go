@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/sync/semaphore"
+
 	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/contract"
@@ -102,6 +104,10 @@ type Proxy struct {
 	// disagreed are the tools logged as accepted by their server against
 	// their schema.
 	disagreed disagreements
+	// bodies is the body-memory budget (WithBodyMemory), nil for none:
+	// the HTTP bodies take it as they come, and the checks of arguments
+	// what building and checking them costs (see decide).
+	bodies *semaphore.Weighted
 }
 
 // Option configures New.
@@ -320,6 +326,9 @@ func New(opts ...Option) (*Proxy, error) {
 	lock := c.Lock()
 	c.SchemaOpts = append(c.SchemaOpts, jsonschemav6.WithTypos(c.typos))
 	p := &Proxy{cfg: c, schemaOpts: c.SchemaOptions(), lock: lock}
+	if c.bodyMemory > 0 {
+		p.bodies = semaphore.NewWeighted(c.bodyMemory)
+	}
 	p.relaySource = relay.NewSource(p.relay)
 	return p, nil
 }
