@@ -2,6 +2,7 @@ package proxy_test
 
 import (
 	"encoding/json"
+	"flag"
 	"io"
 	"log/slog"
 	"net/http"
@@ -145,5 +146,61 @@ func TestCheckCost(t *testing.T) {
 		if tc.mostBytes > 0 && peak > tc.mostBytes {
 			t.Errorf("%s: the heap grew by %d bytes, want at most %d", tc.name, peak, tc.mostBytes)
 		}
+	}
+}
+
+// TestCheckCostFigures logs, with -figures, the figures: the heap
+// at its peak for one call of a 15 MiB array argument, and for 100 calls
+// at once of 5 MB each (one client: what its share of the default 128 MiB
+// budget does not hold gets 503), over the bytes admitted.
+func TestCheckCostFigures(t *testing.T) {
+	if f := flag.Lookup("figures"); f == nil || f.Value.String() != "true" {
+		t.Skip("a figure run: go test -run TestCheckCostFigures -figures")
+	}
+	p, err := proxy.New(proxy.WithLogger(slog.New(slog.DiscardHandler)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls atomic.Int64
+	srv := httptest.NewServer(p.HTTPHandler(rejecting(t, &calls)))
+	defer srv.Close()
+	post(t, srv.URL+"/mcp", "application/json", badCall(0, 10))
+	for _, tc := range []struct {
+		name          string
+		calls, values int
+	}{
+		{"one call of 15 MiB", 1, 15 << 19},
+		{"100 calls of 5 MB at once", 100, 5 << 19},
+	} {
+		var served, refused, failed, admitted atomic.Int64
+		bodies := make([]string, tc.calls) // built before: the client's memory is not the proxy's
+		for i := range bodies {
+			bodies[i] = badCall(i+1, tc.values)
+		}
+		peak := peakHeap(func() {
+			var wg sync.WaitGroup
+			for _, b := range bodies {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					resp, err := http.Post(srv.URL+"/mcp", "application/json", strings.NewReader(b))
+					if err != nil { // refused while sending: the proxy closed the connection
+						failed.Add(1)
+						return
+					}
+					_, _ = io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+					if resp.StatusCode == 200 {
+						served.Add(1)
+						admitted.Add(int64(len(b)))
+					} else {
+						refused.Add(1)
+					}
+				}()
+			}
+			wg.Wait()
+		})
+		t.Logf("%s: %d served (%d bytes), %d refused 503, %d cut while sending; heap peak +%d MB: %.1f× the bytes admitted",
+			tc.name, served.Load(), admitted.Load(), refused.Load(), failed.Load(), peak>>20, float64(peak)/float64(max(admitted.Load(), 1)))
 	}
 }
