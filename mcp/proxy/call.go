@@ -36,7 +36,7 @@ func (s *session) call(line []byte, m *wire.Message) error {
 	if t == nil {
 		return s.writeServer(line)
 	}
-	c := s.p.decide(t, m, start)
+	c := s.p.decide(s.ctx, t, m, start)
 	c.session = s.key
 	guarded := s.p.cfg.limits != nil || s.limiter != nil
 	if c.list != nil || guarded {
@@ -110,8 +110,15 @@ func arguments(t *tool, c wire.CallParams, maxDepth int, strict bool) issues.Lis
 			if strict {
 				return list
 			}
+			if c.Values > maxCheckedValues {
+				return topIssues(t, raw)
+			}
 			return shallowIssues(t, raw, limit)
 		}
+	}
+	if c.Scanned && c.Values > maxCheckedValues {
+		// Too many values to build and check whole: the top level only.
+		return topIssues(t, raw)
 	}
 	var inst any
 	var err error
@@ -127,6 +134,58 @@ func arguments(t *tool, c wire.CallParams, maxDepth int, strict bool) issues.Lis
 		return toolcall.NotObject(inst)
 	}
 	return t.defaulted.drop(toolcall.Validate(sch, inst))
+}
+
+// maxCheckedValues is the most JSON values of a call's arguments the proxy
+// decodes and checks whole; checkCost is what each costs while it does, in
+// bytes: about 100 for the decoded value and 300 for the schema's walk of
+// it (jsonschema v6's scopes, measured on [1,1,...]: 2 MiB of it took 101
+// MB to decode and 280 MB to check). 100,000 values cost 40 MB at most,
+// and take the body-memory budget for it while they are checked (see
+// Proxy.decide). No tool's real arguments come near it: an array of a
+// hundred thousand numbers is data the server judges.
+const (
+	maxCheckedValues = 100_000
+	checkCost        = 400
+)
+
+// topIssues checks arguments too large to build whole: the top level of
+// the object, with each object or array in it left to the server. Its
+// issues are the keys' (a near miss, an unknown key, a required key
+// missing) and those of the scalars at the top level; the objects and
+// arrays are never built, so that its cost is that of the top level.
+func topIssues(t *tool, raw []byte) issues.List {
+	args := map[string]any{}
+	cut := map[string]bool{}
+	if !wire.Members(raw, func(k, v []byte) {
+		if len(v) > 0 && (v[0] == '{' || v[0] == '[') {
+			args[string(k)], cut[string(k)] = nil, true
+			return
+		}
+		delete(cut, string(k))
+		args[string(k)], _ = jsonvalue.Decode(v)
+	}) {
+		return nil // not an object: the server's
+	}
+	list := t.defaulted.drop(toolcall.Validate(t.schema, args))
+	kept := list[:0]
+	for _, is := range list {
+		if len(is.Path) == 0 && is.Code == issues.UnrecognizedKeys ||
+			len(is.Path) > 0 && !cutKey(cut, is.Path[0]) {
+			kept = append(kept, is)
+		}
+	}
+	if len(kept) == 0 {
+		return nil
+	}
+	return kept
+}
+
+// cutKey reports whether the first element of an issue's path is a key
+// topIssues cut.
+func cutKey(cut map[string]bool, first any) bool {
+	k, ok := first.(string)
+	return ok && cut[k]
 }
 
 // shallowIssues checks arguments nested deeper than limit down to it: the

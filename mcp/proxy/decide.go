@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"time"
@@ -58,12 +59,28 @@ type call struct {
 // to it, and the part past it is the server's to judge; WithStrict
 // refuses them. A request that is not well-formed JSON is left to the
 // server.
-func (p *Proxy) decide(t *tool, m *wire.Message, start time.Time) call {
+//
+// Arguments of more JSON values than maxCheckedValues are checked at their
+// top level only (see topIssues): their near misses are answered, the rest
+// is the server's, in either mode. Checking the others costs checkCost
+// bytes a value, taken from the body-memory budget (WithBodyMemory) while
+// it runs; when none is free within budgetWait (or ctx ends first), they
+// are checked at their top level too.
+func (p *Proxy) decide(ctx context.Context, t *tool, m *wire.Message, start time.Time) call {
 	c := call{p: p, id: m.ID, tool: t, start: start}
 	if t.schema == nil {
 		return c
 	}
-	list := arguments(t, m.Call, p.cfg.MaxDepth, p.cfg.strict)
+	mc := m.Call
+	if cost := int64(mc.Values) * checkCost; mc.Scanned && mc.Values <= maxCheckedValues && p.bodies != nil {
+		// A cost past the whole budget could never be taken: no wait.
+		if p.bodies.TryAcquire(cost) || cost <= p.cfg.bodyMemory && acquireWithin(ctx, p.bodies, cost, budgetWait) {
+			defer p.bodies.Release(cost)
+		} else {
+			mc.Values = maxCheckedValues + 1 // no room to build them: the top level only
+		}
+	}
+	list := arguments(t, mc, p.cfg.MaxDepth, p.cfg.strict)
 	if list == nil || !m.Valid {
 		return c
 	}

@@ -287,7 +287,7 @@ func (h *httpProxy) call(w http.ResponseWriter, r *http.Request, m *wire.Message
 // forwarding, or a limiter's refusal); else the call forwarded, with the
 // release of the slot it took (nil for none).
 func (h *httpProxy) decide(r *http.Request, sess *httpSession, key string, t *tool, m *wire.Message, stateless bool, start time.Time) (answer []byte, fc forwardedCall) {
-	d := h.p.decide(t, m, start)
+	d := h.p.decide(r.Context(), t, m, start)
 	d.session = key
 	if d.list != nil || h.limiter != nil {
 		sess.mu.Lock()

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/sync/semaphore"
+
 	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/contract"
@@ -110,6 +112,10 @@ type Proxy struct {
 	// talliedAt (see tally); guarded by callLogMu.
 	calls     map[string]int64
 	talliedAt time.Time
+	// bodies is the body-memory budget (WithBodyMemory), nil for none:
+	// the HTTP bodies take it as they come, and the checks of arguments
+	// what building and checking them costs (see decide).
+	bodies *semaphore.Weighted
 }
 
 // Option configures New.
@@ -363,6 +369,9 @@ func New(opts ...Option) (*Proxy, error) {
 	p := &Proxy{cfg: c, schemaOpts: c.SchemaOptions(), lock: lock}
 	if c.callLog != nil || c.Outcomes != nil {
 		p.repairs = repair.New(p.settled, repair.Limits{}, nil)
+	}
+	if c.bodyMemory > 0 {
+		p.bodies = semaphore.NewWeighted(c.bodyMemory)
 	}
 	return p, nil
 }

@@ -114,10 +114,9 @@ func (c *config) httpDefaults() {
 // (403), the bound on requests at once (503), the body's read deadline and
 // the body-memory budget (503 past its wait). Everything else is h's.
 func (p *Proxy) guardHTTP(h http.Handler) http.Handler {
-	g := &httpGuard{p: p, h: h, wait: budgetWait, clients: map[string]int64{}}
-	if n := p.cfg.bodyMemory; n > 0 {
-		g.budget = semaphore.NewWeighted(n)
-		g.share = n / clientShare
+	g := &httpGuard{p: p, h: h, wait: budgetWait, clients: map[string]int64{}, budget: p.bodies}
+	if g.budget != nil {
+		g.share = p.cfg.bodyMemory / clientShare
 	}
 	return g
 }
@@ -180,9 +179,15 @@ func (g *httpGuard) size() int64 { return max(g.p.cfg.bodyMemory, 0) }
 // acquireWithin takes n bytes of the budget, waiting for them up to g.wait
 // or until ctx ends; it reports whether it took them.
 func (g *httpGuard) acquireWithin(ctx context.Context, n int64) bool {
-	ctx, cancel := context.WithTimeout(ctx, g.wait)
+	return acquireWithin(ctx, g.budget, n, g.wait)
+}
+
+// acquireWithin takes n of sem, waiting for them up to wait or until ctx
+// ends; it reports whether it took them.
+func acquireWithin(ctx context.Context, sem *semaphore.Weighted, n int64, wait time.Duration) bool {
+	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
-	return g.budget.Acquire(ctx, n) == nil
+	return sem.Acquire(ctx, n) == nil
 }
 
 // claim notes n more bytes held by client, unless that would take it past

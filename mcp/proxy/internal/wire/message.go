@@ -444,6 +444,11 @@ type CallParams struct {
 	Scanned bool
 	Depth   int
 	Plain   bool
+	// Values is how many JSON values the arguments hold (when Scanned):
+	// every object, array, string, number, true, false and null, each
+	// member's and element's counted, so that a caller knows what
+	// decoding and checking them costs before it starts.
+	Values int
 }
 
 // MediaType is the media type of a Content-Type, lower case, or "".

@@ -73,7 +73,7 @@ func (s *scanner) params(line []byte, i int, m *Message) int {
 	}
 	var name []byte
 	end := s.object(line, i, func(key []byte, j int) int {
-		escapes, impure := s.escapes, s.impure
+		escapes, impure, values := s.escapes, s.impure, s.values
 		end, depth := s.value(line, j)
 		if end < 0 {
 			return -1
@@ -84,6 +84,7 @@ func (s *scanner) params(line []byte, i int, m *Message) int {
 		case "arguments":
 			m.Call.Args = line[j:end]
 			m.Call.Scanned, m.Call.Depth = true, depth
+			m.Call.Values = s.values - values
 			m.Call.Plain = s.escapes == escapes && s.impure == impure
 		case "_meta":
 			m.Call.Meta = line[j:end]
@@ -106,6 +107,8 @@ func (s *scanner) params(line []byte, i int, m *Message) int {
 // a value it scanned is plain (see jsonvalue.DecodeScanned).
 type scanner struct {
 	escapes, impure int
+	// values counts the JSON values scanned (see CallParams.Values).
+	values int
 }
 
 // object reads the JSON object at data[i], calling member with each
@@ -167,6 +170,7 @@ func (s *scanner) value(data []byte, i int) (end, depth int) {
 		if i == len(data) {
 			return -1, 0
 		}
+		s.values++
 		switch c := data[i]; c {
 		case '{', '[':
 			i = SkipSpace(data, i+1)

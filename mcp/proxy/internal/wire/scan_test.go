@@ -180,3 +180,26 @@ func FuzzScanLine(f *testing.F) {
 		}
 	})
 }
+
+// TestArgumentValues: Decode counts the JSON values of the arguments, each
+// object, array and scalar, at any depth, and nothing outside them.
+func TestArgumentValues(t *testing.T) {
+	for _, tc := range []struct {
+		args string
+		want int
+	}{
+		{`{}`, 1},
+		{`[]`, 1},
+		{`"s"`, 1},
+		{`{"a":1}`, 2},
+		{`{"a":[1,2,3]}`, 5},
+		{`{"a":[1,{"b":"x","c":null}],"d":true}`, 7},
+		{`{"xs":[` + strings.Repeat(`1,`, 999) + `1]}`, 1002},
+	} {
+		line := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w","_meta":{"k":[1,2]},"arguments":` + tc.args + `}}`
+		m, ok := Decode([]byte(line))
+		if !ok || !m.Call.Scanned || m.Call.Values != tc.want {
+			t.Errorf("%.40s: ok %v, scanned %v, %d values, want %d", tc.args, ok, m.Call.Scanned, m.Call.Values, tc.want)
+		}
+	}
+}
