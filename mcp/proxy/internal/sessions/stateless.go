@@ -480,45 +480,16 @@ type span struct {
 // spans returns the members of the JSON object obj, in order, and the
 // index of its closing brace; ok is false when obj is not one object.
 func spans(obj []byte) (members []span, closing int, ok bool) {
-	i := wire.SkipSpace(obj, 0)
-	if i == len(obj) || obj[i] != '{' {
+	from := wire.SkipSpace(obj, 0) + 1 // past the brace, then past each comma
+	ok = wire.Members(obj, func(key, value []byte) {
+		v := cap(obj) - cap(value) // value is a slice of obj: its offset
+		members = append(members, span{start: wire.SkipSpace(obj, from), value: v, end: v + len(value), name: string(key)})
+		from = wire.SkipSpace(obj, v+len(value)) + 1
+	})
+	if !ok {
 		return nil, 0, false
 	}
-	i = wire.SkipSpace(obj, i+1)
-	if i < len(obj) && obj[i] == '}' {
-		return nil, i, wire.SkipSpace(obj, i+1) == len(obj)
-	}
-	for i < len(obj) && obj[i] == '"' {
-		start := i
-		end := wire.SkipString(obj, i)
-		if end < 0 {
-			return nil, 0, false
-		}
-		name := string(wire.MemberName(obj[start:end]))
-		i = wire.SkipSpace(obj, end)
-		if i == len(obj) || obj[i] != ':' {
-			return nil, 0, false
-		}
-		value := wire.SkipSpace(obj, i+1)
-		end = wire.SkipValue(obj, value)
-		if end < 0 {
-			return nil, 0, false
-		}
-		members = append(members, span{start: start, value: value, end: end, name: name})
-		i = wire.SkipSpace(obj, end)
-		if i == len(obj) {
-			return nil, 0, false
-		}
-		switch obj[i] {
-		case ',':
-			i = wire.SkipSpace(obj, i+1)
-		case '}':
-			return members, i, wire.SkipSpace(obj, i+1) == len(obj)
-		default:
-			return nil, 0, false
-		}
-	}
-	return nil, 0, false
+	return members, bytes.LastIndexByte(obj, '}'), true
 }
 
 // member returns the value of obj's member name as written (the last one
