@@ -490,9 +490,7 @@ func (h *httpProxy) response(x *exchange, m *wire.Message) bool {
 			key = publicKey
 		}
 		if sess := h.existing(key); sess != nil {
-			sess.mu.Lock()
-			sess.stale = true
-			sess.mu.Unlock()
+			sess.tools.markStale()
 		}
 		return false
 	}
@@ -513,10 +511,7 @@ func (h *httpProxy) response(x *exchange, m *wire.Message) bool {
 			}
 			key = publicKey
 		}
-		sess := h.session(key)
-		if next, ok := sess.tools.learn(h.p, m.Result, x.first); ok && next == "" {
-			sess.listed()
-		}
+		h.session(key).tools.learn(h.p, m.Result, x.first)
 	}
 	return true
 }

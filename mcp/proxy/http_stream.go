@@ -147,7 +147,7 @@ func (t *sseTap) hold(data []byte) {
 		case t.replaced != nil:
 			t.out = append(t.out, t.replaced...)
 			t.replaced, t.held = nil, t.held[:0]
-		case !t.holding || t.sc.Between():
+		case !t.holding || !t.sc.Pending():
 			t.out = append(t.out, t.held...)
 			t.held = t.held[:0]
 		}

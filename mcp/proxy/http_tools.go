@@ -21,12 +21,9 @@ import (
 type httpSession struct {
 	tools toolSet
 
-	mu       sync.Mutex
-	used     time.Time // the last request that needed it
-	locale   string    // declared in the initialize request's _meta
-	listedAt time.Time // the last listing's end; zero: none yet
-	stale    bool      // the server announced that its tools changed
-	failedAt time.Time // the proxy's last listing failed then
+	mu     sync.Mutex
+	used   time.Time // the last request that needed it
+	locale string    // declared in the initialize request's _meta
 	// listing is closed when the proxy's listing under way ends; nil when
 	// none is.
 	listing chan struct{}
@@ -201,28 +198,17 @@ func (h *httpProxy) forget(now time.Time) {
 // toolSet.find). revision is the stateless revision of the request, ""
 // for an earlier one.
 func (h *httpProxy) listIfNeeded(r *http.Request, sess *httpSession, revision, tool string) {
-	now := time.Now()
-	expires := sess.tools.expiresAt()
-	known := tool != "" && sess.tools.lookup(tool) != nil
-	sess.mu.Lock()
-	fresh := !sess.listedAt.IsZero() && !sess.stale
-	behind := fresh && !expires.IsZero() && known // old by its ttlMs only
-	if expires.IsZero() {
-		fresh = fresh && now.Sub(sess.listedAt) < listTTL
-	} else {
-		fresh = fresh && now.Before(expires)
-	}
-	failed := !sess.failedAt.IsZero() && now.Sub(sess.failedAt) < listRetry
-	if fresh || failed {
-		sess.mu.Unlock()
+	_, need := sess.tools.findAged(tool, listTTL)
+	if need == ready || sess.tools.backingOff() {
 		return
 	}
+	sess.mu.Lock()
 	wait := sess.listing
 	if wait == nil {
 		sess.listing = make(chan struct{})
 	}
 	sess.mu.Unlock()
-	if behind {
+	if need == revalidate {
 		if wait == nil {
 			// Its own request: this one may end before the listing does.
 			go h.runListing(r.Clone(context.WithoutCancel(r.Context())), sess, revision)
@@ -247,12 +233,8 @@ func (h *httpProxy) runListing(r *http.Request, sess *httpSession, revision stri
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), listTimeout)
 	err := h.list(ctx, r, sess, revision)
 	cancel()
+	sess.tools.ended(err != nil)
 	sess.mu.Lock()
-	if err != nil {
-		sess.failedAt = time.Now()
-	} else {
-		sess.failedAt = time.Time{}
-	}
 	close(sess.listing)
 	sess.listing = nil
 	sess.mu.Unlock()
@@ -278,20 +260,11 @@ func (h *httpProxy) list(ctx context.Context, r *http.Request, sess *httpSession
 			return errors.New("the tools/list result cannot be read")
 		}
 		if next == "" {
-			sess.listed()
 			return nil
 		}
 		cursor = next
 	}
 	return fmt.Errorf("the tools/list results have more than %d pages", maxListPages)
-}
-
-// listed notes that a listing of the session's tools has ended.
-func (s *httpSession) listed() {
-	s.mu.Lock()
-	s.listedAt = time.Now()
-	s.stale = false
-	s.mu.Unlock()
 }
 
 // roundTrip POSTs the proxy's own request body (of id) to the upstream

@@ -49,7 +49,7 @@ func (s *session) awaitListing(name string, stateless bool) (t *tool, ok bool) {
 			s.mu.Unlock()
 			return nil, true // nothing to list: the server has no tools
 		}
-		if s.listGaveUp || (!s.listFailedAt.IsZero() && time.Since(s.listFailedAt) < listRetry) {
+		if s.listGaveUp || s.tools.backingOff() {
 			s.mu.Unlock()
 			return nil, false
 		}
@@ -111,7 +111,7 @@ func (s *session) learned() {
 // the last one failed less than listRetry ago.
 func (s *session) revalidate() {
 	s.mu.Lock()
-	skip := s.relisting || (!s.listFailedAt.IsZero() && time.Since(s.listFailedAt) < listRetry)
+	skip := s.relisting || s.tools.backingOff()
 	s.mu.Unlock()
 	if !skip {
 		s.relist("")
@@ -244,9 +244,5 @@ func (s *session) relisted(m *wire.Message, first bool) {
 // s.mu is held.
 func (s *session) endListingLocked(failed bool) {
 	s.relisting, s.relistAgain = false, false
-	if failed {
-		s.listFailedAt = time.Now()
-	} else {
-		s.listFailedAt = time.Time{}
-	}
+	s.tools.ended(failed)
 }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/selfheal/selfheal/mcp/guard"
 	"github.com/selfheal/selfheal/mcp/internal/toolcall"
@@ -156,10 +155,8 @@ type session struct {
 	relistAgain bool
 	// learnt is closed when a page of a listing is learned or a listing
 	// fails, to wake the calls waiting for the tools (see awaitListing);
-	// nil when none waits. listFailedAt is when the proxy's own listing
-	// last failed.
-	learnt       chan struct{}
-	listFailedAt time.Time
+	// nil when none waits.
+	learnt chan struct{}
 	// listGaveUp: a call waited for a listing in vain; the calls after it
 	// do not wait until a listing comes back (see awaitListing).
 	listGaveUp bool

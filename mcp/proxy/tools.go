@@ -68,12 +68,16 @@ type toolSet struct {
 	stale       bool
 	changes     uint64
 	listingFrom uint64
-	// listed: a listing has ended, so that a tool not in it is not the
-	// server's (see find). expires is when the last listing's ttlMs runs
-	// out; zero when it gave none (revisions before 2026-07-28), and the
-	// tools stand until the server says they changed.
-	listed  bool
-	expires time.Time
+	// listed: a listing has ended (at listedAt), so that a tool not in it
+	// is not the server's (see find). expires is when the last listing's
+	// ttlMs runs out; zero when it gave none (revisions before 2026-07-28),
+	// and the tools stand until the server says they changed.
+	listed   bool
+	listedAt time.Time
+	expires  time.Time
+	// failedAt is when the proxy's own listing last failed: it is not
+	// tried again for listRetry (see backingOff).
+	failedAt time.Time
 	// ttl and scope are what the pages of the listing under way said.
 	ttl   *float64
 	scope string
@@ -98,10 +102,15 @@ const (
 )
 
 // find returns the tool named name, and what its call needs first.
-func (ts *toolSet) find(name string) (*tool, need) {
+func (ts *toolSet) find(name string) (*tool, need) { return ts.findAged(name, 0) }
+
+// findAged is find with a listing that gave no ttlMs kept for maxAge at
+// most (0: until the server says the tools changed). Over HTTP a replica
+// may never see the notifications/tools/list_changed of a session.
+func (ts *toolSet) findAged(name string, maxAge time.Duration) (*tool, need) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
-	if ts.stale || !ts.listed {
+	if ts.stale || !ts.listed || maxAge > 0 && ts.expires.IsZero() && time.Since(ts.listedAt) >= maxAge {
 		return nil, listFirst
 	}
 	t := ts.tools[name]
@@ -114,12 +123,22 @@ func (ts *toolSet) find(name string) (*tool, need) {
 	return t, ready
 }
 
-// expiresAt is when the last listing's ttlMs runs out; zero when it gave
-// none.
-func (ts *toolSet) expiresAt() time.Time {
+// ended notes the end of the proxy's own listing, failed or not.
+func (ts *toolSet) ended(failed bool) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
-	return ts.expires
+	ts.failedAt = time.Time{}
+	if failed {
+		ts.failedAt = time.Now()
+	}
+}
+
+// backingOff reports whether the proxy's own listing failed less than
+// listRetry ago.
+func (ts *toolSet) backingOff() bool {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return !ts.failedAt.IsZero() && time.Since(ts.failedAt) < listRetry
 }
 
 // scopeOf is the cacheScope of the last listing: "public", "private", or
@@ -212,7 +231,7 @@ func (ts *toolSet) learn(p *Proxy, result json.RawMessage, first bool) (next str
 		if ts.listingFrom == ts.changes {
 			ts.stale = false
 		}
-		ts.listed = true
+		ts.listed, ts.listedAt = true, time.Now()
 		ts.expires = expiry(ts.ttl)
 	}
 	return next, true

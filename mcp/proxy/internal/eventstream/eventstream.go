@@ -93,12 +93,6 @@ func (s *Scanner) field(line []byte) {
 	}
 }
 
-// Between reports whether the bytes written so far end between two events
-// (after an empty line, or at the start): nothing of an event is pending.
-func (s *Scanner) Between() bool {
-	return !s.Pending()
-}
-
 // Pending reports whether an event has been begun and not ended.
 func (s *Scanner) Pending() bool {
 	return len(s.line) > 0 || s.hasData || s.ev.Type != ""

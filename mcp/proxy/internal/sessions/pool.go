@@ -17,20 +17,10 @@ import (
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
-// The clients of revision 2026-07-28 have no session: any process of the
-// server may serve any of their requests. The server finds out once what
-// its server speaks (see probe), then serves them from a pool of its
-// processes, each relayed by Serve as a session is:
-//
-//   - a server that speaks 2026-07-28 gets their requests as they are,
-//     with ids (and progress tokens) of the proxy's own, unique in the
-//     process, since several clients share it; the client's own come back
-//     in the answers, byte for byte;
-//   - a server that speaks only the session era is bridged: the proxy
-//     initializes each process itself, takes the stateless envelope out of
-//     the requests, answers server/discover from the initialize result, and
-//     completes the results as the revision requires (resultType, and the
-//     cache fields of the lists).
+// The pool of the clients of revision 2026-07-28, as the package
+// documentation says: the server finds out once what its server speaks
+// (see probe), then serves those clients from processes relayed by Serve
+// as a session is, bridged when the server speaks only the session era.
 
 // upstreamEra is what the server speaks, as a probe found it.
 type upstreamEra struct {

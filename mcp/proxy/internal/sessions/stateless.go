@@ -200,12 +200,9 @@ func (s *session) pumpStateless(w http.ResponseWriter, r *http.Request, st *stre
 	}
 }
 
-// errorStatus is the HTTP status of a stateless request's answer, as the
-// SDKs' servers give it when the answer comes alone: 404 for a method not
-// found, 400 for the errors of a request the revision refuses (parse,
-// invalid request, headers, client capabilities, protocol version), 200 for
-// any other answer, results and the other errors alike (they are the
-// answer, not a failure of HTTP).
+// errorStatus is the HTTP status of a stateless request's answer that
+// comes alone, as the SDKs' servers give it: other errors than these are
+// the answer, not a failure of HTTP (200).
 func errorStatus(answer []byte) int {
 	code := member(member(answer, "error"), "code")
 	switch string(code) {
@@ -291,11 +288,9 @@ func (s *session) cancelLocked(st *stream, sending <-chan error, why string) {
 	}()
 }
 
-// cancelled passes a client's notifications/cancelled on to the process
-// serving the request it names, under the proxy's id for it: the one
-// request under way with that id from a client with the same
-// Authorization header. With none, or several (two clients without
-// credentials that chose the same id), it is dropped: a client cannot
+// cancelled passes a client's notifications/cancelled on as the package
+// documentation says. With several matches (two clients without
+// credentials that chose the same id) it is dropped: a client cannot
 // cancel what may be another's.
 func (c *Server) cancelled(r *http.Request, m posted) {
 	params := member(m.line, "params")
@@ -352,17 +347,10 @@ func (c *Server) cancelled(r *http.Request, m posted) {
 	}
 }
 
-// routePooled routes one of a pooled process's messages: a response to
-// the proxy's own request to it, to its listing of the tools, or to a
-// client's request, restored to the client's id (and for a bridge,
-// completed: see completeResult); a progress notification to the stream
-// of its token, restored to the client's token; a notification of a
-// subscription to that subscription's stream; another notification to the
-// one request under way on the process, when there is one and it has a
-// stream. The rest is dropped: no session keeps it. A request of the
-// server is answered by the proxy: ping, and with an error anything else,
-// since a stateless client cannot be asked anything in the middle of its
-// request.
+// routePooled routes one of a pooled process's messages as the package
+// documentation says; a response to the proxy's own request goes to it,
+// a client's restored to the client's id (for a bridge, completed: see
+// completeResult). The rest is dropped: no session keeps it.
 func (s *session) routePooled(line []byte, m *wire.Message) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -480,45 +468,16 @@ type span struct {
 // spans returns the members of the JSON object obj, in order, and the
 // index of its closing brace; ok is false when obj is not one object.
 func spans(obj []byte) (members []span, closing int, ok bool) {
-	i := wire.SkipSpace(obj, 0)
-	if i == len(obj) || obj[i] != '{' {
+	from := wire.SkipSpace(obj, 0) + 1 // past the brace, then past each comma
+	ok = wire.Members(obj, func(key, value []byte) {
+		v := cap(obj) - cap(value) // value is a slice of obj: its offset
+		members = append(members, span{start: wire.SkipSpace(obj, from), value: v, end: v + len(value), name: string(key)})
+		from = wire.SkipSpace(obj, v+len(value)) + 1
+	})
+	if !ok {
 		return nil, 0, false
 	}
-	i = wire.SkipSpace(obj, i+1)
-	if i < len(obj) && obj[i] == '}' {
-		return nil, i, wire.SkipSpace(obj, i+1) == len(obj)
-	}
-	for i < len(obj) && obj[i] == '"' {
-		start := i
-		end := wire.SkipString(obj, i)
-		if end < 0 {
-			return nil, 0, false
-		}
-		name := string(wire.MemberName(obj[start:end]))
-		i = wire.SkipSpace(obj, end)
-		if i == len(obj) || obj[i] != ':' {
-			return nil, 0, false
-		}
-		value := wire.SkipSpace(obj, i+1)
-		end = wire.SkipValue(obj, value)
-		if end < 0 {
-			return nil, 0, false
-		}
-		members = append(members, span{start: start, value: value, end: end, name: name})
-		i = wire.SkipSpace(obj, end)
-		if i == len(obj) {
-			return nil, 0, false
-		}
-		switch obj[i] {
-		case ',':
-			i = wire.SkipSpace(obj, i+1)
-		case '}':
-			return members, i, wire.SkipSpace(obj, i+1) == len(obj)
-		default:
-			return nil, 0, false
-		}
-	}
-	return nil, 0, false
+	return members, bytes.LastIndexByte(obj, '}'), true
 }
 
 // member returns the value of obj's member name as written (the last one
