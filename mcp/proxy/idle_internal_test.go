@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -152,5 +153,45 @@ func TestIdleFigures(t *testing.T) {
 		}
 		slices.Sort(took)
 		t.Logf("beside %d idle bodies of 16 MiB: a normal request served in %v (median of 5; %v)", n, took[2], took)
+	}
+}
+
+// TestCommandClientShare: the session server (CommandHandler) is behind
+// the same body budget, and a body read refused for want of room is
+// answered 503, as HTTPHandler answers it, not 400 as a body it cannot
+// read. No process starts: no body came whole.
+func TestCommandClientShare(t *testing.T) {
+	p, _ := New(WithBodyMemory(4 << 20)) // a share of 1 MiB
+	started := make(chan struct{}, 4)
+	cs, err := p.CommandHandler(func() *exec.Cmd {
+		started <- struct{}{}
+		return exec.Command("cat")
+	}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.URL.Path = "/mcp" // postBody posts to /
+		cs.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	g := cs.h.(*httpGuard)
+	c, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", 2<<20, strings.Repeat(" ", 900<<10))
+	for end := time.Now().Add(testWait); g.held.Load() < 900<<10; time.Sleep(time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("the guard holds %d bytes of the first body", g.held.Load())
+		}
+	}
+	if code, body := postBody(t, srv, "127.0.0.1", 300<<10); code != http.StatusServiceUnavailable || !strings.Contains(body, `"code":-32000`) {
+		t.Errorf("the same client past its share: HTTP %d %.200s", code, body)
+	}
+	if len(started) != 0 {
+		t.Errorf("%d processes started", len(started))
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/sync/semaphore"
 
+	"github.com/selfheal/selfheal/mcp/proxy/internal/relay"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
@@ -222,7 +223,7 @@ func clientOf(r *http.Request) string {
 
 // errNoRoom is the error of a body read for which the budget has no room:
 // its request is answered 503 (see bodyError).
-var errNoRoom = errors.New("selfheal proxy: no room for the request body")
+var errNoRoom = relay.ErrNoRoom
 
 // bodyError answers a request whose body could not be read: 503 when the
 // body-memory budget had no room for it (the client may try again), else

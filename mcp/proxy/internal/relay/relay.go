@@ -2,6 +2,7 @@ package relay
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -28,6 +29,11 @@ type Relay struct {
 	// WithLimitBy's value for r ("" for none); nil without WithLimitBy.
 	LimitBy func(r *http.Request) string
 }
+
+// ErrNoRoom is the error of a request body's read for which the proxy's
+// body-memory budget has no room: the session server answers it 503, as
+// HTTPHandler does, not as a body it cannot read.
+var ErrNoRoom = errors.New("selfheal proxy: no room for the request body")
 
 const (
 	// OwnPrefix begins the ids of the proxy's own requests, which no

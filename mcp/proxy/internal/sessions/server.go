@@ -209,6 +209,10 @@ func (c *Server) post(w http.ResponseWriter, r *http.Request) {
 	if tooBig := (*http.MaxBytesError)(nil); errors.As(err, &tooBig) {
 		httpError(w, http.StatusRequestEntityTooLarge, -32000, fmt.Sprintf("Payload Too Large: Request body must not exceed %d bytes", c.maxBody))
 		return
+	} else if errors.Is(err, relay.ErrNoRoom) {
+		w.Header().Set("Retry-After", "1")
+		httpError(w, http.StatusServiceUnavailable, -32000, "Service Unavailable: the proxy holds as many request bodies as it may; try again")
+		return
 	} else if err != nil {
 		httpError(w, http.StatusBadRequest, -32700, "Parse error: the body cannot be read")
 		return
