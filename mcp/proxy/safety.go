@@ -221,15 +221,11 @@ func clientOf(r *http.Request) string {
 	return r.RemoteAddr
 }
 
-// errNoRoom is the error of a body read for which the budget has no room:
-// its request is answered 503 (see bodyError).
-var errNoRoom = relay.ErrNoRoom
-
 // bodyError answers a request whose body could not be read: 503 when the
 // body-memory budget had no room for it (the client may try again), else
 // 400.
 func bodyError(w http.ResponseWriter, err error) {
-	if errors.Is(err, errNoRoom) {
+	if errors.Is(err, relay.ErrNoRoom) {
 		serviceUnavailable(w, "Service Unavailable: the proxy holds as many request bodies as it may; try again")
 		return
 	}
@@ -278,7 +274,7 @@ func (b *guardedBody) Read(p []byte) (int, error) {
 	b.read += int64(n)
 	if need := min(b.read, heldBodyBytes, b.g.size()) - b.taken; need > 0 && b.g.budget != nil {
 		if !b.g.claim(b.client, need) {
-			return n, fmt.Errorf("%w: the client holds its share of the budget", errNoRoom)
+			return n, fmt.Errorf("%w: the client holds its share of the budget", relay.ErrNoRoom)
 		}
 		// Only a read that must wait for room needs the bound on its
 		// wait (a timer).
@@ -286,7 +282,7 @@ func (b *guardedBody) Read(p []byte) (int, error) {
 			waited := time.Now()
 			if !b.g.acquireWithin(b.ctx, need) {
 				b.g.unclaim(b.client, need)
-				return n, errNoRoom
+				return n, relay.ErrNoRoom
 			}
 			// The wait is the proxy's, not the client's: its rate is
 			// counted without it.

@@ -483,8 +483,9 @@ func parsePosted(body []byte, maxBatch int) ([]posted, bool, *badBody) {
 			if !ok || !wholeID(m.ID) {
 				return nil, false, &badBody{-32600, "Invalid Request: a request's id must be a string or an integer"}
 			}
-			p.id, p.key, p.token = m.ID, key, progressToken(m.Params)
-			if bad := badParams(m.Params); bad != nil {
+			meta := member(m.Params, "_meta")
+			p.id, p.key, p.token = m.ID, key, progressToken(meta)
+			if bad := badParams(m.Params, meta); bad != nil {
 				p.answer = append(wire.ErrorResponse(m.ID, bad.code, bad.msg), '\n')
 			}
 		case m.HasMethod: // a notification
@@ -504,11 +505,11 @@ func parsePosted(body []byte, maxBatch int) ([]posted, bool, *badBody) {
 // params. null, a string, a number or a boolean makes no JSON-RPC request
 // at all (params must be an object or an array): -32600 Invalid Request.
 // params._meta must be an object, nested no deeper than
-// issues.DefaultMaxDepth: -32602. The proxy answers such a request itself,
+// issues.DefaultMaxDepth: -32602 (meta is params._meta, nil for none). The proxy answers such a request itself,
 // under its id, as the server's own HTTP transport would (with 400):
 // over stdio the TypeScript SDK, most servers' own, drops a message its
 // schema refuses and writes nothing, and the client would wait for ever.
-func badParams(params []byte) *badBody {
+func badParams(params, meta []byte) *badBody {
 	switch {
 	case len(params) == 0:
 		return nil
@@ -517,7 +518,7 @@ func badParams(params []byte) *badBody {
 	case params[0] != '{':
 		return &badBody{-32600, "Invalid Request: params must be an object"}
 	}
-	switch meta := member(params, "_meta"); {
+	switch {
 	case meta == nil:
 	case meta[0] != '{':
 		return &badBody{-32602, "Invalid params: params._meta must be an object"}
@@ -561,9 +562,9 @@ func compactJSON(data []byte) []byte {
 }
 
 // progressToken returns the key (wire.IDKey) of the progress token in a
-// request's params._meta, or "".
-func progressToken(params []byte) string {
-	key, _ := wire.IDKey(member(member(params, "_meta"), "progressToken"))
+// request's params._meta, meta, or "".
+func progressToken(meta []byte) string {
+	key, _ := wire.IDKey(member(meta, "progressToken"))
 	return key
 }
 
