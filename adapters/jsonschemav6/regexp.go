@@ -170,42 +170,11 @@ func acceptSkippedKeys(sch *jsonschema.Schema) {
 				skip := *sub
 				skip.Bool = &accept
 				x.PatternProperties[re] = &skip
-				continue
+				seen[&skip] = true
 			}
-			walk(sub)
 		}
-		for _, y := range []*jsonschema.Schema{x.Ref, x.RecursiveRef, x.Not, x.If, x.Then, x.Else,
-			x.PropertyNames, x.UnevaluatedProperties, x.Contains, x.Items2020, x.UnevaluatedItems, x.ContentSchema} {
+		for _, y := range children(x) {
 			walk(y)
-		}
-		if x.DynamicRef != nil {
-			walk(x.DynamicRef.Ref)
-		}
-		for _, l := range [][]*jsonschema.Schema{x.AllOf, x.AnyOf, x.OneOf, x.PrefixItems} {
-			for _, y := range l {
-				walk(y)
-			}
-		}
-		for _, y := range x.Properties {
-			walk(y)
-		}
-		for _, y := range x.DependentSchemas {
-			walk(y)
-		}
-		for _, y := range []any{x.AdditionalProperties, x.Items, x.AdditionalItems} {
-			if y, ok := y.(*jsonschema.Schema); ok {
-				walk(y)
-			}
-		}
-		if items, ok := x.Items.([]*jsonschema.Schema); ok {
-			for _, y := range items {
-				walk(y)
-			}
-		}
-		for _, d := range x.Dependencies {
-			if y, ok := d.(*jsonschema.Schema); ok {
-				walk(y)
-			}
 		}
 	}
 	walk(sch)

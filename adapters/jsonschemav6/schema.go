@@ -9,9 +9,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/selfheal/selfheal/adapters/internal/nearmiss"
+	"github.com/selfheal/selfheal/adapters/internal/schema"
 	"github.com/selfheal/selfheal/internal/issuesx"
-	"github.com/selfheal/selfheal/internal/schemaconv"
-	"github.com/selfheal/selfheal/internal/schemav6"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -24,9 +23,9 @@ const defaultLocation = "mem:///schema.json"
 // library yourself goes to selfheal's Engine, which recognises it; for
 // issues with the values sent, validate through the Schema.
 type Schema struct {
-	// k is the compiled schema with what its failures' issues take from
-	// it, worked out once (see internal/schemav6).
-	k *schemav6.Schema
+	sch  *jsonschema.Schema
+	locs map[string]*jsonschema.Schema // compiled subschemas by location
+	docs schema.Docs                   // schema documents by URL, for bounds as written
 	// maxDepth is the nesting limit of instances, as WithMaxDepth set it
 	// (0: issues.DefaultMaxDepth, negative: none).
 	maxDepth int
@@ -136,19 +135,19 @@ func (r recorder) Load(u string) (any, error) {
 // read as Go's regexp reads it (\pL, (?P<name>…)), else as JavaScript
 // without the u flag does ("^(?!-)[\w-.]+$"); see WithUncompilablePatterns
 // for one that nothing reads.
-func Compile(schema []byte, opts ...Option) (*Schema, error) {
+func Compile(data []byte, opts ...Option) (*Schema, error) {
 	cfg := config{formats: true, location: defaultLocation}
 	for _, o := range opts {
 		if o != nil {
 			o(&cfg)
 		}
 	}
-	doc, err := jsonvalue.Decode(schema)
+	doc, err := jsonvalue.Decode(data)
 	if err != nil {
 		return nil, fmt.Errorf("jsonschemav6: the schema is not valid JSON: %w", err)
 	}
 	s := &Schema{maxDepth: cfg.maxDepth}
-	docs := schemaconv.Docs{}
+	docs := schema.Docs{}
 	c := jsonschema.NewCompiler()
 	engine := &patternEngine{skip: cfg.skipPattern}
 	c.UseRegexpEngine(engine.compile)
@@ -179,7 +178,7 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 		acceptSkippedKeys(sch)
 	}
 	docs[loc] = doc
-	s.k = schemav6.New(sch, docs)
+	s.sch, s.locs, s.docs = sch, index(sch), docs
 	if cfg.typos {
 		s.typos = typoShape(sch)
 	}
@@ -191,7 +190,7 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 // library's exact values, since the documents are not known. Instances are
 // held to issues.DefaultMaxDepth (see WithMaxDepth).
 func FromCompiled(sch *jsonschema.Schema) *Schema {
-	return &Schema{k: schemav6.New(sch, nil)}
+	return &Schema{sch: sch, locs: index(sch)}
 }
 
 // Validate validates instance (a value decoded from JSON, numbers best as
@@ -240,7 +239,7 @@ func (s *Schema) validate(dst issues.List, instance any) issues.List {
 // validateWithin is validate once the depth is known to be within the
 // limit.
 func (s *Schema) validateWithin(dst issues.List, instance any) issues.List {
-	err := s.k.Compiled().Validate(instance)
+	err := s.sch.Validate(instance)
 	if err == nil {
 		if s.typos != nil {
 			// Valid is where near misses matter most: the tool would run.
@@ -249,7 +248,7 @@ func (s *Schema) validateWithin(dst issues.List, instance any) issues.List {
 		return dst
 	}
 	list, ok := s.appendIssues(dst, err, instance)
-	list = schemaconv.Failed(dst, list, ok, err, instance)
+	list = schema.Failed(dst, list, ok, err, instance)
 	if s.typos != nil {
 		list = nearmiss.Append(list, len(dst), s.typos, instance)
 	}
@@ -266,7 +265,7 @@ func (s *Schema) ValidateJSON(data []byte) issues.List {
 	if is, deep := issues.CheckDepthJSON(data, s.maxDepth); deep {
 		return issues.List{is}
 	}
-	v, bad := schemaconv.DecodeArgs(data)
+	v, bad := schema.DecodeArgs(data)
 	if bad != nil {
 		return bad
 	}
@@ -283,5 +282,5 @@ func (s *Schema) ValidateJSON(data []byte) issues.List {
 // say what the error tells of the value sent; a Schema's Validate says
 // more. The issues of a Schema need no adapter.
 var Errors = issuesx.NewAdapter(func(dst issues.List, err error) (issues.List, bool) {
-	return (*schemav6.Schema)(nil).AppendIssues(dst, err, issues.Unknown{})
+	return (*Schema)(nil).appendIssues(dst, err, issues.Unknown{})
 })

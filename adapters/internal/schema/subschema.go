@@ -1,4 +1,4 @@
-package schemaconv
+package schema
 
 // A Subschema is what UnionBranches and Evaluable read of one compiled
 // subschema of a library whose schemas are of type S (a pointer; the zero S

@@ -14,4 +14,4 @@
 // It imports the issues model (issues, issuesx) and the standard library
 // only, never either jsonschema library: what depends on a library's types
 // stays in its converter.
-package schemaconv
+package schema

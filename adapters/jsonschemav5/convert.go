@@ -1,4 +1,4 @@
-package schemav5
+package jsonschemav5
 
 import (
 	"encoding/binary"
@@ -11,8 +11,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
+	"github.com/selfheal/selfheal/adapters/internal/schema"
 	"github.com/selfheal/selfheal/internal/issuesx"
-	"github.com/selfheal/selfheal/internal/schemaconv"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -36,24 +36,24 @@ import (
 // The issues share slices (Values, Allowed …) with s and with instance:
 // the adapter's public methods own them (see issuesx.Own) before handing
 // them out.
-func (s *Schema) AppendIssues(dst issues.List, err error, instance any) (issues.List, bool) {
+func (s *Schema) appendIssues(dst issues.List, err error, instance any) (issues.List, bool) {
 	if err == nil {
 		return dst, false
 	}
 	if _, unknown := instance.(issues.Unknown); unknown {
-		return AppendIssues(dst, err)
+		return appendRaw(dst, err)
 	}
 	var ve *jsonschema.ValidationError
 	if errors.As(err, &ve) {
 		c := conv{s: s, base: instance}
-		out := sink{Sink: schemaconv.Sink{Out: dst, From: len(dst)}}
+		out := sink{Sink: schema.Sink{Out: dst, From: len(dst)}}
 		c.add(&out, ve)
 		if list := out.finish(); len(list) > len(dst) {
 			return list, true
 		}
 		return dst, true
 	}
-	return AppendOther(dst, err, instance)
+	return appendOther(dst, err, instance)
 }
 
 // conv converts one tree of errors. base is the value instance locations
@@ -70,7 +70,7 @@ type conv struct {
 
 // locate returns the path and value at an instance location.
 func (c *conv) locate(loc string) (issues.Path, any) {
-	return schemaconv.Locate(c.base, nil, Pointer(strings.TrimPrefix(loc, c.iloc)))
+	return schema.Locate(c.base, nil, pointer(strings.TrimPrefix(loc, c.iloc)))
 }
 
 // parent returns the instance location without its last token.
@@ -89,7 +89,7 @@ var named = map[string]bool{"properties": true, "patternProperties": true, "depe
 // contextStep finds the first propertyNames or contentSchema step of a
 // keyword location at or after token koff, and the index after it.
 func contextStep(kwloc string, koff int) (string, int) {
-	toks := Pointer(kwloc)
+	toks := pointer(kwloc)
 	for i := 0; i < len(toks); {
 		kw := toks[i]
 		switch {
@@ -217,7 +217,7 @@ func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
 		}
 		k.Push(c.union(path, v, alts, ve.Causes, src("oneOf")))
 	default:
-		f := schemaconv.Failure{Keyword: first, Path: path, Input: v}
+		f := schema.Failure{Keyword: first, Path: path, Input: v}
 		c.read(&f, sch)
 		if k.Keyword(&f) {
 			break
@@ -240,7 +240,7 @@ func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
 func (c *conv) nested(k *sink, ve *jsonschema.ValidationError, ctx string, after int) {
 	if ctx == "propertyNames" {
 		ploc := parentLoc(ve.InstanceLocation)
-		toks := Pointer(strings.TrimPrefix(ve.InstanceLocation, ploc))
+		toks := pointer(strings.TrimPrefix(ve.InstanceLocation, ploc))
 		name := ""
 		if len(toks) > 0 {
 			name = toks[len(toks)-1]
@@ -260,7 +260,7 @@ func (c *conv) nested(k *sink, ve *jsonschema.ValidationError, ctx string, after
 		return
 	}
 	// contentSchema: the string is where the instance stops being JSON.
-	toks := Pointer(strings.TrimPrefix(ve.InstanceLocation, c.iloc))
+	toks := pointer(strings.TrimPrefix(ve.InstanceLocation, c.iloc))
 	v, n := c.base, 0
 	for _, tok := range toks {
 		if _, ok := v.(string); ok {
@@ -302,7 +302,7 @@ func (c *conv) nested(k *sink, ve *jsonschema.ValidationError, ctx string, after
 }
 
 // skipPast counts the issues of ve without building them when k is full
-// (see schemaconv.Sink.Room). It reports false for the errors that may
+// (see schema.Sink.Room). It reports false for the errors that may
 // still only add to an issue already built (unrecognized keys and excess
 // items of an object or array already reported), that word as many issues
 // as the instance says (required), or that merely group others, whose
@@ -325,11 +325,11 @@ func skipPast(k *sink, ve *jsonschema.ValidationError) bool {
 }
 
 // union reports a value that matches none of alts: by its discriminator
-// when they are objects told apart by one (see schemaconv.Discriminated),
+// when they are objects told apart by one (see schema.Discriminated),
 // else with each alternative's issues.
 func (c *conv) union(path issues.Path, v any, alts []*jsonschema.Schema, causes []*jsonschema.ValidationError, source string) issues.Issue {
-	described := schemaconv.UnionBranches(alts, subschema)
-	if is, ok := schemaconv.Discriminated(path, v, described, source); ok {
+	described := schema.UnionBranches(alts, subschema)
+	if is, ok := schema.Discriminated(path, v, described, source); ok {
 		return is
 	}
 	branches := make([][]issues.Issue, 0, len(causes))
@@ -339,10 +339,10 @@ func (c *conv) union(path issues.Path, v any, alts []*jsonschema.Schema, causes 
 		branches = append(branches, bk.finish())
 	}
 	if len(alts) == len(branches) {
-		schemaconv.OtherKeys(path, branches, func(a int, key string) bool {
-			return schemaconv.Declares(alts[a], subschema, key)
+		schema.OtherKeys(path, branches, func(a int, key string) bool {
+			return schema.Declares(alts[a], subschema, key)
 		})
-		schemaconv.RequiredKeys(path, branches, described)
+		schema.RequiredKeys(path, branches, described)
 	}
 	return issues.Issue{Code: issues.InvalidUnion, Path: path, Input: v, Branches: branches, Source: source}
 }
@@ -351,17 +351,17 @@ func (c *conv) union(path issues.Path, v any, alts []*jsonschema.Schema, causes 
 // false schema sits (as jsonschemav6 does).
 func (c *conv) falseSchema(k *sink, ve *jsonschema.ValidationError, path issues.Path, v any) {
 	a := ve.AbsoluteKeywordLocation
-	k.FalseSchema(schemaconv.Fragment(a), path, v, len(path) > 0,
+	k.FalseSchema(schema.Fragment(a), path, v, len(path) > 0,
 		func() (issues.Path, any) { return c.locate(parentLoc(ve.InstanceLocation)) },
 		func() []string {
 			owner, _ := c.s.split(a[:strings.LastIndexByte(a, '/')])
-			return schemaconv.Evaluable(owner, subschema)
+			return schema.Evaluable(owner, subschema)
 		})
 }
 
 // read reads into f what sch says of its keyword, for the keyword table
-// (see schemaconv.Sink.Keyword). sch is nil when unknown.
-func (c *conv) read(f *schemaconv.Failure, sch *jsonschema.Schema) {
+// (see schema.Sink.Keyword). sch is nil when unknown.
+func (c *conv) read(f *schema.Failure, sch *jsonschema.Schema) {
 	f.Origin = numOrigin(sch)
 	if arr, ok := f.Input.([]any); ok && f.Keyword == "uniqueItems" {
 		if i := firstDuplicate(arr); i >= 0 {
@@ -413,7 +413,7 @@ func (c *conv) read(f *schemaconv.Failure, sch *jsonschema.Schema) {
 		f.Max = c.s.literal(sch.Location, kw, sch.ExclusiveMaximum)
 	case "multipleOf":
 		f.Divisor = c.s.literal(sch.Location, kw, sch.MultipleOf)
-		f.Min, f.Max = schemaconv.Multiples(sch.MultipleOf, sch.Minimum, sch.ExclusiveMinimum, sch.Maximum, sch.ExclusiveMaximum)
+		f.Min, f.Max = schema.Multiples(sch.MultipleOf, sch.Minimum, sch.ExclusiveMinimum, sch.Maximum, sch.ExclusiveMaximum)
 	case "minContains", "maxContains":
 		if kw == "minContains" && !c.s.hasKeyword(sch, "minContains") {
 			f.Keyword = "contains" // the default minContains of contains
@@ -453,7 +453,7 @@ func propType(sch *jsonschema.Schema, name string) issues.Types {
 			return issuesx.TypesOf(p.Types...)
 		}
 		if len(p.Constant) > 0 {
-			return issuesx.TypesOf(schemaconv.JSONType(p.Constant[0]))
+			return issuesx.TypesOf(schema.JSONType(p.Constant[0]))
 		}
 		p = p.Ref
 	}
@@ -479,12 +479,12 @@ func declared(sch *jsonschema.Schema) []string {
 	if sch == nil {
 		return nil
 	}
-	return schemaconv.SortedKeys(sch.Properties)
+	return schema.SortedKeys(sch.Properties)
 }
 
 // subschema reads what schemaconv's UnionBranches and Evaluable need of x.
-func subschema(x *jsonschema.Schema) schemaconv.Subschema[*jsonschema.Schema] {
-	d := schemaconv.Subschema[*jsonschema.Schema]{Ref: x.Ref, DynamicRef: x.DynamicRef, RecursiveRef: x.RecursiveRef,
+func subschema(x *jsonschema.Schema) schema.Subschema[*jsonschema.Schema] {
+	d := schema.Subschema[*jsonschema.Schema]{Ref: x.Ref, DynamicRef: x.DynamicRef, RecursiveRef: x.RecursiveRef,
 		AllOf: x.AllOf, AnyOf: x.AnyOf, OneOf: x.OneOf, If: x.If, Then: x.Then, Else: x.Else,
 		DependentSchemas: x.DependentSchemas, Properties: x.Properties, Required: x.Required}
 	switch {
@@ -531,7 +531,7 @@ func firstDuplicate(arr []any) int {
 	if len(arr) <= 20 {
 		for i := 1; i < len(arr); i++ {
 			for j := 0; j < i; j++ {
-				if schemaconv.Equal(arr[i], arr[j]) {
+				if schema.Equal(arr[i], arr[j]) {
 					return i
 				}
 			}
@@ -542,7 +542,7 @@ func firstDuplicate(arr []any) int {
 	for i, item := range arr {
 		h := hashJSON(item)
 		for _, j := range seen[h] {
-			if schemaconv.Equal(item, arr[j]) {
+			if schema.Equal(item, arr[j]) {
 				return i
 			}
 		}
@@ -600,7 +600,7 @@ func writeJSON(h *maphash.Hash, v any) {
 	default:
 		// A number: 1, 1.0 and 1e0 are equal.
 		h.WriteByte(5)
-		if r, ok := new(big.Rat).SetString(schemaconv.NumberText(v)); ok {
+		if r, ok := new(big.Rat).SetString(schema.NumberText(v)); ok {
 			h.WriteByte(byte(r.Sign() + 1))
 			h.Write(r.Num().Bytes())
 			h.WriteByte(0)

@@ -1,4 +1,4 @@
-package schemav5
+package jsonschemav5
 
 import (
 	"math/big"
@@ -6,34 +6,15 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
-	"github.com/selfheal/selfheal/internal/schemaconv"
+	"github.com/selfheal/selfheal/adapters/internal/schema"
 	"github.com/selfheal/selfheal/issues"
 )
-
-// Schema is a compiled schema with what its failures' issues take from it:
-// its subschemas by location, and its documents, for bounds as they were
-// written. A nil *Schema knows nothing: its issues say what each error
-// itself carries.
-type Schema struct {
-	sch  *jsonschema.Schema
-	locs map[string]*jsonschema.Schema // compiled subschemas by location
-	docs schemaconv.Docs               // schema documents by URL, for literals
-}
-
-// New prepares sch, whose documents by URL are docs (nil when they are not
-// known: bounds are then written from the library's exact values).
-func New(sch *jsonschema.Schema, docs schemaconv.Docs) *Schema {
-	return &Schema{sch: sch, locs: index(sch), docs: docs}
-}
-
-// Compiled returns the library's compiled schema.
-func (s *Schema) Compiled() *jsonschema.Schema { return s.sch }
 
 // split finds the compiled schema an absolute keyword location belongs to
 // and the keyword path after it.
 func (s *Schema) split(loc string) (*jsonschema.Schema, []string) {
 	if s == nil {
-		toks := schemaconv.Fragment(loc)
+		toks := schema.Fragment(loc)
 		if len(toks) > 0 {
 			return nil, toks[len(toks)-1:]
 		}
@@ -64,7 +45,7 @@ func (s *Schema) split(loc string) (*jsonschema.Schema, []string) {
 // when the document is unknown and kw is not a default).
 func (s *Schema) hasKeyword(sch *jsonschema.Schema, kw string) bool {
 	if s != nil {
-		if obj, ok := s.lookup(sch.Location).(map[string]any); ok {
+		if obj, ok := s.docs.Lookup(sch.Location).(map[string]any); ok {
 			_, has := obj[kw]
 			return has
 		}
@@ -76,13 +57,10 @@ func (s *Schema) hasKeyword(sch *jsonschema.Schema, kw string) bool {
 // wrote it, or else the library's exact value written plainly.
 func (s *Schema) literal(loc, kw string, r *big.Rat) issues.Number {
 	if s == nil {
-		return schemaconv.RatText(r)
+		return schema.RatText(r)
 	}
 	return s.docs.Literal(loc, kw, r)
 }
-
-// lookup returns the value of the schema document at a location.
-func (s *Schema) lookup(loc string) any { return s.docs.Lookup(loc) }
 
 // index maps the location of every subschema reachable from sch to it.
 func index(sch *jsonschema.Schema) map[string]*jsonschema.Schema {
