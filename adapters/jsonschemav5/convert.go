@@ -324,27 +324,17 @@ func skipPast(k *sink, ve *jsonschema.ValidationError) bool {
 	return true
 }
 
-// union reports a value that matches none of alts: by its discriminator
-// when they are objects told apart by one (see schema.Discriminated),
-// else with each alternative's issues.
+// union reports a value that matches none of alts (see schema.Union).
 func (c *conv) union(path issues.Path, v any, alts []*jsonschema.Schema, causes []*jsonschema.ValidationError, source string) issues.Issue {
-	described := schema.UnionBranches(alts, subschema)
-	if is, ok := schema.Discriminated(path, v, described, source); ok {
-		return is
-	}
-	branches := make([][]issues.Issue, 0, len(causes))
-	for _, cause := range causes {
-		var bk sink
-		c.add(&bk, cause)
-		branches = append(branches, bk.finish())
-	}
-	if len(alts) == len(branches) {
-		schema.OtherKeys(path, branches, func(a int, key string) bool {
-			return schema.Declares(alts[a], subschema, key)
-		})
-		schema.RequiredKeys(path, branches, described)
-	}
-	return issues.Issue{Code: issues.InvalidUnion, Path: path, Input: v, Branches: branches, Source: source}
+	return schema.Union(path, v, alts, read, func() [][]issues.Issue {
+		branches := make([][]issues.Issue, 0, len(causes))
+		for _, cause := range causes {
+			var bk sink
+			c.add(&bk, cause)
+			branches = append(branches, bk.finish())
+		}
+		return branches
+	}, source)
 }
 
 // falseSchema reports a value where the schema is false, by where the
@@ -355,7 +345,7 @@ func (c *conv) falseSchema(k *sink, ve *jsonschema.ValidationError, path issues.
 		func() (issues.Path, any) { return c.locate(parentLoc(ve.InstanceLocation)) },
 		func() []string {
 			owner, _ := c.s.split(a[:strings.LastIndexByte(a, '/')])
-			return schema.Evaluable(owner, subschema)
+			return schema.Evaluable(owner, read)
 		})
 }
 
@@ -482,45 +472,27 @@ func declared(sch *jsonschema.Schema) []string {
 	return schema.SortedKeys(sch.Properties)
 }
 
-// subschema reads what schemaconv's UnionBranches and Evaluable need of x.
-func subschema(x *jsonschema.Schema) schema.Subschema[*jsonschema.Schema] {
-	d := schema.Subschema[*jsonschema.Schema]{Ref: x.Ref, DynamicRef: x.DynamicRef, RecursiveRef: x.RecursiveRef,
+// read reads what the shared code needs of x (see schema.Subschema).
+func read(x *jsonschema.Schema) schema.Subschema[*jsonschema.Schema] {
+	d := schema.Subschema[*jsonschema.Schema]{Location: x.Location, Bool: x.Always,
+		Ref: x.Ref, RecursiveRef: x.RecursiveRef, DynamicRef: x.DynamicRef,
 		AllOf: x.AllOf, AnyOf: x.AnyOf, OneOf: x.OneOf, If: x.If, Then: x.Then, Else: x.Else,
-		DependentSchemas: x.DependentSchemas, Properties: x.Properties, Required: x.Required}
+		DependentSchemas: x.DependentSchemas, Dependencies: x.Dependencies,
+		Properties: x.Properties, Required: x.Required, AdditionalProperties: x.AdditionalProperties,
+		UnevaluatedProperties: x.UnevaluatedProperties,
+		PrefixItems:           x.PrefixItems, Items: x.Items, AdditionalItems: x.AdditionalItems, Items2020: x.Items2020,
+		Others: []*jsonschema.Schema{x.Not, x.PropertyNames, x.Contains, x.UnevaluatedItems, x.ContentSchema}}
+	for re, y := range x.PatternProperties {
+		d.Patterns = append(d.Patterns, re)
+		d.Others = append(d.Others, y)
+	}
 	switch {
 	case len(x.Constant) > 0:
 		d.One, d.HasOne = x.Constant[0], true
 	case len(x.Enum) == 1:
 		d.One, d.HasOne = x.Enum[0], true
 	}
-	if len(x.PatternProperties) > 0 || takesAny(x.AdditionalProperties) {
-		d.Takes = func(key string) bool { return takes(x, key) }
-	}
 	return d
-}
-
-// takes reports whether x takes key beside its properties: a pattern of
-// patternProperties matches it, or additionalProperties is a schema that
-// is not false.
-func takes(x *jsonschema.Schema, key string) bool {
-	for re := range x.PatternProperties {
-		if re.MatchString(key) {
-			return true
-		}
-	}
-	return takesAny(x.AdditionalProperties)
-}
-
-// takesAny reports whether additionalProperties, as the library holds it,
-// takes any key: true, or a schema that is not false.
-func takesAny(additional any) bool {
-	switch s := additional.(type) {
-	case bool:
-		return s
-	case *jsonschema.Schema:
-		return s != nil && (s.Always == nil || *s.Always)
-	}
-	return false
 }
 
 // firstDuplicate returns the index of the first item equal to an earlier

@@ -55,7 +55,7 @@ func TestAppendIssuesKnown(t *testing.T) {
 	args := map[string]any{"qty": json.Number("0")}
 	err := sch.Validate(args)
 
-	s := &Schema{sch: sch, locs: index(sch), docs: schema.Docs{url: doc}}
+	s := &Schema{sch: sch, locs: schema.Index(sch, read), docs: schema.Docs{url: doc}}
 	list, _ := s.appendIssues(nil, err, args)
 	var got []string
 	for _, is := range list {

@@ -150,9 +150,9 @@ func Compile(data []byte, opts ...Option) (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("jsonschemav5: the schema does not compile: %s%w", notRE2(docs), compileError(err))
 	}
-	s.sch, s.locs, s.docs = sch, index(sch), docs
+	s.sch, s.locs, s.docs = sch, schema.Index(sch, read), docs
 	if cfg.typos {
-		s.typos = typoShape(sch)
+		s.typos = schema.NearMisses(sch, read)
 	}
 	return s, nil
 }
@@ -248,7 +248,7 @@ func record(docs schema.Docs, u string, doc any) {
 // since the documents are not known. Instances are held to
 // issues.DefaultMaxDepth (see WithMaxDepth).
 func FromCompiled(sch *jsonschema.Schema) *Schema {
-	return &Schema{sch: sch, locs: index(sch)}
+	return &Schema{sch: sch, locs: schema.Index(sch, read)}
 }
 
 // Validate validates instance (a value decoded from JSON, numbers best as
@@ -274,35 +274,7 @@ func (s *Schema) AppendValidate(dst issues.List, instance any) issues.List {
 	if is, deep := issuesx.CheckDepth(instance, s.maxDepth); deep {
 		return append(dst, is)
 	}
-	return own(dst, s.appendValidate(dst, instance))
-}
-
-// own owns the issues list appended to dst (see issuesx.Own) and returns
-// list.
-func own(dst, list issues.List) issues.List {
-	if len(list) > len(dst) {
-		issuesx.Own(list[len(dst):])
-	}
-	return list
-}
-
-// appendValidate is AppendValidate once the depth is known to be within
-// the limit.
-func (s *Schema) appendValidate(dst issues.List, instance any) issues.List {
-	err := s.sch.Validate(instance)
-	if err == nil {
-		if s.typos != nil {
-			// Valid is where near misses matter most: the tool would run.
-			return nearmiss.Append(dst, len(dst), s.typos, instance)
-		}
-		return dst
-	}
-	list, ok := s.appendIssues(dst, err, instance)
-	list = schema.Failed(dst, list, ok, err, instance)
-	if s.typos != nil {
-		list = nearmiss.Append(list, len(dst), s.typos, instance)
-	}
-	return list
+	return schema.Validate(dst, instance, s.sch.Validate, s.appendIssues, s.typos)
 }
 
 // ValidateJSON decodes data (keeping numbers exact) and validates it.
@@ -312,14 +284,11 @@ func (s *Schema) appendValidate(dst issues.List, instance any) issues.List {
 // one well-formed JSON value is an invalid_format issue (format "json") at
 // the root, with the decoder's reason as its Message.
 func (s *Schema) ValidateJSON(data []byte) issues.List {
-	if is, deep := issues.CheckDepthJSON(data, s.maxDepth); deep {
-		return issues.List{is}
-	}
-	v, bad := schema.DecodeArgs(data)
+	v, bad := schema.DecodeArgs(data, s.maxDepth)
 	if bad != nil {
 		return bad
 	}
-	return own(nil, s.appendValidate(nil, v))
+	return schema.Validate(nil, v, s.sch.Validate, s.appendIssues, s.typos)
 }
 
 // Errors lets a selfheal Engine read the *jsonschema.ValidationError of

@@ -293,24 +293,10 @@ func (c *conv) propertyName(k *schema.Sink, path issues.Path, obj any, name stri
 	is.Key, is.Origin, is.Issues = name, issues.OriginObject, ik.Finish()
 }
 
-// union reports a value that matches none of alts: by its discriminator
-// when they are objects told apart by one (see schema.Discriminated),
-// else with each alternative's issues.
+// union reports a value that matches none of alts (see schema.Union).
 func (c *conv) union(k *schema.Sink, path issues.Path, v any, alts []*jsonschema.Schema,
 	causes []*jsonschema.ValidationError, source string) {
-	described := schema.UnionBranches(alts, subschema)
-	if is, ok := schema.Discriminated(path, v, described, source); ok {
-		k.Push(is)
-		return
-	}
-	branches := c.branches(causes)
-	if len(alts) == len(branches) {
-		schema.OtherKeys(path, branches, func(a int, key string) bool {
-			return schema.Declares(alts[a], subschema, key)
-		})
-		schema.RequiredKeys(path, branches, described)
-	}
-	k.Add(issues.InvalidUnion, path, v, source).Branches = branches
+	k.Push(schema.Union(path, v, alts, read, func() [][]issues.Issue { return c.branches(causes) }, source))
 }
 
 // branches returns the issues of each alternative of a value that matches
@@ -332,7 +318,7 @@ func (c *conv) falseSchema(k *schema.Sink, ve *jsonschema.ValidationError, path 
 	parent := func() (issues.Path, any) { return c.locate(ve.InstanceLocation[:len(ve.InstanceLocation)-1]) }
 	u := ve.SchemaURL
 	k.FalseSchema(schema.Fragment(u), path, v, len(path) > 0, parent, func() []string {
-		return schema.Evaluable(c.s.at(u[:strings.LastIndexByte(u, '/')]), subschema)
+		return schema.Evaluable(c.s.at(u[:strings.LastIndexByte(u, '/')]), read)
 	})
 }
 
@@ -401,13 +387,22 @@ func declared(sch *jsonschema.Schema) []string {
 	return schema.SortedKeys(sch.Properties)
 }
 
-// subschema reads what schemaconv's UnionBranches and Evaluable need of x.
-func subschema(x *jsonschema.Schema) schema.Subschema[*jsonschema.Schema] {
-	d := schema.Subschema[*jsonschema.Schema]{Ref: x.Ref, RecursiveRef: x.RecursiveRef,
+// read reads what the shared code needs of x (see schema.Subschema).
+func read(x *jsonschema.Schema) schema.Subschema[*jsonschema.Schema] {
+	d := schema.Subschema[*jsonschema.Schema]{Location: x.Location, Bool: x.Bool,
+		Ref: x.Ref, RecursiveRef: x.RecursiveRef,
 		AllOf: x.AllOf, AnyOf: x.AnyOf, OneOf: x.OneOf, If: x.If, Then: x.Then, Else: x.Else,
-		DependentSchemas: x.DependentSchemas, Properties: x.Properties, Required: x.Required}
+		DependentSchemas: x.DependentSchemas, Dependencies: x.Dependencies,
+		Properties: x.Properties, Required: x.Required, AdditionalProperties: x.AdditionalProperties,
+		UnevaluatedProperties: x.UnevaluatedProperties,
+		PrefixItems:           x.PrefixItems, Items: x.Items, AdditionalItems: x.AdditionalItems, Items2020: x.Items2020,
+		Others: []*jsonschema.Schema{x.Not, x.PropertyNames, x.Contains, x.UnevaluatedItems, x.ContentSchema}}
 	if x.DynamicRef != nil {
 		d.DynamicRef = x.DynamicRef.Ref
+	}
+	for re, y := range x.PatternProperties {
+		d.Patterns = append(d.Patterns, re)
+		d.Others = append(d.Others, y)
 	}
 	switch {
 	case x.Const != nil:
@@ -415,34 +410,7 @@ func subschema(x *jsonschema.Schema) schema.Subschema[*jsonschema.Schema] {
 	case x.Enum != nil && len(x.Enum.Values) == 1:
 		d.One, d.HasOne = x.Enum.Values[0], true
 	}
-	if len(x.PatternProperties) > 0 || takesAny(x.AdditionalProperties) {
-		d.Takes = func(key string) bool { return takes(x, key) }
-	}
 	return d
-}
-
-// takes reports whether x takes key beside its properties: a pattern of
-// patternProperties matches it, or additionalProperties is a schema that
-// is not false.
-func takes(x *jsonschema.Schema, key string) bool {
-	for re := range x.PatternProperties {
-		if re.MatchString(key) {
-			return true
-		}
-	}
-	return takesAny(x.AdditionalProperties)
-}
-
-// takesAny reports whether additionalProperties, as the library holds it,
-// takes any key: true, or a schema that is not false.
-func takesAny(additional any) bool {
-	switch s := additional.(type) {
-	case bool:
-		return s
-	case *jsonschema.Schema:
-		return s != nil && (s.Bool == nil || *s.Bool)
-	}
-	return false
 }
 
 // decodeContent decodes the content of a string the way contentEncoding

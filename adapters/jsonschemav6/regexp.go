@@ -6,6 +6,8 @@ import (
 
 	"github.com/dlclark/regexp2/v2"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/selfheal/selfheal/adapters/internal/schema"
 )
 
 // matchTimeout bounds one match of a pattern that only the backtracking
@@ -158,24 +160,13 @@ func (p matchAll) String() string { return string(p) }
 // checked, since which properties the entry is for cannot be known.
 func acceptSkippedKeys(sch *jsonschema.Schema) {
 	accept := true
-	seen := map[*jsonschema.Schema]bool{}
-	var walk func(x *jsonschema.Schema)
-	walk = func(x *jsonschema.Schema) {
-		if x == nil || seen[x] {
-			return
-		}
-		seen[x] = true
+	for _, x := range schema.Index(sch, read) {
 		for re, sub := range x.PatternProperties {
 			if _, skipped := re.(matchAll); skipped {
 				skip := *sub
 				skip.Bool = &accept
 				x.PatternProperties[re] = &skip
-				seen[&skip] = true
 			}
 		}
-		for _, y := range children(x) {
-			walk(y)
-		}
 	}
-	walk(sch)
 }

@@ -72,10 +72,10 @@ func TestLocateAndDecode(t *testing.T) {
 	if p, v := Locate(base, nil, []string{"a", "9", "b"}); len(p) != 3 || p[1] != "9" || v != nil {
 		t.Errorf("missing: %v %v", p, v)
 	}
-	if _, list := DecodeArgs([]byte(`{"a": 1} x`)); len(list) != 1 || list[0].Code != issues.InvalidFormat || list[0].Format != "json" {
+	if _, list := DecodeArgs([]byte(`{"a": 1} x`), 0); len(list) != 1 || list[0].Code != issues.InvalidFormat || list[0].Format != "json" {
 		t.Errorf("trailing data: %v", list)
 	}
-	if v, list := DecodeArgs([]byte(` {"n": 1.50} `)); list != nil || v.(map[string]any)["n"] != json.Number("1.50") {
+	if v, list := DecodeArgs([]byte(` {"n": 1.50} `), 0); list != nil || v.(map[string]any)["n"] != json.Number("1.50") {
 		t.Errorf("valid: %v %v", v, list)
 	}
 	if JSONType(json.Number("2")) != "integer" || JSONType(json.Number("2.5")) != "number" || JSONType(2.0) != "number" {

@@ -1,26 +1,128 @@
 package schema
 
-// A Subschema is what UnionBranches and Evaluable read of one compiled
-// subschema of a library whose schemas are of type S (a pointer; the zero S
-// is none): the library's own fields, so that reading one allocates
-// nothing.
+import "github.com/selfheal/selfheal/adapters/internal/nearmiss"
+
+// A Subschema is what the shared code reads of one compiled subschema of a
+// library whose schemas are of type S (a pointer; the zero S is none): the
+// library's own values, copied by each version's one reader, so that
+// walking a schema, describing a union and finding near misses are written
+// once for both versions.
 type Subschema[S comparable] struct {
+	Location string
+	// Bool is the value of a true or false schema, nil for others.
+	Bool *bool
 	// The subschemas applied to the same value.
-	Ref, DynamicRef, RecursiveRef S
+	Ref, RecursiveRef, DynamicRef S
 	AllOf, AnyOf, OneOf           []S
 	If, Then, Else                S
 	DependentSchemas              map[string]S
-	// Properties are the declared properties, Required the required ones.
-	Properties map[string]S
-	Required   []string
-	// Takes, when not nil, reports whether the subschema takes a key its
-	// Properties do not declare: one a patternProperties pattern matches,
-	// or any key when additionalProperties is a schema other than false.
-	Takes func(key string) bool
+	Dependencies                  map[string]any // an S, or the names a property requires
+	// The object's keywords.
+	Properties            map[string]S
+	Required              []string
+	Patterns              []nearmiss.Matcher // the patternProperties
+	AdditionalProperties  any                // a bool or an S
+	UnevaluatedProperties S
+	// The array's keywords.
+	PrefixItems     []S
+	Items           any // an S, or an []S (before draft 2020-12)
+	AdditionalItems any // a bool or an S
+	Items2020       S
+	// Others are the subschemas no shared code reads but Index walks: not,
+	// propertyNames, contains, unevaluatedItems, contentSchema and the
+	// patternProperties' schemas.
+	Others []S
 	// One is the one value the subschema allows (a const, or an enum of
 	// one value), when HasOne.
 	One    any
 	HasOne bool
+}
+
+// Index maps the location of every subschema reachable from root to it.
+func Index[S comparable](root S, read func(S) Subschema[S]) map[string]S {
+	var none S
+	m := map[string]S{}
+	var walk func(x S)
+	walk = func(x S) {
+		if x == none {
+			return
+		}
+		d := read(x)
+		if _, ok := m[d.Location]; ok {
+			return
+		}
+		m[d.Location] = x
+		for _, y := range append([]S{d.Ref, d.RecursiveRef, d.DynamicRef, d.If, d.Then, d.Else,
+			d.UnevaluatedProperties, d.Items2020}, d.Others...) {
+			walk(y)
+		}
+		for _, l := range [][]S{d.AllOf, d.AnyOf, d.OneOf, d.PrefixItems} {
+			for _, y := range l {
+				walk(y)
+			}
+		}
+		for _, m := range []map[string]S{d.Properties, d.DependentSchemas} {
+			for _, y := range m {
+				walk(y)
+			}
+		}
+		for _, y := range d.Dependencies {
+			if y, ok := y.(S); ok {
+				walk(y)
+			}
+		}
+		for _, y := range []any{d.AdditionalProperties, d.Items, d.AdditionalItems} {
+			if y, ok := y.(S); ok {
+				walk(y)
+			}
+		}
+		if items, ok := d.Items.([]S); ok {
+			for _, y := range items {
+				walk(y)
+			}
+		}
+	}
+	walk(root)
+	return m
+}
+
+// NearMisses describes root for the near-miss walk (see package nearmiss),
+// nil when there is nothing to look at.
+func NearMisses[S comparable](root S, read func(S) Subschema[S]) *nearmiss.Shape {
+	var none S
+	return nearmiss.Build(root, func(x S) nearmiss.Node[S] {
+		d := read(x)
+		k := nearmiss.Keywords[S]{Location: d.Location,
+			Ref: d.Ref, RecursiveRef: d.RecursiveRef, DynamicRef: d.DynamicRef,
+			AllOf: d.AllOf, AnyOf: d.AnyOf, OneOf: d.OneOf, If: d.If, Then: d.Then, Else: d.Else,
+			DependentSchemas: d.DependentSchemas, Dependencies: d.Dependencies,
+			Properties: d.Properties, Patterns: d.Patterns, AdditionalProperties: d.AdditionalProperties,
+			UnevaluatedProperties: d.UnevaluatedProperties,
+			PrefixItems:           d.PrefixItems, Items: d.Items, AdditionalItems: d.AdditionalItems, Items2020: d.Items2020}
+		if d.UnevaluatedProperties != none {
+			k.UnevaluatedBool = read(d.UnevaluatedProperties).Bool
+		}
+		return nearmiss.Describe(k)
+	})
+}
+
+// takes reports whether d takes key beside its properties: a pattern of
+// patternProperties matches it, or additionalProperties is true or a
+// schema other than false.
+func takes[S comparable](d *Subschema[S], read func(S) Subschema[S], key string) bool {
+	for _, re := range d.Patterns {
+		if re.MatchString(key) {
+			return true
+		}
+	}
+	var none S
+	switch a := d.AdditionalProperties.(type) {
+	case bool:
+		return a
+	case S:
+		return a != none && (read(a).Bool == nil || *read(a).Bool)
+	}
+	return false
 }
 
 // maxRefHops bounds the $ref chains followed to describe a union, so that
@@ -91,7 +193,7 @@ func Declares[S comparable](sch S, read func(S) Subschema[S], key string) bool {
 		if _, ok := d.Properties[key]; ok {
 			return true
 		}
-		return d.Takes != nil && d.Takes(key)
+		return takes(d, read, key)
 	})
 }
 
