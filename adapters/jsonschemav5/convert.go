@@ -70,7 +70,7 @@ type conv struct {
 
 // locate returns the path and value at an instance location.
 func (c *conv) locate(loc string) (issues.Path, any) {
-	return schema.Locate(c.base, nil, pointer(strings.TrimPrefix(loc, c.iloc)))
+	return schema.Locate(c.base, pointer(strings.TrimPrefix(loc, c.iloc)))
 }
 
 // parent returns the instance location without its last token.

@@ -62,7 +62,7 @@ func (c *conv) locate(loc []string) (issues.Path, any) {
 	if c.unknown {
 		return schema.GuessPath(loc), issues.Unknown{}
 	}
-	return schema.Locate(c.base, nil, loc)
+	return schema.Locate(c.base, loc)
 }
 
 // add converts ve and its causes into k.

@@ -14,7 +14,7 @@ import (
 func Example() {
 	instance, _ := jsonvalue.Decode([]byte(`{"items": [{"sku": "A-1"}, {"sku": 7}], "labels": {"a.b": "x"}}`))
 	for _, loc := range [][]string{{"items", "1", "sku"}, {"labels", "a.b"}} {
-		path, v := schema.Locate(instance, nil, loc)
+		path, v := schema.Locate(instance, loc)
 		fmt.Println(path, v)
 	}
 	// Output:
