@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"maps"
-	"math"
 	"math/big"
 	"reflect"
 	"slices"
@@ -487,50 +486,6 @@ func ratValue(r *big.Rat) any {
 	return json.Number(schema.RatText(r))
 }
 
-// issueCount is how many issues a tree of errors gives, counted as far as
-// max: one per missing property, one per other failure (a union, or the
-// failures of a key or of a string's content, make one issue together),
-// none for those that merely group others. Keys or items where the schema
-// is false count once for a run of them in one object or array, as they
-// merge (100,000 unevaluated keys are one issue): near enough to size a
-// list.
-func issueCount(ve *jsonschema.ValidationError, max int) int {
-	switch e := ve.ErrorKind.(type) {
-	case *kind.Required:
-		return len(e.Missing)
-	case *kind.DependentRequired:
-		return len(e.Missing)
-	case *kind.Dependency:
-		return len(e.Missing)
-	case *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
-	default:
-		if len(ve.Causes) == 0 || ownKind(ve.ErrorKind) {
-			return 1
-		}
-	}
-	n := 0
-	var prev *jsonschema.ValidationError // the last false schema counted
-	for _, c := range ve.Causes {
-		if n >= max {
-			break
-		}
-		if _, ok := c.ErrorKind.(*kind.FalseSchema); ok {
-			if prev != nil && sameParent(prev.InstanceLocation, c.InstanceLocation) {
-				continue
-			}
-			prev = c
-		}
-		n += issueCount(c, max-n)
-	}
-	return n
-}
-
-// sameParent reports whether the instance locations a and b are members of
-// one object or array.
-func sameParent(a, b []string) bool {
-	return len(a) > 0 && len(a) == len(b) && slices.Equal(a[:len(a)-1], b[:len(b)-1])
-}
-
 // kindPkg is the package of the library's own error kinds.
 var kindPkg = reflect.TypeFor[kind.Type]().PkgPath()
 
@@ -550,21 +505,27 @@ func ownKind(k jsonschema.ErrorKind) bool {
 // reports false for those that may still only add to an issue already
 // built (unrecognized keys and excess items of an object or array already
 // reported: the sink counts the others) and for an extension's kind with
-// causes, each counted where add reaches it.
-//
-// A name failing propertyNames counts one issue although a name that no
-// schema allows would have joined its object's unrecognized_keys issue:
-// telling the two apart takes locating the object, the very work this
-// saves.
+// causes, each counted where add reaches it. A name failing propertyNames
+// counts one issue, although a name no schema allows would have joined its
+// object's unrecognized_keys issue: telling the two apart takes locating
+// the object, the very work this saves.
 func skipPast(k *schema.Sink, ve *jsonschema.ValidationError) bool {
-	switch ve.ErrorKind.(type) {
+	n := 1
+	switch e := ve.ErrorKind.(type) {
 	case *kind.AdditionalProperties, *kind.FalseSchema:
 		return false
+	case *kind.Required:
+		n = len(e.Missing)
+	case *kind.DependentRequired:
+		n = len(e.Missing)
+	case *kind.Dependency:
+		n = len(e.Missing)
+	default:
+		if len(ve.Causes) > 0 && !ownKind(ve.ErrorKind) {
+			return false
+		}
 	}
-	if len(ve.Causes) > 0 && !ownKind(ve.ErrorKind) {
-		return false
-	}
-	k.Skip(issueCount(ve, math.MaxInt))
+	k.Skip(n)
 	return true
 }
 
