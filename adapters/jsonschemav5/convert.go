@@ -16,26 +16,13 @@ import (
 	"github.com/selfheal/selfheal/issues"
 )
 
-// AppendIssues converts err, a failure of s.Compiled().Validate(instance),
-// into normalized issues appended to dst, with the constraint values of
-// the compiled schema and bounds exactly as the document wrote them (when
-// s was given them). instance is the value that was validated; an
-// instance that is issues.Unknown{} is not at hand, and each failure is
-// worded from the library's message (see the package's AppendIssues). A
-// nil s knows nothing of the schema. It returns dst unchanged, with false,
-// when err is not a failure of validation. jsonschemav5's Validate,
-// AppendValidate and ValidateJSON document it for users. A caller that
-// keeps dst[:0] from one call to the next reuses its list.
-//
-// A call appends at most 1,000 issues; past them it counts the others,
-// without building them, into one issue at the end whose Omitted holds
-// their number. Each
-// inner list (a union's branches, the issues of a key or of a string's
-// content) is capped the same way.
-//
-// The issues share slices (Values, Allowed …) with s and with instance:
-// the adapter's public methods own them (see issuesx.Own) before handing
-// them out.
+// appendIssues converts err, a failure of the library's Validate of
+// instance, into issues appended to dst, with what s knows of the schema
+// (a nil s knows nothing); an instance that is issues.Unknown{} is not at
+// hand, and each failure is worded from the library's message (see
+// appendRaw). It returns dst unchanged, with false, when err is not a
+// failure of validation. The issues share slices with s and instance: the
+// public methods own them (see schema.Own).
 func (s *Schema) appendIssues(dst issues.List, err error, instance any) (issues.List, bool) {
 	if err == nil {
 		return dst, false
@@ -469,7 +456,7 @@ func declared(sch *jsonschema.Schema) []string {
 	if sch == nil {
 		return nil
 	}
-	return schema.SortedKeys(sch.Properties)
+	return slices.Sorted(maps.Keys(sch.Properties))
 }
 
 // read reads what the shared code needs of x (see schema.Subschema).

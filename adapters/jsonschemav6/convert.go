@@ -26,7 +26,7 @@ import (
 // instance that is issues.Unknown{} is not at hand, as when the root
 // package's Engine is handed a library error alone (Errors). The issues
 // share slices with s, err and instance: the public methods own them (see
-// issuesx.Own).
+// schema.Own).
 func (s *Schema) appendIssues(dst issues.List, err error, instance any) (issues.List, bool) {
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
@@ -93,11 +93,11 @@ func (c *conv) add(k *schema.Sink, ve *jsonschema.ValidationError) {
 	}
 	switch e := ve.ErrorKind.(type) {
 	case *kind.Required:
-		c.required(k, sch, path, e.Missing)
+		c.missing(k, sch, path, e.Missing, "jsonschema:required", nil)
 	case *kind.DependentRequired:
-		c.dependent(k, path, sch, e.Prop, e.Missing, "jsonschema:dependentRequired")
+		c.missing(k, sch, path, e.Missing, "jsonschema:dependentRequired", path.Append(e.Prop))
 	case *kind.Dependency:
-		c.dependent(k, path, sch, e.Prop, e.Missing, "jsonschema:dependencies")
+		c.missing(k, sch, path, e.Missing, "jsonschema:dependencies", path.Append(e.Prop))
 	case *kind.AdditionalProperties:
 		k.UnrecognizedKeys(path, v, e.Properties, declared(sch), "jsonschema:additionalProperties")
 	case *kind.PropertyNames:
@@ -235,10 +235,12 @@ func (c *conv) read(f *schema.Failure, ve *jsonschema.ValidationError, sch *json
 	return true
 }
 
-// required reports each missing property of the object at path.
-func (c *conv) required(k *schema.Sink, sch *jsonschema.Schema, path issues.Path, missing []string) {
-	for _, name := range missing {
-		k.Missing(path.Append(name), c.s.propType(sch, name), "jsonschema:required", nil)
+// missing reports each property of the object at path that must be sent
+// and was not; present is the property whose presence requires them, nil
+// for required ones.
+func (c *conv) missing(k *schema.Sink, sch *jsonschema.Schema, path issues.Path, names []string, source string, present issues.Path) {
+	for _, name := range names {
+		k.Missing(path.Append(name), c.s.propType(sch, name), source, present)
 	}
 }
 
@@ -266,13 +268,6 @@ func (c *conv) contains(sch *jsonschema.Schema, lo, hi int) (minimum, maximum is
 		maximum = count(hi)
 	}
 	return minimum, maximum
-}
-
-// dependent reports each property that must be sent because prop was.
-func (c *conv) dependent(k *schema.Sink, path issues.Path, sch *jsonschema.Schema, prop string, missing []string, source string) {
-	for _, name := range missing {
-		k.Missing(path.Append(name), c.s.propType(sch, name), source, path.Append(prop))
-	}
 }
 
 // propertyName reports a property name that fails propertyNames: an
@@ -383,7 +378,7 @@ func declared(sch *jsonschema.Schema) []string {
 	if sch == nil {
 		return nil
 	}
-	return schema.SortedKeys(sch.Properties)
+	return slices.Sorted(maps.Keys(sch.Properties))
 }
 
 // read reads what the shared code needs of x (see schema.Subschema).

@@ -3,7 +3,6 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
-	"slices"
 
 	"github.com/selfheal/selfheal/adapters/internal/nearmiss"
 	"github.com/selfheal/selfheal/internal/issuesx"
@@ -73,15 +72,6 @@ func DecodeContent(data []byte) any {
 	return out
 }
 
-// MediaFormat names the format a content media type asks for, in the
-// formatter's format names where it has one.
-func MediaFormat(mt string) string {
-	if mt == "application/json" {
-		return "json"
-	}
-	return mt
-}
-
 // JSONType is the JSON Schema type of a decoded value: "integer" for a
 // json.Number that is a whole int64, "number" for other numbers.
 func JSONType(v any) string {
@@ -102,17 +92,4 @@ func JSONType(v any) string {
 		}
 	}
 	return "number"
-}
-
-// SortedKeys lists the keys of m in order, nil when there are none.
-func SortedKeys[M ~map[string]V, V any](m M) []string {
-	if len(m) == 0 {
-		return nil
-	}
-	names := make([]string, 0, len(m))
-	for n := range m {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
 }

@@ -114,8 +114,8 @@ func (k *Sink) Keyword(f *Failure) bool {
 		is.Values = f.Values
 	case formatFacts, mediaFacts:
 		is.Format = f.Want
-		if kw.takes == mediaFacts {
-			is.Format = MediaFormat(f.Want)
+		if kw.takes == mediaFacts && f.Want == "application/json" {
+			is.Format = "json" // the formatter's name for it
 		}
 		if f.Err != nil {
 			is.Message = f.Err.Error() // the value's own reason

@@ -1,6 +1,11 @@
 package schema
 
-import "github.com/selfheal/selfheal/adapters/internal/nearmiss"
+import (
+	"maps"
+	"slices"
+
+	"github.com/selfheal/selfheal/adapters/internal/nearmiss"
+)
 
 // A Subschema is what the shared code reads of one compiled subschema of a
 // library whose schemas are of type S (a pointer; the zero S is none): the
@@ -182,7 +187,7 @@ func Evaluable[S comparable](sch S, read func(S) Subschema[S]) []string {
 		}
 		return false
 	})
-	return SortedKeys(set)
+	return slices.Sorted(maps.Keys(set))
 }
 
 // Declares reports whether sch, or a subschema applied to the same object
