@@ -29,7 +29,7 @@ func TestDeps(t *testing.T) {
 		mod + "/mcp/proxy":                  {"jsonschema/v6"},
 		mod + "/internal/formatter":         nil,
 		mod + "/mcp/internal/toolcall":      {"jsonschema/v6"},
-		mod + "/internal/schemaconv":        nil,
+		mod + "/adapters/internal/schema":   nil,
 		mod + "/internal/issuesx":           nil,
 		mod + "/locales":                    nil,
 		mod + "/envelope":                   nil,

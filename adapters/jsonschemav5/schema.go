@@ -15,9 +15,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/selfheal/selfheal/adapters/internal/nearmiss"
+	"github.com/selfheal/selfheal/adapters/internal/schema"
 	"github.com/selfheal/selfheal/internal/issuesx"
-	"github.com/selfheal/selfheal/internal/schemaconv"
-	"github.com/selfheal/selfheal/internal/schemav5"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -30,9 +29,9 @@ const defaultLocation = "mem:///schema.json"
 // library yourself goes to selfheal's Engine, which recognises it; for
 // issues with the values sent, validate through the Schema.
 type Schema struct {
-	// k is the compiled schema with what its failures' issues take from
-	// it (see internal/schemav5).
-	k *schemav5.Schema
+	sch  *jsonschema.Schema
+	locs map[string]*jsonschema.Schema // compiled subschemas by location
+	docs schema.Docs                   // schema documents by URL, for bounds as written
 	// maxDepth is the nesting limit of instances, as WithMaxDepth set it
 	// (0: issues.DefaultMaxDepth, negative: none).
 	maxDepth int
@@ -103,19 +102,19 @@ func WithMaxDepth(n int) Option {
 // ECMAScript regular expressions ("^(?!admin)"): version 5 has no way to
 // be given another engine, and the error names the pattern and says so.
 // Compile such a schema with jsonschemav6.
-func Compile(schema []byte, opts ...Option) (*Schema, error) {
+func Compile(data []byte, opts ...Option) (*Schema, error) {
 	cfg := config{formats: true, location: defaultLocation}
 	for _, o := range opts {
 		if o != nil {
 			o(&cfg)
 		}
 	}
-	doc, err := jsonvalue.Decode(schema)
+	doc, err := jsonvalue.Decode(data)
 	if err != nil {
 		return nil, fmt.Errorf("jsonschemav5: the schema is not valid JSON: %w", err)
 	}
 	s := &Schema{maxDepth: cfg.maxDepth}
-	docs := schemaconv.Docs{}
+	docs := schema.Docs{}
 	loc := cfg.location
 	if i := strings.IndexByte(loc, '#'); i >= 0 {
 		loc = loc[:i]
@@ -144,16 +143,16 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 	if cfg.hook != nil {
 		cfg.hook(c)
 	}
-	if err := c.AddResource(loc, bytes.NewReader(schema)); err != nil {
+	if err := c.AddResource(loc, bytes.NewReader(data)); err != nil {
 		return nil, fmt.Errorf("jsonschemav5: %w", err)
 	}
 	sch, err := c.Compile(loc)
 	if err != nil {
 		return nil, fmt.Errorf("jsonschemav5: the schema does not compile: %s%w", notRE2(docs), compileError(err))
 	}
-	s.k = schemav5.New(sch, docs)
+	s.sch, s.locs, s.docs = sch, schema.Index(sch, read), docs
 	if cfg.typos {
-		s.typos = typoShape(sch)
+		s.typos = schema.NearMisses(sch, read)
 	}
 	return s, nil
 }
@@ -184,7 +183,7 @@ func compileError(err error) error {
 // regexp does not compile, with what to do about it; "" when there is
 // none. A "pattern" member that is not a keyword (inside a const) may be
 // named too: it only words an error there already is.
-func notRE2(docs schemaconv.Docs) string {
+func notRE2(docs schema.Docs) string {
 	var bad []string
 	var walk func(v any)
 	walk = func(v any) {
@@ -223,7 +222,7 @@ func notRE2(docs schemaconv.Docs) string {
 
 // record keeps a schema document in docs under its URL and, when it has
 // one, its $id, which version 5 uses as its locations' base.
-func record(docs schemaconv.Docs, u string, doc any) {
+func record(docs schema.Docs, u string, doc any) {
 	docs[u] = doc
 	obj, ok := doc.(map[string]any)
 	if !ok {
@@ -249,7 +248,7 @@ func record(docs schemaconv.Docs, u string, doc any) {
 // since the documents are not known. Instances are held to
 // issues.DefaultMaxDepth (see WithMaxDepth).
 func FromCompiled(sch *jsonschema.Schema) *Schema {
-	return &Schema{k: schemav5.New(sch, nil)}
+	return &Schema{sch: sch, locs: schema.Index(sch, read)}
 }
 
 // Validate validates instance (a value decoded from JSON, numbers best as
@@ -275,35 +274,7 @@ func (s *Schema) AppendValidate(dst issues.List, instance any) issues.List {
 	if is, deep := issuesx.CheckDepth(instance, s.maxDepth); deep {
 		return append(dst, is)
 	}
-	return own(dst, s.appendValidate(dst, instance))
-}
-
-// own owns the issues list appended to dst (see issuesx.Own) and returns
-// list.
-func own(dst, list issues.List) issues.List {
-	if len(list) > len(dst) {
-		issuesx.Own(list[len(dst):])
-	}
-	return list
-}
-
-// appendValidate is AppendValidate once the depth is known to be within
-// the limit.
-func (s *Schema) appendValidate(dst issues.List, instance any) issues.List {
-	err := s.k.Compiled().Validate(instance)
-	if err == nil {
-		if s.typos != nil {
-			// Valid is where near misses matter most: the tool would run.
-			return nearmiss.Append(dst, len(dst), s.typos, instance)
-		}
-		return dst
-	}
-	list, ok := s.appendIssues(dst, err, instance)
-	list = schemaconv.Failed(dst, list, ok, err, instance)
-	if s.typos != nil {
-		list = nearmiss.Append(list, len(dst), s.typos, instance)
-	}
-	return list
+	return schema.Validate(dst, instance, s.sch.Validate, s.appendIssues, s.typos)
 }
 
 // ValidateJSON decodes data (keeping numbers exact) and validates it.
@@ -313,14 +284,11 @@ func (s *Schema) appendValidate(dst issues.List, instance any) issues.List {
 // one well-formed JSON value is an invalid_format issue (format "json") at
 // the root, with the decoder's reason as its Message.
 func (s *Schema) ValidateJSON(data []byte) issues.List {
-	if is, deep := issues.CheckDepthJSON(data, s.maxDepth); deep {
-		return issues.List{is}
-	}
-	v, bad := schemaconv.DecodeArgs(data)
+	v, bad := schema.DecodeArgs(data, s.maxDepth)
 	if bad != nil {
 		return bad
 	}
-	return own(nil, s.appendValidate(nil, v))
+	return schema.Validate(nil, v, s.sch.Validate, s.appendIssues, s.typos)
 }
 
 // Errors lets a selfheal Engine read the *jsonschema.ValidationError of
@@ -332,4 +300,4 @@ func (s *Schema) ValidateJSON(data []byte) issues.List {
 // Version 5's errors carry no values, so each issue says what the
 // library's message says; a Schema's Validate says more. The issues of a
 // Schema need no adapter.
-var Errors = issuesx.NewAdapter(schemav5.AppendIssues)
+var Errors = issuesx.NewAdapter(appendRaw)

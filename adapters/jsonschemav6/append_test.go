@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"unsafe"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -83,48 +82,19 @@ func TestAppendConcurrent(t *testing.T) {
 	wg.Wait()
 }
 
-// TestAppendAllocations: converting the users.create failures into a
-// reused list allocates nothing; AppendValidate allocates nothing beyond
-// the library's Validate for a valid instance, and for the invalid one
-// only the two arrays its issues' own copies take (see issuesx.Own: the
-// paths and values in one, the keys and allowed names in the other).
+// TestAppendAllocations: AppendValidate allocates nothing beyond the
+// library's Validate for a valid instance (DESIGN section 5: the success
+// path adds no allocation).
 func TestAppendAllocations(t *testing.T) {
 	if race.Enabled {
 		t.Skip("allocation counts are meaningless under the race detector")
 	}
-	s, bad, good := usersCreate(t)
-	err := s.Compiled().Validate(bad)
-	list, _ := s.AppendIssues(nil, err, bad)
-	if n := testing.AllocsPerRun(100, func() { list, _ = s.AppendIssues(list[:0], err, bad) }); n != 0 {
-		t.Errorf("AppendIssues allocates %v per run", n)
-	}
-	for _, tc := range []struct {
-		v     any
-		owned float64
-	}{{bad, 2}, {good, 0}} {
-		lib := testing.AllocsPerRun(100, func() { _ = s.Compiled().Validate(tc.v) })
-		ours := testing.AllocsPerRun(100, func() { list = s.AppendValidate(list[:0], tc.v) })
-		if ours > lib+tc.owned {
-			t.Errorf("AppendValidate allocates %v per run, the library's Validate %v", ours, lib)
-		}
-	}
-}
-
-// TestIssuesShareSchemaData: what an issue takes from the schema is the
-// same string or slice from call to call, for a formatter to cache on.
-func TestIssuesShareSchemaData(t *testing.T) {
-	s, bad, _ := usersCreate(t)
-	err := s.Compiled().Validate(bad)
-	a, _ := s.Issues(err, bad)
-	b, _ := s.Issues(err, bad)
-	str := func(x string) *byte { return unsafe.StringData(x) }
-	for i := range a {
-		x, y := a[i], b[i]
-		if unsafe.SliceData(x.Path) != unsafe.SliceData(y.Path) || unsafe.SliceData(x.Allowed) != unsafe.SliceData(y.Allowed) ||
-			unsafe.SliceData(x.Values) != unsafe.SliceData(y.Values) || x.Expected != y.Expected ||
-			str(string(x.Minimum)) != str(string(y.Minimum)) || str(x.Pattern) != str(y.Pattern) {
-			t.Errorf("%v: not shared:\n%#v\n%#v", x.Path, x, y)
-		}
+	s, _, good := usersCreate(t)
+	var list issues.List
+	lib := testing.AllocsPerRun(100, func() { _ = s.Compiled().Validate(good) })
+	ours := testing.AllocsPerRun(100, func() { list = s.AppendValidate(list[:0], good) })
+	if ours > lib {
+		t.Errorf("AppendValidate allocates %v per run, the library's Validate %v", ours, lib)
 	}
 }
 
@@ -154,9 +124,7 @@ func TestUnionAndBounds(t *testing.T) {
 	long, _ := jsonvalue.Decode([]byte(`{"v": "` + strings.Repeat("x", 121) + `"}`))
 	err = s.Compiled().Validate(long)
 	a, _ := s.Issues(err, long)
-	b, _ := s.Issues(err, long)
-	if len(a) != 1 || a[0].Branches[0][0].Maximum != "120" ||
-		unsafe.StringData(string(a[0].Branches[0][0].Maximum)) != unsafe.StringData(string(b[0].Branches[0][0].Maximum)) {
+	if len(a) != 1 || a[0].Branches[0][0].Maximum != "120" {
 		t.Errorf("got %#v", a)
 	}
 }

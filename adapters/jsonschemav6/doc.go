@@ -13,12 +13,8 @@
 // schema knows, validate through the Schema.
 //
 // A server that keeps its list from one request to the next calls
-// Schema.AppendValidate instead. What the issues take from the schema (the
-// paths it names, allowed names and values, bounds as written, expected
-// types) is worked out once by Compile, so that a failure costs little
-// more than walking the library's errors and copying those slices into a
-// few arrays: the issues returned are the caller's own, and changing them
-// changes nothing another call returns.
+// Schema.AppendValidate instead. The issues returned are the caller's own:
+// changing them changes nothing another call returns.
 //
 // Every failure is reported, not the first: each missing required property
 // at its own path, unknown keys (additionalProperties: false,

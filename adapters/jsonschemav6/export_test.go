@@ -7,7 +7,7 @@ import (
 )
 
 // Compiled returns the library's compiled schema, for the tests.
-func (s *Schema) Compiled() *jsonschema.Schema { return s.k.Compiled() }
+func (s *Schema) Compiled() *jsonschema.Schema { return s.sch }
 
 // AppendIssues is appendIssues, for the tests.
 func (s *Schema) AppendIssues(dst issues.List, err error, instance any) (issues.List, bool) {

@@ -6,6 +6,8 @@ import (
 
 	"github.com/dlclark/regexp2/v2"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/selfheal/selfheal/adapters/internal/schema"
 )
 
 // matchTimeout bounds one match of a pattern that only the backtracking
@@ -158,55 +160,13 @@ func (p matchAll) String() string { return string(p) }
 // checked, since which properties the entry is for cannot be known.
 func acceptSkippedKeys(sch *jsonschema.Schema) {
 	accept := true
-	seen := map[*jsonschema.Schema]bool{}
-	var walk func(x *jsonschema.Schema)
-	walk = func(x *jsonschema.Schema) {
-		if x == nil || seen[x] {
-			return
-		}
-		seen[x] = true
+	for _, x := range schema.Index(sch, read) {
 		for re, sub := range x.PatternProperties {
 			if _, skipped := re.(matchAll); skipped {
 				skip := *sub
 				skip.Bool = &accept
 				x.PatternProperties[re] = &skip
-				continue
-			}
-			walk(sub)
-		}
-		for _, y := range []*jsonschema.Schema{x.Ref, x.RecursiveRef, x.Not, x.If, x.Then, x.Else,
-			x.PropertyNames, x.UnevaluatedProperties, x.Contains, x.Items2020, x.UnevaluatedItems, x.ContentSchema} {
-			walk(y)
-		}
-		if x.DynamicRef != nil {
-			walk(x.DynamicRef.Ref)
-		}
-		for _, l := range [][]*jsonschema.Schema{x.AllOf, x.AnyOf, x.OneOf, x.PrefixItems} {
-			for _, y := range l {
-				walk(y)
-			}
-		}
-		for _, y := range x.Properties {
-			walk(y)
-		}
-		for _, y := range x.DependentSchemas {
-			walk(y)
-		}
-		for _, y := range []any{x.AdditionalProperties, x.Items, x.AdditionalItems} {
-			if y, ok := y.(*jsonschema.Schema); ok {
-				walk(y)
-			}
-		}
-		if items, ok := x.Items.([]*jsonschema.Schema); ok {
-			for _, y := range items {
-				walk(y)
-			}
-		}
-		for _, d := range x.Dependencies {
-			if y, ok := d.(*jsonschema.Schema); ok {
-				walk(y)
 			}
 		}
 	}
-	walk(sch)
 }

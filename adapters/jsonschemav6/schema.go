@@ -9,9 +9,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/selfheal/selfheal/adapters/internal/nearmiss"
+	"github.com/selfheal/selfheal/adapters/internal/schema"
 	"github.com/selfheal/selfheal/internal/issuesx"
-	"github.com/selfheal/selfheal/internal/schemaconv"
-	"github.com/selfheal/selfheal/internal/schemav6"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -24,9 +23,9 @@ const defaultLocation = "mem:///schema.json"
 // library yourself goes to selfheal's Engine, which recognises it; for
 // issues with the values sent, validate through the Schema.
 type Schema struct {
-	// k is the compiled schema with what its failures' issues take from
-	// it, worked out once (see internal/schemav6).
-	k *schemav6.Schema
+	sch  *jsonschema.Schema
+	locs map[string]*jsonschema.Schema // compiled subschemas by location
+	docs schema.Docs                   // schema documents by URL, for bounds as written
 	// maxDepth is the nesting limit of instances, as WithMaxDepth set it
 	// (0: issues.DefaultMaxDepth, negative: none).
 	maxDepth int
@@ -136,19 +135,19 @@ func (r recorder) Load(u string) (any, error) {
 // read as Go's regexp reads it (\pL, (?P<name>…)), else as JavaScript
 // without the u flag does ("^(?!-)[\w-.]+$"); see WithUncompilablePatterns
 // for one that nothing reads.
-func Compile(schema []byte, opts ...Option) (*Schema, error) {
+func Compile(data []byte, opts ...Option) (*Schema, error) {
 	cfg := config{formats: true, location: defaultLocation}
 	for _, o := range opts {
 		if o != nil {
 			o(&cfg)
 		}
 	}
-	doc, err := jsonvalue.Decode(schema)
+	doc, err := jsonvalue.Decode(data)
 	if err != nil {
 		return nil, fmt.Errorf("jsonschemav6: the schema is not valid JSON: %w", err)
 	}
 	s := &Schema{maxDepth: cfg.maxDepth}
-	docs := schemaconv.Docs{}
+	docs := schema.Docs{}
 	c := jsonschema.NewCompiler()
 	engine := &patternEngine{skip: cfg.skipPattern}
 	c.UseRegexpEngine(engine.compile)
@@ -179,9 +178,9 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 		acceptSkippedKeys(sch)
 	}
 	docs[loc] = doc
-	s.k = schemav6.New(sch, docs)
+	s.sch, s.locs, s.docs = sch, schema.Index(sch, read), docs
 	if cfg.typos {
-		s.typos = typoShape(sch)
+		s.typos = schema.NearMisses(sch, read)
 	}
 	return s, nil
 }
@@ -191,7 +190,7 @@ func Compile(schema []byte, opts ...Option) (*Schema, error) {
 // library's exact values, since the documents are not known. Instances are
 // held to issues.DefaultMaxDepth (see WithMaxDepth).
 func FromCompiled(sch *jsonschema.Schema) *Schema {
-	return &Schema{k: schemav6.New(sch, nil)}
+	return &Schema{sch: sch, locs: schema.Index(sch, read)}
 }
 
 // Validate validates instance (a value decoded from JSON, numbers best as
@@ -217,43 +216,10 @@ func (s *Schema) Validate(instance any) issues.List {
 // names and values …) changes nothing another call returns. Their Input
 // is the value found in instance, not a copy.
 func (s *Schema) AppendValidate(dst issues.List, instance any) issues.List {
-	return own(dst, s.validate(dst, instance))
-}
-
-// own owns the issues list appended to dst (see issuesx.Own) and returns
-// list.
-func own(dst, list issues.List) issues.List {
-	if len(list) > len(dst) {
-		issuesx.Own(list[len(dst):])
-	}
-	return list
-}
-
-// validate is AppendValidate without owning the issues (see own).
-func (s *Schema) validate(dst issues.List, instance any) issues.List {
 	if is, deep := issuesx.CheckDepth(instance, s.maxDepth); deep {
 		return append(dst, is)
 	}
-	return s.validateWithin(dst, instance)
-}
-
-// validateWithin is validate once the depth is known to be within the
-// limit.
-func (s *Schema) validateWithin(dst issues.List, instance any) issues.List {
-	err := s.k.Compiled().Validate(instance)
-	if err == nil {
-		if s.typos != nil {
-			// Valid is where near misses matter most: the tool would run.
-			return nearmiss.Append(dst, len(dst), s.typos, instance)
-		}
-		return dst
-	}
-	list, ok := s.appendIssues(dst, err, instance)
-	list = schemaconv.Failed(dst, list, ok, err, instance)
-	if s.typos != nil {
-		list = nearmiss.Append(list, len(dst), s.typos, instance)
-	}
-	return list
+	return schema.Validate(dst, instance, s.sch.Validate, s.appendIssues, s.typos)
 }
 
 // ValidateJSON decodes data (keeping numbers exact) and validates it.
@@ -263,14 +229,11 @@ func (s *Schema) validateWithin(dst issues.List, instance any) issues.List {
 // one well-formed JSON value is an invalid_format issue (format "json") at
 // the root, with the decoder's reason as its Message.
 func (s *Schema) ValidateJSON(data []byte) issues.List {
-	if is, deep := issues.CheckDepthJSON(data, s.maxDepth); deep {
-		return issues.List{is}
-	}
-	v, bad := schemaconv.DecodeArgs(data)
+	v, bad := schema.DecodeArgs(data, s.maxDepth)
 	if bad != nil {
 		return bad
 	}
-	return own(nil, s.validateWithin(nil, v))
+	return schema.Validate(nil, v, s.sch.Validate, s.appendIssues, s.typos)
 }
 
 // Errors lets a selfheal Engine read the *jsonschema.ValidationError of
@@ -283,5 +246,5 @@ func (s *Schema) ValidateJSON(data []byte) issues.List {
 // say what the error tells of the value sent; a Schema's Validate says
 // more. The issues of a Schema need no adapter.
 var Errors = issuesx.NewAdapter(func(dst issues.List, err error) (issues.List, bool) {
-	return (*schemav6.Schema)(nil).AppendIssues(dst, err, issues.Unknown{})
+	return (*Schema)(nil).appendIssues(dst, err, issues.Unknown{})
 })

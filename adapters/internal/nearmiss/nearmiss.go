@@ -62,23 +62,6 @@ func (sh *Shape) Empty() bool {
 	return true
 }
 
-// index returns the index of key in Names. Tool schemas declare a few
-// names: comparing lengths first answers most keys without reading them,
-// where a map would hash every key (the instance's keys may be long and
-// many).
-func (sh *Shape) index(key string) (int, bool) {
-	if len(sh.Names) <= 16 {
-		for i, n := range sh.Names {
-			if len(n) == len(key) && n == key {
-				return i, true
-			}
-		}
-		return 0, false
-	}
-	i, ok := slices.BinarySearch(sh.Names, key)
-	return i, ok
-}
-
 // matches reports whether key matches a patternProperties pattern.
 func (sh *Shape) matches(key string) bool {
 	for _, p := range sh.Patterns {
@@ -89,29 +72,15 @@ func (sh *Shape) matches(key string) bool {
 	return false
 }
 
-// sentSet records which of a Shape's names an object has: a bit per name
-// for the first 64, the object itself asked for the others.
-type sentSet struct {
-	bits uint64
-	obj  map[string]any
-}
-
-func (s *sentSet) has(sh *Shape, i int) bool {
-	if i < 64 {
-		return s.bits&(1<<i) != 0
-	}
-	_, ok := s.obj[sh.Names[i]]
-	return ok
-}
-
-// target returns the declared property that key, an undeclared key, stands
-// for among those not sent: one that is the same name written another way
-// (see suggest.SameName), else the closest (see suggest.Closest).
-func (sh *Shape) target(key string, sent *sentSet) (string, bool) {
+// target returns the declared property that key, an undeclared key of
+// obj, stands for among those not sent: one that is the same name written
+// another way (see suggest.SameName), else the closest (see
+// suggest.Closest).
+func (sh *Shape) target(key string, obj map[string]any) (string, bool) {
 	var buf [32]string // the names not sent, on the stack for most schemas
 	missing := buf[:0]
-	for i, n := range sh.Names {
-		if sent.has(sh, i) {
+	for _, n := range sh.Names {
+		if _, sent := obj[n]; sent {
 			continue
 		}
 		if suggest.SameName(key, n) {
@@ -183,28 +152,8 @@ type walker struct {
 	// track says the way to each value is kept, for the paths of the
 	// objects with near misses; found says one was found.
 	track, found bool
-	// way is the way from the root to the value being walked.
-	way []step
-}
-
-// step is one element of the way from the root to a value: a key, or an
-// index when idx >= 0.
-type step struct {
-	key string
-	idx int
-}
-
-// path writes the way to the current value as an issues.Path.
-func (w *walker) path() issues.Path {
-	p := make(issues.Path, len(w.way))
-	for i, st := range w.way {
-		if st.idx >= 0 {
-			p[i] = st.idx
-		} else {
-			p[i] = st.key
-		}
-	}
-	return p
+	// way is the path from the root to the value being walked.
+	way issues.Path
 }
 
 // walk looks for near misses in v, where sh applies, and below it.
@@ -214,14 +163,10 @@ func (w *walker) walk(sh *Shape, v any) {
 	}
 	switch x := v.(type) {
 	case map[string]any:
-		sent := sentSet{obj: x}
 		undeclared := false
 		for key, val := range x {
 			child := sh.Extra
-			if i, ok := sh.index(key); ok {
-				if i < 64 {
-					sent.bits |= 1 << i
-				}
+			if i, ok := slices.BinarySearch(sh.Names, key); ok {
 				child = sh.Children[i]
 			} else {
 				undeclared = true
@@ -230,7 +175,7 @@ func (w *walker) walk(sh *Shape, v any) {
 				continue
 			}
 			if w.track {
-				w.way = append(w.way, step{key: key, idx: -1})
+				w.way = append(w.way, key)
 			}
 			w.walk(child, val)
 			if w.track {
@@ -238,7 +183,7 @@ func (w *walker) walk(sh *Shape, v any) {
 			}
 		}
 		if undeclared && sh.Check && len(sh.Names) > 0 {
-			w.object(sh, x, &sent)
+			w.object(sh, x)
 		}
 	case []any:
 		for i, el := range x {
@@ -250,7 +195,7 @@ func (w *walker) walk(sh *Shape, v any) {
 				continue
 			}
 			if w.track {
-				w.way = append(w.way, step{idx: i})
+				w.way = append(w.way, i)
 			}
 			w.walk(child, el)
 			if w.track {
@@ -260,15 +205,14 @@ func (w *walker) walk(sh *Shape, v any) {
 	}
 }
 
-// object records the near misses among the keys of obj, which has the
-// names of sent.
-func (w *walker) object(sh *Shape, obj map[string]any, sent *sentSet) {
+// object records the near misses among the keys of obj.
+func (w *walker) object(sh *Shape, obj map[string]any) {
 	var g *group
 	for key := range obj {
-		if _, ok := sh.index(key); ok || sh.matches(key) {
+		if _, ok := slices.BinarySearch(sh.Names, key); ok || sh.matches(key) {
 			continue
 		}
-		name, ok := sh.target(key, sent)
+		name, ok := sh.target(key, obj)
 		if !ok {
 			continue
 		}
@@ -281,7 +225,7 @@ func (w *walker) object(sh *Shape, obj map[string]any, sent *sentSet) {
 				w.over++ // its issue, counted
 				return
 			}
-			w.groups = append(w.groups, group{path: w.path(), obj: obj})
+			w.groups = append(w.groups, group{path: append(issues.Path{}, w.way...), obj: obj})
 			g = &w.groups[len(w.groups)-1]
 		}
 		g.misses = append(g.misses, miss{key: key, name: name})

@@ -1,4 +1,4 @@
-package schemaconv
+package schema
 
 import (
 	"encoding/json"
@@ -46,12 +46,7 @@ func (d Docs) Lookup(loc string) any {
 // document wrote it, when it equals r (or r is nil), or else r written
 // plainly (see RatText).
 func (d Docs) Literal(loc, kw string, r *big.Rat) issues.Number {
-	return LiteralIn(d.Lookup(loc), kw, r)
-}
-
-// LiteralIn is Literal for a schema node already looked up.
-func LiteralIn(node any, kw string, r *big.Rat) issues.Number {
-	if obj, ok := node.(map[string]any); ok {
+	if obj, ok := d.Lookup(loc).(map[string]any); ok {
 		v := obj[kw]
 		if b, ok := v.(bool); ok && b {
 			// Draft 4: exclusiveMinimum: true qualifies minimum.

@@ -1,11 +1,11 @@
-package schemav5
+package jsonschemav5
 
 import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
-	"github.com/selfheal/selfheal/internal/schemaconv"
+	"github.com/selfheal/selfheal/adapters/internal/schema"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -14,14 +14,14 @@ import (
 // message, at the path its instance location names; anyOf and oneOf are
 // unions of their alternatives' failures, so that the formatter shows the
 // closest alternative as it does for every union.
-func relay(k *schemaconv.Sink, ve *jsonschema.ValidationError) {
+func relay(k *schema.Sink, ve *jsonschema.ValidationError) {
 	kw := ve.KeywordLocation[strings.LastIndexByte(ve.KeywordLocation, '/')+1:]
-	path := schemaconv.GuessPath(Pointer(ve.InstanceLocation))
+	path := schema.GuessPath(pointer(ve.InstanceLocation))
 	switch {
 	case (kw == "anyOf" || kw == "oneOf") && len(ve.Causes) > 0:
 		branches := make([][]issues.Issue, 0, len(ve.Causes))
 		for _, cause := range ve.Causes {
-			var bk schemaconv.Sink
+			var bk schema.Sink
 			relay(&bk, cause)
 			branches = append(branches, bk.Finish())
 		}

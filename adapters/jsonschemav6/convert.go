@@ -1,11 +1,10 @@
-package schemav6
+package jsonschemav6
 
 import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"maps"
-	"math"
 	"math/big"
 	"reflect"
 	"slices"
@@ -15,56 +14,32 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
+	"github.com/selfheal/selfheal/adapters/internal/schema"
 	"github.com/selfheal/selfheal/internal/issuesx"
-	"github.com/selfheal/selfheal/internal/schemaconv"
 	"github.com/selfheal/selfheal/issues"
 )
 
-// AppendIssues appends the issues of err, a failure of validation of
-// instance, to dst (jsonschemav6's Validate, AppendValidate and
-// ValidateJSON document it for users). A nil s knows nothing of the
-// schema; an instance that is issues.Unknown{} is not at hand, as when the
-// root package's Engine is handed a library error alone.
-func (s *Schema) AppendIssues(dst issues.List, err error, instance any) (issues.List, bool) {
-	ve := validationError(err)
-	if ve == nil {
+// appendIssues appends the issues of err, a failure of validation of
+// instance, to dst (Validate, AppendValidate and ValidateJSON document
+// them for users), and reports false, returning dst, when err holds no
+// *jsonschema.ValidationError. A nil s knows nothing of the schema; an
+// instance that is issues.Unknown{} is not at hand, as when the root
+// package's Engine is handed a library error alone (Errors). The issues
+// share slices with s, err and instance: the public methods own them (see
+// schema.Own).
+func (s *Schema) appendIssues(dst issues.List, err error, instance any) (issues.List, bool) {
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
 		return dst, false
 	}
 	c := conv{s: s, base: instance}
 	_, c.unknown = instance.(issues.Unknown)
-	// Issues are large: growing the list one by one would copy them over
-	// and over, and room for more than there will be costs its clearing.
-	// A reused list with room for a usual call's failures is not sized
-	// first: counting them walks the whole tree. No list is sized past
-	// the build limit and its Omitted issue.
-	if cap(dst)-len(dst) < reusedRoom {
-		dst = slices.Grow(dst, issueCount(ve, issuesx.BuildLimit+1))
-	}
-	k := schemaconv.Sink{Out: dst, From: len(dst)}
+	k := schema.Sink{Out: dst, From: len(dst)}
 	c.add(&k, ve)
-	list := k.Finish()
-	if len(list) == len(dst) {
-		return dst, true
+	if list := k.Finish(); len(list) > len(dst) {
+		return list, true
 	}
-	return list, true
-}
-
-// reusedRoom is the free room in dst past which AppendIssues does not size
-// it: a list reused from call to call, grown as needed when a call fails
-// more ways.
-const reusedRoom = 8
-
-// validationError returns the *jsonschema.ValidationError err holds, or nil.
-func validationError(err error) *jsonschema.ValidationError {
-	if ve, ok := err.(*jsonschema.ValidationError); ok {
-		return ve
-	}
-	// Apart, so that the variable errors.As needs is allocated only here.
-	var ve *jsonschema.ValidationError
-	if err != nil && errors.As(err, &ve) {
-		return ve
-	}
-	return nil
+	return dst, true
 }
 
 // conv converts one tree of errors. base is the value instance locations are
@@ -81,21 +56,16 @@ type conv struct {
 	unknown bool
 }
 
-// locate returns the path and the value at an instance location, the path
-// n expects when the instance agrees.
-func (c *conv) locate(n *node, loc []string) (issues.Path, any) {
+// locate returns the path and the value at an instance location.
+func (c *conv) locate(loc []string) (issues.Path, any) {
 	if c.unknown {
-		return schemaconv.GuessPath(loc), issues.Unknown{}
+		return schema.GuessPath(loc), issues.Unknown{}
 	}
-	var at issues.Path
-	if n != nil {
-		at = n.at
-	}
-	return schemaconv.Locate(c.base, at, loc)
+	return schema.Locate(c.base, loc)
 }
 
 // add converts ve and its causes into k.
-func (c *conv) add(k *schemaconv.Sink, ve *jsonschema.ValidationError) {
+func (c *conv) add(k *schema.Sink, ve *jsonschema.ValidationError) {
 	switch ve.ErrorKind.(type) {
 	case *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
 		// Containers of other failures: no path or schema to look up.
@@ -111,33 +81,25 @@ func (c *conv) add(k *schemaconv.Sink, ve *jsonschema.ValidationError) {
 	if e, ok := ve.ErrorKind.(*kind.PropertyNames); ok {
 		loc = c.propertyNamesLoc(loc, e.Property)
 	}
-	n := c.s.node(ve.SchemaURL)
-	var sch *jsonschema.Schema
-	if n != nil {
-		sch = n.sch
-	}
-	path, v := c.locate(n, loc)
+	sch := c.s.at(ve.SchemaURL)
+	path, v := c.locate(loc)
 	if c.unknown {
 		v = sent(ve.ErrorKind)
 	}
-	f := schemaconv.Failure{Path: path, Input: v}
-	if c.read(&f, ve, n) {
+	f := schema.Failure{Path: path, Input: v}
+	if c.read(&f, ve, sch) {
 		k.Keyword(&f)
 		return
 	}
 	switch e := ve.ErrorKind.(type) {
 	case *kind.Required:
-		c.required(k, n, path, e.Missing)
+		c.missing(k, sch, path, e.Missing, "jsonschema:required", nil)
 	case *kind.DependentRequired:
-		c.dependent(k, path, sch, e.Prop, e.Missing, "jsonschema:dependentRequired")
+		c.missing(k, sch, path, e.Missing, "jsonschema:dependentRequired", path.Append(e.Prop))
 	case *kind.Dependency:
-		c.dependent(k, path, sch, e.Prop, e.Missing, "jsonschema:dependencies")
+		c.missing(k, sch, path, e.Missing, "jsonschema:dependencies", path.Append(e.Prop))
 	case *kind.AdditionalProperties:
-		var allowed []string
-		if n != nil {
-			allowed = n.declared
-		}
-		k.UnrecognizedKeys(path, v, e.Properties, allowed, "jsonschema:additionalProperties")
+		k.UnrecognizedKeys(path, v, e.Properties, declared(sch), "jsonschema:additionalProperties")
 	case *kind.PropertyNames:
 		c.propertyName(k, path, v, e.Property, ve.Causes)
 	case *kind.ContentSchema:
@@ -145,7 +107,7 @@ func (c *conv) add(k *schemaconv.Sink, ve *jsonschema.ValidationError) {
 		if c.unknown {
 			inner.base = issues.Unknown{}
 		}
-		var ik schemaconv.Sink
+		var ik schema.Sink
 		for _, cause := range ve.Causes {
 			inner.add(&ik, cause)
 		}
@@ -168,7 +130,7 @@ func (c *conv) add(k *schemaconv.Sink, ve *jsonschema.ValidationError) {
 		}
 		c.union(k, path, v, alts, ve.Causes, "jsonschema:oneOf")
 	case *kind.FalseSchema:
-		c.falseSchema(k, ve, n, path, v)
+		c.falseSchema(k, ve, path, v)
 	case *kind.RefCycle:
 		k.Add(issues.Custom, path, v, "jsonschema:$ref").Check = issues.CheckNever
 	default:
@@ -188,14 +150,13 @@ func (c *conv) add(k *schemaconv.Sink, ve *jsonschema.ValidationError) {
 	}
 }
 
-// read reads ve, raised by the subschema n, into f when its keyword is in
-// the keyword table (see schemaconv.Sink.Keyword), and reports whether it
-// is.
-func (c *conv) read(f *schemaconv.Failure, ve *jsonschema.ValidationError, n *node) bool {
-	var sch *jsonschema.Schema
-	lib := &unknownSchema // sets no length or count
-	if n != nil {
-		sch, lib = n.sch, n.sch
+// read reads ve, raised by the subschema sch (nil when unknown), into f
+// when its keyword is in the keyword table (see schema.Sink.Keyword), and
+// reports whether it is.
+func (c *conv) read(f *schema.Failure, ve *jsonschema.ValidationError, sch *jsonschema.Schema) bool {
+	lib := sch
+	if lib == nil {
+		lib = &jsonschema.Schema{} // sets no length or count
 	}
 	// other is the count the schema sets for the opposite bound of a
 	// length or count, which makes the issue exact when it is the same.
@@ -203,44 +164,44 @@ func (c *conv) read(f *schemaconv.Failure, ve *jsonschema.ValidationError, n *no
 		if p == nil {
 			return ""
 		}
-		return c.s.count(*p)
+		return count(*p)
 	}
 	switch e := ve.ErrorKind.(type) {
 	case *kind.InvalidJsonValue:
 		f.Keyword, f.Types = "type", issues.TypeString.Or(issues.TypeNumber).Or(issues.TypeBoolean).Or(issues.TypeNull).Or(issues.TypeObject).Or(issues.TypeArray)
 	case *kind.Type:
-		f.Keyword, f.Types = "type", c.s.expectedTypes(n, ve.SchemaURL, e.Want)
+		f.Keyword, f.Types = "type", c.s.types(ve.SchemaURL, e.Want)
 	case *kind.Enum:
 		f.Keyword, f.Values = "enum", e.Want
 	case *kind.Const:
-		f.Keyword, f.Values = "const", n.constValues(e.Want)
+		f.Keyword, f.Values = "const", []any{e.Want}
 	case *kind.Format:
 		f.Keyword, f.Want, f.Err = "format", e.Want, e.Err
 	case *kind.Pattern:
 		f.Keyword, f.Want = "pattern", e.Want
 	case *kind.MinLength:
-		f.Keyword, f.Min, f.Max = "minLength", c.s.count(e.Want), other(lib.MaxLength)
+		f.Keyword, f.Min, f.Max = "minLength", count(e.Want), other(lib.MaxLength)
 	case *kind.MaxLength:
-		f.Keyword, f.Max, f.Min = "maxLength", c.s.count(e.Want), other(lib.MinLength)
+		f.Keyword, f.Max, f.Min = "maxLength", count(e.Want), other(lib.MinLength)
 	case *kind.MinItems:
-		f.Keyword, f.Min, f.Max = "minItems", c.s.count(e.Want), other(lib.MaxItems)
+		f.Keyword, f.Min, f.Max = "minItems", count(e.Want), other(lib.MaxItems)
 	case *kind.MaxItems:
-		f.Keyword, f.Max, f.Min = "maxItems", c.s.count(e.Want), other(lib.MinItems)
+		f.Keyword, f.Max, f.Min = "maxItems", count(e.Want), other(lib.MinItems)
 	case *kind.MinProperties:
-		f.Keyword, f.Min, f.Max = "minProperties", c.s.count(e.Want), other(lib.MaxProperties)
+		f.Keyword, f.Min, f.Max = "minProperties", count(e.Want), other(lib.MaxProperties)
 	case *kind.MaxProperties:
-		f.Keyword, f.Max, f.Min = "maxProperties", c.s.count(e.Want), other(lib.MinProperties)
+		f.Keyword, f.Max, f.Min = "maxProperties", count(e.Want), other(lib.MinProperties)
 	case *kind.Minimum:
-		f.Keyword, f.Origin, f.Min = "minimum", n.numOrigin(), c.s.bound(n, ve.SchemaURL, minimum, e.Want)
+		f.Keyword, f.Origin, f.Min = "minimum", numOrigin(sch), c.s.literal(ve.SchemaURL, "minimum", e.Want)
 	case *kind.ExclusiveMinimum:
-		f.Keyword, f.Origin, f.Min = "exclusiveMinimum", n.numOrigin(), c.s.bound(n, ve.SchemaURL, exclusiveMinimum, e.Want)
+		f.Keyword, f.Origin, f.Min = "exclusiveMinimum", numOrigin(sch), c.s.literal(ve.SchemaURL, "exclusiveMinimum", e.Want)
 	case *kind.Maximum:
-		f.Keyword, f.Origin, f.Max = "maximum", n.numOrigin(), c.s.bound(n, ve.SchemaURL, maximum, e.Want)
+		f.Keyword, f.Origin, f.Max = "maximum", numOrigin(sch), c.s.literal(ve.SchemaURL, "maximum", e.Want)
 	case *kind.ExclusiveMaximum:
-		f.Keyword, f.Origin, f.Max = "exclusiveMaximum", n.numOrigin(), c.s.bound(n, ve.SchemaURL, exclusiveMaximum, e.Want)
+		f.Keyword, f.Origin, f.Max = "exclusiveMaximum", numOrigin(sch), c.s.literal(ve.SchemaURL, "exclusiveMaximum", e.Want)
 	case *kind.MultipleOf:
-		f.Keyword, f.Divisor = "multipleOf", c.s.bound(n, ve.SchemaURL, multipleOf, e.Want)
-		f.Min, f.Max = schemaconv.Multiples(e.Want, lib.Minimum, lib.ExclusiveMinimum, lib.Maximum, lib.ExclusiveMaximum)
+		f.Keyword, f.Divisor = "multipleOf", c.s.literal(ve.SchemaURL, "multipleOf", e.Want)
+		f.Min, f.Max = schema.Multiples(e.Want, lib.Minimum, lib.ExclusiveMinimum, lib.Maximum, lib.ExclusiveMaximum)
 	case *kind.UniqueItems:
 		f.Keyword = "uniqueItems"
 		if arr, ok := f.Input.([]any); ok && e.Duplicates[1] < len(arr) {
@@ -260,7 +221,7 @@ func (c *conv) read(f *schemaconv.Failure, ve *jsonschema.ValidationError, n *no
 	case *kind.AdditionalItems:
 		f.Keyword = "additionalItems"
 		if arr, ok := f.Input.([]any); ok {
-			f.Max = c.s.count(len(arr) - e.Count)
+			f.Max = count(len(arr) - e.Count)
 		}
 	case *kind.ContentEncoding:
 		f.Keyword, f.Want, f.Err = "contentEncoding", e.Want, e.Err
@@ -274,34 +235,14 @@ func (c *conv) read(f *schemaconv.Failure, ve *jsonschema.ValidationError, n *no
 	return true
 }
 
-// required reports each missing property of the object at path, with the
-// path and type n prepared when the object is where n expects it.
-func (c *conv) required(k *schemaconv.Sink, n *node, path issues.Path, missing []string) {
-	var props []prop
-	var sch *jsonschema.Schema
-	if n != nil {
-		sch = n.sch
-		if len(path) == len(n.at) && (len(path) == 0 || &path[0] == &n.at[0]) {
-			props = n.required
-		}
-	}
-	// The library lists the missing properties in the schema's order.
-	j := 0
-	for _, name := range missing {
-		for j < len(props) && props[j].name != name {
-			j++
-		}
-		if j < len(props) && props[j].path != nil {
-			k.Missing(props[j].path, props[j].expected, "jsonschema:required", nil)
-			continue
-		}
-		k.Missing(path.Append(name), c.s.propType(sch, name), "jsonschema:required", nil)
+// missing reports each property of the object at path that must be sent
+// and was not; present is the property whose presence requires them, nil
+// for required ones.
+func (c *conv) missing(k *schema.Sink, sch *jsonschema.Schema, path issues.Path, names []string, source string, present issues.Path) {
+	for _, name := range names {
+		k.Missing(path.Append(name), c.s.propType(sch, name), source, present)
 	}
 }
-
-// unknownSchema stands for a subschema not known, whose lengths and counts
-// are unset.
-var unknownSchema jsonschema.Schema
 
 // contains returns the counts of matching items a contains, minContains
 // or maxContains asks for: lo and hi, or where they are -1 what the schema
@@ -321,27 +262,20 @@ func (c *conv) contains(sch *jsonschema.Schema, lo, hi int) (minimum, maximum is
 		}
 	}
 	if lo >= 0 {
-		minimum = c.s.count(lo)
+		minimum = count(lo)
 	}
 	if hi >= 0 {
-		maximum = c.s.count(hi)
+		maximum = count(hi)
 	}
 	return minimum, maximum
-}
-
-// dependent reports each property that must be sent because prop was.
-func (c *conv) dependent(k *schemaconv.Sink, path issues.Path, sch *jsonschema.Schema, prop string, missing []string, source string) {
-	for _, name := range missing {
-		k.Missing(path.Append(name), c.s.propType(sch, name), source, path.Append(prop))
-	}
 }
 
 // propertyName reports a property name that fails propertyNames: an
 // invalid_key with the name's own issues, or, when the schema allows no
 // name at all, an unrecognized key.
-func (c *conv) propertyName(k *schemaconv.Sink, path issues.Path, obj any, name string, causes []*jsonschema.ValidationError) {
+func (c *conv) propertyName(k *schema.Sink, path issues.Path, obj any, name string, causes []*jsonschema.ValidationError) {
 	inner := conv{s: c.s, base: name}
-	var ik schemaconv.Sink
+	var ik schema.Sink
 	for _, cause := range causes {
 		if _, ok := cause.ErrorKind.(*kind.FalseSchema); ok && len(cause.InstanceLocation) == 0 {
 			k.Unrecognized(path, obj, name, nil, "jsonschema:propertyNames")
@@ -353,24 +287,10 @@ func (c *conv) propertyName(k *schemaconv.Sink, path issues.Path, obj any, name 
 	is.Key, is.Origin, is.Issues = name, issues.OriginObject, ik.Finish()
 }
 
-// union reports a value that matches none of alts: by its discriminator
-// when they are objects told apart by one (see schemaconv.Discriminated),
-// else with each alternative's issues.
-func (c *conv) union(k *schemaconv.Sink, path issues.Path, v any, alts []*jsonschema.Schema,
+// union reports a value that matches none of alts (see schema.Union).
+func (c *conv) union(k *schema.Sink, path issues.Path, v any, alts []*jsonschema.Schema,
 	causes []*jsonschema.ValidationError, source string) {
-	described := schemaconv.UnionBranches(alts, subschema)
-	if is, ok := schemaconv.Discriminated(path, v, described, source); ok {
-		k.Push(is)
-		return
-	}
-	branches := c.branches(causes)
-	if len(alts) == len(branches) {
-		schemaconv.OtherKeys(path, branches, func(a int, key string) bool {
-			return schemaconv.Declares(alts[a], subschema, key)
-		})
-		schemaconv.RequiredKeys(path, branches, described)
-	}
-	k.Add(issues.InvalidUnion, path, v, source).Branches = branches
+	k.Push(schema.Union(path, v, alts, read, func() [][]issues.Issue { return c.branches(causes) }, source))
 }
 
 // branches returns the issues of each alternative of a value that matches
@@ -378,7 +298,7 @@ func (c *conv) union(k *schemaconv.Sink, path issues.Path, v any, alts []*jsonsc
 func (c *conv) branches(causes []*jsonschema.ValidationError) [][]issues.Issue {
 	branches := make([][]issues.Issue, 0, len(causes))
 	for _, cause := range causes {
-		var bk schemaconv.Sink
+		var bk schema.Sink
 		c.add(&bk, cause)
 		branches = append(branches, bk.Finish())
 	}
@@ -388,15 +308,11 @@ func (c *conv) branches(causes []*jsonschema.ValidationError) [][]issues.Issue {
 // falseSchema reports a value where the schema is false, by where the
 // false schema sits: a property that may not be sent, a key or item beyond
 // those allowed, or a place that accepts nothing.
-func (c *conv) falseSchema(k *schemaconv.Sink, ve *jsonschema.ValidationError, n *node, path issues.Path, v any) {
-	parent := func() (issues.Path, any) { return c.locate(nil, ve.InstanceLocation[:len(ve.InstanceLocation)-1]) }
-	if n != nil && n.isFalse {
-		k.FalseSchema(n.toks, path, v, len(path) > 0, parent, func() []string { return n.evaluable })
-		return
-	}
+func (c *conv) falseSchema(k *schema.Sink, ve *jsonschema.ValidationError, path issues.Path, v any) {
+	parent := func() (issues.Path, any) { return c.locate(ve.InstanceLocation[:len(ve.InstanceLocation)-1]) }
 	u := ve.SchemaURL
-	k.FalseSchema(schemaconv.Fragment(u), path, v, len(path) > 0, parent, func() []string {
-		return schemaconv.Evaluable(c.s.at(u[:strings.LastIndexByte(u, '/')]), subschema)
+	k.FalseSchema(schema.Fragment(u), path, v, len(path) > 0, parent, func() []string {
+		return schema.Evaluable(c.s.at(u[:strings.LastIndexByte(u, '/')]), read)
 	})
 }
 
@@ -426,7 +342,7 @@ func (s *Schema) propType(sch *jsonschema.Schema, name string) issues.Types {
 			return s.types(p.Location, p.Types.ToStrings())
 		}
 		if p.Const != nil {
-			return issuesx.TypesOf(schemaconv.JSONType(*p.Const))
+			return issuesx.TypesOf(schema.JSONType(*p.Const))
 		}
 		p = p.Ref
 	}
@@ -437,7 +353,7 @@ func (s *Schema) propType(sch *jsonschema.Schema, name string) issues.Types {
 // lists them, or else in the library's order.
 func (s *Schema) types(loc string, lib []string) issues.Types {
 	if s != nil {
-		if obj, ok := s.lookup(loc).(map[string]any); ok {
+		if obj, ok := s.docs.Lookup(loc).(map[string]any); ok {
 			switch t := obj["type"].(type) {
 			case string:
 				return issuesx.TypesOf(t)
@@ -462,16 +378,25 @@ func declared(sch *jsonschema.Schema) []string {
 	if sch == nil {
 		return nil
 	}
-	return schemaconv.SortedKeys(sch.Properties)
+	return slices.Sorted(maps.Keys(sch.Properties))
 }
 
-// subschema reads what schemaconv's UnionBranches and Evaluable need of x.
-func subschema(x *jsonschema.Schema) schemaconv.Subschema[*jsonschema.Schema] {
-	d := schemaconv.Subschema[*jsonschema.Schema]{Ref: x.Ref, RecursiveRef: x.RecursiveRef,
+// read reads what the shared code needs of x (see schema.Subschema).
+func read(x *jsonschema.Schema) schema.Subschema[*jsonschema.Schema] {
+	d := schema.Subschema[*jsonschema.Schema]{Location: x.Location, Bool: x.Bool,
+		Ref: x.Ref, RecursiveRef: x.RecursiveRef,
 		AllOf: x.AllOf, AnyOf: x.AnyOf, OneOf: x.OneOf, If: x.If, Then: x.Then, Else: x.Else,
-		DependentSchemas: x.DependentSchemas, Properties: x.Properties, Required: x.Required}
+		DependentSchemas: x.DependentSchemas, Dependencies: x.Dependencies,
+		Properties: x.Properties, Required: x.Required, AdditionalProperties: x.AdditionalProperties,
+		UnevaluatedProperties: x.UnevaluatedProperties,
+		PrefixItems:           x.PrefixItems, Items: x.Items, AdditionalItems: x.AdditionalItems, Items2020: x.Items2020,
+		Others: []*jsonschema.Schema{x.Not, x.PropertyNames, x.Contains, x.UnevaluatedItems, x.ContentSchema}}
 	if x.DynamicRef != nil {
 		d.DynamicRef = x.DynamicRef.Ref
+	}
+	for re, y := range x.PatternProperties {
+		d.Patterns = append(d.Patterns, re)
+		d.Others = append(d.Others, y)
 	}
 	switch {
 	case x.Const != nil:
@@ -479,34 +404,7 @@ func subschema(x *jsonschema.Schema) schemaconv.Subschema[*jsonschema.Schema] {
 	case x.Enum != nil && len(x.Enum.Values) == 1:
 		d.One, d.HasOne = x.Enum.Values[0], true
 	}
-	if len(x.PatternProperties) > 0 || takesAny(x.AdditionalProperties) {
-		d.Takes = func(key string) bool { return takes(x, key) }
-	}
 	return d
-}
-
-// takes reports whether x takes key beside its properties: a pattern of
-// patternProperties matches it, or additionalProperties is a schema that
-// is not false.
-func takes(x *jsonschema.Schema, key string) bool {
-	for re := range x.PatternProperties {
-		if re.MatchString(key) {
-			return true
-		}
-	}
-	return takesAny(x.AdditionalProperties)
-}
-
-// takesAny reports whether additionalProperties, as the library holds it,
-// takes any key: true, or a schema that is not false.
-func takesAny(additional any) bool {
-	switch s := additional.(type) {
-	case bool:
-		return s
-	case *jsonschema.Schema:
-		return s != nil && (s.Bool == nil || *s.Bool)
-	}
-	return false
 }
 
 // decodeContent decodes the content of a string the way contentEncoding
@@ -524,7 +422,7 @@ func decodeContent(v any, sch *jsonschema.Schema) any {
 	} else if d, err := base64.StdEncoding.DecodeString(str); err == nil && !json.Valid(data) {
 		data = d
 	}
-	return schemaconv.DecodeContent(data)
+	return schema.DecodeContent(data)
 }
 
 // sent is what an error of kind k tells of the value sent, when the
@@ -580,51 +478,7 @@ func ratValue(r *big.Rat) any {
 	if r == nil || r.Num().BitLen()+r.Denom().BitLen() > 512 {
 		return issues.Unknown{Type: "number"}
 	}
-	return json.Number(schemaconv.RatText(r))
-}
-
-// issueCount is how many issues a tree of errors gives, counted as far as
-// max: one per missing property, one per other failure (a union, or the
-// failures of a key or of a string's content, make one issue together),
-// none for those that merely group others. Keys or items where the schema
-// is false count once for a run of them in one object or array, as they
-// merge (100,000 unevaluated keys are one issue): near enough to size a
-// list.
-func issueCount(ve *jsonschema.ValidationError, max int) int {
-	switch e := ve.ErrorKind.(type) {
-	case *kind.Required:
-		return len(e.Missing)
-	case *kind.DependentRequired:
-		return len(e.Missing)
-	case *kind.Dependency:
-		return len(e.Missing)
-	case *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
-	default:
-		if len(ve.Causes) == 0 || ownKind(ve.ErrorKind) {
-			return 1
-		}
-	}
-	n := 0
-	var prev *jsonschema.ValidationError // the last false schema counted
-	for _, c := range ve.Causes {
-		if n >= max {
-			break
-		}
-		if _, ok := c.ErrorKind.(*kind.FalseSchema); ok {
-			if prev != nil && sameParent(prev.InstanceLocation, c.InstanceLocation) {
-				continue
-			}
-			prev = c
-		}
-		n += issueCount(c, max-n)
-	}
-	return n
-}
-
-// sameParent reports whether the instance locations a and b are members of
-// one object or array.
-func sameParent(a, b []string) bool {
-	return len(a) > 0 && len(a) == len(b) && slices.Equal(a[:len(a)-1], b[:len(b)-1])
+	return json.Number(schema.RatText(r))
 }
 
 // kindPkg is the package of the library's own error kinds.
@@ -642,25 +496,31 @@ func ownKind(k jsonschema.ErrorKind) bool {
 }
 
 // skipPast counts the issues of ve, an error that is not a mere group,
-// without building them, when k is full (see schemaconv.Sink.Room). It
+// without building them, when k is full (see schema.Sink.Room). It
 // reports false for those that may still only add to an issue already
 // built (unrecognized keys and excess items of an object or array already
 // reported: the sink counts the others) and for an extension's kind with
-// causes, each counted where add reaches it.
-//
-// A name failing propertyNames counts one issue although a name that no
-// schema allows would have joined its object's unrecognized_keys issue:
-// telling the two apart takes locating the object, the very work this
-// saves.
-func skipPast(k *schemaconv.Sink, ve *jsonschema.ValidationError) bool {
-	switch ve.ErrorKind.(type) {
+// causes, each counted where add reaches it. A name failing propertyNames
+// counts one issue, although a name no schema allows would have joined its
+// object's unrecognized_keys issue: telling the two apart takes locating
+// the object, the very work this saves.
+func skipPast(k *schema.Sink, ve *jsonschema.ValidationError) bool {
+	n := 1
+	switch e := ve.ErrorKind.(type) {
 	case *kind.AdditionalProperties, *kind.FalseSchema:
 		return false
+	case *kind.Required:
+		n = len(e.Missing)
+	case *kind.DependentRequired:
+		n = len(e.Missing)
+	case *kind.Dependency:
+		n = len(e.Missing)
+	default:
+		if len(ve.Causes) > 0 && !ownKind(ve.ErrorKind) {
+			return false
+		}
 	}
-	if len(ve.Causes) > 0 && !ownKind(ve.ErrorKind) {
-		return false
-	}
-	k.Skip(issueCount(ve, math.MaxInt))
+	k.Skip(n)
 	return true
 }
 

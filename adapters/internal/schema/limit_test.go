@@ -1,4 +1,4 @@
-package schemaconv
+package schema
 
 import (
 	"fmt"
@@ -163,24 +163,5 @@ func TestSinkLimitAfterCaller(t *testing.T) {
 	list := k.Finish()
 	if len(list) != 5+1000+1 || issuesx.OmittedCount(&list[len(list)-1]) != 1 {
 		t.Errorf("%d issues, last %+v", len(list), list[len(list)-1])
-	}
-}
-
-// TestSinkSmallAllocations: merging the keys of a few objects, reported
-// sorted and together, allocates nothing beyond the list itself.
-func TestSinkSmallAllocations(t *testing.T) {
-	keys := []string{"a", "b"}
-	allowed := []string{"c", "d"}
-	x, y := issues.Path{"x"}, issues.Path{"y"}
-	out := make(issues.List, 0, 8)
-	n := testing.AllocsPerRun(100, func() {
-		k := Sink{Out: out[:0]}
-		k.UnrecognizedKeys(x, nil, keys, allowed, "jsonschema:additionalProperties")
-		k.Unrecognized(x, nil, "a", allowed, "jsonschema:unevaluatedProperties")
-		k.UnrecognizedKeys(y, nil, keys, allowed, "jsonschema:additionalProperties")
-		k.Finish()
-	})
-	if n != 0 {
-		t.Errorf("%v allocations", n)
 	}
 }

@@ -1,10 +1,10 @@
-package schemaconv_test
+package schema_test
 
 import (
 	"math/big"
 	"testing"
 
-	"github.com/selfheal/selfheal/internal/schemaconv"
+	"github.com/selfheal/selfheal/adapters/internal/schema"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -41,7 +41,7 @@ func TestMultiples(t *testing.T) {
 		{"-2", "1", "", "", "", "", ""},
 		{"1e-300", "1", "", "", "", "", ""}, // too long to work with
 	} {
-		lo, hi := schemaconv.Multiples(r(tc.d), r(tc.min), r(tc.exclMin), r(tc.max), r(tc.exclMax))
+		lo, hi := schema.Multiples(r(tc.d), r(tc.min), r(tc.exclMin), r(tc.max), r(tc.exclMax))
 		if lo != tc.lo || hi != tc.hi {
 			t.Errorf("multipleOf %s, minimum %q exclusiveMinimum %q maximum %q exclusiveMaximum %q: %q..%q, want %q..%q",
 				tc.d, tc.min, tc.exclMin, tc.max, tc.exclMax, lo, hi, tc.lo, tc.hi)

@@ -1,4 +1,4 @@
-package schemaconv
+package schema
 
 import (
 	"math/big"
@@ -26,21 +26,12 @@ func Multiples(divisor, min, exclMin, max, exclMax *big.Rat) (lo, hi issues.Numb
 			return nil
 		}
 		q := new(big.Rat).Quo(bound, divisor)
-		n := new(big.Int).Quo(q.Num(), q.Denom()) // toward zero
-		if !q.IsInt() && (q.Sign() > 0) == up {
-			// Toward zero went the wrong way for this side.
-			if up {
-				n.Add(n, big.NewInt(1))
-			} else {
-				n.Sub(n, big.NewInt(1))
-			}
-		}
-		if q.IsInt() && exclusive {
-			if up {
-				n.Add(n, big.NewInt(1))
-			} else {
-				n.Sub(n, big.NewInt(1))
-			}
+		n := new(big.Int).Div(q.Num(), q.Denom()) // the floor: Div is Euclidean
+		switch {
+		case up && (!q.IsInt() || exclusive):
+			n.Add(n, big.NewInt(1))
+		case !up && q.IsInt() && exclusive:
+			n.Sub(n, big.NewInt(1))
 		}
 		return new(big.Rat).Mul(new(big.Rat).SetInt(n), divisor)
 	}

@@ -1,4 +1,4 @@
-package schemaconv_test
+package schema_test
 
 import (
 	"encoding/json"
@@ -6,7 +6,7 @@ import (
 
 	"github.com/selfheal/selfheal/internal/jsonvalue"
 
-	"github.com/selfheal/selfheal/internal/schemaconv"
+	"github.com/selfheal/selfheal/adapters/internal/schema"
 )
 
 // Example turns a JSON Schema instance location into the path a model reads
@@ -14,7 +14,7 @@ import (
 func Example() {
 	instance, _ := jsonvalue.Decode([]byte(`{"items": [{"sku": "A-1"}, {"sku": 7}], "labels": {"a.b": "x"}}`))
 	for _, loc := range [][]string{{"items", "1", "sku"}, {"labels", "a.b"}} {
-		path, v := schemaconv.Locate(instance, nil, loc)
+		path, v := schema.Locate(instance, loc)
 		fmt.Println(path, v)
 	}
 	// Output:
@@ -26,15 +26,15 @@ func Example() {
 // every value it may take; a value that names an alternative leaves that
 // alternative's issues.
 func ExampleDiscriminated() {
-	branches := []schemaconv.Branch{
+	branches := []schema.Branch{
 		{Tags: map[string]any{"kind": "daily"}, Required: []string{"kind", "at"}},
 		{Tags: map[string]any{"kind": "weekly"}, Required: []string{"kind", "day"}},
 	}
 	for _, v := range []map[string]any{{"kind": "monthly"}, {"at": "9"}, {"kind": "weekly"}} {
-		is, ok := schemaconv.Discriminated(nil, v, branches, "jsonschema:oneOf")
+		is, ok := schema.Discriminated(nil, v, branches, "jsonschema:oneOf")
 		fmt.Println(ok, is.Code, is.Path, is.Values)
 	}
-	fmt.Println(schemaconv.Equal(json.Number("1"), 1.0), schemaconv.Equal("1", 1.0))
+	fmt.Println(schema.Equal(json.Number("1"), 1.0), schema.Equal("1", 1.0))
 	// Output:
 	// true invalid_value kind [daily weekly]
 	// true invalid_type kind [daily weekly]

@@ -1,4 +1,4 @@
-package schemaconv
+package schema
 
 import "github.com/selfheal/selfheal/issues"
 
@@ -38,13 +38,12 @@ type Failure struct {
 }
 
 // keyword is a row of the keyword table: the issue's code (and check,
-// for a custom one), which facts of a Failure it takes, and its source.
+// for a custom one) and which facts of a Failure it takes.
 type keyword struct {
 	code   issues.Code
 	check  string
 	takes  facts
 	origin string // of a length or count (takes sizeFacts)
-	source string // "jsonschema:" and the keyword
 }
 
 // facts says which facts of a Failure an issue takes.
@@ -65,76 +64,46 @@ const (
 	itemsFacts           // Max, the items an array may hold
 )
 
-// keywordOf is the table of the keywords whose failure makes one issue
-// from its facts; ok is false for any other. The keywords that group
-// others, that make an issue per missing property or unrecognized key, or
-// whose issue holds the issues of other values (a union, a property name,
-// a string's content) are the converters' own. A switch rather than a map:
-// the table is code, looked up for every failure without hashing.
-func keywordOf(name string) (kw keyword, ok bool) {
-	switch name {
-	case "type":
-		return keyword{code: issues.InvalidType, takes: typeFacts, source: "jsonschema:type"}, true
-	case "enum":
-		return keyword{code: issues.InvalidValue, takes: valueFacts, source: "jsonschema:enum"}, true
-	case "const":
-		return keyword{code: issues.InvalidValue, takes: valueFacts, source: "jsonschema:const"}, true
-	case "format":
-		return keyword{code: issues.InvalidFormat, takes: formatFacts, source: "jsonschema:format"}, true
-	case "pattern":
-		return keyword{code: issues.InvalidFormat, takes: patternFacts, source: "jsonschema:pattern"}, true
-	case "contentEncoding":
-		return keyword{code: issues.InvalidFormat, takes: formatFacts, source: "jsonschema:contentEncoding"}, true
-	case "contentMediaType":
-		return keyword{code: issues.InvalidFormat, takes: mediaFacts, source: "jsonschema:contentMediaType"}, true
-	case "minLength":
-		return keyword{code: issues.TooSmall, takes: sizeFacts, origin: issues.OriginString, source: "jsonschema:minLength"}, true
-	case "maxLength":
-		return keyword{code: issues.TooBig, takes: sizeFacts, origin: issues.OriginString, source: "jsonschema:maxLength"}, true
-	case "minItems":
-		return keyword{code: issues.TooSmall, takes: sizeFacts, origin: issues.OriginArray, source: "jsonschema:minItems"}, true
-	case "maxItems":
-		return keyword{code: issues.TooBig, takes: sizeFacts, origin: issues.OriginArray, source: "jsonschema:maxItems"}, true
-	case "minProperties":
-		return keyword{code: issues.TooSmall, takes: sizeFacts, origin: issues.OriginObject, source: "jsonschema:minProperties"}, true
-	case "maxProperties":
-		return keyword{code: issues.TooBig, takes: sizeFacts, origin: issues.OriginObject, source: "jsonschema:maxProperties"}, true
-	case "minimum":
-		return keyword{code: issues.TooSmall, takes: boundFacts, source: "jsonschema:minimum"}, true
-	case "exclusiveMinimum":
-		return keyword{code: issues.TooSmall, takes: exclusiveFacts, source: "jsonschema:exclusiveMinimum"}, true
-	case "maximum":
-		return keyword{code: issues.TooBig, takes: boundFacts, source: "jsonschema:maximum"}, true
-	case "exclusiveMaximum":
-		return keyword{code: issues.TooBig, takes: exclusiveFacts, source: "jsonschema:exclusiveMaximum"}, true
-	case "multipleOf":
-		return keyword{code: issues.NotMultipleOf, takes: divisorFacts, source: "jsonschema:multipleOf"}, true
-	case "uniqueItems":
-		return keyword{code: issues.Custom, check: issues.CheckUnique, takes: valueFacts, source: "jsonschema:uniqueItems"}, true
-	case "contains":
-		return keyword{code: issues.Custom, check: issues.CheckContains, takes: countFacts, source: "jsonschema:contains"}, true
-	case "minContains":
-		return keyword{code: issues.Custom, check: issues.CheckContains, takes: countFacts, source: "jsonschema:minContains"}, true
-	case "maxContains":
-		return keyword{code: issues.Custom, check: issues.CheckContains, takes: countFacts, source: "jsonschema:maxContains"}, true
-	// Items past those an array of schemas describes, when
-	// additionalItems is false.
-	case "additionalItems":
-		return keyword{code: issues.TooBig, takes: itemsFacts, source: "jsonschema:additionalItems"}, true
-	case "not":
-		return keyword{code: issues.Custom, check: issues.CheckNot, source: "jsonschema:not"}, true
-	}
-	return keyword{}, false
+// keywords is the table of the keywords whose failure makes one issue
+// from its facts. The keywords that group others, that make an issue per
+// missing property or unrecognized key, or whose issue holds the issues of
+// other values (a union, a property name, a string's content) are the
+// converters' own.
+var keywords = map[string]keyword{
+	"type":             {code: issues.InvalidType, takes: typeFacts},
+	"enum":             {code: issues.InvalidValue, takes: valueFacts},
+	"const":            {code: issues.InvalidValue, takes: valueFacts},
+	"format":           {code: issues.InvalidFormat, takes: formatFacts},
+	"pattern":          {code: issues.InvalidFormat, takes: patternFacts},
+	"contentEncoding":  {code: issues.InvalidFormat, takes: formatFacts},
+	"contentMediaType": {code: issues.InvalidFormat, takes: mediaFacts},
+	"minLength":        {code: issues.TooSmall, takes: sizeFacts, origin: issues.OriginString},
+	"maxLength":        {code: issues.TooBig, takes: sizeFacts, origin: issues.OriginString},
+	"minItems":         {code: issues.TooSmall, takes: sizeFacts, origin: issues.OriginArray},
+	"maxItems":         {code: issues.TooBig, takes: sizeFacts, origin: issues.OriginArray},
+	"minProperties":    {code: issues.TooSmall, takes: sizeFacts, origin: issues.OriginObject},
+	"maxProperties":    {code: issues.TooBig, takes: sizeFacts, origin: issues.OriginObject},
+	"minimum":          {code: issues.TooSmall, takes: boundFacts},
+	"exclusiveMinimum": {code: issues.TooSmall, takes: exclusiveFacts},
+	"maximum":          {code: issues.TooBig, takes: boundFacts},
+	"exclusiveMaximum": {code: issues.TooBig, takes: exclusiveFacts},
+	"multipleOf":       {code: issues.NotMultipleOf, takes: divisorFacts},
+	"uniqueItems":      {code: issues.Custom, check: issues.CheckUnique, takes: valueFacts},
+	"contains":         {code: issues.Custom, check: issues.CheckContains, takes: countFacts},
+	"minContains":      {code: issues.Custom, check: issues.CheckContains, takes: countFacts},
+	"maxContains":      {code: issues.Custom, check: issues.CheckContains, takes: countFacts},
+	"additionalItems":  {code: issues.TooBig, takes: itemsFacts},
+	"not":              {code: issues.Custom, check: issues.CheckNot},
 }
 
 // Keyword adds the issue of f, worded by the keyword table, and reports
 // whether the table has f's keyword; it adds nothing when it has not.
 func (k *Sink) Keyword(f *Failure) bool {
-	kw, ok := keywordOf(f.Keyword)
+	kw, ok := keywords[f.Keyword]
 	if !ok {
 		return false
 	}
-	is := k.Add(kw.code, f.Path, f.Input, kw.source)
+	is := k.Add(kw.code, f.Path, f.Input, "jsonschema:"+f.Keyword)
 	is.Check = kw.check
 	// The bound a length or number words is the one its code names.
 	lower := kw.code == issues.TooSmall
@@ -145,8 +114,8 @@ func (k *Sink) Keyword(f *Failure) bool {
 		is.Values = f.Values
 	case formatFacts, mediaFacts:
 		is.Format = f.Want
-		if kw.takes == mediaFacts {
-			is.Format = MediaFormat(f.Want)
+		if kw.takes == mediaFacts && f.Want == "application/json" {
+			is.Format = "json" // the formatter's name for it
 		}
 		if f.Err != nil {
 			is.Message = f.Err.Error() // the value's own reason

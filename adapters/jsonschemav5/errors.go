@@ -1,4 +1,4 @@
-package schemav5
+package jsonschemav5
 
 import (
 	"errors"
@@ -7,33 +7,33 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
-	"github.com/selfheal/selfheal/internal/schemaconv"
+	"github.com/selfheal/selfheal/adapters/internal/schema"
 	"github.com/selfheal/selfheal/issues"
 )
 
-// AppendIssues appends the issues of err, a failure of validation handed
+// appendRaw appends the issues of err, a failure of validation handed
 // over without its instance: each failure is a custom issue with the
 // library's own message (version 5's errors name no value), at the path
 // its instance location names. It reports false, returning dst unchanged,
 // when err is not a failure of validation.
-func AppendIssues(dst issues.List, err error) (issues.List, bool) {
+func appendRaw(dst issues.List, err error) (issues.List, bool) {
 	if err == nil {
 		return dst, false
 	}
 	var ve *jsonschema.ValidationError
 	if errors.As(err, &ve) {
-		k := schemaconv.Sink{Out: dst, From: len(dst)}
+		k := schema.Sink{Out: dst, From: len(dst)}
 		relay(&k, ve)
 		return k.Finish(), true
 	}
-	return AppendOther(dst, err, issues.Unknown{})
+	return appendOther(dst, err, issues.Unknown{})
 }
 
-// AppendOther appends the issue of a failure of validation that is not a
+// appendOther appends the issue of a failure of validation that is not a
 // *jsonschema.ValidationError (a $ref loop, a value of no JSON type), with
 // instance as the value sent. It reports false, returning dst unchanged,
 // for anything else.
-func AppendOther(dst issues.List, err error, instance any) (issues.List, bool) {
+func appendOther(dst issues.List, err error, instance any) (issues.List, bool) {
 	var loop jsonschema.InfiniteLoopError
 	if errors.As(err, &loop) {
 		return append(dst, issues.Issue{Code: issues.Custom, Check: issues.CheckNever, Input: instance, Source: "jsonschema:$ref"}), true
@@ -46,9 +46,9 @@ func AppendOther(dst issues.List, err error, instance any) (issues.List, bool) {
 	return dst, false
 }
 
-// Pointer splits a JSON pointer as version 5 writes it (tokens escaped,
+// pointer splits a JSON pointer as version 5 writes it (tokens escaped,
 // then percent-encoded) into its tokens.
-func Pointer(p string) []string {
+func pointer(p string) []string {
 	p = strings.TrimPrefix(p, "/")
 	if p == "" {
 		return nil

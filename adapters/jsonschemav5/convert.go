@@ -1,59 +1,46 @@
-package schemav5
+package jsonschemav5
 
 import (
-	"encoding/binary"
 	"errors"
-	"hash/maphash"
+	"maps"
 	"math/big"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
+	"github.com/selfheal/selfheal/adapters/internal/schema"
 	"github.com/selfheal/selfheal/internal/issuesx"
-	"github.com/selfheal/selfheal/internal/schemaconv"
 	"github.com/selfheal/selfheal/issues"
 )
 
-// AppendIssues converts err, a failure of s.Compiled().Validate(instance),
-// into normalized issues appended to dst, with the constraint values of
-// the compiled schema and bounds exactly as the document wrote them (when
-// s was given them). instance is the value that was validated; an
-// instance that is issues.Unknown{} is not at hand, and each failure is
-// worded from the library's message (see the package's AppendIssues). A
-// nil s knows nothing of the schema. It returns dst unchanged, with false,
-// when err is not a failure of validation. jsonschemav5's Validate,
-// AppendValidate and ValidateJSON document it for users. A caller that
-// keeps dst[:0] from one call to the next reuses its list.
-//
-// A call appends at most 1,000 issues; past them it counts the others,
-// without building them, into one issue at the end whose Omitted holds
-// their number. Each
-// inner list (a union's branches, the issues of a key or of a string's
-// content) is capped the same way.
-//
-// The issues share slices (Values, Allowed …) with s and with instance:
-// the adapter's public methods own them (see issuesx.Own) before handing
-// them out.
-func (s *Schema) AppendIssues(dst issues.List, err error, instance any) (issues.List, bool) {
+// appendIssues converts err, a failure of the library's Validate of
+// instance, into issues appended to dst, with what s knows of the schema
+// (a nil s knows nothing); an instance that is issues.Unknown{} is not at
+// hand, and each failure is worded from the library's message (see
+// appendRaw). It returns dst unchanged, with false, when err is not a
+// failure of validation. The issues share slices with s and instance: the
+// public methods own them (see schema.Own).
+func (s *Schema) appendIssues(dst issues.List, err error, instance any) (issues.List, bool) {
 	if err == nil {
 		return dst, false
 	}
 	if _, unknown := instance.(issues.Unknown); unknown {
-		return AppendIssues(dst, err)
+		return appendRaw(dst, err)
 	}
 	var ve *jsonschema.ValidationError
 	if errors.As(err, &ve) {
 		c := conv{s: s, base: instance}
-		out := sink{Sink: schemaconv.Sink{Out: dst, From: len(dst)}}
+		out := sink{Sink: schema.Sink{Out: dst, From: len(dst)}}
 		c.add(&out, ve)
 		if list := out.finish(); len(list) > len(dst) {
 			return list, true
 		}
 		return dst, true
 	}
-	return AppendOther(dst, err, instance)
+	return appendOther(dst, err, instance)
 }
 
 // conv converts one tree of errors. base is the value instance locations
@@ -70,7 +57,7 @@ type conv struct {
 
 // locate returns the path and value at an instance location.
 func (c *conv) locate(loc string) (issues.Path, any) {
-	return schemaconv.Locate(c.base, nil, Pointer(strings.TrimPrefix(loc, c.iloc)))
+	return schema.Locate(c.base, pointer(strings.TrimPrefix(loc, c.iloc)))
 }
 
 // parent returns the instance location without its last token.
@@ -89,7 +76,7 @@ var named = map[string]bool{"properties": true, "patternProperties": true, "depe
 // contextStep finds the first propertyNames or contentSchema step of a
 // keyword location at or after token koff, and the index after it.
 func contextStep(kwloc string, koff int) (string, int) {
-	toks := Pointer(kwloc)
+	toks := pointer(kwloc)
 	for i := 0; i < len(toks); {
 		kw := toks[i]
 		switch {
@@ -217,7 +204,7 @@ func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
 		}
 		k.Push(c.union(path, v, alts, ve.Causes, src("oneOf")))
 	default:
-		f := schemaconv.Failure{Keyword: first, Path: path, Input: v}
+		f := schema.Failure{Keyword: first, Path: path, Input: v}
 		c.read(&f, sch)
 		if k.Keyword(&f) {
 			break
@@ -240,7 +227,7 @@ func (c *conv) add(k *sink, ve *jsonschema.ValidationError) {
 func (c *conv) nested(k *sink, ve *jsonschema.ValidationError, ctx string, after int) {
 	if ctx == "propertyNames" {
 		ploc := parentLoc(ve.InstanceLocation)
-		toks := Pointer(strings.TrimPrefix(ve.InstanceLocation, ploc))
+		toks := pointer(strings.TrimPrefix(ve.InstanceLocation, ploc))
 		name := ""
 		if len(toks) > 0 {
 			name = toks[len(toks)-1]
@@ -260,7 +247,7 @@ func (c *conv) nested(k *sink, ve *jsonschema.ValidationError, ctx string, after
 		return
 	}
 	// contentSchema: the string is where the instance stops being JSON.
-	toks := Pointer(strings.TrimPrefix(ve.InstanceLocation, c.iloc))
+	toks := pointer(strings.TrimPrefix(ve.InstanceLocation, c.iloc))
 	v, n := c.base, 0
 	for _, tok := range toks {
 		if _, ok := v.(string); ok {
@@ -302,7 +289,7 @@ func (c *conv) nested(k *sink, ve *jsonschema.ValidationError, ctx string, after
 }
 
 // skipPast counts the issues of ve without building them when k is full
-// (see schemaconv.Sink.Room). It reports false for the errors that may
+// (see schema.Sink.Room). It reports false for the errors that may
 // still only add to an issue already built (unrecognized keys and excess
 // items of an object or array already reported), that word as many issues
 // as the instance says (required), or that merely group others, whose
@@ -324,44 +311,34 @@ func skipPast(k *sink, ve *jsonschema.ValidationError) bool {
 	return true
 }
 
-// union reports a value that matches none of alts: by its discriminator
-// when they are objects told apart by one (see schemaconv.Discriminated),
-// else with each alternative's issues.
+// union reports a value that matches none of alts (see schema.Union).
 func (c *conv) union(path issues.Path, v any, alts []*jsonschema.Schema, causes []*jsonschema.ValidationError, source string) issues.Issue {
-	described := schemaconv.UnionBranches(alts, subschema)
-	if is, ok := schemaconv.Discriminated(path, v, described, source); ok {
-		return is
-	}
-	branches := make([][]issues.Issue, 0, len(causes))
-	for _, cause := range causes {
-		var bk sink
-		c.add(&bk, cause)
-		branches = append(branches, bk.finish())
-	}
-	if len(alts) == len(branches) {
-		schemaconv.OtherKeys(path, branches, func(a int, key string) bool {
-			return schemaconv.Declares(alts[a], subschema, key)
-		})
-		schemaconv.RequiredKeys(path, branches, described)
-	}
-	return issues.Issue{Code: issues.InvalidUnion, Path: path, Input: v, Branches: branches, Source: source}
+	return schema.Union(path, v, alts, read, func() [][]issues.Issue {
+		branches := make([][]issues.Issue, 0, len(causes))
+		for _, cause := range causes {
+			var bk sink
+			c.add(&bk, cause)
+			branches = append(branches, bk.finish())
+		}
+		return branches
+	}, source)
 }
 
 // falseSchema reports a value where the schema is false, by where the
 // false schema sits (as jsonschemav6 does).
 func (c *conv) falseSchema(k *sink, ve *jsonschema.ValidationError, path issues.Path, v any) {
 	a := ve.AbsoluteKeywordLocation
-	k.FalseSchema(schemaconv.Fragment(a), path, v, len(path) > 0,
+	k.FalseSchema(schema.Fragment(a), path, v, len(path) > 0,
 		func() (issues.Path, any) { return c.locate(parentLoc(ve.InstanceLocation)) },
 		func() []string {
 			owner, _ := c.s.split(a[:strings.LastIndexByte(a, '/')])
-			return schemaconv.Evaluable(owner, subschema)
+			return schema.Evaluable(owner, read)
 		})
 }
 
 // read reads into f what sch says of its keyword, for the keyword table
-// (see schemaconv.Sink.Keyword). sch is nil when unknown.
-func (c *conv) read(f *schemaconv.Failure, sch *jsonschema.Schema) {
+// (see schema.Sink.Keyword). sch is nil when unknown.
+func (c *conv) read(f *schema.Failure, sch *jsonschema.Schema) {
 	f.Origin = numOrigin(sch)
 	if arr, ok := f.Input.([]any); ok && f.Keyword == "uniqueItems" {
 		if i := firstDuplicate(arr); i >= 0 {
@@ -413,7 +390,7 @@ func (c *conv) read(f *schemaconv.Failure, sch *jsonschema.Schema) {
 		f.Max = c.s.literal(sch.Location, kw, sch.ExclusiveMaximum)
 	case "multipleOf":
 		f.Divisor = c.s.literal(sch.Location, kw, sch.MultipleOf)
-		f.Min, f.Max = schemaconv.Multiples(sch.MultipleOf, sch.Minimum, sch.ExclusiveMinimum, sch.Maximum, sch.ExclusiveMaximum)
+		f.Min, f.Max = schema.Multiples(sch.MultipleOf, sch.Minimum, sch.ExclusiveMinimum, sch.Maximum, sch.ExclusiveMaximum)
 	case "minContains", "maxContains":
 		if kw == "minContains" && !c.s.hasKeyword(sch, "minContains") {
 			f.Keyword = "contains" // the default minContains of contains
@@ -453,7 +430,7 @@ func propType(sch *jsonschema.Schema, name string) issues.Types {
 			return issuesx.TypesOf(p.Types...)
 		}
 		if len(p.Constant) > 0 {
-			return issuesx.TypesOf(schemaconv.JSONType(p.Constant[0]))
+			return issuesx.TypesOf(schema.JSONType(p.Constant[0]))
 		}
 		p = p.Ref
 	}
@@ -479,132 +456,72 @@ func declared(sch *jsonschema.Schema) []string {
 	if sch == nil {
 		return nil
 	}
-	return schemaconv.SortedKeys(sch.Properties)
+	return slices.Sorted(maps.Keys(sch.Properties))
 }
 
-// subschema reads what schemaconv's UnionBranches and Evaluable need of x.
-func subschema(x *jsonschema.Schema) schemaconv.Subschema[*jsonschema.Schema] {
-	d := schemaconv.Subschema[*jsonschema.Schema]{Ref: x.Ref, DynamicRef: x.DynamicRef, RecursiveRef: x.RecursiveRef,
+// read reads what the shared code needs of x (see schema.Subschema).
+func read(x *jsonschema.Schema) schema.Subschema[*jsonschema.Schema] {
+	d := schema.Subschema[*jsonschema.Schema]{Location: x.Location, Bool: x.Always,
+		Ref: x.Ref, RecursiveRef: x.RecursiveRef, DynamicRef: x.DynamicRef,
 		AllOf: x.AllOf, AnyOf: x.AnyOf, OneOf: x.OneOf, If: x.If, Then: x.Then, Else: x.Else,
-		DependentSchemas: x.DependentSchemas, Properties: x.Properties, Required: x.Required}
+		DependentSchemas: x.DependentSchemas, Dependencies: x.Dependencies,
+		Properties: x.Properties, Required: x.Required, AdditionalProperties: x.AdditionalProperties,
+		UnevaluatedProperties: x.UnevaluatedProperties,
+		PrefixItems:           x.PrefixItems, Items: x.Items, AdditionalItems: x.AdditionalItems, Items2020: x.Items2020,
+		Others: []*jsonschema.Schema{x.Not, x.PropertyNames, x.Contains, x.UnevaluatedItems, x.ContentSchema}}
+	for re, y := range x.PatternProperties {
+		d.Patterns = append(d.Patterns, re)
+		d.Others = append(d.Others, y)
+	}
 	switch {
 	case len(x.Constant) > 0:
 		d.One, d.HasOne = x.Constant[0], true
 	case len(x.Enum) == 1:
 		d.One, d.HasOne = x.Enum[0], true
 	}
-	if len(x.PatternProperties) > 0 || takesAny(x.AdditionalProperties) {
-		d.Takes = func(key string) bool { return takes(x, key) }
-	}
 	return d
 }
 
-// takes reports whether x takes key beside its properties: a pattern of
-// patternProperties matches it, or additionalProperties is a schema that
-// is not false.
-func takes(x *jsonschema.Schema, key string) bool {
-	for re := range x.PatternProperties {
-		if re.MatchString(key) {
-			return true
-		}
-	}
-	return takesAny(x.AdditionalProperties)
-}
-
-// takesAny reports whether additionalProperties, as the library holds it,
-// takes any key: true, or a schema that is not false.
-func takesAny(additional any) bool {
-	switch s := additional.(type) {
-	case bool:
-		return s
-	case *jsonschema.Schema:
-		return s != nil && (s.Always == nil || *s.Always)
-	}
-	return false
-}
-
 // firstDuplicate returns the index of the first item equal to an earlier
-// one, or -1. Short arrays compare their items pairwise; longer ones, as
-// the library does, hash each item and compare only the items of one hash,
+// one (see schema.Equal), or -1: items are compared by a canonical text,
 // so that a model sending 100,000 items costs linear time, not quadratic.
 func firstDuplicate(arr []any) int {
-	if len(arr) <= 20 {
-		for i := 1; i < len(arr); i++ {
-			for j := 0; j < i; j++ {
-				if schemaconv.Equal(arr[i], arr[j]) {
-					return i
-				}
-			}
-		}
-		return -1
-	}
-	seen := make(map[uint64][]int, len(arr))
+	seen := make(map[string]bool, len(arr))
 	for i, item := range arr {
-		h := hashJSON(item)
-		for _, j := range seen[h] {
-			if schemaconv.Equal(item, arr[j]) {
-				return i
-			}
+		key := string(canonical(nil, item))
+		if seen[key] {
+			return i
 		}
-		seen[h] = append(seen[h], i)
+		seen[key] = true
 	}
 	return -1
 }
 
-var hashSeed = maphash.MakeSeed()
-
-// hashJSON hashes v so that values equal under equal hash alike: numbers
-// by their exact value, objects whatever the order of their keys.
-func hashJSON(v any) uint64 {
-	var h maphash.Hash
-	h.SetSeed(hashSeed)
-	writeJSON(&h, v)
-	return h.Sum64()
-}
-
-func writeJSON(h *maphash.Hash, v any) {
-	var n [8]byte
+// canonical appends the text of v that values equal as JSON share:
+// numbers by their exact value, objects with their keys sorted.
+func canonical(b []byte, v any) []byte {
 	switch x := v.(type) {
 	case nil:
-		h.WriteByte(0)
+		return append(b, "null"...)
 	case bool:
-		h.WriteByte(1)
-		if x {
-			h.WriteByte(1)
-		}
+		return strconv.AppendBool(b, x)
 	case string:
-		h.WriteByte(2)
-		h.WriteString(x)
+		return strconv.AppendQuote(b, x)
 	case []any:
-		h.WriteByte(3)
-		binary.LittleEndian.PutUint64(n[:], uint64(len(x)))
-		h.Write(n[:])
+		b = append(b, '[')
 		for _, el := range x {
-			writeJSON(h, el)
+			b = append(canonical(b, el), ',')
 		}
+		return append(b, ']')
 	case map[string]any:
-		// The members' own hashes, summed: the sum is the same in any
-		// order, and no sorting is needed.
-		var sum uint64
-		for k, el := range x {
-			var mh maphash.Hash
-			mh.SetSeed(hashSeed)
-			mh.WriteString(k)
-			mh.WriteByte(0)
-			writeJSON(&mh, el)
-			sum += mh.Sum64()
+		b = append(b, '{')
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			b = append(canonical(strconv.AppendQuote(b, k), x[k]), ',')
 		}
-		h.WriteByte(4)
-		binary.LittleEndian.PutUint64(n[:], sum)
-		h.Write(n[:])
-	default:
-		// A number: 1, 1.0 and 1e0 are equal.
-		h.WriteByte(5)
-		if r, ok := new(big.Rat).SetString(schemaconv.NumberText(v)); ok {
-			h.WriteByte(byte(r.Sign() + 1))
-			h.Write(r.Num().Bytes())
-			h.WriteByte(0)
-			h.Write(r.Denom().Bytes())
-		}
+		return append(b, '}')
 	}
+	if r, ok := new(big.Rat).SetString(schema.NumberText(v)); ok {
+		return append(b, r.RatString()...)
+	}
+	return append(append(b, '?'), schema.NumberText(v)...)
 }

@@ -1,4 +1,4 @@
-package schemaconv
+package schema
 
 import (
 	"encoding/json"
@@ -9,6 +9,24 @@ import (
 	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 )
+
+// Union returns the issue of v, a value at path that matches none of
+// alts, a union's alternatives: by its discriminator when they are
+// objects told apart by one (see Discriminated), else with the issues of
+// each alternative, which branches converts.
+func Union[S comparable](path issues.Path, v any, alts []S, read func(S) Subschema[S],
+	branches func() [][]issues.Issue, source string) issues.Issue {
+	described := UnionBranches(alts, read)
+	if is, ok := Discriminated(path, v, described, source); ok {
+		return is
+	}
+	br := branches()
+	if len(alts) == len(br) {
+		OtherKeys(path, br, func(a int, key string) bool { return Declares(alts[a], read, key) })
+		RequiredKeys(path, br, described)
+	}
+	return issues.Issue{Code: issues.InvalidUnion, Path: path, Input: v, Branches: br, Source: source}
+}
 
 // A Branch is what one alternative of a union (a subschema of anyOf or
 // oneOf) says of the objects it accepts, as far as Discriminated asks.

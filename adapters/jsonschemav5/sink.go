@@ -1,4 +1,4 @@
-package schemav5
+package jsonschemav5
 
 import (
 	"encoding/base64"
@@ -7,19 +7,19 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
-	"github.com/selfheal/selfheal/internal/schemaconv"
+	"github.com/selfheal/selfheal/adapters/internal/schema"
 	"github.com/selfheal/selfheal/issues"
 )
 
 // sink collects one list of issues, merging what version 5 reports piece by
 // piece: unrecognized keys and excess items into one issue per object or
-// array (schemaconv.Sink), the failures of one property name into one
+// array (schema.Sink), the failures of one property name into one
 // invalid_key, the failures inside one string's content into one content
-// issue. Like schemaconv.Sink it builds at most 1,000 issues;
+// issue. Like schema.Sink it builds at most 1,000 issues;
 // the inner issues of each key or content are a list of their own, capped
 // the same way.
 type sink struct {
-	schemaconv.Sink
+	schema.Sink
 	nested  map[string]*nest // object location + name, or string location → inner issues of a key or content
 	ordered []*nest
 	// skippedNest is the last nest counted rather than built: the
@@ -100,7 +100,7 @@ func decodeContent(v any, sch *jsonschema.Schema) any {
 			data = d
 		}
 	}
-	return schemaconv.DecodeContent(data)
+	return schema.DecodeContent(data)
 }
 
 // unescapeFrag percent-decodes a fragment.

@@ -1,4 +1,4 @@
-package schemaconv
+package schema
 
 import (
 	"errors"
