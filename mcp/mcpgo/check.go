@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"github.com/mark3labs/mcp-go/server"
-
 )
 
 // errInputSchemaValidation is what Check returns when s was created with
