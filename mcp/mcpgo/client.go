@@ -61,10 +61,11 @@ func CallTool(ctx context.Context, c interface {
 }
 
 // Warning returns the warning a successful result carries (a <tool_error>
-// of severity warning, such as DEPRECATED, riding on isError false), or
-// nil when it carries none or is an error. CallTool never returns a
-// warning as an error: the call succeeded.
-func Warning(res *mcp.CallToolResult) *envelope.ToolError {
+// of severity warning, such as DEPRECATED, riding on isError false) as a
+// CallError, as CallTool returns an error, or nil when it carries none or
+// is an error. CallTool never returns a warning as an error: the call
+// succeeded.
+func Warning(res *mcp.CallToolResult) *envelope.CallError {
 	return clientcall.Warning(outcome(res))
 }
 

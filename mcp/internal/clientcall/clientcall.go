@@ -74,8 +74,9 @@ func CallError(o Outcome) *envelope.CallError {
 }
 
 // Warning returns the warning a successful result carries: the first text
-// block that parses as a <tool_error> of severity warning, or nil.
-func Warning(o Outcome) *envelope.ToolError {
+// block that parses as a <tool_error> of severity warning, read as a
+// CallError as an error is, or nil.
+func Warning(o Outcome) *envelope.CallError {
 	if o.IsError || o.InputRequired {
 		return nil
 	}
@@ -84,7 +85,7 @@ func Warning(o Outcome) *envelope.ToolError {
 			continue // the common case: no parse at all
 		}
 		if doc, err := envelope.Parse(t); err == nil && doc.ToolError != nil && doc.ToolError.Severity == envelope.SeverityWarning {
-			return doc.ToolError
+			return callerror.FromDocument(doc, strings.Join(o.Texts, ""))
 		}
 	}
 	return nil
