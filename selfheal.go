@@ -17,7 +17,7 @@ import (
 // with Locale and WithTemplates.
 type Engine struct {
 	opts     formatter.Options
-	adapters []Adapter
+	adapters []issues.Adapter
 	f        *formatter.Formatter
 	// byLocale memoizes the engines Locale derives, one per catalog.
 	byLocale *sync.Map
@@ -30,7 +30,7 @@ type Option interface{ apply(*config) }
 // adapters.
 type config struct {
 	fmt      formatter.Options
-	adapters []Adapter
+	adapters []issues.Adapter
 }
 
 // option is an Option that sets fields of the formatter's options.
@@ -38,14 +38,8 @@ type option func(*formatter.Options)
 
 func (f option) apply(c *config) { f(&c.fmt) }
 
-// Adapter reads the raw errors of one validation library: each package
-// under adapters/ exports one as Errors (validatorv10.Errors,
-// jsondecode.Errors, jsonschemav6.Errors, jsonschemav5.Errors). Hand it to
-// WithAdapters; there is no other way to make one.
-type Adapter = issuesx.Adapter
-
 // adaptersOption is the Option of WithAdapters.
-type adaptersOption []Adapter
+type adaptersOption []issues.Adapter
 
 func (a adaptersOption) apply(c *config) { c.adapters = append(c.adapters, a...) }
 
@@ -60,8 +54,8 @@ func (a adaptersOption) apply(c *config) { c.adapters = append(c.adapters, a...)
 // validation libraries it imports; an error an adapter produced (an
 // issues.Carrier, such as validatorv10.Bind's or jsondecode.Decode's)
 // needs none. Several WithAdapters add up.
-func WithAdapters(adapters ...Adapter) Option {
-	return adaptersOption(append([]Adapter{}, adapters...))
+func WithAdapters(adapters ...issues.Adapter) Option {
+	return adaptersOption(append([]issues.Adapter{}, adapters...))
 }
 
 // WithLocale sets the language of the messages: a BCP 47 tag ("ja", "ja-JP")
@@ -119,7 +113,7 @@ func New(opts ...Option) *Engine {
 	return newEngine(c.fmt, c.adapters)
 }
 
-func newEngine(o formatter.Options, adapters []Adapter) *Engine {
+func newEngine(o formatter.Options, adapters []issues.Adapter) *Engine {
 	return &Engine{opts: o, adapters: adapters, f: formatter.New(o), byLocale: new(sync.Map)}
 }
 
@@ -202,7 +196,7 @@ func (e *Engine) listOf(err error) issues.List {
 // encoding/json's errors.
 func (e *Engine) appendIssues(dst issues.List, err error) (issues.List, bool) {
 	for _, a := range e.adapters {
-		if list, ok := issuesx.AppendAdapted(a, dst, err); ok {
+		if list, ok := a(dst, err); ok {
 			return list, true
 		}
 	}

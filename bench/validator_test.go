@@ -16,7 +16,6 @@ import (
 	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/adapters/validatorv10"
 	"github.com/selfheal/selfheal/internal/formatter"
-	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/xmlenc"
 	"github.com/selfheal/selfheal/issues"
 )
@@ -74,13 +73,13 @@ func BenchmarkValidator(b *testing.B) {
 		var list issues.List
 		var buf []byte
 		for _, err := range errs {
-			list, _ = issuesx.AppendAdapted(validatorv10.Errors, list[:0], err)
+			list, _ = validatorv10.Errors(list[:0], err)
 			buf = f.AppendValidation(buf[:0], "users.create", list)
 		}
 		b.ReportAllocs()
 		i := 0
 		for b.Loop() {
-			list, _ = issuesx.AppendAdapted(validatorv10.Errors, list[:0], errs[i%variants])
+			list, _ = validatorv10.Errors(list[:0], errs[i%variants])
 			buf = f.AppendValidation(buf[:0], "users.create", list)
 			i++
 		}
@@ -147,7 +146,7 @@ func checkFloor(tb testing.TB, errs []error) {
 	var list issues.List
 	f := formatter.New(formatter.DefaultOptions())
 	for _, err := range errs {
-		list, _ = issuesx.AppendAdapted(validatorv10.Errors, list[:0], err)
+		list, _ = validatorv10.Errors(list[:0], err)
 		want = f.AppendValidation(want[:0], "users.create", list)
 		if got = appendFloor(got[:0], err.(validator.ValidationErrors)); string(got) != string(want) {
 			tb.Fatalf("the floor writes\n%s\nwhere (c) writes\n%s\nupdate appendFloor to the new wording", got, want)

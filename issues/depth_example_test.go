@@ -25,3 +25,13 @@ func ExampleCheckDepthJSON() {
 	// filter.and[0].or too_big depth 4 array
 	// 64 64
 }
+
+// CheckDepth refuses a decoded value nested too deeply, naming the first
+// container past the limit.
+func ExampleCheckDepth() {
+	v := map[string]any{"a": []any{[]any{1.0}}, "b": "[[[not nesting]]]"}
+	is, deep := issues.CheckDepth(v, 2)
+	fmt.Println(deep, is.Path, is.Input.(issues.Unknown).Type)
+	// Output:
+	// true a[0] array
+}

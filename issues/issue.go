@@ -139,12 +139,6 @@ type Issue struct {
 	// Source names the native check that failed, such as "validator:gte" or
 	// "jsonschema:minimum", for logs and tooling; it is never shown to a model.
 	Source string
-	// Omitted is set only on the issue an adapter appends in place of
-	// the issues it found past its build limit (1,000) and counted
-	// without building them: their number. Its Check is "omitted", and
-	// it is never a line of its own nor sent as JSON; the formatter adds
-	// the count to its "… and N more".
-	Omitted int
 }
 
 // Checks that refine Custom issues. They name facts, never wording.
@@ -244,8 +238,8 @@ func (l List) Error() string {
 	var b strings.Builder
 	shown, more := 0, 0
 	for _, is := range l {
-		if is.Check == checkOmitted && is.Code == Custom {
-			more += is.Omitted
+		if n, ok := is.Input.(int); ok && is.Check == checkOmitted && is.Code == Custom {
+			more += n // an adapter's count of issues it did not build
 			continue
 		}
 		if shown == 3 {

@@ -41,44 +41,84 @@ func (n *Number) UnmarshalJSON(data []byte) error {
 // "ref", "when" and "source", which Zod does not have and TypeScript
 // readers may ignore.
 type jsonIssue struct {
-	Code      Code            `json:"code"`
-	Path      Path            `json:"path"`
-	Input     json.RawMessage `json:"input,omitempty"`
-	Expected  string          `json:"expected,omitempty"`
-	Origin    string          `json:"origin,omitempty"`
-	Minimum   Number          `json:"minimum,omitempty"`
-	Maximum   Number          `json:"maximum,omitempty"`
-	Inclusive *bool           `json:"inclusive,omitempty"`
-	Exact     bool            `json:"exact,omitempty"`
-	Format    string          `json:"format,omitempty"`
-	Pattern   string          `json:"pattern,omitempty"`
-	Prefix    string          `json:"prefix,omitempty"`
-	Suffix    string          `json:"suffix,omitempty"`
-	Includes  string          `json:"includes,omitempty"`
-	Layout    string          `json:"layout,omitempty"`
-	Country   string          `json:"country,omitempty"`
-	UniqueBy  string          `json:"uniqueBy,omitempty"`
-	Param     string          `json:"param,omitempty"`
-	Keys      []string        `json:"keys,omitempty"`
-	Allowed   []string        `json:"allowed,omitempty"`
-	Values    []any           `json:"values,omitempty"`
-	Divisor   Number          `json:"divisor,omitempty"`
-	Errors    [][]Issue       `json:"errors,omitempty"`
-	Issues    []Issue         `json:"issues,omitempty"`
-	Key       any             `json:"key,omitempty"`
-	Message   string          `json:"message,omitempty"`
-	Received  *string         `json:"received,omitempty"`
-	Check     string          `json:"check,omitempty"`
-	Ref       *Ref            `json:"ref,omitempty"`
-	When      *Condition      `json:"when,omitempty"`
-	Source    string          `json:"source,omitempty"`
+	Code      Code              `json:"code"`
+	Path      Path              `json:"path"`
+	Input     json.RawMessage   `json:"input,omitempty"`
+	Expected  string            `json:"expected,omitempty"`
+	Origin    string            `json:"origin,omitempty"`
+	Minimum   Number            `json:"minimum,omitempty"`
+	Maximum   Number            `json:"maximum,omitempty"`
+	Inclusive *bool             `json:"inclusive,omitempty"`
+	Exact     bool              `json:"exact,omitempty"`
+	Format    string            `json:"format,omitempty"`
+	Pattern   string            `json:"pattern,omitempty"`
+	Prefix    string            `json:"prefix,omitempty"`
+	Suffix    string            `json:"suffix,omitempty"`
+	Includes  string            `json:"includes,omitempty"`
+	Layout    string            `json:"layout,omitempty"`
+	Country   string            `json:"country,omitempty"`
+	UniqueBy  string            `json:"uniqueBy,omitempty"`
+	Param     string            `json:"param,omitempty"`
+	Keys      []string          `json:"keys,omitempty"`
+	Allowed   []string          `json:"allowed,omitempty"`
+	Values    []json.RawMessage `json:"values,omitempty"`
+	Divisor   Number            `json:"divisor,omitempty"`
+	Errors    [][]Issue         `json:"errors,omitempty"`
+	Issues    []Issue           `json:"issues,omitempty"`
+	Key       json.RawMessage   `json:"key,omitempty"`
+	Message   string            `json:"message,omitempty"`
+	Received  *string           `json:"received,omitempty"`
+	Check     string            `json:"check,omitempty"`
+	Ref       json.RawMessage   `json:"ref,omitempty"`
+	When      json.RawMessage   `json:"when,omitempty"`
+	Source    string            `json:"source,omitempty"`
 }
 
 // MarshalJSON writes the issue in Zod v4's shape. An absent input has no
-// "input" member, as in Zod; an input that JSON cannot represent (a channel,
-// a function) is written as null rather than failing the whole list.
+// "input" member, as in Zod; a value that JSON cannot represent (a channel,
+// a function, NaN) is written as null rather than failing the whole list.
 func (is Issue) MarshalJSON() ([]byte, error) {
-	return is.appendJSON(make([]byte, 0, 256)), nil
+	j := jsonIssue{
+		Code: is.Code, Path: is.Path, Expected: is.Expected.String(), Origin: is.Origin,
+		Minimum: is.Minimum, Maximum: is.Maximum, Exact: is.Exact,
+		Format: is.Format, Pattern: is.Pattern, Prefix: is.Prefix, Suffix: is.Suffix, Includes: is.Includes,
+		Layout: is.Layout, Country: is.Country, UniqueBy: is.UniqueBy, Param: is.Param, Keys: is.Keys, Allowed: is.Allowed,
+		Divisor: is.Divisor, Errors: is.Branches, Issues: is.Issues,
+		Message: is.Message, Check: is.Check, Source: is.Source,
+	}
+	if j.Path == nil {
+		j.Path = Path{}
+	}
+	if is.Code == TooSmall || is.Code == TooBig {
+		j.Inclusive = &is.Inclusive
+	}
+	if u, ok := is.Input.(Unknown); ok && !is.Absent {
+		j.Received = &u.Type // Zod leaves out an input it does not report
+	} else if !is.Absent {
+		j.Input = rawJSON(is.Input)
+	}
+	for _, v := range is.Values {
+		j.Values = append(j.Values, rawJSON(v))
+	}
+	if is.Key != nil {
+		j.Key = rawJSON(is.Key)
+	}
+	if is.Ref != nil {
+		j.Ref = rawJSON(is.Ref)
+	}
+	if is.When != nil {
+		j.When = rawJSON(is.When)
+	}
+	return json.Marshal(j)
+}
+
+// rawJSON is v as encoding/json writes it, or null when it cannot.
+func rawJSON(v any) json.RawMessage {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return json.RawMessage("null")
+	}
+	return data
 }
 
 // UnmarshalJSON reads Zod v4's shape back. Numbers in input, values and key
@@ -87,7 +127,8 @@ func (is *Issue) UnmarshalJSON(data []byte) error {
 	var j struct {
 		jsonIssue
 		Values json.RawMessage `json:"values,omitempty"`
-		Key    json.RawMessage `json:"key,omitempty"`
+		Ref    *Ref            `json:"ref,omitempty"`
+		When   *Condition      `json:"when,omitempty"`
 	}
 	if err := json.Unmarshal(data, &j); err != nil {
 		return err

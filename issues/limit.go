@@ -1,5 +1,5 @@
 package issues
 
 // checkOmitted marks the issue that stands for issues an adapter counted
-// but did not build (see Issue.Omitted); internal/issuesx builds it.
+// but did not build, their number in its Input; internal/issuesx builds it.
 const checkOmitted = "omitted"

@@ -41,12 +41,12 @@ type Rule struct {
 // built-in tags or aliases (their wording is this package's), and each
 // rule must set exactly one of Message and Format, with no placeholder
 // other than {param}. The map is copied.
-func ErrorsWith(rules map[string]Rule) (issuesx.Adapter, error) {
+func ErrorsWith(rules map[string]Rule) (issues.Adapter, error) {
 	table := make(map[string]Rule, len(rules))
 	for tag, r := range rules {
 		checked, err := validRule(tag, r)
 		if err != nil {
-			return issuesx.Adapter{}, err
+			return nil, err
 		}
 		table[tag] = checked
 	}

@@ -19,7 +19,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/selfheal/selfheal/envelope"
-	"github.com/selfheal/selfheal/internal/callerror"
 	"github.com/selfheal/selfheal/mcp/gosdk"
 )
 
@@ -128,10 +127,7 @@ func callCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail("%v", serverFailure("calling "+tool, err, ctx, &serverErr))
 	}
 	out := callOutput{IsError: res.IsError, Text: callText(res)}
-	if w := gosdk.Warning(res); w != nil {
-		// Read as a CallError too, so that one printer shows both.
-		out.Warning = callerror.FromDocument(envelope.Document{ToolError: w}, out.Text)
-	}
+	out.Warning = gosdk.Warning(res) // a CallError, as an error is: one printer shows both
 	return printCall(stdout, out, *asJSON)
 }
 

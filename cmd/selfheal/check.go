@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"cmp"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -13,8 +16,6 @@ import (
 
 	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
-	"github.com/selfheal/selfheal/internal/issuesx"
-	"github.com/selfheal/selfheal/internal/jsonvalue"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -55,7 +56,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	if _, err := jsonvalue.DecodeLocated(schemaData); err != nil {
+	if _, err := decodeJSON(schemaData); err != nil {
 		return fail("%s: %v", *schemaPath, err)
 	}
 	var argsData []byte
@@ -69,7 +70,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	instance, err := jsonvalue.DecodeLocated(argsData)
+	instance, err := decodeJSON(argsData)
 	if err != nil {
 		return fail("%s: %v", argsName, err)
 	}
@@ -92,7 +93,9 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitValid
 	}
 	if *asJSON {
-		slices.SortStableFunc(list, func(a, b issues.Issue) int { return issuesx.Compare(&a, &b) })
+		slices.SortStableFunc(list, func(a, b issues.Issue) int { // the order the envelope shows
+			return cmp.Or(a.Path.Compare(b.Path), strings.Compare(string(a.Code), string(b.Code)))
+		})
 		out, err := json.MarshalIndent(list, "", "  ")
 		if err != nil {
 			return fail("%v", err)
@@ -133,4 +136,38 @@ func baseName(p string) string {
 // contract promises.
 func oneLine(err error) string {
 	return strings.Join(strings.Fields(err.Error()), " ")
+}
+
+// decodeJSON decodes one JSON document, numbers kept exactly as written,
+// and says where a malformed one breaks: the file is the user's to fix.
+func decodeJSON(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	at := dec.InputOffset()
+	var syn *json.SyntaxError
+	switch {
+	case errors.Is(err, io.EOF):
+		return nil, errors.New("empty document: want JSON")
+	case errors.As(err, &syn):
+		return nil, fmt.Errorf("malformed JSON at %s: %v", position(data, syn.Offset-1), syn)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return nil, fmt.Errorf("malformed JSON at %s: unexpected end of input", position(data, int64(len(data))))
+	case err != nil:
+		return nil, fmt.Errorf("malformed JSON: %v", err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		rest := data[at:]
+		return nil, fmt.Errorf("malformed JSON at %s: more data after the document",
+			position(data, at+int64(len(rest)-len(bytes.TrimLeft(rest, " \t\r\n")))))
+	}
+	return v, nil
+}
+
+// position is "line L, column C" of byte offset off of data, both from 1.
+func position(data []byte, off int64) string {
+	before := data[:max(0, min(off, int64(len(data))))]
+	line := bytes.Count(before, []byte("\n")) + 1
+	return fmt.Sprintf("line %d, column %d", line, len(before)-bytes.LastIndexByte(before, '\n'))
 }

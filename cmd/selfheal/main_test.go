@@ -2,9 +2,13 @@ package main
 
 import (
 	"bytes"
+	"go/parser"
+	"go/token"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/selfheal/selfheal/internal/formatter"
 	"github.com/selfheal/selfheal/internal/golden"
 
 	"github.com/selfheal/selfheal/envelope"
@@ -98,6 +102,38 @@ func TestHelp(t *testing.T) {
 		}
 		if out := stdout.String(); !strings.HasPrefix(out, "usage: selfheal "+cmd) || !strings.Contains(out, flag) {
 			t.Errorf("%s -h printed %q", cmd, out)
+		}
+	}
+}
+
+// TestEngineDefaults: the proxy flags' defaults are the engine's own.
+func TestEngineDefaults(t *testing.T) {
+	if defaultMaxIssues != formatter.DefaultMaxIssues || defaultMaxBytes != formatter.DefaultMaxBytes ||
+		defaultMaxValueRunes != formatter.DefaultMaxValueRunes {
+		t.Errorf("flag defaults %d, %d, %d; the engine's %d, %d, %d", defaultMaxIssues, defaultMaxBytes, defaultMaxValueRunes,
+			formatter.DefaultMaxIssues, formatter.DefaultMaxBytes, formatter.DefaultMaxValueRunes)
+	}
+}
+
+// TestPublicAPIOnly: the command is built on what a user can import, so
+// that everything it does can be done with the library.
+func TestPublicAPIOnly(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			if path := strings.Trim(imp.Path.Value, `"`); strings.HasPrefix(path, "github.com/selfheal/selfheal/") && strings.Contains(path, "/internal") {
+				t.Errorf("%s imports %s", name, path)
+			}
 		}
 	}
 }

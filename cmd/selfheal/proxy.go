@@ -25,7 +25,6 @@ import (
 
 	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/contract"
-	"github.com/selfheal/selfheal/internal/loopback"
 	"github.com/selfheal/selfheal/mcp/guard"
 	"github.com/selfheal/selfheal/mcp/guard/redisguard"
 	"github.com/selfheal/selfheal/mcp/proxy"
@@ -266,7 +265,8 @@ func loopbackAddr(addr string) bool {
 	if err != nil {
 		return false
 	}
-	return loopback.Host(host)
+	ip := net.ParseIP(host)
+	return strings.EqualFold(host, "localhost") || ip != nil && ip.IsLoopback()
 }
 
 // parseProxyArgs parses the proxy's flags at the head of args and returns

@@ -13,10 +13,18 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/selfheal/selfheal/internal/formatter"
 	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/mcp/guard"
 	"github.com/selfheal/selfheal/mcp/guard/redisguard"
+)
+
+// The engine's budgets, as selfheal.WithMaxIssues, WithMaxBytes and
+// WithMaxValueRunes document them, shown as the flags' defaults.
+// TestEngineDefaults holds them to the engine's.
+const (
+	defaultMaxIssues     = 20
+	defaultMaxBytes      = 4096
+	defaultMaxValueRunes = 60
 )
 
 // proxyConfig is what the flags and arguments of selfheal proxy ask for,
@@ -120,9 +128,9 @@ func (f *proxyFlags) define(fs *flag.FlagSet) {
 	// What the answers say.
 	fs.StringVar(&c.locale, "locale", "en", "the `language` of the messages (BCP 47 or Accept-Language)")
 	fs.BoolVar(&c.examples, "examples", true, "add a valid example to format expectations")
-	fs.IntVar(&c.maxIssues, "max-issues", formatter.DefaultMaxIssues, "the most issue lines in one answer; negative: no cap")
-	fs.IntVar(&c.maxBytes, "max-bytes", formatter.DefaultMaxBytes, "the most bytes of issue lines in one answer; negative: no cap")
-	fs.IntVar(&c.maxValueRunes, "max-value-runes", formatter.DefaultMaxValueRunes, "where a value shown to the model is cut, in characters")
+	fs.IntVar(&c.maxIssues, "max-issues", defaultMaxIssues, "the most issue lines in one answer; negative: no cap")
+	fs.IntVar(&c.maxBytes, "max-bytes", defaultMaxBytes, "the most bytes of issue lines in one answer; negative: no cap")
+	fs.IntVar(&c.maxValueRunes, "max-value-runes", defaultMaxValueRunes, "where a value shown to the model is cut, in characters")
 	fs.StringVar(&f.redactArg, "redact", "", "field `names` whose values are never shown, replacing the default list")
 	// Guards.
 	fs.IntVar(&f.lim.MaxActive, "max-active", 0, "per tool: calls running at once (0: any); more wait, then SERVER_BUSY")

@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"go.uber.org/goleak"
 )
 
 // The lines a raw JSON-RPC client sends, as an MCP client would.
@@ -416,22 +418,23 @@ func testNoLeaks(t *testing.T, bin binaries) {
 		}
 		p.closeStdin()
 	}
-	// Once before counting: signal.Notify starts the runtime's signal
+	// Once before looking: signal.Notify starts the runtime's signal
 	// goroutine, which stays for the life of the process.
 	session()
 	for _, f := range []struct {
 		name string
 		run  func()
 	}{{"session", session}, {"server dies first", serverDies}} {
-		goroutines, fds := runtime.NumGoroutine(), openFDs(t)
+		// Goroutines are compared by identity (goleak), not counted: only
+		// those this run started and left behind fail it.
+		started, fds := goleak.IgnoreCurrent(), openFDs(t)
 		f.run()
-		deadline := time.Now().Add(5 * time.Second)
-		for runtime.NumGoroutine() > goroutines && time.Now().Before(deadline) {
-			time.Sleep(10 * time.Millisecond)
+		err := goleak.Find(started)
+		for deadline := time.Now().Add(10 * time.Second); err != nil && time.Now().Before(deadline); {
+			err = goleak.Find(started)
 		}
-		if n := runtime.NumGoroutine(); n > goroutines {
-			buf := make([]byte, 1<<20)
-			t.Errorf("%s: %d goroutines before, %d after:\n%s", f.name, goroutines, n, buf[:runtime.Stack(buf, true)])
+		if err != nil {
+			t.Errorf("%s: %v", f.name, err)
 		}
 		if left := leftOpen(fds, openFDs(t)); len(left) > 0 {
 			t.Errorf("%s: descriptors opened and left open: %v", f.name, left)

@@ -26,16 +26,6 @@ func Example() {
 	// null|integer
 }
 
-// CheckDepth refuses a decoded value nested too deeply, naming the first
-// container past the limit.
-func ExampleCheckDepth() {
-	v := map[string]any{"a": []any{[]any{1.0}}, "b": "[[[not nesting]]]"}
-	is, deep := issuesx.CheckDepth(v, 2)
-	fmt.Println(deep, is.Path, is.Input.(issues.Unknown).Type)
-	// Output:
-	// true a[0] array
-}
-
 // A misspelt key in an open schema is a near miss whether it stands for an
 // optional property or a required one; for a required one the missing
 // property is in the list too, since the tool refuses the call.

@@ -19,8 +19,9 @@ func TestOmitted(t *testing.T) {
 		t.Errorf("OmittedCount = %d", n)
 	}
 	for _, is := range []issues.Issue{
-		{Code: issues.Custom, Omitted: 3},
-		{Code: issues.TooBig, Check: issuesx.CheckOmitted, Omitted: 3},
+		{Code: issues.Custom, Input: 3, Absent: true},
+		{Code: issues.TooBig, Check: issuesx.CheckOmitted, Input: 3, Absent: true},
+		{Code: issues.Custom, Check: issuesx.CheckOmitted, Input: "3", Absent: true},
 	} {
 		if n := issuesx.OmittedCount(&is); n != 0 {
 			t.Errorf("%+v counts %d", is, n)

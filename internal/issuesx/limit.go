@@ -7,7 +7,9 @@ import "github.com/selfheal/selfheal/issues"
 // by default, so building the rest would cost more than the validation did
 // and show nothing. Past the limit an adapter counts what it finds and
 // appends one Omitted issue carrying the count, so that the formatter's
-// "… and N more" stays exact.
+// "… and N more" stays exact. The count rides in the marker's Input (it is
+// Absent, so no reader takes it for a value sent): the public Issue has no
+// field for the module's bookkeeping.
 const BuildLimit = 1000
 
 // CheckOmitted marks the issue that stands for issues counted but not built
@@ -17,14 +19,14 @@ const CheckOmitted = "omitted"
 // Omitted returns the issue an adapter appends when it stops building
 // issues at BuildLimit: it stands for n further issues found and counted.
 func Omitted(n int) issues.Issue {
-	return issues.Issue{Code: issues.Custom, Check: CheckOmitted, Omitted: n, Absent: true}
+	return issues.Issue{Code: issues.Custom, Check: CheckOmitted, Input: n, Absent: true}
 }
 
 // OmittedCount returns the number of issues is stands for when it is an
 // Omitted issue, and 0 otherwise.
 func OmittedCount(is *issues.Issue) int {
-	if is.Check == CheckOmitted && is.Code == issues.Custom {
-		return is.Omitted
+	if n, ok := is.Input.(int); ok && is.Check == CheckOmitted && is.Code == issues.Custom {
+		return n
 	}
 	return 0
 }

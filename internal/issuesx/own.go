@@ -1,6 +1,10 @@
 package issuesx
 
-import "github.com/selfheal/selfheal/issues"
+import (
+	"slices"
+
+	"github.com/selfheal/selfheal/issues"
+)
 
 // Own gives the issues of list memory of their own, in place: every slice
 // an issue holds (Path, Keys, Allowed, Values, Branches, Issues, and the
@@ -14,158 +18,61 @@ import "github.com/selfheal/selfheal/issues"
 // (its path, the allowed names and values) and hand the same slices to
 // every call, which the module's own rendering relies on and never
 // changes. A public function calls Own on what it returns, so that a
-// caller that changes its issues changes nothing another call sees. The
-// copies come from a few allocations per list, whatever its length: the
-// strings in one array, the other elements in another, the nested issues
-// in a third.
+// caller that changes its issues changes nothing another call sees.
 func Own(list issues.List) {
-	var n ownCount
 	for i := range list {
-		n.issue(&list[i])
-	}
-	o := owner{
-		anys:  make([]any, 0, n.anys),
-		strs:  make([]string, 0, n.strs),
-		iss:   make([]issues.Issue, 0, n.iss),
-		lists: make([][]issues.Issue, 0, n.lists),
-	}
-	for i := range list {
-		o.issue(&list[i])
+		own(&list[i])
 	}
 }
 
-// ownCount counts the elements Own copies, for its arrays.
-type ownCount struct {
-	anys, strs, iss, lists int
-}
-
-func (n *ownCount) issue(is *issues.Issue) {
-	n.anys += len(is.Path) + len(is.Values)
-	n.strs += len(is.Keys) + len(is.Allowed)
-	if is.Ref != nil {
-		n.anys += len(is.Ref.Path)
-	}
-	if is.When != nil {
-		n.anys += len(is.When.Values)
-		for _, p := range is.When.Fields {
-			n.anys += len(p)
-		}
-	}
-	n.lists += len(is.Branches)
-	for _, br := range is.Branches {
-		n.list(br)
-	}
-	n.list(is.Issues)
-}
-
-func (n *ownCount) list(list []issues.Issue) {
-	n.iss += len(list)
-	for i := range list {
-		n.issue(&list[i])
-	}
-}
-
-// owner hands out the copies, from arrays sized by ownCount.
-type owner struct {
-	anys  []any
-	strs  []string
-	iss   []issues.Issue
-	lists [][]issues.Issue
-}
-
-func (o *owner) issue(is *issues.Issue) {
-	is.Path = o.path(is.Path)
-	is.Keys = o.strings(is.Keys)
-	is.Allowed = o.strings(is.Allowed)
-	if is.Values != nil {
-		vals := o.take(is.Values)
-		for i, v := range vals {
-			vals[i] = cloneValue(v)
-		}
-		is.Values = vals
-	}
+func own(is *issues.Issue) {
+	is.Path = slices.Clone(is.Path)
+	is.Keys = slices.Clone(is.Keys)
+	is.Allowed = slices.Clone(is.Allowed)
+	is.Values = cloneValues(is.Values)
 	is.Key = cloneValue(is.Key)
 	if is.Ref != nil {
 		r := *is.Ref
-		r.Path = o.path(r.Path)
+		r.Path = slices.Clone(r.Path)
 		r.Value = cloneValue(r.Value)
 		is.Ref = &r
 	}
 	if is.When != nil {
 		c := *is.When
 		if c.Fields != nil {
-			fields := make([]issues.Path, len(c.Fields))
-			for i, p := range c.Fields {
-				fields[i] = o.path(p)
+			c.Fields = make([]issues.Path, len(is.When.Fields))
+			for i, p := range is.When.Fields {
+				c.Fields[i] = slices.Clone(p)
 			}
-			c.Fields = fields
 		}
-		if c.Values != nil {
-			vals := o.take(c.Values)
-			for i, v := range vals {
-				vals[i] = cloneValue(v)
-			}
-			c.Values = vals
-		}
+		c.Values = cloneValues(c.Values)
 		is.When = &c
 	}
 	if is.Branches != nil {
-		// The slots are taken before the alternatives are copied: a union
-		// nested in one takes slots of its own, which must not fall among
-		// this union's.
-		start := len(o.lists)
-		o.lists = append(o.lists, is.Branches...)
-		end := len(o.lists)
+		is.Branches = slices.Clone(is.Branches)
 		for i, br := range is.Branches {
-			o.lists[start+i] = o.list(br)
+			is.Branches[i] = ownList(br)
 		}
-		is.Branches = o.lists[start:end:end]
 	}
-	is.Issues = o.list(is.Issues)
+	is.Issues = ownList(is.Issues)
 }
 
-// list copies list's issues and owns them.
-func (o *owner) list(list []issues.Issue) []issues.Issue {
-	if list == nil {
-		return nil
-	}
-	start := len(o.iss)
-	o.iss = append(o.iss, list...)
-	out := o.iss[start:len(o.iss):len(o.iss)]
-	for i := range out {
-		o.issue(&out[i])
-	}
-	return out
+func ownList(list []issues.Issue) []issues.Issue {
+	list = slices.Clone(list)
+	Own(list)
+	return list
 }
 
-// path copies p; nil stays nil, and empty stays empty.
-func (o *owner) path(p issues.Path) issues.Path {
-	if p == nil {
-		return nil
+func cloneValues(vs []any) []any {
+	vs = slices.Clone(vs)
+	for i, v := range vs {
+		vs[i] = cloneValue(v)
 	}
-	return o.take(p)
+	return vs
 }
 
-// take copies s into the array of any. The copy's capacity is its length,
-// so that appending to it never writes over the next one.
-func (o *owner) take(s []any) []any {
-	start := len(o.anys)
-	o.anys = append(o.anys, s...)
-	return o.anys[start:len(o.anys):len(o.anys)]
-}
-
-// strings copies s into the array of strings, as take.
-func (o *owner) strings(s []string) []string {
-	if s == nil {
-		return nil
-	}
-	start := len(o.strs)
-	o.strs = append(o.strs, s...)
-	return o.strs[start:len(o.strs):len(o.strs)]
-}
-
-// cloneValue copies the JSON containers in v (objects and arrays, at any
-// depth); any other value is returned as it is.
+// cloneValue copies v where it is a JSON container (map[string]any,
+// []any); other values are immutable or the caller's.
 func cloneValue(v any) any {
 	switch x := v.(type) {
 	case map[string]any:
@@ -178,14 +85,7 @@ func cloneValue(v any) any {
 		}
 		return m
 	case []any:
-		if x == nil {
-			return x
-		}
-		s := make([]any, len(x))
-		for i, e := range x {
-			s[i] = cloneValue(e)
-		}
-		return s
+		return cloneValues(x)
 	}
 	return v
 }

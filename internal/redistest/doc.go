@@ -5,5 +5,17 @@
 //
 // When redis-server is not on PATH a test is skipped, except in CI (the
 // environment variable CI is set), where it fails: CI installs Redis, so a
-// missing one is a broken CI, not a reason to pass silently.
+// missing one is a broken CI, not a reason to pass silently. For that
+// reason the package has no Example: one could neither skip nor fail.
+// A test of a store that goes down:
+//
+//	func TestStoreDown(t *testing.T) {
+//		rs := redistest.StartServer(t) // stopped when t ends
+//		c := redis.NewClient(&redis.Options{Addr: rs.Addr})
+//		defer c.Close()
+//		rs.Stop() // as a crash would: connections are refused from now on
+//		if err := c.Get(context.Background(), "k").Err(); err == nil {
+//			t.Fatal("GET answered by a stopped Redis")
+//		}
+//	}
 package redistest

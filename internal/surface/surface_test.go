@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // ceiling is the most exported names the public packages may have. Lower
@@ -193,6 +194,60 @@ func TestGoDocFitsOnScreen(t *testing.T) {
 			}
 			if n := bytes.Count(out, []byte("\n")); n > screen {
 				t.Errorf("go doc ./%s prints %d lines, more than a screen (%d): move detail from the package comment to the names it describes", dir, n, screen)
+			}
+		})
+	}
+}
+
+// TestGoDocNamesNoInternal: what a user reads of a public package names
+// only what they can import. An alias of an internal type, an option type
+// defined over an internal one or a variable initialised from one would
+// print the internal package's name in "go doc -all".
+func TestGoDocNamesNoInternal(t *testing.T) {
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH:", err)
+	}
+	root := filepath.Join("..", "..")
+	// The names of the module's internal packages, as code qualifies them.
+	internal := map[string]bool{}
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".go") && strings.Contains(filepath.ToSlash(path), "/internal/") {
+			f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.PackageClauseOnly)
+			if err == nil && !strings.HasSuffix(f.Name.Name, "_test") {
+				internal[f.Name.Name] = true
+			}
+		}
+		return nil
+	})
+	if err != nil || len(internal) < 10 {
+		t.Fatalf("found %d internal packages: %v", len(internal), err)
+	}
+	counts, _ := count(t, root)
+	for dir := range counts {
+		t.Run(dir, func(t *testing.T) {
+			t.Parallel()
+			cmd := exec.Command(goCmd, "doc", "-all", "./"+dir)
+			cmd.Dir = root
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("go doc -all ./%s: %v\n%s", dir, err, out)
+			}
+			for i, line := range strings.Split(string(out), "\n") {
+				for _, w := range strings.FieldsFunc(line, func(r rune) bool {
+					return !(r == '_' || r == '.' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+				}) {
+					// A qualified name, not a sentence's last word.
+					if q, rest, ok := strings.Cut(w, "."); ok && internal[q] && rest != "" && unicode.IsLetter(rune(rest[0])) {
+						t.Errorf("go doc -all ./%s line %d names the internal package %s: %s", dir, i+1, q, strings.TrimSpace(line))
+					}
+				}
 			}
 		})
 	}

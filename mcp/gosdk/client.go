@@ -16,17 +16,10 @@ import (
 // of its own.
 func WithTool(t *mcp.Tool) CallOption {
 	if t == nil || t.Annotations == nil {
-		return clientcall.WithHints(clientcall.Hints{})
+		return CallOption{clientcall.WithHints(clientcall.Hints{})}
 	}
-	return clientcall.WithHints(clientcall.Hints{ReadOnly: t.Annotations.ReadOnlyHint, Idempotent: t.Annotations.IdempotentHint})
+	return CallOption{clientcall.WithHints(clientcall.Hints{ReadOnly: t.Annotations.ReadOnlyHint, Idempotent: t.Annotations.IdempotentHint})}
 }
-
-// ErrInputRequired is what CallTool returns, with the result, when the
-// server answers with resultType "input_required" (MCP 2026-07-28): the
-// tool needs the client to elicit, sample or list roots before it can
-// finish, so the call neither failed nor succeeded. It is the same error
-// as mcpgo.ErrInputRequired.
-var ErrInputRequired = clientcall.ErrInputRequired
 
 // CallTool calls a tool as session.CallTool does and reads the result back:
 //
@@ -63,7 +56,7 @@ var ErrInputRequired = clientcall.ErrInputRequired
 //
 // With WithRetry, retryable CallErrors are retried first (see WithRetry).
 func CallTool(ctx context.Context, session *mcp.ClientSession, params *mcp.CallToolParams, opts ...CallOption) (*mcp.CallToolResult, error) {
-	return clientcall.Call(ctx, clientcall.NewConfig(opts), func(ctx context.Context) (*mcp.CallToolResult, error) {
+	return clientcall.Call(ctx, callConfig(opts), func(ctx context.Context) (*mcp.CallToolResult, error) {
 		return session.CallTool(ctx, ownParams(params))
 	}, outcome)
 }
@@ -83,10 +76,11 @@ func ownParams(p *mcp.CallToolParams) *mcp.CallToolParams {
 }
 
 // Warning returns the warning a successful result carries (a <tool_error>
-// of severity warning, such as DEPRECATED, riding on isError false), or
-// nil when it carries none or is an error. CallTool never returns a
-// warning as an error: the call succeeded.
-func Warning(res *mcp.CallToolResult) *envelope.ToolError {
+// of severity warning, such as DEPRECATED, riding on isError false) as a
+// CallError, as CallTool returns an error, or nil when it carries none or
+// is an error. CallTool never returns a warning as an error: the call
+// succeeded.
+func Warning(res *mcp.CallToolResult) *envelope.CallError {
 	return clientcall.Warning(outcome(res))
 }
 

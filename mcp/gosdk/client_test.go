@@ -201,7 +201,7 @@ type fakeClock struct {
 }
 
 func (f *fakeClock) option() gosdk.CallOption {
-	return func(c *clientcall.Config) {
+	return gosdk.CallOptionOf(func(c *clientcall.Config) {
 		c.Now = func() time.Time { f.mu.Lock(); defer f.mu.Unlock(); return f.now }
 		c.Sleep = func(_ context.Context, d time.Duration) error {
 			f.mu.Lock()
@@ -210,7 +210,7 @@ func (f *fakeClock) option() gosdk.CallOption {
 			f.now = f.now.Add(d)
 			return nil
 		}
-	}
+	})
 }
 
 func tool(session *mcp.ClientSession, t *testing.T, name string) *mcp.Tool {
@@ -283,7 +283,7 @@ func TestCallToolRetry(t *testing.T) {
 		}{
 			{"strict", map[string]any{}, envelope.ValidationErrorCode, []gosdk.CallOption{gosdk.WithRetryNonIdempotent()}},
 			{"critical", nil, envelope.ServerBusy, []gosdk.CallOption{gosdk.WithRetryNonIdempotent()}},
-			{"create", nil, envelope.RateLimited, []gosdk.CallOption{nil}},                                       // annotations unknown; a nil option is none
+			{"create", nil, envelope.RateLimited, []gosdk.CallOption{{}}},                                        // annotations unknown; a zero option is none
 			{"create", nil, envelope.RateLimited, []gosdk.CallOption{gosdk.WithTool(&mcp.Tool{Name: "create"})}}, // destructive by default
 		} {
 			clock := &fakeClock{now: time.Now()}

@@ -59,7 +59,7 @@ const sdkValidationPrefix = `validating "arguments": `
 // after the middleware, an invalid call the guard admits holds its slot
 // (and has used a token of the rate) while go-sdk rejects it.
 func Middleware(opts ...Option) mcp.Middleware {
-	m := &middleware{cfg: toolcall.NewConfig(opts)}
+	m := &middleware{cfg: config(opts)}
 	m.lock = m.cfg.Lock()
 	return m.wrap
 }

@@ -7,6 +7,7 @@
 package gosdk
 
 import (
+	"errors"
 	"log/slog"
 
 	"github.com/selfheal/selfheal"
@@ -14,13 +15,12 @@ import (
 	"github.com/selfheal/selfheal/contract"
 	"github.com/selfheal/selfheal/mcp/guard"
 	"github.com/selfheal/selfheal/mcp/internal/clientcall"
-	"github.com/selfheal/selfheal/mcp/internal/repair"
 	"github.com/selfheal/selfheal/mcp/internal/toolcall"
 )
 
 // Option configures AddTool, Handler and Middleware. Package mcp/mcpgo has
 // the same options, under the same names and with the same meaning.
-type Option = toolcall.Option
+type Option struct{ apply toolcall.Option }
 
 // WithEngine sets the engine that words validation errors (selfheal.New()
 // by default). Everything about the wording is the engine's: the server's
@@ -33,13 +33,13 @@ type Option = toolcall.Option
 // Accept-Language value under the _meta key "selfheal/locale" of the
 // tools/call request, else of its initialize request, else the
 // Accept-Language header of an HTTP transport. Else the language is e's.
-func WithEngine(e *selfheal.Engine) Option { return toolcall.WithEngine(e) }
+func WithEngine(e *selfheal.Engine) Option { return Option{toolcall.WithEngine(e)} }
 
 // WithLogger sets where the errors the model must not see are logged: a
 // handler's plain error, a recovered panic with its stack, an output that
 // fails the output schema, a tool that cannot be compared with the
 // lockfile (slog.Default() by default).
-func WithLogger(l *slog.Logger) Option { return toolcall.WithLogger(l) }
+func WithLogger(l *slog.Logger) Option { return Option{toolcall.WithLogger(l)} }
 
 // WithGuard bounds calls with g (see package guard): a call it refuses is
 // answered with its SERVER_BUSY, RATE_LIMITED or TIMEOUT tool_error and the
@@ -51,14 +51,16 @@ func WithLogger(l *slog.Logger) Option { return toolcall.WithLogger(l) }
 // between tools to bound them together:
 //
 //	Middleware(WithGuard(perServer), WithGuard(slow, "export"), WithGuard(nil, "ping"))
-func WithGuard(g *guard.Guard, tools ...string) Option { return toolcall.WithGuard(g, tools...) }
+func WithGuard(g *guard.Guard, tools ...string) Option {
+	return Option{toolcall.WithGuard(g, tools...)}
+}
 
 // WithSchemaOptions passes options to jsonschemav6.Compile, such as
 // jsonschemav6.WithFormatAssertion(false) or a loader for remote $refs.
 // Format assertion is on by default: an argument declared "format": "email"
 // must be an email (go-sdk's own validator does not check formats).
 func WithSchemaOptions(opts ...jsonschemav6.Option) Option {
-	return toolcall.WithSchemaOptions(opts...)
+	return Option{toolcall.WithSchemaOptions(opts...)}
 }
 
 // WithMaxDepth sets how deeply a call's arguments may nest objects and
@@ -73,7 +75,7 @@ func WithSchemaOptions(opts ...jsonschemav6.Option) Option {
 // (its arguments sit 3 levels down) before any handler runs: it fails to
 // read the message and ends the session, so deeper arguments never reach
 // this check.
-func WithMaxDepth(n int) Option { return toolcall.WithMaxDepth(n) }
+func WithMaxDepth(n int) Option { return Option{toolcall.WithMaxDepth(n)} }
 
 // WithTypos turns on or off the reporting of near misses of declared
 // properties (off by default): an argument key the tool's input schema does
@@ -93,7 +95,7 @@ func WithMaxDepth(n int) Option { return toolcall.WithMaxDepth(n) }
 // the calls go-sdk rejects (write_file with "contents" is one line at
 // "content" that names the key sent, not a bare missing "content");
 // register with AddTool to stop a call go-sdk accepts ("dryrun").
-func WithTypos(on bool) Option { return toolcall.WithTypos(on) }
+func WithTypos(on bool) Option { return Option{toolcall.WithTypos(on)} }
 
 // WithContract makes the validation errors contract-aware: each tool's
 // live contract (its name, description and schemas as tools/list shows
@@ -107,12 +109,12 @@ func WithTypos(on bool) Option { return toolcall.WithTypos(on) }
 // such change, gets no section. nil turns it off. Read the lockfile with
 // contract.ReadFile at startup: one that cannot be read is the server's
 // error, not one for a model to meet.
-func WithContract(l *contract.Lock) Option { return toolcall.WithContract(l) }
+func WithContract(l *contract.Lock) Option { return Option{toolcall.WithContract(l)} }
 
 // WithContractLimit caps the changes a <contract_awareness> section lists
 // (5 by default); the section says how many more there were. n <= 0 lists
 // them all.
-func WithContractLimit(n int) Option { return toolcall.WithContractLimit(n) }
+func WithContractLimit(n int) Option { return Option{toolcall.WithContractLimit(n)} }
 
 // WithOutcomes calls f when an answer to a bad call settles: the same
 // session's next call of the tool had valid arguments (repaired: the
@@ -132,14 +134,11 @@ func WithContractLimit(n int) Option { return toolcall.WithContractLimit(n) }
 // Middleware) so that they share one tracker and its bounds. f runs on
 // the goroutine of the call that settles the answer: it must be safe for
 // concurrent use and quick.
-func WithOutcomes(f func(Outcome)) Option { return toolcall.WithOutcomes(f) }
-
-// Outcome is how one answer to a bad call settled (see WithOutcomes).
-type Outcome = repair.Outcome
+func WithOutcomes(f func(selfheal.Outcome)) Option { return Option{toolcall.WithOutcomes(f)} }
 
 // CallOption configures one CallTool: its retry policy and what it knows of
 // the tool. With none, CallTool calls once.
-type CallOption = clientcall.Option
+type CallOption struct{ apply clientcall.Option }
 
 // WithRetry lets CallTool call again, at most max more times, when the
 // result is a RATE_LIMITED, SERVER_BUSY or TIMEOUT tool_error that is not
@@ -158,7 +157,7 @@ type CallOption = clientcall.Option
 // (destructiveHint false) is not idempotent either: a second create makes
 // a second record.
 func WithRetry(max int) CallOption {
-	return clientcall.WithRetry(max)
+	return CallOption{clientcall.WithRetry(max)}
 }
 
 // WithRetryNonIdempotent lets WithRetry retry a tool whose annotations do
@@ -166,5 +165,31 @@ func WithRetry(max int) CallOption {
 // RATE_LIMITED or SERVER_BUSY answer means the server did not run the call,
 // as a guard's answers do.
 func WithRetryNonIdempotent() CallOption {
-	return clientcall.WithRetryNonIdempotent()
+	return CallOption{clientcall.WithRetryNonIdempotent()}
+}
+
+// config applies opts in order; a zero Option is no option.
+func config(opts []Option) *toolcall.Config {
+	fs := make([]toolcall.Option, len(opts))
+	for i, o := range opts {
+		fs[i] = o.apply
+	}
+	return toolcall.NewConfig(fs)
+}
+
+// ErrInputRequired is what CallTool returns, with the result, when the
+// server answers with resultType "input_required" (MCP 2026-07-28): the
+// tool needs the client to elicit, sample or list roots before it can
+// finish, so the call neither failed nor succeeded.
+var ErrInputRequired = errors.New("the server needs input before the tool call can complete (resultType input_required): fulfil the result's inputRequests and call again with the responses and its requestState")
+
+// callConfig applies opts in order; a zero CallOption is no option.
+func callConfig(opts []CallOption) *clientcall.Config {
+	fs := make([]clientcall.Option, len(opts))
+	for i, o := range opts {
+		fs[i] = o.apply
+	}
+	c := clientcall.NewConfig(fs)
+	c.InputRequired = ErrInputRequired
+	return c
 }

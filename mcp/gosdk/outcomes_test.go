@@ -49,7 +49,7 @@ func TestOutcomes(t *testing.T) {
 		for _, via := range []string{"AddTool", "Middleware"} {
 			t.Run(tc.Name+" via "+via, func(t *testing.T) {
 				var o wiretest.Outcomes
-				opt := o.Option()
+				opt := gosdk.OptionOf(o.Option())
 				var s *mcp.Server
 				if via == "AddTool" {
 					s = writeServer(opt)
@@ -86,7 +86,7 @@ func TestOutcomes(t *testing.T) {
 // a session ends: the answers left are abandoned at the bound.
 func TestOutcomesConcurrentSessions(t *testing.T) {
 	var o wiretest.Outcomes
-	s := writeServer(o.Option())
+	s := writeServer(gosdk.OptionOf(o.Option()))
 	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
 	defer hs.Close()
 	const sessions = 6
@@ -123,7 +123,7 @@ func TestOutcomesValidCallAllocs(t *testing.T) {
 	var o wiretest.Outcomes
 	_, with, err := gosdk.Handler(&mcp.Tool{Name: "write"}, func(context.Context, *mcp.CallToolRequest, Write) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{}, nil, nil
-	}, o.Option())
+	}, gosdk.OptionOf(o.Option()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestOutcomesValidCallAllocs(t *testing.T) {
 // every revision: see TestOutcomes).
 func TestOutcomesStatelessHTTP(t *testing.T) {
 	var o wiretest.Outcomes
-	s := writeServer(o.Option())
+	s := writeServer(gosdk.OptionOf(o.Option()))
 	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true}))
 	defer hs.Close()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: hs.URL}, nil)

@@ -86,7 +86,7 @@ func AddTool[In, Out any](s *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, O
 // modified.
 func Handler[In, Out any](t *mcp.Tool, h mcp.ToolHandlerFor[In, Out], opts ...Option) (*mcp.Tool, mcp.ToolHandler, error) {
 	tt := *t
-	st := &tool[In, Out]{cfg: toolcall.NewConfig(opts), name: t.Name, h: h}
+	st := &tool[In, Out]{cfg: config(opts), name: t.Name, h: h}
 
 	// As go-sdk's toolForErr: an "any" input is an empty object schema.
 	if reflect.TypeFor[In]() == reflect.TypeFor[any]() && tt.InputSchema == nil {

@@ -8,8 +8,6 @@ import (
 	"slices"
 
 	"github.com/mark3labs/mcp-go/server"
-
-	"github.com/selfheal/selfheal/mcp/internal/toolcall"
 )
 
 // errInputSchemaValidation is what Check returns when s was created with
@@ -37,7 +35,7 @@ var errInputSchemaValidation = errors.New("mcp-go's WithInputSchemaValidation is
 // field it cannot tell, and reports nothing for it.
 func Check(s *server.MCPServer, opts ...Option) error {
 	errs := []error{checkValidation(s)}
-	c := toolcall.NewConfig(opts)
+	c := config(opts)
 	tools := s.ListTools()
 	for _, name := range slices.Sorted(maps.Keys(tools)) {
 		if _, err := compile(tools[name].Tool, c); err != nil {

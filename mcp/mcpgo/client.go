@@ -15,18 +15,11 @@ import (
 // of its own.
 func WithTool(t mcp.Tool) CallOption {
 	a := t.Annotations
-	return clientcall.WithHints(clientcall.Hints{
+	return CallOption{clientcall.WithHints(clientcall.Hints{
 		ReadOnly:   a.ReadOnlyHint != nil && *a.ReadOnlyHint,
 		Idempotent: a.IdempotentHint != nil && *a.IdempotentHint,
-	})
+	})}
 }
-
-// ErrInputRequired is what CallTool returns, with the result, when the
-// server answers with resultType "input_required" (MCP 2026-07-28): the
-// tool needs the client to elicit, sample or list roots before it can
-// finish, so the call neither failed nor succeeded. It is the same error
-// as gosdk.ErrInputRequired.
-var ErrInputRequired = clientcall.ErrInputRequired
 
 // CallTool calls a tool as c.CallTool does and reads the result back:
 //
@@ -62,16 +55,17 @@ var ErrInputRequired = clientcall.ErrInputRequired
 func CallTool(ctx context.Context, c interface {
 	CallTool(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error)
 }, req mcp.CallToolRequest, opts ...CallOption) (*mcp.CallToolResult, error) {
-	return clientcall.Call(ctx, clientcall.NewConfig(opts), func(ctx context.Context) (*mcp.CallToolResult, error) {
+	return clientcall.Call(ctx, callConfig(opts), func(ctx context.Context) (*mcp.CallToolResult, error) {
 		return c.CallTool(ctx, req)
 	}, outcome)
 }
 
 // Warning returns the warning a successful result carries (a <tool_error>
-// of severity warning, such as DEPRECATED, riding on isError false), or
-// nil when it carries none or is an error. CallTool never returns a
-// warning as an error: the call succeeded.
-func Warning(res *mcp.CallToolResult) *envelope.ToolError {
+// of severity warning, such as DEPRECATED, riding on isError false) as a
+// CallError, as CallTool returns an error, or nil when it carries none or
+// is an error. CallTool never returns a warning as an error: the call
+// succeeded.
+func Warning(res *mcp.CallToolResult) *envelope.CallError {
 	return clientcall.Warning(outcome(res))
 }
 

@@ -174,14 +174,14 @@ type fakeClock struct {
 }
 
 func (f *fakeClock) option() mcpgo.CallOption {
-	return func(c *clientcall.Config) {
+	return mcpgo.CallOptionOf(func(c *clientcall.Config) {
 		c.Now = func() time.Time { return f.now }
 		c.Sleep = func(_ context.Context, d time.Duration) error {
 			f.waits = append(f.waits, d)
 			f.now = f.now.Add(d)
 			return nil
 		}
-	}
+	})
 }
 
 func listed(t *testing.T, c *client.Client, name string) mcp.Tool {
@@ -238,7 +238,7 @@ func TestCallToolRetry(t *testing.T) {
 			code envelope.Code
 			opts []mcpgo.CallOption
 		}{
-			{"strict", envelope.ValidationErrorCode, []mcpgo.CallOption{nil, mcpgo.WithRetryNonIdempotent()}}, // a nil option is none
+			{"strict", envelope.ValidationErrorCode, []mcpgo.CallOption{{}, mcpgo.WithRetryNonIdempotent()}}, // a zero option is none
 			{"critical", envelope.Timeout, []mcpgo.CallOption{mcpgo.WithRetryNonIdempotent()}},
 			{"create", envelope.RateLimited, []mcpgo.CallOption{mcpgo.WithTool(listed(t, c, "create"))}},
 		} {

@@ -42,7 +42,7 @@ import (
 // never reach this one. Middleware logs an error (WithLogger) on the first
 // call of a server where it is on; Check returns it as an error.
 func Middleware(opts ...Option) server.ToolHandlerMiddleware {
-	m := &middleware{c: toolcall.NewConfig(opts)}
+	m := &middleware{c: config(opts)}
 	m.lock = m.c.Lock()
 	return func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 		return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {

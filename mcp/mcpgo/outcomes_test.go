@@ -74,7 +74,7 @@ func TestOutcomes(t *testing.T) {
 		for _, via := range []string{"AddTool", "Middleware"} {
 			t.Run(tc.Name+" via "+via, func(t *testing.T) {
 				var o wiretest.Outcomes
-				c, err := client.NewInProcessClient(outcomeServer(via, o.Option()))
+				c, err := client.NewInProcessClient(outcomeServer(via, mcpgo.OptionOf(o.Option())))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -101,7 +101,7 @@ func TestOutcomes(t *testing.T) {
 // revision 2025-11-25): each settles its own answers, never another's.
 func TestOutcomesConcurrentSessions(t *testing.T) {
 	var o wiretest.Outcomes
-	s := outcomeServer("AddTool", o.Option())
+	s := outcomeServer("AddTool", mcpgo.OptionOf(o.Option()))
 	h := server.NewStreamableHTTPServer(s, quietHTTP)
 	const sessions = 6
 	clients := make([]*client.Client, sessions)
@@ -132,7 +132,7 @@ func TestOutcomesConcurrentSessions(t *testing.T) {
 // nothing ties a call to the next, and nothing is followed.
 func TestOutcomesStateless(t *testing.T) {
 	var o wiretest.Outcomes
-	h := server.NewStreamableHTTPServer(outcomeServer("AddTool", o.Option()), quietHTTP)
+	h := server.NewStreamableHTTPServer(outcomeServer("AddTool", mcpgo.OptionOf(o.Option())), quietHTTP)
 	c := httpClient(t, h, nil)
 	if err := c.Start(context.Background()); err != nil {
 		t.Fatal(err)

@@ -68,7 +68,7 @@ import (
 // would never reach selfheal. AddTool logs an error (WithLogger) when it is
 // on; Check returns it as an error.
 func AddTool(s *server.MCPServer, tool mcp.Tool, h server.ToolHandlerFunc, opts ...Option) {
-	c := toolcall.NewConfig(opts)
+	c := config(opts)
 	t, err := newTool(tool, h, c)
 	if err != nil {
 		panic(fmt.Sprintf("mcpgo.AddTool: tool %q: %v", tool.Name, err))
@@ -97,7 +97,7 @@ func AddTool(s *server.MCPServer, tool mcp.Tool, h server.ToolHandlerFunc, opts 
 // themselves (s.AddTools, session tools) or call the handler directly in
 // tests. Register it with the same tool: its schema is the one validated.
 func Handler(tool mcp.Tool, h server.ToolHandlerFunc, opts ...Option) (server.ToolHandlerFunc, error) {
-	t, err := newTool(tool, h, toolcall.NewConfig(opts))
+	t, err := newTool(tool, h, config(opts))
 	if err != nil {
 		return nil, err
 	}

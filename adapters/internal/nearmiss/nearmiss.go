@@ -271,11 +271,7 @@ func (w *walker) appendTo(list issues.List, from int) issues.List {
 	}
 	list = append(list, added...)
 	if over > 0 || hasOmitted {
-		if !hasOmitted {
-			omitted = issuesx.Omitted(0)
-		}
-		omitted.Omitted += over
-		list = append(list, omitted)
+		list = append(list, issuesx.Omitted(issuesx.OmittedCount(&omitted)+over))
 	}
 	return list
 }

@@ -30,6 +30,9 @@ type Config struct {
 	Retries       int    // retries after the first attempt; 0: off
 	NonIdempotent bool   // retry even a tool not known to be idempotent
 	Hints         *Hints // the tool's annotations; nil: unknown
+	// InputRequired is the error a result asking for input is returned
+	// with: each SDK package's own ErrInputRequired; nil: ErrInputRequired.
+	InputRequired error
 
 	// Injected for tests; nil means the real clock, timer and randomness.
 	Now    func() time.Time
@@ -50,8 +53,8 @@ type Outcome struct {
 // "input_required" (MCP 2026-07-28): the call has not completed, neither
 // failed nor succeeded. The SDKs' clients fulfil such results themselves
 // and call again; one reaches the helpers only when that is turned off, and
-// then its caller does that work. The SDK packages export it under the same
-// name.
+// then its caller does that work. The SDK packages have their own, under
+// the same name (Config.InputRequired).
 var ErrInputRequired = errors.New("the server needs input before the tool call can complete (resultType input_required): fulfil the result's inputRequests and call again with the responses and its requestState")
 
 // CallError returns the *envelope.CallError of a result, or nil when the
@@ -71,8 +74,9 @@ func CallError(o Outcome) *envelope.CallError {
 }
 
 // Warning returns the warning a successful result carries: the first text
-// block that parses as a <tool_error> of severity warning, or nil.
-func Warning(o Outcome) *envelope.ToolError {
+// block that parses as a <tool_error> of severity warning, read as a
+// CallError as an error is, or nil.
+func Warning(o Outcome) *envelope.CallError {
 	if o.IsError || o.InputRequired {
 		return nil
 	}
@@ -81,7 +85,7 @@ func Warning(o Outcome) *envelope.ToolError {
 			continue // the common case: no parse at all
 		}
 		if doc, err := envelope.Parse(t); err == nil && doc.ToolError != nil && doc.ToolError.Severity == envelope.SeverityWarning {
-			return doc.ToolError
+			return callerror.FromDocument(doc, strings.Join(o.Texts, ""))
 		}
 	}
 	return nil
@@ -100,6 +104,9 @@ func Call[R any](ctx context.Context, c *Config, call func(context.Context) (R, 
 			return res, err
 		}
 		o := read(res)
+		if o.InputRequired && c.InputRequired != nil {
+			return res, c.InputRequired
+		}
 		if o.InputRequired {
 			return res, ErrInputRequired
 		}

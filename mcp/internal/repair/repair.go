@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/selfheal/selfheal"
 )
 
 // The outcomes an answer settles with.
@@ -25,24 +27,9 @@ const (
 	Abandoned = "abandoned"
 )
 
-// Outcome is how one answer to a bad call settled.
-type Outcome struct {
-	// Tool is the tool's name.
-	Tool string
-	// Answer is the id of the answer settled (see Tracker.Answered), the
-	// "id" of its call-log line.
-	Answer string
-	// Outcome is Repaired, FailedSame, FailedOther or Abandoned.
-	Outcome string
-	// Attempt counts the answers the tool got in a row in the session, this
-	// one included: 1 for an answer to a first bad call, 2 for the answer
-	// to a retry that failed again, and so on. A Repaired outcome of
-	// Attempt n took n retries.
-	Attempt int
-	// Elapsed is the time from the answer to the call that settled it (to
-	// the moment it was found abandoned, for Abandoned).
-	Elapsed time.Duration
-}
+// Outcome is how one answer to a bad call settled; the Outcome field is
+// Repaired, FailedSame, FailedOther or Abandoned.
+type Outcome = selfheal.Outcome
 
 // Limits bound a Tracker. Zero fields take the defaults.
 type Limits struct {

@@ -1,4 +1,4 @@
-package issuesx
+package issues
 
 import (
 	"bytes"
@@ -10,8 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/selfheal/selfheal/issues"
 )
 
 // deepJSON nests n arrays ([[[…]]]) around inner.
@@ -39,30 +37,30 @@ var depthCases = []struct {
 	name string
 	doc  string
 	max  int
-	want issues.Path // nil: within the limit
-	typ  string      // the type of the container past the limit
+	want Path   // nil: within the limit
+	typ  string // the type of the container past the limit
 }{
 	{"scalar", `42`, 1, nil, ""},
 	{"string", `"[[[[{{{{"`, 1, nil, ""},
 	{"flat object", `{"a":1}`, 1, nil, ""},
 	{"empty object at 1", `{}`, 1, nil, ""},
 	{"depth 3 at 3", `{"a":{"b":[1]}}`, 3, nil, ""},
-	{"depth 3 at 2", `{"a":{"b":[1]}}`, 2, issues.Path{"a", "b"}, "array"},
-	{"depth 3 at 1", `{"a":{"b":[1]}}`, 1, issues.Path{"a"}, "object"},
-	{"empty containers count", `[[[]]]`, 2, issues.Path{0, 0}, "array"},
+	{"depth 3 at 2", `{"a":{"b":[1]}}`, 2, Path{"a", "b"}, "array"},
+	{"depth 3 at 1", `{"a":{"b":[1]}}`, 1, Path{"a"}, "object"},
+	{"empty containers count", `[[[]]]`, 2, Path{0, 0}, "array"},
 	{"brackets in strings", `{"a":"[[[[","b":["}}}]]]"]}`, 2, nil, ""},
 	{"escaped quote in string", `{"a":"\"[[[","b":[1]}`, 2, nil, ""},
-	{"escaped backslash before quote", `{"a":"\\","b":[[1]]}`, 2, issues.Path{"b", 0}, "array"},
-	{"escaped key", `{"a\"b":{"c\\d":[[1]]}}`, 3, issues.Path{`a"b`, `c\d`, 0}, "array"},
-	{"unicode escape key", `{"\u00e9\ud83d\ude00":[{}]}`, 2, issues.Path{"é😀", 0}, "object"},
-	{"non-ASCII key", `{"日本":[{}]}`, 2, issues.Path{"日本", 0}, "object"},
-	{"second element", `[[1],[[1]]]`, 2, issues.Path{1, 0}, "array"},
-	{"first of several elements", `[[1],[[1]],[[2]]]`, 2, issues.Path{1, 0}, "array"},
-	{"smallest key, not first", `{"b":[[1]],"a":[[1]]}`, 2, issues.Path{"a", 0}, "array"},
-	{"smallest path deeper down", `{"a":[[1],{"x":{}}],"b":[[[]]]}`, 2, issues.Path{"a", 0}, "array"},
-	{"smallest key at the second level", `{"k":{"z":{},"y":{}},"j":1}`, 2, issues.Path{"k", "y"}, "object"},
-	{"keys past the limit ignored", `{"a":{"b":{"c":{"d":1}}}}`, 2, issues.Path{"a", "b"}, "object"},
-	{"white space", " [ [ \n [ ] ] ] ", 2, issues.Path{0, 0}, "array"},
+	{"escaped backslash before quote", `{"a":"\\","b":[[1]]}`, 2, Path{"b", 0}, "array"},
+	{"escaped key", `{"a\"b":{"c\\d":[[1]]}}`, 3, Path{`a"b`, `c\d`, 0}, "array"},
+	{"unicode escape key", `{"\u00e9\ud83d\ude00":[{}]}`, 2, Path{"é😀", 0}, "object"},
+	{"non-ASCII key", `{"日本":[{}]}`, 2, Path{"日本", 0}, "object"},
+	{"second element", `[[1],[[1]]]`, 2, Path{1, 0}, "array"},
+	{"first of several elements", `[[1],[[1]],[[2]]]`, 2, Path{1, 0}, "array"},
+	{"smallest key, not first", `{"b":[[1]],"a":[[1]]}`, 2, Path{"a", 0}, "array"},
+	{"smallest path deeper down", `{"a":[[1],{"x":{}}],"b":[[[]]]}`, 2, Path{"a", 0}, "array"},
+	{"smallest key at the second level", `{"k":{"z":{},"y":{}},"j":1}`, 2, Path{"k", "y"}, "object"},
+	{"keys past the limit ignored", `{"a":{"b":{"c":{"d":1}}}}`, 2, Path{"a", "b"}, "object"},
+	{"white space", " [ [ \n [ ] ] ] ", 2, Path{0, 0}, "array"},
 	{"default 64 accepted", deepJSON(64, "1"), 0, nil, ""},
 	{"default 64 passed", deepJSON(65, "1"), 0, make64(0), "array"},
 	{"objects at 64", deepObjectJSON(64, "1"), 0, nil, ""},
@@ -70,8 +68,8 @@ var depthCases = []struct {
 	{"no limit", deepJSON(500, "1"), -1, nil, ""},
 }
 
-func make64(el any) issues.Path {
-	p := make(issues.Path, 64)
+func make64(el any) Path {
+	p := make(Path, 64)
 	for i := range p {
 		p[i] = el
 	}
@@ -83,27 +81,27 @@ func TestCheckDepth(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			wantMax := tc.max
 			if wantMax == 0 {
-				wantMax = issues.DefaultMaxDepth
+				wantMax = DefaultMaxDepth
 			}
-			check := func(t *testing.T, got issues.Issue, over bool) {
+			check := func(t *testing.T, got Issue, over bool) {
 				t.Helper()
 				if over != (tc.want != nil) {
 					t.Fatalf("over = %v, want %v (issue %+v)", over, tc.want != nil, got)
 				}
 				if !over {
-					if !reflect.DeepEqual(got, issues.Issue{}) {
+					if !reflect.DeepEqual(got, Issue{}) {
 						t.Fatalf("issue %+v with no depth passed", got)
 					}
 					return
 				}
-				want := issues.Issue{Code: issues.TooBig, Origin: issues.OriginDepth, Maximum: issues.Number(strconv.Itoa(wantMax)), Inclusive: true,
-					Path: tc.want, Input: issues.Unknown{Type: tc.typ}, Source: "selfheal:depth"}
+				want := Issue{Code: TooBig, Origin: OriginDepth, Maximum: Number(strconv.Itoa(wantMax)), Inclusive: true,
+					Path: tc.want, Input: Unknown{Type: tc.typ}, Source: "selfheal:depth"}
 				if !reflect.DeepEqual(got, want) {
 					t.Fatalf("got  %+v\nwant %+v", got, want)
 				}
 			}
 			t.Run("json", func(t *testing.T) {
-				got, over := issues.CheckDepthJSON([]byte(tc.doc), tc.max)
+				got, over := CheckDepthJSON([]byte(tc.doc), tc.max)
 				check(t, got, over)
 			})
 			t.Run("decoded", func(t *testing.T) {
@@ -139,7 +137,7 @@ func TestCheckDepthAgrees(t *testing.T) {
 			for i := range r.IntN(4) {
 				key := keys[r.IntN(len(keys))]
 				if seen[key] {
-					continue // duplicate keys are decoded to the last: see issues.CheckDepthJSON
+					continue // duplicate keys are decoded to the last: see CheckDepthJSON
 				}
 				seen[key] = true
 				if i > 0 && len(seen) > 1 {
@@ -169,7 +167,7 @@ func TestCheckDepthAgrees(t *testing.T) {
 		v := decodeExact(t, doc)
 		for _, max := range []int{1, 2, 3, 5, 8} {
 			a, aOver := CheckDepth(v, max)
-			j, jOver := issues.CheckDepthJSON([]byte(doc), max)
+			j, jOver := CheckDepthJSON([]byte(doc), max)
 			if aOver != jOver || !reflect.DeepEqual(a, j) {
 				t.Fatalf("document %d, max %d: %s\ndecoded: %v %+v\njson:    %v %+v", i, max, doc, aOver, a, jOver, j)
 			}
@@ -198,7 +196,7 @@ func TestCheckDepthJSONMalformed(t *testing.T) {
 		{`}}}{{`, 2, false},
 		{"[\xff\xfe[", 1, true},
 	} {
-		is, over := issues.CheckDepthJSON([]byte(tc.doc), tc.max)
+		is, over := CheckDepthJSON([]byte(tc.doc), tc.max)
 		if over != tc.want {
 			t.Errorf("%q max %d: over = %v (%+v), want %v", tc.doc, tc.max, over, is, tc.want)
 		}
@@ -216,7 +214,7 @@ func TestCheckDepthJSONMalformed(t *testing.T) {
 			data[i] = alphabet[r.IntN(len(alphabet))]
 		}
 		for _, max := range []int{1, 2, 3} {
-			issues.CheckDepthJSON(data, max)
+			CheckDepthJSON(data, max)
 		}
 	}
 }
@@ -224,19 +222,19 @@ func TestCheckDepthJSONMalformed(t *testing.T) {
 func TestCheckDepthVeryDeep(t *testing.T) {
 	const n = 100_000
 	t.Run("json arrays", func(t *testing.T) {
-		is, over := issues.CheckDepthJSON([]byte(deepJSON(n, "1")), 0)
-		if !over || len(is.Path) != issues.DefaultMaxDepth || is.Input != (issues.Unknown{Type: "array"}) {
+		is, over := CheckDepthJSON([]byte(deepJSON(n, "1")), 0)
+		if !over || len(is.Path) != DefaultMaxDepth || is.Input != (Unknown{Type: "array"}) {
 			t.Fatalf("got %v %+v", over, is)
 		}
 	})
 	t.Run("json objects, a large limit", func(t *testing.T) {
-		is, over := issues.CheckDepthJSON([]byte(deepObjectJSON(n, "1")), 1000)
+		is, over := CheckDepthJSON([]byte(deepObjectJSON(n, "1")), 1000)
 		if !over || len(is.Path) != 1000 || is.Path[999] != "a" || is.Maximum != "1000" {
 			t.Fatalf("got %v %v %+v", over, len(is.Path), is.Maximum)
 		}
 	})
 	t.Run("json within no limit", func(t *testing.T) {
-		if is, over := issues.CheckDepthJSON([]byte(deepJSON(n, "1")), -1); over {
+		if is, over := CheckDepthJSON([]byte(deepJSON(n, "1")), -1); over {
 			t.Fatalf("got %+v", is)
 		}
 	})
@@ -247,7 +245,7 @@ func TestCheckDepthVeryDeep(t *testing.T) {
 			v = []any{v}
 		}
 		is, over := CheckDepth(v, 0)
-		if !over || len(is.Path) != issues.DefaultMaxDepth {
+		if !over || len(is.Path) != DefaultMaxDepth {
 			t.Fatalf("got %v %+v", over, is)
 		}
 	})
@@ -271,7 +269,7 @@ func TestCheckDepthOtherGoValuesAreLeaves(t *testing.T) {
 func TestCheckDepthAllocs(t *testing.T) {
 	doc := []byte(`{"name":"Ada","email":"ada@example.com","tags":["a","b"],"address":{"city":"Paris","lines":["1 rue \"X\"","é"]},"n":[1,2,{"k":[[]]}]}`)
 	v := decodeExact(t, string(doc))
-	if n := testing.AllocsPerRun(100, func() { issues.CheckDepthJSON(doc, 0) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { CheckDepthJSON(doc, 0) }); n != 0 {
 		t.Errorf("CheckDepthJSON allocates %v times", n)
 	}
 	if n := testing.AllocsPerRun(100, func() { CheckDepth(v, 0) }); n != 0 {
@@ -279,7 +277,7 @@ func TestCheckDepthAllocs(t *testing.T) {
 	}
 }
 
-// FuzzCheckDepthJSON checks that issues.CheckDepthJSON never panics and, for well
+// FuzzCheckDepthJSON checks that CheckDepthJSON never panics and, for well
 // formed JSON without duplicate keys, agrees with CheckDepth on the decoded
 // value.
 func FuzzCheckDepthJSON(f *testing.F) {
@@ -291,7 +289,7 @@ func FuzzCheckDepthJSON(f *testing.F) {
 		if max < 1 {
 			max += 8
 		}
-		j, jOver := issues.CheckDepthJSON(data, max)
+		j, jOver := CheckDepthJSON(data, max)
 		if !json.Valid(data) || hasDuplicateKeys(data) {
 			return
 		}
@@ -312,7 +310,7 @@ func BenchmarkCheckDepthJSON(b *testing.B) {
 	doc := []byte(`{"name":"Ada","email":"ada@example.com","tags":["a","b"],"address":{"city":"Paris","lines":["1 rue \"X\"","é"]},"n":[1,2,{"k":[[]]}]}`)
 	b.SetBytes(int64(len(doc)))
 	for b.Loop() {
-		issues.CheckDepthJSON(doc, 0)
+		CheckDepthJSON(doc, 0)
 	}
 }
 
