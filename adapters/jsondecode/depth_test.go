@@ -6,7 +6,6 @@ import (
 
 	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/adapters/jsondecode"
-	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/jsonschematest"
 	"github.com/selfheal/selfheal/issues"
 )
@@ -31,7 +30,7 @@ func TestDecodeMaxDepth(t *testing.T) {
 		}
 		is := list[0]
 		if is.Code != issues.TooBig || is.Origin != issues.OriginDepth || is.Maximum != "64" ||
-			is.Source != issuesx.SourceDepth || is.Input != (issues.Unknown{Type: "array"}) || is.Path.Compare(want) != 0 {
+			is.Source != "selfheal:depth" || is.Input != (issues.Unknown{Type: "array"}) || is.Path.Compare(want) != 0 {
 			t.Fatalf("got %+v", is)
 		}
 		text := selfheal.New().Format("deep.tool", err)

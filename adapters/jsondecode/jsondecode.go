@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -216,10 +215,12 @@ func Issues(err error) (issues.List, bool) {
 // Decode's errors need no adapter. Its errors.As costs an allocation on
 // every error it does not recognise: list it after adapters that look at
 // an error's type only (validatorv10.Errors).
-var Errors = issuesx.NewAdapter(func(dst issues.List, err error) (issues.List, bool) {
+var Errors issues.Adapter = appendErrors
+
+func appendErrors(dst issues.List, err error) (issues.List, bool) {
 	list, ok := Issues(err)
 	return append(dst, list...), ok
-})
+}
 
 // syntaxIssue reports malformed input at byte offset at of a document of
 // size bytes, with the excerpt around it as the value sent. The message is

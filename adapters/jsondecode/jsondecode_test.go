@@ -15,7 +15,6 @@ import (
 
 	"github.com/selfheal/selfheal/internal/race"
 
-	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -582,7 +581,7 @@ func TestDeepNesting(t *testing.T) {
 	// (see depth_test.go); the parser keeps encoding/json's own limit as
 	// its bound on recursion.
 	deep := bytes.Repeat([]byte("["), maxDepth+1)
-	if l, ok := Decode(deep, new(any)).(issues.List); !ok || len(l) != 1 || l[0].Source != issuesx.SourceDepth {
+	if l, ok := Decode(deep, new(any)).(issues.List); !ok || len(l) != 1 || l[0].Source != "selfheal:depth" {
 		t.Errorf("Decode: got %v", l)
 	}
 	p := parser{data: deep}

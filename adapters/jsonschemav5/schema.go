@@ -16,7 +16,6 @@ import (
 
 	"github.com/selfheal/selfheal/adapters/internal/nearmiss"
 	"github.com/selfheal/selfheal/adapters/internal/schema"
-	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -271,7 +270,7 @@ func (s *Schema) Validate(instance any) issues.List {
 // changes nothing another call returns. Their Input is the value found in
 // instance, not a copy.
 func (s *Schema) AppendValidate(dst issues.List, instance any) issues.List {
-	if is, deep := issuesx.CheckDepth(instance, s.maxDepth); deep {
+	if is, deep := issues.CheckDepth(instance, s.maxDepth); deep {
 		return append(dst, is)
 	}
 	return schema.Validate(dst, instance, s.sch.Validate, s.appendIssues, s.typos)
@@ -300,4 +299,11 @@ func (s *Schema) ValidateJSON(data []byte) issues.List {
 // Version 5's errors carry no values, so each issue says what the
 // library's message says; a Schema's Validate says more. The issues of a
 // Schema need no adapter.
-var Errors = issuesx.NewAdapter(appendRaw)
+var Errors issues.Adapter = appendOwned
+
+// appendOwned is appendRaw with the issues the caller's own: they may
+// share the library's slices.
+func appendOwned(dst issues.List, err error) (issues.List, bool) {
+	list, ok := appendRaw(dst, err)
+	return schema.Own(dst, list), ok
+}

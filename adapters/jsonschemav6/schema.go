@@ -10,7 +10,6 @@ import (
 
 	"github.com/selfheal/selfheal/adapters/internal/nearmiss"
 	"github.com/selfheal/selfheal/adapters/internal/schema"
-	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -216,7 +215,7 @@ func (s *Schema) Validate(instance any) issues.List {
 // names and values …) changes nothing another call returns. Their Input
 // is the value found in instance, not a copy.
 func (s *Schema) AppendValidate(dst issues.List, instance any) issues.List {
-	if is, deep := issuesx.CheckDepth(instance, s.maxDepth); deep {
+	if is, deep := issues.CheckDepth(instance, s.maxDepth); deep {
 		return append(dst, is)
 	}
 	return schema.Validate(dst, instance, s.sch.Validate, s.appendIssues, s.typos)
@@ -245,6 +244,11 @@ func (s *Schema) ValidateJSON(data []byte) issues.List {
 // Neither the instance nor the schema's document is at hand, so the issues
 // say what the error tells of the value sent; a Schema's Validate says
 // more. The issues of a Schema need no adapter.
-var Errors = issuesx.NewAdapter(func(dst issues.List, err error) (issues.List, bool) {
-	return (*Schema)(nil).appendIssues(dst, err, issues.Unknown{})
-})
+var Errors issues.Adapter = appendRaw
+
+// appendRaw appends the issues of a raw library error, the caller's own:
+// they may share the library's slices.
+func appendRaw(dst issues.List, err error) (issues.List, bool) {
+	list, ok := (*Schema)(nil).appendIssues(dst, err, issues.Unknown{})
+	return schema.Own(dst, list), ok
+}

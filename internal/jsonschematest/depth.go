@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/selfheal/selfheal"
-	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -57,7 +56,7 @@ func Depth[S DepthSchema](t *testing.T, compile func(schema []byte, maxDepth int
 			t.Fatalf("%s: %d issues, want 1: %v", how, len(list), list)
 		}
 		is := list[0]
-		if is.Code != issues.TooBig || is.Origin != issues.OriginDepth || is.Source != issuesx.SourceDepth ||
+		if is.Code != issues.TooBig || is.Origin != issues.OriginDepth || is.Source != "selfheal:depth" ||
 			is.Maximum != issues.Number(strconv.Itoa(max)) || !is.Inclusive || is.Input != (issues.Unknown{Type: "array"}) {
 			t.Fatalf("%s: got %+v", how, is)
 		}

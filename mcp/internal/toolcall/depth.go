@@ -2,7 +2,6 @@ package toolcall
 
 import (
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
-	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -37,5 +36,5 @@ func DepthIssues(raw []byte, max int) issues.List {
 // IsDepthRefusal reports whether list is the answer DepthIssues or a
 // schema's depth check gives: the arguments were refused unvalidated.
 func IsDepthRefusal(list issues.List) bool {
-	return len(list) == 1 && list[0].Source == issuesx.SourceDepth
+	return len(list) == 1 && list[0].Origin == issues.OriginDepth
 }
