@@ -17,7 +17,11 @@
 // Decode parses the input once into an order-keeping tree, walks the target
 // type over it with encoding/json's rules, and only when nothing is wrong
 // lets encoding/json decode for real: a valid call costs about one extra
-// parse, and v ends up exactly as encoding/json would leave it.
+// parse, and v ends up exactly as encoding/json would leave it. The parser
+// is written here because no library does this job: encoding/json (and its
+// Decoder's tokens) stops at the first error and keeps no byte offsets of
+// the values it read, and the walk needs both to report every problem with
+// the value sent and to run a type's UnmarshalJSON on its own bytes.
 //
 // The issues are facts for the formatter. The one place this package writes
 // text of its own is malformed JSON, which has no issue code: it is a custom
