@@ -56,18 +56,22 @@ func Parse(text string) (Document, error) {
 		return Document{}, fmt.Errorf("%w: no <tool_error> or <validation_error> element found", errNotEnvelope)
 	}
 	p := &parser{d: xml.NewDecoder(strings.NewReader(text[start:])), src: text, base: start}
-	el, err := p.start()
+	tok, raw, at, err := p.next()
 	if err != nil {
 		return Document{}, err
 	}
-	if el.Name.Local == "tool_error" {
-		e, err := p.toolError(el)
+	n, err := p.read(element{tok.(xml.StartElement), raw, at})
+	if err != nil {
+		return Document{}, err
+	}
+	if n.name == "tool_error" {
+		e, err := p.toolError(n)
 		if err != nil {
 			return Document{}, err
 		}
 		return Document{ToolError: e}, nil
 	}
-	v, err := p.validation(el)
+	v, err := p.validation(n)
 	if err != nil {
 		return Document{}, err
 	}
@@ -93,20 +97,52 @@ func findStart(s string) int {
 	}
 }
 
-// parser reads one envelope with an encoding/xml decoder over text[base:].
-// It uses RawToken, which leaves namespace prefixes as written, so end tags
-// are matched here.
+// A shape is what an element of the envelopes may hold: its attributes (the
+// first required of them must be present) and either text or child
+// elements, in the order of kids, where only repeat may repeat.
+type shape struct {
+	attrs    []string
+	required int
+	kids     []string // nil for an element of text
+	repeat   string
+}
+
+var shapes = map[string]shape{
+	"tool_error":         {attrs: []string{"code", "severity"}, required: 2, kids: []string{"message", "recovery", "available_actions", "details", "retry_after"}},
+	"available_actions":  {kids: []string{"action"}, repeat: "action"},
+	"details":            {kids: []string{"detail"}, repeat: "detail"},
+	"detail":             {attrs: []string{"key"}, required: 1},
+	"validation_error":   {attrs: []string{"action"}, required: 1, kids: []string{"field", "more", "server_message", "contract_awareness", "recovery"}, repeat: "field"},
+	"field":              {attrs: []string{"name"}, required: 1},
+	"contract_awareness": {attrs: []string{"omitted"}, kids: []string{"change"}, repeat: "change"},
+	"change":             {attrs: []string{"severity", "field", "before", "after"}, required: 2},
+	"message":            {}, "recovery": {}, "action": {}, "retry_after": {}, "more": {}, "server_message": {},
+}
+
+// parser reads one envelope with an encoding/xml decoder over src[base:].
+// It reads raw tokens, whose names are as written (a namespace is not ours
+// to resolve), and so matches end tags itself.
 type parser struct {
 	d    *xml.Decoder
 	src  string // the whole text given to Parse
-	base int    // the offset in text of d's input
+	base int    // the offset in src of d's input
 }
 
 // element is a start tag, with what encoding/xml does not check for us.
 type element struct {
 	xml.StartElement
 	raw string // the tag as written
-	at  int    // its offset in the text given to Parse
+	at  int    // its offset in src
+}
+
+// node is an element read whole and checked against its shape.
+type node struct {
+	name string
+	attr []string // values in the order of its shape's attrs
+	seen uint     // bit i set when attrs[i] was present
+	text string
+	kids []node
+	at   int
 }
 
 func (p *parser) line(off int) int { return 1 + strings.Count(p.src[:off], "\n") }
@@ -126,27 +162,16 @@ func (p *parser) next() (tok xml.Token, raw string, at int, err error) {
 	at = p.base + int(p.d.InputOffset())
 	tok, err = p.d.RawToken()
 	end := p.base + int(p.d.InputOffset())
-	var se *xml.SyntaxError
-	switch {
-	case err == io.EOF:
+	if err == io.EOF {
 		return nil, "", at, p.syntaxf(end, "unexpected EOF")
-	case errors.As(err, &se):
-		// The decoder counts lines from the envelope, not from text.
+	}
+	if se, ok := errors.AsType[*xml.SyntaxError](err); ok {
+		// The decoder counts lines from the envelope, not from src.
 		return nil, "", at, p.syntaxf(end, "%s", se.Msg)
-	case err != nil:
+	} else if err != nil {
 		return nil, "", at, fmt.Errorf("%w: %w", errNotEnvelope, err)
 	}
 	return tok, p.src[at:end], at, nil
-}
-
-// start reads the start tag at the decoder's position.
-func (p *parser) start() (element, error) {
-	tok, raw, at, err := p.next()
-	if err != nil {
-		return element{}, err
-	}
-	se, _ := tok.(xml.StartElement)
-	return element{se, raw, at}, nil
 }
 
 // name is n as written.
@@ -155,6 +180,71 @@ func name(n xml.Name) string {
 		return n.Local
 	}
 	return n.Space + ":" + n.Local
+}
+
+// read reads the element el, whose start tag was just read, up to and
+// including its end tag.
+func (p *parser) read(el element) (node, error) {
+	n := node{name: name(el.Name), at: el.at}
+	sh := shapes[n.name]
+	var err error
+	if n.attr, n.seen, err = p.attrs(el, sh.attrs, sh.required); err != nil {
+		return n, err
+	}
+	var text []byte
+	stage := -1 // the index in sh.kids of the last child
+	for {
+		tok, raw, at, err := p.next()
+		if err != nil {
+			return n, err
+		}
+		switch tok := tok.(type) {
+		case xml.CharData:
+			cdata := strings.HasPrefix(raw, "<![CDATA[")
+			switch {
+			case sh.kids == nil && !cdata:
+				if err := p.surrogateRef(raw, at); err != nil {
+					return n, err
+				}
+				fallthrough
+			case sh.kids == nil:
+				text = append(text, tok...)
+			case cdata:
+				return n, p.errorf(at, "unexpected CDATA section between elements of <%s>", n.name)
+			case strings.Trim(raw, " \t\r\n") != "": // raw: &#32; is not whitespace between elements
+				return n, p.errorf(at, "unexpected text %.40q between elements of <%s>", raw, n.name)
+			}
+		case xml.EndElement:
+			if got := name(tok.Name); got != n.name {
+				return n, p.syntaxf(at, "element <%s> closed by </%s>", n.name, got)
+			}
+			n.text = string(text)
+			return n, nil
+		case xml.StartElement:
+			kid := name(tok.Name)
+			i := slices.Index(sh.kids, kid)
+			switch {
+			case sh.kids == nil:
+				return n, p.errorf(at, "unexpected <%s> inside <%s>", kid, n.name)
+			case i < 0:
+				return n, p.errorf(at, "unexpected element <%s> in <%s>", kid, n.name)
+			case i < stage || i == stage && kid != sh.repeat:
+				return n, p.errorf(at, "<%s> repeated or out of order in <%s>", kid, n.name)
+			}
+			stage = i
+			k, err := p.read(element{tok, raw, at})
+			if err != nil {
+				return n, err
+			}
+			n.kids = append(n.kids, k)
+		case xml.Comment:
+			return n, p.errorf(at, "unexpected comment in <%s>", n.name)
+		case xml.ProcInst:
+			return n, p.errorf(at, "unexpected processing instruction in <%s>", n.name)
+		case xml.Directive:
+			return n, p.errorf(at, "unexpected declaration in <%s>", n.name)
+		}
+	}
 }
 
 // spaceRepl normalizes the whitespace of a start tag as XML does the raw
@@ -233,181 +323,38 @@ func (p *parser) surrogateRef(raw string, at int) error {
 	}
 }
 
-// end checks that tok, at at, closes the element named tag.
-func (p *parser) end(tok xml.EndElement, tag string, at int) error {
-	if got := name(tok.Name); got != tag {
-		return p.syntaxf(at, "element <%s> closed by </%s>", tag, got)
-	}
-	return nil
-}
-
-// markup names what tok is when it is neither an element nor text.
-func markup(tok xml.Token) string {
-	switch tok.(type) {
-	case xml.Comment:
-		return "comment"
-	case xml.ProcInst:
-		return "processing instruction"
-	case xml.Directive:
-		return "declaration"
-	}
-	return ""
-}
-
-// text reads the content of the leaf element el after its start tag: text
-// and CDATA sections, up to and including its end tag.
-func (p *parser) text(el element) (string, error) {
-	tag := name(el.Name)
-	var b []byte
-	for {
-		tok, raw, at, err := p.next()
-		if err != nil {
-			return "", err
-		}
-		switch tok := tok.(type) {
-		case xml.CharData:
-			if !strings.HasPrefix(raw, "<![CDATA[") {
-				if err := p.surrogateRef(raw, at); err != nil {
-					return "", err
-				}
-			}
-			b = append(b, tok...)
-		case xml.EndElement:
-			return string(b), p.end(tok, tag, at)
-		case xml.StartElement:
-			return "", p.errorf(at, "unexpected <%s> inside <%s>", name(tok.Name), tag)
-		default:
-			return "", p.errorf(at, "unexpected %s in <%s>", markup(tok), tag)
-		}
-	}
-}
-
-// leaf reads the leaf element el: its attributes (as attrs) and its text.
-func (p *parser) leaf(el element, names []string, required int) (string, []string, error) {
-	vals, _, err := p.attrs(el, names, required)
-	if err != nil {
-		return "", nil, err
-	}
-	text, err := p.text(el)
-	return text, vals, err
-}
-
-// children reads the content of el after its start tag, up to and including
-// its end tag, calling child for each child element; child reads the
-// element whole. Only whitespace may lie between elements.
-func (p *parser) children(el element, child func(element) error) error {
-	tag := name(el.Name)
-	for {
-		tok, raw, at, err := p.next()
-		if err != nil {
-			return err
-		}
-		switch tok := tok.(type) {
-		case xml.CharData:
-			if strings.HasPrefix(raw, "<![CDATA[") {
-				return p.errorf(at, "unexpected CDATA section between elements of <%s>", tag)
-			}
-			// The raw text, not tok: &#32; is not whitespace between elements.
-			if strings.Trim(raw, " \t\r\n") != "" {
-				return p.errorf(at, "unexpected text %.40q between elements of <%s>", raw, tag)
-			}
-		case xml.EndElement:
-			return p.end(tok, tag, at)
-		case xml.StartElement:
-			if err := child(element{tok, raw, at}); err != nil {
-				return err
-			}
-		default:
-			return p.errorf(at, "unexpected %s in <%s>", markup(tok), tag)
-		}
-	}
-}
-
-// list reads the list element el, which has no attributes: item elements,
-// each read by item.
-func (p *parser) list(el element, item string, read func(element) error) error {
-	if _, _, err := p.attrs(el, nil, 0); err != nil {
-		return err
-	}
-	return p.children(el, func(c element) error {
-		if name(c.Name) != item {
-			return p.errorf(c.at, "unexpected element <%s> in <%s>", name(c.Name), name(el.Name))
-		}
-		return read(c)
-	})
-}
-
-// order checks that child c of parent comes after the previous one, at
-// index prev in want (only the repeatable name may repeat), and returns its
-// index.
-func (p *parser) order(c element, parent string, prev int, want []string, repeatable string) (int, error) {
-	n := name(c.Name)
-	i := slices.Index(want, n)
-	switch {
-	case i < 0:
-		return 0, p.errorf(c.at, "unexpected element <%s> in <%s>", n, parent)
-	case i < prev || i == prev && n != repeatable:
-		return 0, p.errorf(c.at, "<%s> repeated or out of order in <%s>", n, parent)
-	}
-	return i, nil
-}
-
-var toolErrorOrder = []string{"", "message", "recovery", "available_actions", "details", "retry_after"}
-
-// toolError reads a tool_error after its start tag.
-func (p *parser) toolError(el element) (*ToolError, error) {
-	a, _, err := p.attrs(el, []string{"code", "severity"}, 2)
-	if err != nil {
-		return nil, err
-	}
-	e := &ToolError{Code: Code(a[0]), Severity: Severity(a[1])}
+// toolError returns the tool_error that n holds.
+func (p *parser) toolError(n node) (*ToolError, error) {
+	e := &ToolError{Code: Code(n.attr[0]), Severity: Severity(n.attr[1])}
 	if e.Code == "" {
-		return nil, p.errorf(el.at, "empty code")
+		return nil, p.errorf(n.at, "empty code")
 	}
 	if e.Severity.norm() != e.Severity {
-		return nil, p.errorf(el.at, "unknown severity %q", e.Severity)
+		return nil, p.errorf(n.at, "unknown severity %q", e.Severity)
 	}
-	stage, message := 0, false
-	err = p.children(el, func(c element) (err error) {
-		if stage, err = p.order(c, "tool_error", stage, toolErrorOrder, ""); err != nil {
-			return err
-		}
-		switch c.Name.Local {
+	if len(n.kids) == 0 || n.kids[0].name != "message" {
+		return nil, p.errorf(n.at, "<tool_error> has no <message>")
+	}
+	for _, k := range n.kids {
+		switch k.name {
 		case "message":
-			e.Message, _, err = p.leaf(c, nil, 0)
-			message = true
+			e.Message = k.text
 		case "recovery":
-			e.Recovery, _, err = p.leaf(c, nil, 0)
+			e.Recovery = k.text
 		case "available_actions":
-			err = p.list(c, "action", func(c element) error {
-				text, _, err := p.leaf(c, nil, 0)
-				e.Actions = append(e.Actions, text)
-				return err
-			})
+			for _, a := range k.kids {
+				e.Actions = append(e.Actions, a.text)
+			}
 		case "details":
-			err = p.list(c, "detail", func(c element) error {
-				text, key, err := p.leaf(c, []string{"key"}, 1)
-				if err == nil {
-					e.Details = append(e.Details, Detail{key[0], text})
-				}
-				return err
-			})
+			for _, d := range k.kids {
+				e.Details = append(e.Details, Detail{d.attr[0], d.text})
+			}
 		case "retry_after":
-			var s string
-			if s, _, err = p.leaf(c, nil, 0); err == nil {
-				var ok bool
-				if e.RetryAfter, ok = parseRetry(s); !ok {
-					err = p.errorf(c.at, "malformed retry_after %.40q", s)
-				}
+			var ok bool
+			if e.RetryAfter, ok = parseRetry(k.text); !ok {
+				return nil, p.errorf(k.at, "malformed retry_after %.40q", k.text)
 			}
 		}
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	if !message {
-		return nil, p.errorf(el.at, "<tool_error> has no <message>")
 	}
 	return e, nil
 }
@@ -426,73 +373,35 @@ func parseRetry(s string) (time.Duration, bool) {
 	return d, true
 }
 
-var validationOrder = []string{"", "field", "more", "server_message", "contract_awareness", "recovery"}
-
-// validation reads a validation_error after its start tag.
-func (p *parser) validation(el element) (*ValidationError, error) {
-	a, _, err := p.attrs(el, []string{"action"}, 1)
-	if err != nil {
-		return nil, err
+// validation returns the validation_error that n holds.
+func (p *parser) validation(n node) (*ValidationError, error) {
+	v := &ValidationError{Action: n.attr[0]}
+	if len(n.kids) == 0 || n.kids[len(n.kids)-1].name != "recovery" {
+		return nil, p.errorf(n.at, "<validation_error> has no <recovery>")
 	}
-	v := &ValidationError{Action: a[0]}
-	stage := 0
-	err = p.children(el, func(c element) (err error) {
-		if stage, err = p.order(c, "validation_error", stage, validationOrder, "field"); err != nil {
-			return err
-		}
-		switch c.Name.Local {
+	for _, k := range n.kids {
+		switch k.name {
 		case "field":
-			text, fieldName, err := p.leaf(c, []string{"name"}, 1)
-			if err != nil {
-				return err
-			}
-			v.Fields = append(v.Fields, Field{fieldName[0], text})
+			v.Fields = append(v.Fields, Field{k.attr[0], k.text})
 		case "more":
-			v.More, _, err = p.leaf(c, nil, 0)
+			v.More = k.text
 		case "server_message":
-			v.ServerMessage, _, err = p.leaf(c, nil, 0)
-		case "contract_awareness":
-			v.Contract, err = p.contract(c)
+			v.ServerMessage = k.text
 		case "recovery":
-			v.Recovery, _, err = p.leaf(c, nil, 0)
+			v.Recovery = k.text
+		case "contract_awareness":
+			v.Contract = &Contract{}
+			if k.seen != 0 { // omitted="" is malformed, not absent
+				m, err := strconv.Atoi(k.attr[0])
+				if err != nil || m < 1 || strconv.Itoa(m) != k.attr[0] {
+					return nil, p.errorf(k.at, "malformed omitted count %.40q", k.attr[0])
+				}
+				v.Contract.More = m
+			}
+			for _, c := range k.kids {
+				v.Contract.Changes = append(v.Contract.Changes, ContractChange{Severity: c.attr[0], Field: c.attr[1], Description: c.text, Before: c.attr[2], After: c.attr[3]})
+			}
 		}
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	if stage != len(validationOrder)-1 {
-		return nil, p.errorf(el.at, "<validation_error> has no <recovery>")
 	}
 	return v, nil
-}
-
-// contract reads a contract_awareness section after its start tag.
-func (p *parser) contract(el element) (*Contract, error) {
-	a, seen, err := p.attrs(el, []string{"omitted"}, 0)
-	if err != nil {
-		return nil, err
-	}
-	c := &Contract{}
-	if seen != 0 { // omitted="" is malformed, not absent
-		n, err := strconv.Atoi(a[0])
-		if err != nil || n < 1 || strconv.Itoa(n) != a[0] {
-			return nil, p.errorf(el.at, "malformed omitted count %.40q", a[0])
-		}
-		c.More = n
-	}
-	err = p.children(el, func(ch element) error {
-		if name(ch.Name) != "change" {
-			return p.errorf(ch.at, "unexpected element <%s> in <contract_awareness>", name(ch.Name))
-		}
-		text, a, err := p.leaf(ch, []string{"severity", "field", "before", "after"}, 2)
-		if err == nil {
-			c.Changes = append(c.Changes, ContractChange{Severity: a[0], Field: a[1], Description: text, Before: a[2], After: a[3]})
-		}
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return c, nil
 }
