@@ -43,16 +43,15 @@ func (b *Builder) Actions(actions ...string) *Builder {
 	return b.set(func(e *ToolError) { e.Actions = append(e.Actions, actions...) })
 }
 
-// severity sets the severity.
-func (b *Builder) severity(s Severity) *Builder {
-	return b.set(func(e *ToolError) { e.Severity = s })
+// Warning marks the envelope as guidance on a success (isError false).
+func (b *Builder) Warning() *Builder {
+	return b.set(func(e *ToolError) { e.Severity = SeverityWarning })
 }
 
-// Warning marks the envelope as guidance on a success (isError false).
-func (b *Builder) Warning() *Builder { return b.severity(SeverityWarning) }
-
 // Critical marks the envelope as a failure that retrying will not fix.
-func (b *Builder) Critical() *Builder { return b.severity(SeverityCritical) }
+func (b *Builder) Critical() *Builder {
+	return b.set(func(e *ToolError) { e.Severity = SeverityCritical })
+}
 
 // Detail adds a key/value detail. Details keep insertion order; adding a key
 // that is already present replaces its value in place, so a detail set twice
