@@ -27,19 +27,29 @@ func AppendField[N, T string | []byte](dst []byte, name N, text T) []byte {
 
 // EscapeTextFrom escapes dst[start:] in place as element text: it returns
 // what AppendText(dst[:start], dst[start:]) returns, so a caller can render
-// a piece of text straight into its output and escape it there. The piece
-// is copied into scratch (the escaped form is longer, and is written over
-// it), which is returned for reuse.
+// a piece of text straight into its output and escape it there. Most pieces
+// need nothing and are only read; the others are copied into scratch (the
+// escaped form is longer, and is written over them), which is returned for
+// reuse.
 func EscapeTextFrom(dst []byte, start int, scratch []byte) ([]byte, []byte) {
-	scratch = append(scratch[:0], dst[start:]...)
-	return AppendText(dst[:start], scratch), scratch
+	return escapeFrom(dst, start, scratch, false)
 }
 
 // EscapeAttrFrom is [EscapeTextFrom] for a double-quoted attribute value,
 // as AppendAttr writes it.
 func EscapeAttrFrom(dst []byte, start int, scratch []byte) ([]byte, []byte) {
-	scratch = append(scratch[:0], dst[start:]...)
-	return AppendAttr(dst[:start], scratch), scratch
+	return escapeFrom(dst, start, scratch, true)
+}
+
+func escapeFrom(dst []byte, start int, scratch []byte, attr bool) ([]byte, []byte) {
+	mode := modeOf(attr)
+	for _, c := range dst[start:] {
+		if special[c]&mode != 0 {
+			scratch = append(scratch[:0], dst[start:]...)
+			return escape(dst[:start], asString(scratch), attr), scratch
+		}
+	}
+	return dst, scratch
 }
 
 // FieldOpen is what AppendField writes before the escaped name, which
