@@ -18,8 +18,8 @@ import (
 // responses, and the calls forwarded with issues, whose rejections are
 // explained.
 type batchState struct {
-	answers [][]byte         // one response each, without a newline
-	explain map[string]*call // by wire.IDKey
+	answers []json.RawMessage // one response each, without a newline
+	explain map[string]*call  // by wire.IDKey
 }
 
 // isBatch reports whether body is a JSON array.
@@ -88,7 +88,7 @@ func (h *httpProxy) batch(w http.ResponseWriter, r *http.Request, body []byte, x
 		kept = append(kept, raw)
 	}
 	if len(kept) == 0 {
-		writeBatch(w, r, b.answers)
+		writeAnswer(w, r, true, b.answers...)
 		return true, release
 	}
 	if len(b.answers) == 0 && b.explain == nil {
@@ -118,34 +118,6 @@ func joinArray(msgs []json.RawMessage) []byte {
 	return b.Bytes()
 }
 
-// writeBatch answers a batch the proxy answered whole: a JSON array, or
-// one event per response when the client accepts only a stream.
-func writeBatch(w http.ResponseWriter, r *http.Request, answers [][]byte) {
-	accept := r.Header.Get("Accept")
-	if accept != "" && !accepts(accept, "application/json") && accepts(accept, "text/event-stream") {
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.Header().Set("Cache-Control", "no-cache")
-		w.WriteHeader(http.StatusOK)
-		for _, a := range answers {
-			_ = eventstream.WriteEvent(w, "", a) // a client gone is no one's concern
-		}
-		return
-	}
-	data := joinArray(rawAll(answers))
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(data)
-}
-
-func rawAll(msgs [][]byte) []json.RawMessage {
-	out := make([]json.RawMessage, len(msgs))
-	for i, m := range msgs {
-		out[i] = m
-	}
-	return out
-}
-
 // mergeBatch gives the client the server's response to a batch with the
 // proxy's part in it: each rejection of a call forwarded with issues
 // replaced by its explanation (see explain), and the proxy's own answers
@@ -170,7 +142,7 @@ func (h *httpProxy) mergeBatch(resp *http.Response, x *exchange) error {
 		for i, raw := range msgs {
 			msgs[i] = h.explainMember(raw, b)
 		}
-		data = joinArray(append(msgs, rawAll(b.answers)...))
+		data = joinArray(append(msgs, b.answers...))
 		resp.Body = io.NopCloser(bytes.NewReader(data))
 		resp.ContentLength = int64(len(data))
 		resp.Header.Set("Content-Length", strconv.Itoa(len(data)))
@@ -190,7 +162,7 @@ func (h *httpProxy) mergeBatch(resp *http.Response, x *exchange) error {
 			return nil
 		}
 		resp.Body.Close()
-		data := joinArray(rawAll(b.answers))
+		data := joinArray(b.answers)
 		resp.StatusCode, resp.Status = http.StatusOK, "200 OK"
 		resp.Header.Set("Content-Type", "application/json")
 		resp.Header.Set("Content-Length", strconv.Itoa(len(data)))

@@ -3,6 +3,7 @@ package proxy
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -10,7 +11,6 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -272,7 +272,7 @@ func (h *httpProxy) call(w http.ResponseWriter, r *http.Request, m *wire.Message
 	}
 	answer, fc := h.decide(r, sess, x.key, t, m, x.revision != "", start)
 	if answer != nil {
-		writeAnswer(w, r, answer)
+		writeAnswer(w, r, false, answer)
 		return true, nil
 	}
 	if fc.list != nil {
@@ -340,35 +340,26 @@ func (h *httpProxy) limitBy(r *http.Request) string {
 	return ""
 }
 
-// writeAnswer writes the proxy's response to a POSTed request: a JSON body,
-// or one event of a stream when the client accepts only that.
-func writeAnswer(w http.ResponseWriter, r *http.Request, msg []byte) {
-	accept := r.Header.Get("Accept")
-	if accept != "" && !accepts(accept, "application/json") && accepts(accept, "text/event-stream") {
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.Header().Set("Cache-Control", "no-cache")
+// writeAnswer writes the proxy's own answer to a POST: msgs as JSON (an
+// array for a batch), or one event each when the client accepts only a
+// stream.
+func writeAnswer(w http.ResponseWriter, r *http.Request, batch bool, msgs ...json.RawMessage) {
+	if eventstream.StreamOnly(r.Header) {
+		eventstream.SetHeaders(w.Header())
 		w.WriteHeader(http.StatusOK)
-		_ = eventstream.WriteEvent(w, "", msg) // a client gone is no one's concern
+		for _, m := range msgs {
+			_ = eventstream.WriteEvent(w, "", m) // a client gone is no one's concern
+		}
 		return
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", fmt.Sprint(len(msg)))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(msg)
-}
-
-// accepts reports whether an Accept header admits the media type want
-// (exactly, or through type/* or */*).
-func accepts(accept, want string) bool {
-	typ, _, _ := strings.Cut(want, "/")
-	for part := range strings.SplitSeq(accept, ",") {
-		mt, _, _ := strings.Cut(part, ";")
-		mt = strings.TrimSpace(mt)
-		if strings.EqualFold(mt, want) || mt == "*/*" || strings.EqualFold(mt, typ+"/*") {
-			return true
-		}
+	data := msgs[0]
+	if batch {
+		data = joinArray(msgs)
 	}
-	return false
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(data)
 }
 
 // upstreamTransport is the default transport to the upstream server:

@@ -3,6 +3,8 @@ package eventstream
 import (
 	"bytes"
 	"io"
+	"net/http"
+	"strings"
 )
 
 // Event is one server-sent event of a Streamable HTTP response or GET
@@ -143,4 +145,34 @@ func WriteEvent(w io.Writer, id string, msg []byte) error {
 	b.WriteString("\n\n")
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// SetHeaders sets the headers of an event stream; no-transform and
+// X-Accel-Buffering keep proxies (nginx) from buffering the events.
+func SetHeaders(h http.Header) {
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache, no-transform")
+	h.Set("X-Accel-Buffering", "no")
+}
+
+// Accepts reports whether h's Accept header admits the media type want:
+// named, or through type/* or */*.
+func Accepts(h http.Header, want string) bool {
+	typ, _, _ := strings.Cut(want, "/")
+	for _, v := range h.Values("Accept") {
+		for part := range strings.SplitSeq(v, ",") {
+			mt, _, _ := strings.Cut(part, ";")
+			mt = strings.TrimSpace(mt)
+			if strings.EqualFold(mt, want) || mt == "*/*" || strings.EqualFold(mt, typ+"/*") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// StreamOnly reports whether h asks for an event stream rather than JSON:
+// its Accept admits the one and not the other.
+func StreamOnly(h http.Header) bool {
+	return Accepts(h, "text/event-stream") && !Accepts(h, "application/json")
 }

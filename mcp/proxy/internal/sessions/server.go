@@ -13,11 +13,11 @@ import (
 	"os/exec"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/selfheal/selfheal/issues"
+	"github.com/selfheal/selfheal/mcp/proxy/internal/eventstream"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/relay"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
@@ -240,7 +240,7 @@ func (c *Server) get(w http.ResponseWriter, r *http.Request) {
 		noSessionMethod(w, r)
 		return
 	}
-	if !accepts(r, "text/event-stream") {
+	if !eventstream.Accepts(r.Header, "text/event-stream") {
 		// 406 as the TypeScript SDK answers; 405 would tell the client
 		// that the endpoint has no stream at all.
 		httpError(w, http.StatusNotAcceptable, -32000, "Not Acceptable: Client must accept text/event-stream")
@@ -528,25 +528,11 @@ func httpError(w http.ResponseWriter, status, code int, msg string) {
 	_, _ = w.Write(wire.ErrorResponse(nil, code, msg))
 }
 
-// accepts reports whether r's Accept header names the media type want
-// (a substring match, as the TypeScript SDK's).
-func accepts(r *http.Request, want string) bool {
-	for _, v := range r.Header.Values("Accept") {
-		if strings.Contains(strings.ToLower(v), want) {
-			return true
-		}
-	}
-	return false
-}
-
 // sseHeaders sets the headers of an event stream of session id ("" for none).
 func sseHeaders(w http.ResponseWriter, id string) {
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache, no-transform")
-	h.Set("X-Accel-Buffering", "no") // nginx: no buffering of the events
+	eventstream.SetHeaders(w.Header())
 	if id != "" {
-		h.Set(headerSessionID, id)
+		w.Header().Set(headerSessionID, id)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/selfheal/selfheal/mcp/proxy/internal/eventstream"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
@@ -260,7 +261,7 @@ func (s *session) leave() {
 // they hold no request, else the stream or the JSON of the responses.
 func (s *session) post(w http.ResponseWriter, r *http.Request, msgs []posted, batch bool) {
 	defer s.leave()
-	st := &stream{wake: make(chan struct{}, 1), sse: accepts(r, "text/event-stream")}
+	st := &stream{wake: make(chan struct{}, 1), sse: eventstream.Accepts(r.Header, "text/event-stream")}
 	s.mu.Lock()
 	if s.ended {
 		s.mu.Unlock()

@@ -34,7 +34,7 @@ var cacheable = map[string]bool{
 // the server stays silent too long.
 func (s *session) serveStateless(w http.ResponseWriter, r *http.Request, m posted, listen bool) {
 	st := &stream{
-		wake: make(chan struct{}, 1), sse: listen || accepts(r, "text/event-stream"),
+		wake: make(chan struct{}, 1), sse: listen || eventstream.Accepts(r.Header, "text/event-stream"),
 		clientID: m.id, method: m.method, auth: r.Header.Get("Authorization"), listen: listen,
 	}
 	s.mu.Lock()
