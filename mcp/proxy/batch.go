@@ -12,28 +12,23 @@ import (
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
-// batchState is what the proxy keeps of a JSON-RPC batch (a POST body that
-// is an array, as MCP's 2025-03-26 revision allows) it forwards: the
-// answers it gave itself to some of its calls, which join the server's
-// responses, and the calls forwarded with issues, whose rejections are
-// explained.
+// batchState is what the proxy keeps of a JSON-RPC batch it forwards (MCP
+// 2025-03-26): its own answers, which join the server's responses, and the
+// calls forwarded with issues, whose rejections are explained.
 type batchState struct {
 	answers []json.RawMessage // one response each, without a newline
 	explain map[string]*call  // by wire.IDKey
 }
 
-// isBatch reports whether body is a JSON array.
 func isBatch(body []byte) bool {
 	body = bytes.TrimLeft(body, " \t\r\n")
 	return len(body) > 0 && body[0] == '['
 }
 
-// batch checks each tools/call of a batch as a lone call is checked (see
-// call): the ones answered before forwarding (near misses, --strict, a
-// guard's refusal) leave the batch, and their answers join the server's
-// responses (see mergeBatch); the rest is forwarded, r's body rewritten.
-// done: every member was answered, and the answer written. release
-// frees the guard slots the forwarded calls took.
+// batch decides each tools/call of a batch as a lone call's: those answered
+// before forwarding leave the batch, their answers joining the server's
+// responses (mergeBatch); the rest is forwarded, r's body rewritten. done:
+// every member was answered and written. release frees the slots taken.
 func (h *httpProxy) batch(w http.ResponseWriter, r *http.Request, body []byte, x *exchange) (done bool, release func()) {
 	var members []json.RawMessage
 	if json.Unmarshal(body, &members) != nil || len(members) == 0 {
@@ -68,8 +63,8 @@ func (h *httpProxy) batch(w http.ResponseWriter, r *http.Request, body []byte, x
 			kept = append(kept, raw)
 			continue
 		}
-		// Batches are of revision 2025-03-26 only: stateless is false but
-		// for a member that says otherwise.
+		// Batches are of revision 2025-03-26: stateless only for a member
+		// that says otherwise.
 		answer, fc := h.decide(r, sess, x.key, t, m, statelessRequest(r, m.Call.Meta), time.Now())
 		if answer != nil {
 			b.answers = append(b.answers, bytes.TrimRight(answer, "\n"))
@@ -118,14 +113,11 @@ func joinArray(msgs []json.RawMessage) []byte {
 	return b.Bytes()
 }
 
-// mergeBatch gives the client the server's response to a batch with the
-// proxy's part in it: each rejection of a call forwarded with issues
-// replaced by its explanation (see explain), and the proxy's own answers
-// added. A JSON response (an array, or one response) becomes an array; a
-// stream gets the answers as its first events, and its rejections are
-// explained as they pass (see tap); a 202 (the server had
-// nothing to answer: the calls left were notifications) becomes a 200
-// with the answers.
+// mergeBatch puts the proxy's part into the server's response to a batch:
+// explained rejections in place, its own answers added. A JSON response
+// becomes an array; a stream gets the answers as its first events, its
+// rejections explained as they pass (tap); a 202 (only notifications were
+// left) becomes a 200 with the answers.
 func (h *httpProxy) mergeBatch(resp *http.Response, x *exchange) error {
 	b := x.batch
 	switch wire.MediaType(resp.Header.Get("Content-Type")) {
@@ -172,8 +164,8 @@ func (h *httpProxy) mergeBatch(resp *http.Response, x *exchange) error {
 	return nil
 }
 
-// explainMember returns the response raw of a batch, or the explanation
-// that takes its place when it rejects a call forwarded with issues.
+// explainMember returns a batch's response raw, or the explanation in its
+// place.
 func (h *httpProxy) explainMember(raw json.RawMessage, b *batchState) json.RawMessage {
 	m, ok := wire.Decode(raw)
 	if !ok {
@@ -187,8 +179,7 @@ func (h *httpProxy) explainMember(raw json.RawMessage, b *batchState) json.RawMe
 	return raw
 }
 
-// take returns the call forwarded with issues that the response m
-// answers, and forgets it; nil for none.
+// take returns and forgets the call forwarded with issues that m answers.
 func (b *batchState) take(m *wire.Message) *call {
 	key, ok := wire.IDKey(m.ID)
 	if !ok || !m.IsResponse() || b.explain[key] == nil {

@@ -32,14 +32,14 @@ const (
 	maxListPages = relay.MaxListPages
 	// listTimeout bounds the proxy's own listing of a session's tools.
 	listTimeout = 5 * time.Second
-	// listTTL is how long a listing stands before the next call re-lists:
-	// another replica may have relayed a notifications/tools/list_changed.
+	// listTTL is how long a listing without ttlMs stands: another replica
+	// may have relayed a list_changed.
 	listTTL = time.Minute
 	// listRetry is how long after a failed listing the proxy lists again.
 	listRetry = 5 * time.Second
 	// maxHTTPSessions bounds the sessions whose tools the proxy knows.
 	maxHTTPSessions = 10000
-	// sessionIdle is how long a session's tools are kept unused once there
+	// sessionIdle is how long an idle session's tools are kept once there
 	// are maxHTTPSessions.
 	sessionIdle = 30 * time.Minute
 )
@@ -123,8 +123,8 @@ func (p *Proxy) HTTPHandler(upstream *url.URL) http.Handler {
 	return p.guardHTTP(h)
 }
 
-// copyBuffers are the buffers ReverseProxy copies response bodies with,
-// reused: without them each response allocates 32 KiB.
+// copyBuffers are ReverseProxy's copy buffers, reused: 32 KiB a response
+// otherwise.
 type copyBuffers struct{}
 
 var copyBufferPool = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
@@ -132,7 +132,6 @@ var copyBufferPool = sync.Pool{New: func() any { b := make([]byte, 32<<10); retu
 func (copyBuffers) Get() []byte  { return *copyBufferPool.Get().(*[]byte) }
 func (copyBuffers) Put(b []byte) { copyBufferPool.Put(&b) }
 
-// httpProxy is the handler HTTPHandler returns.
 type httpProxy struct {
 	p        *Proxy
 	upstream *url.URL
@@ -140,35 +139,28 @@ type httpProxy struct {
 	client   *http.Client // the proxy's own listings
 	limiter  guard.Limiter
 	listSeq  atomic.Uint64 // the ids of the proxy's own requests
-	// loggedAt is when an upstream failure was last logged (Unix ns): they
-	// are logged once a minute at most.
+	// loggedAt is when an upstream failure was last logged (Unix ns).
 	loggedAt atomic.Int64
 
 	mu       sync.Mutex
 	sessions map[string]*httpSession // by sessionKey
 }
 
-// exchange is what the proxy remembers of a request it forwards, for its
-// response (see modifyResponse).
+// exchange is what the proxy remembers of a forwarded request for its
+// response.
 type exchange struct {
-	// key is the session's key (see sessionKey); for a request of a
-	// stateless revision, the key of its authorization (see scopeKey),
-	// "" for none.
+	// key is the session's key (sessionKey), or for a stateless request
+	// its authorization's (scopeKey).
 	key string
-	// revision is the stateless revision the request speaks (see
-	// requestRevision), "" for an earlier one.
+	// revision is the request's stateless revision, "" for an earlier one.
 	revision string
 	method   string
 	id       []byte // the request's id; nil for a notification or a response
-	// first: a tools/list request without a cursor.
-	first bool
-	// locale: what an initialize request declares in its _meta.
-	locale string
-	// explain: a tools/call forwarded with issues, which explain the
-	// server's rejection (see explain.go); nil for none.
+	first    bool
+	locale   string
+	// explain: a call forwarded with issues, its rejection explained.
 	explain *call
-	// batch: what the proxy keeps of a batch it forwards (see batch.go);
-	// nil for none.
+	// batch: what the proxy keeps of a forwarded batch.
 	batch *batchState
 }
 
@@ -197,9 +189,8 @@ func (h *httpProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), exchangeKey{}, x)))
 }
 
-// readBody reads a POST body of up to maxCheckedBody bytes and puts it back
-// in r for forwarding. whole is false for a larger body: r then reads the
-// bytes read and the rest, unchecked.
+// readBody reads a POST body of up to maxCheckedBody and puts it back in r.
+// whole is false for a larger body, which r then reads unchecked.
 func readBody(r *http.Request) (body []byte, whole bool, err error) {
 	body, err = io.ReadAll(io.LimitReader(r.Body, maxCheckedBody+1))
 	if err != nil {
@@ -219,9 +210,8 @@ func readBody(r *http.Request) (body []byte, whole bool, err error) {
 	return body, true, nil
 }
 
-// post reads the message of a POST body and answers a bad tools/call
-// itself (done); otherwise it notes in x what the response is read for,
-// and returns the release of the call's guard slot, if it took one.
+// post answers a bad tools/call of a POST body itself (done), or notes in x
+// what the response is read for; release frees the call's guard slot.
 func (h *httpProxy) post(w http.ResponseWriter, r *http.Request, body []byte, x *exchange) (done bool, release func()) {
 	if isBatch(body) {
 		return h.batch(w, r, body, x)
@@ -257,9 +247,8 @@ func (h *httpProxy) post(w http.ResponseWriter, r *http.Request, body []byte, x 
 	return false, nil
 }
 
-// call frames a tools/call in an HTTP exchange: the proxy decides its fate
-// (see [call]) after learning the session's tools if this replica does
-// not know them yet; an answer is the response's body.
+// call frames a tools/call in an HTTP exchange, after learning the
+// session's tools if this replica does not know them.
 func (h *httpProxy) call(w http.ResponseWriter, r *http.Request, m *wire.Message, x *exchange) (done bool, release func()) {
 	if x.id == nil || !m.ParamsObject {
 		return false, nil
@@ -282,10 +271,9 @@ func (h *httpProxy) call(w http.ResponseWriter, r *http.Request, m *wire.Message
 	return false, fc.release
 }
 
-// decide decides the fate of a call of t that an HTTP body or a member of
-// a batch carries: the answer, when the proxy answers it now (before
-// forwarding, or a limiter's refusal); else the call forwarded, with the
-// release of the slot it took (nil for none).
+// decide decides a call carried by an HTTP body or a batch member: the
+// answer when the proxy answers now, else the forwarded call with its
+// slot's release.
 func (h *httpProxy) decide(r *http.Request, sess *httpSession, key string, t *tool, m *wire.Message, stateless bool, start time.Time) (answer []byte, fc forwardedCall) {
 	d := h.p.decide(r.Context(), t, m, start)
 	d.session = key
@@ -310,15 +298,15 @@ func (h *httpProxy) decide(r *http.Request, sess *httpSession, key string, t *to
 	return nil, fc
 }
 
-// forwardedCall is a call forwarded over HTTP, with the release of the
-// limiter's slot it holds until its response has passed (nil for none).
+// forwardedCall is a forwarded call with its limiter slot's release (nil
+// for none), held until its response has passed.
 type forwardedCall struct {
 	call
 	release func()
 }
 
-// requestRevision is the revision a request speaks: the one its _meta
-// declares, else its MCP-Protocol-Version header's ("" for none).
+// requestRevision is the revision a request's _meta declares, else its
+// MCP-Protocol-Version header's.
 func requestRevision(r *http.Request, meta []byte) string {
 	if v := wire.MetaVersion(meta); v != "" {
 		return v
@@ -326,8 +314,7 @@ func requestRevision(r *http.Request, meta []byte) string {
 	return r.Header.Get("Mcp-Protocol-Version")
 }
 
-// statelessRequest reports whether a request speaks a stateless revision
-// (2026-07-28 or later; see requestRevision).
+// statelessRequest reports whether a request speaks a stateless revision.
 func statelessRequest(r *http.Request, meta []byte) bool {
 	return wire.IsStateless(requestRevision(r, meta))
 }
@@ -362,11 +349,9 @@ func writeAnswer(w http.ResponseWriter, r *http.Request, batch bool, msgs ...jso
 	_, _ = w.Write(data)
 }
 
-// upstreamTransport is the default transport to the upstream server:
-// http.DefaultTransport's settings, keeping as many idle connections to
-// the upstream as the whole pool. Every request goes to that one host;
-// with net/http's default of 2 per host, most calls made at once would
-// dial a connection and close it after.
+// upstreamTransport is http.DefaultTransport's settings with as many idle
+// connections per host as the whole pool: every request goes to one host,
+// and net/http's default of 2 would dial and close most concurrent calls.
 func upstreamTransport() http.RoundTripper {
 	rt, ok := http.DefaultTransport.(*http.Transport)
 	if !ok { // a program replaced it: its choice
@@ -384,18 +369,15 @@ func (h *httpProxy) rewrite(pr *httputil.ProxyRequest) {
 		u.RawQuery = pr.In.URL.RawQuery
 	}
 	pr.Out.URL = &u
-	// The client's Host, not the upstream's: a server that refuses
-	// foreign hosts (DNS rebinding) must still see the name the client
-	// used.
+	// The client's Host: a server that refuses foreign hosts (DNS
+	// rebinding) must still see the name the client used.
 	pr.Out.Host = pr.In.Host
 	pr.SetXForwarded()
-	// The proxy reads the bodies: they must come back uncompressed (the
-	// transport asks for gzip itself and undoes it).
+	// The proxy reads the bodies: uncompressed (the transport asks for
+	// gzip itself and undoes it).
 	pr.Out.Header.Del("Accept-Encoding")
-	// A body read whole (see readBody) is forwarded as the bytes in memory
-	// it is, not in the wrapper ReverseProxy puts around the client's body:
-	// the transport sees through the former only, and then sends the
-	// headers and the body in one write instead of two.
+	// A body read whole goes as the bytes in memory, not in ReverseProxy's
+	// wrapper: the transport then sends headers and body in one write.
 	if pr.In.GetBody != nil {
 		if body, err := pr.In.GetBody(); err == nil {
 			pr.Out.Body = body
@@ -403,11 +385,10 @@ func (h *httpProxy) rewrite(pr *httputil.ProxyRequest) {
 	}
 }
 
-// modifyResponse reads what the proxy needs of a response as it passes:
-// a new session's locale, a session ended, the tools of a tools/list
-// result, the notifications/tools/list_changed of a stream. A JSON response
-// to a request is read whole before it is sent, so that a failure reading
-// it is answered with a JSON-RPC error; a stream is read as it passes.
+// modifyResponse reads what the proxy needs of a response as it passes: a
+// new session's locale, a session ended, tools/list results, list_changed.
+// A JSON response is read whole first, so that a failed read gets a
+// JSON-RPC error; a stream is read as it passes.
 func (h *httpProxy) modifyResponse(resp *http.Response) error {
 	x, _ := resp.Request.Context().Value(exchangeKey{}).(*exchange)
 	if x == nil {
@@ -441,8 +422,7 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 	switch wire.MediaType(resp.Header.Get("Content-Type")) {
 	case "text/event-stream":
 		resp.Body = h.tap(resp.Body, x)
-		// The tap may replace an event, or add one: the length the server
-		// gave no longer holds.
+		// The tap may replace or add events: the server's length goes.
 		resp.ContentLength = -1
 		resp.Header.Del("Content-Length")
 	case "application/json":
@@ -466,14 +446,13 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 	return nil
 }
 
-// ok2xx reports whether resp is a success: only then does it carry a
-// JSON-RPC response the client reads (an HTTP error is the transport's).
+// ok2xx reports whether resp may carry a JSON-RPC response (an HTTP error
+// is the transport's).
 func ok2xx(resp *http.Response) bool { return resp.StatusCode/100 == 2 }
 
-// response reads a message of the upstream server passing to the client
-// in the response to x: the tools of a tools/list result are learned, a
-// notifications/tools/list_changed makes the session's listing stale. It
-// reports whether m is the response to x's request.
+// response reads an upstream message passing in the response to x: it
+// learns tools/list results and marks the listing stale at list_changed.
+// It reports whether m is the response to x's request.
 func (h *httpProxy) response(x *exchange, m *wire.Message) bool {
 	if m.Method == methodListChanged {
 		key := x.key
@@ -495,8 +474,7 @@ func (h *httpProxy) response(x *exchange, m *wire.Message) bool {
 	if x.method == methodToolsList && m.Result != nil {
 		key := x.key
 		if key == "" && x.revision != "" {
-			// No authorization and no session: kept only for a list the
-			// server says any client may share.
+			// No authorization and no session: kept only when public.
 			if listScope(m.Result) != "public" {
 				return true
 			}
@@ -507,9 +485,8 @@ func (h *httpProxy) response(x *exchange, m *wire.Message) bool {
 	return true
 }
 
-// upstreamError answers a request the upstream server did not answer
-// (unreachable, failed, or its response could not be read): a JSON-RPC
-// error with HTTP 502 for a request, a plain 502 otherwise.
+// upstreamError answers a request the upstream did not answer: a JSON-RPC
+// error with 502 for a request, a plain 502 otherwise.
 func (h *httpProxy) upstreamError(w http.ResponseWriter, r *http.Request, err error) {
 	if r.Context().Err() != nil {
 		return // the client is gone
@@ -525,8 +502,7 @@ func (h *httpProxy) upstreamError(w http.ResponseWriter, r *http.Request, err er
 	_, _ = w.Write(wire.ErrorResponse(x.id, wire.CodeInternalError, "selfheal proxy: the MCP server cannot be reached"))
 }
 
-// logUpstream logs a failure of the upstream server, once a minute at
-// most: a server that is down must not flood the log.
+// logUpstream logs an upstream failure, once a minute at most.
 func (h *httpProxy) logUpstream(msg string, err error) {
 	now := time.Now().UnixNano()
 	last := h.loggedAt.Load()

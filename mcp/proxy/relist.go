@@ -11,23 +11,17 @@ import (
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
-// ownPrefix starts the ids of the proxy's own requests over stdio. A
-// session adds 16 random bytes to it (see relist), so that no id a client
-// chooses can be one of them.
+// ownPrefix starts the ids of the proxy's own requests; a session adds 16
+// random bytes, so that no client's id can be one of them.
 const ownPrefix = relay.OwnPrefix
 
-// awaitListing waits until the tools are known for a call of the tool
-// name that needs them first (see toolSet.find), for at most WithListWait,
-// and returns the tool (nil when the server does not list it). stateless
-// says that the call speaks a stateless revision, whose requests carry
-// their _meta. When a listing of the client's is under way, the call waits
-// for it; otherwise the proxy lists the tools itself. ok is false when no
-// listing ended in time, or the last one failed less than listRetry ago:
-// the call then passes unchecked, and the log says so.
-//
-// The call waits on the goroutine that reads the client, so that the
-// messages behind it keep their order; the server's messages, its answer
-// to the listing among them, go on passing meanwhile.
+// awaitListing waits, at most WithListWait, until the tools are known for
+// a call of name that needs them first, and returns the tool (nil when not
+// listed). stateless: the call's revision wants _meta on requests. A
+// client's listing under way is waited for, else the proxy lists itself.
+// ok is false when no listing ended in time or the last failed within
+// listRetry: the call passes unchecked, and the log says so. It waits on
+// the client's reader, so that the messages behind it keep their order.
 func (s *session) awaitListing(name string, stateless bool) (t *tool, ok bool) {
 	wait := s.p.cfg.listWait
 	var timeout <-chan time.Time
@@ -69,8 +63,7 @@ func (s *session) awaitListing(name string, stateless bool) (t *tool, ok bool) {
 		select {
 		case <-learnt:
 		case <-timeout:
-			// A server that has not listed in that time is not waited for
-			// again until a listing comes back.
+			// Not waited for again until a listing comes back.
 			s.mu.Lock()
 			s.listGaveUp = true
 			s.mu.Unlock()
@@ -82,9 +75,8 @@ func (s *session) awaitListing(name string, stateless bool) (t *tool, ok bool) {
 	}
 }
 
-// clientListingLocked reports whether a listing of the client's is under
-// way: a tools/list request for a first page awaits its result. s.mu is
-// held.
+// clientListingLocked reports whether a client's tools/list for a first
+// page awaits its result. s.mu is held.
 func (s *session) clientListingLocked() bool {
 	for _, cursor := range s.lists {
 		if !cursor {
@@ -94,8 +86,8 @@ func (s *session) clientListingLocked() bool {
 	return false
 }
 
-// learned wakes the calls waiting for the tools (see awaitListing): a page
-// of a listing was learned, or a listing failed.
+// learned wakes the calls waiting for the tools: a page was learned, or a
+// listing failed.
 func (s *session) learned() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -106,9 +98,8 @@ func (s *session) learned() {
 	}
 }
 
-// revalidate lists the tools again, in the background, when their listing's
-// ttlMs has passed (see toolSet.find), unless a listing is under way or
-// the last one failed less than listRetry ago.
+// revalidate lists the tools again in the background, unless a listing is
+// under way or the last failed within listRetry.
 func (s *session) revalidate() {
 	s.mu.Lock()
 	skip := s.relisting || s.tools.backingOff()
@@ -118,13 +109,10 @@ func (s *session) revalidate() {
 	}
 }
 
-// relist sends the proxy's own tools/list request to the server: the first
-// page when cursor is "", else the page after cursor. The server announced
-// that its tools changed (notifications/tools/list_changed), or a call
-// names a tool the proxy has not learned (see awaitListing): the calls
-// that need the tools wait for the listing, bounded by WithListWait. The response never
-// reaches the client (see serverMessage). One listing runs at a time; a
-// change announced meanwhile starts another once it ends.
+// relist sends the proxy's own tools/list request for the page after
+// cursor ("" for the first): the tools changed, or a call names a tool not
+// learned. Its response never reaches the client. One listing runs at a
+// time; a change announced meanwhile starts another once it ends.
 func (s *session) relist(cursor string) {
 	s.mu.Lock()
 	if cursor == "" {
@@ -146,15 +134,14 @@ func (s *session) relist(cursor string) {
 	}
 	req := s.listRequestLocked(cursor)
 	s.mu.Unlock()
-	// Not on the goroutine that reads the server: a server blocked writing
-	// to the proxy would never read this write, and neither would go on.
-	// Flushed at once: the client's reader may be waiting for the answer
-	// (see awaitListing), with lines of its own held in the batch.
+	// Not on the server's reader: a server blocked writing to the proxy
+	// would never read this. Flushed at once: the client's reader may be
+	// waiting for the answer with lines of its own held in the batch.
 	go s.sendServer(req)
 }
 
-// listRequestLocked returns the proxy's own tools/list request for the
-// page after cursor ("" for the first), and notes its id. s.mu is held.
+// listRequestLocked returns the proxy's own tools/list request for the page
+// after cursor and notes its id. s.mu is held.
 func (s *session) listRequestLocked(cursor string) []byte {
 	if s.nonce == "" {
 		var b [16]byte
@@ -171,17 +158,15 @@ func (s *session) listRequestLocked(cursor string) []byte {
 
 	revision := ""
 	if s.stateless {
-		// A stateless server reads the revision of each request from its
-		// _meta: without it, it refuses the listing.
+		// A stateless server refuses a request without its _meta.
 		revision = wire.Stateless
 	}
 	return append(listRequest(id, cursor, revision), '\n')
 }
 
-// listRequest is the proxy's own tools/list request of id (a JSON
-// string), for the page after cursor ("" for the first), in revision (""
-// for a 2025 one; else its _meta names the revision and the proxy), without
-// a newline: one for every transport.
+// listRequest is the proxy's own tools/list request of id (a JSON string)
+// for the page after cursor, in revision ("" for 2025; else with the
+// proxy's _meta), without a newline: one for every transport.
 func listRequest(id, cursor, revision string) []byte {
 	req := []byte(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/list"`)
 	if cursor == "" && revision == "" {
@@ -201,12 +186,10 @@ func listRequest(id, cursor, revision string) []byte {
 	return append(req, "}}"...)
 }
 
-// relisted reads the response to the proxy's own tools/list request: the
-// tools are learned, the next page asked for, and a listing that ends with
-// changes announced meanwhile starts again. first says that the request
-// asked for the first page. A failed listing leaves the tools as they
-// were (stale, or not known): the calls that need them pass unchecked for
-// listRetry, and the tools are learned when the client lists them.
+// relisted reads the response to the proxy's own tools/list: the tools
+// are learned, the next page asked for, and a listing that ends with
+// changes announced meanwhile starts again. A failed listing leaves the
+// tools as they were: calls that need them pass unchecked for listRetry.
 func (s *session) relisted(m *wire.Message, first bool) {
 	next, ok := "", false
 	if m.Result != nil {
@@ -231,8 +214,7 @@ func (s *session) relisted(m *wire.Message, first bool) {
 		s.learned()
 		return
 	}
-	// Changed again meanwhile: the listing starts over, still under way
-	// for the calls waiting for it.
+	// Changed again meanwhile: the listing starts over.
 	s.relistAgain, s.relistPages = false, 1
 	req := s.listRequestLocked("")
 	s.mu.Unlock()
