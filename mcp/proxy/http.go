@@ -17,7 +17,6 @@ import (
 
 	"github.com/selfheal/selfheal/mcp/guard"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/eventstream"
-	"github.com/selfheal/selfheal/mcp/proxy/internal/relay"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
@@ -28,8 +27,6 @@ const (
 	maxCheckedBody = 16 << 20
 	// maxListBody bounds a tools/list response to the proxy's own listing.
 	maxListBody = 64 << 20
-	// maxListPages bounds the pages of the proxy's own listing.
-	maxListPages = relay.MaxListPages
 	// listTimeout bounds the proxy's own listing of a session's tools.
 	listTimeout = 5 * time.Second
 	// listTTL is how long a listing without ttlMs stands: another replica

@@ -230,23 +230,18 @@ func (h *httpProxy) runListing(r *http.Request, sess *httpSession, revision stri
 // (session, protocol version, credentials); in a stateless revision each
 // request carries the proxy's _meta and headers saying tools/list.
 func (h *httpProxy) list(ctx context.Context, r *http.Request, sess *httpSession, revision string) error {
-	cursor := ""
-	for page := 0; page < maxListPages; page++ {
+	return wire.ListPages(func(cursor string) (string, error) {
 		id := fmt.Sprintf(`"selfheal-proxy/tools-list/%d"`, h.listSeq.Add(1))
-		result, err := h.roundTrip(ctx, r, []byte(id), string(listRequest(id, cursor, revision)), revision)
+		result, err := h.roundTrip(ctx, r, []byte(id), string(wire.ListRequest(id, cursor, revision)), revision)
 		if err != nil {
-			return err
+			return "", err
 		}
 		next, ok := sess.tools.learn(h.p, result, cursor == "")
 		if !ok {
-			return errors.New("the tools/list result cannot be read")
+			return "", errors.New("the tools/list result cannot be read")
 		}
-		if next == "" {
-			return nil
-		}
-		cursor = next
-	}
-	return fmt.Errorf("the tools/list results have more than %d pages", maxListPages)
+		return next, nil
+	})
 }
 
 // roundTrip POSTs the proxy's own request body (of id) upstream with r's

@@ -3,17 +3,13 @@ package proxy
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
+	"errors"
 	"strconv"
 	"time"
 
 	"github.com/selfheal/selfheal/mcp/proxy/internal/relay"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
-
-// ownPrefix starts the ids of the proxy's own requests; a session adds 16
-// random bytes, so that no client's id can be one of them.
-const ownPrefix = relay.OwnPrefix
 
 // awaitListing waits, at most WithListWait, until the tools are known for
 // a call of name that needs them first, and returns the tool (nil when not
@@ -54,7 +50,7 @@ func (s *session) awaitListing(name string, stateless bool) (t *tool, ok bool) {
 		start := !s.relisting && !s.clientListingLocked()
 		s.mu.Unlock()
 		if start {
-			s.relist("")
+			s.relist()
 		}
 		if wait <= 0 {
 			return nil, false // WithListWait: calls do not wait
@@ -105,126 +101,99 @@ func (s *session) revalidate() {
 	skip := s.relisting || s.tools.backingOff()
 	s.mu.Unlock()
 	if !skip {
-		s.relist("")
+		s.relist()
 	}
 }
 
-// relist sends the proxy's own tools/list request for the page after
-// cursor ("" for the first): the tools changed, or a call names a tool not
-// learned. Its response never reaches the client. One listing runs at a
-// time; a change announced meanwhile starts another once it ends.
-func (s *session) relist(cursor string) {
+// relist starts the proxy's own listing of the tools: they changed, or a
+// call names a tool not learned. One listing runs at a time; a change
+// announced meanwhile starts it over once it ends.
+func (s *session) relist() {
 	s.mu.Lock()
-	if cursor == "" {
-		if s.relisting {
-			s.relistAgain = true
-			s.mu.Unlock()
-			return
-		}
-		s.relisting = true
-		s.relistPages = 0
-	}
-	s.relistPages++
-	if s.relistPages > maxListPages {
-		s.endListingLocked(true)
-		s.mu.Unlock()
-		s.learned()
-		s.p.cfg.Logger.Warn("selfheal proxy: the server's tools/list has too many pages; its tools are learned again when the client lists them", "pages", maxListPages)
+	defer s.mu.Unlock()
+	if s.relisting {
+		s.relistAgain = true
 		return
 	}
-	req := s.listRequestLocked(cursor)
-	s.mu.Unlock()
-	// Not on the server's reader: a server blocked writing to the proxy
-	// would never read this. Flushed at once: the client's reader may be
-	// waiting for the answer with lines of its own held in the batch.
-	go s.sendServer(req)
+	s.relisting = true
+	go s.listTools()
 }
 
-// listRequestLocked returns the proxy's own tools/list request for the page
-// after cursor and notes its id. s.mu is held.
-func (s *session) listRequestLocked(cursor string) []byte {
-	if s.nonce == "" {
+// listTools runs the proxy's listings until one ends with no change
+// announced meanwhile. Not on the server's reader: a server blocked writing
+// to the proxy would never read the requests. A failed listing leaves the
+// tools as they were: calls that need them pass unchecked for listRetry.
+func (s *session) listTools() {
+	for {
+		err := wire.ListPages(s.listPage)
+		s.mu.Lock()
+		again := err == nil && s.relistAgain
+		s.relistAgain = false
+		if !again {
+			s.relisting = false
+			s.tools.ended(err != nil)
+		}
+		s.mu.Unlock()
+		s.learned()
+		switch {
+		case again:
+			continue
+		case errors.Is(err, wire.ErrTooManyPages):
+			s.p.cfg.Logger.Warn("selfheal proxy: the server's tools/list has too many pages; its tools are learned again when the client lists them", "pages", wire.MaxListPages)
+		case err != nil:
+			s.p.cfg.Logger.Debug("selfheal proxy: the proxy's own tools/list failed; calls that need the tools pass unchecked until the client lists them")
+		}
+		return
+	}
+}
+
+// ownList is one of the proxy's own tools/list requests awaiting its
+// response, which the server's reader learns (in order with the server's
+// other messages) and never passes to the client.
+type ownList struct {
+	first bool
+	done  chan ownPage
+}
+
+// ownPage is what the response to an ownList said: the next cursor, and
+// whether it could be learned.
+type ownPage struct {
+	next string
+	ok   bool
+}
+
+// listPage asks the server for the page after cursor and waits for it to
+// be learned.
+func (s *session) listPage(cursor string) (string, error) {
+	s.mu.Lock()
+	if s.nonce == "" { // 128 random bits: no client's id can be one of ours
 		var b [16]byte
 		_, _ = rand.Read(b[:]) // never fails (crypto/rand)
 		s.nonce = hex.EncodeToString(b[:])
 	}
 	s.ownSeq++
-	id := strconv.Quote(ownPrefix + s.nonce + "/tools-list/" + strconv.FormatUint(s.ownSeq, 10))
+	id := strconv.Quote(relay.OwnPrefix + s.nonce + "/tools-list/" + strconv.FormatUint(s.ownSeq, 10))
 	key, _ := wire.IDKey([]byte(id))
 	if s.own == nil {
-		s.own = map[string]bool{}
+		s.own = map[string]ownList{}
 	}
-	s.own[key] = cursor == ""
-
+	done := make(chan ownPage, 1)
+	s.own[key] = ownList{first: cursor == "", done: done}
 	revision := ""
 	if s.stateless {
-		// A stateless server refuses a request without its _meta.
-		revision = wire.Stateless
+		revision = wire.Stateless // a stateless server refuses a request without its _meta
 	}
-	return append(listRequest(id, cursor, revision), '\n')
-}
-
-// listRequest is the proxy's own tools/list request of id (a JSON string)
-// for the page after cursor, in revision ("" for 2025; else with the
-// proxy's _meta), without a newline: one for every transport.
-func listRequest(id, cursor, revision string) []byte {
-	req := []byte(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/list"`)
-	if cursor == "" && revision == "" {
-		return append(req, '}')
-	}
-	req = append(req, `,"params":{`...)
-	if cursor != "" {
-		c, _ := json.Marshal(cursor) // a string always encodes
-		req = append(append(req, `"cursor":`...), c...)
-	}
-	if revision != "" {
-		if cursor != "" {
-			req = append(req, ',')
-		}
-		req = append(append(req, `"_meta":`...), wire.OwnMeta(revision)...)
-	}
-	return append(req, "}}"...)
-}
-
-// relisted reads the response to the proxy's own tools/list: the tools
-// are learned, the next page asked for, and a listing that ends with
-// changes announced meanwhile starts again. A failed listing leaves the
-// tools as they were: calls that need them pass unchecked for listRetry.
-func (s *session) relisted(m *wire.Message, first bool) {
-	next, ok := "", false
-	if m.Result != nil {
-		next, ok = s.tools.learn(s.p, m.Result, first)
-	}
-	if !ok {
-		s.p.cfg.Logger.Debug("selfheal proxy: the proxy's own tools/list failed; calls that need the tools pass unchecked until the client lists them")
-		s.mu.Lock()
-		s.endListingLocked(true)
-		s.mu.Unlock()
-		s.learned()
-		return
-	}
-	if next != "" {
-		s.relist(next)
-		return
-	}
-	s.mu.Lock()
-	if !s.relistAgain {
-		s.endListingLocked(false)
-		s.mu.Unlock()
-		s.learned()
-		return
-	}
-	// Changed again meanwhile: the listing starts over.
-	s.relistAgain, s.relistPages = false, 1
-	req := s.listRequestLocked("")
 	s.mu.Unlock()
-	s.learned()
-	go s.sendServer(req)
-}
-
-// endListingLocked ends the proxy's listing under way, failed or not.
-// s.mu is held.
-func (s *session) endListingLocked(failed bool) {
-	s.relisting, s.relistAgain = false, false
-	s.tools.ended(failed)
+	// Flushed at once: the client's reader may be waiting for the answer
+	// with lines of its own held in the batch.
+	s.sendServer(append(wire.ListRequest(id, cursor, revision), '\n'))
+	select {
+	case p := <-done:
+		if !p.ok {
+			return "", errors.New("the tools/list result cannot be read")
+		}
+		return p.next, nil
+	case <-s.ctx.Done():
+		return "", s.ctx.Err()
+	}
 }

@@ -137,16 +137,13 @@ type session struct {
 	// explain are the calls forwarded with issues, by key (explain.go).
 	explain map[string]*call
 	// own are the proxy's own tools/list requests awaiting their response,
-	// by key, each with whether it asks for the first page; nonce and
-	// ownSeq make their ids.
-	own    map[string]bool
+	// by key; nonce and ownSeq make their ids.
+	own    map[string]ownList
 	nonce  string
 	ownSeq uint64
-	// relisting: the proxy's own listing is under way, at page
-	// relistPages; relistAgain: the tools changed again meanwhile.
-	relisting   bool
-	relistPages int
-	relistAgain bool
+	// relisting: the proxy's own listing is under way; relistAgain: the
+	// tools changed again meanwhile.
+	relisting, relistAgain bool
 	// learnt is closed to wake the calls waiting for the tools, when a
 	// page is learned or a listing fails; nil when none waits.
 	learnt chan struct{}
@@ -334,7 +331,7 @@ func (s *session) serverMessage(line []byte) []byte {
 	}
 	if m.Method == methodListChanged {
 		s.tools.markStale()
-		s.relist("")
+		s.relist()
 		return line
 	}
 	if !m.IsResponse() || !s.awaiting() {
@@ -349,7 +346,7 @@ func (s *session) serverMessage(line []byte) []byte {
 	delete(s.lists, key)
 	release := s.calls[key]
 	delete(s.calls, key)
-	first, own := s.own[key]
+	ol, own := s.own[key]
 	delete(s.own, key)
 	x := s.explain[key]
 	delete(s.explain, key)
@@ -362,7 +359,11 @@ func (s *session) serverMessage(line []byte) []byte {
 		release()
 	}
 	if own {
-		s.relisted(&m, first)
+		var p ownPage
+		if m.Result != nil {
+			p.next, p.ok = s.tools.learn(s.p, m.Result, ol.first)
+		}
+		ol.done <- p
 		return nil
 	}
 	if isList {

@@ -35,11 +35,6 @@ type Relay struct {
 // HTTPHandler does, not as a body it cannot read.
 var ErrNoRoom = errors.New("selfheal proxy: no room for the request body")
 
-const (
-	// OwnPrefix begins the ids of the proxy's own requests, which no
-	// client can collide with.
-	OwnPrefix = "selfheal-proxy/"
-	// MaxListPages bounds the pages of a listing of the tools the proxy
-	// asks for itself.
-	MaxListPages = 100
-)
+// OwnPrefix begins the ids of the proxy's own requests, which no client
+// can collide with.
+const OwnPrefix = "selfheal-proxy/"

@@ -12,7 +12,6 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/selfheal/selfheal/mcp/proxy/internal/relay"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
@@ -538,31 +537,26 @@ func (c *Server) listParams(r *http.Request, p *session, version, tool string) [
 // tools.
 func (s *session) listAll(version string, t *paramTools) bool {
 	s.mu.Lock()
-	bridge := s.bridge
-	s.mu.Unlock()
-	cursor := ""
-	complete := true
-	for range relay.MaxListPages {
-		var params []string
-		if cursor != "" {
-			params = append(params, `"cursor":`+jsQuote(cursor))
-		}
-		if !bridge {
-			params = append(params, `"_meta":`+string(wire.OwnMeta(version)))
-		}
-		m, err := s.ask("tools/list", "{"+strings.Join(params, ",")+"}")
-		if err != nil {
-			s.c.r.Logger.Warn("selfheal proxy: the tools could not be listed; a call is forwarded without its Mcp-Param headers checked", "error", err)
-			return false
-		}
-		if m.Error != nil {
-			return complete
-		}
-		complete = t.learn(m.Result) && complete
-		if cursor = wire.Str(member(m.Result, "nextCursor")); cursor == "" {
-			return complete
-		}
+	if s.bridge {
+		version = ""
 	}
-	s.c.r.Logger.Warn("selfheal proxy: the server's tools/list has too many pages; a call of a tool not listed is forwarded without its Mcp-Param headers checked", "pages", relay.MaxListPages)
-	return false
+	s.mu.Unlock()
+	complete := true
+	err := wire.ListPages(func(cursor string) (string, error) {
+		params := wire.ListParams(cursor, version)
+		if params == "" {
+			params = "{}"
+		}
+		m, err := s.ask("tools/list", params)
+		if err != nil {
+			return "", err
+		}
+		complete = t.learn(m.Result) && complete // an error's nil: no tools
+		return wire.Str(member(m.Result, "nextCursor")), nil
+	})
+	if err != nil {
+		s.c.r.Logger.Warn("selfheal proxy: the tools could not be listed; a call of a tool not listed is forwarded without its Mcp-Param headers checked", "error", err)
+		return false
+	}
+	return complete
 }
