@@ -99,7 +99,6 @@ func (h *httpProxy) batch(w http.ResponseWriter, r *http.Request, body []byte, x
 	return false, release
 }
 
-// joinArray is the JSON array of msgs.
 func joinArray(msgs []json.RawMessage) []byte {
 	var b bytes.Buffer
 	b.WriteByte('[')

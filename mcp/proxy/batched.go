@@ -34,7 +34,6 @@ func (b *batch) write(w io.Writer, line []byte) error {
 	return err
 }
 
-// flush writes what b holds.
 func (b *batch) flush(w io.Writer) error {
 	if len(b.buf) == 0 {
 		return nil

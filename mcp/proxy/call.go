@@ -228,7 +228,6 @@ func resultType(stateless bool) string {
 	return "" // omitted: a 2025 result is today's bytes
 }
 
-// response is the proxy's own JSON-RPC response to a tools/call.
 type response struct {
 	JSONRPC string          `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id"`

@@ -47,48 +47,39 @@ const (
 // has none. It panics when upstream is not an absolute http or https URL,
 // as a misconfigured route would.
 //
-// POST, GET and DELETE pass through with their headers (Mcp-Session-Id,
-// MCP-Protocol-Version, Last-Event-ID, Authorization and the others, less
-// the hop-by-hop ones), and so do the responses, JSON or text/event-stream;
-// the events of a stream are forwarded as they arrive, never held back.
-// What the proxy reads, it reads as over stdio (see [Proxy]): the
-// tools/list results of each session, whichever body carries them, and the
-// tools/call requests. A bad call is answered by the
-// proxy in the form the client asks for: a JSON body, or a stream of one
-// event when its Accept names text/event-stream and not JSON.
+// POST, GET and DELETE pass through with their headers (less the hop-by-hop
+// ones), and so do the responses, JSON or text/event-stream, a stream's
+// events forwarded as they arrive. The proxy reads what it reads over stdio
+// (see [Proxy]): each session's tools/list results and the tools/call
+// requests. A bad call is answered in the form the client asks for: JSON,
+// or a stream of one event when its Accept admits text/event-stream and not
+// JSON.
 //
 // Sessions are told apart by their Mcp-Session-Id (by the hash of the
 // Authorization header for a server without sessions). Behind a load
-// balancer, a replica may see a session's calls without having relayed
-// its listing: on the first such call, the proxy lists the session's tools
-// itself, with the call's headers, and checks the call once they are known;
-// it lists them again after a minute, so that a change announced on
-// another replica's stream is learned. A call it cannot check (the listing
-// failed, the tool is not listed) is forwarded.
+// balancer a replica may see a session's calls without its listing: it
+// lists the session's tools itself, with the call's headers, and again
+// after a minute, so that a change announced on another replica is
+// learned. A call it cannot check is forwarded.
 //
-// A request whose Host or Origin the proxy does not serve is answered 403
-// before anything else (see WithAllowedHosts, WithAllowedOrigins: by
-// default, on loopback, only loopback names). The upstream gets the
-// client's Host, so that its own check of foreign hosts still holds.
+// A request whose Host or Origin is not served is answered 403 before
+// anything else (see WithAllowedHosts, WithAllowedOrigins); the upstream
+// gets the client's Host, so that its own check still holds. The guards
+// are shared by every session, per tool or per WithLimitBy's value; an
+// admitted call holds its slot until its response has passed.
 //
-// The guards (WithGuard, WithLimiter) are shared by every session of the
-// handler, per tool, or per the value of WithLimitBy. A call waiting for a
-// slot waits on its own request; an admitted one holds its slot until its
-// response has passed.
-//
-// When the upstream server cannot be reached, fails, or stays silent past
+// When the upstream cannot be reached, fails, or stays silent past
 // WithUpstreamSilence (5 minutes by default) before its response has
-// passed, a request gets a JSON-RPC error (HTTP 502 when nothing was sent
-// yet, else the last event of its stream), so that no call hangs; a
-// stream that the server ends cleanly after giving event ids is left for
-// the client to resume.
+// passed, a request gets a JSON-RPC error (502 when nothing was sent yet,
+// else the last event of its stream), so that no call hangs; a stream the
+// server ends cleanly after giving event ids is left for the client to
+// resume.
 //
 // With no option the handler has the bounds of "selfheal proxy --listen":
-// a request's body is read within 30 seconds (WithReadTimeout), the bodies
-// read or held at once take at most 128 MiB (WithBodyMemory), and at most
-// 10,000 requests are served at once (WithMaxRequests); past a bound the
-// client gets 503 or its connection is cut. What only the http.Server can
-// bound is the server's to set, as the command sets it:
+// a body read within 30 seconds (WithReadTimeout), 128 MiB of bodies at
+// once (WithBodyMemory), 10,000 requests at once (WithMaxRequests); past a
+// bound the client gets 503 or its connection is cut. What only the
+// http.Server can bound is the server's to set, as the command sets it:
 //
 //	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 func (p *Proxy) HTTPHandler(upstream *url.URL) http.Handler {
@@ -311,7 +302,6 @@ func requestRevision(r *http.Request, meta []byte) string {
 	return r.Header.Get("Mcp-Protocol-Version")
 }
 
-// statelessRequest reports whether a request speaks a stateless revision.
 func statelessRequest(r *http.Request, meta []byte) bool {
 	return wire.IsStateless(requestRevision(r, meta))
 }
@@ -359,7 +349,6 @@ func upstreamTransport() http.RoundTripper {
 	return rt
 }
 
-// rewrite sends every request to the upstream endpoint.
 func (h *httpProxy) rewrite(pr *httputil.ProxyRequest) {
 	u := *h.upstream
 	if u.RawQuery == "" {

@@ -49,7 +49,6 @@ func (h *httpProxy) tap(body io.ReadCloser, x *exchange) io.ReadCloser {
 	return t
 }
 
-// sseTap is the body of a stream the proxy reads as it passes.
 type sseTap struct {
 	body      io.ReadCloser
 	x         *exchange

@@ -17,7 +17,6 @@ import (
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
-// httpSession is what the proxy knows of one session.
 type httpSession struct {
 	tools toolSet
 
@@ -141,7 +140,6 @@ func (h *httpProxy) existing(key string) *httpSession {
 	return h.sessions[key]
 }
 
-// drop forgets the session of key if it is still sess.
 func (h *httpProxy) drop(key string, sess *httpSession) {
 	h.mu.Lock()
 	defer h.mu.Unlock()

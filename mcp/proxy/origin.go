@@ -59,7 +59,6 @@ func (p *Proxy) refusal(r *http.Request) string {
 	return fmt.Sprintf("Forbidden: the Origin %q is not served here", truncate(origin))
 }
 
-// hostAllowed reports whether a request naming host may be served.
 func (p *Proxy) hostAllowed(host string, onLoopback bool) bool {
 	if len(p.cfg.allowedHosts) > 0 {
 		for _, h := range p.cfg.allowedHosts {
@@ -91,7 +90,6 @@ func (p *Proxy) originAllowed(origin, reqHost string, onLoopback bool) bool {
 	return strings.EqualFold(u.Host, reqHost)
 }
 
-// arrivedOnLoopback reports whether r came in on a loopback address.
 func arrivedOnLoopback(r *http.Request) bool {
 	addr, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
 	return loopback.Addr(addr)

@@ -163,28 +163,23 @@ func WithContract(lock *contract.Lock) Option {
 }
 
 // WithGuard gives each tool a guard with limits l (see package guard): a
-// call beyond them is answered by the proxy with the guard's SERVER_BUSY or
+// call beyond them is answered with the guard's SERVER_BUSY or
 // RATE_LIMITED tool_error and never reaches the server. An admitted call
-// holds its slot until the server's response passes back, or until the
-// client cancels it (notifications/cancelled). A call that must wait for a
-// slot (MaxQueued) waits without holding back the messages behind it, and
-// is forwarded once admitted; a queued call the client cancels is dropped,
-// unanswered, as MCP asks of a cancelled request. Arguments are checked
-// first: a bad call is told what to fix even when the server is busy. Only
-// the calls of listed tools are guarded. Limits out of range are New's
-// error.
+// holds its slot until its response passes back or the client cancels it.
+// A call waiting for a slot (MaxQueued) holds back no message behind it; a
+// queued call the client cancels is dropped, unanswered, as MCP asks.
+// Arguments are checked first: a bad call is told what to fix even when
+// the server is busy. Only listed tools are guarded. Limits out of range
+// are New's error.
 func WithGuard(l guard.Limits) Option {
 	return func(c *config) { c.limits = &l }
 }
 
-// WithLimiter admits the calls of every listed tool through lim, a
-// limiter whose counters may be shared by every replica of a proxy (see
-// mcp/guard/redisguard): each call is counted under a key made of the
-// tool's name and, over HTTP, of what WithLimitBy says of its request, so
-// that limits are per tool by default. A call lim refuses is answered with
-// its tool_error, as with WithGuard; an admitted call holds what lim gave it
-// until the server's response passes back. WithLimiter and WithGuard are
-// exclusive: New says so.
+// WithLimiter admits the calls of every listed tool through lim, whose
+// counters may be shared by every replica (see mcp/guard/redisguard), under
+// the tool's name and, over HTTP, WithLimitBy's value. A refused call gets
+// lim's tool_error, as with WithGuard; an admitted one holds what lim gave
+// until its response passes back. WithLimiter and WithGuard are exclusive.
 func WithLimiter(lim guard.Limiter) Option {
 	return func(c *config) { c.limiter = lim }
 }

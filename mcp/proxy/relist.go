@@ -1,8 +1,6 @@
 package proxy
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"strconv"
 	"time"
@@ -166,10 +164,8 @@ type ownPage struct {
 // be learned.
 func (s *session) listPage(cursor string) (string, error) {
 	s.mu.Lock()
-	if s.nonce == "" { // 128 random bits: no client's id can be one of ours
-		var b [16]byte
-		_, _ = rand.Read(b[:]) // never fails (crypto/rand)
-		s.nonce = hex.EncodeToString(b[:])
+	if s.nonce == "" {
+		s.nonce = wire.Nonce()
 	}
 	s.ownSeq++
 	id := strconv.Quote(relay.OwnPrefix + s.nonce + "/tools-list/" + strconv.FormatUint(s.ownSeq, 10))

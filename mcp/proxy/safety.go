@@ -40,39 +40,33 @@ const (
 )
 
 // WithReadTimeout bounds how long a client of the HTTP proxy may take to
-// send a request's body, from when the handler gets the request: a slower
-// one is cut. Within it, a body must also come at 1 KiB/s on average
-// after its first 2 seconds, or it is cut then (a client sending a byte at
-// a time holds its connection for 2 seconds, not for the read timeout).
-// 30 seconds by default; d < 0 turns both off. The request line and headers
-// are read before any handler runs: bound them with the http.Server's
+// send a request's body, from when the handler gets it; within it, the body
+// must also come at 1 KiB/s on average after its first 2 seconds, so that
+// a client trickling bytes holds its connection for seconds. 30 seconds by
+// default; d < 0 turns both off. Bound the headers with the http.Server's
 // ReadHeaderTimeout (see [Proxy.HTTPHandler]).
 func WithReadTimeout(d time.Duration) Option {
 	return func(c *config) { c.readTimeout = d }
 }
 
 // WithUpstreamSilence bounds how long the upstream server of
-// [Proxy.HTTPHandler] may stay silent: before its response's headers (with
-// a transport of WithTransport, that wait is its ResponseHeaderTimeout),
-// and between two reads of the body of its response to a POST. Past it the
-// client gets a JSON-RPC error, so that no call hangs on a frozen server;
-// a call that streams progress is never cut, and neither is a GET stream,
-// which carries what the server sends on its own. In front of a stdio
-// server ([Proxy.CommandHandler]) it bounds how long a request may get
-// nothing from the server, which may drop a request without a word. 5
-// minutes by default; d < 0 turns it off over HTTP.
+// [Proxy.HTTPHandler] may stay silent: before its response's headers
+// (WithTransport's transport keeps its own ResponseHeaderTimeout) and
+// between two reads of its response to a POST; past it the client gets a
+// JSON-RPC error, so that no call hangs on a frozen server. Progress keeps
+// a call alive, and a GET stream is never cut. Before a stdio server
+// ([Proxy.CommandHandler]) it bounds how long a request may get nothing
+// from it. 5 minutes by default; d < 0 turns it off over HTTP.
 func WithUpstreamSilence(d time.Duration) Option {
 	return func(c *config) { c.upstreamSilence = d }
 }
 
-// WithBodyMemory bounds the bytes of request bodies the HTTP proxy reads or
-// holds at once, for all its clients together. A body holds the bytes that
-// have come, not those it declares; one that does not fit waits up to 10
-// seconds for room, then its request gets 503. One client (an IP address)
-// holds at most a quarter of it: past that its request gets 503 at once.
-// Behind a reverse proxy every client has the reverse proxy's address, and
-// shares one quarter: give such a proxy a larger budget. 128 MiB by
-// default; n < 0 turns it off.
+// WithBodyMemory bounds the bytes of request bodies the HTTP proxy reads
+// or holds at once, for all clients together: a body holds what has come,
+// not what it declares; one that does not fit waits up to 10 seconds for
+// room, then gets 503. One client (an IP address) holds at most a quarter
+// (503 at once past it): behind a reverse proxy all clients share one
+// quarter, so give it a larger budget. 128 MiB by default; n < 0: none.
 func WithBodyMemory(n int64) Option {
 	return func(c *config) { c.bodyMemory = n }
 }
@@ -314,7 +308,6 @@ func (b *guardedBody) release() {
 	})
 }
 
-// serviceUnavailable answers 503 with a JSON-RPC error.
 func serviceUnavailable(w http.ResponseWriter, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Retry-After", "1")

@@ -16,43 +16,33 @@ import (
 
 // Serve relays newline-delimited JSON-RPC messages (the stdio framing of
 // MCP) between a client and a server: what client sends goes to toServer,
-// what server sends goes to toClient, each line unchanged and in order.
-// Writes to toClient, of the server's messages and of the proxy's own
-// answers, never interleave: each is one whole line.
-//
-// That holds byte for byte, for every line in both directions: requests,
-// responses, notifications, the server's requests to the client
-// (sampling, elicitation, roots), progress, cancellation, methods the
-// proxy does not know, and lines that are not JSON. Only the calls the
-// proxy answers itself (see [Proxy] and [WithGuard]) do not pass. A line
-// is forwarded as soon as it is read; none is held back waiting for
-// another. There is no size limit short of memory: a message the proxy
-// does not read (see the package doc) streams through as it arrives, in
-// memory flat in its size, and one it reads takes memory in proportion to
-// its size. The only requests Serve sends of its own are the listings of
-// the tools a call needs first (see [Proxy]), whose responses the client
-// never sees.
+// what server sends goes to toClient, each line unchanged and in order,
+// byte for byte: requests, responses, notifications, the server's requests
+// to the client, methods the proxy does not know, lines that are not JSON.
+// Only the calls the proxy answers itself (see [Proxy] and [WithGuard]) do
+// not pass. Writes to toClient never interleave: each is one whole line. A
+// line is forwarded as soon as it is read. There is no size limit short of
+// memory: a message the proxy does not read streams through in memory flat
+// in its size. The only requests Serve sends of its own are the listings
+// of the tools a call needs first, whose responses the client never sees.
 //
 // When client ends (io.EOF), everything read from it is forwarded, then
 // toServer is closed if it is an io.Closer, and Serve keeps relaying the
 // server's messages until server ends. Serve returns when server ends (nil
 // at its io.EOF), when ctx is done (ctx.Err()), or at the first failure to
 // read client or server or to write toClient (that error). A failure to
-// write toServer does not end Serve: it is logged, toServer is closed, the
-// client's messages are dropped from then on, and Serve returns when the
-// server ends, as it does when its process exits.
+// write toServer is logged and closes toServer; the client's messages are
+// dropped from then on, and Serve returns when the server ends.
 //
 // Serve does not wait for a read or a write under way on a peer that
-// neither sends nor reads (neither can be interrupted): when the server
-// ends first, the read from client under way ends when client does, and
-// what it reads is dropped. No write starts after Serve returns.
+// neither sends nor reads (neither can be interrupted); what such a read
+// returns is dropped. No write starts after Serve returns.
 func (p *Proxy) Serve(ctx context.Context, client io.Reader, toClient io.Writer, server io.Reader, toServer io.Writer) error {
 	return p.serve(ctx, client, toClient, server, toServer, p.cfg.limiter, "")
 }
 
-// serve is Serve for a session whose calls limiter admits (instead of the
-// session's own guards; nil for those), under keys with limitBy, the hash
-// of WithLimitBy's value for it ("" for none).
+// serve is Serve for a session whose calls limiter admits (nil: the
+// session's own guards), under keys with limitBy, WithLimitBy's hash.
 func (p *Proxy) serve(ctx context.Context, client io.Reader, toClient io.Writer, server io.Reader, toServer io.Writer, limiter guard.Limiter, limitBy string) error {
 	ctx, cancel := context.WithCancel(ctx)
 	s := &session{
@@ -405,7 +395,6 @@ func (s *session) writeClient(line []byte) error {
 	return nil
 }
 
-// flushClient writes what the client's batch holds.
 func (s *session) flushClient() error {
 	s.clientMu.Lock()
 	defer s.clientMu.Unlock()
@@ -446,7 +435,6 @@ func (s *session) writeServer(line []byte) error {
 	return nil
 }
 
-// flushServer writes what the server's batch holds.
 func (s *session) flushServer() {
 	s.serverMu.Lock()
 	defer s.serverMu.Unlock()

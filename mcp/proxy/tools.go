@@ -142,7 +142,6 @@ func (ts *toolSet) lookup(name string) *tool {
 	return ts.tools[name]
 }
 
-// markStale notes the server's notifications/tools/list_changed.
 func (ts *toolSet) markStale() {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()

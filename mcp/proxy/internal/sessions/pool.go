@@ -3,8 +3,6 @@ package sessions
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -244,9 +242,7 @@ func (c *Server) reserveLocked(part string) bool {
 // startPooled starts a process of pool part, reserved, and returns it
 // entered and launched, not ready yet (markReady).
 func (c *Server) startPooled(part string) (*session, error) {
-	var raw [16]byte
-	_, _ = rand.Read(raw[:]) // never fails (crypto/rand)
-	nonce := hex.EncodeToString(raw[:])
+	nonce := wire.Nonce()
 	s, err := c.begin(nonce, part, func(s *session) {
 		s.pooled, s.nonce = true, nonce
 		s.ready, s.own = make(chan struct{}), map[string]chan []byte{}

@@ -24,7 +24,6 @@ type process struct {
 	claimed chan struct{}
 }
 
-// startProcess starts a process of the command c.start returns.
 func (c *Server) startProcess() (*process, error) {
 	cmd := c.start()
 	if cmd == nil {

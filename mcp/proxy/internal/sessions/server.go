@@ -2,8 +2,6 @@ package sessions
 
 import (
 	"bytes"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -234,7 +232,6 @@ func (c *Server) post(w http.ResponseWriter, r *http.Request) {
 	s.post(w, r, msgs, batch)
 }
 
-// get opens the session's standalone stream.
 func (c *Server) get(w http.ResponseWriter, r *http.Request) {
 	if modernHeader(r) {
 		noSessionMethod(w, r)
@@ -277,7 +274,6 @@ func (c *Server) get(w http.ResponseWriter, r *http.Request) {
 	s.pump(w, r, st, 1, false, nil)
 }
 
-// delete ends a session.
 func (c *Server) delete(w http.ResponseWriter, r *http.Request) {
 	if modernHeader(r) {
 		noSessionMethod(w, r)
@@ -331,9 +327,7 @@ func (c *Server) open(r *http.Request) (*session, int, string) {
 	c.running.Add(1)
 	c.mu.Unlock()
 
-	var raw [16]byte
-	_, _ = rand.Read(raw[:]) // never fails (crypto/rand)
-	id := hex.EncodeToString(raw[:])
+	id := wire.Nonce()
 	var limitBy string
 	if f := c.r.LimitBy; f != nil {
 		// The initialize request, with the session's id as every later
@@ -379,7 +373,6 @@ func (c *Server) begin(id, limitBy string, add func(*session)) (*session, error)
 	return s, nil
 }
 
-// posted is one JSON-RPC message of a POST body.
 type posted struct {
 	line   []byte // one line: compact JSON and "\n"
 	method string

@@ -489,7 +489,6 @@ func member(obj []byte, name string) []byte {
 	return value
 }
 
-// hasMember reports whether obj has a member name.
 func hasMember(obj []byte, name string) bool {
 	return member(obj, name) != nil
 }
@@ -565,7 +564,6 @@ func appendName(dst []byte, name string) []byte {
 	return append(dst, '"', ':')
 }
 
-// isObject reports whether a raw JSON value is an object.
 func isObject(raw []byte) bool {
 	_, _, ok := spans(raw)
 	return ok

@@ -61,7 +61,6 @@ type event struct {
 	line []byte
 }
 
-// eventID is the id of the stream's event seq.
 func (st *stream) eventID(seq uint64) string {
 	return strconv.FormatUint(st.num, 10) + "-" + strconv.FormatUint(seq, 10)
 }

@@ -268,7 +268,6 @@ func SkipValue(data []byte, i int) int {
 	return i
 }
 
-// delimiter reports whether c ends a number or a literal.
 func delimiter(c byte) bool {
 	switch c {
 	case ',', ':', '{', '}', '[', ']', '"', ' ', '\t', '\r', '\n':

@@ -350,7 +350,6 @@ func validLiteral(data []byte, i int) int {
 	return i
 }
 
-// literal returns the index after lit at data[i], or -1.
 func literal(data []byte, i int, lit string) int {
 	if !bytes.HasPrefix(data[i:], []byte(lit)) {
 		return -1
@@ -358,7 +357,6 @@ func literal(data []byte, i int, lit string) int {
 	return i + len(lit)
 }
 
-// digits returns the index after the digits at data[i], or -1 for none.
 func digits(data []byte, i int) int {
 	start := i
 	for i < len(data) && '0' <= data[i] && data[i] <= '9' {

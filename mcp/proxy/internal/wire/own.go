@@ -1,6 +1,8 @@
 package wire
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -53,4 +55,11 @@ func ListRequest(id, cursor, revision string) []byte {
 		req += `,"params":` + p
 	}
 	return []byte(req + "}")
+}
+
+// Nonce is 16 random bytes in hex: the proxy's ids with it are no client's.
+func Nonce() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // never fails (crypto/rand)
+	return hex.EncodeToString(b[:])
 }
