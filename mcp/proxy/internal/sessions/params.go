@@ -301,31 +301,11 @@ func decodeParamValue(v string) (decoded string, valid bool) {
 	if len(v) >= len(prefix)+len(suffix) {
 		payload = v[len(prefix) : len(v)-len(suffix)]
 	}
-	if !canonicalBase64(payload) {
-		return "", false
-	}
-	data, err := base64.StdEncoding.DecodeString(payload)
+	data, err := base64.StdEncoding.DecodeString(payload) // canonical only: a header has no CR or LF to skip
 	if err != nil || !utf8.Valid(data) {
 		return "", false
 	}
 	return strings.TrimPrefix(string(data), "\uFEFF"), true // TextDecoder drops a BOM
-}
-
-// canonicalBase64 reports whether s is padded standard Base64.
-func canonicalBase64(s string) bool {
-	if len(s)%4 != 0 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case 'A' <= c && c <= 'Z', 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '+', c == '/':
-		case c == '=' && (i == len(s)-1 || i == len(s)-2 && s[len(s)-1] == '='):
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // latin1 returns the string whose characters are the bytes of s.
