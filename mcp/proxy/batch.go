@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/selfheal/selfheal/mcp/proxy/internal/eventstream"
@@ -91,10 +90,7 @@ func (h *httpProxy) batch(w http.ResponseWriter, r *http.Request, body []byte, x
 	}
 	x.batch = b
 	if len(kept) < len(members) {
-		body = joinArray(kept)
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		r.ContentLength = int64(len(body))
-		r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+		setRequestBody(r, joinArray(kept))
 	}
 	return false, release
 }
@@ -133,10 +129,7 @@ func (h *httpProxy) mergeBatch(resp *http.Response, x *exchange) error {
 		for i, raw := range msgs {
 			msgs[i] = h.explainMember(raw, b)
 		}
-		data = joinArray(append(msgs, b.answers...))
-		resp.Body = io.NopCloser(bytes.NewReader(data))
-		resp.ContentLength = int64(len(data))
-		resp.Header.Set("Content-Length", strconv.Itoa(len(data)))
+		setResponseBody(resp, joinArray(append(msgs, b.answers...)))
 	case "text/event-stream":
 		var events bytes.Buffer
 		for _, a := range b.answers {
@@ -153,12 +146,9 @@ func (h *httpProxy) mergeBatch(resp *http.Response, x *exchange) error {
 			return nil
 		}
 		resp.Body.Close()
-		data := joinArray(b.answers)
 		resp.StatusCode, resp.Status = http.StatusOK, "200 OK"
 		resp.Header.Set("Content-Type", "application/json")
-		resp.Header.Set("Content-Length", strconv.Itoa(len(data)))
-		resp.ContentLength = int64(len(data))
-		resp.Body = io.NopCloser(bytes.NewReader(data))
+		setResponseBody(resp, joinArray(b.answers))
 	}
 	return nil
 }

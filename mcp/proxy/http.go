@@ -192,10 +192,22 @@ func readBody(r *http.Request) (body []byte, whole bool, err error) {
 		return body, false, nil
 	}
 	r.Body.Close()
+	setRequestBody(r, body)
+	return body, true, nil
+}
+
+// setRequestBody makes body r's, to be read again whole.
+func setRequestBody(r *http.Request, body []byte) {
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	r.ContentLength = int64(len(body))
 	r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
-	return body, true, nil
+}
+
+// setResponseBody makes data resp's body, with its length.
+func setResponseBody(resp *http.Response, data []byte) {
+	resp.Body = io.NopCloser(bytes.NewReader(data))
+	resp.ContentLength = int64(len(data))
+	resp.Header.Set("Content-Length", strconv.Itoa(len(data)))
 }
 
 // post answers a bad tools/call of a POST body itself (done), or notes in x
@@ -422,9 +434,8 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 		}
 		if m, ok := wire.Decode(data); ok && h.response(x, m) && x.explain != nil && ok2xx(resp) {
 			if answer := x.explain.settle(m); answer != nil {
-				data = answer
-				resp.ContentLength = int64(len(data))
-				resp.Header.Set("Content-Length", strconv.Itoa(len(data)))
+				setResponseBody(resp, answer)
+				return nil
 			}
 		}
 		resp.Body = io.NopCloser(bytes.NewReader(data))
