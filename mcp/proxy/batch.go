@@ -64,7 +64,7 @@ func (h *httpProxy) batch(w http.ResponseWriter, r *http.Request, body []byte, x
 		}
 		// Batches are of revision 2025-03-26: stateless only for a member
 		// that says otherwise.
-		answer, fc := h.decide(r, sess, x.key, t, m, statelessRequest(r, m.Call.Meta), time.Now())
+		answer, fc := h.decide(r, sess, x.key, t, m, wire.IsStateless(requestRevision(r, m.Call.Meta)), time.Now())
 		if answer != nil {
 			b.answers = append(b.answers, bytes.TrimRight(answer, "\n"))
 			continue

@@ -314,10 +314,6 @@ func requestRevision(r *http.Request, meta []byte) string {
 	return r.Header.Get("Mcp-Protocol-Version")
 }
 
-func statelessRequest(r *http.Request, meta []byte) bool {
-	return wire.IsStateless(requestRevision(r, meta))
-}
-
 // limitBy is the hash of WithLimitBy's value for r, or "".
 func (h *httpProxy) limitBy(r *http.Request) string {
 	if f := h.p.cfg.limitBy; f != nil {

@@ -157,11 +157,6 @@ func (g *httpGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func (g *httpGuard) size() int64 { return max(g.p.cfg.bodyMemory, 0) }
 
-// acquireWithin takes n bytes of the budget, waiting up to g.wait.
-func (g *httpGuard) acquireWithin(ctx context.Context, n int64) bool {
-	return acquireWithin(ctx, g.budget, n, g.wait)
-}
-
 // acquireWithin takes n of sem, waiting up to wait or until ctx ends.
 func acquireWithin(ctx context.Context, sem *semaphore.Weighted, n int64, wait time.Duration) bool {
 	ctx, cancel := context.WithTimeout(ctx, wait)
@@ -251,7 +246,7 @@ func (b *guardedBody) Read(p []byte) (int, error) {
 		// Only a read that must wait for room needs a timer.
 		if !b.g.budget.TryAcquire(need) {
 			waited := time.Now()
-			if !b.g.acquireWithin(b.ctx, need) {
+			if !acquireWithin(b.ctx, b.g.budget, need, b.g.wait) {
 				b.g.unclaim(b.client, need)
 				return n, relay.ErrNoRoom
 			}
