@@ -5,17 +5,14 @@ import (
 	"time"
 )
 
-// The outcomes of the answers (WithOutcomes) and the call log's tallies:
-// what the proxy needs to say whether its answers repair calls. Both are
-// fed by call.report, which sees every call of a listed tool once.
+// The outcomes of the answers (WithOutcomes) and the call log's tallies,
+// both fed by call.report, which sees every call of a listed tool once.
 
-// tallyEvery is how often at most the call log gets a tally of the calls
-// (see callLogLine.Calls): written by the first call after it, and at the
-// end of a session.
+// tallyEvery is how often at most the call log gets a tally, written by the
+// first call after it and at a session's end.
 const tallyEvery = time.Minute
 
-// maxTallyTools bounds the tools of a tally; the calls of any later one
-// are counted under "other" (a server listing tools without end).
+// maxTallyTools bounds a tally's tools; later ones count under "other".
 const maxTallyTools = 1000
 
 // tally counts a call of tool for the call log's next tally.
@@ -40,8 +37,7 @@ func (p *Proxy) tally(tool string) {
 	}
 }
 
-// flushTally writes the calls counted since the last tally, if any, to the
-// call log.
+// flushTally writes the calls counted since the last tally to the call log.
 func (p *Proxy) flushTally() {
 	if p.cfg.callLog == nil {
 		return
