@@ -3,6 +3,8 @@ package proxy
 import (
 	"strconv"
 	"time"
+
+	"github.com/selfheal/selfheal"
 )
 
 // The outcomes of the answers (WithOutcomes) and the call log's tallies,
@@ -54,7 +56,7 @@ func (p *Proxy) flushTally() {
 
 // settled is the tracker's report: the call log's second line of an
 // answer, then WithOutcomes' function.
-func (p *Proxy) settled(o Outcome) {
+func (p *Proxy) settled(o selfheal.Outcome) {
 	ms := o.Elapsed.Milliseconds()
 	p.logCall(callLogLine{Of: o.Answer, Tool: o.Tool, Outcome: o.Outcome, Attempt: o.Attempt, AfterMS: &ms})
 	if f := p.cfg.Outcomes; f != nil {

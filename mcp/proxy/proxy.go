@@ -283,12 +283,9 @@ func WithObserver(f func(Event)) Option {
 // followed at once, about 6 MB; past that the oldest is abandoned. f runs
 // as WithObserver's does. With WithCallLog, the settlements are written to
 // the log too.
-func WithOutcomes(f func(Outcome)) Option {
+func WithOutcomes(f func(selfheal.Outcome)) Option {
 	return func(c *config) { c.Outcomes = f }
 }
-
-// Outcome is how one answer to a bad call settled (see WithOutcomes).
-type Outcome = repair.Outcome
 
 // Event describes one tools/call of a listed tool, for WithObserver.
 type Event struct {
