@@ -1,7 +1,6 @@
 package formatter
 
 import (
-	"cmp"
 	"math"
 	"slices"
 	"sync"
@@ -56,8 +55,7 @@ func DefaultOptions() Options {
 // immutable and safe for concurrent use.
 type Formatter struct {
 	cat       *catalog.Catalog
-	msgs      *messages
-	formats   map[string]formatText
+	msgs      map[string]*templates.Message
 	examples  bool
 	maxIssues int
 	maxBytes  int
@@ -65,7 +63,6 @@ type Formatter struct {
 	redact    *redactor
 	recovery  string
 	close     []byte // the envelope's end when no issue was left out
-	units     [len(units)][smallCounts]string
 	pool      sync.Pool
 }
 
@@ -95,12 +92,11 @@ func New(o Options) *Formatter {
 		o.Redact = defaultRedact
 	}
 	f.redact = newRedactor(o.Redact)
-	f.msgs, f.formats = resolve(f.cat), formatTexts(f.cat)
-	if m := f.msgs[msgRecovery]; m != nil {
+	f.msgs = resolve(f.cat, (*catalog.Catalog)(locales.Default()))
+	if m := f.msg("recovery", "", ""); m != nil {
 		f.recovery = m.Template(templates.Other).Source()
 	}
 	f.close = xmlenc.AppendValidationClose(nil, "", nil, f.recovery)
-	f.renderUnits()
 	f.pool.New = func() any { return &state{f: f} }
 	return f
 }
@@ -188,7 +184,7 @@ type state struct {
 	prevAt  int    // where the previous field starts in out
 	path    issues.Path
 	cut     issues.Path // a path with its long keys cut (appendName)
-	order   []ordered
+	order   []int // indexes of the issues with lines, in path order
 	lines   int
 	bytes   int
 	omitted int
@@ -252,42 +248,22 @@ func (s *state) run(list issues.List) {
 			counted += issuesx.OmittedCount(&list[i])
 			continue
 		}
-		s.order = append(s.order, ordered{key: sortKey(list[i].Path), i: i})
+		s.order = append(s.order, i)
 	}
 	if s.mg.list = s.mg.list[:0]; unknown {
 		s.findMerges(list)
 	}
 	if len(s.mg.list) > 0 {
-		s.order = slices.DeleteFunc(s.order, func(o ordered) bool { return s.mergedAway(list, o.i) })
+		s.order = slices.DeleteFunc(s.order, func(i int) bool { return s.mergedAway(list, i) })
 	}
-	less := func(a, b ordered) bool {
-		if a.key != b.key {
-			return a.key < b.key
-		}
-		return issuesx.Compare(&list[a.i], &list[b.i]) < 0
-	}
-	if len(s.order) <= 16 {
-		// Most lists are a few issues: an insertion sort, stable.
-		for i := 1; i < len(s.order); i++ {
-			for j := i; j > 0 && less(s.order[j], s.order[j-1]); j-- {
-				s.order[j], s.order[j-1] = s.order[j-1], s.order[j]
-			}
-		}
-	} else {
-		slices.SortStableFunc(s.order, func(a, b ordered) int {
-			if a.key != b.key {
-				return cmp.Compare(a.key, b.key)
-			}
-			return issuesx.Compare(&list[a.i], &list[b.i])
-		})
-	}
-	for n, o := range s.order {
+	slices.SortStableFunc(s.order, func(a, b int) int { return issuesx.Compare(&list[a], &list[b]) })
+	for n, i := range s.order {
 		handled, ok := false, false
 		if len(s.mg.list) > 0 {
-			handled, ok = s.emitMerged(list, o.i)
+			handled, ok = s.emitMerged(list, i)
 		}
 		if !handled {
-			ok = s.emitIssue(&list[o.i])
+			ok = s.emitIssue(&list[i])
 		}
 		if !ok {
 			s.omitted = len(s.order) - n + counted
@@ -295,40 +271,6 @@ func (s *state) run(list issues.List) {
 		}
 	}
 	s.omitted = counted
-}
-
-// ordered is an issue's index in the list and its sort key.
-type ordered struct {
-	key uint64
-	i   int
-}
-
-// sortKey orders paths as issuesx.Compare does, by their first element only:
-// the root, then indexes, then keys by their first seven bytes. Different
-// keys decide at the cost of one comparison; equal keys say nothing, and
-// issuesx.Compare decides.
-func sortKey(p issues.Path) uint64 {
-	if len(p) == 0 {
-		return 0
-	}
-	var n int64
-	switch e := p[0].(type) {
-	case string:
-		var k uint64
-		for i := range min(len(e), 7) {
-			k |= uint64(e[i]) << (48 - 8*i)
-		}
-		return 1<<63 | k
-	case int:
-		n = int64(e)
-	case int64:
-		n = e
-	case uint64:
-		n = int64(e) // as issuesx.Compare reads it
-	default:
-		return 1 << 63 // compared as the empty key
-	}
-	return 1<<62 | uint64(min(max(n, -1)+1, 1<<61))
 }
 
 // emitIssue writes the lines of one issue: one line, or for a union one per
@@ -476,7 +418,7 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue) bool {
 }
 
 func (s *state) appendMore(dst []byte, n int) []byte {
-	return s.appendMessage(dst, s.m(msgMore), int64(n))
+	return s.appendMessage(dst, s.m("more"), int64(n))
 }
 
 // isPathKey reports whether v can stand in a path as a key or an index.

@@ -51,7 +51,7 @@ func (s *state) appendNearest(dst []byte, n int, distance func(i int) int, quote
 		}
 		dst = write(dst, best[i])
 	}
-	return s.appendMessage(dst, s.m(msgListMore), int64(n-k))
+	return s.appendMessage(dst, s.m("list.more"), int64(n-k))
 }
 
 // keyDistance is the edit distance between a key sent and an allowed one.

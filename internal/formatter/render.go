@@ -50,9 +50,8 @@ func (s *state) appendIssue(dst []byte, escape bool, is, inner *issues.Issue) []
 	// Whether the field is sensitive is asked by several placeholders;
 	// answer it once per issue.
 	s.is, s.inner, s.hidden = is, innerOf(is, inner), s.f.redact.path(is.Path)
-	id := s.choose(is)
-	if m := s.m(id); m != nil {
-		s.count = countOf(id, is)
+	if m := s.choose(is); m != nil {
+		s.count = s.countOf(is)
 		s.tpl, _ = s.template(m, s.count)
 		if escape {
 			dst = s.tpl.AppendEach(dst, s, s.escapeText)
@@ -147,7 +146,7 @@ func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 		first := true
 		for e := range is.Expected.All() {
 			if !first {
-				dst = s.appendMessage(dst, s.m(msgListOr), 1)
+				dst = s.appendMessage(dst, s.m("list.or"), 1)
 			}
 			first = false
 			dst = s.appendType(dst, e.String())
@@ -186,7 +185,7 @@ func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 			pv := preview{budget: len(ex)}
 			s.value = pv.appendString(s.value[:0], ex, '\'')
 		}
-		return s.appendMessage(dst, s.m(msgExample), 1)
+		return s.appendMessage(dst, s.m("example"), 1)
 	case templates.Pattern:
 		if is.Pattern != "" {
 			return s.appendPattern(dst, is.Pattern)
@@ -214,7 +213,7 @@ func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 		}
 		if is.Code == issues.Custom && s.hidden {
 			// The repeated items of a sensitive field are its values.
-			return s.appendMessage(dst, s.m(msgValueHidden), 1)
+			return s.appendMessage(dst, s.m("value.hidden"), 1)
 		}
 		if len(is.Values) > fewListed && is.Code == issues.InvalidValue {
 			return s.appendNearest(dst, len(is.Values), func(i int) int {
@@ -303,16 +302,16 @@ func (s *state) appendRef(dst []byte) []byte {
 	dst = s.appendPath(dst, ref.Path)
 	switch {
 	case ref.Absent:
-		s.value = s.appendMessage(s.value[:0], s.m(msgValueAbsent), 1)
+		s.value = s.appendMessage(s.value[:0], s.m("value.absent"), 1)
 	case ref.Value == nil:
 		return dst
 	case s.f.redact.path(ref.Path) || s.hidden:
-		s.value = s.appendMessage(s.value[:0], s.m(msgValueHidden), 1)
+		s.value = s.appendMessage(s.value[:0], s.m("value.hidden"), 1)
 	default:
 		pv := preview{budget: s.f.maxRunes, redact: s.f.redact}
 		s.value = pv.appendTop(s.value[:0], ref.Value)
 	}
-	return s.appendMessage(dst, s.m(msgRefValue), 1)
+	return s.appendMessage(dst, s.m("ref.value"), 1)
 }
 
 // appendPath renders a path quoted like a value: 'mode', 'items[0].name'.
@@ -331,7 +330,7 @@ func (s *state) appendCondition(dst []byte) []byte {
 	if c == nil {
 		return dst
 	}
-	m := s.m(conditionFamily.id(c.Op, ""))
+	m := s.f.msg("condition", c.Op, "")
 	if m == nil {
 		return dst
 	}
@@ -341,7 +340,7 @@ func (s *state) appendCondition(dst []byte) []byte {
 		if len(c.Fields) > 1 && len(c.Fields) == len(c.Values) {
 			for i := range c.Fields {
 				if i > 0 {
-					s.cond = s.appendMessage(s.cond, s.m(msgListAnd), 1)
+					s.cond = s.appendMessage(s.cond, s.m("list.and"), 1)
 				}
 				s.cond = s.appendPair(s.cond, c.Fields[i], c.Values[i:i+1])
 			}
@@ -352,7 +351,7 @@ func (s *state) appendCondition(dst []byte) []byte {
 		for i, f := range c.Fields {
 			if i > 0 {
 				if c.Op == issues.CondPresent || c.Op == issues.CondAbsent {
-					s.cond = s.appendMessage(s.cond, s.m(msgListOr), 1)
+					s.cond = s.appendMessage(s.cond, s.m("list.or"), 1)
 				} else {
 					s.cond = append(s.cond, ", "...)
 				}
@@ -372,13 +371,13 @@ func (s *state) appendPair(dst []byte, field issues.Path, values []any) []byte {
 	s.value = s.value[:0]
 	for i, v := range values {
 		if i > 0 {
-			s.value = s.appendMessage(s.value, s.m(msgListOr), 1)
+			s.value = s.appendMessage(s.value, s.m("list.or"), 1)
 		}
 		pv := preview{budget: s.f.maxRunes}
 		s.value = pv.appendTop(s.value, v)
 	}
 	s.field, s.fieldSet = s.pair, true
-	dst = s.appendMessage(dst, s.m(msgConditionIs), 1)
+	dst = s.appendMessage(dst, s.m("condition.is"), 1)
 	s.field, s.fieldSet = nil, false
 	return dst
 }
@@ -389,23 +388,23 @@ func (s *state) appendPair(dst []byte, field issues.Path, values []any) []byte {
 func (s *state) appendSent(dst []byte) []byte {
 	is := s.is
 	if is.Absent {
-		return s.appendMessage(dst, s.m(msgValueAbsent), 1)
+		return s.appendMessage(dst, s.m("value.absent"), 1)
 	}
 	if u, ok := is.Input.(issues.Unknown); ok {
 		// The adapter knows the kind of value sent but not the value.
 		if k := kindOf(u); k != kindOther {
 			return s.appendType(dst, typeName[k])
 		}
-		return s.appendMessage(dst, s.m(msgValueUnknown), 1)
+		return s.appendMessage(dst, s.m("value.unknown"), 1)
 	}
 	if s.hidden {
 		if s.tpl.Has(templates.Received) || s.tpl.Has(templates.Size) {
-			return s.appendMessage(dst, s.m(msgValueHidden), 1)
+			return s.appendMessage(dst, s.m("value.hidden"), 1)
 		}
 		if _, _, ok := sizeOf(is.Input); ok {
-			return s.appendMessage(dst, s.m(msgValueRedacted), 1)
+			return s.appendMessage(dst, s.m("value.redacted"), 1)
 		}
-		return s.appendMessage(dst, s.m(msgValueRedactedUnsized), 1)
+		return s.appendMessage(dst, s.m("value.redacted.unsized"), 1)
 	}
 	pv := preview{budget: s.f.maxRunes, redact: s.f.redact}
 	start := len(dst)
@@ -424,7 +423,7 @@ func (s *state) appendSent(dst []byte) []byte {
 	if pv.truncated && !s.tpl.Has(templates.Size) {
 		if _, _, ok := sizeOf(is.Input); ok {
 			s.value = append(s.value[:0], dst[start:]...)
-			return s.appendMessage(dst[:start], s.m(msgValueSized), 1)
+			return s.appendMessage(dst[:start], s.m("value.sized"), 1)
 		}
 	}
 	return dst
@@ -461,35 +460,7 @@ func (s *state) appendSize(dst []byte) []byte {
 }
 
 func (s *state) appendUnit(dst []byte, unit string, n int64) []byte {
-	if u := unitIndex(unit); u >= 0 && n >= 0 && n < smallCounts {
-		return append(dst, s.f.units[u][n]...)
-	}
-	return s.appendMessage(dst, s.m(unitFamily.id(unit, "")), n)
-}
-
-// units are the unit keys whose small counts a Formatter renders once.
-var units = [...]string{"string", "array", "object", "bytes"}
-
-const smallCounts = 64
-
-func unitIndex(unit string) int {
-	for i, u := range units {
-		if u == unit {
-			return i
-		}
-	}
-	return -1
-}
-
-// renderUnits renders "0 characters" … "63 items" once: sizes and bounds
-// are small counts in these units on most lines.
-func (f *Formatter) renderUnits() {
-	s := &state{f: f}
-	for i, u := range units {
-		for n := range int64(smallCounts) {
-			f.units[i][n] = string(s.appendMessage(nil, s.m(unitFamily.id(u, "")), n))
-		}
-	}
+	return s.appendMessage(dst, s.f.msg("unit", unit, ""), n)
 }
 
 // appendBound renders a bound: with its unit for sizes, as an ISO 8601
@@ -512,7 +483,7 @@ func (s *state) appendBound(dst []byte, b issues.Number) []byte {
 // appendType renders a type name as the catalog's phrase ("an integer"),
 // or as the bare name when the catalog has no phrase for it.
 func (s *state) appendType(dst []byte, name string) []byte {
-	if m := s.m(typeFamily.id(name, "")); m != nil {
+	if m := s.f.msg("type", name, ""); m != nil {
 		return s.appendMessage(dst, m, 1)
 	}
 	return appendInline(dst, name)
@@ -544,7 +515,7 @@ func (s *state) appendKeys(dst []byte, keys []string) []byte {
 	start := len(dst)
 	for i, k := range keys {
 		if s.listFull(i, len(dst)-start) {
-			return s.appendMessage(dst, s.m(msgListMore), int64(len(keys)-i))
+			return s.appendMessage(dst, s.m("list.more"), int64(len(keys)-i))
 		}
 		if i > 0 {
 			dst = appendListSep(dst, true)
@@ -579,15 +550,15 @@ func (s *state) appendCut(dst []byte, v any) []byte {
 // catalog's words ("{value} ({size})"). The message's placeholders read
 // the issue's value: v stands in for it meanwhile.
 func (s *state) appendSized(dst, text []byte, v any) []byte {
-	return s.appendSizedAs(dst, text, v, msgValueSized)
+	return s.appendSizedAs(dst, text, v, s.m("value.sized"))
 }
 
-// appendSizedAs is appendSized with the message id, whose {value} is text
+// appendSizedAs is appendSized with the message m, whose {value} is text
 // and {size} the size of v.
-func (s *state) appendSizedAs(dst, text []byte, v any, id msgID) []byte {
+func (s *state) appendSizedAs(dst, text []byte, v any, m *templates.Message) []byte {
 	saved, saveValue := s.frame, s.value
 	s.is, s.value = &issues.Issue{Input: v}, append([]byte(nil), text...)
-	dst = s.appendMessage(dst, s.m(id), 1)
+	dst = s.appendMessage(dst, m, 1)
 	s.frame, s.value = saved, saveValue
 	return dst
 }
@@ -610,7 +581,7 @@ func (s *state) appendStrings(dst []byte, list []string) []byte {
 	start := len(dst)
 	for i, v := range list {
 		if s.listFull(i, len(dst)-start) {
-			return s.appendMessage(dst, s.m(msgListMore), int64(len(list)-i))
+			return s.appendMessage(dst, s.m("list.more"), int64(len(list)-i))
 		}
 		if i > 0 {
 			dst = appendListSep(dst, true)
@@ -651,7 +622,7 @@ func (s *state) appendSuggestions(dst []byte) []byte {
 	n, start := 0, len(dst)
 	for _, v := range s.sugg {
 		if s.listFull(n, len(dst)-start) {
-			return s.appendMessage(dst, s.m(msgListMore), int64(len(s.sugg)-n))
+			return s.appendMessage(dst, s.m("list.more"), int64(len(s.sugg)-n))
 		}
 		if n > 0 {
 			dst = appendListSep(dst, true)
@@ -667,7 +638,7 @@ func (s *state) appendValues(dst []byte, values []any) []byte {
 	start := len(dst)
 	for i, v := range values {
 		if s.listFull(i, len(dst)-start) {
-			return s.appendMessage(dst, s.m(msgListMore), int64(len(values)-i))
+			return s.appendMessage(dst, s.m("list.more"), int64(len(values)-i))
 		}
 		if i > 0 {
 			dst = appendListSep(dst, kindOf(v) == kindString)

@@ -59,7 +59,7 @@ func (f *Formatter) ServerMessage(msg string, budget int) string {
 			// state rather than a pooled one keeps the message out of
 			// the pool.
 			s := &state{f: f}
-			return string(s.appendSizedAs(nil, out, msg[at:], msgServerMessageCut))
+			return string(s.appendSizedAs(nil, out, msg[at:], s.m("server_message.cut")))
 		}
 		switch {
 		case try >= 4:
