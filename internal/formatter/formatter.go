@@ -62,7 +62,6 @@ type Formatter struct {
 	maxRunes  int
 	redact    *redactor
 	recovery  string
-	close     []byte // the envelope's end when no issue was left out
 	pool      sync.Pool
 }
 
@@ -96,7 +95,6 @@ func New(o Options) *Formatter {
 	if m := f.msg("recovery", "", ""); m != nil {
 		f.recovery = m.Template(templates.Other).Source()
 	}
-	f.close = xmlenc.AppendValidationClose(nil, "", nil, f.recovery)
 	f.pool.New = func() any { return &state{f: f} }
 	return f
 }
@@ -116,11 +114,7 @@ func (f *Formatter) AppendValidation(dst []byte, action string, list issues.List
 	dst = s.out
 	more := ""
 	if s.omitted > 0 {
-		s.line = s.appendMore(s.line[:0], s.omitted)
-		more = string(s.line)
-	}
-	if more == "" {
-		return append(dst, f.close...) // the same every time: written once
+		more = string(s.appendMore(s.line[:0], s.omitted))
 	}
 	return xmlenc.AppendValidationClose(dst, more, nil, f.recovery)
 }
@@ -156,7 +150,7 @@ func (f *Formatter) get() *state { return f.pool.Get().(*state) }
 
 func (f *Formatter) put(s *state) {
 	const keep = 64 << 10 // don't let one huge call pin memory in the pool
-	if cap(s.name) > keep || cap(s.line) > keep || cap(s.buf) > keep || cap(s.esc) > keep {
+	if cap(s.name) > keep || cap(s.line) > keep || cap(s.buf) > keep {
 		return
 	}
 	s.out, s.frame, s.suggFor, s.vsuggFor, s.uni, s.shown = nil, frame{}, nil, nil, issues.Issue{}, nil
@@ -180,7 +174,6 @@ type state struct {
 	collect bool   // Fields: keep each field's name and text too
 	name    []byte // the current field name
 	line    []byte // the current line, unescaped
-	esc     []byte // what escaping in place copies (emitLine, escapeText)
 	prevAt  int    // where the previous field starts in out
 	path    issues.Path
 	cut     issues.Path // a path with its long keys cut (appendName)
@@ -377,23 +370,9 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue) bool {
 		s.path = append(append(s.path[:0], p...), is.Key)
 		p = s.path
 	}
-	if s.collect {
-		// Fields keeps the name and the text as they read before escaping.
-		s.name = s.appendName(s.name[:0], p)
-		s.line = s.appendIssue(s.line[:0], false, is, inner)
-		s.out = xmlenc.AppendField(s.out, s.name, s.line)
-	} else {
-		// The line is written straight into the envelope, and what may
-		// need escaping (the name, what the placeholders wrote) is escaped
-		// where it stands: no copy of the line through a scratch buffer.
-		s.out = append(s.out, xmlenc.FieldOpen...)
-		at := len(s.out)
-		s.out = s.appendName(s.out, p)
-		s.out, s.esc = xmlenc.EscapeAttrFrom(s.out, at, s.esc)
-		s.out = append(s.out, `">`...)
-		s.out = s.appendIssue(s.out, true, is, inner)
-		s.out = append(s.out, xmlenc.FieldClose...)
-	}
+	s.name = s.appendName(s.name[:0], p)
+	s.line = s.appendIssue(s.line[:0], is, inner)
+	s.out = xmlenc.AppendField(s.out, s.name, s.line)
 	clear(s.path)
 	field := s.out[start:]
 	switch {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/internal/templates"
-	"github.com/selfheal/selfheal/internal/xmlenc"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -38,14 +37,12 @@ func (s *state) template(m *templates.Message, count int64) (*templates.Template
 
 // appendLine renders one issue as its line.
 func (s *state) appendLine(dst []byte, is *issues.Issue) []byte {
-	return s.appendIssue(dst, false, is, nil)
+	return s.appendIssue(dst, is, nil)
 }
 
 // appendIssue renders is, with inner as the inner issue of a union, key or
-// element (nil: the first one, for unions the closest alternative's). With
-// escape, it writes the line as XML element text, escaping what the
-// placeholders wrote as it goes (see templates.Template.AppendEach).
-func (s *state) appendIssue(dst []byte, escape bool, is, inner *issues.Issue) []byte {
+// element (nil: the first one, for unions the closest alternative's).
+func (s *state) appendIssue(dst []byte, is, inner *issues.Issue) []byte {
 	saved := s.frame
 	// Whether the field is sensitive is asked by several placeholders;
 	// answer it once per issue.
@@ -53,19 +50,9 @@ func (s *state) appendIssue(dst []byte, escape bool, is, inner *issues.Issue) []
 	if m := s.choose(is); m != nil {
 		s.count = s.countOf(is)
 		s.tpl, _ = s.template(m, s.count)
-		if escape {
-			dst = s.tpl.AppendEach(dst, s, s.escapeText)
-		} else {
-			dst = s.tpl.Append(dst, s)
-		}
+		dst = s.tpl.Append(dst, s)
 	}
 	s.frame = saved
-	return dst
-}
-
-// escapeText escapes dst[start:] as XML element text, in place.
-func (s *state) escapeText(dst []byte, start int) []byte {
-	dst, s.esc = xmlenc.EscapeTextFrom(dst, start, s.esc)
 	return dst
 }
 
@@ -243,7 +230,7 @@ func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 			return dst
 		}
 		s.nesting++
-		dst = s.appendIssue(dst, false, s.nestedIssue(), nil)
+		dst = s.appendIssue(dst, s.nestedIssue(), nil)
 		s.nesting--
 		return dst
 	case templates.Unquoted:
@@ -410,7 +397,7 @@ func (s *state) appendSent(dst []byte) []byte {
 	start := len(dst)
 	if str, ok := is.Input.(string); ok { // most values sent
 		dst = pv.appendString(dst, str, '\'')
-		if !pv.special && !pv.truncated {
+		if !pv.truncated {
 			return dst
 		}
 	} else if kindOf(is.Input) == kindNumber && canonicalOrigin(is.Origin, nil) == issues.OriginDate {

@@ -139,9 +139,6 @@ func sizeOf(v any) (n int, bytes bool, ok bool) {
 type preview struct {
 	budget    int
 	truncated bool
-	// special: a byte of a quoted text was not in a printable run, so
-	// what was written may need XML escaping.
-	special bool
 	// verbatim: a backslash or the quote is written as it is, not
 	// escaped, for a text in which it is its own (a regex's "\d").
 	verbatim bool
@@ -184,12 +181,10 @@ func (p *preview) appendBytes(dst []byte, s []byte, q byte) []byte {
 }
 
 // printable marks the bytes a quoted text copies in runs (but its quote):
-// printable ASCII other than the backslash, and other than the three bytes
-// XML text escapes, which are shown as they are but one at a time, so that
-// a text copied in runs alone is known to need no escaping.
+// printable ASCII other than the backslash.
 var printable = func() (t [256]bool) {
 	for c := 0x20; c < 0x7f; c++ {
-		t[c] = c != '\\' && c != '&' && c != '<' && c != '>'
+		t[c] = c != '\\'
 	}
 	return t
 }()
@@ -219,7 +214,6 @@ func appendQuotedText[S string | []byte](p *preview, dst []byte, s S, q byte) []
 			continue
 		}
 		p.budget--
-		p.special = true
 		c := s[i]
 		if c < utf8.RuneSelf {
 			switch {

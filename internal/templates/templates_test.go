@@ -1,7 +1,6 @@
 package templates
 
 import (
-	"slices"
 	"strings"
 	"testing"
 
@@ -141,38 +140,5 @@ func TestAppendAllocatesNothing(t *testing.T) {
 	buf := make([]byte, 0, 256)
 	if n := testing.AllocsPerRun(100, func() { buf = tpl.Append(buf[:0], f) }); n != 0 {
 		t.Errorf("Append allocates %v times per run", n)
-	}
-}
-
-// AppendEach writes what Append writes, and hands done every text that is
-// not printable ASCII other than & < >: the bytes a caller leaves as they
-// are need no escaping.
-func TestAppendEach(t *testing.T) {
-	fill := mapFiller{Sent: "'a<b'", Minimum: "3", Size: "", Pattern: "x&y"}
-	tests := []struct {
-		src   string
-		texts []int // start and end of each text done was called for
-	}{
-		{"Too short. You sent: {sent}. Expected at least {minimum}.", []int{21, 26, 46, 47}},
-		{"{sent}{minimum}", []int{0, 5, 5, 6}},
-		{"Size {size}.", nil},                           // nothing rendered: no call
-		{"A < literal {pattern}", []int{0, 15}},         // a literal that needs escaping: all of it
-		{"日本語 {minimum}以上。", []int{0, len("日本語 3以上。")}}, // not ASCII: all of it
-		{"Pattern {pattern} and a long literal before {sent}", []int{8, 11, 38, 43}},
-	}
-	for _, tt := range tests {
-		tpl := MustCompile(tt.src)
-		want := string(tpl.Append(nil, fill))
-		var texts []int
-		got := tpl.AppendEach(nil, fill, func(dst []byte, start int) []byte {
-			texts = append(texts, start, len(dst))
-			return dst
-		})
-		if string(got) != want {
-			t.Errorf("%q: AppendEach wrote %q, Append %q", tt.src, got, want)
-		}
-		if !slices.Equal(texts, tt.texts) {
-			t.Errorf("%q: texts %v, want %v", tt.src, texts, tt.texts)
-		}
 	}
 }
