@@ -73,18 +73,8 @@ func lineIssue(is, inner *issues.Issue) issues.Issue {
 
 // fit returns the first of the bounded issues out that fit the byte budget
 // as encoding/json writes them, the first always (without its inner issues
-// when they do not fit). When the most their JSON
-// could take fits, none needs writing to be measured; otherwise each is
-// written, in order, until one does not fit.
+// when they do not fit).
 func (f *Formatter) fit(out issues.List) issues.List {
-	most, known := 0, true
-	for k := 0; k < len(out) && known; k++ {
-		n, ok := jsonBound(&out[k], 0)
-		most, known = most+n, ok
-	}
-	if known && most <= f.maxBytes {
-		return out
-	}
 	size := 0
 	for k := range out {
 		data, _ := out[k].MarshalJSON() // never fails; encoding/json's Marshal would only add a compaction pass
@@ -101,83 +91,6 @@ func (f *Formatter) fit(out issues.List) issues.List {
 		size += len(data)
 	}
 	return out
-}
-
-// jsonBound returns at least the length of is's JSON (issues.Issue's
-// MarshalJSON) as bound leaves it, counted without writing it: each string
-// as if every byte took a six-byte escape, each member with its name. ok is
-// false when it cannot tell (an input, a Ref or a Condition, a value of an
-// unusual type); depth stops a runaway nesting.
-func jsonBound(is *issues.Issue, depth int) (n int, ok bool) {
-	if !is.Absent || is.Ref != nil || is.When != nil || depth > 4 {
-		return 0, false
-	}
-	n = len(`{"code":,"path":[]}`) + jsonStringBound(string(is.Code))
-	for _, el := range is.Path {
-		m, ok := jsonValueBound(el)
-		if !ok {
-			return 0, false
-		}
-		n += 1 + m
-	}
-	if is.Expected != 0 {
-		n += len(`,"expected":""`) + 8*len("integer|")
-	}
-	n += len(`,"inclusive":false`) + len(`,"exact":true`)
-	for _, m := range [...]string{is.Origin, string(is.Minimum), string(is.Maximum), is.Format, is.Pattern, is.Prefix,
-		is.Suffix, is.Includes, is.Layout, is.Country, is.UniqueBy, is.Param, string(is.Divisor), is.Message, is.Check, is.Source} {
-		if m != "" {
-			n += len(`,"":`) + len("includes") + jsonStringBound(m)
-		}
-	}
-	for _, list := range [...][]string{is.Keys, is.Allowed} {
-		n += len(`,"allowed":[]`)
-		for _, v := range list {
-			n += 1 + jsonStringBound(v)
-		}
-	}
-	n += len(`,"values":[]`)
-	for _, v := range is.Values {
-		m, ok := jsonValueBound(v)
-		if !ok {
-			return 0, false
-		}
-		n += 1 + m
-	}
-	n += len(`,"errors":[]`)
-	for _, br := range is.Branches {
-		m, ok := jsonListBound(br, depth)
-		if !ok {
-			return 0, false
-		}
-		n += 1 + m
-	}
-	m, ok := jsonListBound(is.Issues, depth)
-	if !ok {
-		return 0, false
-	}
-	n += len(`,"issues":`) + m
-	if is.Key != nil {
-		m, ok := jsonValueBound(is.Key)
-		if !ok {
-			return 0, false
-		}
-		n += len(`,"key":`) + m
-	}
-	return n, true
-}
-
-// jsonListBound is jsonBound for a list of issues, "null" or "[…]".
-func jsonListBound(list []issues.Issue, depth int) (int, bool) {
-	n := len("null")
-	for i := range list {
-		m, ok := jsonBound(&list[i], depth+1)
-		if !ok {
-			return 0, false
-		}
-		n += 1 + m
-	}
-	return n, true
 }
 
 // jsonStringBound is the most a string's JSON can take: quotes, and a

@@ -177,53 +177,6 @@ func TestBestBranchCountsOmitted(t *testing.T) {
 	}
 }
 
-// TestJSONBound: the most an issue's JSON can take, counted without writing
-// it, is never less than what MarshalJSON writes, with every member present
-// and every byte of every string escaped; Bounded relies on it to skip
-// writing the issues when they fit the byte budget.
-func TestJSONBound(t *testing.T) {
-	// A field added to issues.Issue must be counted in jsonBound.
-	if n := reflect.TypeFor[issues.Issue]().NumField(); n != 32 {
-		t.Fatalf("issues.Issue has %d fields: count the new ones in jsonBound, then update this test", n)
-	}
-	nasty := "<>&\"\\\x01\xff\u2028é"
-	full := func(inner []issues.Issue) issues.Issue {
-		is := issues.Issue{Absent: true, Inclusive: true, Exact: true, Issues: inner, Branches: [][]issues.Issue{nil, inner}}
-		v := reflect.ValueOf(&is).Elem()
-		for i := range v.NumField() {
-			if f := v.Field(i); f.Kind() == reflect.String {
-				f.SetString(nasty)
-			}
-		}
-		is.Code = issues.TooBig
-		is.Minimum, is.Maximum, is.Divisor = "-1.5e-300", issues.Number(nasty), "7"
-		is.Expected = issues.TypeInteger.Or(issues.TypeString).Or(issues.TypeBoolean).Or(issues.TypeNull).Or(issues.TypeObject).Or(issues.TypeArray).Or(issues.TypeNumber)
-		is.Path = issues.Path{nasty, -9223372036854775808, int64(-1), uint64(18446744073709551615)}
-		is.Keys = []string{nasty, nasty}
-		is.Allowed = []string{nasty}
-		is.Values = []any{nil, true, false, nasty, json.Number("12345678901234567890"), json.Number(""), json.Number("x"), -9223372036854775808, -0.0000012345678901234567, -1.2345678901234567e-308, 1.2345678901234567e20}
-		is.Key = nasty
-		return is
-	}
-	is := full([]issues.Issue{full(nil), full(nil)})
-	data, _ := is.MarshalJSON()
-	n, ok := jsonBound(&is, 0)
-	if !ok || n < len(data) {
-		t.Errorf("jsonBound = %d, %v; the JSON takes %d bytes", n, ok, len(data))
-	}
-	for _, is := range []issues.Issue{
-		{Absent: false},
-		{Absent: true, Ref: &issues.Ref{}},
-		{Absent: true, When: &issues.Condition{}},
-		{Absent: true, Values: []any{float32(1)}},
-		{Absent: true, Path: issues.Path{[]any{}}},
-	} {
-		if _, ok := jsonBound(&is, 0); ok {
-			t.Errorf("jsonBound(%+v) claims to know", is)
-		}
-	}
-}
-
 // TestBoundedInPlace: bounding a list in its own array gives what Bounded
 // gives: the same issues in the same order, within the same budgets.
 func TestBoundedInPlace(t *testing.T) {
