@@ -177,7 +177,7 @@ type state struct {
 	prevAt  int    // where the previous field starts in out
 	path    issues.Path
 	cut     issues.Path // a path with its long keys cut (appendName)
-	order   []int // indexes of the issues with lines, in path order
+	order   []int       // indexes of the issues with lines, in path order
 	lines   int
 	bytes   int
 	omitted int

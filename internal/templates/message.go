@@ -159,20 +159,15 @@ func (k ID) String() string {
 // Set is a collection of messages by key. A Set is built once and then only
 // read, so it is safe for concurrent use.
 type Set struct {
-	// m is keyed by the dotted form: one hash of one short string per
-	// lookup, which Get builds on the stack.
-	m map[string]*Message
-	// ids keeps the parsed keys for Keys.
-	ids map[string]ID
+	m map[string]*Message // by the dotted key, which Get builds on the stack
 }
 
 // NewSet returns an empty set.
-func NewSet() *Set { return &Set{m: make(map[string]*Message), ids: make(map[string]ID)} }
+func NewSet() *Set { return &Set{m: make(map[string]*Message)} }
 
 // Put adds or replaces a message.
 func (s *Set) Put(k ID, m *Message) {
-	key := k.String()
-	s.m[key], s.ids[key] = m, k
+	s.m[k.String()] = m
 }
 
 // Get returns the message for the key parts a, b and c, or nil.
@@ -193,9 +188,10 @@ func (s *Set) Get(a, b, c string) *Message {
 
 // Keys lists the set's keys in sorted order.
 func (s *Set) Keys() []ID {
-	out := make([]ID, 0, len(s.ids))
-	for _, k := range s.ids {
-		out = append(out, k)
+	out := make([]ID, 0, len(s.m))
+	for k := range s.m {
+		id, _ := ParseID(k) // Put stored it from a valid ID
+		out = append(out, id)
 	}
 	slices.SortFunc(out, func(a, b ID) int { return strings.Compare(a.String(), b.String()) })
 	return out
@@ -205,7 +201,7 @@ func (s *Set) Keys() []ID {
 func (s *Set) Clone() *Set {
 	c := NewSet()
 	for k, m := range s.m {
-		c.m[k], c.ids[k] = m, s.ids[k]
+		c.m[k] = m
 	}
 	return c
 }
