@@ -46,11 +46,6 @@ func (f *Formatter) Bounded(list issues.List) issues.List {
 	return f.fit(out)
 }
 
-// BoundedInPlace is Bounded for a caller done with list.
-func (f *Formatter) BoundedInPlace(list issues.List) issues.List {
-	return f.Bounded(list)
-}
-
 // lineIssue is the issue the line of is (with inner as its inner issue)
 // words, as Bounded gives it: for a union's line the alternative's issue,
 // for one of several inner issues of a key or an element the key or

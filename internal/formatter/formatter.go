@@ -153,7 +153,7 @@ func (f *Formatter) put(s *state) {
 	if cap(s.name) > keep || cap(s.line) > keep || cap(s.buf) > keep {
 		return
 	}
-	s.out, s.frame, s.suggFor, s.vsuggFor, s.uni, s.shown = nil, frame{}, nil, nil, issues.Issue{}, nil
+	s.out, s.frame, s.suggFor, s.uni, s.shown = nil, frame{}, nil, issues.Issue{}, nil
 	clear(s.sugg)
 	s.mg.reset()
 	f.pool.Put(s)
@@ -185,13 +185,10 @@ type state struct {
 	frame
 
 	// What placeholders render with. sugg holds the key suggestions of
-	// suggFor (see keySuggestions); vsugg the value suggestion of vsuggFor
-	// (see valueSuggestion); lower and upper the multiples (see multiples).
+	// suggFor (see keySuggestions); lower and upper the multiples (see
+	// multiples).
 	suggFor  *issues.Issue
 	sugg     []string
-	vsuggFor *issues.Issue
-	vsugg    string
-	vsuggOK  bool
 	lower    []byte
 	upper    []byte
 	value    []byte // {value}: what the message around a value shows

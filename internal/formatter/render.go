@@ -635,14 +635,9 @@ func (s *state) appendValues(dst []byte, values []any) []byte {
 	return dst
 }
 
-// valueSuggestion finds, once per issue (the template asks twice: to
-// choose, then to write), the allowed string value closest to the string
+// valueSuggestion finds the allowed string value closest to the string
 // sent.
 func (s *state) valueSuggestion(is *issues.Issue) (string, bool) {
-	if s.vsuggFor == is {
-		return s.vsugg, s.vsuggOK
-	}
-	s.vsuggFor, s.vsugg, s.vsuggOK = is, "", false
 	sent, ok := is.Input.(string)
 	if !ok || s.hidden {
 		return "", false
@@ -654,8 +649,7 @@ func (s *state) valueSuggestion(is *issues.Issue) (string, bool) {
 			opts = append(opts, str)
 		}
 	}
-	s.vsugg, s.vsuggOK = closest(sent, opts)
-	return s.vsugg, s.vsuggOK
+	return closest(sent, opts)
 }
 
 // bestBranch is the alternative of a union a line shows: the one
@@ -704,18 +698,6 @@ func (s *state) multiples(is *issues.Issue) bool {
 		return false
 	}
 	vt := numberText(is.Input)
-	bounded := is.Minimum != "" || is.Maximum != ""
-	if v, err := strconv.ParseInt(vt, 10, 64); err == nil && !bounded {
-		if d, ok := issuesx.Int(is.Divisor); ok && d > 0 && v > -(1<<62) && v < 1<<62 {
-			lo := v / d * d
-			if lo > v {
-				lo -= d
-			}
-			s.lower = strconv.AppendInt(s.lower, lo, 10)
-			s.upper = strconv.AppendInt(s.upper, lo+d, 10)
-			return true
-		}
-	}
 	if !modest(vt) || !modest(string(is.Divisor)) {
 		// 1e1000000 would take a million digits to write, and long to
 		// work out: the line says what is wrong without the neighbours.
@@ -728,7 +710,7 @@ func (s *state) multiples(is *issues.Issue) bool {
 	}
 	lo := new(big.Rat).Mul(new(big.Rat).SetInt(floorRat(new(big.Rat).Quo(v, d))), d)
 	hi := new(big.Rat).Add(lo, d)
-	if !bounded {
+	if is.Minimum == "" && is.Maximum == "" {
 		s.lower = appendRat(s.lower, lo)
 		s.upper = appendRat(s.upper, hi)
 		return true

@@ -123,9 +123,7 @@ func (m *Message) Uses() []Placeholder {
 }
 
 // ID identifies a message: a dotted name of one to three parts, such as
-// "invalid_type", "too_small.string.exact" or "format.email.label". Keeping
-// the parts apart lets the formatter look a message up by code, origin and
-// variant without building a string.
+// "invalid_type", "too_small.string.exact" or "format.email.label".
 type ID [3]string
 
 // ParseID splits a dotted key. Empty parts and more than three parts are
@@ -159,7 +157,7 @@ func (k ID) String() string {
 // Set is a collection of messages by key. A Set is built once and then only
 // read, so it is safe for concurrent use.
 type Set struct {
-	m map[string]*Message // by the dotted key, which Get builds on the stack
+	m map[string]*Message // by the dotted key
 }
 
 // NewSet returns an empty set.
@@ -171,20 +169,7 @@ func (s *Set) Put(k ID, m *Message) {
 }
 
 // Get returns the message for the key parts a, b and c, or nil.
-func (s *Set) Get(a, b, c string) *Message {
-	var buf [96]byte
-	if len(a)+len(b)+len(c)+2 > len(buf) {
-		return s.m[ID{a, b, c}.String()]
-	}
-	k := append(buf[:0], a...)
-	if b != "" {
-		k = append(append(k, '.'), b...)
-	}
-	if c != "" {
-		k = append(append(k, '.'), c...)
-	}
-	return s.m[string(k)]
-}
+func (s *Set) Get(a, b, c string) *Message { return s.m[ID{a, b, c}.String()] }
 
 // Keys lists the set's keys in sorted order.
 func (s *Set) Keys() []ID {
