@@ -187,11 +187,11 @@ type state struct {
 	// What placeholders render with. sugg holds the key suggestions of
 	// suggFor (see keySuggestions); lower and upper the multiples (see
 	// multiples).
-	suggFor  *issues.Issue
-	sugg     []string
-	lower    []byte
-	upper    []byte
-	value    []byte // {value}: what the message around a value shows
+	suggFor *issues.Issue
+	sugg    []string
+	lower   []byte
+	upper   []byte
+	value   []byte // {value}: what the message around a value shows
 	// {field}: the other field of a cross-field check, or (fieldSet) the
 	// fields of a condition, rendered into cond and pair.
 	field    []byte
