@@ -179,11 +179,19 @@ func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 		}
 		return s.appendQuoted(dst, formatParam(is))
 	case templates.Keys:
-		return s.appendKeys(dst, is.Keys)
+		// Keys the model sent: each cut at the value budget, its size stated.
+		return s.appendList(dst, len(is.Keys), func(int) bool { return true }, func(dst []byte, i int) []byte {
+			pv := preview{budget: s.f.maxRunes}
+			at := len(dst)
+			if dst = pv.appendString(dst, is.Keys[i], '\''); pv.truncated {
+				dst = s.appendSized(dst[:at], dst[at:], is.Keys[i])
+			}
+			return dst
+		})
 	case templates.Suggestion:
 		if is.Code == issues.UnrecognizedKeys {
 			s.keySuggestions(is)
-			return s.appendSuggestions(dst)
+			return s.appendStrings(dst, s.sugg)
 		}
 		if v, ok := s.valueSuggestion(is); ok {
 			return s.appendQuoted(dst, v)
@@ -207,7 +215,8 @@ func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 				return valueDistance(is.Input, is.Values[i])
 			}, func(i int) bool { return kindOf(is.Values[i]) == kindString }, func(dst []byte, i int) []byte { return s.appendCut(dst, is.Values[i]) })
 		}
-		return s.appendValues(dst, is.Values)
+		return s.appendList(dst, len(is.Values), func(i int) bool { return kindOf(is.Values[i]) == kindString },
+			func(dst []byte, i int) []byte { return s.appendCut(dst, is.Values[i]) })
 	case templates.Count:
 		return strconv.AppendInt(dst, s.count, 10)
 	case templates.Divisor:
@@ -496,27 +505,6 @@ func (s *state) appendPattern(dst []byte, pattern string) []byte {
 	return s.appendSized(dst[:start], dst[start:], pattern)
 }
 
-// appendKeys lists keys the model sent, as appendStrings does, each cut
-// at the value budget with its size stated.
-func (s *state) appendKeys(dst []byte, keys []string) []byte {
-	start := len(dst)
-	for i, k := range keys {
-		if s.listFull(i, len(dst)-start) {
-			return s.appendMessage(dst, s.m("list.more"), int64(len(keys)-i))
-		}
-		if i > 0 {
-			dst = appendListSep(dst, true)
-		}
-		pv := preview{budget: s.f.maxRunes}
-		at := len(dst)
-		dst = pv.appendString(dst, k, '\'')
-		if pv.truncated {
-			dst = s.appendSized(dst[:at], dst[at:], k)
-		}
-	}
-	return dst
-}
-
 // appendCut renders v, a key or value the model sent, within the value
 // budget, and states its real size when it was cut ("'aaaa…' (5000
 // characters)").
@@ -562,20 +550,27 @@ func appendListSep(dst []byte, nextQuoted bool) []byte {
 	return append(dst, ", "...)
 }
 
-// appendStrings lists strings quoted, shortened after maxListed or when
-// the list outgrows its bytes (see listFull).
-func (s *state) appendStrings(dst []byte, list []string) []byte {
+// appendList lists n items, write writing item i, shortened after
+// maxListed or when the list outgrows its bytes (see listFull). quoted
+// reports whether item i is a quoted string (see appendListSep).
+func (s *state) appendList(dst []byte, n int, quoted func(i int) bool, write func(dst []byte, i int) []byte) []byte {
 	start := len(dst)
-	for i, v := range list {
+	for i := range n {
 		if s.listFull(i, len(dst)-start) {
-			return s.appendMessage(dst, s.m("list.more"), int64(len(list)-i))
+			return s.appendMessage(dst, s.m("list.more"), int64(n-i))
 		}
 		if i > 0 {
-			dst = appendListSep(dst, true)
+			dst = appendListSep(dst, quoted(i))
 		}
-		dst = s.appendQuoted(dst, v)
+		dst = write(dst, i)
 	}
 	return dst
+}
+
+// appendStrings lists strings quoted.
+func (s *state) appendStrings(dst []byte, list []string) []byte {
+	return s.appendList(dst, len(list), func(int) bool { return true },
+		func(dst []byte, i int) []byte { return s.appendQuoted(dst, list[i]) })
 }
 
 // listFull reports whether a list that has n items written in size bytes
@@ -602,37 +597,6 @@ func (s *state) keySuggestions(is *issues.Issue) bool {
 		}
 	}
 	return len(s.sugg) > 0
-}
-
-// appendSuggestions lists the suggestions keySuggestions found.
-func (s *state) appendSuggestions(dst []byte) []byte {
-	n, start := 0, len(dst)
-	for _, v := range s.sugg {
-		if s.listFull(n, len(dst)-start) {
-			return s.appendMessage(dst, s.m("list.more"), int64(len(s.sugg)-n))
-		}
-		if n > 0 {
-			dst = appendListSep(dst, true)
-		}
-		dst = s.appendQuoted(dst, v)
-		n++
-	}
-	return dst
-}
-
-// appendValues lists allowed values, shortened as appendStrings does.
-func (s *state) appendValues(dst []byte, values []any) []byte {
-	start := len(dst)
-	for i, v := range values {
-		if s.listFull(i, len(dst)-start) {
-			return s.appendMessage(dst, s.m("list.more"), int64(len(values)-i))
-		}
-		if i > 0 {
-			dst = appendListSep(dst, kindOf(v) == kindString)
-		}
-		dst = s.appendCut(dst, v)
-	}
-	return dst
 }
 
 // valueSuggestion finds the allowed string value closest to the string
