@@ -12,22 +12,13 @@ import (
 // Bounded returns the issues as a result carries them beside the text (an
 // MCP result's structuredContent): one issue per line of the text, made by
 // the same pass (run), so that what the text merges, cuts or counts, they
-// merge, cut and count too: a misspelt key and the missing field it stands
-// for are one issue, a union is the issues of the alternative the text
-// shows, at their own paths, and no more issues are kept than the text
-// has lines. Each is a copy without the value sent, bounded like the text
-// whatever the model sent: every key a model sent (in paths, unrecognized
-// keys, the key of invalid_key) is cut as field names are, and a deep path
-// loses its middle elements as a field name does; every list (keys,
-// allowed names and values, inner issues, union alternatives) keeps its
-// first ten; messages are cut at a few values' length; and no more are
-// kept than fit the byte budget as encoding/json writes them (the first is
-// always kept, without its inner issues if they do not fit). list is not
-// modified.
-//
-// The values sent are left out as Zod leaves them out unless asked
-// (reportInput): a value may be a secret, and the text already shows every
-// value that may be shown, redacted where the field is sensitive.
+// merge, cut and count too. Each is a copy without the value sent (a value
+// may be a secret; the text shows every value that may be shown), bounded
+// like the text whatever the model sent: keys cut as field names are, deep
+// paths shortened in the middle, lists kept to their first ten, messages
+// cut, and no more issues than fit the byte budget as encoding/json writes
+// them (the first always, without its inner issues if they do not fit).
+// list is not modified.
 func (f *Formatter) Bounded(list issues.List) issues.List {
 	if len(list) == 0 {
 		return nil

@@ -160,10 +160,7 @@ func (f *Formatter) put(s *state) {
 }
 
 // state is the per-call scratch space, pooled so that a warm formatter
-// renders without allocating. It has three parts: what emitLine keeps
-// across the lines of a call, the frame of the message being rendered
-// (saved and restored around a nested message), and buffers and memos the
-// placeholders render with.
+// renders without allocating.
 type state struct {
 	f *Formatter
 
@@ -351,11 +348,10 @@ func (s *state) emitBranch(union *issues.Issue, best []issues.Issue, sure bool) 
 }
 
 // emitLine writes the field of is (with inner as its inner issue, if any)
-// at path into s.out, as the envelope shows it, and for Fields also keeps
-// its name and text. It is the one place lines are made: the budget, the
-// issue cap and the dropping of repeated lines are decided here, on the
-// bytes the envelope holds, whatever the caller wants of them. It reports
-// false when the budget is spent.
+// at path into s.out, as the envelope shows it. It is the one place lines
+// are made: the budgets and the dropping of repeated lines are decided
+// here, on the bytes the envelope holds. It reports false when the budget
+// is spent.
 func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue) bool {
 	if s.lines >= s.f.maxIssues {
 		return false
@@ -406,15 +402,11 @@ func isPathKey(v any) bool {
 	return false
 }
 
-// typesOfUnion is the issue of a union none of whose alternatives takes
-// the value's type, when each refuses it by type: an invalid_type at the
-// union's path expecting every type they name, in their order ("Expected
-// a string or an object"), an object last when it comes with the keys
-// its alternatives require (the adapter's Keys on their type issues; for
-// several object alternatives, the keys they all require): "Expected a
-// string or an object with 'property','value'". Which alternative failed
-// "furthest" means nothing there, and one alternative's type alone would
-// hide the others. scratch holds the keys, the issue's Keys.
+// typesOfUnion is the issue of a union each of whose alternatives refuses
+// the value by type: an invalid_type at the union's path expecting every
+// type they name, an object last when it comes with the keys they all
+// require ("Expected a string or an object with 'property','value'"): one
+// alternative's type alone would hide the others. scratch holds the keys.
 func typesOfUnion(union *issues.Issue, scratch *[]string) (issues.Issue, bool) {
 	var want issues.Types
 	keys, objects := (*scratch)[:0], 0

@@ -16,9 +16,7 @@ import (
 // An open schema's near miss of a required field is the same problem (the
 // adapter's near-miss issue beside the library's missing field), and gets
 // the same line. The unrecognized_keys issue keeps a line for its other
-// keys, if any. The issues themselves are not changed (their JSON form
-// lists both); only the lines are merged, in run, so that every caller
-// (Append, Fields, Result) sees the same lines under the same budget.
+// keys, if any. Only the lines are merged, not the issues.
 
 // maxMergeScan bounds the issues a merge is looked for among, so that a
 // call with thousands of issues does not pay for pairs it cannot show.
@@ -31,8 +29,7 @@ type merged struct {
 	key, sugg string
 }
 
-// mergeState is what run keeps to write merged lines without allocating
-// once warm.
+// mergeState is what run keeps to write merged lines.
 type mergeState struct {
 	list    []merged
 	missing []int        // indexes of missing fields, candidates of a merge

@@ -57,22 +57,11 @@ func (s *state) appendIssue(dst []byte, is, inner *issues.Issue) []byte {
 }
 
 func isIntegral(num string) bool {
-	if digits := strings.TrimPrefix(num, "-"); digits != "" && allDigits(digits) {
-		return true // the common case, without parsing
+	if digits := strings.TrimPrefix(num, "-"); digits != "" && strings.Trim(digits, "0123456789") == "" {
+		return true
 	}
 	f, err := strconv.ParseFloat(num, 64)
 	return err == nil && f == float64(int64(f))
-}
-
-// allDigits reports whether s holds only ASCII digits. strings.Trim with a
-// cutset would build its byte set on every call.
-func allDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // canonicalOrigin folds Zod's and the adapters' origins onto the catalog's
@@ -647,15 +636,11 @@ func numberOf(v any) (float64, bool) {
 	return f, err == nil
 }
 
-// multiples computes the nearest multiples of the divisor below and above
-// the value sent into s.lower and s.upper, exactly (7 and 5 give 5 and 10;
-// 0.35 and 0.1 give 0.3 and 0.4), keeping only those the issue's Minimum
-// and Maximum allow (a multiple the field's other bounds refuse is no
-// suggestion: multipleOf 2 up to 20, sent 25, is answered "such as 20",
-// never 24 or 26). What it keeps is in s.lower, then s.upper; s.upper is
-// empty when one is kept. It reports false when none can be shown: either
-// is not a number, the divisor is not positive, or no multiple lies within
-// the bounds.
+// multiples computes, exactly, the nearest multiples of the divisor below
+// and above the value sent (0.35 and 0.1 give 0.3 and 0.4), keeping only
+// those the issue's Minimum and Maximum allow (multipleOf 2 up to 20, sent
+// 25, is answered "such as 20"). What it keeps is in s.lower, then
+// s.upper, empty when one is kept. It reports false when none can be shown.
 func (s *state) multiples(is *issues.Issue) bool {
 	s.lower, s.upper = s.lower[:0], s.upper[:0]
 	if kindOf(is.Input) != kindNumber || !is.Divisor.IsNumeric() {
