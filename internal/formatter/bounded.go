@@ -38,11 +38,8 @@ func (f *Formatter) Bounded(list issues.List) issues.List {
 }
 
 // lineIssue is the issue the line of is (with inner as its inner issue)
-// words, as Bounded gives it: for a union's line the alternative's issue,
-// for one of several inner issues of a key or an element the key or
-// element with that one, else is itself. It owns nothing of the state: is
-// may be the state's own (a merged line's, whose keys are in mg.pair,
-// cleared when the state goes back to the pool), so its lists are copied.
+// words, as Bounded gives it. is may be the state's own (a merged line's,
+// cleared when the state goes back to the pool): its lists are copied.
 func lineIssue(is, inner *issues.Issue) issues.Issue {
 	switch {
 	case inner != nil && is.Code == issues.InvalidUnion:
@@ -161,9 +158,7 @@ func (s *state) boundList(list []issues.Issue, depth int) []issues.Issue {
 
 // boundPath returns p with its long keys cut and, when its JSON could
 // take more than a field name may (maxName), its middle elements left out
-// for one "…", as the text's field name leaves them out (see cutName): the
-// first element is kept, then as many of the last as fit. An instance may
-// nest 64 levels, and 64 cut keys would take kilobytes. It returns p itself
+// for one "…" as cutName leaves them out of a name. It returns p itself
 // when nothing is cut.
 func (s *state) boundPath(p issues.Path) issues.Path {
 	out := p

@@ -208,10 +208,8 @@ type state struct {
 	shown issues.List
 }
 
-// frame is what the placeholders of the message being rendered read: the
-// issue, its inner issue, whether its field is sensitive, the template and
-// the count that chose its plural form. A nested message (an inner issue's
-// line, a value with its size) saves and restores it whole.
+// frame is what the placeholders of the message being rendered read. A
+// nested message saves and restores it whole.
 type frame struct {
 	is     *issues.Issue
 	inner  *issues.Issue
@@ -260,12 +258,10 @@ func (s *state) run(list issues.List) {
 	s.omitted = counted
 }
 
-// emitIssue writes the lines of one issue: one line, or for a union one per
-// issue of its closest alternative (a union among them in turn), the
-// discriminator first (it says which alternative the others belong to),
-// each at its own path; or, when no alternative's type matches the value,
-// one line naming the types they expect. It reports false when the budget
-// is spent.
+// emitIssue writes the lines of one issue: one line, or for a union the
+// lines of its closest alternative (see emitBranch), or when no
+// alternative's type matches the value one line naming the types they
+// expect. It reports false when the budget is spent.
 func (s *state) emitIssue(is *issues.Issue) bool {
 	switch is.Code {
 	case issues.InvalidUnion:
@@ -297,10 +293,10 @@ func (s *state) emitIssue(is *issues.Issue) bool {
 }
 
 // emitBranch writes the lines of best, the alternative of union chosen:
-// its discriminator first, then the rest in path order, a misspelt key
-// and the missing field it stands for as one line, as at the top (see
-// findMerges). When the choice is sure (see issuesx.Chosen), each line is
-// the issue's own; otherwise it says it is the closest alternative's.
+// its discriminator first (it says which alternative the others belong
+// to), then the rest in path order, merged as at the top. When the choice
+// is sure (see issuesx.Chosen), each line is the issue's own; otherwise it
+// says it is the closest alternative's.
 func (s *state) emitBranch(union *issues.Issue, best []issues.Issue, sure bool) bool {
 	outer := s.mg.list
 	s.mg.list = nil

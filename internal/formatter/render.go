@@ -248,16 +248,13 @@ func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 }
 
 // maxNesting is how many lines a line may word inside its own before it
-// goes straight to the innermost problem. A recursive schema nests unions,
-// keys and elements down to the adapters' depth limit (64); worded level by
-// level, one line would take kilobytes to say a single wrong value.
+// goes straight to the innermost problem: worded level by level, a
+// recursive schema's line would take kilobytes to say one wrong value.
 const maxNesting = 3
 
-// nestedIssue is the issue the current line words inside its own. A union
-// whose closest alternative failed as a union adds nothing a model can act
-// on ("matches none of 2; the closest fails: matches none of 2; …"), so the
-// inner unions are passed over; past maxNesting levels, so is everything
-// down to the problem itself.
+// nestedIssue is the issue the current line words inside its own. Unions
+// inside a union are passed over (they add nothing a model can act on),
+// and past maxNesting levels so is everything down to the problem itself.
 func (s *state) nestedIssue() *issues.Issue {
 	inner := s.inner
 	for inner.Code == issues.InvalidUnion && s.is.Code == issues.InvalidUnion || s.nesting >= maxNesting {
@@ -480,10 +477,8 @@ func (s *state) appendQuoted(dst []byte, str string) []byte {
 }
 
 // appendPattern renders a regular expression quoted as its schema wrote
-// it: its backslashes and quotes are the pattern's own, so they are not
-// escaped as a value's would be ('^\d{5}$', not '^\\d{5}$'), while a line
-// break or control character is shown as its escape, which a pattern reads
-// the same ("\n", "\u0000"). A pattern cut at the budget says its length.
+// it ('^\d{5}$', not '^\\d{5}$'), control characters escaped, which a
+// pattern reads the same. A pattern cut at the budget says its length.
 func (s *state) appendPattern(dst []byte, pattern string) []byte {
 	pv := preview{budget: 2 * s.f.maxRunes, verbatim: true}
 	start := len(dst)
@@ -528,10 +523,8 @@ func (s *state) appendSizedAs(dst, text []byte, v any, m *templates.Message) []b
 }
 
 // appendListSep separates two items of a list: a comma alone between two
-// quoted strings, whose quotes already set them apart ('a','b' costs a
-// model fewer tokens than 'a', 'b'), a comma and a space around anything
-// else (1, 2.5 must not read as one number). A string cut with its size
-// stated does not end with its quote, so a space follows it.
+// quoted strings ('a','b' costs fewer tokens than 'a', 'b'), a comma and a
+// space around anything else (1, 2.5 must not read as one number).
 func appendListSep(dst []byte, nextQuoted bool) []byte {
 	if nextQuoted && len(dst) > 0 && dst[len(dst)-1] == '\'' {
 		return append(dst, ',')
@@ -563,16 +556,14 @@ func (s *state) appendStrings(dst []byte, list []string) []byte {
 }
 
 // listFull reports whether a list that has n items written in size bytes
-// stops there: after maxListed items, or once it is longer than a few
-// values at their budget, so that ten keys of a thousand characters each
-// cannot make one line longer than the whole output budget.
+// stops there: after maxListed items, or once longer than a few values at
+// their budget (ten huge keys must not make one line outgrow the output).
 func (s *state) listFull(n, size int) bool {
 	return n == maxListed || (n > 0 && size > 8*s.f.maxRunes)
 }
 
 // keySuggestions finds, once per issue, the closest allowed key for each
-// unrecognized key (the template asks twice: to choose, then to write).
-// It reports whether any key has one.
+// unrecognized key, and reports whether any key has one.
 func (s *state) keySuggestions(is *issues.Issue) bool {
 	if s.suggFor != is {
 		s.suggFor = is

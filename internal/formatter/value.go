@@ -13,14 +13,8 @@ import (
 	"github.com/selfheal/selfheal/issues"
 )
 
-// This file is the one place that renders values for a model. Every value,
-// whatever its Go type or content, comes out on one line, in JSON-like
-// notation (strings in single quotes at the top, as in the seed), with no
-// Go syntax, cut rune-safely at the budget.
-
-// hugeString is the length above which a string's size is reported in bytes
-// rather than characters, so that a 10 MiB value costs no more to describe
-// than a short one: counting its runes would read all of it.
+// hugeString is the length above which a string's size is reported in
+// bytes: counting the runes of 10 MiB would read all of it.
 const hugeString = 64 << 10
 
 // kind classifies a value the way a JSON reader sees it.
@@ -162,8 +156,6 @@ func stringOf(v any) (string, bool) {
 		if !issues.Number(v).IsNumeric() {
 			return string(v), true
 		}
-	case time.Time:
-		return "", false
 	}
 	return "", false
 }

@@ -138,16 +138,6 @@ func Compile(src string) (*Template, error) {
 	return t, nil
 }
 
-// MustCompile is Compile for templates known at build time; it panics on an
-// error, which is then a bug in the program, not in its input.
-func MustCompile(src string) *Template {
-	t, err := Compile(src)
-	if err != nil {
-		panic(err)
-	}
-	return t
-}
-
 // Source returns the text the template was compiled from.
 func (t *Template) Source() string { return t.src }
 

@@ -56,7 +56,7 @@ func TestCompileErrors(t *testing.T) {
 }
 
 func TestUsesAndHas(t *testing.T) {
-	tpl := MustCompile("{minimum} {sent} {minimum} {inner}")
+	tpl := mustCompile("{minimum} {sent} {minimum} {inner}")
 	got := tpl.Uses()
 	want := []Placeholder{Sent, Minimum, Inner}
 	if len(got) != len(want) {
@@ -134,11 +134,19 @@ func TestAppendAllocatesNothing(t *testing.T) {
 	if race.Enabled {
 		t.Skip("allocation counts are meaningless under the race detector")
 	}
-	tpl := MustCompile("Too short. You sent: {sent} ({size}). Expected at least {minimum}.")
+	tpl := mustCompile("Too short. You sent: {sent} ({size}). Expected at least {minimum}.")
 	fill := mapFiller{Sent: "'ab'", Minimum: "3", Size: "2"}
 	var f Filler = fill
 	buf := make([]byte, 0, 256)
 	if n := testing.AllocsPerRun(100, func() { buf = tpl.Append(buf[:0], f) }); n != 0 {
 		t.Errorf("Append allocates %v times per run", n)
 	}
+}
+
+func mustCompile(src string) *Template {
+	t, err := Compile(src)
+	if err != nil {
+		panic(err)
+	}
+	return t
 }
