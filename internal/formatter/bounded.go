@@ -201,17 +201,8 @@ func (s *state) boundStrings(list []string) []string {
 	if list == nil {
 		return nil
 	}
-	n := min(len(list), maxListed)
-	long := false
-	for _, v := range list[:n] {
-		long = long || len(v) > s.f.maxRunes
-	}
-	if !long {
-		return list[:n:n]
-	}
-	out := make([]string, n)
-	for i, v := range list[:n] {
-		out[i] = v
+	out := slices.Clone(list[:min(len(list), maxListed)])
+	for i, v := range out {
 		if len(v) > s.f.maxRunes {
 			out[i] = s.cutKey(v)
 		}

@@ -98,7 +98,7 @@ func (s *state) cutKey(key string) string {
 		runes++
 	}
 	text := append([]byte(key[:end]), "…"...)
-	return string(s.appendSized(nil, text, key))
+	return string(s.appendSized(nil, text, key, s.m("value.sized")))
 }
 
 // maxName is the most bytes of a field name before the escaping of XML,

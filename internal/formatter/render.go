@@ -173,7 +173,7 @@ func (s *state) AppendPlaceholder(dst []byte, p templates.Placeholder) []byte {
 			pv := preview{budget: s.f.maxRunes}
 			at := len(dst)
 			if dst = pv.appendString(dst, is.Keys[i], '\''); pv.truncated {
-				dst = s.appendSized(dst[:at], dst[at:], is.Keys[i])
+				dst = s.appendSized(dst[:at], dst[at:], is.Keys[i], s.m("value.sized"))
 			}
 			return dst
 		})
@@ -486,7 +486,7 @@ func (s *state) appendPattern(dst []byte, pattern string) []byte {
 	if !pv.truncated {
 		return dst
 	}
-	return s.appendSized(dst[:start], dst[start:], pattern)
+	return s.appendSized(dst[:start], dst[start:], pattern, s.m("value.sized"))
 }
 
 // appendCut renders v, a key or value the model sent, within the value
@@ -502,19 +502,13 @@ func (s *state) appendCut(dst []byte, v any) []byte {
 	if _, _, ok := sizeOf(v); !ok {
 		return dst
 	}
-	return s.appendSized(dst[:start], dst[start:], v)
+	return s.appendSized(dst[:start], dst[start:], v, s.m("value.sized"))
 }
 
 // appendSized appends text, the cut rendering of v, with v's size in the
-// catalog's words ("{value} ({size})"). The message's placeholders read
-// the issue's value: v stands in for it meanwhile.
-func (s *state) appendSized(dst, text []byte, v any) []byte {
-	return s.appendSizedAs(dst, text, v, s.m("value.sized"))
-}
-
-// appendSizedAs is appendSized with the message m, whose {value} is text
-// and {size} the size of v.
-func (s *state) appendSizedAs(dst, text []byte, v any, m *templates.Message) []byte {
+// words of m ("{value} ({size})", value.sized). m's placeholders read the
+// issue's value: v stands in for it meanwhile.
+func (s *state) appendSized(dst, text []byte, v any, m *templates.Message) []byte {
 	saved, saveValue := s.frame, s.value
 	s.is, s.value = &issues.Issue{Input: v}, append([]byte(nil), text...)
 	dst = s.appendMessage(dst, m, 1)

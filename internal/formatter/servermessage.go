@@ -41,7 +41,7 @@ func (f *Formatter) ServerMessage(msg string, budget int) string {
 			}
 			// A fresh state keeps the message out of the pool.
 			s := &state{f: f}
-			return string(s.appendSizedAs(nil, out, msg[at:], s.m("server_message.cut")))
+			return string(s.appendSized(nil, out, msg[at:], s.m("server_message.cut")))
 		}
 		switch {
 		case try >= 4:

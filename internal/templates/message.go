@@ -105,21 +105,13 @@ func (m *Message) Forms() []Form {
 
 // Uses lists the placeholders used by any of the message's forms.
 func (m *Message) Uses() []Placeholder {
-	var seen [numPlaceholders]bool
+	var all Template
 	for _, t := range m.forms {
 		if t != nil {
-			for _, p := range t.Uses() {
-				seen[p] = true
-			}
+			all.uses |= t.uses
 		}
 	}
-	var out []Placeholder
-	for p := Sent; p < numPlaceholders; p++ {
-		if seen[p] {
-			out = append(out, p)
-		}
-	}
-	return out
+	return all.Uses()
 }
 
 // ID identifies a message: a dotted name of one to three parts, such as
