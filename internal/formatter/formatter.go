@@ -47,9 +47,7 @@ type Options struct {
 
 // DefaultOptions returns the defaults: English, examples on, 20 issues,
 // 4 KiB, values cut at 60 characters, the default sensitive names.
-func DefaultOptions() Options {
-	return Options{Examples: true}
-}
+func DefaultOptions() Options { return Options{Examples: true} }
 
 // Formatter turns issues into the lines of a validation_error. It is
 // immutable and safe for concurrent use.
@@ -143,7 +141,7 @@ func (f *Formatter) Fields(list issues.List) (fields []envelope.Field, more stri
 func (f *Formatter) appendLine(dst []byte, is *issues.Issue) []byte {
 	s := f.get()
 	defer f.put(s)
-	return s.appendLine(dst, is)
+	return s.appendIssue(dst, is, nil)
 }
 
 func (f *Formatter) get() *state { return f.pool.Get().(*state) }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/selfheal/selfheal/internal/catalog"
 	"github.com/selfheal/selfheal/internal/race"
+	"github.com/selfheal/selfheal/internal/suggest"
 
 	"github.com/selfheal/selfheal/internal/golden"
 
@@ -338,9 +339,9 @@ func TestClosest(t *testing.T) {
 		"user-id": "user_id", "createdAt": "created_at", "usd": "USD", "x": "", "zzzzzz": "", "": "",
 		strings.Repeat("a", 100): "",
 	} {
-		got, ok := closest(in, opts)
+		got, ok := suggest.Closest(in, opts)
 		if got != want || ok != (want != "") {
-			t.Errorf("closest(%q) = %q, %v; want %q", in, got, ok, want)
+			t.Errorf("Closest(%q) = %q, %v; want %q", in, got, ok, want)
 		}
 	}
 }

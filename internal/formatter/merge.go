@@ -261,7 +261,7 @@ func meantBy(u *issues.Issue, k string) (string, bool) {
 			}
 		}
 	}
-	return closest(k, u.Allowed)
+	return suggest.Closest(k, u.Allowed)
 }
 
 // childOf reports whether p is parent with the key k appended.

@@ -141,5 +141,12 @@ func forWords(s string, f func(string) bool) {
 	}
 }
 
+func lower(c byte) byte {
+	if isUpper(c) {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
 func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
 func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/selfheal/selfheal/internal/issuesx"
+	"github.com/selfheal/selfheal/internal/suggest"
 	"github.com/selfheal/selfheal/internal/templates"
 	"github.com/selfheal/selfheal/issues"
 )
@@ -18,26 +19,19 @@ func (s *state) appendMessage(dst []byte, m *templates.Message, count int64) []b
 		return dst
 	}
 	saved := s.frame
-	s.tpl, _ = s.template(m, count)
+	s.tpl = s.template(m, count)
 	s.count = count
 	dst = s.tpl.Append(dst, s)
 	s.frame = saved
 	return dst
 }
 
-// template returns m's template in the plural form count chooses, and
-// that form.
-func (s *state) template(m *templates.Message, count int64) (*templates.Template, templates.Form) {
-	form := templates.Other
-	if m.Plural() {
-		form = s.f.cat.Form(count)
+// template returns m's template in the plural form count chooses.
+func (s *state) template(m *templates.Message, count int64) *templates.Template {
+	if !m.Plural() {
+		return m.Template(templates.Other) // no need to ask the plural rules
 	}
-	return m.Template(form), form
-}
-
-// appendLine renders one issue as its line.
-func (s *state) appendLine(dst []byte, is *issues.Issue) []byte {
-	return s.appendIssue(dst, is, nil)
+	return m.Template(s.f.cat.Form(count))
 }
 
 // appendIssue renders is, with inner as the inner issue of a union, key or
@@ -49,7 +43,7 @@ func (s *state) appendIssue(dst []byte, is, inner *issues.Issue) []byte {
 	s.is, s.inner, s.hidden = is, innerOf(is, inner), s.f.redact.path(is.Path)
 	if m := s.choose(is); m != nil {
 		s.count = s.countOf(is)
-		s.tpl, _ = s.template(m, s.count)
+		s.tpl = s.template(m, s.count)
 		dst = s.tpl.Append(dst, s)
 	}
 	s.frame = saved
@@ -565,7 +559,7 @@ func (s *state) keySuggestions(is *issues.Issue) bool {
 		// Only the keys the line lists: 100,000 unknown keys must not
 		// cost 100,000 searches.
 		for _, k := range is.Keys[:min(len(is.Keys), maxListed)] {
-			if c, ok := closest(k, is.Allowed); ok {
+			if c, ok := suggest.Closest(k, is.Allowed); ok {
 				s.sugg = append(s.sugg, c)
 			}
 		}
@@ -587,7 +581,7 @@ func (s *state) valueSuggestion(is *issues.Issue) (string, bool) {
 			opts = append(opts, str)
 		}
 	}
-	return closest(sent, opts)
+	return suggest.Closest(sent, opts)
 }
 
 // bestBranch is the alternative of a union a line shows: the one
