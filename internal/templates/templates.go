@@ -61,18 +61,14 @@ func (p Placeholder) String() string {
 
 // LookupPlaceholder returns the placeholder with the given name.
 func LookupPlaceholder(name string) (Placeholder, bool) {
-	for p := Sent; p < numPlaceholders; p++ {
-		if placeholderNames[p] == name {
-			return p, true
-		}
+	if i := slices.Index(placeholderNames[Sent:], name); i >= 0 {
+		return Sent + Placeholder(i), true
 	}
 	return none, false
 }
 
 // Placeholders lists every placeholder name, for documentation and tooling.
-func Placeholders() []string {
-	return slices.Clone(placeholderNames[Sent:])
-}
+func Placeholders() []string { return slices.Clone(placeholderNames[Sent:]) }
 
 // Filler supplies the text of placeholders while a template renders. It
 // appends to dst so that rendering a whole line allocates nothing.
