@@ -84,10 +84,9 @@ func (c *Catalog) Form(n int64) templates.Form {
 }
 
 // With returns a copy of the catalog with some messages replaced, keyed as
-// in the catalog files. Each key must be one the reference catalog ref
-// (English, which has every key) has and each template must compile; the
-// error names the first that does not, so a bad template fails at setup,
-// never in front of a model.
+// in the catalog files. Each key must be one ref (English) has and each
+// template must compile, so a bad template fails at setup, never in front
+// of a model; the error names the first that does not.
 func (c *Catalog) With(overrides map[string]string, ref *Catalog) (*Catalog, error) {
 	out := &Catalog{tag: c.tag, set: c.set.Clone()}
 	keys := make([]string, 0, len(overrides))

@@ -135,9 +135,8 @@ func (f *Formatter) Fields(list issues.List) (fields []envelope.Field, more stri
 	return fields, more
 }
 
-// appendLine appends the line of one issue (without its field name, and
-// without XML escaping) to dst: the text a model reads for that issue. For a
-// union it is the line of the closest alternative's first issue.
+// appendLine appends the line of one issue, unescaped and without its
+// field name, to dst: the text a model reads for that issue.
 func (f *Formatter) appendLine(dst []byte, is *issues.Issue) []byte {
 	s := f.get()
 	defer f.put(s)

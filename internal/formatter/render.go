@@ -359,8 +359,7 @@ func (s *state) appendPair(dst []byte, field issues.Path, values []any) []byte {
 }
 
 // appendSent renders the value sent: "nothing" when absent, its type and
-// size when the field is sensitive, else a preview, with the full size when
-// the preview was cut (a container shown whole shows its size itself).
+// size when the field is sensitive, else a preview, with its size if cut.
 func (s *state) appendSent(dst []byte) []byte {
 	is := s.is
 	if is.Absent {

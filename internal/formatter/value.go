@@ -305,39 +305,34 @@ func (p *preview) appendLiteral(dst []byte, s string) []byte {
 }
 
 func (p *preview) appendArray(dst []byte, n, depth int, at func(int) any) []byte {
-	if n == 0 {
-		return append(dst, '[', ']')
-	}
-	if depth >= 3 {
-		p.truncated = true
-		return append(dst, "[…]"...)
-	}
-	dst = append(dst, '[')
-	for i := 0; i < n; i++ {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		if p.budget <= 0 {
-			p.truncated = true
-			dst = append(dst, "…"...)
-			break
-		}
-		p.budget--
-		dst = p.appendValue(dst, at(i), depth+1)
-	}
-	return append(dst, ']')
+	return p.appendItems(dst, '[', ']', n, depth, func(dst []byte, i int) []byte {
+		return p.appendValue(dst, at(i), depth+1)
+	})
 }
 
 func (p *preview) appendObject(dst []byte, keys []string, depth int, at func(string) any) []byte {
-	if len(keys) == 0 {
-		return append(dst, '{', '}')
+	return p.appendItems(dst, '{', '}', len(keys), depth, func(dst []byte, i int) []byte {
+		dst = append(p.appendString(dst, keys[i], '"'), ':')
+		if p.redact != nil && p.redact.matches(keys[i]) {
+			// A secret nested in an object is hidden like a secret field.
+			return append(dst, "\"…\""...)
+		}
+		return p.appendValue(dst, at(keys[i]), depth+1)
+	})
+}
+
+// appendItems writes the n items of an array or object between open and
+// close, cut at the budget, and shown as "…" from the third level down.
+func (p *preview) appendItems(dst []byte, open, close byte, n, depth int, item func(dst []byte, i int) []byte) []byte {
+	if n == 0 {
+		return append(dst, open, close)
 	}
 	if depth >= 3 {
 		p.truncated = true
-		return append(dst, "{…}"...)
+		return append(append(append(dst, open), "…"...), close)
 	}
-	dst = append(dst, '{')
-	for i, k := range keys {
+	dst = append(dst, open)
+	for i := range n {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
@@ -347,16 +342,9 @@ func (p *preview) appendObject(dst []byte, keys []string, depth int, at func(str
 			break
 		}
 		p.budget--
-		dst = p.appendString(dst, k, '"')
-		dst = append(dst, ':')
-		if p.redact != nil && p.redact.matches(k) {
-			// A secret nested in an object is hidden like a secret field.
-			dst = append(dst, "\"…\""...)
-			continue
-		}
-		dst = p.appendValue(dst, at(k), depth+1)
+		dst = item(dst, i)
 	}
-	return append(dst, '}')
+	return append(dst, close)
 }
 
 // appendReflect covers every other Go value a validator may hand over:

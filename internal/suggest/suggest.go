@@ -6,10 +6,8 @@ import (
 
 // Closest returns the option a model most likely meant by s: one that
 // differs only in case first, then the one at the smallest edit distance
-// (with transpositions, so "nmae" finds "name") when that distance is small
-// for the word's length (at most a third of the longer word). ok is false
-// when nothing is close enough to help. An option equal to s is never
-// suggested.
+// (with transpositions: "nmae" finds "name") if at most a third of the
+// longer word. ok is false when none is close enough; s itself never is.
 func Closest(s string, options []string) (best string, ok bool) {
 	for _, o := range options {
 		if strings.EqualFold(s, o) && s != o {
@@ -41,9 +39,8 @@ func Closest(s string, options []string) (best string, ok bool) {
 
 // SameName reports whether a and b are one name written two ways: equal
 // once ASCII case is ignored and '_' and '-' are left out ("dry_run",
-// "DRYRUN", "dry-run" and "dryRun" are one name). Naming conventions differ
-// between languages and a model mixes them; an edit distance charges each
-// separator, so "d_r_y_r_u_n" would be too far from "dryRun".
+// "DRY-RUN" and "dryRun" are one name), which an edit distance, charging
+// each separator, would find too far apart.
 func SameName(a, b string) bool {
 	i, j := 0, 0
 	for {
