@@ -60,7 +60,7 @@ func (r *redactor) matches(key string) bool {
 	}
 	if oneWord(key) {
 		// Most keys are one lower-case word (name, email): splitting them
-		// into words was a tenth of the validator's budget (DESIGN 5).
+		// into words took a tenth of the validator pair's (c) (DESIGN 5).
 		return r.matchFrom([]string{key})
 	}
 	var buf [16]string
