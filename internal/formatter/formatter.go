@@ -59,6 +59,7 @@ type Formatter struct {
 	maxBytes  int
 	maxRunes  int
 	redact    *redactor
+	units     [len(units)][smallCounts]string
 	recovery  string
 	pool      sync.Pool
 }
@@ -92,6 +93,12 @@ func New(o Options) *Formatter {
 	f.msgs = resolve(f.cat, (*catalog.Catalog)(locales.Default()))
 	if m := f.msg("recovery", "", ""); m != nil {
 		f.recovery = m.Template(templates.Other).Source()
+	}
+	s := &state{f: f}
+	for i, u := range units {
+		for n := range int64(smallCounts) {
+			f.units[i][n] = string(s.appendMessage(nil, f.msg("unit", u, ""), n))
+		}
 	}
 	f.pool.New = func() any { return &state{f: f} }
 	return f
@@ -178,9 +185,8 @@ type state struct {
 
 	frame
 
-	// What placeholders render with. sugg holds the key suggestions of
-	// suggFor (see keySuggestions); lower and upper the multiples (see
-	// multiples).
+	// What placeholders render with: the key suggestions of suggFor, the
+	// multiples (see multiples).
 	suggFor *issues.Issue
 	sugg    []string
 	lower   []byte

@@ -5,11 +5,9 @@ import (
 	"github.com/selfheal/selfheal/internal/templates"
 )
 
-// Messages are named by their catalog keys ("too_small.string.exact"), as
-// literals where the wording is fixed and built from an issue's facts (an
-// origin, a check, a format) where it is not. TestMessageKeys checks that
-// every literal key is in every shipped catalog, so a misspelt key fails
-// there instead of falling back to other wording in front of a model.
+// Messages are named by their catalog keys, literal ("too_small.exact") or
+// built from an issue's facts (f.msg("too_small", origin, variant)).
+// TestMessageKeys checks every literal key against every shipped catalog.
 
 // resolve returns the messages of cat by key: its own, else English's, so
 // that a catalog missing a message still says something precise. A

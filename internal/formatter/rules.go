@@ -8,10 +8,9 @@ import (
 	"github.com/selfheal/selfheal/issues"
 )
 
-// choose returns the message that words is: by its code, then by the
-// facts it carries. Some of the facts it asks for are also what the
-// message shows (the suggestions, the neighbouring multiples): they are
-// worked out here, once per issue. s.inner must be set (see innerOf).
+// choose returns the message that words is, by its code, then the facts
+// it carries; the suggestions and multiples it asks for are what the
+// message then shows. s.inner must be set (see innerOf).
 func (s *state) choose(is *issues.Issue) *templates.Message {
 	f := s.f
 	switch is.Code {
@@ -20,8 +19,7 @@ func (s *state) choose(is *issues.Issue) *templates.Message {
 		case is.Absent && is.When != nil:
 			return s.m("invalid_type.missing.when")
 		case is.Absent && len(is.Values) > 1:
-			// A union's discriminator not sent: the values that choose an
-			// alternative are what to send.
+			// A union's discriminator not sent: its values are what to send.
 			return s.m("invalid_type.missing.values")
 		case is.Absent:
 			return s.m("invalid_type.missing")
@@ -32,8 +30,7 @@ func (s *state) choose(is *issues.Issue) *templates.Message {
 			return m
 		}
 		if len(is.Keys) > 0 && is.Expected.Has(issues.TypeObject) {
-			// A union's types, an object with the keys its alternatives
-			// require (see typesOfUnion).
+			// A union's types, with the keys they require (see typesOfUnion).
 			return s.m("invalid_type.object_keys")
 		}
 		return s.m("invalid_type")
@@ -72,8 +69,7 @@ func (s *state) choose(is *issues.Issue) *templates.Message {
 		case fm == "":
 			return s.m("invalid_format.unnamed")
 		case fm == "other", fm == "unnamed", fm == "regex" && is.Pattern == "":
-			// JSON Schema's format "regex" (the value must be a regex)
-			// is not the pattern check "regex".
+			// JSON Schema's format "regex" is not the pattern check.
 		default:
 			if m := f.msg("invalid_format", fm, ""); m != nil {
 				return m
@@ -85,8 +81,6 @@ func (s *state) choose(is *issues.Issue) *templates.Message {
 		return s.m("invalid_format.other")
 
 	case issues.NotMultipleOf:
-		// The nearest multiples the field allows: two, or one when its
-		// bounds allow one of them.
 		switch {
 		case !s.multiples(is):
 			return s.m("not_multiple_of.plain")
@@ -98,13 +92,11 @@ func (s *state) choose(is *issues.Issue) *templates.Message {
 	case issues.UnrecognizedKeys:
 		switch {
 		case s.inner != nil:
-			// A misspelt key and the required field it should have been
-			// are one line, at the field (see findMerges): its inner
-			// issue is the missing one.
+			// A misspelt key merged with the missing field (see
+			// findMerges): its inner issue is the missing one.
 			return s.m("unrecognized_keys.missing")
 		case is.Check == issues.CheckNearMiss:
-			// An open schema: the keys were accepted, and will be ignored.
-			// Allowed holds what the keys stand for, not the "only" keys.
+			// An open schema: Allowed holds what the keys stand for.
 			return s.m("unrecognized_keys.near_miss")
 		case s.keySuggestions(is):
 			return s.m("unrecognized_keys.suggest")
@@ -126,9 +118,8 @@ func (s *state) choose(is *issues.Issue) *templates.Message {
 		case len(is.Values) == 1:
 			return s.m("invalid_value.single")
 		case len(is.Values) > fewListed:
-			// Up to fewListed values are written whole, and a suggestion
-			// would say again one of them; a longer list is cut to the
-			// nearest few, and the suggestion leads.
+			// A short list is written whole: a suggestion would repeat
+			// one of its values.
 			if _, ok := s.valueSuggestion(is); ok {
 				return s.m("invalid_value.suggest")
 			}
@@ -147,8 +138,7 @@ func (s *state) choose(is *issues.Issue) *templates.Message {
 		}
 		switch {
 		case relayed(is):
-			// A library's own message, relayed without the value
-			// (jsonschema v5's errors): it says what was sent.
+			// A library's own message (jsonschema v5's): it says what was sent.
 			return s.m("custom.unknown")
 		case hasMessage(is):
 			return s.m("custom")
