@@ -1,25 +1,20 @@
 package envelope
 
-import (
-	"slices"
-	"sync/atomic"
-	"time"
-)
+import "time"
 
 // Builder is the fluent form of a [ToolError], started by [Error]. Every
 // setter returns the same *Builder so calls chain, and the *Builder is itself
 // the result: it is an error (errors.As and [Wrap] find it through wrapping)
 // and renders with String. There is no Build step.
 //
-// The XML is built lazily on the first String call and cached; every setter
-// drops the cache. Setters must not run concurrently with anything else, but a
+// The XML is rendered by String, so setters cost no more than the
+// assignment. Setters must not run concurrently with anything else, but a
 // finished Builder may be read (String, Error) from many goroutines.
 //
 // A nil *Builder is valid: it renders as a generic INTERNAL_ERROR envelope and
 // its setters do nothing, so a forgotten constructor never panics a server.
 type Builder struct {
-	e     ToolError
-	cache atomic.Pointer[string] // the rendered XML, nil until built or after a setter
+	e ToolError
 }
 
 // Error starts a tool error with a code and the message the model reads; the
@@ -29,11 +24,10 @@ func Error(code Code, message string) *Builder {
 	return &Builder{e: ToolError{Code: code, Severity: SeverityError, Message: message}}
 }
 
-// set applies f to the envelope and drops the cached text.
+// set applies f to the envelope of a non-nil b.
 func (b *Builder) set(f func(e *ToolError)) *Builder {
 	if b != nil {
 		f(&b.e)
-		b.cache.Store(nil)
 	}
 	return b
 }
@@ -49,16 +43,15 @@ func (b *Builder) Actions(actions ...string) *Builder {
 	return b.set(func(e *ToolError) { e.Actions = append(e.Actions, actions...) })
 }
 
-// severity sets the severity.
-func (b *Builder) severity(s Severity) *Builder {
-	return b.set(func(e *ToolError) { e.Severity = s })
+// Warning marks the envelope as guidance on a success (isError false).
+func (b *Builder) Warning() *Builder {
+	return b.set(func(e *ToolError) { e.Severity = SeverityWarning })
 }
 
-// Warning marks the envelope as guidance on a success (isError false).
-func (b *Builder) Warning() *Builder { return b.severity(SeverityWarning) }
-
 // Critical marks the envelope as a failure that retrying will not fix.
-func (b *Builder) Critical() *Builder { return b.severity(SeverityCritical) }
+func (b *Builder) Critical() *Builder {
+	return b.set(func(e *ToolError) { e.Severity = SeverityCritical })
+}
 
 // Detail adds a key/value detail. Details keep insertion order; adding a key
 // that is already present replaces its value in place, so a detail set twice
@@ -83,23 +76,13 @@ func (b *Builder) RetryAfter(d time.Duration) *Builder {
 	return b.set(func(e *ToolError) { e.RetryAfter = d })
 }
 
-// toolError returns the envelope as a value, what [Wrap] gives for b. Its
-// slices are copies, so later setters and changes to the value do not affect
-// each other. A nil *Builder gives the generic INTERNAL_ERROR envelope.
-func (b *Builder) toolError() ToolError {
-	if b == nil {
-		return internal
-	}
-	e := b.e
-	e.Actions = slices.Clone(e.Actions)
-	e.Details = slices.Clone(e.Details)
-	return e
-}
+// brand marks *Builder as one of this package's envelopes for [Wrap], which
+// gets a copy of the envelope: later setters and changes to the copy do not
+// affect each other.
+func (b *Builder) brand() ToolError { return b.value().clone() }
 
-// brand marks *Builder as one of this package's envelopes for [Wrap].
-func (b *Builder) brand() ToolError { return b.toolError() }
-
-// value returns the envelope without copying its slices, for rendering.
+// value returns the envelope without copying its slices, for rendering. A
+// nil *Builder gives the generic INTERNAL_ERROR envelope.
 func (b *Builder) value() ToolError {
 	if b == nil {
 		return internal
@@ -110,27 +93,8 @@ func (b *Builder) value() ToolError {
 // Error returns the short "CODE: message" form, as [ToolError.Error].
 func (b *Builder) Error() string { return b.value().Error() }
 
-// String returns the <tool_error> XML, building it on the first call and
-// caching it until the next setter.
-func (b *Builder) String() string {
-	if b == nil {
-		return internal.String()
-	}
-	if p := b.cache.Load(); p != nil {
-		return *p
-	}
-	s := b.e.String()
-	b.cache.Store(&s)
-	return s
-}
+// String returns the <tool_error> XML, as [ToolError.String].
+func (b *Builder) String() string { return b.value().String() }
 
-// appendXML appends the <tool_error> XML to dst, from the cache when String
-// has built it, else rendered directly without allocating.
-func (b *Builder) appendXML(dst []byte) []byte {
-	if b != nil {
-		if p := b.cache.Load(); p != nil {
-			return append(dst, *p...)
-		}
-	}
-	return b.value().appendXML(dst)
-}
+// appendXML appends the <tool_error> XML to dst.
+func (b *Builder) appendXML(dst []byte) []byte { return b.value().appendXML(dst) }

@@ -55,41 +55,29 @@ const maxErrorPaths = 5
 // Line breaks in the message or a path are written as spaces, so the line
 // stays one log line.
 func (e *CallError) Error() string {
-	var b strings.Builder
-	b.WriteString(string(e.Code.orInternal()))
-	if e.Code == ValidationErrorCode && e.Message == "" {
-		b.WriteString(": ")
-		b.WriteString(strconv.Itoa(len(e.Fields)))
-		if len(e.Fields) == 1 {
-			b.WriteString(" field")
-		} else {
-			b.WriteString(" fields")
+	s := string(e.Code.orInternal())
+	if e.Code != ValidationErrorCode || e.Message != "" {
+		if e.Message != "" {
+			s += ": " + oneLine.Replace(e.Message)
 		}
-		for i, f := range e.Fields {
-			if i == maxErrorPaths {
-				b.WriteString(", …")
-				break
-			}
-			if i == 0 {
-				b.WriteString(": ")
-			} else {
-				b.WriteString(", ")
-			}
-			b.WriteString(oneLine(f.Name))
-		}
-		return b.String()
-	}
-	if e.Message != "" {
-		b.WriteString(": ")
-		b.WriteString(oneLine(e.Message))
-	}
-	return b.String()
-}
-
-// oneLine replaces line breaks with spaces.
-func oneLine(s string) string {
-	if !strings.ContainsAny(s, "\r\n") {
 		return s
 	}
-	return strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ").Replace(s)
+	s += ": " + strconv.Itoa(len(e.Fields)) + " field"
+	if len(e.Fields) != 1 {
+		s += "s"
+	}
+	for i, f := range e.Fields {
+		sep := ", "
+		if i == 0 {
+			sep = ": "
+		}
+		if i == maxErrorPaths {
+			return s + sep + "…"
+		}
+		s += sep + oneLine.Replace(f.Name)
+	}
+	return s
 }
+
+// oneLine writes line breaks as spaces.
+var oneLine = strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ")

@@ -111,21 +111,21 @@ func TestBuilder(t *testing.T) {
 		t.Error("IsError does not follow the severity")
 	}
 
-	// The cache is dropped by every setter.
+	// String is stable, and every setter shows in the next one.
 	first := b.String()
 	if b.String() != first {
 		t.Error("String is not stable")
 	}
 	b.Suggest("Wait")
 	if s := b.String(); s == first || !strings.Contains(s, "<recovery>Wait</recovery>") {
-		t.Errorf("setter did not invalidate the cache:\n%s", s)
+		t.Errorf("setter did not change String:\n%s", s)
 	}
 	if got := string(envelope.AppendBuilder(b, nil)); got != b.String() {
-		t.Errorf("AppendXML (cached) differs from String")
+		t.Errorf("AppendXML differs from String")
 	}
 	b.RetryAfter(time.Minute)
 	if got := string(envelope.AppendBuilder(b, nil)); !strings.Contains(got, "60 seconds") || got != envelope.Wrap(b).String() {
-		t.Errorf("AppendXML (uncached) is stale:\n%s", got)
+		t.Errorf("AppendXML is stale:\n%s", got)
 	}
 
 	// ToolError() is a copy: changing it leaves the builder alone.

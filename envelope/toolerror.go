@@ -126,23 +126,28 @@ func (e ToolError) appendXML(dst []byte) []byte {
 	}
 	if ms := retryMillis(e.RetryAfter); ms > 0 {
 		dst = append(dst, "  <retry_after>"...)
-		dst = strconv.AppendInt(dst, ms/1000, 10)
-		if frac := ms % 1000; frac != 0 {
-			digits := [4]byte{'.', byte('0' + frac/100), byte('0' + frac/10%10), byte('0' + frac%10)}
-			n := len(digits)
-			for digits[n-1] == '0' {
-				n--
-			}
-			dst = append(dst, digits[:n]...)
-		}
-		if ms == 1000 {
-			dst = append(dst, " second"...)
-		} else {
-			dst = append(dst, " seconds"...)
-		}
+		dst = appendRetry(dst, ms)
 		dst = append(dst, "</retry_after>\n"...)
 	}
 	return append(dst, "</tool_error>"...)
+}
+
+// appendRetry appends the text of a retry_after of ms milliseconds: "1
+// second", "N seconds", with up to three decimals and no trailing zero.
+func appendRetry(dst []byte, ms int64) []byte {
+	dst = strconv.AppendInt(dst, ms/1000, 10)
+	if frac := ms % 1000; frac != 0 {
+		digits := [4]byte{'.', byte('0' + frac/100), byte('0' + frac/10%10), byte('0' + frac%10)}
+		n := len(digits)
+		for digits[n-1] == '0' {
+			n--
+		}
+		dst = append(dst, digits[:n]...)
+	}
+	if ms == 1000 {
+		return append(dst, " second"...)
+	}
+	return append(dst, " seconds"...)
 }
 
 // retryMillis is d as retry_after writes it, in milliseconds: rounded up to

@@ -25,14 +25,9 @@ type ValidationError struct {
 	More string
 	// ServerMessage is what the tool's server itself answered, for a call
 	// that was forwarded and rejected: the server may have failed for a
-	// reason the fields do not explain (a missing file), and the model must
-	// still read it. It is written as <server_message>, after the fields and
-	// More and before <contract_awareness> and <recovery>, escaped as
-	// element text (a newline in it is kept, as in a tool_error's message);
-	// omitted when empty. Its length is the caller's to bound: the module's
-	// proxy keeps it whole up to the engine's byte budget (4 KiB by
-	// default), says how much it cut past that, and shows its line breaks
-	// as \n, so that the envelope keeps one line per element.
+	// reason the fields do not explain. It is written as <server_message>
+	// after More, as element text (newlines kept); omitted when empty. Its
+	// length is the caller's to bound.
 	ServerMessage string
 	// Contract, when it has changes or a non-zero More, adds the
 	// <contract_awareness> section; nil or empty omits it.

@@ -34,16 +34,13 @@ var (
 )
 
 // maxPref is how much of a preference Match reads: the entries of an
-// Accept-Language value that end within its first 256 bytes (about thirty
-// languages with their weights; browsers send five or so). The input may
-// come from a client, who must not make Match parse, or remember, more.
+// Accept-Language value that end within its first 256 bytes (browsers send
+// five or so). A client must not make Match parse, or remember, more.
 const maxPref = 256
 
-// maxMemo bounds the memo of Match: at most 256 preferences of at most
-// maxPref bytes each, some 100 KiB however many clients send what.
-// Parsing one costs 1 to 7 µs (an Accept-Language value of three
-// entries), the memo 20 to 40 ns; the memo keeps the first preferences
-// seen, and any other is parsed each time.
+// maxMemo bounds the memo of Match, which Engine.Locale asks per request:
+// parsing a preference costs 1 to 7 µs, the memo 20 to 40 ns. It keeps the
+// first 256 seen (some 100 KiB), and any other is parsed each time.
 const maxMemo = 256
 
 // shipped are the shipped catalogs, English first (it is the reference and

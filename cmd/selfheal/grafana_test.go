@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/mcp/proxy"
 )
 
@@ -74,7 +75,7 @@ func TestDashboard(t *testing.T) {
 	// Every metric with a value, so that the registry lists them all.
 	m := newProxyMetrics()
 	m.observe(proxy.Event{Tool: "t", Answered: true, Explained: true, Disagreed: true, Code: "VALIDATION_ERROR", Issues: []string{"too_big"}})
-	m.outcome(proxy.Outcome{Tool: "t", Outcome: "repaired", Attempt: 1})
+	m.outcome(selfheal.Outcome{Tool: "t", Outcome: "repaired", Attempt: 1})
 	families, err := m.reg.Gather()
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/mcp/proxy"
 )
 
@@ -123,14 +124,14 @@ func (m *proxyMetrics) observe(e proxy.Event) {
 
 // outcome is the proxy's report of outcomes (proxy.WithOutcomes): it
 // counts how one answer settled, and the retries of a repair.
-func (m *proxyMetrics) outcome(o proxy.Outcome) {
+func (m *proxyMetrics) outcome(o selfheal.Outcome) {
 	m.repairs.WithLabelValues(m.tools.label(o.Tool), o.Outcome).Inc()
 	if o.Outcome == repairedOutcome {
 		m.attempts.Observe(float64(o.Attempt))
 	}
 }
 
-// repairedOutcome is proxy.Outcome's Outcome of an answer whose next call
+// repairedOutcome is selfheal.Outcome's Outcome of an answer whose next call
 // was accepted.
 const repairedOutcome = "repaired"
 

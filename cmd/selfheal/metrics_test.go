@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/mcp/proxy"
 )
 
@@ -84,7 +85,7 @@ func TestProxyMetricsEvents(t *testing.T) {
 // outcome, and a repair's retries go to the histogram (repairs only).
 func TestProxyMetricsOutcomes(t *testing.T) {
 	m := newProxyMetrics()
-	for _, o := range []proxy.Outcome{
+	for _, o := range []selfheal.Outcome{
 		{Tool: "a", Outcome: "failed_same", Attempt: 1},
 		{Tool: "a", Outcome: "repaired", Attempt: 2},
 		{Tool: "a", Outcome: "repaired", Attempt: 1},

@@ -17,18 +17,6 @@ import (
 type Catalog struct {
 	tag language.Tag
 	set *templates.Set
-	// small holds the plural forms of the counts lines use most, so that
-	// those skip the CLDR rule evaluation.
-	small [64]templates.Form
-}
-
-// newCatalog returns a catalog for the language t with the messages of set.
-func newCatalog(t language.Tag, set *templates.Set) *Catalog {
-	c := &Catalog{tag: t, set: set}
-	for n := range c.small {
-		c.small[n] = c.rule(int64(n))
-	}
-	return c
 }
 
 // Parse builds a catalog from its JSON form: an object whose keys are message
@@ -43,7 +31,7 @@ func Parse(tag string, data []byte) (*Catalog, error) {
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return nil, fmt.Errorf("locales: catalog %s: %w", tag, err)
 	}
-	c := newCatalog(t, templates.NewSet())
+	c := &Catalog{tag: t, set: templates.NewSet()}
 	for k, v := range raw {
 		id, err := templates.ParseID(k)
 		if err != nil {
@@ -86,13 +74,6 @@ func (c *Catalog) Keys() []templates.ID { return c.set.Keys() }
 
 // Form returns the plural form of the integer n in the catalog's language.
 func (c *Catalog) Form(n int64) templates.Form {
-	if n >= 0 && n < int64(len(c.small)) {
-		return c.small[n]
-	}
-	return c.rule(n)
-}
-
-func (c *Catalog) rule(n int64) templates.Form {
 	// CLDR lets operands beyond an int be passed modulo 10,000,000; the sign
 	// is dropped after that, where even math.MinInt64 can be negated.
 	n %= 10_000_000
@@ -103,12 +84,11 @@ func (c *Catalog) rule(n int64) templates.Form {
 }
 
 // With returns a copy of the catalog with some messages replaced, keyed as
-// in the catalog files. Each key must be one the reference catalog ref
-// (English, which has every key) has and each template must compile; the
-// error names the first that does not, so a bad template fails at setup,
-// never in front of a model.
+// in the catalog files. Each key must be one ref (English) has and each
+// template must compile, so a bad template fails at setup, never in front
+// of a model; the error names the first that does not.
 func (c *Catalog) With(overrides map[string]string, ref *Catalog) (*Catalog, error) {
-	out := newCatalog(c.tag, c.set.Clone())
+	out := &Catalog{tag: c.tag, set: c.set.Clone()}
 	keys := make([]string, 0, len(overrides))
 	for k := range overrides {
 		keys = append(keys, k)

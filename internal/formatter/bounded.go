@@ -12,22 +12,13 @@ import (
 // Bounded returns the issues as a result carries them beside the text (an
 // MCP result's structuredContent): one issue per line of the text, made by
 // the same pass (run), so that what the text merges, cuts or counts, they
-// merge, cut and count too: a misspelt key and the missing field it stands
-// for are one issue, a union is the issues of the alternative the text
-// shows, at their own paths, and no more issues are kept than the text
-// has lines. Each is a copy without the value sent, bounded like the text
-// whatever the model sent: every key a model sent (in paths, unrecognized
-// keys, the key of invalid_key) is cut as field names are, and a deep path
-// loses its middle elements as a field name does; every list (keys,
-// allowed names and values, inner issues, union alternatives) keeps its
-// first ten; messages are cut at a few values' length; and no more are
-// kept than fit the byte budget as encoding/json writes them (the first is
-// always kept, without its inner issues if they do not fit). list is not
-// modified.
-//
-// The values sent are left out as Zod leaves them out unless asked
-// (reportInput): a value may be a secret, and the text already shows every
-// value that may be shown, redacted where the field is sensitive.
+// merge, cut and count too. Each is a copy without the value sent (a value
+// may be a secret; the text shows every value that may be shown), bounded
+// like the text whatever the model sent: keys cut as field names are, deep
+// paths shortened in the middle, lists kept to their first ten, messages
+// cut, and no more issues than fit the byte budget as encoding/json writes
+// them (the first always, without its inner issues if they do not fit).
+// list is not modified.
 func (f *Formatter) Bounded(list issues.List) issues.List {
 	if len(list) == 0 {
 		return nil
@@ -46,17 +37,9 @@ func (f *Formatter) Bounded(list issues.List) issues.List {
 	return f.fit(out)
 }
 
-// BoundedInPlace is Bounded for a caller done with list.
-func (f *Formatter) BoundedInPlace(list issues.List) issues.List {
-	return f.Bounded(list)
-}
-
 // lineIssue is the issue the line of is (with inner as its inner issue)
-// words, as Bounded gives it: for a union's line the alternative's issue,
-// for one of several inner issues of a key or an element the key or
-// element with that one, else is itself. It owns nothing of the state: is
-// may be the state's own (a merged line's, whose keys are in mg.pair,
-// cleared when the state goes back to the pool), so its lists are copied.
+// words, as Bounded gives it. is may be the state's own (a merged line's,
+// cleared when the state goes back to the pool): its lists are copied.
 func lineIssue(is, inner *issues.Issue) issues.Issue {
 	switch {
 	case inner != nil && is.Code == issues.InvalidUnion:
@@ -73,18 +56,8 @@ func lineIssue(is, inner *issues.Issue) issues.Issue {
 
 // fit returns the first of the bounded issues out that fit the byte budget
 // as encoding/json writes them, the first always (without its inner issues
-// when they do not fit). When the most their JSON
-// could take fits, none needs writing to be measured; otherwise each is
-// written, in order, until one does not fit.
+// when they do not fit).
 func (f *Formatter) fit(out issues.List) issues.List {
-	most, known := 0, true
-	for k := 0; k < len(out) && known; k++ {
-		n, ok := jsonBound(&out[k], 0)
-		most, known = most+n, ok
-	}
-	if known && most <= f.maxBytes {
-		return out
-	}
 	size := 0
 	for k := range out {
 		data, _ := out[k].MarshalJSON() // never fails; encoding/json's Marshal would only add a compaction pass
@@ -101,83 +74,6 @@ func (f *Formatter) fit(out issues.List) issues.List {
 		size += len(data)
 	}
 	return out
-}
-
-// jsonBound returns at least the length of is's JSON (issues.Issue's
-// MarshalJSON) as bound leaves it, counted without writing it: each string
-// as if every byte took a six-byte escape, each member with its name. ok is
-// false when it cannot tell (an input, a Ref or a Condition, a value of an
-// unusual type); depth stops a runaway nesting.
-func jsonBound(is *issues.Issue, depth int) (n int, ok bool) {
-	if !is.Absent || is.Ref != nil || is.When != nil || depth > 4 {
-		return 0, false
-	}
-	n = len(`{"code":,"path":[]}`) + jsonStringBound(string(is.Code))
-	for _, el := range is.Path {
-		m, ok := jsonValueBound(el)
-		if !ok {
-			return 0, false
-		}
-		n += 1 + m
-	}
-	if is.Expected != 0 {
-		n += len(`,"expected":""`) + 8*len("integer|")
-	}
-	n += len(`,"inclusive":false`) + len(`,"exact":true`)
-	for _, m := range [...]string{is.Origin, string(is.Minimum), string(is.Maximum), is.Format, is.Pattern, is.Prefix,
-		is.Suffix, is.Includes, is.Layout, is.Country, is.UniqueBy, is.Param, string(is.Divisor), is.Message, is.Check, is.Source} {
-		if m != "" {
-			n += len(`,"":`) + len("includes") + jsonStringBound(m)
-		}
-	}
-	for _, list := range [...][]string{is.Keys, is.Allowed} {
-		n += len(`,"allowed":[]`)
-		for _, v := range list {
-			n += 1 + jsonStringBound(v)
-		}
-	}
-	n += len(`,"values":[]`)
-	for _, v := range is.Values {
-		m, ok := jsonValueBound(v)
-		if !ok {
-			return 0, false
-		}
-		n += 1 + m
-	}
-	n += len(`,"errors":[]`)
-	for _, br := range is.Branches {
-		m, ok := jsonListBound(br, depth)
-		if !ok {
-			return 0, false
-		}
-		n += 1 + m
-	}
-	m, ok := jsonListBound(is.Issues, depth)
-	if !ok {
-		return 0, false
-	}
-	n += len(`,"issues":`) + m
-	if is.Key != nil {
-		m, ok := jsonValueBound(is.Key)
-		if !ok {
-			return 0, false
-		}
-		n += len(`,"key":`) + m
-	}
-	return n, true
-}
-
-// jsonListBound is jsonBound for a list of issues, "null" or "[…]".
-func jsonListBound(list []issues.Issue, depth int) (int, bool) {
-	n := len("null")
-	for i := range list {
-		m, ok := jsonBound(&list[i], depth+1)
-		if !ok {
-			return 0, false
-		}
-		n += 1 + m
-	}
-	return n, true
 }
 
 // jsonStringBound is the most a string's JSON can take: quotes, and a
@@ -262,9 +158,7 @@ func (s *state) boundList(list []issues.Issue, depth int) []issues.Issue {
 
 // boundPath returns p with its long keys cut and, when its JSON could
 // take more than a field name may (maxName), its middle elements left out
-// for one "…", as the text's field name leaves them out (see cutName): the
-// first element is kept, then as many of the last as fit. An instance may
-// nest 64 levels, and 64 cut keys would take kilobytes. It returns p itself
+// for one "…" as cutName leaves them out of a name. It returns p itself
 // when nothing is cut.
 func (s *state) boundPath(p issues.Path) issues.Path {
 	out := p
@@ -307,17 +201,8 @@ func (s *state) boundStrings(list []string) []string {
 	if list == nil {
 		return nil
 	}
-	n := min(len(list), maxListed)
-	long := false
-	for _, v := range list[:n] {
-		long = long || len(v) > s.f.maxRunes
-	}
-	if !long {
-		return list[:n:n]
-	}
-	out := make([]string, n)
-	for i, v := range list[:n] {
-		out[i] = v
+	out := slices.Clone(list[:min(len(list), maxListed)])
+	for i, v := range out {
 		if len(v) > s.f.maxRunes {
 			out[i] = s.cutKey(v)
 		}

@@ -13,6 +13,5 @@
 // by path, drops duplicates, and keeps to an issue and byte budget with a
 // final note on what was left out.
 //
-// Rendering into a caller's buffer allocates nothing once warm: templates
-// are compiled once and placeholders append straight into the buffer.
+// Rendering into a caller's buffer allocates nothing once warm.
 package formatter

@@ -1,7 +1,6 @@
 package formatter
 
 import (
-	"cmp"
 	"math"
 	"slices"
 	"sync"
@@ -48,24 +47,20 @@ type Options struct {
 
 // DefaultOptions returns the defaults: English, examples on, 20 issues,
 // 4 KiB, values cut at 60 characters, the default sensitive names.
-func DefaultOptions() Options {
-	return Options{Examples: true}
-}
+func DefaultOptions() Options { return Options{Examples: true} }
 
 // Formatter turns issues into the lines of a validation_error. It is
 // immutable and safe for concurrent use.
 type Formatter struct {
 	cat       *catalog.Catalog
-	msgs      *messages
-	formats   map[string]formatText
+	msgs      map[string]*templates.Message
 	examples  bool
 	maxIssues int
 	maxBytes  int
 	maxRunes  int
 	redact    *redactor
-	recovery  string
-	close     []byte // the envelope's end when no issue was left out
 	units     [len(units)][smallCounts]string
+	recovery  string
 	pool      sync.Pool
 }
 
@@ -95,12 +90,16 @@ func New(o Options) *Formatter {
 		o.Redact = defaultRedact
 	}
 	f.redact = newRedactor(o.Redact)
-	f.msgs, f.formats = resolve(f.cat), formatTexts(f.cat)
-	if m := f.msgs[msgRecovery]; m != nil {
+	f.msgs = resolve(f.cat, (*catalog.Catalog)(locales.Default()))
+	if m := f.msg("recovery", "", ""); m != nil {
 		f.recovery = m.Template(templates.Other).Source()
 	}
-	f.close = xmlenc.AppendValidationClose(nil, "", nil, f.recovery)
-	f.renderUnits()
+	s := &state{f: f}
+	for i, u := range units {
+		for n := range int64(smallCounts) {
+			f.units[i][n] = string(s.appendMessage(nil, f.msg("unit", u, ""), n))
+		}
+	}
 	f.pool.New = func() any { return &state{f: f} }
 	return f
 }
@@ -120,11 +119,7 @@ func (f *Formatter) AppendValidation(dst []byte, action string, list issues.List
 	dst = s.out
 	more := ""
 	if s.omitted > 0 {
-		s.line = s.appendMore(s.line[:0], s.omitted)
-		more = string(s.line)
-	}
-	if more == "" {
-		return append(dst, f.close...) // the same every time: written once
+		more = string(s.appendMore(s.line[:0], s.omitted))
 	}
 	return xmlenc.AppendValidationClose(dst, more, nil, f.recovery)
 }
@@ -147,33 +142,29 @@ func (f *Formatter) Fields(list issues.List) (fields []envelope.Field, more stri
 	return fields, more
 }
 
-// appendLine appends the line of one issue (without its field name, and
-// without XML escaping) to dst: the text a model reads for that issue. For a
-// union it is the line of the closest alternative's first issue.
+// appendLine appends the line of one issue, unescaped and without its
+// field name, to dst: the text a model reads for that issue.
 func (f *Formatter) appendLine(dst []byte, is *issues.Issue) []byte {
 	s := f.get()
 	defer f.put(s)
-	return s.appendLine(dst, is)
+	return s.appendIssue(dst, is, nil)
 }
 
 func (f *Formatter) get() *state { return f.pool.Get().(*state) }
 
 func (f *Formatter) put(s *state) {
 	const keep = 64 << 10 // don't let one huge call pin memory in the pool
-	if cap(s.name) > keep || cap(s.line) > keep || cap(s.buf) > keep || cap(s.esc) > keep {
+	if cap(s.name) > keep || cap(s.line) > keep || cap(s.buf) > keep {
 		return
 	}
-	s.out, s.frame, s.suggFor, s.vsuggFor, s.uni, s.shown = nil, frame{}, nil, nil, issues.Issue{}, nil
+	s.out, s.frame, s.suggFor, s.uni, s.shown = nil, frame{}, nil, issues.Issue{}, nil
 	clear(s.sugg)
 	s.mg.reset()
 	f.pool.Put(s)
 }
 
 // state is the per-call scratch space, pooled so that a warm formatter
-// renders without allocating. It has three parts: what emitLine keeps
-// across the lines of a call, the frame of the message being rendered
-// (saved and restored around a nested message), and buffers and memos the
-// placeholders render with.
+// renders without allocating.
 type state struct {
 	f *Formatter
 
@@ -184,28 +175,23 @@ type state struct {
 	collect bool   // Fields: keep each field's name and text too
 	name    []byte // the current field name
 	line    []byte // the current line, unescaped
-	esc     []byte // what escaping in place copies (emitLine, escapeText)
 	prevAt  int    // where the previous field starts in out
 	path    issues.Path
 	cut     issues.Path // a path with its long keys cut (appendName)
-	order   []ordered
+	order   []int       // indexes of the issues with lines, in path order
 	lines   int
 	bytes   int
 	omitted int
 
 	frame
 
-	// What placeholders render with. sugg holds the key suggestions of
-	// suggFor (see keySuggestions); vsugg the value suggestion of vsuggFor
-	// (see valueSuggestion); lower and upper the multiples (see multiples).
-	suggFor  *issues.Issue
-	sugg     []string
-	vsuggFor *issues.Issue
-	vsugg    string
-	vsuggOK  bool
-	lower    []byte
-	upper    []byte
-	value    []byte // {value}: what the message around a value shows
+	// What placeholders render with: the key suggestions of suggFor, the
+	// multiples (see multiples).
+	suggFor *issues.Issue
+	sugg    []string
+	lower   []byte
+	upper   []byte
+	value   []byte // {value}: what the message around a value shows
 	// {field}: the other field of a cross-field check, or (fieldSet) the
 	// fields of a condition, rendered into cond and pair.
 	field    []byte
@@ -225,10 +211,8 @@ type state struct {
 	shown issues.List
 }
 
-// frame is what the placeholders of the message being rendered read: the
-// issue, its inner issue, whether its field is sensitive, the template and
-// the count that chose its plural form. A nested message (an inner issue's
-// line, a value with its size) saves and restores it whole.
+// frame is what the placeholders of the message being rendered read. A
+// nested message saves and restores it whole.
 type frame struct {
 	is     *issues.Issue
 	inner  *issues.Issue
@@ -252,42 +236,22 @@ func (s *state) run(list issues.List) {
 			counted += issuesx.OmittedCount(&list[i])
 			continue
 		}
-		s.order = append(s.order, ordered{key: sortKey(list[i].Path), i: i})
+		s.order = append(s.order, i)
 	}
 	if s.mg.list = s.mg.list[:0]; unknown {
 		s.findMerges(list)
 	}
 	if len(s.mg.list) > 0 {
-		s.order = slices.DeleteFunc(s.order, func(o ordered) bool { return s.mergedAway(list, o.i) })
+		s.order = slices.DeleteFunc(s.order, func(i int) bool { return s.mergedAway(list, i) })
 	}
-	less := func(a, b ordered) bool {
-		if a.key != b.key {
-			return a.key < b.key
-		}
-		return issuesx.Compare(&list[a.i], &list[b.i]) < 0
-	}
-	if len(s.order) <= 16 {
-		// Most lists are a few issues: an insertion sort, stable.
-		for i := 1; i < len(s.order); i++ {
-			for j := i; j > 0 && less(s.order[j], s.order[j-1]); j-- {
-				s.order[j], s.order[j-1] = s.order[j-1], s.order[j]
-			}
-		}
-	} else {
-		slices.SortStableFunc(s.order, func(a, b ordered) int {
-			if a.key != b.key {
-				return cmp.Compare(a.key, b.key)
-			}
-			return issuesx.Compare(&list[a.i], &list[b.i])
-		})
-	}
-	for n, o := range s.order {
+	slices.SortStableFunc(s.order, func(a, b int) int { return issuesx.Compare(&list[a], &list[b]) })
+	for n, i := range s.order {
 		handled, ok := false, false
 		if len(s.mg.list) > 0 {
-			handled, ok = s.emitMerged(list, o.i)
+			handled, ok = s.emitMerged(list, i)
 		}
 		if !handled {
-			ok = s.emitIssue(&list[o.i])
+			ok = s.emitIssue(&list[i])
 		}
 		if !ok {
 			s.omitted = len(s.order) - n + counted
@@ -297,46 +261,10 @@ func (s *state) run(list issues.List) {
 	s.omitted = counted
 }
 
-// ordered is an issue's index in the list and its sort key.
-type ordered struct {
-	key uint64
-	i   int
-}
-
-// sortKey orders paths as issuesx.Compare does, by their first element only:
-// the root, then indexes, then keys by their first seven bytes. Different
-// keys decide at the cost of one comparison; equal keys say nothing, and
-// issuesx.Compare decides.
-func sortKey(p issues.Path) uint64 {
-	if len(p) == 0 {
-		return 0
-	}
-	var n int64
-	switch e := p[0].(type) {
-	case string:
-		var k uint64
-		for i := range min(len(e), 7) {
-			k |= uint64(e[i]) << (48 - 8*i)
-		}
-		return 1<<63 | k
-	case int:
-		n = int64(e)
-	case int64:
-		n = e
-	case uint64:
-		n = int64(e) // as issuesx.Compare reads it
-	default:
-		return 1 << 63 // compared as the empty key
-	}
-	return 1<<62 | uint64(min(max(n, -1)+1, 1<<61))
-}
-
-// emitIssue writes the lines of one issue: one line, or for a union one per
-// issue of its closest alternative (a union among them in turn), the
-// discriminator first (it says which alternative the others belong to),
-// each at its own path; or, when no alternative's type matches the value,
-// one line naming the types they expect. It reports false when the budget
-// is spent.
+// emitIssue writes the lines of one issue: one line, or for a union the
+// lines of its closest alternative (see emitBranch), or when no
+// alternative's type matches the value one line naming the types they
+// expect. It reports false when the budget is spent.
 func (s *state) emitIssue(is *issues.Issue) bool {
 	switch is.Code {
 	case issues.InvalidUnion:
@@ -368,10 +296,10 @@ func (s *state) emitIssue(is *issues.Issue) bool {
 }
 
 // emitBranch writes the lines of best, the alternative of union chosen:
-// its discriminator first, then the rest in path order, a misspelt key
-// and the missing field it stands for as one line, as at the top (see
-// findMerges). When the choice is sure (see issuesx.Chosen), each line is
-// the issue's own; otherwise it says it is the closest alternative's.
+// its discriminator first (it says which alternative the others belong
+// to), then the rest in path order, merged as at the top. When the choice
+// is sure (see issuesx.Chosen), each line is the issue's own; otherwise it
+// says it is the closest alternative's.
 func (s *state) emitBranch(union *issues.Issue, best []issues.Issue, sure bool) bool {
 	outer := s.mg.list
 	s.mg.list = nil
@@ -419,11 +347,10 @@ func (s *state) emitBranch(union *issues.Issue, best []issues.Issue, sure bool) 
 }
 
 // emitLine writes the field of is (with inner as its inner issue, if any)
-// at path into s.out, as the envelope shows it, and for Fields also keeps
-// its name and text. It is the one place lines are made: the budget, the
-// issue cap and the dropping of repeated lines are decided here, on the
-// bytes the envelope holds, whatever the caller wants of them. It reports
-// false when the budget is spent.
+// at path into s.out, as the envelope shows it. It is the one place lines
+// are made: the budgets and the dropping of repeated lines are decided
+// here, on the bytes the envelope holds. It reports false when the budget
+// is spent.
 func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue) bool {
 	if s.lines >= s.f.maxIssues {
 		return false
@@ -435,23 +362,9 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue) bool {
 		s.path = append(append(s.path[:0], p...), is.Key)
 		p = s.path
 	}
-	if s.collect {
-		// Fields keeps the name and the text as they read before escaping.
-		s.name = s.appendName(s.name[:0], p)
-		s.line = s.appendIssue(s.line[:0], false, is, inner)
-		s.out = xmlenc.AppendField(s.out, s.name, s.line)
-	} else {
-		// The line is written straight into the envelope, and what may
-		// need escaping (the name, what the placeholders wrote) is escaped
-		// where it stands: no copy of the line through a scratch buffer.
-		s.out = append(s.out, xmlenc.FieldOpen...)
-		at := len(s.out)
-		s.out = s.appendName(s.out, p)
-		s.out, s.esc = xmlenc.EscapeAttrFrom(s.out, at, s.esc)
-		s.out = append(s.out, `">`...)
-		s.out = s.appendIssue(s.out, true, is, inner)
-		s.out = append(s.out, xmlenc.FieldClose...)
-	}
+	s.name = s.appendName(s.name[:0], p)
+	s.line = s.appendIssue(s.line[:0], is, inner)
+	s.out = xmlenc.AppendField(s.out, s.name, s.line)
 	clear(s.path)
 	field := s.out[start:]
 	switch {
@@ -476,7 +389,7 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue) bool {
 }
 
 func (s *state) appendMore(dst []byte, n int) []byte {
-	return s.appendMessage(dst, s.m(msgMore), int64(n))
+	return s.appendMessage(dst, s.m("more"), int64(n))
 }
 
 // isPathKey reports whether v can stand in a path as a key or an index.
@@ -488,15 +401,11 @@ func isPathKey(v any) bool {
 	return false
 }
 
-// typesOfUnion is the issue of a union none of whose alternatives takes
-// the value's type, when each refuses it by type: an invalid_type at the
-// union's path expecting every type they name, in their order ("Expected
-// a string or an object"), an object last when it comes with the keys
-// its alternatives require (the adapter's Keys on their type issues; for
-// several object alternatives, the keys they all require): "Expected a
-// string or an object with 'property','value'". Which alternative failed
-// "furthest" means nothing there, and one alternative's type alone would
-// hide the others. scratch holds the keys, the issue's Keys.
+// typesOfUnion is the issue of a union each of whose alternatives refuses
+// the value by type: an invalid_type at the union's path expecting every
+// type they name, an object last when it comes with the keys they all
+// require ("Expected a string or an object with 'property','value'"): one
+// alternative's type alone would hide the others. scratch holds the keys.
 func typesOfUnion(union *issues.Issue, scratch *[]string) (issues.Issue, bool) {
 	var want issues.Types
 	keys, objects := (*scratch)[:0], 0

@@ -2,7 +2,6 @@ package formatter
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/selfheal/selfheal/internal/catalog"
 	"github.com/selfheal/selfheal/internal/race"
+	"github.com/selfheal/selfheal/internal/suggest"
 
 	"github.com/selfheal/selfheal/internal/golden"
 
@@ -339,9 +339,9 @@ func TestClosest(t *testing.T) {
 		"user-id": "user_id", "createdAt": "created_at", "usd": "USD", "x": "", "zzzzzz": "", "": "",
 		strings.Repeat("a", 100): "",
 	} {
-		got, ok := closest(in, opts)
+		got, ok := suggest.Closest(in, opts)
 		if got != want || ok != (want != "") {
-			t.Errorf("closest(%q) = %q, %v; want %q", in, got, ok, want)
+			t.Errorf("Closest(%q) = %q, %v; want %q", in, got, ok, want)
 		}
 	}
 }
@@ -382,26 +382,6 @@ func benchIssues(n int) issues.List {
 		out[i].Path = append(issues.Path{"items", i}, base[i%len(base)].Path...)
 	}
 	return out
-}
-
-// sortKey may only decide where issuesx.Compare agrees: for every pair of
-// paths, different keys are ordered as the paths are.
-func TestSortKeyAgreesWithCompare(t *testing.T) {
-	paths := []issues.Path{nil, {}, {"a"}, {""}, {"a", 1}, {"ab"}, {"abcdefg"}, {"abcdefgh"}, {"abcdefga"},
-		{"abcdefgh", "x"}, {"a\x00"}, {"\xff"}, {0}, {1}, {-1}, {-5}, {int64(7)}, {uint64(1 << 63)},
-		{int64(1 << 62)}, {int64(1<<62 + 1)}, {int32(3)}, {3.5}, {"B"}, {"b"}, {2, "a"}, {"items", 10}, {"items", 9}}
-	sign := func(x int) int { return cmp.Compare(x, 0) }
-	for _, a := range paths {
-		for _, b := range paths {
-			ka, kb := sortKey(a), sortKey(b)
-			if ka == kb {
-				continue
-			}
-			if got, want := cmp.Compare(ka, kb), sign(a.Compare(b)); got != want {
-				t.Errorf("sortKey orders %v, %v as %d; Compare says %d", a, b, got, want)
-			}
-		}
-	}
 }
 
 // TestMergedMisspeltKey: a misspelt key and the required field it should

@@ -16,9 +16,7 @@ import (
 // An open schema's near miss of a required field is the same problem (the
 // adapter's near-miss issue beside the library's missing field), and gets
 // the same line. The unrecognized_keys issue keeps a line for its other
-// keys, if any. The issues themselves are not changed (their JSON form
-// lists both); only the lines are merged, in run, so that every caller
-// (Append, Fields, Result) sees the same lines under the same budget.
+// keys, if any. Only the lines are merged, not the issues.
 
 // maxMergeScan bounds the issues a merge is looked for among, so that a
 // call with thousands of issues does not pay for pairs it cannot show.
@@ -31,8 +29,7 @@ type merged struct {
 	key, sugg string
 }
 
-// mergeState is what run keeps to write merged lines without allocating
-// once warm.
+// mergeState is what run keeps to write merged lines.
 type mergeState struct {
 	list    []merged
 	missing []int        // indexes of missing fields, candidates of a merge
@@ -91,12 +88,9 @@ func (s *state) findMerges(list issues.List) {
 
 // mergeLone merges the one key left unknown in an object of a closed
 // schema with the one required field left missing there, when the key's
-// value has the field's type: 'frequency' sent where 'freq' is missing,
-// 'qty' for 'quantity', 'at' for 'time'. Too far apart to be a misspelling,
-// they are still one problem, the field sent under another name, and a
-// model fixes it by renaming the key: two lines ("Unknown key …", "You
-// sent: nothing …") would say the same thing twice. A near miss (an open
-// schema) is left alone: its other keys were accepted.
+// value has the field's type ('qty' sent where 'quantity' is missing): too
+// far apart to be a misspelling, still the field sent under another name.
+// A near miss (an open schema) is left alone: its other keys were accepted.
 func (s *state) mergeLone(list issues.List, ui int) {
 	mg := &s.mg
 	u := &list[ui]
@@ -256,10 +250,9 @@ func (s *state) emitMerged(list issues.List, i int) (handled, ok bool) {
 }
 
 // meantBy returns the allowed key the model meant by k, a key of the
-// unrecognized_keys issue u. A near miss's Allowed are the names its keys
-// stand for, found the way the adapter found them: the same name written
-// another way ("DRY_RUN" for "dryRun", too far for an edit distance)
-// before the closest. For a closed schema, the closest allowed key.
+// unrecognized_keys issue u: for a near miss as the adapter found it (the
+// same name written another way, "DRY_RUN" for "dryRun", first), else the
+// closest allowed key.
 func meantBy(u *issues.Issue, k string) (string, bool) {
 	if u.Check == issues.CheckNearMiss {
 		for _, a := range u.Allowed {
@@ -268,7 +261,7 @@ func meantBy(u *issues.Issue, k string) (string, bool) {
 			}
 		}
 	}
-	return closest(k, u.Allowed)
+	return suggest.Closest(k, u.Allowed)
 }
 
 // childOf reports whether p is parent with the key k appended.

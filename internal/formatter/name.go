@@ -10,11 +10,8 @@ import (
 // attribute: p's String form, bounded whatever the model sent. A key longer
 // than the value budget is cut there, with its real size stated
 // (labels["aaaa… (5000 characters)"]), and a name longer than maxName bytes
-// keeps its start and its end around an ellipsis: the end names the field,
-// the start where it sits.
-//
-// The first and last elements are always kept: a name is at most about
-// maxName bytes, or two cut keys.
+// keeps its first and last elements around an ellipsis: the end names the
+// field, the start where it sits.
 func (s *state) appendName(dst []byte, p issues.Path) []byte {
 	start := len(dst)
 	if s.longKey(p) < 0 {
@@ -101,11 +98,10 @@ func (s *state) cutKey(key string) string {
 		runes++
 	}
 	text := append([]byte(key[:end]), "…"...)
-	return string(s.appendSized(nil, text, key))
+	return string(s.appendSized(nil, text, key, s.m("value.sized")))
 }
 
 // maxName is the most bytes of a field name before the escaping of XML,
-// unless its first and last elements alone take more: room for a cut key
-// (each of its characters may take six bytes, as \ufffd), and far more
-// than any real path takes.
+// unless its first and last elements alone take more: room for a cut key,
+// each of whose characters may take six bytes (\ufffd).
 func (f *Formatter) maxName() int { return 8 * f.maxRunes }

@@ -7,13 +7,10 @@ import (
 )
 
 // A long list of allowed keys or values costs the model tokens on every
-// later turn and says little beyond the schema it already has: a line
-// lists them all up to fewListed, and past that the nearest few to what was
-// sent and how many more there are ("'email', 'name', 'role', and 37
-// more"). The nearest by spelling is not always the one meant ('husband'
-// is far from 'spouse'), so a list of the size of most enums (up to 10) is
-// shown whole: no value a model could mean is hidden. What the model sent
-// is never shortened this way.
+// later turn: past fewListed, a line lists the nearest few to what was sent
+// and how many more there are ("'email', 'name', 'role', and 37 more").
+// The nearest by spelling is not always the one meant ('husband' is far
+// from 'spouse'), so a list of the size of most enums is shown whole.
 const (
 	fewListed = 10
 	nearShown = 3
@@ -51,7 +48,7 @@ func (s *state) appendNearest(dst []byte, n int, distance func(i int) int, quote
 		}
 		dst = write(dst, best[i])
 	}
-	return s.appendMessage(dst, s.m(msgListMore), int64(n-k))
+	return s.appendMessage(dst, s.m("list.more"), int64(n-k))
 }
 
 // keyDistance is the edit distance between a key sent and an allowed one.

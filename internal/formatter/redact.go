@@ -21,14 +21,10 @@ var defaultRedact = []string{
 // the root package checks it).
 func DefaultRedact() []string { return append([]string(nil), defaultRedact...) }
 
-// redactor matches keys against names split into lower-case words, indexed
-// by their first word so that a key costs one map probe per word.
+// redactor matches keys against names split into lower-case words,
+// indexed by their first word.
 type redactor struct {
 	first map[string][][]string
-	// sig has bit c-'a' of sig[n] set when some name's first word has n
-	// bytes and starts with letter c (or n-1 bytes, for a plural). Most
-	// words of most keys fail it, and skip the map.
-	sig [32]uint32
 }
 
 func newRedactor(names []string) *redactor {
@@ -40,23 +36,7 @@ func newRedactor(names []string) *redactor {
 			return true
 		})
 		if len(words) > 0 {
-			w := words[0]
-			r.first[w] = append(r.first[w], words)
-			if c := w[0]; c >= 'a' && c <= 'z' {
-				for _, n := range []int{len(w), len(w) + 1} {
-					if n < len(r.sig) {
-						r.sig[n] |= 1 << (c - 'a')
-					}
-				}
-			} else {
-				// A name that starts with a digit or non-ASCII letter:
-				// no cheap signature, so every word of its length passes.
-				for _, n := range []int{len(w), len(w) + 1} {
-					if n < len(r.sig) {
-						r.sig[n] = ^uint32(0)
-					}
-				}
-			}
+			r.first[words[0]] = append(r.first[words[0]], words)
 		}
 	}
 	return r
@@ -79,8 +59,8 @@ func (r *redactor) matches(key string) bool {
 		return false
 	}
 	if oneWord(key) {
-		// Most keys are one lower-case word (name, email, age): what
-		// forWords would find, without going through it.
+		// Most keys are one lower-case word (name, email): splitting them
+		// into words took a tenth of the validator pair's (c) (DESIGN 5).
 		return r.matchFrom([]string{key})
 	}
 	var buf [16]string
@@ -101,15 +81,10 @@ func (r *redactor) matches(key string) bool {
 // first word on.
 func (r *redactor) matchFrom(words []string) bool {
 	w := words[0]
-	if len(w) >= len(r.sig) {
-		return false
+	var low [32]byte // the word in lower case, built without allocating
+	if len(w) >= len(low) {
+		return false // words this long are not matched
 	}
-	if c := lower(w[0]); c >= 'a' && c <= 'z' && r.sig[len(w)]&(1<<(c-'a')) == 0 {
-		return false
-	} else if (c < 'a' || c > 'z') && r.sig[len(w)] != ^uint32(0) {
-		return false
-	}
-	var low [32]byte
 	for j := 0; j < len(w); j++ {
 		low[j] = lower(w[j])
 	}
@@ -171,8 +146,15 @@ func forWords(s string, f func(string) bool) {
 	}
 }
 
-// oneWord reports whether s is a single word of forWords: lower-case ASCII
-// letters and digits only, so nothing splits it.
+func lower(c byte) byte {
+	if isUpper(c) {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// oneWord reports whether s is lower-case ASCII letters and digits only,
+// which forWords would not split.
 func oneWord(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; !isLower(c) && (c < '0' || c > '9') {

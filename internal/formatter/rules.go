@@ -4,162 +4,147 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/selfheal/selfheal/internal/templates"
 	"github.com/selfheal/selfheal/issues"
 )
 
-// rule is one line of the table that words an issue: an issue of code (any
-// code when code is "") for which when holds (always when when is nil) is
-// worded by message id; or, when pick is set, by the id pick finds from the
-// issue's facts (an origin, a format, a check), msgNone meaning that the
-// rule does not apply.
-//
-// Some predicates also work out what the chosen message's placeholders
-// show (the suggestions, the neighbouring multiples): they run once per
-// issue, before its line is written.
-type rule struct {
-	code issues.Code
-	when func(s *state, is *issues.Issue) bool
-	id   msgID
-	pick func(s *state, is *issues.Issue) msgID
-}
-
-// rules words every issue: the first rule that applies, read top to
-// bottom, gives its message. The last rule applies to every issue.
-var rules = [...]rule{
-	{code: issues.InvalidType, when: missingWhen, id: msgInvalidTypeMissingWhen},
-	// A union's discriminator not sent: the values that choose an
-	// alternative are what to send.
-	{code: issues.InvalidType, when: missingValues, id: msgInvalidTypeMissingValues},
-	{code: issues.InvalidType, when: absent, id: msgInvalidTypeMissing},
-	{code: issues.InvalidType, when: unknownInput, id: msgInvalidTypeUnknown},
-	{code: issues.InvalidType, pick: typeHint}, // "42" for 42, an object sent as JSON text
-	// A union's types, an object with the keys its alternatives require.
-	{code: issues.InvalidType, when: objectKeys, id: msgInvalidTypeObjectKeys},
-	{code: issues.InvalidType, id: msgInvalidType},
-
-	{code: issues.TooSmall, when: refExclusive, id: msgTooSmallRefExclusive},
-	{code: issues.TooSmall, when: refInclusive, id: msgTooSmallRef},
-	{code: issues.TooSmall, pick: emptyString}, // '' needs no "(0 characters)"
-	{code: issues.TooSmall, pick: byOrigin},    // too_small.<origin>[.exact|.exclusive]
-	{code: issues.TooSmall, when: exact, id: msgTooSmallExact},
-	{code: issues.TooSmall, when: exclusive, id: msgTooSmallExclusive},
-	{code: issues.TooSmall, id: msgTooSmall},
-
-	{code: issues.TooBig, when: refExclusive, id: msgTooBigRefExclusive},
-	{code: issues.TooBig, when: refInclusive, id: msgTooBigRef},
-	{code: issues.TooBig, pick: byOrigin}, // too_big.<origin>[.exact|.exclusive]
-	{code: issues.TooBig, when: exact, id: msgTooBigExact},
-	{code: issues.TooBig, when: exclusive, id: msgTooBigExclusive},
-	{code: issues.TooBig, id: msgTooBig},
-
-	{code: issues.InvalidFormat, pick: formatRef},   // invalid_format.<format>.ref
-	{code: issues.InvalidFormat, pick: namedFormat}, // invalid_format.<format>
-	{code: issues.InvalidFormat, when: unnamedFormat, id: msgInvalidFormatUnnamed},
-	{code: issues.InvalidFormat, when: describedFormat, id: msgInvalidFormat},
-	{code: issues.InvalidFormat, id: msgInvalidFormatOther},
-
-	{code: issues.NotMultipleOf, pick: multiples}, // not_multiple_of[.one]
-	{code: issues.NotMultipleOf, id: msgNotMultipleOfPlain},
-
-	// An open schema: the keys were accepted, and will be ignored. Allowed
-	// holds what the keys stand for, not the "only" keys.
-	// A misspelt key and the required field it should have been are one
-	// line, at the field (see merges): its inner issue is the missing one.
-	{code: issues.UnrecognizedKeys, when: misspeltField, id: msgUnrecognizedKeysMissing},
-	{code: issues.UnrecognizedKeys, when: nearMiss, id: msgUnrecognizedKeysNearMiss},
-	{code: issues.UnrecognizedKeys, when: keySuggested, id: msgUnrecognizedKeysSuggest},
-	{code: issues.UnrecognizedKeys, when: keysAllowed, id: msgUnrecognizedKeysAllowed},
-	{code: issues.UnrecognizedKeys, id: msgUnrecognizedKeys},
-
-	{code: issues.InvalidValue, when: notRef, id: msgInvalidValueNotRef},
-	{code: issues.InvalidValue, when: notValues, id: msgInvalidValueNot},
-	{code: issues.InvalidValue, when: hasRef, id: msgInvalidValueRef},
-	{code: issues.InvalidValue, when: noValues, id: msgInvalidValueNone},
-	{code: issues.InvalidValue, when: oneValue, id: msgInvalidValueSingle},
-	{code: issues.InvalidValue, when: valueSuggested, id: msgInvalidValueSuggest},
-	{code: issues.InvalidValue, id: msgInvalidValue},
-
-	{code: issues.InvalidUnion, when: noInner, id: msgInvalidUnionBare},
-	{code: issues.InvalidUnion, id: msgInvalidUnion},
-	{code: issues.InvalidKey, when: noInner, id: msgInvalidKeyBare},
-	{code: issues.InvalidKey, id: msgInvalidKey},
-	{code: issues.InvalidElement, when: noInner, id: msgInvalidElementBare},
-	{code: issues.InvalidElement, id: msgInvalidElement},
-
-	{code: issues.Custom, pick: byCheck}, // custom.<check>[.<variant>]
-	// A library's own message, relayed without the value (jsonschema v5's
-	// errors): it says what was sent.
-	{code: issues.Custom, when: relayed, id: msgCustomUnknown},
-	{code: issues.Custom, when: hasMessage, id: msgCustom},
-
-	{id: msgCustomBare},
-}
-
-// codeRules are the rules that can apply to each code, in table order,
-// by codeIndex.
-var codeRules = func() (m [len(ruleCodes) + 1][]rule) {
-	for _, r := range rules {
-		if r.code != "" {
-			i := codeIndex(r.code)
-			m[i] = append(m[i], r)
-		}
-	}
-	for i := range m {
-		m[i] = append(m[i], rules[len(rules)-1])
-	}
-	return m
-}()
-
-// ruleCodes are the codes the table words; any other code gets the last rule.
-var ruleCodes = [...]issues.Code{issues.InvalidType, issues.TooSmall, issues.TooBig,
-	issues.InvalidFormat, issues.NotMultipleOf, issues.UnrecognizedKeys, issues.InvalidValue,
-	issues.InvalidUnion, issues.InvalidKey, issues.InvalidElement, issues.Custom}
-
-// codeIndex is the index of code in ruleCodes, len(ruleCodes) for others.
-func codeIndex(code issues.Code) int {
-	switch code {
+// choose returns the message that words is, by its code, then the facts
+// it carries; the suggestions and multiples it asks for are what the
+// message then shows. s.inner must be set (see innerOf).
+func (s *state) choose(is *issues.Issue) *templates.Message {
+	f := s.f
+	switch is.Code {
 	case issues.InvalidType:
-		return 0
-	case issues.TooSmall:
-		return 1
-	case issues.TooBig:
-		return 2
-	case issues.InvalidFormat:
-		return 3
-	case issues.NotMultipleOf:
-		return 4
-	case issues.UnrecognizedKeys:
-		return 5
-	case issues.InvalidValue:
-		return 6
-	case issues.InvalidUnion:
-		return 7
-	case issues.InvalidKey:
-		return 8
-	case issues.InvalidElement:
-		return 9
-	case issues.Custom:
-		return 10
-	}
-	return len(ruleCodes)
-}
-
-// choose returns the message id of is: the first rule of the table that
-// applies. s.inner must be set (see innerOf).
-func (s *state) choose(is *issues.Issue) msgID {
-	rs := codeRules[codeIndex(is.Code)]
-	for i := range rs {
-		r := &rs[i]
 		switch {
-		case r.pick != nil:
-			if id := r.pick(s, is); id != msgNone {
-				return id
+		case is.Absent && is.When != nil:
+			return s.m("invalid_type.missing.when")
+		case is.Absent && len(is.Values) > 1:
+			// A union's discriminator not sent: its values are what to send.
+			return s.m("invalid_type.missing.values")
+		case is.Absent:
+			return s.m("invalid_type.missing")
+		case unknownInput(is):
+			return s.m("invalid_type.unknown")
+		}
+		if m := s.typeHint(is); m != nil {
+			return m
+		}
+		if len(is.Keys) > 0 && is.Expected.Has(issues.TypeObject) {
+			// A union's types, with the keys they require (see typesOfUnion).
+			return s.m("invalid_type.object_keys")
+		}
+		return s.m("invalid_type")
+
+	case issues.TooSmall, issues.TooBig:
+		code, variant := string(is.Code), ""
+		switch {
+		case is.Exact:
+			variant = "exact"
+		case !is.Inclusive:
+			variant = "exclusive"
+		}
+		if is.Ref != nil && !is.Exact {
+			return f.msg(code, "ref", variant)
+		}
+		if str, ok := is.Input.(string); ok && str == "" && !s.hidden && is.Code == issues.TooSmall {
+			// "You sent: ''. Expected at least 1 character.": '' needs no
+			// "(0 characters)".
+			return f.msg(code, variant, "")
+		}
+		// too_small.<origin>[.exact|.exclusive]: a size by what was measured.
+		if origin := canonicalOrigin(is.Origin, is.Input); origin != "" {
+			if m := f.msg(code, origin, variant); m != nil {
+				return m
 			}
-		case r.when == nil || r.when(s, is):
-			return r.id
+		}
+		return f.msg(code, variant, "")
+
+	case issues.InvalidFormat:
+		if is.Ref != nil && is.Format != "" {
+			if m := f.msg("invalid_format", is.Format, "ref"); m != nil {
+				return m
+			}
+		}
+		switch fm := is.Format; {
+		case fm == "":
+			return s.m("invalid_format.unnamed")
+		case fm == "other", fm == "unnamed", fm == "regex" && is.Pattern == "":
+			// JSON Schema's format "regex" is not the pattern check.
+		default:
+			if m := f.msg("invalid_format", fm, ""); m != nil {
+				return m
+			}
+		}
+		if f.formatMsg(is.Format) != nil {
+			return s.m("invalid_format")
+		}
+		return s.m("invalid_format.other")
+
+	case issues.NotMultipleOf:
+		switch {
+		case !s.multiples(is):
+			return s.m("not_multiple_of.plain")
+		case len(s.upper) == 0:
+			return s.m("not_multiple_of.one")
+		}
+		return s.m("not_multiple_of")
+
+	case issues.UnrecognizedKeys:
+		switch {
+		case s.inner != nil:
+			// A misspelt key merged with the missing field (see
+			// findMerges): its inner issue is the missing one.
+			return s.m("unrecognized_keys.missing")
+		case is.Check == issues.CheckNearMiss:
+			// An open schema: Allowed holds what the keys stand for.
+			return s.m("unrecognized_keys.near_miss")
+		case s.keySuggestions(is):
+			return s.m("unrecognized_keys.suggest")
+		case len(is.Allowed) > 0:
+			return s.m("unrecognized_keys.allowed")
+		}
+		return s.m("unrecognized_keys")
+
+	case issues.InvalidValue:
+		switch {
+		case is.Check == issues.CheckNot && is.Ref != nil:
+			return s.m("invalid_value.not.ref")
+		case is.Check == issues.CheckNot && len(is.Values) > 0:
+			return s.m("invalid_value.not")
+		case is.Ref != nil:
+			return s.m("invalid_value.ref")
+		case len(is.Values) == 0:
+			return s.m("invalid_value.none")
+		case len(is.Values) == 1:
+			return s.m("invalid_value.single")
+		case len(is.Values) > fewListed:
+			// A short list is written whole: a suggestion would repeat
+			// one of its values.
+			if _, ok := s.valueSuggestion(is); ok {
+				return s.m("invalid_value.suggest")
+			}
+		}
+		return s.m("invalid_value")
+
+	case issues.InvalidUnion, issues.InvalidKey, issues.InvalidElement:
+		if s.inner == nil {
+			return f.msg(string(is.Code), "bare", "")
+		}
+		return f.msg(string(is.Code), "", "")
+
+	case issues.Custom:
+		if m := s.byCheck(is); m != nil {
+			return m
+		}
+		switch {
+		case relayed(is):
+			// A library's own message (jsonschema v5's): it says what was sent.
+			return s.m("custom.unknown")
+		case hasMessage(is):
+			return s.m("custom")
 		}
 	}
-	return msgCustomBare // not reached: the last rule always applies
+	return s.m("custom.bare")
 }
 
 // innerOf returns the issue a line of is words inside its own: the given
@@ -186,146 +171,33 @@ func innerOf(is, inner *issues.Issue) *issues.Issue {
 	return nil
 }
 
-// countOf is the count that selects the plural form of message id for is.
-func countOf(id msgID, is *issues.Issue) int64 {
+// countOf is the count that selects the plural form of is's message.
+func (s *state) countOf(is *issues.Issue) int64 {
 	switch {
 	case is.Code == issues.UnrecognizedKeys:
 		return int64(len(is.Keys))
-	case id == msgInvalidUnion:
+	case is.Code == issues.InvalidUnion && s.inner != nil:
 		return int64(len(is.Branches))
 	}
 	return 1
 }
 
-// The predicates and pickers of the table.
+func unknownInput(is *issues.Issue) bool { _, ok := is.Input.(issues.Unknown); return ok }
 
-func missingWhen(_ *state, is *issues.Issue) bool  { return is.Absent && is.When != nil }
-func absent(_ *state, is *issues.Issue) bool       { return is.Absent }
-func unknownInput(_ *state, is *issues.Issue) bool { _, ok := is.Input.(issues.Unknown); return ok }
-func hasRef(_ *state, is *issues.Issue) bool       { return is.Ref != nil }
-func exact(_ *state, is *issues.Issue) bool        { return is.Exact }
-func exclusive(_ *state, is *issues.Issue) bool    { return !is.Exact && !is.Inclusive }
-func refExclusive(_ *state, is *issues.Issue) bool { return is.Ref != nil && exclusive(nil, is) }
-func refInclusive(_ *state, is *issues.Issue) bool { return is.Ref != nil && !is.Exact }
-func unnamedFormat(_ *state, is *issues.Issue) bool {
-	return is.Format == ""
-}
-func describedFormat(s *state, is *issues.Issue) bool { return s.f.formatMsg(is.Format) != nil }
-func misspeltField(s *state, _ *issues.Issue) bool    { return s.inner != nil }
-func nearMiss(_ *state, is *issues.Issue) bool        { return is.Check == issues.CheckNearMiss }
-func keySuggested(s *state, is *issues.Issue) bool    { return s.keySuggestions(is) }
-func keysAllowed(_ *state, is *issues.Issue) bool     { return len(is.Allowed) > 0 }
-func notRef(_ *state, is *issues.Issue) bool {
-	return is.Check == issues.CheckNot && is.Ref != nil
-}
-func notValues(_ *state, is *issues.Issue) bool {
-	return is.Check == issues.CheckNot && len(is.Values) > 0
-}
-func missingValues(_ *state, is *issues.Issue) bool {
-	return is.Absent && is.When == nil && len(is.Values) > 1
-}
-func noValues(_ *state, is *issues.Issue) bool { return len(is.Values) == 0 }
-func oneValue(_ *state, is *issues.Issue) bool { return len(is.Values) == 1 }
+func hasMessage(is *issues.Issue) bool { return strings.TrimSpace(is.Message) != "" }
 
-// valueSuggested: a list of up to fewListed values is written whole, so
-// the suggestion would only say again one of the values it shows; a longer
-// list is cut to the nearest few, and the suggestion leads.
-func valueSuggested(s *state, is *issues.Issue) bool {
-	if len(is.Values) <= fewListed {
-		return false
-	}
-	_, ok := s.valueSuggestion(is)
-	return ok
-}
-func noInner(s *state, _ *issues.Issue) bool { return s.inner == nil }
-func hasMessage(_ *state, is *issues.Issue) bool {
-	return strings.TrimSpace(is.Message) != ""
-}
-func relayed(_ *state, is *issues.Issue) bool {
+func relayed(is *issues.Issue) bool {
 	u, ok := is.Input.(issues.Unknown)
-	return ok && u.Type == "" && hasMessage(nil, is)
-}
-
-// objectKeys: an object expected, with the keys it requires (a union's
-// types line, see typesOfUnion).
-func objectKeys(_ *state, is *issues.Issue) bool {
-	return len(is.Keys) > 0 && is.Expected.Has(issues.TypeObject)
-}
-
-// multiples words a number that is not a multiple with the nearest
-// multiples the field allows: two, or one when its bounds allow one of
-// them (see state.multiples).
-func multiples(s *state, is *issues.Issue) msgID {
-	switch {
-	case !s.multiples(is):
-		return msgNone
-	case len(s.upper) == 0:
-		return msgNotMultipleOfOne
-	}
-	return msgNotMultipleOf
-}
-
-// emptyString words an empty string that is too short without its size:
-// "You sent: ”. Expected at least 1 character." (” shows it has none).
-func emptyString(s *state, is *issues.Issue) msgID {
-	if str, ok := is.Input.(string); !ok || str != "" || s.hidden {
-		return msgNone
-	}
-	switch {
-	case is.Exact:
-		return msgTooSmallExact
-	case !is.Inclusive:
-		return msgTooSmallExclusive
-	}
-	return msgTooSmall
-}
-
-// byOrigin words a size by what was measured: too_small.string.exact.
-func byOrigin(_ *state, is *issues.Issue) msgID {
-	variant := ""
-	switch {
-	case is.Exact:
-		variant = "exact"
-	case !is.Inclusive:
-		variant = "exclusive"
-	}
-	origin := canonicalOrigin(is.Origin, is.Input)
-	if origin == "" {
-		return msgNone
-	}
-	if is.Code == issues.TooBig {
-		return tooBigFamily.id(origin, variant)
-	}
-	return tooSmallFamily.id(origin, variant)
-}
-
-// formatRef words a format check against another field.
-func formatRef(_ *state, is *issues.Issue) msgID {
-	if is.Ref == nil || is.Format == "" {
-		return msgNone
-	}
-	return formatFamily.id(is.Format, "ref")
-}
-
-// namedFormat words the formats whose line differs from the generic one.
-// JSON Schema's format "regex" (the value must be a regex, no pattern) is
-// not the pattern check "regex".
-func namedFormat(_ *state, is *issues.Issue) msgID {
-	switch f := is.Format; {
-	case f == "", f == "other", f == "unnamed", f == "regex" && is.Pattern == "":
-		return msgNone
-	default:
-		return formatFamily.id(f, "")
-	}
+	return ok && u.Type == "" && hasMessage(is)
 }
 
 // byCheck words a custom issue by its check, refined by the facts it
 // carries: custom.contains.between, custom.unique.by.
-func byCheck(s *state, is *issues.Issue) msgID {
+func (s *state) byCheck(is *issues.Issue) *templates.Message {
 	variant := ""
 	switch is.Check {
 	case "":
-		return msgNone
+		return nil
 	case issues.CheckContains:
 		switch {
 		case is.Minimum != "" && is.Minimum == is.Maximum:
@@ -337,7 +209,7 @@ func byCheck(s *state, is *issues.Issue) msgID {
 		}
 	case issues.CheckContent:
 		if s.inner == nil {
-			return msgNone
+			return nil
 		}
 	case issues.CheckExcluded:
 		if is.When != nil {
@@ -351,37 +223,37 @@ func byCheck(s *state, is *issues.Issue) msgID {
 			variant = "by"
 		}
 	}
-	if id := customFamily.id(is.Check, variant); id != msgNone {
-		return id
+	if m := s.f.msg("custom", is.Check, variant); m != nil {
+		return m
 	}
-	return customFamily.id(is.Check, "")
+	return s.f.msg("custom", is.Check, "")
 }
 
 // typeHint recognises the two mistakes models make most with types: a
 // quoted scalar ("42" for 42) and an object or array sent as JSON text.
-func typeHint(_ *state, is *issues.Issue) msgID {
+func (s *state) typeHint(is *issues.Issue) *templates.Message {
 	str, ok := is.Input.(string)
 	if !ok {
-		return msgNone
+		return nil
 	}
 	t := strings.TrimSpace(str)
 	for e := range is.Expected.All() {
 		switch e {
 		case issues.TypeNumber:
 			if issues.Number(t).IsNumeric() {
-				return msgInvalidTypeQuotedNumber
+				return s.m("invalid_type.quoted_number")
 			}
 		case issues.TypeInteger:
 			if issues.Number(t).IsNumeric() && isIntegral(t) {
-				return msgInvalidTypeQuotedNumber
+				return s.m("invalid_type.quoted_number")
 			}
 		case issues.TypeBoolean:
 			if t == "true" || t == "false" {
-				return msgInvalidTypeQuoted
+				return s.m("invalid_type.quoted")
 			}
 		case issues.TypeNull:
 			if t == "null" {
-				return msgInvalidTypeQuoted
+				return s.m("invalid_type.quoted")
 			}
 		case issues.TypeObject, issues.TypeArray:
 			open := byte('{')
@@ -389,9 +261,9 @@ func typeHint(_ *state, is *issues.Issue) msgID {
 				open = '['
 			}
 			if len(t) <= hugeString && len(t) > 1 && t[0] == open && json.Valid([]byte(t)) {
-				return msgInvalidTypeJSONString
+				return s.m("invalid_type.json_string")
 			}
 		}
 	}
-	return msgNone
+	return nil
 }

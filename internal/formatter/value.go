@@ -13,14 +13,8 @@ import (
 	"github.com/selfheal/selfheal/issues"
 )
 
-// This file is the one place that renders values for a model. Every value,
-// whatever its Go type or content, comes out on one line, in JSON-like
-// notation (strings in single quotes at the top, as in the seed), with no
-// Go syntax, cut rune-safely at the budget.
-
-// hugeString is the length above which a string's size is reported in bytes
-// rather than characters, so that a 10 MiB value costs no more to describe
-// than a short one: counting its runes would read all of it.
+// hugeString is the length above which a string's size is reported in
+// bytes: counting the runes of 10 MiB would read all of it.
 const hugeString = 64 << 10
 
 // kind classifies a value the way a JSON reader sees it.
@@ -139,9 +133,6 @@ func sizeOf(v any) (n int, bytes bool, ok bool) {
 type preview struct {
 	budget    int
 	truncated bool
-	// special: a byte of a quoted text was not in a printable run, so
-	// what was written may need XML escaping.
-	special bool
 	// verbatim: a backslash or the quote is written as it is, not
 	// escaped, for a text in which it is its own (a regex's "\d").
 	verbatim bool
@@ -165,8 +156,6 @@ func stringOf(v any) (string, bool) {
 		if !issues.Number(v).IsNumeric() {
 			return string(v), true
 		}
-	case time.Time:
-		return "", false
 	}
 	return "", false
 }
@@ -184,12 +173,10 @@ func (p *preview) appendBytes(dst []byte, s []byte, q byte) []byte {
 }
 
 // printable marks the bytes a quoted text copies in runs (but its quote):
-// printable ASCII other than the backslash, and other than the three bytes
-// XML text escapes, which are shown as they are but one at a time, so that
-// a text copied in runs alone is known to need no escaping.
+// printable ASCII other than the backslash.
 var printable = func() (t [256]bool) {
 	for c := 0x20; c < 0x7f; c++ {
-		t[c] = c != '\\' && c != '&' && c != '<' && c != '>'
+		t[c] = c != '\\'
 	}
 	return t
 }()
@@ -219,7 +206,6 @@ func appendQuotedText[S string | []byte](p *preview, dst []byte, s S, q byte) []
 			continue
 		}
 		p.budget--
-		p.special = true
 		c := s[i]
 		if c < utf8.RuneSelf {
 			switch {
@@ -319,39 +305,34 @@ func (p *preview) appendLiteral(dst []byte, s string) []byte {
 }
 
 func (p *preview) appendArray(dst []byte, n, depth int, at func(int) any) []byte {
-	if n == 0 {
-		return append(dst, '[', ']')
-	}
-	if depth >= 3 {
-		p.truncated = true
-		return append(dst, "[…]"...)
-	}
-	dst = append(dst, '[')
-	for i := 0; i < n; i++ {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		if p.budget <= 0 {
-			p.truncated = true
-			dst = append(dst, "…"...)
-			break
-		}
-		p.budget--
-		dst = p.appendValue(dst, at(i), depth+1)
-	}
-	return append(dst, ']')
+	return p.appendItems(dst, '[', ']', n, depth, func(dst []byte, i int) []byte {
+		return p.appendValue(dst, at(i), depth+1)
+	})
 }
 
 func (p *preview) appendObject(dst []byte, keys []string, depth int, at func(string) any) []byte {
-	if len(keys) == 0 {
-		return append(dst, '{', '}')
+	return p.appendItems(dst, '{', '}', len(keys), depth, func(dst []byte, i int) []byte {
+		dst = append(p.appendString(dst, keys[i], '"'), ':')
+		if p.redact != nil && p.redact.matches(keys[i]) {
+			// A secret nested in an object is hidden like a secret field.
+			return append(dst, "\"…\""...)
+		}
+		return p.appendValue(dst, at(keys[i]), depth+1)
+	})
+}
+
+// appendItems writes the n items of an array or object between open and
+// close, cut at the budget, and shown as "…" from the third level down.
+func (p *preview) appendItems(dst []byte, open, close byte, n, depth int, item func(dst []byte, i int) []byte) []byte {
+	if n == 0 {
+		return append(dst, open, close)
 	}
 	if depth >= 3 {
 		p.truncated = true
-		return append(dst, "{…}"...)
+		return append(append(append(dst, open), "…"...), close)
 	}
-	dst = append(dst, '{')
-	for i, k := range keys {
+	dst = append(dst, open)
+	for i := range n {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
@@ -361,16 +342,9 @@ func (p *preview) appendObject(dst []byte, keys []string, depth int, at func(str
 			break
 		}
 		p.budget--
-		dst = p.appendString(dst, k, '"')
-		dst = append(dst, ':')
-		if p.redact != nil && p.redact.matches(k) {
-			// A secret nested in an object is hidden like a secret field.
-			dst = append(dst, "\"…\""...)
-			continue
-		}
-		dst = p.appendValue(dst, at(k), depth+1)
+		dst = item(dst, i)
 	}
-	return append(dst, '}')
+	return append(dst, close)
 }
 
 // appendReflect covers every other Go value a validator may hand over:

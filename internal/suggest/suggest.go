@@ -1,21 +1,15 @@
 package suggest
 
 import (
-	"math/bits"
 	"strings"
 )
 
 // Closest returns the option a model most likely meant by s: one that
 // differs only in case first, then the one at the smallest edit distance
-// (with transpositions, so "nmae" finds "name") when that distance is small
-// for the word's length (at most a third of the longer word). ok is false
-// when nothing is close enough to help. An option equal to s is never
-// suggested.
+// (with transpositions: "nmae" finds "name") if at most a third of the
+// longer word. ok is false when none is close enough; s itself never is.
 func Closest(s string, options []string) (best string, ok bool) {
 	for _, o := range options {
-		if len(s) > 0 && len(o) > 0 && s[0]|o[0] < 0x80 && lower(s[0]) != lower(o[0]) {
-			continue // two ASCII first letters that differ in more than case
-		}
 		if strings.EqualFold(s, o) && s != o {
 			return o, true
 		}
@@ -24,7 +18,6 @@ func Closest(s string, options []string) (best string, ok bool) {
 		return "", false
 	}
 	bestD := -1
-	set := letters(s)
 	for _, o := range options {
 		if o == s {
 			continue
@@ -33,14 +26,7 @@ func Closest(s string, options []string) (best string, ok bool) {
 		if bestD >= 0 {
 			limit = min(limit, bestD-1) // only a closer option can win
 		}
-		if d := len(s) - len(o); limit <= 0 || len(o) > MaxLen || d > limit || -d > limit {
-			continue // each edit changes the length by at most one
-		}
-		// Each edit brings in at most one letter the other word lacks and
-		// takes out at most one: more such letters than the limit and the
-		// words are too far apart, whatever their order.
-		oset := letters(o)
-		if bits.OnesCount32(oset&^set) > limit || bits.OnesCount32(set&^oset) > limit {
+		if limit <= 0 {
 			continue
 		}
 		d := EditDistance(s, o, limit)
@@ -53,9 +39,8 @@ func Closest(s string, options []string) (best string, ok bool) {
 
 // SameName reports whether a and b are one name written two ways: equal
 // once ASCII case is ignored and '_' and '-' are left out ("dry_run",
-// "DRYRUN", "dry-run" and "dryRun" are one name). Naming conventions differ
-// between languages and a model mixes them; an edit distance charges each
-// separator, so "d_r_y_r_u_n" would be too far from "dryRun".
+// "DRY-RUN" and "dryRun" are one name), which an edit distance, charging
+// each separator, would find too far apart.
 func SameName(a, b string) bool {
 	i, j := 0, 0
 	for {
@@ -75,17 +60,6 @@ func SameName(a, b string) bool {
 	}
 }
 
-// letters is the set of a word's bytes folded into 32 buckets (ASCII case
-// folds with them). Bytes sharing a bucket only make the bound Closest
-// takes from it lower, so it stays a bound.
-func letters(s string) uint32 {
-	var set uint32
-	for i := 0; i < len(s); i++ {
-		set |= 1 << (s[i] & 31)
-	}
-	return set
-}
-
 // MaxLen bounds the strings EditDistance compares, so that its table stays
 // on the stack; longer names are not worth a suggestion.
 const MaxLen = 48
@@ -93,40 +67,13 @@ const MaxLen = 48
 // EditDistance is the optimal string alignment distance between a and b,
 // ignoring ASCII case, or -1 when it exceeds limit or a string is longer
 // than MaxLen. Only the band of cells within limit of the diagonal is
-// computed: a cell outside it is more than limit edits away, and stands as
-// limit+1.
+// computed (a cell outside it is more than limit edits away, and stands as
+// limit+1), so that a long list of options costs little.
 func EditDistance(a, b string, limit int) int {
 	if len(a) > MaxLen || len(b) > MaxLen {
 		return -1
 	}
 	if d := len(a) - len(b); d > limit || -d > limit {
-		return -1
-	}
-	// Past their longest common prefix and suffix only the middles differ,
-	// and most misspellings leave a middle of a byte or two: those are
-	// answered without the table.
-	i := 0
-	for i < len(a) && i < len(b) && lower(a[i]) == lower(b[i]) {
-		i++
-	}
-	ea, eb := len(a), len(b)
-	for ea > i && eb > i && lower(a[ea-1]) == lower(b[eb-1]) {
-		ea, eb = ea-1, eb-1
-	}
-	a, b = a[i:ea], b[i:eb]
-	switch {
-	case len(a) == 0 || len(b) == 0:
-		return len(a) + len(b) // within limit: the lengths differ by no more
-	case limit == 0:
-		return -1
-	case len(a) == 1 && len(b) == 1:
-		return 1
-	case limit == 1:
-		// Both middles differ at both ends: only two swapped bytes are
-		// one edit apart.
-		if len(a) == 2 && len(b) == 2 && lower(a[0]) == lower(b[1]) && lower(a[1]) == lower(b[0]) {
-			return 1
-		}
 		return -1
 	}
 	var la, lb [MaxLen]byte

@@ -105,27 +105,17 @@ func (m *Message) Forms() []Form {
 
 // Uses lists the placeholders used by any of the message's forms.
 func (m *Message) Uses() []Placeholder {
-	var seen [numPlaceholders]bool
+	var all Template
 	for _, t := range m.forms {
 		if t != nil {
-			for _, p := range t.Uses() {
-				seen[p] = true
-			}
+			all.uses |= t.uses
 		}
 	}
-	var out []Placeholder
-	for p := Sent; p < numPlaceholders; p++ {
-		if seen[p] {
-			out = append(out, p)
-		}
-	}
-	return out
+	return all.Uses()
 }
 
 // ID identifies a message: a dotted name of one to three parts, such as
-// "invalid_type", "too_small.string.exact" or "format.email.label". Keeping
-// the parts apart lets the formatter look a message up by code, origin and
-// variant without building a string.
+// "invalid_type", "too_small.string.exact" or "format.email.label".
 type ID [3]string
 
 // ParseID splits a dotted key. Empty parts and more than three parts are
@@ -159,43 +149,26 @@ func (k ID) String() string {
 // Set is a collection of messages by key. A Set is built once and then only
 // read, so it is safe for concurrent use.
 type Set struct {
-	// m is keyed by the dotted form: one hash of one short string per
-	// lookup, which Get builds on the stack.
-	m map[string]*Message
-	// ids keeps the parsed keys for Keys.
-	ids map[string]ID
+	m map[string]*Message // by the dotted key
 }
 
 // NewSet returns an empty set.
-func NewSet() *Set { return &Set{m: make(map[string]*Message), ids: make(map[string]ID)} }
+func NewSet() *Set { return &Set{m: make(map[string]*Message)} }
 
 // Put adds or replaces a message.
 func (s *Set) Put(k ID, m *Message) {
-	key := k.String()
-	s.m[key], s.ids[key] = m, k
+	s.m[k.String()] = m
 }
 
 // Get returns the message for the key parts a, b and c, or nil.
-func (s *Set) Get(a, b, c string) *Message {
-	var buf [96]byte
-	if len(a)+len(b)+len(c)+2 > len(buf) {
-		return s.m[ID{a, b, c}.String()]
-	}
-	k := append(buf[:0], a...)
-	if b != "" {
-		k = append(append(k, '.'), b...)
-	}
-	if c != "" {
-		k = append(append(k, '.'), c...)
-	}
-	return s.m[string(k)]
-}
+func (s *Set) Get(a, b, c string) *Message { return s.m[ID{a, b, c}.String()] }
 
 // Keys lists the set's keys in sorted order.
 func (s *Set) Keys() []ID {
-	out := make([]ID, 0, len(s.ids))
-	for _, k := range s.ids {
-		out = append(out, k)
+	out := make([]ID, 0, len(s.m))
+	for k := range s.m {
+		id, _ := ParseID(k) // Put stored it from a valid ID
+		out = append(out, id)
 	}
 	slices.SortFunc(out, func(a, b ID) int { return strings.Compare(a.String(), b.String()) })
 	return out
@@ -205,7 +178,7 @@ func (s *Set) Keys() []ID {
 func (s *Set) Clone() *Set {
 	c := NewSet()
 	for k, m := range s.m {
-		c.m[k], c.ids[k] = m, s.ids[k]
+		c.m[k] = m
 	}
 	return c
 }

@@ -61,18 +61,14 @@ func (p Placeholder) String() string {
 
 // LookupPlaceholder returns the placeholder with the given name.
 func LookupPlaceholder(name string) (Placeholder, bool) {
-	for p := Sent; p < numPlaceholders; p++ {
-		if placeholderNames[p] == name {
-			return p, true
-		}
+	if i := slices.Index(placeholderNames[Sent:], name); i >= 0 {
+		return Sent + Placeholder(i), true
 	}
 	return none, false
 }
 
 // Placeholders lists every placeholder name, for documentation and tooling.
-func Placeholders() []string {
-	return slices.Clone(placeholderNames[Sent:])
-}
+func Placeholders() []string { return slices.Clone(placeholderNames[Sent:]) }
 
 // Filler supplies the text of placeholders while a template renders. It
 // appends to dst so that rendering a whole line allocates nothing.
@@ -83,10 +79,9 @@ type Filler interface {
 // Template is a compiled template: literal text and placeholders, split once
 // at compile time so that rendering is a loop of appends.
 type Template struct {
-	src   string
-	segs  []segment
-	uses  uint32 // bit p set when placeholder p appears
-	plain bool   // its literal text needs no XML escaping (see AppendEach)
+	src  string
+	segs []segment
+	uses uint32 // bit p set when placeholder p appears
 }
 
 type segment struct {
@@ -136,18 +131,7 @@ func Compile(src string) (*Template, error) {
 		}
 	}
 	flush()
-	t.plain = plainLiterals(t.segs)
 	return t, nil
-}
-
-// MustCompile is Compile for templates known at build time; it panics on an
-// error, which is then a bug in the program, not in its input.
-func MustCompile(src string) *Template {
-	t, err := Compile(src)
-	if err != nil {
-		panic(err)
-	}
-	return t
 }
 
 // Source returns the text the template was compiled from.
@@ -180,42 +164,4 @@ func (t *Template) Append(dst []byte, f Filler) []byte {
 		}
 	}
 	return dst
-}
-
-// AppendEach renders t like Append, and after each text t did not write
-// itself (what a placeholder rendered, or the whole of it when t's literal
-// text is not plain printable ASCII other than &, < and >) calls done with
-// dst and where that text starts in it; done returns dst, rewritten from
-// there as it likes. A line written straight into an XML envelope escapes
-// only those texts, in place: the literal bytes between them need none.
-func (t *Template) AppendEach(dst []byte, f Filler, done func(dst []byte, start int) []byte) []byte {
-	if !t.plain {
-		start := len(dst)
-		return done(t.Append(dst, f), start)
-	}
-	for i := range t.segs {
-		s := &t.segs[i]
-		if s.ph == none {
-			dst = append(dst, s.lit...)
-			continue
-		}
-		start := len(dst)
-		if dst = f.AppendPlaceholder(dst, s.ph); len(dst) > start {
-			dst = done(dst, start)
-		}
-	}
-	return dst
-}
-
-// plainLiterals reports whether every literal byte of segs is printable
-// ASCII other than &, < and >.
-func plainLiterals(segs []segment) bool {
-	for _, s := range segs {
-		for i := 0; i < len(s.lit); i++ {
-			if c := s.lit[i]; c < 0x20 || c > 0x7E || c == '&' || c == '<' || c == '>' {
-				return false
-			}
-		}
-	}
-	return true
 }

@@ -1,7 +1,5 @@
 package xmlenc
 
-import "unsafe"
-
 // DefaultRecovery is envelope.DefaultRecovery (a test in envelope checks that
 // they agree): the recovery line of a validation_error when none is given.
 const DefaultRecovery = "Fix the fields above and call the tool again. Do not explain the error."
@@ -12,7 +10,7 @@ const DefaultRecovery = "Fix the fields above and call the tool again. Do not ex
 // buffer without building an envelope.ValidationError.
 func AppendValidationOpen(dst []byte, action string) []byte {
 	dst = append(dst, `<validation_error action="`...)
-	dst = appendShort(dst, action, inAttr)
+	dst = AppendAttr(dst, action)
 	return append(dst, "\">\n"...)
 }
 
@@ -20,7 +18,9 @@ func AppendValidationOpen(dst []byte, action string) []byte {
 // newline. Name and text may each be a string or a []byte, so a caller that
 // assembles the text in a scratch buffer passes it without a conversion.
 func AppendField[N, T string | []byte](dst []byte, name N, text T) []byte {
-	dst = AppendFieldOpen(dst, name)
+	dst = append(dst, FieldOpen...)
+	dst = AppendAttr(dst, name)
+	dst = append(dst, `">`...)
 	dst = AppendText(dst, text)
 	return append(dst, FieldClose...)
 }
@@ -28,84 +28,36 @@ func AppendField[N, T string | []byte](dst []byte, name N, text T) []byte {
 // EscapeTextFrom escapes dst[start:] in place as element text: it returns
 // what AppendText(dst[:start], dst[start:]) returns, so a caller can render
 // a piece of text straight into its output and escape it there. Most pieces
-// need nothing, and are only read; the others are copied into scratch (the
+// need nothing and are only read; the others are copied into scratch (the
 // escaped form is longer, and is written over them), which is returned for
 // reuse.
 func EscapeTextFrom(dst []byte, start int, scratch []byte) ([]byte, []byte) {
-	return escapeFrom(dst, start, scratch, inText)
+	return escapeFrom(dst, start, scratch, false)
 }
 
 // EscapeAttrFrom is [EscapeTextFrom] for a double-quoted attribute value,
 // as AppendAttr writes it.
 func EscapeAttrFrom(dst []byte, start int, scratch []byte) ([]byte, []byte) {
-	return escapeFrom(dst, start, scratch, inAttr)
+	return escapeFrom(dst, start, scratch, true)
 }
 
-func escapeFrom(dst []byte, start int, scratch []byte, mode uint8) ([]byte, []byte) {
-	tail := dst[start:]
-	if plain(unsafe.String(unsafe.SliceData(tail), len(tail)), mode) {
-		return dst, scratch
-	}
-	scratch = append(scratch[:0], tail...)
-	return escapeString(dst[:start], unsafe.String(unsafe.SliceData(scratch), len(scratch)), mode), scratch
-}
-
-// plain reports whether s has nothing to escape in mode, eight bytes at a
-// time where it can.
-func plain(s string, mode uint8) bool {
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		if !plain8(load8(s, i), mode) {
-			break // plain8 may be wrong about a plain word: look closer
+func escapeFrom(dst []byte, start int, scratch []byte, attr bool) ([]byte, []byte) {
+	mode := modeOf(attr)
+	for _, c := range dst[start:] {
+		if special[c]&mode != 0 {
+			scratch = append(scratch[:0], dst[start:]...)
+			return escape(dst[:start], asString(scratch), attr), scratch
 		}
 	}
-	for ; i < len(s); i++ {
-		if special[s[i]]&mode != 0 {
-			return false
-		}
-	}
-	return true
+	return dst, scratch
 }
 
-// AppendFieldOpen appends the start of a field line, `  <field name="...">`,
-// with name escaped: what AppendField writes before the text.
-func AppendFieldOpen[N string | []byte](dst []byte, name N) []byte {
-	dst = append(dst, FieldOpen...)
-	dst = appendShort(dst, name, inAttr)
-	return append(dst, `">`...)
-}
-
-// FieldOpen is what AppendFieldOpen writes before the escaped name, which
+// FieldOpen is what AppendField writes before the escaped name, which
 // a closing `">` follows.
 const FieldOpen = `  <field name="`
 
 // FieldClose is what AppendField writes after the text.
 const FieldClose = "</field>\n"
-
-// appendShort is appendEscaped for the short names and values of a line,
-// which mostly have nothing to escape (see shortPlain).
-func appendShort[T string | []byte](dst []byte, s T, mode uint8) []byte {
-	if shortPlain(s, mode) {
-		return append(dst, s...)
-	}
-	return appendEscaped(dst, s, mode)
-}
-
-// shortPlain reports whether s is short and has nothing to escape in mode:
-// a glance at a short text's bytes is cheaper than a call to the escaper,
-// which would copy it unchanged. A longer text is left to the escaper,
-// which scans it eight bytes at a time.
-func shortPlain[T string | []byte](s T, mode uint8) bool {
-	if len(s) > 32 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if special[s[i]]&mode != 0 {
-			return false
-		}
-	}
-	return true
-}
 
 // AppendValidationClose appends the end of a validation_error: the optional
 // more note, then what section appends (envelope's <contract_awareness>; nil

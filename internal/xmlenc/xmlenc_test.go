@@ -139,11 +139,12 @@ func TestEscapeFrom(t *testing.T) {
 	}
 }
 
-// TestAppendFieldOpen: a field's start and FieldClose around a text are
-// AppendField.
-func TestAppendFieldOpen(t *testing.T) {
+// The formatter writes a field's start itself, escaping the name in place:
+// FieldOpen, the name as AppendAttr writes it, `">`, the text and FieldClose
+// are AppendField.
+func TestFieldParts(t *testing.T) {
 	for _, name := range []string{"email", `a"b`, "a\tb", "x<y>", "caf\xc3\xa9 \xff"} {
-		got := string(xmlenc.AppendText(xmlenc.AppendFieldOpen(nil, []byte(name)), "v<1")) + xmlenc.FieldClose
+		got := string(xmlenc.AppendText(append(xmlenc.AppendAttr([]byte(xmlenc.FieldOpen), name), `">`...), "v<1")) + xmlenc.FieldClose
 		if want := string(xmlenc.AppendField(nil, name, "v<1")); got != want {
 			t.Errorf("%q: %q, want %q", name, got, want)
 		}

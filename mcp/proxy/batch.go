@@ -5,35 +5,29 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/selfheal/selfheal/mcp/proxy/internal/eventstream"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
-// batchState is what the proxy keeps of a JSON-RPC batch (a POST body that
-// is an array, as MCP's 2025-03-26 revision allows) it forwards: the
-// answers it gave itself to some of its calls, which join the server's
-// responses, and the calls forwarded with issues, whose rejections are
-// explained.
+// batchState is what the proxy keeps of a JSON-RPC batch it forwards (MCP
+// 2025-03-26): its own answers, which join the server's responses, and the
+// calls forwarded with issues, whose rejections are explained.
 type batchState struct {
-	answers [][]byte         // one response each, without a newline
-	explain map[string]*call // by wire.IDKey
+	answers []json.RawMessage // one response each, without a newline
+	explain map[string]*call  // by wire.IDKey
 }
 
-// isBatch reports whether body is a JSON array.
 func isBatch(body []byte) bool {
 	body = bytes.TrimLeft(body, " \t\r\n")
 	return len(body) > 0 && body[0] == '['
 }
 
-// batch checks each tools/call of a batch as a lone call is checked (see
-// call): the ones answered before forwarding (near misses, --strict, a
-// guard's refusal) leave the batch, and their answers join the server's
-// responses (see mergeBatch); the rest is forwarded, r's body rewritten.
-// done: every member was answered, and the answer written. release
-// frees the guard slots the forwarded calls took.
+// batch decides each tools/call of a batch as a lone call's: those answered
+// before forwarding leave the batch, their answers joining the server's
+// responses (mergeBatch); the rest is forwarded, r's body rewritten. done:
+// every member was answered and written. release frees the slots taken.
 func (h *httpProxy) batch(w http.ResponseWriter, r *http.Request, body []byte, x *exchange) (done bool, release func()) {
 	var members []json.RawMessage
 	if json.Unmarshal(body, &members) != nil || len(members) == 0 {
@@ -68,9 +62,9 @@ func (h *httpProxy) batch(w http.ResponseWriter, r *http.Request, body []byte, x
 			kept = append(kept, raw)
 			continue
 		}
-		// Batches are of revision 2025-03-26 only: stateless is false but
-		// for a member that says otherwise.
-		answer, fc := h.decide(r, sess, x.key, t, m, statelessRequest(r, m.Call.Meta), time.Now())
+		// Batches are of revision 2025-03-26: stateless only for a member
+		// that says otherwise.
+		answer, fc := h.decide(r, sess, x.key, t, m, wire.IsStateless(requestRevision(r, m.Call.Meta)), time.Now())
 		if answer != nil {
 			b.answers = append(b.answers, bytes.TrimRight(answer, "\n"))
 			continue
@@ -88,7 +82,7 @@ func (h *httpProxy) batch(w http.ResponseWriter, r *http.Request, body []byte, x
 		kept = append(kept, raw)
 	}
 	if len(kept) == 0 {
-		writeBatch(w, r, b.answers)
+		writeAnswer(w, r, true, b.answers...)
 		return true, release
 	}
 	if len(b.answers) == 0 && b.explain == nil {
@@ -96,15 +90,11 @@ func (h *httpProxy) batch(w http.ResponseWriter, r *http.Request, body []byte, x
 	}
 	x.batch = b
 	if len(kept) < len(members) {
-		body = joinArray(kept)
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		r.ContentLength = int64(len(body))
-		r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+		setRequestBody(r, joinArray(kept))
 	}
 	return false, release
 }
 
-// joinArray is the JSON array of msgs.
 func joinArray(msgs []json.RawMessage) []byte {
 	var b bytes.Buffer
 	b.WriteByte('[')
@@ -118,42 +108,11 @@ func joinArray(msgs []json.RawMessage) []byte {
 	return b.Bytes()
 }
 
-// writeBatch answers a batch the proxy answered whole: a JSON array, or
-// one event per response when the client accepts only a stream.
-func writeBatch(w http.ResponseWriter, r *http.Request, answers [][]byte) {
-	accept := r.Header.Get("Accept")
-	if accept != "" && !accepts(accept, "application/json") && accepts(accept, "text/event-stream") {
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.Header().Set("Cache-Control", "no-cache")
-		w.WriteHeader(http.StatusOK)
-		for _, a := range answers {
-			_ = eventstream.WriteEvent(w, "", a) // a client gone is no one's concern
-		}
-		return
-	}
-	data := joinArray(rawAll(answers))
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(data)
-}
-
-func rawAll(msgs [][]byte) []json.RawMessage {
-	out := make([]json.RawMessage, len(msgs))
-	for i, m := range msgs {
-		out[i] = m
-	}
-	return out
-}
-
-// mergeBatch gives the client the server's response to a batch with the
-// proxy's part in it: each rejection of a call forwarded with issues
-// replaced by its explanation (see explain), and the proxy's own answers
-// added. A JSON response (an array, or one response) becomes an array; a
-// stream gets the answers as its first events, and its rejections are
-// explained as they pass (see tap); a 202 (the server had
-// nothing to answer: the calls left were notifications) becomes a 200
-// with the answers.
+// mergeBatch puts the proxy's part into the server's response to a batch:
+// explained rejections in place, its own answers added. A JSON response
+// becomes an array; a stream gets the answers as its first events, its
+// rejections explained as they pass (tap); a 202 (only notifications were
+// left) becomes a 200 with the answers.
 func (h *httpProxy) mergeBatch(resp *http.Response, x *exchange) error {
 	b := x.batch
 	switch wire.MediaType(resp.Header.Get("Content-Type")) {
@@ -170,10 +129,7 @@ func (h *httpProxy) mergeBatch(resp *http.Response, x *exchange) error {
 		for i, raw := range msgs {
 			msgs[i] = h.explainMember(raw, b)
 		}
-		data = joinArray(append(msgs, rawAll(b.answers)...))
-		resp.Body = io.NopCloser(bytes.NewReader(data))
-		resp.ContentLength = int64(len(data))
-		resp.Header.Set("Content-Length", strconv.Itoa(len(data)))
+		setResponseBody(resp, joinArray(append(msgs, b.answers...)))
 	case "text/event-stream":
 		var events bytes.Buffer
 		for _, a := range b.answers {
@@ -190,18 +146,15 @@ func (h *httpProxy) mergeBatch(resp *http.Response, x *exchange) error {
 			return nil
 		}
 		resp.Body.Close()
-		data := joinArray(rawAll(b.answers))
 		resp.StatusCode, resp.Status = http.StatusOK, "200 OK"
 		resp.Header.Set("Content-Type", "application/json")
-		resp.Header.Set("Content-Length", strconv.Itoa(len(data)))
-		resp.ContentLength = int64(len(data))
-		resp.Body = io.NopCloser(bytes.NewReader(data))
+		setResponseBody(resp, joinArray(b.answers))
 	}
 	return nil
 }
 
-// explainMember returns the response raw of a batch, or the explanation
-// that takes its place when it rejects a call forwarded with issues.
+// explainMember returns a batch's response raw, or the explanation in its
+// place.
 func (h *httpProxy) explainMember(raw json.RawMessage, b *batchState) json.RawMessage {
 	m, ok := wire.Decode(raw)
 	if !ok {
@@ -215,8 +168,7 @@ func (h *httpProxy) explainMember(raw json.RawMessage, b *batchState) json.RawMe
 	return raw
 }
 
-// take returns the call forwarded with issues that the response m
-// answers, and forgets it; nil for none.
+// take returns and forgets the call forwarded with issues that m answers.
 func (b *batchState) take(m *wire.Message) *call {
 	key, ok := wire.IDKey(m.ID)
 	if !ok || !m.IsResponse() || b.explain[key] == nil {

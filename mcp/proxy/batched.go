@@ -7,12 +7,11 @@ import (
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
-// batch gathers the lines written to a peer while the reader of the other
-// peer has more whole lines in hand (hold), so that a burst of small
-// messages costs one write, as it costs io.Copy, and not one each. Its
-// reader flushes it before it reads a line it may wait for: no line waits
-// for another that has not arrived. It holds at most wire.ReadSize bytes; its
-// user serializes its calls.
+// batch gathers the lines written to a peer while the other peer's reader
+// has more whole lines in hand (hold), so that a burst of small messages
+// costs one write, as with io.Copy. Its reader flushes it before a read
+// that may wait, so no line waits for one not arrived. It holds at most
+// wire.ReadSize bytes; its user serializes its calls.
 type batch struct {
 	hold atomic.Bool // set by the reader: another whole line is in hand
 	buf  []byte
@@ -35,7 +34,6 @@ func (b *batch) write(w io.Writer, line []byte) error {
 	return err
 }
 
-// flush writes what b holds.
 func (b *batch) flush(w io.Writer) error {
 	if len(b.buf) == 0 {
 		return nil

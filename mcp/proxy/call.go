@@ -11,15 +11,13 @@ import (
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
-// call handles a tools/call request from the client: the proxy decides
-// its fate (see [call]) and this frames it as lines. Every other message
-// passes through: a notification, an id the proxy does not answer (see
-// wire.Answerable), params it cannot read, a tool it has not seen listed
-// or whose listing is stale, a line that is not well-formed JSON. The
-// server answers them.
+// call frames a tools/call from the client as lines; the proxy decides its
+// fate (see [call]). Every other message passes through, for the server to
+// answer: a notification, an id the proxy cannot answer, unreadable
+// params, a tool not listed or whose listing is stale, a line not JSON.
 func (s *session) call(line []byte, m *wire.Message) error {
-	// The key is made a string only for a call the session keeps (one
-	// explained or guarded): a valid call allocates none.
+	// The key becomes a string only for a call the session keeps: a valid
+	// call allocates none.
 	var buf [64]byte
 	k, ok := wire.AppendAnswerable(buf[:0], m.ID)
 	if !ok || !m.ParamsObject {
@@ -40,8 +38,7 @@ func (s *session) call(line []byte, m *wire.Message) error {
 	c.session = s.key
 	guarded := s.p.cfg.limits != nil || s.limiter != nil
 	if c.list != nil || guarded {
-		// The revision and the language matter only to an answer: a
-		// valid call reads neither.
+		// Read only for an answer: a valid call reads neither.
 		s.mu.Lock()
 		c.locale = callLocale(m.Call.Meta, s.locale)
 		s.mu.Unlock()
@@ -83,14 +80,11 @@ func callLocale(meta []byte, session string) string {
 	return session
 }
 
-// arguments checks a call's raw arguments to t as the Go integrations do
-// (see mcp/gosdk's AddTool) and returns their issues, or nil when they are
-// valid. Arguments nested deeper than maxDepth are refused from their
-// bytes. Absent arguments are validated as {} (a tool without required
-// arguments may be called without any), and when that fails the issues
-// also say at (root) that they are missing. Arguments that are not an
-// object are one invalid_type issue at (root). A required property with a
-// default is never missing: the server fills it in.
+// arguments checks a call's arguments to t as the Go integrations do and
+// returns their issues, nil when valid. Absent arguments are validated as
+// {} (and said missing at (root) when that fails); a non-object is one
+// invalid_type at (root); a required property with a default is never
+// missing (the server fills it in).
 func arguments(t *tool, c wire.CallParams, maxDepth int, strict bool) issues.List {
 	sch := t.schema
 	raw := c.Args
@@ -136,24 +130,19 @@ func arguments(t *tool, c wire.CallParams, maxDepth int, strict bool) issues.Lis
 	return t.defaulted.drop(toolcall.Validate(sch, inst))
 }
 
-// maxCheckedValues is the most JSON values of a call's arguments the proxy
-// decodes and checks whole; checkCost is what each costs while it does, in
-// bytes: about 100 for the decoded value and 300 for the schema's walk of
-// it (jsonschema v6's scopes, measured on [1,1,...]: 2 MiB of it took 101
-// MB to decode and 280 MB to check). 100,000 values cost 40 MB at most,
-// and take the body-memory budget for it while they are checked (see
-// Proxy.decide). No tool's real arguments come near it: an array of a
-// hundred thousand numbers is data the server judges.
+// maxCheckedValues is the most JSON values of a call's arguments decoded
+// and checked whole; checkCost is each one's cost in bytes while checked:
+// about 100 decoded and 300 for jsonschema v6's walk (2 MiB of [1,1,...]
+// took 101 MB to decode and 280 MB to check). No real tool's arguments
+// come near it: an array of a hundred thousand numbers is the server's.
 const (
 	maxCheckedValues = 100_000
 	checkCost        = 400
 )
 
-// topIssues checks arguments too large to build whole: the top level of
-// the object, with each object or array in it left to the server. Its
-// issues are the keys' (a near miss, an unknown key, a required key
-// missing) and those of the scalars at the top level; the objects and
-// arrays are never built, so that its cost is that of the top level.
+// topIssues checks arguments too large to build whole: the object's top
+// level (its keys and scalars), each object or array in it left to the
+// server, so that its cost is that of the top level.
 func topIssues(t *tool, raw []byte) issues.List {
 	args := map[string]any{}
 	cut := map[string]bool{}
@@ -181,17 +170,15 @@ func topIssues(t *tool, raw []byte) issues.List {
 	return kept
 }
 
-// cutKey reports whether the first element of an issue's path is a key
-// topIssues cut.
+// cutKey reports whether an issue's first path element is a key topIssues cut.
 func cutKey(cut map[string]bool, first any) bool {
 	k, ok := first.(string)
 	return ok && cut[k]
 }
 
-// shallowIssues checks arguments nested deeper than limit down to it: the
-// objects and arrays past it are cut (the server judges them), and so are
-// the issues at or below the cut. A model sending a free-form value too
-// deep to check still learns what is wrong with the rest.
+// shallowIssues checks arguments nested deeper than limit down to it: what
+// lies past is cut, with its issues, and left to the server. A model
+// sending a free-form value too deep still learns what is wrong above it.
 func shallowIssues(t *tool, raw []byte, limit int) issues.List {
 	inst, err := jsonvalue.Decode(raw)
 	args, ok := inst.(map[string]any)
@@ -232,8 +219,8 @@ func shallowIssues(t *tool, raw []byte, limit int) issues.List {
 	return kept
 }
 
-// resultType is the resultType of the proxy's own results in a stateless
-// revision: they are all final.
+// resultType is the proxy's own results' resultType: final, in a stateless
+// revision.
 func resultType(stateless bool) string {
 	if stateless {
 		return "complete"
@@ -241,23 +228,21 @@ func resultType(stateless bool) string {
 	return "" // omitted: a 2025 result is today's bytes
 }
 
-// response is a JSON-RPC response to a tools/call the proxy answers.
 type response struct {
 	JSONRPC string          `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id"`
 	Result  callResult      `json:"result"`
 }
 
-// callResult is an MCP CallToolResult as the Go integrations send it for a
-// failed call: one text block, isError, and a validation failure's issues
-// in structuredContent or, for a tool with an output schema, in _meta.
+// callResult is a CallToolResult as the Go integrations send it for a
+// failed call: one text block, isError, the issues in structuredContent
+// or, with an output schema, in _meta.
 type callResult struct {
 	Content           []textContent           `json:"content"`
 	IsError           bool                    `json:"isError,omitempty"`
 	StructuredContent *toolcall.IssuesContent `json:"structuredContent,omitempty"`
 	Meta              map[string]any          `json:"_meta,omitempty"`
-	// ResultType is "complete" in a stateless revision, which requires it
-	// of every result; absent before.
+	// ResultType is "complete" in a stateless revision; absent before.
 	ResultType string `json:"resultType,omitempty"`
 }
 
@@ -266,8 +251,7 @@ type textContent struct {
 	Text string `json:"text"`
 }
 
-// responseLine is the response to the request of id, with the id as the
-// request wrote it: one line, ending with a newline.
+// responseLine is the response to the request of id (as written), one line.
 func responseLine(id []byte, res callResult) []byte {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf) // Encode ends the line
@@ -278,8 +262,8 @@ func responseLine(id []byte, res callResult) []byte {
 	return buf.Bytes()
 }
 
-// callLogLine is one line of WithCallLog: an answer, or the settlement of
-// one (Of, Outcome), or a tally of the calls (Calls).
+// callLogLine is a WithCallLog line: an answer, a settlement (Of, Outcome)
+// or a tally (Calls).
 type callLogLine struct {
 	Time      string   `json:"time"`
 	ID        string   `json:"id,omitempty"`
@@ -292,13 +276,11 @@ type callLogLine struct {
 	Outcome   string   `json:"outcome,omitempty"`
 	Attempt   int      `json:"attempt,omitempty"`
 	AfterMS   *int64   `json:"after_ms,omitempty"`
-	// Calls are the calls of listed tools checked since the last tally,
-	// by tool.
+	// Calls are the calls checked since the last tally, by tool.
 	Calls map[string]int64 `json:"calls,omitempty"`
 }
 
-// logCall writes one line to the call log, if any, with the time now. A
-// failure is logged once.
+// logCall writes a line to the call log, if any; a failure is logged once.
 func (p *Proxy) logCall(l callLogLine) {
 	if p.cfg.callLog == nil {
 		return

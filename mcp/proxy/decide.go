@@ -13,59 +13,41 @@ import (
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
-// call is one tools/call of a listed tool on its way through the proxy,
-// whatever carries it: a stdio line (session.call), an HTTP body
-// (httpProxy.call) or a member of a JSON-RPC batch (httpProxy.batch). Its
-// fate is decided here and nowhere else; a transport frames the bytes:
-//
-//   - now: the proxy answers it before forwarding (answer(nil));
-//   - a guard or a limiter refuses it (refused);
-//   - it is forwarded (forwarded): a call without issues is done, and one
-//     with issues waits for the server's response, which settle turns
-//     into selfheal's answer or passes, logging a disagreement.
-//
-// Each call is reported once, to the call log and the observer (report).
+// call is one tools/call of a listed tool, whatever carries it (a stdio
+// line, an HTTP body, a batch member): its fate is decided here and nowhere
+// else, and a transport only frames the bytes. It is answered now
+// (answer(nil)), refused by a guard (refused), or forwarded (forwarded),
+// where one with issues waits for the server's response, which settle
+// explains or passes. Each call is reported once (report).
 type call struct {
 	p    *Proxy
 	id   []byte // the request's id, as the client wrote it
 	tool *tool
-	// list are the issues the schema finds, nil for none (or for arguments
-	// forwarded unchecked).
+	// list are the issues the schema finds, nil for none.
 	list issues.List
-	// now: the proxy answers the call itself, before forwarding it. Else a
-	// call with issues is forwarded, and they explain the server's
-	// rejection (see settle).
+	// now: the proxy answers the call before forwarding it; else its issues
+	// explain the server's rejection (settle).
 	now bool
-	// locale is the language tag the answer is in ("" for the engine's);
-	// stateless: the call speaks a stateless revision (2026-07-28 or
-	// later), whose results carry their resultType. The transport sets
-	// both when the call may be answered (list, or a guard).
+	// locale is the answer's language ("" for the engine's); stateless:
+	// the call's results carry their resultType. Set by the transport.
 	locale    string
 	stateless bool
 	start     time.Time
-	// session is the key of the call's session for WithOutcomes ("" for
-	// none); the transport sets it.
+	// session is the call's session key for WithOutcomes ("" for none).
 	session string
-	// ownReason: the server refused the call for a reason of its own
-	// (see settle), which settles no answer before it.
+	// ownReason: the server refused the call for a reason of its own.
 	ownReason bool
 }
 
-// decide checks the arguments of m, a tools/call of t. The schema is a
-// prediction of what the server accepts, not the truth, so only what the
-// server would get wrong without saying so is answered before forwarding:
-// near misses of declared keys, which the server drops. With WithStrict,
-// every issue is. Arguments nested past the depth limit are checked down
-// to it, and the part past it is the server's to judge; WithStrict
-// refuses them. A request that is not well-formed JSON is left to the
-// server.
+// decide checks the arguments of m, a tools/call of t. The schema predicts
+// what the server accepts; it is not the truth, so only what the server
+// would get wrong silently (near misses of declared keys, which it drops)
+// is answered before forwarding, every issue with WithStrict. Arguments
+// past the depth limit are the server's to judge (refused with WithStrict).
 //
-// Arguments of more JSON values than maxCheckedValues are checked at their
-// top level only (see topIssues): their near misses are answered, the rest
-// is the server's, in either mode. Checking the others costs checkCost
-// bytes a value, taken from the body-memory budget (WithBodyMemory) while
-// it runs; when none is free within budgetWait (or ctx ends first), they
-// are checked at their top level too.
+// Arguments of more than maxCheckedValues values are checked at their top
+// level only. Checking costs checkCost bytes a value from the body-memory
+// budget; when none is free within budgetWait, the top level only too.
 func (p *Proxy) decide(ctx context.Context, t *tool, m *wire.Message, start time.Time) call {
 	c := call{p: p, id: m.ID, tool: t, start: start}
 	if t.schema == nil {
@@ -89,10 +71,9 @@ func (p *Proxy) decide(ctx context.Context, t *tool, m *wire.Message, start time
 	return c
 }
 
-// answer returns the response (one line) to the call, whose arguments
-// failed with c.list: the validation_error, in c.locale, in the call's
-// revision. rej is the server's rejection the answer explains (see
-// settle), or nil for a call answered before forwarding.
+// answer returns the validation_error (one line) for c.list, in c.locale
+// and the call's revision; rej is the rejection it explains, nil before
+// forwarding.
 func (c *call) answer(rej *rejection) []byte {
 	t := c.tool
 	e := c.p.cfg.EngineFor(c.locale)
@@ -102,7 +83,7 @@ func (c *call) answer(rej *rejection) []byte {
 		text = toolcall.Text(e, t.name, c.list, t.contract)
 	} else {
 		// What the server said stays where the model reads it: it may have
-		// failed for a reason the schema cannot see (a missing file).
+		// failed for a reason the schema cannot see.
 		said := e.ServerMessage(rej.message)
 		sc.ServerMessage = said
 		v := e.Result(t.name, c.list)
@@ -128,8 +109,7 @@ func (c *call) answer(rej *rejection) []byte {
 	return line
 }
 
-// refused returns the response (one line) to the call that a guard or a
-// limiter refused with te.
+// refused returns the response to a call a guard or limiter refused.
 func (c *call) refused(te *envelope.ToolError) []byte {
 	line := responseLine(c.id, callResult{
 		Content:    []textContent{{Type: "text", Text: te.String()}},
@@ -140,25 +120,19 @@ func (c *call) refused(te *envelope.ToolError) []byte {
 	return line
 }
 
-// forwarded notes that the call went to the server: a call without issues
-// is done; one with issues is reported when its response comes (settle).
+// forwarded notes that the call went to the server; one with issues is
+// reported when its response comes.
 func (c *call) forwarded() {
 	if c.list == nil {
 		c.report("", nil, Event{})
 	}
 }
 
-// settle returns what the client receives for the server's response m to
-// the call, forwarded with issues: selfheal's answer in place of a
-// rejection that is about the arguments (see aboutArguments), else nil,
-// and the server's response passes untouched. When the server accepts a
-// call the schema calls bad, or refuses it for a reason of its own, the
-// disagreement is logged (once per tool) and reported.
-//
-// A rejection that is already a validation_error (a server built with
-// selfheal, or another proxy in front of it) passes untouched too: it
-// explains the call itself, and nesting one envelope in another would say
-// everything twice.
+// settle returns what the client receives for the server's response m to a
+// call forwarded with issues: selfheal's answer in place of a rejection
+// about the arguments, else nil (the response passes untouched, and a
+// disagreement is logged once per tool). A rejection that is already a
+// validation_error passes too: nesting envelopes says everything twice.
 func (c *call) settle(m *wire.Message) []byte {
 	rej, ok := rejected(m)
 	switch {
@@ -177,11 +151,9 @@ func (c *call) settle(m *wire.Message) []byte {
 	return nil
 }
 
-// report writes the call's line to the call log, when the proxy answered
-// it (answer is what it answered) or the server accepted it against its
-// schema, settles the answer before it in its session (WithOutcomes),
-// counts it for the log's tally, and gives ev, completed, to the observer:
-// the one place a call is reported.
+// report is the one place a call is reported: the call log (answered, or
+// accepted against its schema), WithOutcomes' settlement, the tally, and
+// the observer.
 func (c *call) report(answer string, paths []string, ev Event) {
 	ev.Tool, ev.Duration = c.tool.name, time.Since(c.start)
 	var id string
@@ -197,8 +169,8 @@ func (c *call) report(answer string, paths []string, ev Event) {
 	}
 	if c.p.repairs != nil {
 		if !ev.Answered && !c.ownReason && c.session != "" {
-			// Forwarded valid, or accepted by the server against its
-			// schema: the answer before it, if any, repaired the call.
+			// Forwarded valid, or accepted against its schema: the answer
+			// before it, if any, repaired the call.
 			c.p.repairs.Accepted(c.session, c.tool.name)
 		}
 		c.p.tally(c.tool.name)
@@ -209,12 +181,9 @@ func (c *call) report(answer string, paths []string, ev Event) {
 }
 
 // aboutArguments reports whether the server's rejection is about the
-// call's arguments (DESIGN: whose failure it is): a JSON-RPC -32602, a
-// message naming a field the schema flags, or an issue the schema makes
-// certain (anything but the ones servers commonly tolerate: a quoted
-// number, an extra key, a loose format). Otherwise the server failed for
-// a reason of its own (a missing file, the network), and a model must not
-// be told to fix a field that is not why its call failed.
+// arguments (DESIGN: whose failure it is): a -32602, a message naming a
+// flagged field, or an issue the schema makes certain. Otherwise the server
+// failed for its own reason, and a model must not be told to fix a field.
 func aboutArguments(list issues.List, rej *rejection) bool {
 	if rej.code == wire.CodeInvalidParams {
 		return true
@@ -228,11 +197,9 @@ func aboutArguments(list issues.List, rej *rejection) bool {
 	return false
 }
 
-// tolerated reports whether servers commonly accept what the issue
-// flags: an undeclared key (dropped), a value off its format (checked
-// loosely, if at all), a number sent as a string (coerced, as zod's
-// z.coerce does). A near miss is never tolerated: it is answered before
-// forwarding.
+// tolerated reports whether servers commonly accept what the issue flags:
+// an undeclared key, a loose format, a number sent as a string. A near miss
+// is never tolerated.
 func tolerated(is *issues.Issue) bool {
 	switch is.Code {
 	case issues.UnrecognizedKeys:
@@ -246,14 +213,14 @@ func tolerated(is *issues.Issue) bool {
 	return false
 }
 
-// numeric reports whether s is a number as a server coercing it reads it.
+// numeric reports whether s is a number as a coercing server reads it.
 func numeric(s string) bool {
 	_, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	return err == nil
 }
 
-// namesField reports whether msg names the field of the issue: the last
-// key of its path, or one of its unrecognized keys, as a word.
+// namesField reports whether msg names the issue's field (the path's last
+// key or an unrecognized key) as a word.
 func namesField(msg string, is *issues.Issue) bool {
 	names := is.Keys
 	if n := len(is.Path); n > 0 {
@@ -277,8 +244,7 @@ func namesField(msg string, is *issues.Issue) bool {
 	return false
 }
 
-// wordByte reports whether msg[i] is part of a name (a letter, a digit, _
-// or -); false outside msg.
+// wordByte reports whether msg[i] is a name's byte; false outside msg.
 func wordByte(msg string, i int) bool {
 	if i < 0 || i >= len(msg) {
 		return false

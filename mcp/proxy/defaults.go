@@ -7,20 +7,17 @@ import (
 	"github.com/selfheal/selfheal/issues"
 )
 
-// defaulted is the set of a schema's required properties that declare a
-// default, by path (see defaultedKey). Zod's toJSONSchema in its output
-// mode, which servers such as @playwright/mcp use, lists a field with a
-// default as required; the server fills it in when it is absent, so
-// a line saying it is missing would be false for it.
+// defaulted is the set of a schema's required properties with a default, by
+// path. Zod's toJSONSchema (output mode, as @playwright/mcp uses) lists such
+// a field as required though the server fills it in: "missing" would be
+// false for it.
 type defaulted map[string]bool
 
 // maxDefaultedDepth bounds the walk through a schema's nested properties.
 const maxDefaultedDepth = 64
 
-// defaultedOf reads the required properties with a default in a tool's
-// input schema: those of the root object, of objects nested in its
-// properties, and of array items (any index). It returns nil when there
-// are none, or when the schema cannot be read.
+// defaultedOf reads the required properties with a default of a tool's
+// input schema, nested objects and array items included; nil for none.
 func defaultedOf(schema json.RawMessage) defaulted {
 	var root map[string]any
 	if json.Unmarshal(schema, &root) != nil {
@@ -72,8 +69,7 @@ func pathKey(p issues.Path) string {
 	return defaultedKey(keys)
 }
 
-// drop returns list without its missing-field issues for properties with
-// a default.
+// drop returns list without missing-field issues for defaulted properties.
 func (d defaulted) drop(list issues.List) issues.List {
 	if len(d) == 0 {
 		return list

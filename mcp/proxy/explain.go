@@ -10,21 +10,18 @@ import (
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
-// maxExplanations bounds the calls of a session forwarded with issues and
-// awaiting the server's response: past it, a bad call is forwarded without
-// one, and the server's answer passes as it is.
+// maxExplanations bounds a session's calls forwarded with issues awaiting
+// their response: past it, a bad call is forwarded without explanation.
 const maxExplanations = 1024
 
 // rejection is what a server said when it rejected a call.
 type rejection struct {
-	// message is the server's text, whole: the answer bounds it in the
-	// client's language (see call.answer).
+	// message is the server's text, whole (the answer bounds it).
 	message string
 	// code is the JSON-RPC error's code; 0 for a result with isError.
 	code int
 }
 
-// expect keeps the explanation of the call of key until its response.
 func (s *session) expect(key string, x *call) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -37,7 +34,6 @@ func (s *session) expect(key string, x *call) {
 	s.explain[key] = x
 }
 
-// explained takes the explanation of the call of key, nil for none.
 func (s *session) explained(key string) *call {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -46,9 +42,8 @@ func (s *session) explained(key string) *call {
 	return x
 }
 
-// rejected reports whether the response m rejects its call, and what the
-// server said: the message (and data) of a JSON-RPC error, or the text of a
-// result whose isError is true.
+// rejected reports whether m rejects its call, and what the server said: a
+// JSON-RPC error's message and data, or an isError result's text.
 func rejected(m *wire.Message) (*rejection, bool) {
 	switch {
 	case m.Error != nil:
@@ -73,9 +68,8 @@ func rejected(m *wire.Message) (*rejection, bool) {
 	return nil, false
 }
 
-// errorText is what a JSON-RPC error says: its message, then its data when
-// there is any (a string as it is, anything else as its JSON), as an MCP
-// client shows it; and its code.
+// errorText is a JSON-RPC error's text as an MCP client shows it (message,
+// then data), and its code.
 func errorText(rpcErr []byte) (string, int) {
 	var e struct {
 		Code    json.Number     `json:"code"`
@@ -87,8 +81,7 @@ func errorText(rpcErr []byte) (string, int) {
 	}
 	code, _ := strconv.Atoi(e.Code.String())
 	var b strings.Builder
-	// The TypeScript SDK's servers write the prefix into the message
-	// themselves ("MCP error -32602: ..."): said once.
+	// The TypeScript SDK's servers write the prefix themselves: said once.
 	if e.Code != "" && !strings.HasPrefix(e.Message, "MCP error ") {
 		b.WriteString("MCP error ")
 		b.WriteString(e.Code.String())
@@ -111,8 +104,8 @@ func errorText(rpcErr []byte) (string, int) {
 	return b.String(), code
 }
 
-// resultText is the text of a tool result's content blocks, one block a
-// line; a block that is not text is named by its type.
+// resultText is a result's text blocks, one a line; another block is named
+// by its type.
 func resultText(content []byte) string {
 	var blocks []struct {
 		Type string `json:"type"`
@@ -136,18 +129,16 @@ func resultText(content []byte) string {
 }
 
 // disagreements are the tools whose server and schema disagreed, logged
-// once each per proxy and kind.
+// once each.
 type disagreements struct {
 	mu     sync.Mutex
 	logged map[string]bool
 }
 
-// maxDisagreements bounds the tools remembered as logged.
 const maxDisagreements = 1024
 
-// disagree logs, once per tool and message, that the tool's server and
-// its schema disagree (see call.settle): the server decides; the operator
-// may want to know.
+// disagree logs, once per tool and message, that the server and its schema
+// disagree: the server decides, but the operator may want to know.
 func (p *Proxy) disagree(tool, msg string) {
 	d := &p.disagreed
 	key := tool + "\x00" + msg

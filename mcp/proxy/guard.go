@@ -15,22 +15,19 @@ import (
 // toolGuard is one tool's guard in a session (WithGuard).
 type toolGuard struct {
 	g *guard.Guard
-	// l are the limits g enforces.
 	l guard.Limits
-	// waiting counts the calls of the tool waiting for a slot, each in a
-	// goroutine of its own (see wait); under session.mu.
+	// waiting counts the calls waiting for a slot, under session.mu.
 	waiting int
 }
 
-// queuedCall is a call waiting for a slot, by its id in session.queued.
+// queuedCall is a call waiting for a slot (session.queued).
 type queuedCall struct {
 	cancel context.CancelFunc
-	// cancelled: the client cancelled the call; under session.mu.
+	// cancelled: the client cancelled the call, under session.mu.
 	cancelled bool
 }
 
-// guardOf returns the guard of the named tool, made on its first call.
-// s.mu is held.
+// guardOf returns the named tool's guard, made on first use. s.mu is held.
 func (s *session) guardOf(name string) *toolGuard {
 	tg := s.guards[name]
 	if tg == nil {
@@ -41,11 +38,8 @@ func (s *session) guardOf(name string) *toolGuard {
 }
 
 // mustWait reports whether a call arriving now would wait in the guard's
-// queue. When it does not, guard.Acquire admits or refuses the call at
-// once: only this session acquires the guard's slots, and only from the
-// client's goroutine and from the goroutines of waiting calls, of which
-// there are none (waiting is 0), so nothing can take a free slot in
-// between. s.mu is held.
+// queue. When not, guard.Acquire decides at once: no waiting goroutine
+// exists to take a free slot in between. s.mu is held.
 func (tg *toolGuard) mustWait() bool {
 	l := tg.l
 	if l.MaxActive == 0 || l.MaxQueued == guard.NoQueue {
@@ -57,16 +51,14 @@ func (tg *toolGuard) mustWait() bool {
 	return tg.g.Stats().Active >= l.MaxActive
 }
 
-// guarded passes a call through its guard. A call admitted at once is
-// forwarded now, one refused is answered now; a call that must wait for a
-// slot waits in a goroutine of its own (see wait), so that the messages
-// behind it (a response the server waits for, a cancellation) are not
-// held back: they may reach the server before it.
+// guarded passes a call through its guard: admitted now, forwarded;
+// refused, answered; waiting, in a goroutine of its own, so that the
+// messages behind it (a response the server awaits, a cancellation) are
+// not held back.
 func (s *session) guarded(line []byte, c *call, key string) error {
 	if lim := s.limiter; lim != nil {
-		// A shared limiter never queues for long (see guard.Limiter): the
-		// call is admitted or refused here, in order. What the batch holds
-		// goes first: it must not wait on the limiter's store.
+		// A shared limiter decides here, in order; the batch goes first, as
+		// it must not wait on the limiter's store.
 		s.flushServer()
 		release, te := lim.Acquire(s.ctx, limiterKey(c.tool.name, s.limitBy))
 		return s.admitted(line, c, key, release, te)
@@ -93,8 +85,8 @@ func (s *session) guarded(line []byte, c *call, key string) error {
 	return s.admitted(line, c, key, release, te)
 }
 
-// admitted forwards a call its guard admitted, holding release (when not
-// nil) until its response; or answers the call the guard refused with te.
+// admitted forwards an admitted call, holding release until its response,
+// or answers a refused one with te.
 func (s *session) admitted(line []byte, c *call, key string, release func(), te *envelope.ToolError) error {
 	if te != nil {
 		s.explained(key) // answered here: no response will come
@@ -108,9 +100,8 @@ func (s *session) admitted(line []byte, c *call, key string, release func(), te 
 	return err
 }
 
-// wait waits for a slot for a queued call, then forwards it; or answers it
-// with the guard's tool_error (the queue filled up, the rate limit); or
-// drops it, unanswered, when the client cancelled it or Serve returned.
+// wait waits for a slot, then forwards the call; or answers it with the
+// guard's tool_error; or drops it when cancelled or Serve returned.
 func (s *session) wait(ctx context.Context, tg *toolGuard, q *queuedCall, line []byte, c *call, key string) {
 	defer s.waiters.Done()
 	release, te := tg.g.Acquire(ctx)
@@ -135,8 +126,8 @@ func (s *session) wait(ctx context.Context, tg *toolGuard, q *queuedCall, line [
 	}
 }
 
-// hold keeps an admitted call's slot until the server's response to key
-// passes back (see serverMessage) or the client cancels the call.
+// hold keeps an admitted call's slot until its response passes or the
+// client cancels it.
 func (s *session) hold(key string, release func()) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -150,10 +141,8 @@ func (s *session) hold(key string, release func()) {
 	s.calls[key] = release
 }
 
-// cancelled reads the client's notifications/cancelled: a call in flight
-// frees its slot (the server stops it, and sends no response), a queued
-// call gives up its place and is never forwarded, and a tools/list request
-// is no longer awaited.
+// cancelled reads notifications/cancelled: a call in flight frees its
+// slot, a queued one gives up its place, a tools/list is no longer awaited.
 func (s *session) cancelled(m *wire.Message) {
 	var requestID []byte
 	wire.Members(m.Params, func(k, v []byte) {
@@ -183,9 +172,8 @@ func (s *session) cancelled(m *wire.Message) {
 	}
 }
 
-// limiterKey is the key a call of tool is counted under by a limiter: the
-// tool's name, after the hash of WithLimitBy's value when there is one (a
-// fixed-length prefix, so that no two pairs make the same key).
+// limiterKey is a call's limiter key: the tool's name after the hash of
+// WithLimitBy's value (fixed length, so no two pairs collide).
 func limiterKey(tool, by string) string {
 	if by == "" {
 		return tool

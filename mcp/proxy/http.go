@@ -3,6 +3,7 @@ package proxy
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -10,14 +11,12 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/selfheal/selfheal/mcp/guard"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/eventstream"
-	"github.com/selfheal/selfheal/mcp/proxy/internal/relay"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
@@ -28,18 +27,16 @@ const (
 	maxCheckedBody = 16 << 20
 	// maxListBody bounds a tools/list response to the proxy's own listing.
 	maxListBody = 64 << 20
-	// maxListPages bounds the pages of the proxy's own listing.
-	maxListPages = relay.MaxListPages
 	// listTimeout bounds the proxy's own listing of a session's tools.
 	listTimeout = 5 * time.Second
-	// listTTL is how long a listing stands before the next call re-lists:
-	// another replica may have relayed a notifications/tools/list_changed.
+	// listTTL is how long a listing without ttlMs stands: another replica
+	// may have relayed a list_changed.
 	listTTL = time.Minute
 	// listRetry is how long after a failed listing the proxy lists again.
 	listRetry = 5 * time.Second
 	// maxHTTPSessions bounds the sessions whose tools the proxy knows.
 	maxHTTPSessions = 10000
-	// sessionIdle is how long a session's tools are kept unused once there
+	// sessionIdle is how long an idle session's tools are kept once there
 	// are maxHTTPSessions.
 	sessionIdle = 30 * time.Minute
 )
@@ -50,48 +47,39 @@ const (
 // has none. It panics when upstream is not an absolute http or https URL,
 // as a misconfigured route would.
 //
-// POST, GET and DELETE pass through with their headers (Mcp-Session-Id,
-// MCP-Protocol-Version, Last-Event-ID, Authorization and the others, less
-// the hop-by-hop ones), and so do the responses, JSON or text/event-stream;
-// the events of a stream are forwarded as they arrive, never held back.
-// What the proxy reads, it reads as over stdio (see [Proxy]): the
-// tools/list results of each session, whichever body carries them, and the
-// tools/call requests. A bad call is answered by the
-// proxy in the form the client asks for: a JSON body, or a stream of one
-// event when its Accept names text/event-stream and not JSON.
+// POST, GET and DELETE pass through with their headers (less the hop-by-hop
+// ones), and so do the responses, JSON or text/event-stream, a stream's
+// events forwarded as they arrive. The proxy reads what it reads over stdio
+// (see [Proxy]): each session's tools/list results and the tools/call
+// requests. A bad call is answered in the form the client asks for: JSON,
+// or a stream of one event when its Accept admits text/event-stream and not
+// JSON.
 //
 // Sessions are told apart by their Mcp-Session-Id (by the hash of the
 // Authorization header for a server without sessions). Behind a load
-// balancer, a replica may see a session's calls without having relayed
-// its listing: on the first such call, the proxy lists the session's tools
-// itself, with the call's headers, and checks the call once they are known;
-// it lists them again after a minute, so that a change announced on
-// another replica's stream is learned. A call it cannot check (the listing
-// failed, the tool is not listed) is forwarded.
+// balancer a replica may see a session's calls without its listing: it
+// lists the session's tools itself, with the call's headers, and again
+// after a minute, so that a change announced on another replica is
+// learned. A call it cannot check is forwarded.
 //
-// A request whose Host or Origin the proxy does not serve is answered 403
-// before anything else (see WithAllowedHosts, WithAllowedOrigins: by
-// default, on loopback, only loopback names). The upstream gets the
-// client's Host, so that its own check of foreign hosts still holds.
+// A request whose Host or Origin is not served is answered 403 before
+// anything else (see WithAllowedHosts, WithAllowedOrigins); the upstream
+// gets the client's Host, so that its own check still holds. The guards
+// are shared by every session, per tool or per WithLimitBy's value; an
+// admitted call holds its slot until its response has passed.
 //
-// The guards (WithGuard, WithLimiter) are shared by every session of the
-// handler, per tool, or per the value of WithLimitBy. A call waiting for a
-// slot waits on its own request; an admitted one holds its slot until its
-// response has passed.
-//
-// When the upstream server cannot be reached, fails, or stays silent past
+// When the upstream cannot be reached, fails, or stays silent past
 // WithUpstreamSilence (5 minutes by default) before its response has
-// passed, a request gets a JSON-RPC error (HTTP 502 when nothing was sent
-// yet, else the last event of its stream), so that no call hangs; a
-// stream that the server ends cleanly after giving event ids is left for
-// the client to resume.
+// passed, a request gets a JSON-RPC error (502 when nothing was sent yet,
+// else the last event of its stream), so that no call hangs; a stream the
+// server ends cleanly after giving event ids is left for the client to
+// resume.
 //
 // With no option the handler has the bounds of "selfheal proxy --listen":
-// a request's body is read within 30 seconds (WithReadTimeout), the bodies
-// read or held at once take at most 128 MiB (WithBodyMemory), and at most
-// 10,000 requests are served at once (WithMaxRequests); past a bound the
-// client gets 503 or its connection is cut. What only the http.Server can
-// bound is the server's to set, as the command sets it:
+// a body read within 30 seconds (WithReadTimeout), 128 MiB of bodies at
+// once (WithBodyMemory), 10,000 requests at once (WithMaxRequests); past a
+// bound the client gets 503 or its connection is cut. What only the
+// http.Server can bound is the server's to set, as the command sets it:
 //
 //	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 func (p *Proxy) HTTPHandler(upstream *url.URL) http.Handler {
@@ -123,8 +111,8 @@ func (p *Proxy) HTTPHandler(upstream *url.URL) http.Handler {
 	return p.guardHTTP(h)
 }
 
-// copyBuffers are the buffers ReverseProxy copies response bodies with,
-// reused: without them each response allocates 32 KiB.
+// copyBuffers are ReverseProxy's copy buffers, reused: 32 KiB a response
+// otherwise.
 type copyBuffers struct{}
 
 var copyBufferPool = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
@@ -132,7 +120,6 @@ var copyBufferPool = sync.Pool{New: func() any { b := make([]byte, 32<<10); retu
 func (copyBuffers) Get() []byte  { return *copyBufferPool.Get().(*[]byte) }
 func (copyBuffers) Put(b []byte) { copyBufferPool.Put(&b) }
 
-// httpProxy is the handler HTTPHandler returns.
 type httpProxy struct {
 	p        *Proxy
 	upstream *url.URL
@@ -140,35 +127,28 @@ type httpProxy struct {
 	client   *http.Client // the proxy's own listings
 	limiter  guard.Limiter
 	listSeq  atomic.Uint64 // the ids of the proxy's own requests
-	// loggedAt is when an upstream failure was last logged (Unix ns): they
-	// are logged once a minute at most.
+	// loggedAt is when an upstream failure was last logged (Unix ns).
 	loggedAt atomic.Int64
 
 	mu       sync.Mutex
 	sessions map[string]*httpSession // by sessionKey
 }
 
-// exchange is what the proxy remembers of a request it forwards, for its
-// response (see modifyResponse).
+// exchange is what the proxy remembers of a forwarded request for its
+// response.
 type exchange struct {
-	// key is the session's key (see sessionKey); for a request of a
-	// stateless revision, the key of its authorization (see scopeKey),
-	// "" for none.
+	// key is the session's key (sessionKey), or for a stateless request
+	// its authorization's (scopeKey).
 	key string
-	// revision is the stateless revision the request speaks (see
-	// requestRevision), "" for an earlier one.
+	// revision is the request's stateless revision, "" for an earlier one.
 	revision string
 	method   string
 	id       []byte // the request's id; nil for a notification or a response
-	// first: a tools/list request without a cursor.
-	first bool
-	// locale: what an initialize request declares in its _meta.
-	locale string
-	// explain: a tools/call forwarded with issues, which explain the
-	// server's rejection (see explain.go); nil for none.
+	first    bool
+	locale   string
+	// explain: a call forwarded with issues, its rejection explained.
 	explain *call
-	// batch: what the proxy keeps of a batch it forwards (see batch.go);
-	// nil for none.
+	// batch: what the proxy keeps of a forwarded batch.
 	batch *batchState
 }
 
@@ -197,9 +177,8 @@ func (h *httpProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), exchangeKey{}, x)))
 }
 
-// readBody reads a POST body of up to maxCheckedBody bytes and puts it back
-// in r for forwarding. whole is false for a larger body: r then reads the
-// bytes read and the rest, unchecked.
+// readBody reads a POST body of up to maxCheckedBody and puts it back in r.
+// whole is false for a larger body, which r then reads unchecked.
 func readBody(r *http.Request) (body []byte, whole bool, err error) {
 	body, err = io.ReadAll(io.LimitReader(r.Body, maxCheckedBody+1))
 	if err != nil {
@@ -213,15 +192,26 @@ func readBody(r *http.Request) (body []byte, whole bool, err error) {
 		return body, false, nil
 	}
 	r.Body.Close()
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	r.ContentLength = int64(len(body))
-	r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+	setRequestBody(r, body)
 	return body, true, nil
 }
 
-// post reads the message of a POST body and answers a bad tools/call
-// itself (done); otherwise it notes in x what the response is read for,
-// and returns the release of the call's guard slot, if it took one.
+// setRequestBody makes body r's, to be read again whole.
+func setRequestBody(r *http.Request, body []byte) {
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	r.ContentLength = int64(len(body))
+	r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+}
+
+// setResponseBody makes data resp's body, with its length.
+func setResponseBody(resp *http.Response, data []byte) {
+	resp.Body = io.NopCloser(bytes.NewReader(data))
+	resp.ContentLength = int64(len(data))
+	resp.Header.Set("Content-Length", strconv.Itoa(len(data)))
+}
+
+// post answers a bad tools/call of a POST body itself (done), or notes in x
+// what the response is read for; release frees the call's guard slot.
 func (h *httpProxy) post(w http.ResponseWriter, r *http.Request, body []byte, x *exchange) (done bool, release func()) {
 	if isBatch(body) {
 		return h.batch(w, r, body, x)
@@ -257,9 +247,8 @@ func (h *httpProxy) post(w http.ResponseWriter, r *http.Request, body []byte, x 
 	return false, nil
 }
 
-// call frames a tools/call in an HTTP exchange: the proxy decides its fate
-// (see [call]) after learning the session's tools if this replica does
-// not know them yet; an answer is the response's body.
+// call frames a tools/call in an HTTP exchange, after learning the
+// session's tools if this replica does not know them.
 func (h *httpProxy) call(w http.ResponseWriter, r *http.Request, m *wire.Message, x *exchange) (done bool, release func()) {
 	if x.id == nil || !m.ParamsObject {
 		return false, nil
@@ -272,7 +261,7 @@ func (h *httpProxy) call(w http.ResponseWriter, r *http.Request, m *wire.Message
 	}
 	answer, fc := h.decide(r, sess, x.key, t, m, x.revision != "", start)
 	if answer != nil {
-		writeAnswer(w, r, answer)
+		writeAnswer(w, r, false, answer)
 		return true, nil
 	}
 	if fc.list != nil {
@@ -282,10 +271,9 @@ func (h *httpProxy) call(w http.ResponseWriter, r *http.Request, m *wire.Message
 	return false, fc.release
 }
 
-// decide decides the fate of a call of t that an HTTP body or a member of
-// a batch carries: the answer, when the proxy answers it now (before
-// forwarding, or a limiter's refusal); else the call forwarded, with the
-// release of the slot it took (nil for none).
+// decide decides a call carried by an HTTP body or a batch member: the
+// answer when the proxy answers now, else the forwarded call with its
+// slot's release.
 func (h *httpProxy) decide(r *http.Request, sess *httpSession, key string, t *tool, m *wire.Message, stateless bool, start time.Time) (answer []byte, fc forwardedCall) {
 	d := h.p.decide(r.Context(), t, m, start)
 	d.session = key
@@ -310,26 +298,20 @@ func (h *httpProxy) decide(r *http.Request, sess *httpSession, key string, t *to
 	return nil, fc
 }
 
-// forwardedCall is a call forwarded over HTTP, with the release of the
-// limiter's slot it holds until its response has passed (nil for none).
+// forwardedCall is a forwarded call with its limiter slot's release (nil
+// for none), held until its response has passed.
 type forwardedCall struct {
 	call
 	release func()
 }
 
-// requestRevision is the revision a request speaks: the one its _meta
-// declares, else its MCP-Protocol-Version header's ("" for none).
+// requestRevision is the revision a request's _meta declares, else its
+// MCP-Protocol-Version header's.
 func requestRevision(r *http.Request, meta []byte) string {
 	if v := wire.MetaVersion(meta); v != "" {
 		return v
 	}
 	return r.Header.Get("Mcp-Protocol-Version")
-}
-
-// statelessRequest reports whether a request speaks a stateless revision
-// (2026-07-28 or later; see requestRevision).
-func statelessRequest(r *http.Request, meta []byte) bool {
-	return wire.IsStateless(requestRevision(r, meta))
 }
 
 // limitBy is the hash of WithLimitBy's value for r, or "".
@@ -340,42 +322,31 @@ func (h *httpProxy) limitBy(r *http.Request) string {
 	return ""
 }
 
-// writeAnswer writes the proxy's response to a POSTed request: a JSON body,
-// or one event of a stream when the client accepts only that.
-func writeAnswer(w http.ResponseWriter, r *http.Request, msg []byte) {
-	accept := r.Header.Get("Accept")
-	if accept != "" && !accepts(accept, "application/json") && accepts(accept, "text/event-stream") {
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.Header().Set("Cache-Control", "no-cache")
+// writeAnswer writes the proxy's own answer to a POST: msgs as JSON (an
+// array for a batch), or one event each when the client accepts only a
+// stream.
+func writeAnswer(w http.ResponseWriter, r *http.Request, batch bool, msgs ...json.RawMessage) {
+	if eventstream.StreamOnly(r.Header) {
+		eventstream.SetHeaders(w.Header())
 		w.WriteHeader(http.StatusOK)
-		_ = eventstream.WriteEvent(w, "", msg) // a client gone is no one's concern
+		for _, m := range msgs {
+			_ = eventstream.WriteEvent(w, "", m) // a client gone is no one's concern
+		}
 		return
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", fmt.Sprint(len(msg)))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(msg)
-}
-
-// accepts reports whether an Accept header admits the media type want
-// (exactly, or through type/* or */*).
-func accepts(accept, want string) bool {
-	typ, _, _ := strings.Cut(want, "/")
-	for part := range strings.SplitSeq(accept, ",") {
-		mt, _, _ := strings.Cut(part, ";")
-		mt = strings.TrimSpace(mt)
-		if strings.EqualFold(mt, want) || mt == "*/*" || strings.EqualFold(mt, typ+"/*") {
-			return true
-		}
+	data := msgs[0]
+	if batch {
+		data = joinArray(msgs)
 	}
-	return false
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(data)
 }
 
-// upstreamTransport is the default transport to the upstream server:
-// http.DefaultTransport's settings, keeping as many idle connections to
-// the upstream as the whole pool. Every request goes to that one host;
-// with net/http's default of 2 per host, most calls made at once would
-// dial a connection and close it after.
+// upstreamTransport is http.DefaultTransport's settings with as many idle
+// connections per host as the whole pool: every request goes to one host,
+// and net/http's default of 2 would dial and close most concurrent calls.
 func upstreamTransport() http.RoundTripper {
 	rt, ok := http.DefaultTransport.(*http.Transport)
 	if !ok { // a program replaced it: its choice
@@ -386,25 +357,21 @@ func upstreamTransport() http.RoundTripper {
 	return rt
 }
 
-// rewrite sends every request to the upstream endpoint.
 func (h *httpProxy) rewrite(pr *httputil.ProxyRequest) {
 	u := *h.upstream
 	if u.RawQuery == "" {
 		u.RawQuery = pr.In.URL.RawQuery
 	}
 	pr.Out.URL = &u
-	// The client's Host, not the upstream's: a server that refuses
-	// foreign hosts (DNS rebinding) must still see the name the client
-	// used.
+	// The client's Host: a server that refuses foreign hosts (DNS
+	// rebinding) must still see the name the client used.
 	pr.Out.Host = pr.In.Host
 	pr.SetXForwarded()
-	// The proxy reads the bodies: they must come back uncompressed (the
-	// transport asks for gzip itself and undoes it).
+	// The proxy reads the bodies: uncompressed (the transport asks for
+	// gzip itself and undoes it).
 	pr.Out.Header.Del("Accept-Encoding")
-	// A body read whole (see readBody) is forwarded as the bytes in memory
-	// it is, not in the wrapper ReverseProxy puts around the client's body:
-	// the transport sees through the former only, and then sends the
-	// headers and the body in one write instead of two.
+	// A body read whole goes as the bytes in memory, not in ReverseProxy's
+	// wrapper: the transport then sends headers and body in one write.
 	if pr.In.GetBody != nil {
 		if body, err := pr.In.GetBody(); err == nil {
 			pr.Out.Body = body
@@ -412,11 +379,10 @@ func (h *httpProxy) rewrite(pr *httputil.ProxyRequest) {
 	}
 }
 
-// modifyResponse reads what the proxy needs of a response as it passes:
-// a new session's locale, a session ended, the tools of a tools/list
-// result, the notifications/tools/list_changed of a stream. A JSON response
-// to a request is read whole before it is sent, so that a failure reading
-// it is answered with a JSON-RPC error; a stream is read as it passes.
+// modifyResponse reads what the proxy needs of a response as it passes: a
+// new session's locale, a session ended, tools/list results, list_changed.
+// A JSON response is read whole first, so that a failed read gets a
+// JSON-RPC error; a stream is read as it passes.
 func (h *httpProxy) modifyResponse(resp *http.Response) error {
 	x, _ := resp.Request.Context().Value(exchangeKey{}).(*exchange)
 	if x == nil {
@@ -450,8 +416,7 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 	switch wire.MediaType(resp.Header.Get("Content-Type")) {
 	case "text/event-stream":
 		resp.Body = h.tap(resp.Body, x)
-		// The tap may replace an event, or add one: the length the server
-		// gave no longer holds.
+		// The tap may replace or add events: the server's length goes.
 		resp.ContentLength = -1
 		resp.Header.Del("Content-Length")
 	case "application/json":
@@ -465,9 +430,8 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 		}
 		if m, ok := wire.Decode(data); ok && h.response(x, m) && x.explain != nil && ok2xx(resp) {
 			if answer := x.explain.settle(m); answer != nil {
-				data = answer
-				resp.ContentLength = int64(len(data))
-				resp.Header.Set("Content-Length", strconv.Itoa(len(data)))
+				setResponseBody(resp, answer)
+				return nil
 			}
 		}
 		resp.Body = io.NopCloser(bytes.NewReader(data))
@@ -475,14 +439,13 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 	return nil
 }
 
-// ok2xx reports whether resp is a success: only then does it carry a
-// JSON-RPC response the client reads (an HTTP error is the transport's).
+// ok2xx reports whether resp may carry a JSON-RPC response (an HTTP error
+// is the transport's).
 func ok2xx(resp *http.Response) bool { return resp.StatusCode/100 == 2 }
 
-// response reads a message of the upstream server passing to the client
-// in the response to x: the tools of a tools/list result are learned, a
-// notifications/tools/list_changed makes the session's listing stale. It
-// reports whether m is the response to x's request.
+// response reads an upstream message passing in the response to x: it
+// learns tools/list results and marks the listing stale at list_changed.
+// It reports whether m is the response to x's request.
 func (h *httpProxy) response(x *exchange, m *wire.Message) bool {
 	if m.Method == methodListChanged {
 		key := x.key
@@ -504,8 +467,7 @@ func (h *httpProxy) response(x *exchange, m *wire.Message) bool {
 	if x.method == methodToolsList && m.Result != nil {
 		key := x.key
 		if key == "" && x.revision != "" {
-			// No authorization and no session: kept only for a list the
-			// server says any client may share.
+			// No authorization and no session: kept only when public.
 			if listScope(m.Result) != "public" {
 				return true
 			}
@@ -516,9 +478,8 @@ func (h *httpProxy) response(x *exchange, m *wire.Message) bool {
 	return true
 }
 
-// upstreamError answers a request the upstream server did not answer
-// (unreachable, failed, or its response could not be read): a JSON-RPC
-// error with HTTP 502 for a request, a plain 502 otherwise.
+// upstreamError answers a request the upstream did not answer: a JSON-RPC
+// error with 502 for a request, a plain 502 otherwise.
 func (h *httpProxy) upstreamError(w http.ResponseWriter, r *http.Request, err error) {
 	if r.Context().Err() != nil {
 		return // the client is gone
@@ -534,8 +495,7 @@ func (h *httpProxy) upstreamError(w http.ResponseWriter, r *http.Request, err er
 	_, _ = w.Write(wire.ErrorResponse(x.id, wire.CodeInternalError, "selfheal proxy: the MCP server cannot be reached"))
 }
 
-// logUpstream logs a failure of the upstream server, once a minute at
-// most: a server that is down must not flood the log.
+// logUpstream logs an upstream failure, once a minute at most.
 func (h *httpProxy) logUpstream(msg string, err error) {
 	now := time.Now().UnixNano()
 	last := h.loggedAt.Load()

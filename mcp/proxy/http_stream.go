@@ -9,13 +9,11 @@ import (
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
-// tap reads the events of a stream as they pass (see response). When the
-// stream of a request fails before the request's response has passed, or
-// ends without it and without an event id to resume from, the tap ends the
-// stream with a JSON-RPC error response, so that the call does not hang.
-// The stream of a call forwarded with issues (see explain) is passed an
-// event at a time until its response: each event is held until its end,
-// so that a rejection is replaced whole by selfheal's answer.
+// tap reads a stream's events as they pass. When a request's stream fails
+// before its response, or ends without it and without an event id to
+// resume from, the tap ends it with a JSON-RPC error, so that no call
+// hangs. The stream of a call forwarded with issues holds each event until
+// its end, so that a rejection is replaced whole.
 func (h *httpProxy) tap(body io.ReadCloser, x *exchange) io.ReadCloser {
 	b := x.batch
 	t := &sseTap{body: body, x: x, holding: x.explain != nil || b != nil && len(b.explain) > 0}
@@ -51,7 +49,6 @@ func (h *httpProxy) tap(body io.ReadCloser, x *exchange) io.ReadCloser {
 	return t
 }
 
-// sseTap is the body of a stream the proxy reads as it passes.
 type sseTap struct {
 	body      io.ReadCloser
 	x         *exchange
@@ -61,9 +58,8 @@ type sseTap struct {
 	tail      []byte // the bytes to send once the stream has ended
 	end       error  // what Read returns once tail is sent; nil while the stream runs
 
-	// holding: the events are held until they end (see tap); held are the
-	// bytes of the event being read, out those ready to be sent, replaced
-	// the event that takes the place of the one being read.
+	// holding: events are held until they end; held is the event being
+	// read, out what is ready, replaced the event taking its place.
 	holding   bool
 	held, out []byte
 	replaced  []byte
@@ -102,15 +98,13 @@ func (t *sseTap) Read(p []byte) (int, error) {
 	if err == nil {
 		return n, nil
 	}
-	// The stream has ended: what was held goes as it is.
 	t.out = append(t.out, t.held...)
 	t.held = nil
 	t.end = io.EOF
 	if t.x.id != nil && !t.answered && (!errors.Is(err, io.EOF) || !t.resumable) {
 		var b bytes.Buffer
 		if t.sc.Pending() {
-			// Whatever was cut short becomes an event of a type that MCP
-			// clients ignore, rather than half a message.
+			// What was cut short becomes an event MCP clients ignore.
 			b.WriteString("\nevent: selfheal-discarded\n\n")
 		}
 		_ = eventstream.WriteEvent(&b, "", wire.ErrorResponse(t.x.id, wire.CodeInternalError, "selfheal proxy: the MCP server ended its response before answering"))
@@ -125,9 +119,8 @@ func (t *sseTap) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// hold scans data a line at a time, holding the bytes of each event until
-// its end: then they go to out, or the event replacing them does. Once the
-// request's response has passed, the rest goes to out as it comes.
+// hold holds each event's bytes until its end, then sends them or their
+// replacement to out; after the response the rest goes as it comes.
 func (t *sseTap) hold(data []byte) {
 	for len(data) > 0 {
 		if !t.holding {

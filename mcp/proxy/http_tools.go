@@ -17,27 +17,23 @@ import (
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
-// httpSession is what the proxy knows of one session.
 type httpSession struct {
 	tools toolSet
 
 	mu     sync.Mutex
 	used   time.Time // the last request that needed it
 	locale string    // declared in the initialize request's _meta
-	// listing is closed when the proxy's listing under way ends; nil when
-	// none is.
+	// listing is closed when the proxy's listing under way ends.
 	listing chan struct{}
 }
 
-// publicKey is the key of the tools a server listed as "public"
-// (cacheScope, MCP 2026-07-28): the same for every client.
+// publicKey keys the tools a server listed as "public" (cacheScope): the
+// same for every client.
 const publicKey = "p"
 
-// scopeKey is the key of what the proxy learns for a request of a
-// stateless revision, which has no session: the hash of its Authorization
-// header, so that a list is never shared between authorizations; "" for a
-// request without one, whose listing the proxy shares with no other
-// client unless the server said it is public.
+// scopeKey keys what the proxy learns for a stateless request: the hash of
+// its Authorization, so that no list is shared between authorizations; ""
+// without one (shared only when the server says it is public).
 func scopeKey(r *http.Request) string {
 	auth := r.Header.Get("Authorization")
 	if auth == "" {
@@ -46,10 +42,9 @@ func scopeKey(r *http.Request) string {
 	return "a" + hashLimitBy(auth)
 }
 
-// toolsFor returns the session whose tools judge the call of x, after
-// listing them when this replica does not know them (see listIfNeeded).
-// A request of a stateless revision without an authorization is judged by
-// the tools the server listed as public, or else by a listing of its own,
+// toolsFor returns the session whose tools judge x's call, listed first
+// when this replica does not know them. A stateless request without an
+// authorization is judged by the public tools, or by a listing of its own,
 // kept for the others only when the server says it is public.
 func (h *httpProxy) toolsFor(r *http.Request, x *exchange, tool string) *httpSession {
 	if x.key != "" || x.revision == "" {
@@ -75,10 +70,9 @@ func (h *httpProxy) toolsFor(r *http.Request, x *exchange, tool string) *httpSes
 	return own
 }
 
-// sessionKey is the key of the session a request belongs to: its
-// Mcp-Session-Id, or for a server without sessions the hash of its
-// Authorization header, so that callers with different credentials, who
-// may see different tools, are not mixed.
+// sessionKey keys a request's session: its Mcp-Session-Id, or without
+// sessions the hash of its Authorization, so that callers who may see
+// different tools are not mixed.
 func sessionKey(r *http.Request) string {
 	if id := r.Header.Get("Mcp-Session-Id"); id != "" {
 		return idKey(id)
@@ -86,25 +80,19 @@ func sessionKey(r *http.Request) string {
 	return "a" + hashLimitBy(r.Header.Get("Authorization"))
 }
 
-// idKey is the key of the session of id: the hash of the id, so that an
-// entry of h.sessions has one size (its key is 65 bytes) whatever ids
-// clients invent. With maxHTTPSessions entries of at most a few hundred
-// bytes each (the key, the map's slot, an httpSession without tools: a
-// client can invent ids, not the tools the server lists for them; 368
-// bytes measured by TestInventedSessionIDs), the sessions of invented ids
+// idKey keys the session of id by the id's hash, so that an entry has one
+// size whatever ids clients invent: with maxHTTPSessions entries of a few
+// hundred bytes (368 measured by TestInventedSessionIDs), invented ids
 // hold about 4 MB at most.
 func idKey(id string) string { return "s" + hashLimitBy(id) }
 
-// maxSessionID bounds the length of an Mcp-Session-Id the proxy accepts.
-// MCP's ids are a UUID, a JWT or a hash: 36 to a few hundred bytes; 1 KiB
-// leaves room for a JWT with a few claims and keeps what a request's id
-// costs (its hash) small. The proxy keeps the hash, never the id.
+// maxSessionID bounds an Mcp-Session-Id: MCP's are a UUID, a JWT or a hash
+// (36 to a few hundred bytes); 1 KiB leaves room for a JWT's claims.
 const maxSessionID = 1024
 
-// badSessionID reports whether an Mcp-Session-Id cannot be one a server
-// gave: MCP's ids are visible ASCII (0x21 to 0x7E), and the proxy's are at
-// most maxSessionID bytes. Such a request is answered 400 before anything
-// reaches the server, as the server would answer an id it never gave.
+// badSessionID reports whether an Mcp-Session-Id cannot be a server's
+// (visible ASCII, at most maxSessionID bytes): answered 400 before the
+// server, as the server would answer an id it never gave.
 func badSessionID(r *http.Request) bool {
 	ids := r.Header.Values("Mcp-Session-Id")
 	if len(ids) > 1 {
@@ -125,9 +113,9 @@ func badSessionID(r *http.Request) bool {
 	return false
 }
 
-// session returns the session of key, made on its first use. When there
-// are maxHTTPSessions, those unused for sessionIdle are forgotten first,
-// then the least recently used half.
+// session returns the session of key, made on first use. At
+// maxHTTPSessions, those idle for sessionIdle go first, then the least
+// recently used half.
 func (h *httpProxy) session(key string) *httpSession {
 	now := time.Now()
 	h.mu.Lock()
@@ -146,14 +134,12 @@ func (h *httpProxy) session(key string) *httpSession {
 	return sess
 }
 
-// existing returns the session of key, nil when there is none.
 func (h *httpProxy) existing(key string) *httpSession {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.sessions[key]
 }
 
-// drop forgets the session of key if it is still sess.
 func (h *httpProxy) drop(key string, sess *httpSession) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -188,15 +174,11 @@ func (h *httpProxy) forget(now time.Time) {
 	}
 }
 
-// listIfNeeded lists the session's tools itself when this replica has no
-// listing of them, or an old or stale one, and waits for the listing (one
-// at a time per session: concurrent calls wait for the same one). A
-// listing is old after its ttlMs (MCP 2026-07-28; at least minTTL), or
-// after listTTL when it gave none. A call of tool, when tool is in a
-// listing old by its ttlMs, does not wait: it is judged by that listing
-// while the tools are listed again behind it, as over stdio (see
-// toolSet.find). revision is the stateless revision of the request, ""
-// for an earlier one.
+// listIfNeeded lists the session's tools when this replica has no listing,
+// or an old (past its ttlMs, at least minTTL, or listTTL without one) or
+// stale one, and waits for it; concurrent calls wait for the same one. A
+// call of a tool in a listing old by its ttlMs does not wait: it is judged
+// by it while the tools are listed again behind it, as over stdio.
 func (h *httpProxy) listIfNeeded(r *http.Request, sess *httpSession, revision, tool string) {
 	_, need := sess.tools.findAged(tool, listTTL)
 	if need == ready || sess.tools.backingOff() {
@@ -210,7 +192,7 @@ func (h *httpProxy) listIfNeeded(r *http.Request, sess *httpSession, revision, t
 	sess.mu.Unlock()
 	if need == revalidate {
 		if wait == nil {
-			// Its own request: this one may end before the listing does.
+			// Its own request: this one may end first.
 			go h.runListing(r.Clone(context.WithoutCancel(r.Context())), sess, revision)
 		}
 		return
@@ -225,11 +207,10 @@ func (h *httpProxy) listIfNeeded(r *http.Request, sess *httpSession, revision, t
 	h.runListing(r, sess, revision)
 }
 
-// runListing lists the session's tools (see list), for at most
-// listTimeout, and ends the listing under way that listIfNeeded began.
+// runListing lists the session's tools within listTimeout and ends the
+// listing listIfNeeded began.
 func (h *httpProxy) runListing(r *http.Request, sess *httpSession, revision string) {
-	// The listing outlives the call that started it: the calls waiting
-	// for it need it even when this client goes.
+	// The calls waiting need the listing even when this client goes.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), listTimeout)
 	err := h.list(ctx, r, sess, revision)
 	cancel()
@@ -243,33 +224,26 @@ func (h *httpProxy) runListing(r *http.Request, sess *httpSession, revision stri
 	}
 }
 
-// list lists the session's tools with the headers of r (its session,
-// protocol version and credentials), every page, and learns them. In a
-// stateless revision, each request carries the revision and the proxy's
-// client info in its _meta, and the headers say tools/list.
+// list lists and learns every page of the session's tools with r's headers
+// (session, protocol version, credentials); in a stateless revision each
+// request carries the proxy's _meta and headers saying tools/list.
 func (h *httpProxy) list(ctx context.Context, r *http.Request, sess *httpSession, revision string) error {
-	cursor := ""
-	for page := 0; page < maxListPages; page++ {
+	return wire.ListPages(func(cursor string) (string, error) {
 		id := fmt.Sprintf(`"selfheal-proxy/tools-list/%d"`, h.listSeq.Add(1))
-		result, err := h.roundTrip(ctx, r, []byte(id), string(listRequest(id, cursor, revision)), revision)
+		result, err := h.roundTrip(ctx, r, []byte(id), string(wire.ListRequest(id, cursor, revision)), revision)
 		if err != nil {
-			return err
+			return "", err
 		}
 		next, ok := sess.tools.learn(h.p, result, cursor == "")
 		if !ok {
-			return errors.New("the tools/list result cannot be read")
+			return "", errors.New("the tools/list result cannot be read")
 		}
-		if next == "" {
-			return nil
-		}
-		cursor = next
-	}
-	return fmt.Errorf("the tools/list results have more than %d pages", maxListPages)
+		return next, nil
+	})
 }
 
-// roundTrip POSTs the proxy's own request body (of id) to the upstream
-// server with the headers of r, and returns the result of its response,
-// from a JSON body or from the event of a stream that carries it.
+// roundTrip POSTs the proxy's own request body (of id) upstream with r's
+// headers and returns its response's result, from JSON or a stream.
 func (h *httpProxy) roundTrip(ctx context.Context, r *http.Request, id []byte, body, revision string) (json.RawMessage, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.upstream.String(), strings.NewReader(body))
 	if err != nil {
@@ -283,8 +257,7 @@ func (h *httpProxy) roundTrip(ctx context.Context, r *http.Request, id []byte, b
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	if revision != "" {
-		// The call's method headers would contradict the body, which a
-		// stateless server refuses.
+		// The call's method headers would contradict the body.
 		req.Header.Set("Mcp-Protocol-Version", revision)
 		req.Header.Set("Mcp-Method", methodToolsList)
 		req.Header.Del("Mcp-Name")

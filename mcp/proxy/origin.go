@@ -11,36 +11,29 @@ import (
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
-// WithAllowedHosts sets the Host header values the HTTP proxy
-// (HTTPHandler, and package sessions' server) serves, by host name, port
-// ignored, ASCII case ignored ("*" allows any). A request naming another
-// host is answered 403 before anything else is read. It is the defence against DNS rebinding: a web
-// page whose name an attacker points at the proxy's address sends its own
-// name as Host.
-//
-// Without it, a request that arrived on a loopback address must name a
-// loopback host (localhost, 127.0.0.0/8, ::1), as go-sdk's and the
-// TypeScript SDK's servers require of theirs; one that
-// arrived on another address may name any host, so a proxy serving a
-// network should be given its names.
+// WithAllowedHosts sets the Host header values the HTTP proxy (HTTPHandler
+// and CommandHandler) serves, by host name, port and ASCII case ignored
+// ("*" allows any); another host is answered 403, the defence against DNS
+// rebinding. Without it, a request that arrived on a loopback address must
+// name a loopback host, as the go-sdk and TypeScript SDK servers require;
+// one that arrived elsewhere may name any, so a proxy serving a network
+// should be given its names.
 func WithAllowedHosts(hosts ...string) Option {
 	return func(c *config) { c.allowedHosts = append(c.allowedHosts, hosts...) }
 }
 
-// WithAllowedOrigins sets the Origin header values (scheme://host[:port],
-// as browsers send them; "*" allows any) the HTTP proxy serves beside the
-// default ones. A request with another Origin is answered 403. A request
-// without one (every client but a browser) is served. By default a
-// request from a browser is served when its Origin names a loopback host
-// and the request arrived on a loopback address, or when its Origin is
-// the proxy's own (its host and port are the request's Host, a host
-// WithAllowedHosts allows).
+// WithAllowedOrigins sets the Origin header values (scheme://host[:port];
+// "*" allows any) the HTTP proxy serves beside the defaults; another is
+// answered 403, and a request without one (every client but a browser) is
+// served. By default a browser's request is served when its Origin names a
+// loopback host and it arrived on a loopback address, or when its Origin
+// is the proxy's own (the request's allowed Host).
 func WithAllowedOrigins(origins ...string) Option {
 	return func(c *config) { c.allowedOrigins = append(c.allowedOrigins, origins...) }
 }
 
-// forbidden answers a request whose Host or Origin the proxy does not
-// serve with 403 and a JSON-RPC error, and reports whether it did.
+// forbidden answers 403 to a request whose Host or Origin is not served,
+// and reports whether it did.
 func (p *Proxy) forbidden(w http.ResponseWriter, r *http.Request) bool {
 	msg := p.refusal(r)
 	if msg == "" {
@@ -66,7 +59,6 @@ func (p *Proxy) refusal(r *http.Request) string {
 	return fmt.Sprintf("Forbidden: the Origin %q is not served here", truncate(origin))
 }
 
-// hostAllowed reports whether a request naming host may be served.
 func (p *Proxy) hostAllowed(host string, onLoopback bool) bool {
 	if len(p.cfg.allowedHosts) > 0 {
 		for _, h := range p.cfg.allowedHosts {
@@ -79,8 +71,8 @@ func (p *Proxy) hostAllowed(host string, onLoopback bool) bool {
 	return !onLoopback || loopback.Host(host)
 }
 
-// originAllowed reports whether a request from origin, naming reqHost,
-// may be served.
+// originAllowed reports whether a request from origin, naming reqHost, may
+// be served.
 func (p *Proxy) originAllowed(origin, reqHost string, onLoopback bool) bool {
 	for _, o := range p.cfg.allowedOrigins {
 		if o == "*" || strings.EqualFold(strings.TrimSuffix(o, "/"), origin) {
@@ -94,20 +86,16 @@ func (p *Proxy) originAllowed(origin, reqHost string, onLoopback bool) bool {
 	if onLoopback && loopback.Host(hostname(u.Host)) {
 		return true
 	}
-	// The proxy's own origin: the page was served under the Host the
-	// request names, which the host check has allowed.
+	// The proxy's own origin: under the Host the host check allowed.
 	return strings.EqualFold(u.Host, reqHost)
 }
 
-// arrivedOnLoopback reports whether r came in on a loopback address (an
-// http.Server records the address in the request's context).
 func arrivedOnLoopback(r *http.Request) bool {
 	addr, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
 	return loopback.Addr(addr)
 }
 
-// hostname is the host of a Host header value or an allowed host, without
-// its port or an IPv6 address's brackets.
+// hostname is a host without its port or an IPv6 address's brackets.
 func hostname(hostport string) string {
 	if h, _, err := net.SplitHostPort(hostport); err == nil {
 		return h

@@ -3,19 +3,18 @@ package proxy
 import (
 	"strconv"
 	"time"
+
+	"github.com/selfheal/selfheal"
 )
 
-// The outcomes of the answers (WithOutcomes) and the call log's tallies:
-// what the proxy needs to say whether its answers repair calls. Both are
-// fed by call.report, which sees every call of a listed tool once.
+// The outcomes of the answers (WithOutcomes) and the call log's tallies,
+// both fed by call.report, which sees every call of a listed tool once.
 
-// tallyEvery is how often at most the call log gets a tally of the calls
-// (see callLogLine.Calls): written by the first call after it, and at the
-// end of a session.
+// tallyEvery is how often at most the call log gets a tally, written by the
+// first call after it and at a session's end.
 const tallyEvery = time.Minute
 
-// maxTallyTools bounds the tools of a tally; the calls of any later one
-// are counted under "other" (a server listing tools without end).
+// maxTallyTools bounds a tally's tools; later ones count under "other".
 const maxTallyTools = 1000
 
 // tally counts a call of tool for the call log's next tally.
@@ -40,8 +39,7 @@ func (p *Proxy) tally(tool string) {
 	}
 }
 
-// flushTally writes the calls counted since the last tally, if any, to the
-// call log.
+// flushTally writes the calls counted since the last tally to the call log.
 func (p *Proxy) flushTally() {
 	if p.cfg.callLog == nil {
 		return
@@ -58,7 +56,7 @@ func (p *Proxy) flushTally() {
 
 // settled is the tracker's report: the call log's second line of an
 // answer, then WithOutcomes' function.
-func (p *Proxy) settled(o Outcome) {
+func (p *Proxy) settled(o selfheal.Outcome) {
 	ms := o.Elapsed.Milliseconds()
 	p.logCall(callLogLine{Of: o.Answer, Tool: o.Tool, Outcome: o.Outcome, Attempt: o.Attempt, AfterMS: &ms})
 	if f := p.cfg.Outcomes; f != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/mcp/proxy"
 )
 
@@ -31,7 +32,7 @@ func (l *outcomeLog) Write(p []byte) (int, error) {
 	return l.log.Write(p)
 }
 
-func (l *outcomeLog) report(o proxy.Outcome) {
+func (l *outcomeLog) report(o selfheal.Outcome) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.outcomes = append(l.outcomes, fmt.Sprintf("%s %s %d", o.Tool, o.Outcome, o.Attempt))

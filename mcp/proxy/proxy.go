@@ -32,44 +32,35 @@ import (
 //     (MCP 2026-07-28). Each distinct input schema is compiled once with
 //     package jsonschemav6 (the draft from its "$schema", 2020-12 by
 //     default, formats asserted); a schema that does not compile is logged
-//     once and the tool's calls pass unchecked. A listing (a request
-//     without a cursor and the pages after it) replaces the tools known
-//     before once its last page has passed.
+//     once and the tool's calls pass unchecked. A listing replaces the
+//     tools known before once its last page has passed.
 //   - the client's tools/call requests. A call of a listed tool whose
 //     arguments fail its schema is answered by the proxy, before it
 //     reaches the server (a near miss, WithStrict) or in place of the
-//     server's refusal when the refusal is about the arguments (see
-//     below); every other call is forwarded untouched, as are calls of tools the server does not list,
-//     notifications, and lines that are not a well-formed JSON-RPC 2.0
-//     message: the server answers them.
+//     server's refusal when the refusal is about the arguments; every
+//     other message is forwarded untouched, and the server answers it.
 //
-// A call is never judged by nothing: when it names a tool and the proxy
-// has seen no listing yet (a client that serves the tools from its cache,
-// or never lists them), or the server announced that its tools changed
-// (notifications/tools/list_changed), or the listing's ttlMs has passed
-// without the tool in it, the proxy lists the tools itself, in the call's
-// revision, and the call waits for that listing, at most 5 seconds; past
-// that it is forwarded and the log says so. A call that comes while the
-// client's own listing is under way waits for that one. A tool in a
-// listing past its ttlMs judges its call, and the proxy lists the tools
-// again for the calls after it (at most once a second). The proxy's own
-// requests have ids no client can choose; their responses never reach the
-// client.
+// A call is never judged by nothing: when the proxy has seen no listing
+// yet, the server announced that its tools changed, or the listing's ttlMs
+// has passed without the tool in it, the proxy lists the tools itself, in
+// the call's revision, and the call waits for that listing (or the
+// client's own under way), at most 5 seconds; past that it is forwarded
+// and the log says so. A tool in a listing past its ttlMs judges its call
+// while the proxy lists again behind it (at most once a second). The
+// proxy's own requests have ids no client can choose; their responses
+// never reach the client.
 //
-// The proxy speaks both revisions of MCP. A call of revision 2026-07-28
-// or later (its _meta["io.modelcontextprotocol/protocolVersion"], or over
-// HTTP its MCP-Protocol-Version header) gets its answer with the
-// "resultType":"complete" that revision requires of a result, and the
-// proxy's own listings for it carry that _meta, naming selfheal-proxy as
-// the client; any other call gets exactly the bytes below.
+// A call of revision 2026-07-28 or later (its _meta, or over HTTP its
+// MCP-Protocol-Version header) gets its answer with the
+// "resultType":"complete" that revision requires, and the proxy's own
+// listings for it carry that _meta, naming selfheal-proxy as the client.
 //
 // Arguments are checked as the Go integrations (mcp/gosdk, mcp/mcpgo)
 // check them: absent arguments are validated as {}, arguments that are not
 // an object are an invalid_type at (root), arguments nested deeper than
-// [WithMaxDepth] are checked down to it (the part past it is the
-// server's to judge; WithStrict refuses them). A bad call gets the result
-// the Go integrations give, as the JSON-RPC response to the request's own
-// id (one line on the wire):
+// [WithMaxDepth] are checked down to it (the part past it is the server's
+// to judge; WithStrict refuses them). A bad call gets the result the Go
+// integrations give, as the JSON-RPC response to its own id (one line):
 //
 //	{"jsonrpc":"2.0","id":7,"result":{
 //	  "content":[{"type":"text","text":"<validation_error action=\"write_file\">…"}],
@@ -77,44 +68,39 @@ import (
 //	  "structuredContent":{"issues":[{"code":"invalid_type","path":["content"],"expected":"string"}]}}}
 //
 // Whose failure it is: a refusal (a JSON-RPC error, or a result with
-// isError) is explained only when it is about the arguments: a JSON-RPC
-// -32602, a message naming a field the schema flags, or an issue the
-// schema makes certain (a missing required field, a wrong type, a value
-// outside an enum). When every issue is one servers commonly tolerate (an
-// undeclared key, a format, a number sent as a string) and the message
-// names none of them, the server failed for its own reason: its answer
-// passes unchanged, as does the answer to a bad call it accepts, and the
-// disagreement is logged once per tool and reported ([Event].Disagreed).
+// isError) is explained only when it is about the arguments: a -32602, a
+// message naming a field the schema flags, or an issue the schema makes
+// certain (a missing required field, a wrong type, a value outside an
+// enum). Otherwise (every issue one servers commonly tolerate: an
+// undeclared key, a format, a number sent as a string) the server failed
+// for its own reason: its answer passes unchanged, as does the answer to a
+// bad call it accepts, and the disagreement is logged once per tool and
+// reported ([Event].Disagreed).
 //
-// The issues, in Zod v4's issue JSON and without the values sent, are in
+// The issues, in Zod v4's issue JSON without the values sent, are in
 // result._meta["selfheal/issues"] instead of structuredContent when the
-// tool declares an output schema. The text is in the language the client
-// asks for in the call's _meta["selfheal/locale"], or else in its
-// initialize request's, or else the engine's ([WithEngine]). With
-// [WithContract], it carries the tool's <contract_awareness> section.
+// tool declares an output schema. The text is in the language of the
+// call's _meta["selfheal/locale"], else its initialize request's, else the
+// engine's ([WithEngine]). With [WithContract], it carries the tool's
+// <contract_awareness> section.
 type Proxy struct {
-	cfg        config
-	schemaOpts []jsonschemav6.Option
-	lock       *contract.Lock // nil: no contract awareness
-	schemas    schemaCache
-	callLogMu  sync.Mutex // serializes the lines of the call log
-	// callLogFailed is set at the first failure to write the call log.
+	cfg           config
+	schemaOpts    []jsonschemav6.Option
+	lock          *contract.Lock // nil: no contract awareness
+	schemas       schemaCache
+	callLogMu     sync.Mutex // serializes the lines of the call log
 	callLogFailed atomic.Bool
-	// disagreed are the tools logged as accepted by their server against
-	// their schema.
+	// disagreed are the tools logged as disagreeing with their schema.
 	disagreed disagreements
-	// repairs settles the answers to bad calls (see WithOutcomes); nil
-	// without a call log or WithOutcomes. sessionSeq numbers the sessions
-	// of Serve for it.
+	// repairs settles the answers to bad calls; nil without a call log or
+	// WithOutcomes. sessionSeq numbers Serve's sessions for it.
 	repairs    *repair.Tracker
 	sessionSeq atomic.Uint64
-	// calls are the calls counted for the call log's next tally, since
-	// talliedAt (see tally); guarded by callLogMu.
+	// calls are counted for the call log's next tally (under callLogMu).
 	calls     map[string]int64
 	talliedAt time.Time
-	// bodies is the body-memory budget (WithBodyMemory), nil for none:
-	// the HTTP bodies take it as they come, and the checks of arguments
-	// what building and checking them costs (see decide).
+	// bodies is the body-memory budget, nil for none: bodies take it as
+	// they come, argument checks what building and checking them costs.
 	bodies *semaphore.Weighted
 }
 
@@ -123,19 +109,17 @@ type Option func(*config)
 
 type config struct {
 	toolcall.Config
-	typos     bool
-	strict    bool
-	limits    *guard.Limits // nil: no guard
-	limiter   guard.Limiter // nil: none (WithLimiter)
-	limitBy   func(*http.Request) string
-	transport http.RoundTripper // nil: upstreamTransport()
-	callLog   io.Writer         // nil: no call log
-	observer  func(Event)       // nil: none
-	// allowedHosts and allowedOrigins: WithAllowedHosts, WithAllowedOrigins.
+	typos                        bool
+	strict                       bool
+	limits                       *guard.Limits // nil: no guard
+	limiter                      guard.Limiter // nil: none (WithLimiter)
+	limitBy                      func(*http.Request) string
+	transport                    http.RoundTripper // nil: upstreamTransport()
+	callLog                      io.Writer         // nil: no call log
+	observer                     func(Event)       // nil: none
 	allowedHosts, allowedOrigins []string
 	listWait                     time.Duration // WithListWait
-	// The bounds of the HTTP proxy (see safety.go); 0 is the default,
-	// negative none.
+	// The HTTP bounds (safety.go): 0 is the default, negative none.
 	readTimeout, upstreamSilence time.Duration
 	bodyMemory                   int64
 	maxRequests                  int
@@ -179,41 +163,33 @@ func WithContract(lock *contract.Lock) Option {
 }
 
 // WithGuard gives each tool a guard with limits l (see package guard): a
-// call beyond them is answered by the proxy with the guard's SERVER_BUSY or
+// call beyond them is answered with the guard's SERVER_BUSY or
 // RATE_LIMITED tool_error and never reaches the server. An admitted call
-// holds its slot until the server's response passes back, or until the
-// client cancels it (notifications/cancelled). A call that must wait for a
-// slot (MaxQueued) waits without holding back the messages behind it, and
-// is forwarded once admitted; a queued call the client cancels is dropped,
-// unanswered, as MCP asks of a cancelled request. Arguments are checked
-// first: a bad call is told what to fix even when the server is busy. Only
-// the calls of listed tools are guarded. Limits out of range are New's
-// error.
+// holds its slot until its response passes back or the client cancels it.
+// A call waiting for a slot (MaxQueued) holds back no message behind it; a
+// queued call the client cancels is dropped, unanswered, as MCP asks.
+// Arguments are checked first: a bad call is told what to fix even when
+// the server is busy. Only listed tools are guarded. Limits out of range
+// are New's error.
 func WithGuard(l guard.Limits) Option {
 	return func(c *config) { c.limits = &l }
 }
 
-// WithLimiter admits the calls of every listed tool through lim, a
-// limiter whose counters may be shared by every replica of a proxy (see
-// mcp/guard/redisguard): each call is counted under a key made of the
-// tool's name and, over HTTP, of what WithLimitBy says of its request, so
-// that limits are per tool by default. A call lim refuses is answered with
-// its tool_error, as with WithGuard; an admitted call holds what lim gave it
-// until the server's response passes back. WithLimiter and WithGuard are
-// exclusive: New says so.
+// WithLimiter admits the calls of every listed tool through lim, whose
+// counters may be shared by every replica (see mcp/guard/redisguard), under
+// the tool's name and, over HTTP, WithLimitBy's value. A refused call gets
+// lim's tool_error, as with WithGuard; an admitted one holds what lim gave
+// until its response passes back. WithLimiter and WithGuard are exclusive.
 func WithLimiter(lim guard.Limiter) Option {
 	return func(c *config) { c.limiter = lim }
 }
 
 // WithLimitBy splits the limits of WithGuard and WithLimiter over HTTP by
 // what f returns for the request carrying a call (a session id, an API
-// key's header): each tool's limits apply per distinct value. The value is
-// hashed (SHA-256) before it is used as a key, so no token reaches a
-// limiter's store, a log or the model in clear. f returning "" counts the
-// call with those of every other request without a value. f runs on the
-// request's goroutine. For a stdio server served over HTTP (package
-// sessions), f is called once per session, with the request that started
-// it.
+// key's header): each tool's limits apply per distinct value, hashed
+// (SHA-256) so that no token reaches a limiter's store, a log or the model
+// in clear; "" is one value for all. f runs on the request's goroutine; for
+// CommandHandler, once per session, with the request that started it.
 func WithLimitBy(f func(r *http.Request) string) Option {
 	return func(c *config) { c.limitBy = f }
 }
@@ -307,12 +283,9 @@ func WithObserver(f func(Event)) Option {
 // followed at once, about 6 MB; past that the oldest is abandoned. f runs
 // as WithObserver's does. With WithCallLog, the settlements are written to
 // the log too.
-func WithOutcomes(f func(Outcome)) Option {
+func WithOutcomes(f func(selfheal.Outcome)) Option {
 	return func(c *config) { c.Outcomes = f }
 }
-
-// Outcome is how one answer to a bad call settled (see WithOutcomes).
-type Outcome = repair.Outcome
 
 // Event describes one tools/call of a listed tool, for WithObserver.
 type Event struct {

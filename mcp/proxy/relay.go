@@ -27,10 +27,12 @@ import (
 // next session, so that a session's first answer costs no process start;
 // DELETE is answered at once and its process stopped in the background.
 //
-// Everything else (the bounds, resumable streams, the 2026-07-28 pool,
-// Host and Origin checks, the shared guards) is said in the documentation
-// of package mcp/proxy/internal/sessions (go doc
-// ./mcp/proxy/internal/sessions); the README has the operator's summary.
+// Streams carry event ids and can be resumed (Last-Event-ID). Bounds: a
+// body of 4 MiB (413 beyond), 1000 processes (503 for a new session
+// beyond), a session idle for 30 minutes ends, a request whose server
+// says nothing for WithUpstreamSilence gets a JSON-RPC error. The guards
+// are shared by every session, and the handler has HTTPHandler's Host,
+// Origin and body safety; it authenticates no one.
 type CommandServer struct {
 	s *sessions.Server
 	h http.Handler // s in the proxy's HTTP safety (guardHTTP)

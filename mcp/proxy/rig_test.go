@@ -5,12 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/selfheal/selfheal/mcp/proxy"
+	"go.uber.org/goleak"
 )
 
 // rig runs Serve between in-memory pipes: the test plays the client and
@@ -314,17 +314,17 @@ type response struct {
 }
 
 // noLeak fails the test if goroutines started while f ran are still
-// running a moment after it returned.
+// running a moment after it returned. Goroutines are compared by identity
+// (goleak), not counted: only those f started and left behind fail it.
 func noLeak(t *testing.T, f func(t *testing.T)) {
 	t.Helper()
-	before := runtime.NumGoroutine()
+	started := goleak.IgnoreCurrent()
 	f(t)
-	deadline := time.Now().Add(5 * time.Second)
-	for runtime.NumGoroutine() > before {
-		if time.Now().After(deadline) {
-			buf := make([]byte, 1<<20)
-			t.Fatalf("%d goroutines before, %d after:\n%s", before, runtime.NumGoroutine(), buf[:runtime.Stack(buf, true)])
-		}
-		time.Sleep(5 * time.Millisecond)
+	err := goleak.Find(started)
+	for deadline := time.Now().Add(5 * time.Second); err != nil && time.Now().Before(deadline); {
+		err = goleak.Find(started)
+	}
+	if err != nil {
+		t.Fatal(err)
 	}
 }

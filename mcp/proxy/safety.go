@@ -18,69 +18,55 @@ import (
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
-// The bounds of the HTTP proxy by default: those of "selfheal proxy
-// --listen", so that a program serving HTTPHandler is as safe as the
-// command.
+// The HTTP proxy's default bounds, those of "selfheal proxy --listen".
 const (
 	defaultReadTimeout     = 30 * time.Second
 	defaultUpstreamSilence = 5 * time.Minute
 	defaultBodyMemory      = 128 << 20
 	defaultMaxRequests     = 10000
-	// heldBodyBytes is the most of one body the proxy holds: it checks
-	// bodies of up to maxCheckedBody and streams larger ones.
+	// heldBodyBytes is the most of one body the proxy holds.
 	heldBodyBytes = maxCheckedBody + 1
-	// budgetWait is how long a request whose body does not fit in the
-	// budget waits for room before it is answered 503.
+	// budgetWait is how long a body waits for room in the budget (then 503).
 	budgetWait = 10 * time.Second
-	// minBodyRate and rateGrace: after rateGrace, a body must have come at
-	// minBodyRate bytes a second on average since the request's headers,
-	// or its connection is cut (its read deadline passes), whatever the
-	// read timeout. 1 KiB/s is a thousand times slower than a slow mobile
-	// link, so that no client that means to send its body is cut, while a
-	// connection declaring a large body and sending a byte now and then
-	// holds its place for seconds, not for the read timeout; the grace
-	// lets a client's first packets come over a slow start.
+	// minBodyRate and rateGrace: after rateGrace a body must have come at
+	// minBodyRate bytes a second on average, or its connection is cut. 1
+	// KiB/s is far below any real link, yet a connection trickling a large
+	// body holds its place for seconds, not the whole read timeout.
 	minBodyRate = 1024
 	rateGrace   = 2 * time.Second
-	// clientShare: one client (an IP address) holds at most this part of
-	// the body-memory budget, so that one cannot take what all share.
+	// clientShare: one client (IP address) holds at most 1/clientShare of
+	// the budget, so that one cannot take what all share.
 	clientShare = 4
 )
 
 // WithReadTimeout bounds how long a client of the HTTP proxy may take to
-// send a request's body, from when the handler gets the request: a slower
-// one is cut. Within it, a body must also come at 1 KiB/s on average
-// after its first 2 seconds, or it is cut then (a client sending a byte at
-// a time holds its connection for 2 seconds, not for the read timeout).
-// 30 seconds by default; d < 0 turns both off. The request line and headers
-// are read before any handler runs: bound them with the http.Server's
+// send a request's body, from when the handler gets it; within it, the body
+// must also come at 1 KiB/s on average after its first 2 seconds, so that
+// a client trickling bytes holds its connection for seconds. 30 seconds by
+// default; d < 0 turns both off. Bound the headers with the http.Server's
 // ReadHeaderTimeout (see [Proxy.HTTPHandler]).
 func WithReadTimeout(d time.Duration) Option {
 	return func(c *config) { c.readTimeout = d }
 }
 
 // WithUpstreamSilence bounds how long the upstream server of
-// [Proxy.HTTPHandler] may stay silent: before its response's headers (with
-// a transport of WithTransport, that wait is its ResponseHeaderTimeout),
-// and between two reads of the body of its response to a POST. Past it the
-// client gets a JSON-RPC error, so that no call hangs on a frozen server;
-// a call that streams progress is never cut, and neither is a GET stream,
-// which carries what the server sends on its own. In front of a stdio
-// server ([Proxy.CommandHandler]) it bounds how long a request may get
-// nothing from the server, which may drop a request without a word. 5
-// minutes by default; d < 0 turns it off over HTTP.
+// [Proxy.HTTPHandler] may stay silent: before its response's headers
+// (WithTransport's transport keeps its own ResponseHeaderTimeout) and
+// between two reads of its response to a POST; past it the client gets a
+// JSON-RPC error, so that no call hangs on a frozen server. Progress keeps
+// a call alive, and a GET stream is never cut. Before a stdio server
+// ([Proxy.CommandHandler]) it bounds how long a request may get nothing
+// from it. 5 minutes by default; d < 0 turns it off over HTTP.
 func WithUpstreamSilence(d time.Duration) Option {
 	return func(c *config) { c.upstreamSilence = d }
 }
 
-// WithBodyMemory bounds the bytes of request bodies the HTTP proxy reads or
-// holds at once, for all its clients together. A body holds the bytes that
-// have come, not those it declares; one that does not fit waits up to 10
-// seconds for room, then its request gets 503. One client (an IP address)
-// holds at most a quarter of it: past that its request gets 503 at once.
-// Behind a reverse proxy every client has the reverse proxy's address, and
-// shares one quarter: give such a proxy a larger budget. 128 MiB by
-// default; n < 0 turns it off.
+// WithBodyMemory bounds the bytes of request bodies the HTTP proxy reads
+// or holds at once, for all clients together: a body holds what has come,
+// not what it declares; one that does not fit waits up to 10 seconds for
+// room, then gets 503. One client (an IP address) holds at most a quarter
+// (503 at once past it): behind a reverse proxy all clients share one
+// quarter, so give it a larger budget. 128 MiB by default; n < 0: none.
 func WithBodyMemory(n int64) Option {
 	return func(c *config) { c.bodyMemory = n }
 }
@@ -93,7 +79,6 @@ func WithMaxRequests(n int) Option {
 	return func(c *config) { c.maxRequests = n }
 }
 
-// httpDefaults fills in the bounds of the HTTP proxy left at zero.
 func (c *config) httpDefaults() {
 	set := func(v *time.Duration, d time.Duration) {
 		if *v == 0 {
@@ -110,10 +95,9 @@ func (c *config) httpDefaults() {
 	}
 }
 
-// guardHTTP wraps h, any handler the proxy serves (HTTPHandler's, the
-// session server's), in the proxy's HTTP safety: the Host and Origin check
-// (403), the bound on requests at once (503), the body's read deadline and
-// the body-memory budget (503 past its wait). Everything else is h's.
+// guardHTTP wraps h, any handler the proxy serves, in its HTTP safety: Host
+// and Origin (403), requests at once (503), the body's read deadline and
+// the body-memory budget (503). Everything else is h's.
 func (p *Proxy) guardHTTP(h http.Handler) http.Handler {
 	g := &httpGuard{p: p, h: h, wait: budgetWait, clients: map[string]int64{}, budget: p.bodies}
 	if g.budget != nil {
@@ -122,21 +106,18 @@ func (p *Proxy) guardHTTP(h http.Handler) http.Handler {
 	return g
 }
 
-// httpGuard is the handler guardHTTP returns.
 type httpGuard struct {
 	p      *Proxy
 	h      http.Handler
 	active atomic.Int64 // requests under way
-	// budget is the body-memory budget (nil: none); held is the bytes
-	// taken now, and peaked is set when it went past a quarter of the
-	// budget, so that the memory is returned afterwards (freeing while
-	// that runs).
+	// budget is the body-memory budget (nil: none); held is taken now;
+	// peaked: held went past a quarter, so memory is returned after.
 	budget          *semaphore.Weighted
 	wait            time.Duration // budgetWait; a test shortens it
 	held            atomic.Int64
 	peaked, freeing atomic.Bool
-	// clients is the bytes each client (IP address) holds, none held: no
-	// entry; share is the most one may hold (a test changes it).
+	// clients is the bytes each client holds (no entry: none); share is
+	// the most one may hold.
 	mu      sync.Mutex
 	clients map[string]int64
 	share   int64
@@ -163,8 +144,8 @@ func (g *httpGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		b.start = time.Now()
 		b.end = b.start.Add(d)
 		b.deadline = earlier(b.end, b.start.Add(rateGrace))
-		// A ResponseWriter that cannot set one (a test's recorder) reads
-		// with the server's deadlines only.
+		// A writer that cannot set one (a test's recorder) keeps the
+		// server's deadlines.
 		if http.NewResponseController(w).SetReadDeadline(b.deadline) == nil {
 			b.w = w
 		}
@@ -174,25 +155,16 @@ func (g *httpGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	g.h.ServeHTTP(w, r)
 }
 
-// size is the body-memory budget, 0 for none.
 func (g *httpGuard) size() int64 { return max(g.p.cfg.bodyMemory, 0) }
 
-// acquireWithin takes n bytes of the budget, waiting for them up to g.wait
-// or until ctx ends; it reports whether it took them.
-func (g *httpGuard) acquireWithin(ctx context.Context, n int64) bool {
-	return acquireWithin(ctx, g.budget, n, g.wait)
-}
-
-// acquireWithin takes n of sem, waiting for them up to wait or until ctx
-// ends; it reports whether it took them.
+// acquireWithin takes n of sem, waiting up to wait or until ctx ends.
 func acquireWithin(ctx context.Context, sem *semaphore.Weighted, n int64, wait time.Duration) bool {
 	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	return sem.Acquire(ctx, n) == nil
 }
 
-// claim notes n more bytes held by client, unless that would take it past
-// its share of the budget; it reports whether it noted them.
+// claim notes n more bytes held by client, unless past its share.
 func (g *httpGuard) claim(client string, n int64) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -203,7 +175,6 @@ func (g *httpGuard) claim(client string, n int64) bool {
 	return true
 }
 
-// unclaim notes n bytes client no longer holds.
 func (g *httpGuard) unclaim(client string, n int64) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -212,8 +183,7 @@ func (g *httpGuard) unclaim(client string, n int64) {
 	}
 }
 
-// clientOf is the client of r, as the bodies' shares count them: the IP
-// address it connects from, without its port.
+// clientOf is r's IP address, without its port.
 func clientOf(r *http.Request) string {
 	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
 		return host
@@ -221,9 +191,8 @@ func clientOf(r *http.Request) string {
 	return r.RemoteAddr
 }
 
-// bodyError answers a request whose body could not be read: 503 when the
-// body-memory budget had no room for it (the client may try again), else
-// 400.
+// bodyError answers a body that could not be read: 503 when the budget had
+// no room (the client may retry), else 400.
 func bodyError(w http.ResponseWriter, err error) {
 	if errors.Is(err, relay.ErrNoRoom) {
 		serviceUnavailable(w, "Service Unavailable: the proxy holds as many request bodies as it may; try again")
@@ -232,15 +201,14 @@ func bodyError(w http.ResponseWriter, err error) {
 	http.Error(w, "selfheal proxy: cannot read the request body", http.StatusBadRequest)
 }
 
-// took notes n more bytes taken.
 func (g *httpGuard) took(n int64) {
 	if g.held.Add(n) > g.size()/4 {
 		g.peaked.Store(true)
 	}
 }
 
-// give returns n bytes; when none are held after a peak, the memory the
-// bodies took goes back to the system, at most one at a time.
+// give returns n bytes; when none are held after a peak, the memory goes
+// back to the system.
 func (g *httpGuard) give(n int64) {
 	g.budget.Release(n)
 	if g.held.Add(-n) == 0 && g.peaked.Load() && g.freeing.CompareAndSwap(false, true) {
@@ -253,16 +221,15 @@ func (g *httpGuard) give(n int64) {
 }
 
 // guardedBody is a request body read under the guard: its bytes are taken
-// from the budget as they come, and its read deadline moves with them (see
-// minBodyRate) and is lifted at its end.
+// from the budget as they come, and its read deadline moves with them.
 type guardedBody struct {
 	io.ReadCloser
 	g      *httpGuard
 	ctx    context.Context
 	client string              // see clientOf
 	w      http.ResponseWriter // non-nil while a read deadline is set
-	// start is when the body's rate is counted from; end is the read
-	// timeout's deadline; deadline is the read deadline set now.
+	// start counts the rate from; end is the read timeout's deadline;
+	// deadline is the one set now.
 	start, end, deadline time.Time
 	read                 int64
 	taken                int64
@@ -276,16 +243,14 @@ func (b *guardedBody) Read(p []byte) (int, error) {
 		if !b.g.claim(b.client, need) {
 			return n, fmt.Errorf("%w: the client holds its share of the budget", relay.ErrNoRoom)
 		}
-		// Only a read that must wait for room needs the bound on its
-		// wait (a timer).
+		// Only a read that must wait for room needs a timer.
 		if !b.g.budget.TryAcquire(need) {
 			waited := time.Now()
-			if !b.g.acquireWithin(b.ctx, need) {
+			if !acquireWithin(b.ctx, b.g.budget, need, b.g.wait) {
 				b.g.unclaim(b.client, need)
 				return n, relay.ErrNoRoom
 			}
-			// The wait is the proxy's, not the client's: its rate is
-			// counted without it.
+			// The wait is the proxy's: the rate is counted without it.
 			b.start = b.start.Add(time.Since(waited))
 		}
 		b.taken += need
@@ -295,19 +260,17 @@ func (b *guardedBody) Read(p []byte) (int, error) {
 		b.keepUp()
 	}
 	if errors.Is(err, io.EOF) {
-		// Lifted once the body has come, before the response: net/http
-		// reads the connection in the background then, and a deadline
-		// passing would cancel a long response. After a failed read it
-		// stays, so that the server, discarding what is left of the body,
-		// is not held by the same slow client.
+		// Lifted once the body has come: net/http then reads the
+		// connection in the background, and a deadline passing would
+		// cancel a long response. After a failed read it stays, so that
+		// discarding the rest is not held by the same slow client.
 		b.lift()
 	}
 	return n, err
 }
 
-// keepUp moves the read deadline with the bytes read: to when they would
-// fall under minBodyRate, in whole seconds (a deadline set at most once
-// per KiB read; a body read fast reaches the read timeout's at once).
+// keepUp moves the read deadline to when the bytes read would fall under
+// minBodyRate, in whole seconds (at most once per KiB read).
 func (b *guardedBody) keepUp() {
 	ahead := time.Duration(min(b.read, 1<<40)/minBodyRate) * time.Second
 	next := earlier(b.end, b.start.Add(rateGrace+ahead))
@@ -317,7 +280,6 @@ func (b *guardedBody) keepUp() {
 	}
 }
 
-// earlier is the earlier of two times.
 func earlier(a, b time.Time) time.Time {
 	if b.Before(a) {
 		return b
@@ -325,7 +287,6 @@ func earlier(a, b time.Time) time.Time {
 	return a
 }
 
-// lift removes the body's read deadline, if it set one.
 func (b *guardedBody) lift() {
 	if b.w != nil {
 		_ = http.NewResponseController(b.w).SetReadDeadline(time.Time{})
@@ -333,7 +294,6 @@ func (b *guardedBody) lift() {
 	}
 }
 
-// release gives the body's bytes back, once.
 func (b *guardedBody) release() {
 	b.once.Do(func() {
 		if b.taken > 0 {
@@ -343,8 +303,6 @@ func (b *guardedBody) release() {
 	})
 }
 
-// serviceUnavailable answers 503 with a JSON-RPC error, as the proxy's
-// other refusals.
 func serviceUnavailable(w http.ResponseWriter, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Retry-After", "1")
@@ -352,11 +310,9 @@ func serviceUnavailable(w http.ResponseWriter, msg string) {
 	_, _ = w.Write(wire.ErrorResponse(nil, -32000, msg))
 }
 
-// silentTransport bounds how long the upstream may stay silent (see
-// WithUpstreamSilence): before the response's headers by the transport's
-// ResponseHeaderTimeout, when the transport is the proxy's own (rt nil;
-// one given with WithTransport keeps its own settings), and each read of
-// the body of a response to a POST.
+// silentTransport bounds the upstream's silence: before the headers by
+// ResponseHeaderTimeout (the proxy's own transport only; WithTransport's
+// keeps its settings), and each read of a POST response's body.
 func silentTransport(rt http.RoundTripper, silence time.Duration) http.RoundTripper {
 	if rt == nil {
 		rt = upstreamTransport()
@@ -377,8 +333,7 @@ type silentCut struct {
 
 func (s *silentCut) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp, err := s.rt.RoundTrip(r)
-	// A GET stream carries what the server sends on its own, and may be
-	// quiet for hours: only the response to a POST is awaited.
+	// A GET stream may be quiet for hours: only a POST's response is awaited.
 	if err != nil || r.Method != http.MethodPost || resp.Body == nil || resp.Body == http.NoBody {
 		return resp, err
 	}
@@ -386,16 +341,13 @@ func (s *silentCut) RoundTrip(r *http.Request) (*http.Response, error) {
 	return resp, nil
 }
 
-// errSilent is the error a body read returns once the server has sent
-// nothing for too long.
+// errSilent ends a body read once the server has sent nothing for too long.
 var errSilent = errors.New("the MCP server sent nothing for too long")
 
-// silenceBody closes a response body that stays silent for too long, so
-// that a read waiting on a frozen server ends with errSilent. A read only
-// notes when it got bytes; the timer, when it fires, checks that note and
-// waits again for what is left of the silence, so that the reads of a
-// response touch no timer (a response that passes within the silence
-// costs one timer, not one reset per read).
+// silenceBody closes a response body silent for too long, so that a read
+// on a frozen server ends with errSilent. A read only notes when it got
+// bytes; the timer checks that note when it fires, so that a response
+// costs one timer, not a reset per read.
 type silenceBody struct {
 	io.ReadCloser
 	silence time.Duration
@@ -412,8 +364,8 @@ func newSilenceBody(body io.ReadCloser, silence time.Duration) *silenceBody {
 	return b
 }
 
-// check runs when the timer fires: it cuts the body if nothing came for
-// the whole silence, else waits for the rest of it.
+// check cuts the body if nothing came for the whole silence, else waits
+// for the rest of it.
 func (b *silenceBody) check() {
 	if b.ended.Load() {
 		return

@@ -16,43 +16,33 @@ import (
 
 // Serve relays newline-delimited JSON-RPC messages (the stdio framing of
 // MCP) between a client and a server: what client sends goes to toServer,
-// what server sends goes to toClient, each line unchanged and in order.
-// Writes to toClient, of the server's messages and of the proxy's own
-// answers, never interleave: each is one whole line.
-//
-// That holds byte for byte, for every line in both directions: requests,
-// responses, notifications, the server's requests to the client
-// (sampling, elicitation, roots), progress, cancellation, methods the
-// proxy does not know, and lines that are not JSON. Only the calls the
-// proxy answers itself (see [Proxy] and [WithGuard]) do not pass. A line
-// is forwarded as soon as it is read; none is held back waiting for
-// another. There is no size limit short of memory: a message the proxy
-// does not read (see the package doc) streams through as it arrives, in
-// memory flat in its size, and one it reads takes memory in proportion to
-// its size. The only requests Serve sends of its own are the listings of
-// the tools a call needs first (see [Proxy]), whose responses the client
-// never sees.
+// what server sends goes to toClient, each line unchanged and in order,
+// byte for byte: requests, responses, notifications, the server's requests
+// to the client, methods the proxy does not know, lines that are not JSON.
+// Only the calls the proxy answers itself (see [Proxy] and [WithGuard]) do
+// not pass. Writes to toClient never interleave: each is one whole line. A
+// line is forwarded as soon as it is read. There is no size limit short of
+// memory: a message the proxy does not read streams through in memory flat
+// in its size. The only requests Serve sends of its own are the listings
+// of the tools a call needs first, whose responses the client never sees.
 //
 // When client ends (io.EOF), everything read from it is forwarded, then
 // toServer is closed if it is an io.Closer, and Serve keeps relaying the
 // server's messages until server ends. Serve returns when server ends (nil
 // at its io.EOF), when ctx is done (ctx.Err()), or at the first failure to
 // read client or server or to write toClient (that error). A failure to
-// write toServer does not end Serve: it is logged, toServer is closed, the
-// client's messages are dropped from then on, and Serve returns when the
-// server ends, as it does when its process exits.
+// write toServer is logged and closes toServer; the client's messages are
+// dropped from then on, and Serve returns when the server ends.
 //
 // Serve does not wait for a read or a write under way on a peer that
-// neither sends nor reads (neither can be interrupted): when the server
-// ends first, the read from client under way ends when client does, and
-// what it reads is dropped. No write starts after Serve returns.
+// neither sends nor reads (neither can be interrupted); what such a read
+// returns is dropped. No write starts after Serve returns.
 func (p *Proxy) Serve(ctx context.Context, client io.Reader, toClient io.Writer, server io.Reader, toServer io.Writer) error {
 	return p.serve(ctx, client, toClient, server, toServer, p.cfg.limiter, "")
 }
 
-// serve is Serve for a session whose calls limiter admits (instead of the
-// session's own guards; nil for those), under keys with limitBy, the hash
-// of WithLimitBy's value for it ("" for none).
+// serve is Serve for a session whose calls limiter admits (nil: the
+// session's own guards), under keys with limitBy, WithLimitBy's hash.
 func (p *Proxy) serve(ctx context.Context, client io.Reader, toClient io.Writer, server io.Reader, toServer io.Writer, limiter guard.Limiter, limitBy string) error {
 	ctx, cancel := context.WithCancel(ctx)
 	s := &session{
@@ -102,10 +92,9 @@ type session struct {
 	ctx    context.Context // done when Serve returns
 	cancel context.CancelFunc
 
-	// Writes to each peer are serialized by a mutex; once the flag is set,
-	// nothing more is written to that peer.
-	// Each peer's batch keeps what is written to it while its reader has
-	// more whole lines in hand (see batch).
+	// Writes to each peer are serialized by its mutex; once its flag is
+	// set, nothing more is written to it. Its batch keeps what is written
+	// while the reader has more whole lines in hand.
 	toClient     io.Writer
 	clientMu     sync.Mutex
 	clientClosed atomic.Bool
@@ -115,64 +104,53 @@ type session struct {
 	serverClosed atomic.Bool
 	serverBatch  batch
 
-	// limiter admits the session's calls when not nil (see serve), and
-	// limitBy is the hash of WithLimitBy's value for the session, or "".
+	// limiter admits the session's calls when not nil; limitBy is the
+	// hash of WithLimitBy's value, or "".
 	limiter guard.Limiter
 	limitBy string
 
-	// waiters counts the calls waiting in a guard's queue (see guard.go).
 	waiters sync.WaitGroup
 
-	// tools are the tools learned from tools/list results.
 	tools toolSet
 
-	// mu guards what follows.
 	mu sync.Mutex
-	// lists are the ids (see wire.IDKey) of the client's tools/list requests
-	// whose results have not passed yet, each with whether it had a cursor.
+	// lists are the client's tools/list requests awaiting their result,
+	// by id key, each with whether it had a cursor.
 	lists map[string]bool
-	// locale is the language the client declared in its initialize
-	// request's _meta (see toolcall.MetaLocale); "" for none.
+	// locale is the language the client's initialize _meta declared.
 	locale string
-	// guards, calls and queued are the state of WithGuard (see guard.go);
-	// calls is nil once Serve has returned.
+	// guards, calls and queued are WithGuard's (guard.go); calls is nil
+	// once Serve has returned.
 	guards map[string]*toolGuard
 	calls  map[string]func()
 	queued map[string]*queuedCall
-	// explain are the calls forwarded with issues, by key, awaiting the
-	// server's response (see explain.go).
+	// explain are the calls forwarded with issues, by key (explain.go).
 	explain map[string]*call
-	// own are the keys of the proxy's own tools/list requests awaiting
-	// their response, each with whether it asks for the first page (see
-	// relist); nonce and ownSeq make their ids.
-	own    map[string]bool
+	// own are the proxy's own tools/list requests awaiting their response,
+	// by key; nonce and ownSeq make their ids.
+	own    map[string]ownList
 	nonce  string
 	ownSeq uint64
-	// relisting: the proxy's own listing is under way, at page
-	// relistPages; relistAgain: the tools changed again meanwhile.
-	relisting   bool
-	relistPages int
-	relistAgain bool
-	// learnt is closed when a page of a listing is learned or a listing
-	// fails, to wake the calls waiting for the tools (see awaitListing);
-	// nil when none waits.
+	// relisting: the proxy's own listing is under way; relistAgain: the
+	// tools changed again meanwhile.
+	relisting, relistAgain bool
+	// learnt is closed to wake the calls waiting for the tools, when a
+	// page is learned or a listing fails; nil when none waits.
 	learnt chan struct{}
-	// listGaveUp: a call waited for a listing in vain; the calls after it
-	// do not wait until a listing comes back (see awaitListing).
+	// listGaveUp: a call waited for a listing in vain; later calls do not
+	// wait until a listing comes back.
 	listGaveUp bool
-	// stateless: the client speaks a stateless revision (2026-07-28 or
-	// later), so that the proxy's own requests carry their _meta.
+	// stateless: the client speaks a stateless revision, so the proxy's
+	// own requests carry their _meta.
 	stateless bool
-	// initKey is the id (see wire.IDKey) of the client's initialize request
-	// while its result has not passed; noTools: that result declared no
-	// tools capability, so the proxy never lists them itself.
+	// initKey is the client's initialize request's id key until its result
+	// has passed; noTools: that result declared no tools capability.
 	initKey string
 	noTools bool
 }
 
 // fromClient relays the client's messages to the server until the client
-// ends, then closes toServer. It returns the error reading the client or
-// writing an answer to it.
+// ends, then closes toServer.
 func (s *session) fromClient(client io.Reader) error {
 	lr := wire.NewLineReader(client)
 	whole := func(data []byte) bool { return clientWhole(readHead(data)) }
@@ -196,8 +174,8 @@ func (s *session) fromClient(client io.Reader) error {
 			continue
 		}
 		if line[len(line)-1] != '\n' {
-			// The client's last line, cut short: nothing may be written to
-			// the server after it, so the queued calls go first.
+			// The client's last line, cut short: nothing may follow it, so
+			// the queued calls go first.
 			s.waiters.Wait()
 		}
 		hold := lr.HasLine()
@@ -211,8 +189,8 @@ func (s *session) fromClient(client io.Reader) error {
 	}
 }
 
-// clientMessage handles one line from the client: it forwards it, unless it
-// is a tools/call the proxy answers (see call).
+// clientMessage forwards one line from the client, unless it is a
+// tools/call the proxy answers.
 func (s *session) clientMessage(line []byte) error {
 	var m wire.Message
 	if !wire.DecodeTo(line, &m) {
@@ -231,8 +209,8 @@ func (s *session) clientMessage(line []byte) error {
 	return s.writeServer(line)
 }
 
-// listRequested notes the id of a tools/list request, so that its result
-// is recognised, and whether it asks for a page after the first.
+// listRequested notes a tools/list request's id, and whether it has a
+// cursor, so that its result is recognised.
 func (s *session) listRequested(m *wire.Message) {
 	key, ok := wire.IDKey(m.ID)
 	if !ok {
@@ -248,8 +226,7 @@ func (s *session) listRequested(m *wire.Message) {
 	s.mu.Unlock()
 }
 
-// initialize notes the language the client declares for the session in
-// the _meta of its initialize request.
+// initialize notes the language the initialize request's _meta declares.
 func (s *session) initialize(m *wire.Message) {
 	var meta []byte
 	wire.Members(m.Params, func(k, v []byte) {
@@ -265,8 +242,8 @@ func (s *session) initialize(m *wire.Message) {
 	s.mu.Unlock()
 }
 
-// toolsCapable reports whether an initialize result declares the tools
-// capability: a server without it has no tools/list to ask.
+// toolsCapable reports whether an initialize result declares tools: a
+// server without them has no tools/list to ask.
 func toolsCapable(result []byte) bool {
 	tools := false
 	wire.Members(result, func(k, v []byte) {
@@ -281,8 +258,7 @@ func toolsCapable(result []byte) bool {
 	return tools
 }
 
-// metaLocale returns the language a _meta object declares (see
-// toolcall.MetaLocale), or "".
+// metaLocale returns the language a _meta object declares, or "".
 func metaLocale(meta []byte) string {
 	if meta == nil {
 		return ""
@@ -295,8 +271,7 @@ func metaLocale(meta []byte) string {
 }
 
 // fromServer relays the server's messages to the client until the server
-// ends. It returns nil at the server's EOF, else the error reading it or
-// writing to the client.
+// ends (nil at its EOF).
 func (s *session) fromServer(server io.Reader) error {
 	lr := wire.NewLineReader(server)
 	var h head // the head of the line being read, when long
@@ -334,13 +309,11 @@ func (s *session) fromServer(server io.Reader) error {
 	}
 }
 
-// serverMessage reads a line from the server before it is forwarded and
-// returns what the client receives: the line itself, selfheal's answer in
-// its place (a rejection of a call forwarded with issues, see explain), or
-// nil (the response to the proxy's own tools/list). A tools/list result is
-// learned, a response frees its call's guard slot, and
-// notifications/tools/list_changed makes the tools stale until they are
-// listed again (see relist).
+// serverMessage reads a line from the server and returns what the client
+// receives: the line, selfheal's answer in its place (an explained
+// rejection), or nil (the response to the proxy's own tools/list). It learns
+// tools/list results, frees guard slots, and marks the tools stale at
+// notifications/tools/list_changed.
 func (s *session) serverMessage(line []byte) []byte {
 	var m wire.Message
 	if !wire.DecodeTo(line, &m) {
@@ -348,7 +321,7 @@ func (s *session) serverMessage(line []byte) []byte {
 	}
 	if m.Method == methodListChanged {
 		s.tools.markStale()
-		s.relist("")
+		s.relist()
 		return line
 	}
 	if !m.IsResponse() || !s.awaiting() {
@@ -363,7 +336,7 @@ func (s *session) serverMessage(line []byte) []byte {
 	delete(s.lists, key)
 	release := s.calls[key]
 	delete(s.calls, key)
-	first, own := s.own[key]
+	ol, own := s.own[key]
 	delete(s.own, key)
 	x := s.explain[key]
 	delete(s.explain, key)
@@ -376,7 +349,11 @@ func (s *session) serverMessage(line []byte) []byte {
 		release()
 	}
 	if own {
-		s.relisted(&m, first)
+		var p ownPage
+		if m.Result != nil {
+			p.next, p.ok = s.tools.learn(s.p, m.Result, ol.first)
+		}
+		ol.done <- p
 		return nil
 	}
 	if isList {
@@ -393,16 +370,15 @@ func (s *session) serverMessage(line []byte) []byte {
 	return line
 }
 
-// awaiting reports whether the session awaits any response (see
-// serverMessage): when it does not, a response passes without its id
-// being read.
+// awaiting reports whether the session awaits any response: when not, a
+// response passes without its id being read.
 func (s *session) awaiting() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.lists)+len(s.calls)+len(s.own)+len(s.explain) > 0 || s.initKey != ""
 }
 
-// writeClient writes one line to the client, whole (see batch).
+// writeClient writes one line to the client, whole.
 func (s *session) writeClient(line []byte) error {
 	s.clientMu.Lock()
 	defer s.clientMu.Unlock()
@@ -413,14 +389,12 @@ func (s *session) writeClient(line []byte) error {
 		return fmt.Errorf("proxy: writing to the client: %w", err)
 	}
 	if line[len(line)-1] != '\n' {
-		// The server's last line, cut short: an answer written after it
-		// would join it.
+		// The server's last line, cut short: an answer after it would join it.
 		s.clientClosed.Store(true)
 	}
 	return nil
 }
 
-// flushClient writes what the client's batch holds.
 func (s *session) flushClient() error {
 	s.clientMu.Lock()
 	defer s.clientMu.Unlock()
@@ -437,8 +411,7 @@ func (s *session) flushClientLocked() error {
 	return nil
 }
 
-// sendServer writes one line of the proxy's own to the server and flushes
-// what the batch holds.
+// sendServer writes one line of the proxy's own to the server and flushes.
 func (s *session) sendServer(line []byte) {
 	s.serverMu.Lock()
 	defer s.serverMu.Unlock()
@@ -449,10 +422,9 @@ func (s *session) sendServer(line []byte) {
 	s.flushServerLocked()
 }
 
-// writeServer writes one line to the server, whole (see batch). A failure
-// is logged and closes the server's side: the server is gone, and Serve
-// returns when its output ends. It returns nil, as an error here does not
-// end Serve.
+// writeServer writes one line to the server, whole. A failure is logged
+// and closes the server's side; it does not end Serve, which returns when
+// the server's output ends.
 func (s *session) writeServer(line []byte) error {
 	s.serverMu.Lock()
 	defer s.serverMu.Unlock()
@@ -463,7 +435,6 @@ func (s *session) writeServer(line []byte) error {
 	return nil
 }
 
-// flushServer writes what the server's batch holds.
 func (s *session) flushServer() {
 	s.serverMu.Lock()
 	defer s.serverMu.Unlock()
@@ -476,7 +447,6 @@ func (s *session) flushServerLocked() {
 	}
 }
 
-// serverFailed handles the error of a write to the server, if any.
 func (s *session) serverFailed(err error) {
 	if err != nil {
 		s.p.cfg.Logger.Warn("selfheal proxy: cannot write to the server; the client's messages are dropped from now on", "error", err)
@@ -484,7 +454,6 @@ func (s *session) serverFailed(err error) {
 	}
 }
 
-// closeServer closes toServer (if it is an io.Closer) once.
 func (s *session) closeServer() {
 	s.serverMu.Lock()
 	defer s.serverMu.Unlock()
@@ -503,9 +472,8 @@ func (s *session) closeServerLocked() {
 	}
 }
 
-// end is Serve's last step: nothing more is written to either peer, the
-// calls waiting for a guard slot give up, and the slots held are freed.
-// toServer is not closed: the caller ends the server as it sees fit.
+// end is Serve's last step: nothing more is written, queued calls give up,
+// and the slots held are freed. toServer is left to the caller.
 func (s *session) end() {
 	s.clientClosed.Store(true)
 	s.serverClosed.Store(true)

@@ -7,8 +7,8 @@ import (
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
-// head is what the first bytes of a long line show of it, read as
-// wire.Members does: the members whose values end within them.
+// head is what a long line's first bytes show: the members whose values end
+// within them, read as wire.Members does.
 type head struct {
 	object    bool   // the line starts as a JSON object
 	id        []byte // as written; nil when not seen whole
@@ -17,7 +17,6 @@ type head struct {
 	response  bool   // a result or error member has begun
 }
 
-// readHead reads the first bytes of a line (see head).
 func readHead(data []byte) head {
 	var h head
 	i := wire.SkipSpace(data, 0)
@@ -41,8 +40,7 @@ func readHead(data []byte) head {
 		case "result", "error":
 			h.response = true
 		}
-		// A value that reaches the end of the bytes may go on past them
-		// (a number cut in two).
+		// A value that reaches the end may go on past it (a number cut in two).
 		if end = wire.SkipValue(data, i); end < 0 || end == len(data) {
 			return h
 		}
@@ -60,10 +58,9 @@ func readHead(data []byte) head {
 	return h
 }
 
-// clientWhole reports whether a long line from the client, of which h is
-// the head, must be read whole: a request session.go reads (see
-// clientMessage), or one whose method is not known yet, unless it is a
-// response (to the server's request: the proxy passes those).
+// clientWhole reports whether a long client line must be read whole: a
+// request the proxy reads, or one whose method is not known yet, unless it
+// is a response.
 func clientWhole(h head) bool {
 	if !h.object {
 		return false
@@ -78,12 +75,10 @@ func clientWhole(h head) bool {
 	return h.method == nil // cut: not known
 }
 
-// serverWhole reports whether a long line from the server, of which h is
-// the head, must be read whole: notifications/tools/list_changed, a
-// response whose result the proxy reads (a tools/list of the client's, the
-// proxy's own, a call it explains), or a response whose id is not in the
-// head while the proxy awaits one it reads or frees a guard slot on (the
-// TypeScript SDK writes the id last).
+// serverWhole reports whether a long server line must be read whole:
+// list_changed, a response whose result the proxy reads, or one whose id
+// is not in the head while the proxy awaits a response (the TypeScript SDK
+// writes the id last).
 func (s *session) serverWhole(h head) bool {
 	if !h.object {
 		return false
@@ -106,8 +101,7 @@ func (s *session) serverWhole(h head) bool {
 	return list || own || explain
 }
 
-// released frees the guard slot of the call a streamed response answers,
-// if it took one.
+// released frees the guard slot of the call a streamed response answers.
 func (s *session) released(h head) {
 	if !h.response {
 		return
@@ -125,11 +119,10 @@ func (s *session) released(h head) {
 	}
 }
 
-// stream passes the rest of a line nextOrHead left unfinished, from piece
-// (its head) on, to write, piece by piece. write's error stops the writes
-// but not the reading, so that the next line starts where it should. cut
-// reports a line that ended without its newline (the end of the stream);
-// readErr is the error reading it, other than io.EOF.
+// stream passes the rest of a long line, from piece (its head) on, to
+// write. write's error stops the writes but not the reading, so the next
+// line starts where it should. cut: the line ended without its newline;
+// readErr is the read's error other than io.EOF.
 func stream(lr *wire.LineReader, piece []byte, write func(piece []byte) error) (cut bool, writeErr, readErr error) {
 	for more := true; ; {
 		if writeErr == nil {
@@ -148,9 +141,8 @@ func stream(lr *wire.LineReader, piece []byte, write func(piece []byte) error) (
 	}
 }
 
-// streamClient passes a long line of the server's to the client as it
-// arrives (see stream), as one line: no other write to the client comes
-// between its pieces.
+// streamClient passes a long server line to the client as it arrives, as
+// one line: no other write comes between its pieces.
 func (s *session) streamClient(lr *wire.LineReader, piece []byte) error {
 	s.clientMu.Lock()
 	defer s.clientMu.Unlock()
@@ -178,9 +170,8 @@ func (s *session) streamClient(lr *wire.LineReader, piece []byte) error {
 	return nil
 }
 
-// streamServer passes a long line of the client's to the server as it
-// arrives (see stream), as one line. A failure to write is handled as in
-// writeServer.
+// streamServer passes a long client line to the server as it arrives, as
+// one line; a write failure is handled as in writeServer.
 func (s *session) streamServer(lr *wire.LineReader, piece []byte) error {
 	s.serverMu.Lock()
 	defer s.serverMu.Unlock()
@@ -193,9 +184,8 @@ func (s *session) streamServer(lr *wire.LineReader, piece []byte) error {
 		return nil
 	})
 	if cut && !s.serverClosed.Load() {
-		// The client's last line, cut short: a call still queued for a
-		// guard slot would join it, so it is dropped, and the server's
-		// input ends here.
+		// The client's last line, cut short: a queued call would join it,
+		// so the server's input ends here.
 		s.closeServerLocked()
 	}
 	if readErr != nil {

@@ -16,21 +16,17 @@ import (
 // tool is one tool as the server listed it, ready to check its calls.
 type tool struct {
 	name string
-	// digest identifies the tool as listed (name, description, schemas):
-	// a tool listed again unchanged is neither compiled nor compared again.
+	// digest identifies the tool as listed: one listed again unchanged is
+	// neither compiled nor compared again.
 	digest [32]byte
-	// schema checks the arguments; nil when the calls pass unchecked (the
-	// tool has no input schema, or it does not compile).
+	// schema checks the arguments; nil when the calls pass unchecked.
 	schema *jsonschemav6.Schema
-	// defaulted are its required properties with a default, never
-	// reported missing (see defaulted).
+	// defaulted are its required properties with a default, never missing.
 	defaulted defaulted
-	// output: the tool declares an output schema, so the issues of a bad
-	// call go in _meta rather than structuredContent, which clients check
-	// against that schema even when isError is true.
+	// output: the tool declares an output schema, so a bad call's issues
+	// go in _meta: clients check structuredContent against that schema.
 	output bool
-	// contract is the <contract_awareness> section of its validation
-	// errors (see WithContract); nil for none.
+	// contract is its <contract_awareness> section (WithContract), or nil.
 	contract *envelope.Contract
 }
 
@@ -42,62 +38,51 @@ type wireTool struct {
 	OutputSchema json.RawMessage `json:"outputSchema"`
 }
 
-// listPage is what the proxy reads of a tools/list result. Each tool is
-// read on its own, so that one it cannot read does not hide the others.
+// listPage is what the proxy reads of a tools/list result; each tool is
+// read on its own, so that one it cannot read hides no other.
 type listPage struct {
 	Tools      []json.RawMessage `json:"tools"`
 	NextCursor *string           `json:"nextCursor"`
-	// TTLMs and CacheScope: how long the listing may be kept, and by whom
-	// (MCP 2026-07-28); absent before.
+	// TTLMs and CacheScope: MCP 2026-07-28; absent before.
 	TTLMs      *float64 `json:"ttlMs"`
 	CacheScope string   `json:"cacheScope"`
 }
 
 // toolSet is the tools a session knows, learned from tools/list results.
 type toolSet struct {
-	mu sync.Mutex
-	// tools are the tools learned, by name.
+	mu    sync.Mutex
 	tools map[string]*tool
-	// listing holds the names listed so far by the listing under way (see
-	// learn); nil when none is.
+	// listing holds the names listed so far by the listing under way.
 	listing map[string]bool
-	// stale: the server said its tools changed (markStale) and no listing
-	// begun since has ended. changes counts those notices, and listingFrom
-	// is the count when the listing under way began: a listing begun
-	// before the last notice leaves the tools stale.
+	// stale: the server said its tools changed and no listing begun since
+	// has ended. changes counts those notices; listingFrom is the count
+	// when the listing under way began.
 	stale       bool
 	changes     uint64
 	listingFrom uint64
-	// listed: a listing has ended (at listedAt), so that a tool not in it
-	// is not the server's (see find). expires is when the last listing's
-	// ttlMs runs out; zero when it gave none (revisions before 2026-07-28),
-	// and the tools stand until the server says they changed.
+	// listed: a listing has ended (at listedAt), so a tool not in it is not
+	// the server's. expires is when its ttlMs runs out; zero without one:
+	// the tools stand until the server says they changed.
 	listed   bool
 	listedAt time.Time
 	expires  time.Time
-	// failedAt is when the proxy's own listing last failed: it is not
-	// tried again for listRetry (see backingOff).
+	// failedAt is when the proxy's own listing last failed (backingOff).
 	failedAt time.Time
-	// ttl and scope are what the pages of the listing under way said.
-	ttl   *float64
-	scope string
+	ttl      *float64
+	scope    string
 }
 
-// need is what a call needs before the proxy judges it (see find).
 type need int
 
 const (
-	// ready: the tools are known; a tool not among them is not the
-	// server's, and its call passes.
+	// ready: the tools are known; a tool not among them passes.
 	ready need = iota
-	// listFirst: no listing is known, or the server said that its tools
-	// changed, or the tool is not in a listing whose ttlMs has passed: the
-	// proxy lists the tools before it judges the call.
+	// listFirst: no listing known, the tools changed, or the tool is not
+	// in a listing past its ttlMs: the proxy lists before it judges.
 	listFirst
-	// revalidate: the tool is in a listing whose ttlMs has passed. The
-	// call is judged by it, and the proxy lists the tools again for the
-	// calls after it: a schema rarely changes, and a server's default
-	// ttlMs of 0 would otherwise cost every call a listing first.
+	// revalidate: the tool is in a listing past its ttlMs: the call is
+	// judged by it while the tools are listed again behind it (a default
+	// ttlMs of 0 would otherwise cost every call a listing).
 	revalidate
 )
 
@@ -105,8 +90,7 @@ const (
 func (ts *toolSet) find(name string) (*tool, need) { return ts.findAged(name, 0) }
 
 // findAged is find with a listing that gave no ttlMs kept for maxAge at
-// most (0: until the server says the tools changed). Over HTTP a replica
-// may never see the notifications/tools/list_changed of a session.
+// most (0: for ever): over HTTP a replica may miss list_changed.
 func (ts *toolSet) findAged(name string, maxAge time.Duration) (*tool, need) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
@@ -133,25 +117,22 @@ func (ts *toolSet) ended(failed bool) {
 	}
 }
 
-// backingOff reports whether the proxy's own listing failed less than
-// listRetry ago.
+// backingOff reports whether the proxy's own listing failed within listRetry.
 func (ts *toolSet) backingOff() bool {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	return !ts.failedAt.IsZero() && time.Since(ts.failedAt) < listRetry
 }
 
-// scopeOf is the cacheScope of the last listing: "public", "private", or
-// "" when it said none (revisions before 2026-07-28).
+// scopeOf is the last listing's cacheScope, "" for none.
 func (ts *toolSet) scopeOf() string {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	return ts.scope
 }
 
-// lookup returns the tool named name, or nil when it is not known or the
-// tools are stale: a call is never judged by a schema the server may have
-// replaced.
+// lookup returns the tool named name, or nil when unknown or stale: a call
+// is never judged by a schema the server may have replaced.
 func (ts *toolSet) lookup(name string) *tool {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
@@ -161,7 +142,6 @@ func (ts *toolSet) lookup(name string) *tool {
 	return ts.tools[name]
 }
 
-// markStale notes the server's notifications/tools/list_changed.
 func (ts *toolSet) markStale() {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
@@ -169,17 +149,14 @@ func (ts *toolSet) markStale() {
 	ts.changes++
 }
 
-// learn reads one page of a tools/list result, before it is forwarded to
-// the client (so that a call the client sends once it has read the list is
-// checked). A listing that ends clears the staleness of the tools, unless
-// the server announced a change since it began. first says that the request had no cursor: the page starts a
-// new listing. A listing replaces the tools known when its last page (one
-// without nextCursor) arrives; until then, tools it has not listed yet stay
-// known with their old schemas, and the tools it has listed are known with
-// their new ones. A page of a request with a cursor outside of any listing
-// (the client fetched one page again) only adds and updates tools. It
-// returns the next page's cursor, "" after the last page, and whether the
-// result could be read.
+// learn reads one page of a tools/list result before it is forwarded, so
+// that a call sent once the client has read the list is checked. first
+// (no cursor) starts a listing, which replaces the tools known when its
+// last page arrives and clears their staleness unless a change was
+// announced since it began; meanwhile old and new schemas are known. A
+// page outside any listing only adds and updates tools. It returns the
+// next cursor ("" after the last page) and whether the result could be
+// read.
 func (ts *toolSet) learn(p *Proxy, result json.RawMessage, first bool) (next string, ok bool) {
 	var page listPage
 	if err := json.Unmarshal(result, &page); err != nil {
@@ -237,14 +214,12 @@ func (ts *toolSet) learn(p *Proxy, result json.RawMessage, first bool) (next str
 	return next, true
 }
 
-// minTTL is the shortest a listing is kept before it is revalidated, so
-// that a ttlMs of 0 (the TypeScript SDK's default) does not mean a listing
-// for every call.
+// minTTL is the shortest a listing stands, so that a ttlMs of 0 (the
+// TypeScript SDK's default) does not mean a listing for every call.
 const minTTL = time.Second
 
-// expiry is when a listing with ttlMs ttl, ending now, runs out: zero
-// (never) without a ttlMs; a ttlMs that is not a whole number of
-// milliseconds at least 0 is read as 0.
+// expiry is when a listing with ttlMs ttl, ending now, runs out: never
+// without one; a value not a whole number of milliseconds ≥ 0 is 0.
 func expiry(ttl *float64) time.Time {
 	if ttl == nil {
 		return time.Time{}
@@ -258,9 +233,8 @@ func expiry(ttl *float64) time.Time {
 	return time.Now().Add(d)
 }
 
-// toolOf returns the tool w describes: the one already known when it is
-// listed unchanged, else a new one with its schema compiled (through the
-// proxy's cache) and its contract section computed.
+// toolOf returns the tool w describes: the one known when unchanged, else
+// a new one, compiled through the cache.
 func (ts *toolSet) toolOf(p *Proxy, w *wireTool) *tool {
 	d := toolDigest(w)
 	if old := ts.lookup(w.Name); old != nil && old.digest == d {
@@ -289,13 +263,12 @@ func (ts *toolSet) toolOf(p *Proxy, w *wireTool) *tool {
 	return t
 }
 
-// present reports whether a schema is there: neither absent nor null.
 func present(schema json.RawMessage) bool {
 	return len(schema) > 0 && !bytes.Equal(schema, []byte("null"))
 }
 
-// toolDigest is the SHA-256 of a listed tool's name, description and
-// schemas, each preceded by its length.
+// toolDigest hashes a tool's name, description and schemas, each preceded
+// by its length.
 func toolDigest(w *wireTool) [32]byte {
 	h := sha256.New()
 	for _, part := range [][]byte{[]byte(w.Name), []byte(w.Description), w.InputSchema, w.OutputSchema} {
@@ -310,17 +283,14 @@ func toolDigest(w *wireTool) [32]byte {
 // maxSchemas bounds the schema cache: past it, the cache starts afresh.
 const maxSchemas = 1024
 
-// schemaCache holds each distinct input schema compiled once, keyed by the
-// SHA-256 of its bytes, for every session of a proxy. Its lock is held only
-// to find or add an entry: a schema is compiled outside it, once, by the
-// first session that needs it, while the others that need the same schema
-// wait for that compilation and the rest go on. A schema that does not
-// compile is kept as nil, so that it is logged once.
+// schemaCache holds each distinct input schema compiled once, by SHA-256,
+// for every session of a proxy. A schema is compiled outside the lock by
+// the first session that needs it while others wait for it; one that does
+// not compile is kept as nil, so that it is logged once.
 type schemaCache struct {
 	mu sync.Mutex
 	m  map[[32]byte]*schemaEntry
-	// compileFn compiles a schema; nil is jsonschemav6.Compile (tests
-	// hold one compilation back with it).
+	// compileFn is jsonschemav6.Compile when nil (tests hold one back).
 	compileFn func(data []byte, opts ...jsonschemav6.Option) (*jsonschemav6.Schema, error)
 }
 
@@ -330,8 +300,7 @@ type schemaEntry struct {
 	sch  *jsonschemav6.Schema // nil when it does not compile
 }
 
-// compile returns the compiled schema, or nil when it does not compile;
-// name is the tool it is compiled for, for the log.
+// compile returns the compiled schema, or nil; name is for the log.
 func (c *schemaCache) compile(p *Proxy, name string, raw json.RawMessage) *jsonschemav6.Schema {
 	key := sha256.Sum256(raw)
 	c.mu.Lock()
@@ -348,11 +317,8 @@ func (c *schemaCache) compile(p *Proxy, name string, raw json.RawMessage) *jsons
 	return e.sch
 }
 
-// compileNow compiles raw and logs what does not compile.
 func (c *schemaCache) compileNow(p *Proxy, name string, raw json.RawMessage) *jsonschemav6.Schema {
-	// A pattern no engine compiles (ECMAScript syntax regexp2 lacks, or a
-	// mistake) is skipped, not the whole schema: the rest still checks
-	// the calls.
+	// A pattern no engine compiles is skipped, not the whole schema.
 	var skipped []string
 	var reason error
 	opts := append(slices.Clip(p.schemaOpts), jsonschemav6.WithUncompilablePatterns(func(pattern string, err error) {

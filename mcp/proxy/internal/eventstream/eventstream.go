@@ -3,12 +3,12 @@ package eventstream
 import (
 	"bytes"
 	"io"
+	"net/http"
+	"strings"
 )
 
-// Event is one server-sent event of a Streamable HTTP response or GET
-// stream: its data (the lines of its data fields, joined by "\n"), its
-// type and its id. The MCP messages are the data of events whose type is
-// "" or "message".
+// Event is one server-sent event: its data (the data fields' lines joined
+// by "\n"), its type and its id.
 type Event struct {
 	Type, ID string
 	Data     []byte
@@ -19,13 +19,11 @@ func (ev *Event) IsMessage() bool {
 	return ev.Type == "" || ev.Type == "message"
 }
 
-// Scanner reads a stream of server-sent events as its bytes pass by:
-// Write is fed the bytes in any chunks, and each complete event is given to
-// the function, in order. It keeps only the event being read, so its
-// memory is bounded by the largest event. It follows the WHATWG
-// event-stream rules: lines end with "\n", "\r\n" or "\r"; a line starting
-// with ":" is a comment; "field: value" loses one space after the colon;
-// an event ends with an empty line, and one without data is not dispatched.
+// Scanner reads server-sent events as their bytes pass by: Write is fed
+// chunks, and each complete event is given to the function, in order. It
+// keeps only the event being read, and follows the WHATWG event-stream
+// rules (any line ending, ":" comments, one space after the colon dropped,
+// an event without data not dispatched).
 type Scanner struct {
 	on func(*Event)
 
@@ -107,13 +105,11 @@ func (s *Scanner) dispatch() {
 	s.ev.Type = ""
 	s.data.Reset()
 	s.hasData = false
-	// The id is kept: in the event-stream rules it is the stream's last
-	// event id until another one is set.
+	// The id is kept: it is the stream's last event id until another.
 }
 
-// WriteEvent writes one event carrying a JSON-RPC message (a line as the
-// stdio framing has it, or a body) to w: an id if id is not "", and the
-// message as data, one data field per line of it.
+// WriteEvent writes one event carrying a JSON-RPC message to w: an id if
+// id is not "", and one data field per line of the message.
 func WriteEvent(w io.Writer, id string, msg []byte) error {
 	var b bytes.Buffer
 	b.Grow(len(msg) + len(id) + 32)
@@ -143,4 +139,34 @@ func WriteEvent(w io.Writer, id string, msg []byte) error {
 	b.WriteString("\n\n")
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// SetHeaders sets the headers of an event stream; no-transform and
+// X-Accel-Buffering keep proxies (nginx) from buffering the events.
+func SetHeaders(h http.Header) {
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache, no-transform")
+	h.Set("X-Accel-Buffering", "no")
+}
+
+// Accepts reports whether h's Accept header admits the media type want:
+// named, or through type/* or */*.
+func Accepts(h http.Header, want string) bool {
+	typ, _, _ := strings.Cut(want, "/")
+	for _, v := range h.Values("Accept") {
+		for part := range strings.SplitSeq(v, ",") {
+			mt, _, _ := strings.Cut(part, ";")
+			mt = strings.TrimSpace(mt)
+			if strings.EqualFold(mt, want) || mt == "*/*" || strings.EqualFold(mt, typ+"/*") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// StreamOnly reports whether h's Accept admits an event stream and not
+// JSON.
+func StreamOnly(h http.Header) bool {
+	return Accepts(h, "text/event-stream") && !Accepts(h, "application/json")
 }

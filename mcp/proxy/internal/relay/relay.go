@@ -13,33 +13,24 @@ import (
 
 // Relay is what the session server uses of one proxy.
 type Relay struct {
-	// Serve relays one session as Proxy.Serve does, its calls admitted
-	// by limiter (nil: the proxy's own guards) under keys with limitBy
-	// (see LimitBy; "" for none).
+	// Serve relays one session as Proxy.Serve does, its calls admitted by
+	// limiter (nil: the proxy's own guards) under keys with limitBy.
 	Serve func(ctx context.Context, client io.Reader, toClient io.Writer, server io.Reader, toServer io.Writer, limiter guard.Limiter, limitBy string) error
-	// Silence bounds how long a request may get nothing from its server
-	// (WithUpstreamSilence); 0 or less: the session server's default.
+	// Silence is WithUpstreamSilence (0 or less: the server's default).
 	Silence time.Duration
 	// Logger is the proxy's logger (WithLogger).
 	Logger *slog.Logger
-	// Limiter admits the calls of every session: WithLimiter's, or one
-	// for WithGuard's limits, shared by the sessions; nil for none.
+	// Limiter admits the calls of every session (WithLimiter's, or one for
+	// WithGuard's limits); nil for none.
 	Limiter guard.Limiter
-	// LimitBy is the key of the limits of r's calls: the hash of
-	// WithLimitBy's value for r ("" for none); nil without WithLimitBy.
+	// LimitBy is the hash of WithLimitBy's value for r; nil without it.
 	LimitBy func(r *http.Request) string
 }
 
-// ErrNoRoom is the error of a request body's read for which the proxy's
-// body-memory budget has no room: the session server answers it 503, as
-// HTTPHandler does, not as a body it cannot read.
+// ErrNoRoom fails a body's read when the body-memory budget has no room:
+// answered 503, as HTTPHandler does, not as an unreadable body.
 var ErrNoRoom = errors.New("selfheal proxy: no room for the request body")
 
-const (
-	// OwnPrefix begins the ids of the proxy's own requests, which no
-	// client can collide with.
-	OwnPrefix = "selfheal-proxy/"
-	// MaxListPages bounds the pages of a listing of the tools the proxy
-	// asks for itself.
-	MaxListPages = 100
-)
+// OwnPrefix begins the ids of the proxy's own requests, which no client
+// can collide with.
+const OwnPrefix = "selfheal-proxy/"

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/goleak"
 )
 
 // The server exits with a request pending: the request gets a JSON-RPC
@@ -203,7 +203,9 @@ func TestCommandsNoDeadlock(t *testing.T) {
 // sessions' relays nor their streams.
 func TestCommandsNoLeak(t *testing.T) {
 	http.DefaultClient.CloseIdleConnections()
-	before := runtime.NumGoroutine()
+	// Goroutines are compared by identity (goleak), not counted: only
+	// those this test started and left behind fail it.
+	started := goleak.IgnoreCurrent()
 	func() {
 		c := New(ProxyRelay(false, 0), fakeCmd, 0)
 		srv := httptest.NewServer(c)
@@ -228,10 +230,11 @@ func TestCommandsNoLeak(t *testing.T) {
 	}()
 
 	http.DefaultClient.CloseIdleConnections()
-	for deadline := time.Now().Add(hang); runtime.NumGoroutine() > before; time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			buf := make([]byte, 1<<20)
-			t.Fatalf("%d goroutines before, %d after:\n%s", before, runtime.NumGoroutine(), buf[:runtime.Stack(buf, true)])
-		}
+	err := goleak.Find(started)
+	for deadline := time.Now().Add(hang); err != nil && time.Now().Before(deadline); {
+		err = goleak.Find(started)
+	}
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -8,14 +8,11 @@ import (
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
-// Revision 2026-07-28 of MCP is stateless: no initialize, no session; each
-// request names its revision, its client and the client's capabilities in
-// its params._meta, and over HTTP the headers repeat the revision, the
-// method and the name the request acts on. The names the server reads.
+// Revision 2026-07-28 of MCP is stateless: each request names its revision,
+// client and capabilities in params._meta, and over HTTP the headers repeat
+// the revision, the method and the name it acts on.
 const (
-	// The revisions and the _meta keys of the stateless era are wire's
-	// (wire.Stateless, wire.MetaProtocolVersion …); these two it does not
-	// name.
+	// The other revisions and _meta keys are wire's (wire.Stateless …).
 	metaLogLevel       = "io.modelcontextprotocol/logLevel"
 	metaSubscriptionID = "io.modelcontextprotocol/subscriptionId"
 
@@ -23,20 +20,15 @@ const (
 	headerMethod          = "Mcp-Method"
 	headerName            = "Mcp-Name"
 
-	// codeHeaderMismatch answers a request whose headers disagree with its
-	// body or lack what the revision requires (SEP-2243).
+	// codeHeaderMismatch: headers disagree with the body (SEP-2243).
 	codeHeaderMismatch = -32020
-	// codeUnsupportedVersion answers a request of a revision the server
-	// does not serve, with the revisions it does (SEP-2575).
+	// codeUnsupportedVersion: a revision not served (SEP-2575).
 	codeUnsupportedVersion = -32022
-	// codeInvalidParams answers a request whose _meta envelope is not
-	// what the revision requires.
+	// codeInvalidParams: the _meta envelope is not the revision's.
 	codeInvalidParams = -32602
-	// codeMethodNotFound answers a request the proxy cannot serve for a
-	// server that speaks only the session era (see pool.go).
+	// codeMethodNotFound: what a bridged server cannot serve.
 	codeMethodNotFound = -32601
-	// codeTimeout answers a request whose server stayed silent too long,
-	// as the SDKs answer a request that timed out.
+	// codeTimeout: the server stayed silent too long (the SDKs' timeout).
 	codeTimeout = -32001
 
 	methodDiscover  = "server/discover"
@@ -45,9 +37,7 @@ const (
 	methodPing      = "ping"
 )
 
-// refusal is the answer to a request refused before any server sees it:
-// an HTTP status and a JSON-RPC error, under the request's id when it has
-// one.
+// refusal is the answer to a request refused before any server sees it.
 type refusal struct {
 	status int
 	id     []byte
@@ -56,8 +46,8 @@ type refusal struct {
 	data   any // nil for none
 }
 
-// write answers the request with the refusal, as the TypeScript SDK's
-// createMcpHandler does: a JSON body whatever the Accept header says.
+// write answers with the refusal as JSON whatever the Accept header says,
+// as the TypeScript SDK's createMcpHandler does.
 func (f *refusal) write(w http.ResponseWriter) {
 	w.Header().Set("Content-Type", "application/json")
 	if f.status == http.StatusMethodNotAllowed {
@@ -67,8 +57,7 @@ func (f *refusal) write(w http.ResponseWriter) {
 	_, _ = w.Write(errorWithData(f.id, f.code, f.msg, f.data))
 }
 
-// errorWithData is wire.ErrorResponse with the error's data when data is
-// not nil.
+// errorWithData is wire.ErrorResponse with data (nil for none).
 func errorWithData(id []byte, code int, msg string, data any) []byte {
 	if data == nil {
 		return wire.ErrorResponse(id, code, msg)
@@ -81,8 +70,8 @@ func errorWithData(id []byte, code int, msg string, data any) []byte {
 	return setMember(line, "error", setMember(member(line, "error"), "data", raw))
 }
 
-// mismatch is the refusal of a request whose headers and body disagree,
-// worded as the TypeScript SDK words it.
+// mismatch is the refusal of headers that disagree with the body, in the
+// TypeScript SDK's words.
 func mismatch(id []byte, header, body string) *refusal {
 	return &refusal{
 		status: http.StatusBadRequest, id: id, code: codeHeaderMismatch,
@@ -91,23 +80,18 @@ func mismatch(id []byte, header, body string) *refusal {
 	}
 }
 
-// stateless is what the server reads of a POST of revision 2026-07-28:
-// the one message, and the revision it names.
+// stateless is a POST of revision 2026-07-28: its one message and revision.
 type stateless struct {
 	msg     posted
 	version string
 }
 
-// classify tells a POST of the stateless era from one of the session era
-// (nil, nil: served as before), and refuses one that the revision does not
-// allow, as the TypeScript SDK's classifier does: the era is read from the
-// body's _meta claim and from the MCP-Protocol-Version header; either one
-// naming 2026-07-28 or later makes the request stateless, and then the
-// two must agree, the Mcp-Method header must name the body's method, and
-// the envelope must hold what the revision requires. A batch carries no
-// stateless request. A request whose claim names an earlier revision, or
-// none, with no stateless header, is of the session era, as it was before
-// this server served the stateless one.
+// classify tells a POST of the stateless era (its _meta claim or its
+// MCP-Protocol-Version header names 2026-07-28 or later) from one of the
+// session era (nil, nil), and refuses what the revision does not allow, as
+// the TypeScript SDK's classifier does: claim and header must agree,
+// Mcp-Method must name the body's method, the envelope must be complete. A
+// batch carries no stateless request.
 func classify(h http.Header, msgs []posted, batch bool) (*stateless, *refusal) {
 	hv := strings.Trim(h.Get(headerProtocolVersion), " \t")
 	if batch {
@@ -175,16 +159,15 @@ func classify(h http.Header, msgs []posted, batch bool) (*stateless, *refusal) {
 	return nil, nil
 }
 
-// claim returns the revision a message's params._meta names, and whether
-// it names one at all (a value that is not a string names "").
+// claim returns the revision a message's params._meta names, and whether it
+// names one (a value not a string names "").
 func claim(m posted) (version string, claimed bool) {
 	raw := member(member(member(m.line, "params"), "_meta"), wire.MetaProtocolVersion)
 	return wire.Str(raw), raw != nil
 }
 
-// envelope refuses a stateless request whose _meta lacks what the
-// revision requires of every request: its revision as a string and the
-// client's capabilities as an object (the client's info is optional).
+// envelope refuses a stateless request whose _meta lacks its revision as a
+// string or the client's capabilities as an object.
 func envelope(m posted) *refusal {
 	meta := member(member(m.line, "params"), "_meta")
 	bad := func(key, problem string) *refusal {
@@ -204,8 +187,7 @@ func envelope(m posted) *refusal {
 	return nil
 }
 
-// nameSources are the methods whose Mcp-Name header repeats a member of
-// their params, and that member.
+// nameSources are the methods whose Mcp-Name repeats a member of params.
 var nameSources = map[string]string{
 	"tools/call":     "name",
 	"prompts/get":    "name",
@@ -216,9 +198,8 @@ var nameSources = map[string]string{
 }
 
 // standardHeaders refuses a stateless request without the headers the
-// revision requires of it (SEP-2243): MCP-Protocol-Version and Mcp-Method
-// always, Mcp-Name, equal to the body's, for a method that names what it
-// acts on. A notification needs none of them.
+// revision requires (SEP-2243): MCP-Protocol-Version, Mcp-Method, and for
+// a method naming what it acts on, Mcp-Name equal to the body's.
 func standardHeaders(h http.Header, s *stateless) *refusal {
 	m := s.msg
 	if m.key == "" {
@@ -253,8 +234,7 @@ func standardHeaders(h http.Header, s *stateless) *refusal {
 	return nil
 }
 
-// headerValue returns a header's value without the white space around it,
-// and whether the request has the header.
+// headerValue returns a header's trimmed value and whether it is there.
 func headerValue(h http.Header, name string) (string, bool) {
 	vs := h.Values(name)
 	if len(vs) == 0 {
@@ -263,16 +243,14 @@ func headerValue(h http.Header, name string) (string, bool) {
 	return strings.Trim(vs[0], " \t"), true
 }
 
-// modernHeader reports whether a request's MCP-Protocol-Version header
-// names a revision of the stateless era: a GET or a DELETE of such a
-// client has no session to act on.
+// modernHeader reports whether MCP-Protocol-Version names a stateless
+// revision: its GET or DELETE has no session to act on.
 func modernHeader(r *http.Request) bool {
 	v, _ := headerValue(r.Header, headerProtocolVersion)
 	return wire.IsStateless(v)
 }
 
-// noSessionMethod answers a GET or a DELETE of a client of the stateless
-// era, as the SDKs answer them without sessions: 405, POST allowed.
+// noSessionMethod answers 405 (POST allowed), as the SDKs without sessions.
 func noSessionMethod(w http.ResponseWriter, r *http.Request) {
 	(&refusal{status: http.StatusMethodNotAllowed, code: -32000,
 		msg: "Method Not Allowed: " + r.Method + " is not part of protocol revision 2026-07-28, which has no sessions; server-to-client messages use subscriptions/listen"}).write(w)

@@ -12,66 +12,54 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/selfheal/selfheal/mcp/proxy/internal/relay"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
-// Revision 2026-07-28 lets a tool mirror some of its arguments into HTTP
-// headers (SEP-2243): a property of its inputSchema marked
-// "x-mcp-header": "Name" is sent again as the header Mcp-Param-Name, so
-// that a gateway can route on it without reading the body. The server
-// must then check that header and body agree, else a gateway and the
-// tool could act on different values. In command mode the proxy is the
-// server's HTTP transport, so it checks them, as the TypeScript SDK v2's
-// createMcpHandler does (core-internal/src/shared/mcpParamHeaders.ts):
-// the same declarations honoured, the same values compared, the same
-// answer to a disagreement.
+// Revision 2026-07-28 lets a tool mirror arguments into HTTP headers
+// (SEP-2243): a property marked "x-mcp-header": "Name" is sent again as
+// Mcp-Param-Name, so that a gateway can route without reading the body.
+// The server must check that header and body agree, else gateway and tool
+// could act on different values; in command mode the proxy is the server's
+// transport, so it checks them as the TypeScript SDK v2's createMcpHandler
+// does (core-internal/src/shared/mcpParamHeaders.ts).
 
 const (
-	// paramHeaderPrefix begins the header of each declared argument.
 	paramHeaderPrefix = "Mcp-Param-"
-	// maxParamTools bounds the tools whose declarations the server keeps;
-	// past it, a listing does not make what it knows complete, and a call
-	// of a tool it could not keep lists the tools again.
+	// maxParamTools bounds the tools whose declarations are kept; past it
+	// a listing is not complete, and a call of a tool not kept lists again.
 	maxParamTools = 1000
-	// notifyToolsChanged says the server's tools changed: what the proxy
-	// knows of their declarations is forgotten.
+	// notifyToolsChanged makes the proxy forget the declarations.
 	notifyToolsChanged = "notifications/tools/list_changed"
 )
 
-// paramDecl is one x-mcp-header declaration of a tool: the argument's path
-// through the schema's properties, the header's name after its prefix,
-// and the property's JSON Schema type, which says how the two compare.
+// paramDecl is one x-mcp-header declaration: the argument's path through
+// the properties, the header's name after its prefix, and the property's
+// type, which says how the two compare.
 type paramDecl struct {
 	path []string
 	name string
 	typ  string
 }
 
-// unreachableKeywords are the schema keywords under which the chain of
-// "properties" stops: a declaration under one of them makes the whole
-// tool's declarations invalid, as the SDK rules.
+// unreachableKeywords stop the chain of "properties": a declaration under
+// one makes the whole tool's declarations invalid, as the SDK rules.
 var unreachableKeywords = []string{
 	"items", "prefixItems", "contains", "additionalProperties", "unevaluatedProperties",
 	"unevaluatedItems", "propertyNames", "patternProperties", "dependentSchemas",
 	"oneOf", "anyOf", "allOf", "not", "if", "then", "else", "$defs", "definitions",
 }
 
-// mapKeywords are those of unreachableKeywords whose value maps names to
-// schemas, rather than being a schema or an array of them.
+// mapKeywords are those whose value maps names to schemas.
 var mapKeywords = map[string]bool{
 	"patternProperties": true, "dependentSchemas": true, "$defs": true, "definitions": true,
 }
 
-// scanParamDecls returns the x-mcp-header declarations of a tool's
-// inputSchema that the server checks: none when the schema has none, or
-// when one breaks a rule of the revision (a declaration at the root or off
-// the chain of properties, a name that is empty, not a string or not an
-// RFC 9110 token, a type other than string, integer and boolean, a name
-// given twice regardless of case), since a conforming client leaves such a
-// tool out and sends no header for it. A number-typed declaration is the
-// SDK's one exception: when it is the only fault, the declarations are
-// checked all the same.
+// scanParamDecls returns the declarations of a tool's inputSchema, none
+// when one breaks a rule of the revision (off the chain of properties, at
+// the root, a name not an RFC 9110 token, a type other than string, integer
+// and boolean, a name given twice regardless of case): a conforming client
+// leaves such a tool out. number is the SDK's exception, checked as an
+// integer.
 func scanParamDecls(schema []byte) []paramDecl {
 	var decls []paramDecl
 	seen := map[string]bool{}
@@ -137,8 +125,7 @@ func scanParamDecls(schema []byte) []paramDecl {
 	return decls
 }
 
-// isToken reports whether s is an RFC 9110 token: one or more of the
-// characters a header's name may hold.
+// isToken reports whether s is an RFC 9110 token.
 func isToken(s string) bool {
 	if s == "" {
 		return false
@@ -161,12 +148,11 @@ type entry struct {
 	value []byte
 }
 
-// jsEntries returns the members of a JSON object (or the elements of an
-// array, named by index) in the order JavaScript's Object.entries gives
-// them after JSON.parse, since the SDK checks the declarations in that
-// order and answers the first that fails: names that are array indices
-// first, ascending, then the others as written; a name given twice once,
-// where it first came, with its last value.
+// jsEntries returns the members of a JSON object (an array's elements
+// named by index) in the order of JavaScript's Object.entries after
+// JSON.parse, since the SDK answers the first declaration that fails:
+// array-index names first, ascending, then the others as written; a
+// duplicate once, where it first came, with its last value.
 func jsEntries(raw []byte) []entry {
 	var out []entry
 	if len(raw) > 0 && raw[0] == '[' {
@@ -202,8 +188,7 @@ func jsEntries(raw []byte) []entry {
 	return out
 }
 
-// arrayIndex reads a name that JavaScript takes for an array index: the
-// canonical decimal form of an integer below 2³²-1.
+// arrayIndex reads a name JavaScript takes for an array index.
 func arrayIndex(name string) (int64, bool) {
 	if name == "" || len(name) > 10 || (len(name) > 1 && name[0] == '0') {
 		return 0, false
@@ -215,14 +200,11 @@ func arrayIndex(name string) (int64, bool) {
 	return n, true
 }
 
-// checkParams refuses a tools/call of request id whose Mcp-Param headers
-// do not mirror its arguments as decls declare them, as the SDK does: for
-// each declaration whose argument is given as a string, a boolean or a
-// finite number (a safe integer when integral), the header must be there
-// and decode to the argument's value: compared as numbers for an integer-
-// or number-typed one when the header is a plain decimal, else as text.
-// An argument that is absent, null, an object or an array wants no header,
-// and a header it does not want is not looked at.
+// checkParams refuses a tools/call of id whose Mcp-Param headers do not
+// mirror its arguments, as the SDK does: each argument given as a string, a
+// boolean or a finite number (safe when integral) needs its header,
+// decoding to its value, compared as numbers for a numeric type when the
+// header is a plain decimal, else as text. Other arguments want no header.
 func checkParams(id []byte, decls []paramDecl, args []byte, h http.Header) *refusal {
 	for _, d := range decls {
 		key := paramHeaderPrefix + d.name
@@ -254,8 +236,7 @@ func checkParams(id []byte, decls []paramDecl, args []byte, h http.Header) *refu
 	return nil
 }
 
-// valueAt returns the value at path in a call's arguments, nil when a step
-// of it is not an object or lacks the name.
+// valueAt returns the value at path in args, nil when there is none.
 func valueAt(args []byte, path []string) []byte {
 	node := args
 	for _, k := range path {
@@ -267,9 +248,8 @@ func valueAt(args []byte, path []string) []byte {
 	return node
 }
 
-// primitive returns an argument's value as its header carries it (see
-// checkParams), and for a number the number; ok is false for a value that
-// wants no header.
+// primitive returns an argument's value as its header carries it, and the
+// number for a number; ok is false for a value that wants no header.
 func primitive(raw []byte) (text string, num float64, isNum, ok bool) {
 	switch {
 	case len(raw) == 0, string(raw) == "null", raw[0] == '{', raw[0] == '[':
@@ -290,8 +270,8 @@ func primitive(raw []byte) (text string, num float64, isNum, ok bool) {
 	return jsNumber(f), f, true, true
 }
 
-// plainDecimal reports whether s is -?digits(.digits)?, the one form of a
-// header the SDK compares as a number.
+// plainDecimal reports whether s is -?digits(.digits)?, the only form the
+// SDK compares as a number.
 func plainDecimal(s string) bool {
 	s = strings.TrimPrefix(s, "-")
 	whole, frac, dotted := strings.Cut(s, ".")
@@ -309,12 +289,9 @@ func plainDecimal(s string) bool {
 	return digits(whole) && (!dotted || digits(frac))
 }
 
-// decodeParamValue reads an Mcp-Param header's value as the SDK reads it:
-// a value in the Base64 form, "=?base64?…?=", is its payload decoded as
-// UTF-8 (valid is false when the payload is not canonical Base64 or not
-// UTF-8); any other is taken as it is, its bytes read as Latin-1 as Node's
-// HTTP server reads them, so that a header that is not ASCII compares as it
-// does there.
+// decodeParamValue reads an Mcp-Param value as the SDK does: "=?base64?…?="
+// is its payload decoded as UTF-8 (valid false when not canonical Base64 or
+// not UTF-8); any other is read as Latin-1, as Node's HTTP server reads it.
 func decodeParamValue(v string) (decoded string, valid bool) {
 	const prefix, suffix = "=?base64?", "?="
 	if !strings.HasPrefix(v, prefix) || !strings.HasSuffix(v, suffix) {
@@ -324,32 +301,11 @@ func decodeParamValue(v string) (decoded string, valid bool) {
 	if len(v) >= len(prefix)+len(suffix) {
 		payload = v[len(prefix) : len(v)-len(suffix)]
 	}
-	if !canonicalBase64(payload) {
-		return "", false
-	}
-	data, err := base64.StdEncoding.DecodeString(payload)
+	data, err := base64.StdEncoding.DecodeString(payload) // canonical only: a header has no CR or LF to skip
 	if err != nil || !utf8.Valid(data) {
 		return "", false
 	}
 	return strings.TrimPrefix(string(data), "\uFEFF"), true // TextDecoder drops a BOM
-}
-
-// canonicalBase64 reports whether s is padded standard Base64 and nothing
-// else: groups of four, the last possibly ending in = or ==.
-func canonicalBase64(s string) bool {
-	if len(s)%4 != 0 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case 'A' <= c && c <= 'Z', 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '+', c == '/':
-		case c == '=' && (i == len(s)-1 || i == len(s)-2 && s[len(s)-1] == '='):
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // latin1 returns the string whose characters are the bytes of s.
@@ -377,8 +333,7 @@ func jsStringify(raw []byte, text string, num float64, isNum bool) string {
 	return text
 }
 
-// jsQuote is JSON.stringify of a string: quoted, with the escapes
-// JavaScript writes (and no others: <, > and & stay as they are).
+// jsQuote is JSON.stringify of a string (<, > and & unescaped).
 func jsQuote(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')
@@ -412,9 +367,7 @@ func jsQuote(s string) string {
 	return b.String()
 }
 
-// jsNumber is JavaScript's String of a finite number: the shortest digits
-// that read back as f, in plain notation from 1e-6 up to below 1e21, else
-// in exponent notation ("1e+21", "1.5e-7").
+// jsNumber is JavaScript's String of a finite number.
 func jsNumber(f float64) string {
 	if f == 0 {
 		return "0"
@@ -441,28 +394,24 @@ func jsNumber(f float64) string {
 	return s + fmt.Sprintf("e%+d", n-1)
 }
 
-// paramTools is what the server knows of its tools' x-mcp-header
-// declarations, learned from the tools/list results that pass through its
-// pool and from its own listings: one for the whole server, since every
-// process runs the same command.
+// paramTools is what the server knows of its tools' declarations, from the
+// listings that pass through its pool and its own: one for the whole
+// server, since every process runs the same command.
 type paramTools struct {
 	mu sync.Mutex
-	// decls are the declarations of the tools that have some, by name (at
-	// most maxParamTools).
+	// decls holds the tools that have some, by name.
 	decls map[string][]paramDecl
-	// complete: a listing of every page found every tool with
-	// declarations, and the tools have not changed since: a tool not in
-	// decls has none. gen counts the changes, so that a listing under way
-	// at a change does not make what it learned complete.
+	// complete: every page was learned and nothing changed since, so a tool
+	// not in decls has none. gen counts the changes: a listing under way
+	// at one does not make what it learned complete.
 	complete bool
 	gen      uint64
-	// listing is closed when the proxy's own listing under way ends; nil
-	// when there is none.
+	// listing is closed when the proxy's own listing under way ends.
 	listing chan struct{}
 }
 
-// learn reads the tools of a page of a tools/list result; false when a
-// tool's declarations could not be kept (see maxParamTools).
+// learn reads a page of a tools/list result; false when a tool's
+// declarations could not be kept.
 func (t *paramTools) learn(result []byte) bool {
 	kept := true
 	t.mu.Lock()
@@ -506,11 +455,9 @@ func (t *paramTools) forget() {
 	t.gen++
 }
 
-// paramHeaders refuses a tools/call of a stateless client whose Mcp-Param
-// headers disagree with its arguments (see checkParams). The tool's
-// declarations are those last learned; for a tool not known, the proxy
-// lists the tools itself on p first (see listParams). A call of a tool
-// still not known is not refused: the server answers it.
+// paramHeaders refuses a stateless tools/call whose Mcp-Param headers
+// disagree with its arguments. A tool not known is listed on p first; one
+// still not known is the server's to answer.
 func (c *Server) paramHeaders(r *http.Request, p *session, m posted, version string) *refusal {
 	params := member(m.line, "params")
 	name := member(params, "name")
@@ -532,12 +479,10 @@ func (c *Server) paramHeaders(r *http.Request, p *session, m posted, version str
 	return bad
 }
 
-// listParams lists the tools on process p, every page, in the revision of
-// the request that needs them (or, for a bridge, as its session does),
-// learns their declarations, and returns the tool's. A listing under way
-// is waited for instead (until r's client goes), so that calls that come
-// together list once. A page's answer waits at most the handshake bound;
-// a listing that fails leaves the tool not known, and the log says so.
+// listParams lists the tools on p in the request's revision, learns their
+// declarations and returns the tool's. Calls that come together wait for
+// one listing (until r's client goes); a failed listing leaves the tool
+// not known.
 func (c *Server) listParams(r *http.Request, p *session, version, tool string) []paramDecl {
 	t := &c.params
 	t.mu.Lock()
@@ -567,36 +512,31 @@ func (c *Server) listParams(r *http.Request, p *session, version, tool string) [
 	return decls
 }
 
-// listAll asks process p for every page of its tools and has t learn them;
-// true when every page came and every tool was kept. A server that
-// answers the listing with an error has no tools to declare anything.
+// listAll asks p for every page of its tools and has t learn them; true
+// when every page came and every tool was kept. An error answer means no
+// tools.
 func (s *session) listAll(version string, t *paramTools) bool {
 	s.mu.Lock()
-	bridge := s.bridge
-	s.mu.Unlock()
-	cursor := ""
-	complete := true
-	for range relay.MaxListPages {
-		var params []string
-		if cursor != "" {
-			params = append(params, `"cursor":`+jsQuote(cursor))
-		}
-		if !bridge {
-			params = append(params, `"_meta":`+string(wire.OwnMeta(version)))
-		}
-		m, err := s.ask("tools/list", "{"+strings.Join(params, ",")+"}")
-		if err != nil {
-			s.c.r.Logger.Warn("selfheal proxy: the tools could not be listed; a call is forwarded without its Mcp-Param headers checked", "error", err)
-			return false
-		}
-		if m.Error != nil {
-			return complete
-		}
-		complete = t.learn(m.Result) && complete
-		if cursor = wire.Str(member(m.Result, "nextCursor")); cursor == "" {
-			return complete
-		}
+	if s.bridge {
+		version = ""
 	}
-	s.c.r.Logger.Warn("selfheal proxy: the server's tools/list has too many pages; a call of a tool not listed is forwarded without its Mcp-Param headers checked", "pages", relay.MaxListPages)
-	return false
+	s.mu.Unlock()
+	complete := true
+	err := wire.ListPages(func(cursor string) (string, error) {
+		params := wire.ListParams(cursor, version)
+		if params == "" {
+			params = "{}"
+		}
+		m, err := s.ask("tools/list", params)
+		if err != nil {
+			return "", err
+		}
+		complete = t.learn(m.Result) && complete // an error's nil: no tools
+		return wire.Str(member(m.Result, "nextCursor")), nil
+	})
+	if err != nil {
+		s.c.r.Logger.Warn("selfheal proxy: the tools could not be listed; a call of a tool not listed is forwarded without its Mcp-Param headers checked", "error", err)
+		return false
+	}
+	return complete
 }

@@ -3,8 +3,6 @@ package sessions
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,18 +15,18 @@ import (
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
-// The pool of the clients of revision 2026-07-28, as the package
-// documentation says: the server finds out once what its server speaks
-// (see probe), then serves those clients from processes relayed by Serve
-// as a session is, bridged when the server speaks only the session era.
+// The pool of the clients of revision 2026-07-28: the server finds out once
+// what its server speaks (probe), then serves them from processes relayed
+// by Serve, bridged when the server speaks only the session era. An idle
+// process takes a request; else a new one starts (up to poolMax), else the
+// least busy takes it. Each request goes under an id of the proxy's own.
 
 // upstreamEra is what the server speaks, as a probe found it.
 type upstreamEra struct {
-	// versions are the revisions of the stateless era the server serves:
-	// those the server names, or 2026-07-28 alone for a bridge.
+	// versions are the stateless revisions served (2026-07-28 alone for a
+	// bridge).
 	versions []string
-	// bridge: the server speaks only the session era.
-	bridge bool
+	bridge   bool
 }
 
 // eraProbe is a probe under way; done is closed when era or err is set.
@@ -45,8 +43,7 @@ var errShutdown = errors.New("the proxy is shutting down")
 var errBusy = errors.New("too many processes")
 
 // postStateless serves a POST of revision 2026-07-28: a notification is
-// taken (a cancellation passed on to the request it names), a request
-// served by a process of the pool.
+// taken (a cancellation passed on), a request served by a pooled process.
 func (c *Server) postStateless(w http.ResponseWriter, r *http.Request, sl *stateless) {
 	m := sl.msg
 	if m.key == "" {
@@ -65,8 +62,8 @@ func (c *Server) postStateless(w http.ResponseWriter, r *http.Request, sl *state
 		return
 	}
 	if m.method == methodInitialize {
-		// Not a method of the revision, as the SDKs answer it; and never
-		// for a shared process, whose session it would start again.
+		// Not a method of the revision, as the SDKs answer it; and it
+		// would start a shared process's session again.
 		(&refusal{status: http.StatusNotFound, id: m.id, code: codeMethodNotFound,
 			msg: "Method not found: initialize is not part of protocol revision 2026-07-28; use server/discover"}).write(w)
 		return
@@ -110,9 +107,8 @@ func (c *Server) postStateless(w http.ResponseWriter, r *http.Request, sl *state
 	p.serveStateless(w, r, m, listen)
 }
 
-// failed answers a request that no process can serve: 503 when there is
-// no process to be had, else a JSON-RPC error saying why. A client that has
-// gone gets nothing.
+// failed answers a request no process can serve: 503 when there is no
+// process to be had, else a JSON-RPC error (nothing to a client gone).
 func (c *Server) failed(w http.ResponseWriter, r *http.Request, id []byte, err error) {
 	switch {
 	case r.Context().Err() != nil:
@@ -126,17 +122,16 @@ func (c *Server) failed(w http.ResponseWriter, r *http.Request, id []byte, err e
 	}
 }
 
-// answerNow answers a request with a response the proxy wrote (one
-// message, its line end dropped), as JSON with status.
+// answerNow answers with a response the proxy wrote, as JSON with status.
 func answerNow(w http.ResponseWriter, status int, line []byte) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(bytes.TrimRight(line, "\n"))
 }
 
-// upstreamEra returns what the server speaks, probing it the first time
-// (see probe): the requests that come meanwhile wait for the same probe. A
-// probe that fails fails them, and the next request probes again.
+// upstreamEra returns what the server speaks, probing it the first time;
+// requests meanwhile wait for the same probe, and a failed probe is tried
+// again by the next request.
 func (c *Server) upstreamEra(ctx context.Context, part string) (*upstreamEra, error) {
 	c.mu.Lock()
 	if c.era != nil {
@@ -159,15 +154,12 @@ func (c *Server) upstreamEra(ctx context.Context, part string) (*upstreamEra, er
 	}
 }
 
-// probe starts a process and asks it server/discover, as a client of
-// revision 2026-07-28 would, with the proxy's own client info: a server
-// that names a revision of that era among its supportedVersions speaks it;
-// one that answers with an error, or names none, speaks only the session
-// era, and the process is initialized (see bridgeHandshake). A server that
-// leaves server/discover unanswered within the handshake bound (a
-// hand-written one may drop what it does not know) is asked initialize:
-// answered, it is of the session era too. Either way the process joins the
-// pool. A server that answers neither, or exits first, fails the probe.
+// probe asks a new process server/discover with the proxy's own client
+// info: a server naming a stateless revision among its supportedVersions
+// speaks it; an error or none makes it of the session era, bridged (see
+// bridgeHandshake). No answer within the handshake bound (a hand-written
+// server may drop what it does not know): initialize is tried, and an
+// answer makes it of the session era too. The process joins the pool.
 func (c *Server) probe(pr *eraProbe, part string) {
 	finish := func(era *upstreamEra, err error) {
 		c.mu.Lock()
@@ -235,8 +227,8 @@ func (c *Server) probe(pr *eraProbe, part string) {
 	}
 }
 
-// reserveLocked counts a process about to start in part, unless the server
-// is closed or runs as many processes as it may. c.mu is held.
+// reserveLocked counts a process about to start in part, unless closed or
+// at maxSessions. c.mu is held.
 func (c *Server) reserveLocked(part string) bool {
 	if c.closed || c.live >= c.maxSessions {
 		return false
@@ -247,13 +239,10 @@ func (c *Server) reserveLocked(part string) bool {
 	return true
 }
 
-// startPooled starts a process of the pool part, reserved by
-// reserveLocked, and returns it entered once and launched, not ready (see
-// markReady).
+// startPooled starts a process of pool part, reserved, and returns it
+// entered and launched, not ready yet (markReady).
 func (c *Server) startPooled(part string) (*session, error) {
-	var raw [16]byte
-	_, _ = rand.Read(raw[:]) // never fails (crypto/rand)
-	nonce := hex.EncodeToString(raw[:])
+	nonce := wire.Nonce()
 	s, err := c.begin(nonce, part, func(s *session) {
 		s.pooled, s.nonce = true, nonce
 		s.ready, s.own = make(chan struct{}), map[string]chan []byte{}
@@ -281,12 +270,10 @@ func (c *Server) unpoolLocked(s *session) {
 	}
 }
 
-// acquire returns a ready process of the pool part for a request, entered
-// (see release): an idle one when there is one; else a new one, while the
-// pool has fewer than poolMax and the server fewer than maxSessions; else
-// the least busy one. counted: the request counts as busy in that choice
-// (a subscriptions/listen, which lasts and costs its server nothing, does
-// not).
+// acquire returns a ready process of pool part for a request, entered: an
+// idle one; else a new one below poolMax and maxSessions; else the least
+// busy. counted: the request counts as busy (a subscriptions/listen, which
+// costs its server nothing, does not).
 func (c *Server) acquire(ctx context.Context, part string, era *upstreamEra, counted bool) (*session, error) {
 	for {
 		c.mu.Lock()
@@ -366,7 +353,7 @@ func (c *Server) release(p *session, counted bool) {
 	p.leave()
 }
 
-// markReady says that the process can take requests (err nil) or cannot.
+// markReady says whether the process can take requests (err nil).
 func (s *session) markReady(err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -388,9 +375,8 @@ func (s *session) fail(err error) {
 	s.stop(err.Error())
 }
 
-// ask sends the proxy's own request to the process, with an id no client
-// can collide with, and returns the server's response: within the
-// handshake bound, else an error, as when the process ends first.
+// ask sends the proxy's own request to the process and returns the
+// response, or an error after the handshake bound or the process's end.
 func (s *session) ask(method, params string) (*wire.Message, error) {
 	s.mu.Lock()
 	s.ownSeq++
@@ -428,8 +414,7 @@ func (s *session) ask(method, params string) (*wire.Message, error) {
 	}
 }
 
-// unanswered is the error of the proxy's own request to a process that got
-// no answer in time.
+// unanswered is the error of the proxy's own request left unanswered.
 type unanswered struct {
 	method string
 	within time.Duration
@@ -439,21 +424,18 @@ func (e *unanswered) Error() string {
 	return fmt.Sprintf("the MCP server did not answer %s within %v", e.method, e.within)
 }
 
-// sendAsync sends lines to the process without waiting: the channel gets
-// the outcome. A process that does not read holds the send, not its
-// caller.
+// sendAsync sends lines to the process without waiting: a process that
+// does not read holds the send, not its caller.
 func (s *session) sendAsync(lines []byte) <-chan error {
 	done := make(chan error, 1)
 	go func() { done <- s.send(lines) }()
 	return done
 }
 
-// bridgeHandshake initializes a process of a server that speaks only the
-// session era, as a client would: initialize for revision 2025-11-25 with
-// the proxy's own client info and no capabilities (so that the server asks
-// the client nothing), then notifications/initialized, then the proxy's
-// own listing of the tools when the server has tools, as for a session
-// (see listTools). The process is ready once they are written.
+// bridgeHandshake initializes a process of the session era as a client
+// would: initialize for revision 2025-11-25 with the proxy's client info
+// and no capabilities (so that the server asks nothing), then
+// notifications/initialized. The process is ready once they are written.
 func (s *session) bridgeHandshake() {
 	m, err := s.initialize()
 	if err != nil {
@@ -463,8 +445,7 @@ func (s *session) bridgeHandshake() {
 	s.initializedBy(m)
 }
 
-// initialize asks the process initialize (see bridgeHandshake) and
-// returns the response, or an error when it is not a result.
+// initialize asks the process initialize; an error unless it is a result.
 func (s *session) initialize() (*wire.Message, error) {
 	m, err := s.ask(methodInitialize, `{"protocolVersion":"`+wire.Stateful+`","capabilities":{},"clientInfo":`+string(wire.ClientInfo())+`}`)
 	switch {
@@ -478,8 +459,7 @@ func (s *session) initialize() (*wire.Message, error) {
 	return m, nil
 }
 
-// initializedBy ends the handshake of bridgeHandshake once the server has
-// answered initialize with m.
+// initializedBy ends bridgeHandshake once the server has answered m.
 func (s *session) initializedBy(m *wire.Message) {
 	s.mu.Lock()
 	s.init = bytes.Clone(m.Result)
@@ -504,14 +484,10 @@ func (s *session) initializedBy(m *wire.Message) {
 	s.markReady(nil)
 }
 
-// bridgeDiscover is the response to server/discover of request id for a
-// server of the session era, from its initialize result: the revisions
-// the proxy serves (2026-07-28, and the one the server named), the
-// server's capabilities and instructions, its info in _meta, and the
-// fields every result of revision 2026-07-28 has, with the TypeScript SDK's
-// defaults. Capabilities announcing changes (listChanged, subscribe) are
-// left out: a stateless client learns of them by subscriptions/listen, and
-// the proxy has no subscriptions to give it for such a server.
+// bridgeDiscover answers server/discover of id for a server of the session
+// era from its initialize result, with the TypeScript SDK's defaults.
+// listChanged and subscribe are left out: a stateless client would learn of
+// changes by subscriptions/listen, which such a server cannot give.
 func bridgeDiscover(id, init []byte) []byte {
 	versions := []string{wire.Stateless}
 	if v := wire.Str(member(init, "protocolVersion")); v != "" && !wire.IsStateless(v) {
@@ -542,11 +518,10 @@ func bridgeDiscover(id, init []byte) []byte {
 	return []byte(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":` + string(res) + `}`)
 }
 
-// completeResult gives a result of a server of the session era what
-// revision 2026-07-28 requires of it, where it lacks it, as the
-// TypeScript SDK's server fills it in: resultType "complete", and for the
-// lists and resources/read, ttlMs 0 and cacheScope "private" (a client
-// keeps nothing, and shares nothing between users).
+// completeResult gives a result of the session era what revision
+// 2026-07-28 requires, where missing, as the TypeScript SDK fills it in:
+// resultType "complete", and for the lists and resources/read ttlMs 0 and
+// cacheScope "private".
 func completeResult(res []byte, method string) []byte {
 	if cacheable[method] {
 		if !hasMember(res, "ttlMs") {

@@ -11,12 +11,10 @@ import (
 )
 
 // process is one started process of the MCP server, with pipes of the
-// Server's own for its stdin and stdout, reaped on a goroutine of its own.
-// It runs in a process session of its own (see ownSession): Linux's
-// autogroup scheduler then gives each server its share of the CPU, where
-// servers left in the proxy's session would share one among them all (16
-// sessions opened at once took 20–29 s, against 6–8 s apart); and a stop
-// reaches what the server started (see kill).
+// Server's own, reaped on a goroutine of its own. It runs in a process
+// session of its own (ownSession): Linux's autogroup scheduler then gives
+// each server its share of the CPU (16 sessions opened at once took 20–29 s
+// in the proxy's session, 6–8 s apart), and a stop reaches what it started.
 type process struct {
 	cmd       *exec.Cmd
 	toChild   *os.File      // its stdin
@@ -26,16 +24,13 @@ type process struct {
 	claimed chan struct{}
 }
 
-// startProcess starts a process of the command c.start returns.
 func (c *Server) startProcess() (*process, error) {
 	cmd := c.start()
 	if cmd == nil {
 		return nil, errors.New("the start function returned no command")
 	}
-	// Pipes of our own rather than cmd.StdinPipe and cmd.StdoutPipe, as in
-	// "selfheal proxy": Wait closes those, so it could not run while Serve
-	// still reads the server's last messages; with these, Wait only reaps
-	// the process and the relay ends at the server's EOF.
+	// Pipes of our own: Wait closes cmd.StdinPipe's, so it could not run
+	// while Serve still reads the server's last messages.
 	childIn, toChild, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -52,8 +47,7 @@ func (c *Server) startProcess() (*process, error) {
 	}
 	ownSession(cmd)
 	err = cmd.Start()
-	// The child has its own copies of its ends (or failed to start); ours
-	// must go, or neither side would ever see EOF.
+	// Ours must go, or neither side would ever see EOF.
 	childIn.Close()
 	childOut.Close()
 	if err != nil {
@@ -71,9 +65,8 @@ func (c *Server) startProcess() (*process, error) {
 	return p, nil
 }
 
-// spawn returns the session of a process, a warm one if one waits, else
-// one it starts, entered once (for the request it starts for), not
-// launched.
+// spawn returns the session of a warm process or a new one, entered once,
+// not launched.
 func (c *Server) spawn(id, limitBy string) (*session, error) {
 	p := c.takeWarm()
 	if p == nil {
@@ -98,8 +91,8 @@ func (c *Server) spawn(id, limitBy string) (*session, error) {
 	return s, nil
 }
 
-// retire stops a process that no session relays: it closes its stdin,
-// gives it the grace to exit, then kills its process group.
+// retire stops a process no session relays: stdin closed, the grace, then
+// its process group killed.
 func (c *Server) retire(p *process) {
 	p.toChild.Close()
 	t := time.NewTimer(c.grace)
@@ -113,15 +106,13 @@ func (c *Server) retire(p *process) {
 	p.fromChild.Close()
 }
 
-// The warm processes: c.warm of them wait started for the next session or
-// the pool, so that a session's first answer costs no process start. Each
-// counts in c.running until a session takes it (then the session's own
-// count holds) or it is retired, and in the bound of c.maxSessions.
+// The warm processes: c.warm of them wait started, so that a session's
+// first answer costs no process start. Each counts in c.running and
+// against c.maxSessions.
 
-// takeWarm returns a warm process that has not exited (its watcher
-// retires one that has), or nil, and has the warm ones started again: a
-// server that exits at its start is so started once per session, never in
-// a loop.
+// takeWarm returns a warm process that has not exited, or nil, and starts
+// the warm ones again: a server that exits at its start is started once
+// per session, never in a loop.
 func (c *Server) takeWarm() *process {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -142,9 +133,8 @@ func (c *Server) takeWarm() *process {
 	return nil
 }
 
-// fill starts warm processes until c.warm wait or are being started. A
-// process that cannot start stops the filling until the next take: a
-// command that fails is not retried in a loop.
+// fill starts warm processes until c.warm wait. A failed start stops the
+// filling until the next take.
 func (c *Server) fill() {
 	for {
 		c.mu.Lock()
@@ -177,8 +167,7 @@ func (c *Server) fill() {
 	}
 }
 
-// watch retires a warm process that exits before a session takes it, or
-// when the Server closes.
+// watch retires a warm process that exits untaken, or at Close.
 func (c *Server) watch(p *process) {
 	exited := false
 	select {

@@ -7,5 +7,4 @@ import "os/exec"
 // ownSession leaves cmd as it is: process sessions are Unix's.
 func ownSession(*exec.Cmd) {}
 
-// kill kills the process.
 func (p *process) kill() { _ = p.cmd.Process.Kill() }

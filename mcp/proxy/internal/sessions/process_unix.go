@@ -18,9 +18,8 @@ func ownSession(cmd *exec.Cmd) {
 	}
 }
 
-// kill kills the process and every process of its group, what the server
-// started included: its group is its own when it leads one (see
-// ownSession); else only the process is killed.
+// kill kills the process's group, what the server started included, when
+// it leads one (ownSession); else only the process.
 func (p *process) kill() {
 	a := p.cmd.SysProcAttr
 	if a != nil && (a.Setsid || (a.Setpgid && a.Pgid == 0)) {

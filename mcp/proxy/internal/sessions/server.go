@@ -2,8 +2,6 @@ package sessions
 
 import (
 	"bytes"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -13,18 +11,16 @@ import (
 	"os/exec"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/selfheal/selfheal/issues"
+	"github.com/selfheal/selfheal/mcp/proxy/internal/eventstream"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/relay"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
-// The bounds and timings of Server, said in the package documentation;
-// fields of Server so that a test may lower them. Everything a client
-// controls is bounded.
+// The bounds and timings of Server: everything a client controls is bounded.
 const (
 	defaultMaxSessions = 1000             // processes: a new session beyond is answered 503
 	defaultIdle        = 30 * time.Minute // a client gone without DELETE keeps no process for ever
@@ -35,50 +31,36 @@ const (
 	defaultBacklog     = 1000             // messages kept for no stream: the oldest dropped beyond
 	defaultReplay      = 100              // events a stream keeps for a resume
 	defaultKept        = 16               // ended POST streams kept for a resume
-	// defaultQueue bounds the messages waiting to be written to one
-	// stream: beyond it the server is read no further until that stream's
-	// client reads, as a stdio client that does not read holds its server
-	// back.
+	// defaultQueue bounds the messages waiting for one stream: beyond it
+	// the server is read no further, as a stdio client that does not read
+	// holds its server back.
 	defaultQueue = 256
-	// defaultPoolMax bounds the processes of the pool per WithLimitBy
-	// value: servers that take requests concurrently (the SDKs' do) rarely
-	// need more than one; eight spread a server that handles one request
-	// at a time.
+	// defaultPoolMax bounds the pool's processes per WithLimitBy value:
+	// servers that take requests concurrently rarely need more than one.
 	defaultPoolMax   = 8
 	defaultPoolIdle  = 5 * time.Minute  // a pooled process with no request lives
 	defaultHandshake = 30 * time.Second // server/discover and the bridge's initialize
-	// defaultSilence bounds the wait of a request while its server sends
-	// nothing for it (the upstream mode's default bound; the proxy's
-	// WithUpstreamSilence sets it).
+	// defaultSilence is WithUpstreamSilence's default.
 	defaultSilence = 5 * time.Minute
 )
 
-// headerSessionID is the header carrying a session's id.
 const headerSessionID = "Mcp-Session-Id"
 
-// The methods the server reads.
 const (
-	// methodInitialize starts a session.
 	methodInitialize = "initialize"
-	// methodToolsCall has its Mcp-Param headers checked (see params.go).
-	methodToolsCall = "tools/call"
-	// methodProgress is the notification a request's progress token routes.
-	methodProgress = "notifications/progress"
+	methodToolsCall  = "tools/call"
+	methodProgress   = "notifications/progress"
 )
 
 // Server serves a stdio MCP server over the Streamable HTTP transport of
-// MCP, as the package documentation says. It is an http.Handler, safe for
-// concurrent use; Close ends it.
+// MCP. It is an http.Handler, safe for concurrent use; Close ends it.
 type Server struct {
-	// r is what the server uses of its proxy. Its Limiter admits the
-	// calls of every session: WithLimiter's, or one in this process for
-	// WithGuard's limits, so that limits are per tool across sessions as
-	// over HTTPHandler; nil for none.
+	// r is what the server uses of its proxy; r.Limiter admits the calls of
+	// every session, so that limits are per tool across sessions.
 	r     *relay.Relay
 	start func() *exec.Cmd
 
-	// The bounds and timings (the constants above), fields so that a test
-	// may lower them.
+	// Fields so that a test may lower them.
 	maxSessions            int
 	idle, grace, keepAlive time.Duration
 	maxBody                int64
@@ -92,43 +74,31 @@ type Server struct {
 
 	mu       sync.Mutex
 	sessions map[string]*session // by id; a session leaves when it ends
-	// live counts the processes started or being started and not reaped
-	// yet: the bound of maxSessions, ended sessions' processes included.
-	live   int
-	closed bool
-	// closing is closed by Close.
+	// live counts the processes started and not reaped yet (maxSessions).
+	live    int
+	closed  bool
 	closing chan struct{}
-	// running counts the sessions started or being started until their
-	// process has been reaped, and the warm processes: Close waits for
-	// them.
+	// running counts the sessions and warm processes until reaped: Close
+	// waits for them.
 	running sync.WaitGroup
-	// The warm processes (see process.go): warm of them are kept started;
-	// ready are those waiting, oldest first; warming counts those being
-	// started.
+	// The warm processes (process.go): ready wait, oldest first.
 	warm, warming int
 	ready         []*process
 
-	// The clients of revision 2026-07-28 (see pool.go). era is what the
-	// server speaks, nil until a probe has found out; probing is the probe
-	// under way, nil for none. pool are the processes that serve those
-	// clients, by WithLimitBy's value ("" without it); starting counts
-	// those being started.
+	// The clients of revision 2026-07-28 (pool.go): era is what the
+	// server speaks (nil until probed); pool holds the processes by
+	// WithLimitBy's value.
 	era      *upstreamEra
 	probing  *eraProbe
 	pool     map[string][]*session
 	starting map[string]int
-	// params are the tools' x-mcp-header declarations (see params.go).
-	params paramTools
+	params   paramTools
 }
 
-// New returns a handler that relays each session as p does and starts the
-// process start returns for each new session (see the Server type). start
-// is called once per initialize request, on its goroutine, and must return
-// a new, unstarted command. The Server sets the command's Stdin and Stdout
-// to pipes of its own; Stderr is left as start set it (nil: discarded). When start leaves
-// WaitDelay at 0 it is set to two seconds, so that a process the server
-// started and that holds its stderr open cannot keep a session from
-// ending.
+// New returns a Server that relays each session with r and starts the
+// process start returns for each (a new, unstarted command each call). The
+// Server owns Stdin and Stdout; a WaitDelay of 0 becomes two seconds, so
+// that a process holding its stderr open cannot keep a session from ending.
 func New(r *relay.Relay, start func() *exec.Cmd, warm int) *Server {
 	c := &Server{
 		r: r, start: start, warm: warm, closing: make(chan struct{}),
@@ -148,9 +118,7 @@ func New(r *relay.Relay, start func() *exec.Cmd, warm int) *Server {
 	return c
 }
 
-// ServeHTTP serves one request of the Streamable HTTP transport: POST,
-// GET or DELETE (405 for other methods). After Close, every request is
-// answered 503.
+// ServeHTTP serves POST, GET and DELETE (405 for others; 503 after Close).
 func (c *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c.mu.Lock()
 	closed := c.closed
@@ -172,10 +140,8 @@ func (c *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// Close ends every session: it closes each process's stdin, waits a short
-// grace (two seconds) for it to exit, kills what is left, and returns once
-// every process has been reaped. Requests under way get their JSON-RPC
-// error; new requests get 503. It returns nil.
+// Close ends every session (stdin closed, two seconds' grace, then killed)
+// and returns nil once every process has been reaped.
 func (c *Server) Close() error {
 	c.mu.Lock()
 	if !c.closed {
@@ -266,13 +232,12 @@ func (c *Server) post(w http.ResponseWriter, r *http.Request) {
 	s.post(w, r, msgs, batch)
 }
 
-// get opens the session's standalone stream.
 func (c *Server) get(w http.ResponseWriter, r *http.Request) {
 	if modernHeader(r) {
 		noSessionMethod(w, r)
 		return
 	}
-	if !accepts(r, "text/event-stream") {
+	if !eventstream.Accepts(r.Header, "text/event-stream") {
 		// 406 as the TypeScript SDK answers; 405 would tell the client
 		// that the endpoint has no stream at all.
 		httpError(w, http.StatusNotAcceptable, -32000, "Not Acceptable: Client must accept text/event-stream")
@@ -309,7 +274,6 @@ func (c *Server) get(w http.ResponseWriter, r *http.Request) {
 	s.pump(w, r, st, 1, false, nil)
 }
 
-// delete ends a session.
 func (c *Server) delete(w http.ResponseWriter, r *http.Request) {
 	if modernHeader(r) {
 		noSessionMethod(w, r)
@@ -329,8 +293,7 @@ func (c *Server) delete(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusOK)
 }
 
-// session returns the session r names, entered (see enter), or answers r
-// with 400 (no session named) or 404 (none known) and returns nil.
+// named returns the session r names, entered, or answers 400 or 404.
 func (c *Server) named(w http.ResponseWriter, r *http.Request) *session {
 	id := r.Header.Get(headerSessionID)
 	if id == "" {
@@ -347,9 +310,8 @@ func (c *Server) named(w http.ResponseWriter, r *http.Request) *session {
 	return s
 }
 
-// open starts a session for the initialize request r: its process and
-// relay. It returns the session, entered, or nil with the HTTP status and
-// message to answer.
+// open starts a session for the initialize request r, entered, or returns
+// the HTTP status and message to answer.
 func (c *Server) open(r *http.Request) (*session, int, string) {
 	c.mu.Lock()
 	if c.closed {
@@ -365,9 +327,7 @@ func (c *Server) open(r *http.Request) (*session, int, string) {
 	c.running.Add(1)
 	c.mu.Unlock()
 
-	var raw [16]byte
-	_, _ = rand.Read(raw[:]) // never fails (crypto/rand)
-	id := hex.EncodeToString(raw[:])
+	id := wire.Nonce()
 	var limitBy string
 	if f := c.r.LimitBy; f != nil {
 		// The initialize request, with the session's id as every later
@@ -388,11 +348,8 @@ func (c *Server) open(r *http.Request) (*session, int, string) {
 	return s, 0, ""
 }
 
-// begin starts the process of a session of id (or of the pool), which the
-// caller has counted in c.live and c.running, has add register it (under
-// c.mu) unless Close has run, and launches it. It returns the session
-// entered once; else errShutdown (the process stopped), or why it could
-// not start (the count given back).
+// begin starts the process of a session of id (or of the pool), already
+// counted in c.live and c.running; add registers it unless Close has run.
 func (c *Server) begin(id, limitBy string, add func(*session)) (*session, error) {
 	s, err := c.spawn(id, limitBy)
 	c.mu.Lock()
@@ -416,8 +373,6 @@ func (c *Server) begin(id, limitBy string, add func(*session)) (*session, error)
 	return s, nil
 }
 
-// posted is one JSON-RPC message of a POST body, as the session's server
-// gets it.
 type posted struct {
 	line   []byte // one line: compact JSON and "\n"
 	method string
@@ -435,11 +390,9 @@ type badBody struct {
 	msg  string
 }
 
-// parsePosted reads a POST body: one JSON-RPC message, or a batch (a JSON
-// array) of at most maxBatch, each element a message sent on its own, as
-// the TypeScript SDK does. JSON is read at any depth (see wire.ValidJSON):
-// arguments nested past any limit are the server's to judge, as in
-// upstream mode, never a parse error of the transport.
+// parsePosted reads a POST body: one JSON-RPC message, or a batch of at
+// most maxBatch, as the TypeScript SDK does. JSON is read at any depth:
+// arguments too deep are the server's to judge, not a transport error.
 func parsePosted(body []byte, maxBatch int) ([]posted, bool, *badBody) {
 	body = bytes.Trim(body, " \t\r\n")
 	if !wire.ValidJSON(body) {
@@ -498,17 +451,11 @@ func parsePosted(body []byte, maxBatch int) ([]posted, bool, *badBody) {
 	return msgs, batch, nil
 }
 
-// badParams returns the JSON-RPC error for a request whose params MCP
-// cannot take, or nil. MCP passes a request's parameters by name, in an
-// object, which may be absent. An array (parameters by position) makes a
-// JSON-RPC request whose method does not take its params: -32602 Invalid
-// params. null, a string, a number or a boolean makes no JSON-RPC request
-// at all (params must be an object or an array): -32600 Invalid Request.
-// params._meta must be an object, nested no deeper than
-// issues.DefaultMaxDepth: -32602 (meta is params._meta, nil for none). The proxy answers such a request itself,
-// under its id, as the server's own HTTP transport would (with 400):
-// over stdio the TypeScript SDK, most servers' own, drops a message its
-// schema refuses and writes nothing, and the client would wait for ever.
+// badParams returns the JSON-RPC error for params MCP cannot take, or nil:
+// an array -32602, another non-object -32600, a _meta not an object or too
+// deep -32602. The proxy answers it, as the server's own HTTP transport
+// would: over stdio the TypeScript SDK drops it and the client would wait
+// for ever.
 func badParams(params, meta []byte) *badBody {
 	switch {
 	case len(params) == 0:
@@ -530,9 +477,8 @@ func badParams(params, meta []byte) *badBody {
 	return nil
 }
 
-// wholeID reports whether a request's id, a string or a number, is a
-// string or an integer, as MCP requires (JSON-RPC advises against
-// fractions, and the TypeScript SDK drops a request whose id has one).
+// wholeID reports whether an id is a string or an integer, as MCP requires
+// (the TypeScript SDK drops a request whose id has a fraction).
 func wholeID(id []byte) bool {
 	if id[0] == '"' {
 		return true
@@ -561,46 +507,30 @@ func compactJSON(data []byte) []byte {
 	return out
 }
 
-// progressToken returns the key (wire.IDKey) of the progress token in a
-// request's params._meta, meta, or "".
+// progressToken returns the key of meta's progress token, or "".
 func progressToken(meta []byte) string {
 	key, _ := wire.IDKey(member(meta, "progressToken"))
 	return key
 }
 
-// httpError answers a request that reaches no server with status and a
-// JSON-RPC error without an id, as the TypeScript SDK does.
+// httpError answers a request that reaches no server, as the TypeScript
+// SDK does: a JSON-RPC error without an id.
 func httpError(w http.ResponseWriter, status, code int, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(wire.ErrorResponse(nil, code, msg))
 }
 
-// accepts reports whether r's Accept header names the media type want
-// (a substring match, as the TypeScript SDK's).
-func accepts(r *http.Request, want string) bool {
-	for _, v := range r.Header.Values("Accept") {
-		if strings.Contains(strings.ToLower(v), want) {
-			return true
-		}
-	}
-	return false
-}
-
-// sseHeaders sets the headers of an event stream of session id.
-// ("" for none: a client of revision 2026-07-28).
+// sseHeaders sets the headers of an event stream of session id ("" for none).
 func sseHeaders(w http.ResponseWriter, id string) {
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache, no-transform")
-	h.Set("X-Accel-Buffering", "no") // nginx: no buffering of the events
+	eventstream.SetHeaders(w.Header())
 	if id != "" {
-		h.Set(headerSessionID, id)
+		w.Header().Set(headerSessionID, id)
 	}
 }
 
-// flusher returns the flush of w's response; a writer that cannot flush
-// is no error.
+// flusher returns the flush of w's response; a writer that cannot flush is
+// no error.
 func flusher(w http.ResponseWriter) func() error {
 	rc := http.NewResponseController(w)
 	return func() error {

@@ -11,20 +11,20 @@ import (
 	"sync"
 	"time"
 
+	"github.com/selfheal/selfheal/mcp/proxy/internal/eventstream"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
-// session is one session of Server: a process, Serve relaying
-// between it and the pipes of the bridge, and the HTTP requests under way.
+// session is one session of Server: a process, Serve relaying between it
+// and the bridge's pipes, and the HTTP requests under way.
 type session struct {
 	c       *Server
 	id      string
 	proc    *process
 	limitBy string
 
-	// in carries the client's messages to Serve (read from inR); inMu
-	// keeps each POST's messages whole and together. Serve writes the
-	// server's messages to outW; the router reads them from outR.
+	// in carries the client's messages to Serve; inMu keeps each POST's
+	// messages together. Serve writes the server's to outW.
 	in   *io.PipeWriter
 	inR  *io.PipeReader
 	inMu sync.Mutex
@@ -40,71 +40,57 @@ type session struct {
 	done     chan struct{} // all of the above, and the process reaped
 
 	mu sync.Mutex
-	// room is signalled when a stream's queue is emptied, when a stream
-	// goes, and when the session ends: the router may wait on it for a
-	// stream to have room.
+	// room is signalled when a stream's queue empties, a stream goes or
+	// the session ends: the router may wait on it.
 	room  *sync.Cond
 	ended bool
-	// waiters are the streams of the POSTs waiting for a response, by the
-	// key (wire.IDKey) of their request's id.
+	// waiters are the POSTs' streams awaiting a response, by request id key.
 	waiters map[string]*stream
-	// get is the open GET stream, or nil.
-	get *stream
-	// posts are the open SSE streams of POSTs, oldest first.
-	posts []*stream
-	// progress are the SSE streams of POSTs by the key of their request's
-	// progress token.
+	get     *stream
+	posts   []*stream
+	// progress are the POSTs' SSE streams by progress token key.
 	progress map[string]*stream
-	// streamSeq numbers the session's SSE streams (see stream.num).
-	// resumable are the POST streams a GET with Last-Event-ID may resume,
-	// by number: those open, and those in kept, the ones ended or whose
-	// client has gone (oldest first, at most Server.kept). standalone is
-	// the latest GET stream, open or not.
+	// resumable are the POST streams a Last-Event-ID may resume: those
+	// open and those in kept (ended or left, oldest first). standalone is
+	// the latest GET stream.
 	streamSeq  uint64
 	resumable  map[uint64]*stream
 	kept       []*stream
 	standalone *stream
-	// backlog holds the server's messages that no stream could carry, for
-	// the next GET stream; dropped counts those it let go since.
+	// backlog holds messages no stream could carry, for the next GET.
 	backlog [][]byte
 	dropped int
-	// busy counts the requests under way (streams included); when it
-	// falls to 0 a timer ends the session after the idle time, unless
-	// idleGen has moved on.
+	// busy counts the requests under way; at 0 a timer ends the session
+	// after the idle time unless idleGen has moved on.
 	busy      int
 	idleGen   int
 	idleTimer *time.Timer
 
-	// initKey is the key of the initialize request's id until its
-	// response has passed; version is the protocol version it names. (The
-	// tools are listed by the relay, Serve, when a call needs them.)
+	// initKey is the initialize request's id key until its response has
+	// passed; version is the protocol version that response names.
 	initKey string
 	version string
 
-	// pooled: the process serves clients of revision 2026-07-28, in the
-	// pool under limitBy (see pool.go); the other fields below are its.
+	// pooled: the process serves clients of revision 2026-07-28 (pool.go).
 	pooled bool
-	// bridge: the server speaks only the session era; the proxy has
-	// initialized it (init is the initialize result) and translates.
+	// bridge: the server speaks only the session era; init is the
+	// initialize result of the proxy's own handshake.
 	bridge bool
 	init   []byte
-	// ready is closed when the process can take requests; readyErr then
-	// says why it cannot.
+	// ready is closed when the process can take requests, or readyErr says
+	// why not.
 	ready    chan struct{}
 	readyErr error
-	// ownSeq numbers the ids the proxy gives requests (the clients' and
-	// its own, with nonce, 128 random bits); own are the proxy's own requests awaiting
-	// their response, by key.
+	// ownSeq numbers the ids the proxy gives requests, under nonce (128
+	// random bits); own are the proxy's own awaiting their response.
 	nonce  string
 	ownSeq uint64
 	own    map[string]chan []byte
-	// load counts the requests under way for the choice of a process
-	// (see Server.acquire), under Server.mu.
+	// load counts the requests under way, under Server.mu (Server.acquire).
 	load int
 }
 
-// launch starts the session's goroutines: the reaper, Serve, the router
-// and the supervisor.
+// launch starts the reaper, Serve, the router and the supervisor.
 func (s *session) launch() {
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
@@ -119,9 +105,8 @@ func (s *session) launch() {
 	go s.supervise(cancel)
 }
 
-// supervise ends the session when its process's output ends, when the
-// process exits, or when the session is stopped; then it ends the process
-// and waits for the relay's goroutines.
+// supervise ends the session when its process's output ends, the process
+// exits or the session is stopped, then ends the process.
 func (s *session) supervise(cancel context.CancelFunc) {
 	defer s.c.running.Done()
 	why, stopped := "the MCP server exited before it answered", false
@@ -142,8 +127,8 @@ func (s *session) supervise(cancel context.CancelFunc) {
 		why, stopped = s.stopWhy, true
 	}
 	s.end(why)
-	// The end of the client's input: Serve passes on what it read, then
-	// closes the server's stdin, its cue to exit.
+	// Serve passes on what it read, then closes the server's stdin: its
+	// cue to exit.
 	s.in.Close()
 	t := time.NewTimer(s.c.grace)
 	select {
@@ -152,8 +137,7 @@ func (s *session) supervise(cancel context.CancelFunc) {
 		s.c.r.Logger.Warn("selfheal proxy: a session's MCP server did not exit once its input was closed; it is killed", "grace", s.c.grace)
 	}
 	t.Stop()
-	// Its process group too: what the server started and left goes with
-	// it.
+	// Its process group too: what the server started goes with it.
 	s.proc.kill()
 	<-s.proc.exited
 	switch {
@@ -176,8 +160,8 @@ func (s *session) supervise(cancel context.CancelFunc) {
 	close(s.done)
 }
 
-// stop asks the supervisor to end the session; why is the message of the
-// errors its pending requests get.
+// stop asks the supervisor to end the session; why goes to the pending
+// requests' errors.
 func (s *session) stop(why string) {
 	s.stopOnce.Do(func() {
 		s.stopWhy = why
@@ -185,9 +169,8 @@ func (s *session) stop(why string) {
 	})
 }
 
-// end ends the session for its clients: each request waiting for a
-// response gets an error saying why, the streams end once they have
-// written what they hold, and the session is forgotten (404 from now on).
+// end ends the session for its clients: each waiting request gets an error
+// saying why, the streams end once written, and the session is forgotten.
 func (s *session) end(why string) {
 	s.mu.Lock()
 	if s.ended {
@@ -219,9 +202,8 @@ func (s *session) end(why string) {
 	s.c.mu.Unlock()
 }
 
-// endLine is the JSON-RPC error response, one line, to the request of id
-// that the session's server will not answer: for a client of revision
-// 2026-07-28, which has no session, an internal error.
+// endLine is the error response to the request of id that the server will
+// not answer (an internal error for a client of revision 2026-07-28).
 func (s *session) endLine(id []byte, why string) []byte {
 	if s.pooled {
 		return append(wire.ErrorResponse(id, wire.CodeInternalError, "Internal error: "+why), '\n')
@@ -275,12 +257,11 @@ func (s *session) leave() {
 	})
 }
 
-// post sends a POST's messages to the session and answers it: 202 when
-// they hold no request, else the stream or the JSON of the responses. The
-// session has been entered for it.
+// post sends a POST's messages, the session entered, and answers: 202 when
+// they hold no request, else the stream or the JSON of the responses.
 func (s *session) post(w http.ResponseWriter, r *http.Request, msgs []posted, batch bool) {
 	defer s.leave()
-	st := &stream{wake: make(chan struct{}, 1), sse: accepts(r, "text/event-stream")}
+	st := &stream{wake: make(chan struct{}, 1), sse: eventstream.Accepts(r.Header, "text/event-stream")}
 	s.mu.Lock()
 	if s.ended {
 		s.mu.Unlock()
@@ -357,7 +338,7 @@ func (s *session) post(w http.ResponseWriter, r *http.Request, msgs []posted, ba
 		return
 	}
 	// A failed send means the session is ending: its end answers the
-	// requests with an error, which is written as any response.
+	// requests with errors.
 	if st.sse {
 		sseHeaders(w, s.id)
 		w.WriteHeader(http.StatusOK)
@@ -367,12 +348,11 @@ func (s *session) post(w http.ResponseWriter, r *http.Request, msgs []posted, ba
 	s.answerJSON(w, r, st, batch)
 }
 
-// methodInitialized is the client's notification that ends the
-// initialization: the server may get requests from then on.
+// methodInitialized ends the initialization.
 const methodInitialized = "notifications/initialized"
 
-// initialized reads the server's response to the initialize request: the
-// protocol version it names. s.mu is held.
+// initialized reads the protocol version of the initialize response. s.mu
+// is held.
 func (s *session) initialized(m *wire.Message) {
 	s.version = wire.Str(member(m.Result, "protocolVersion"))
 }
@@ -385,8 +365,7 @@ func (s *session) send(lines []byte) error {
 	return err
 }
 
-// routeAll routes the server's messages, as Serve writes them, until Serve
-// has returned.
+// routeAll routes the server's messages until Serve has returned.
 func (s *session) routeAll() {
 	defer close(s.routed)
 	next := wire.NewLineReader(s.outR).Next
@@ -400,10 +379,9 @@ func (s *session) routeAll() {
 	s.outR.Close()
 }
 
-// route sends one of the server's messages to its stream (see the Server
-// type). It waits while that stream holds defaultQueue messages its client has
-// not read yet, so that each stream gets its messages in order and memory
-// stays bounded.
+// route sends one of the server's messages to its stream, waiting while
+// that stream holds a full queue its client has not read: each stream gets
+// its messages in order, and memory stays bounded.
 func (s *session) route(line []byte) {
 	line = bytes.Clone(line) // valid until the next read otherwise
 	m, ok := wire.Decode(line)
@@ -460,10 +438,9 @@ func (s *session) route(line []byte) {
 	}
 }
 
-// targetLocked returns the stream for a request or a notification of the
-// server, or nil when none is open. A stream that is full and not pumping
-// yet is passed over: waiting for it could wait for ever, on a server
-// that does not read the rest of its POST's body until it has written.
+// targetLocked returns the stream for a server's request or notification,
+// or nil. A full stream not pumping yet is passed over: its server may not
+// read the rest of its POST until it has written.
 func (s *session) targetLocked(m *wire.Message) *stream {
 	fits := func(st *stream) bool {
 		return st != nil && (st.pumping || len(st.queue) < s.c.queue)
@@ -484,8 +461,7 @@ func (s *session) targetLocked(m *wire.Message) *stream {
 	return nil
 }
 
-// answerLocked gives a stream the response (or error) to its request of
-// key.
+// answerLocked gives a stream the response to its request of key.
 func (s *session) answerLocked(st *stream, key string, line []byte) {
 	delete(s.waiters, key)
 	delete(st.pending, key)
@@ -505,11 +481,9 @@ func (s *session) answerLocked(st *stream, key string, line []byte) {
 }
 
 // silent runs when a POST's requests have had nothing from the server for
-// the silence bound (proxy.WithUpstreamSilence): a server may drop a
-// request without a word, and the client would wait for ever, its ids
-// under way for the rest of the session. Each request still unanswered
-// gets a JSON-RPC error, which frees its id. A message routed to the
-// stream (progress, a request of the server's) pushes the bound back.
+// the silence bound: each unanswered request gets a JSON-RPC error, which
+// frees its id, rather than waiting for ever. A message routed to the
+// stream pushes the bound back.
 func (s *session) silent(st *stream) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

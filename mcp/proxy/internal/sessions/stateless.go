@@ -14,29 +14,27 @@ import (
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
-// envelopeKeys are the members of a request's _meta that name its
-// revision, client and the client's capabilities and log level: a server
-// of the session era gets the request without them, since one that
-// serves only that era may refuse a request that names a later revision
-// (the go-sdk's does).
+// envelopeKeys are the _meta members of a stateless request's envelope: a
+// bridged server gets the request without them, since a server of the
+// session era may refuse a request naming a later revision (the go-sdk's
+// does).
 var envelopeKeys = []string{wire.MetaProtocolVersion, wire.MetaClientInfo, wire.MetaClientCapabilities, metaLogLevel}
 
 // cacheable are the methods whose results revision 2026-07-28 requires to
-// say how long a client may keep them (ttlMs) and for whom (cacheScope).
+// carry ttlMs and cacheScope.
 var cacheable = map[string]bool{
 	"tools/list": true, "prompts/list": true, "resources/list": true,
 	"resources/templates/list": true, "resources/read": true,
 }
 
 // serveStateless serves one request of a client of revision 2026-07-28 on
-// the process: under an id of the proxy's own, answered as JSON or as an
-// event stream as the client accepts (a subscriptions/listen always as a
-// stream). It ends with the response, when the client goes (the server is
-// told, by notifications/cancelled), or when the server stays silent too
-// long (see defaultSilence).
+// the process, under an id of the proxy's own, as JSON or an event stream
+// (a subscriptions/listen always a stream). It ends with the response, when
+// the client goes (the server is told: notifications/cancelled), or when
+// the server stays silent too long.
 func (s *session) serveStateless(w http.ResponseWriter, r *http.Request, m posted, listen bool) {
 	st := &stream{
-		wake: make(chan struct{}, 1), sse: listen || accepts(r, "text/event-stream"),
+		wake: make(chan struct{}, 1), sse: listen || eventstream.Accepts(r.Header, "text/event-stream"),
 		clientID: m.id, method: m.method, auth: r.Header.Get("Authorization"), listen: listen,
 	}
 	s.mu.Lock()
@@ -74,10 +72,9 @@ func (s *session) serveStateless(w http.ResponseWriter, r *http.Request, m poste
 	s.pumpStateless(w, r, st, s.sendAsync(line), silence)
 }
 
-// pumpStateless writes a stateless request's messages (see
-// serveStateless) until its response. sending delivers the outcome of the
-// request's write to the process; silence (nil for none) bounds the wait
-// for it and then for each message of the request.
+// pumpStateless writes a stateless request's messages until its response.
+// sending delivers the outcome of the request's write; silence (nil for
+// none) bounds the wait for it and then for each message.
 func (s *session) pumpStateless(w http.ResponseWriter, r *http.Request, st *stream, sending <-chan error, silence *time.Timer) {
 	var silent <-chan time.Time
 	reset := func() {
@@ -90,10 +87,9 @@ func (s *session) pumpStateless(w http.ResponseWriter, r *http.Request, st *stre
 		silent = silence.C
 	}
 	flush := flusher(w)
-	// The stream starts with its first message (or keep-alive), as the
-	// TypeScript SDK's does: an error that comes alone is answered as
-	// JSON, with the HTTP status the SDKs give it (see errorStatus). A
-	// subscription's stream starts at once.
+	// The stream starts with its first message or keep-alive, as the
+	// TypeScript SDK's does: an error that comes alone is JSON, with the
+	// SDKs' HTTP status. A subscription's stream starts at once.
 	streaming := false
 	startStream := func() error {
 		streaming = true
@@ -200,9 +196,8 @@ func (s *session) pumpStateless(w http.ResponseWriter, r *http.Request, st *stre
 	}
 }
 
-// errorStatus is the HTTP status of a stateless request's answer that
-// comes alone, as the SDKs' servers give it: other errors than these are
-// the answer, not a failure of HTTP (200).
+// errorStatus is the HTTP status the SDKs give an error answer that comes
+// alone; any other answer is 200.
 func errorStatus(answer []byte) int {
 	code := member(member(answer, "error"), "code")
 	switch string(code) {
@@ -214,9 +209,9 @@ func errorStatus(answer []byte) int {
 	return http.StatusOK
 }
 
-// rewriteRequest returns a client's request as the process gets it: under
-// the proxy's id, with the proxy's progress token (when tok is not nil),
-// and for a bridge without the stateless envelope. s.mu is held.
+// rewriteRequest returns a client's request under the proxy's id and
+// progress token (tok nil: none), for a bridge without the stateless
+// envelope. s.mu is held.
 func (s *session) rewriteRequest(line, id, tok []byte) []byte {
 	body := setMember(bytes.TrimRight(line, "\r\n"), "id", id)
 	params := member(body, "params")
@@ -237,10 +232,9 @@ func (s *session) rewriteRequest(line, id, tok []byte) []byte {
 	return append(body, '\n')
 }
 
-// abandon forgets a request whose client has gone before its response:
-// the response is dropped when it comes, and the server is told that the
-// request is cancelled, once the request itself has been written (sending
-// delivers that; nil when it was).
+// abandon forgets a request whose client has gone: its response is dropped
+// when it comes, and the server told it is cancelled once the request has
+// been written (sending delivers that; nil when it was).
 func (s *session) abandon(st *stream, sending <-chan error, why string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -256,8 +250,8 @@ func (s *session) abandon(st *stream, sending <-chan error, why string) {
 	s.cancelLocked(st, sending, why)
 }
 
-// timeout answers a request whose server stayed silent too long with a
-// JSON-RPC error, and tells the server that it is cancelled.
+// timeout answers a request whose server stayed silent too long with an
+// error and cancels it.
 func (s *session) timeout(st *stream) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -271,8 +265,8 @@ func (s *session) timeout(st *stream) {
 	s.cancelLocked(st, nil, "timed out")
 }
 
-// cancelLocked sends the server notifications/cancelled for st's request,
-// once: after sending, when it is not nil, has delivered. s.mu is held.
+// cancelLocked tells the server, once, that st's request is cancelled,
+// after sending (when not nil) has delivered. s.mu is held.
 func (s *session) cancelLocked(st *stream, sending <-chan error, why string) {
 	if st.cancelled {
 		return
@@ -288,10 +282,10 @@ func (s *session) cancelLocked(st *stream, sending <-chan error, why string) {
 	}()
 }
 
-// cancelled passes a client's notifications/cancelled on as the package
-// documentation says. With several matches (two clients without
-// credentials that chose the same id) it is dropped: a client cannot
-// cancel what may be another's.
+// cancelled passes a client's notifications/cancelled to the process
+// serving the one request under way with that id from a client with the
+// same Authorization, under the proxy's id. With several matches it is
+// dropped: a client cannot cancel what may be another's.
 func (c *Server) cancelled(r *http.Request, m posted) {
 	params := member(m.line, "params")
 	key, ok := wire.IDKey(member(params, "requestId"))
@@ -336,8 +330,7 @@ func (c *Server) cancelled(r *http.Request, m posted) {
 	}
 	at.mu.Unlock()
 	// Written before the POST is answered, so that what the client sends
-	// next reaches the server after it; a process that does not read holds
-	// it no longer than a request.
+	// next comes after it; bounded as a request is.
 	t := time.NewTimer(c.silent)
 	defer t.Stop()
 	select {
@@ -347,10 +340,13 @@ func (c *Server) cancelled(r *http.Request, m posted) {
 	}
 }
 
-// routePooled routes one of a pooled process's messages as the package
-// documentation says; a response to the proxy's own request goes to it,
-// a client's restored to the client's id (for a bridge, completed: see
-// completeResult). The rest is dropped: no session keeps it.
+// routePooled routes a pooled process's message: a response to the
+// proxy's own request or, under the client's id, to the client's (a
+// bridge's completed); progress to its token's stream, a subscription's
+// notification to its stream, another to the one request under way if it
+// has a stream. A request of the server is answered by the proxy (ping with
+// {}, else -32601): a stateless client cannot be asked anything. The rest
+// is dropped.
 func (s *session) routePooled(line []byte, m *wire.Message) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -403,8 +399,8 @@ func (s *session) routePooled(line []byte, m *wire.Message) {
 	}
 }
 
-// roomFor waits while st's stream holds as many messages as a stream may
-// (see defaultQueue); false when st wants no more meanwhile. s.mu is held.
+// roomFor waits while st's queue is full; false when st wants no more
+// meanwhile. s.mu is held.
 func (s *session) roomFor(st *stream) bool {
 	for !s.ended && !st.final && !st.gone {
 		if !st.sse || !st.pumping || len(st.queue) < s.c.queue {
@@ -415,8 +411,8 @@ func (s *session) roomFor(st *stream) bool {
 	return false
 }
 
-// notifyTargetLocked returns the stream a notification of a pooled process
-// goes to (nil for none), and the notification as its client gets it.
+// notifyTargetLocked returns the stream a pooled process's notification
+// goes to (nil for none) and the notification as its client gets it.
 // s.mu is held.
 func (s *session) notifyTargetLocked(m *wire.Message, line []byte) (*stream, []byte) {
 	body := bytes.TrimRight(line, "\r\n")
@@ -452,21 +448,19 @@ func (s *session) notifyTargetLocked(m *wire.Message, line []byte) (*stream, []b
 	return nil, nil
 }
 
-// The few edits the server makes to the messages it relays for clients of
-// revision 2026-07-28 (see pool.go): an id or a token replaced, reserved
-// _meta keys taken out, members a result lacks added. Each keeps every
-// other byte of the message as it was written, so that what the client and
-// the server wrote reaches the other side unchanged but for the edit.
+// The edits made to the messages relayed for clients of revision
+// 2026-07-28 (an id or a token replaced, _meta keys taken out, members
+// added) keep every other byte as written.
 
-// span is where one member of a JSON object lies: from the opening quote
-// of its name to the end of its value.
+// span is where a member of a JSON object lies: from its name's opening
+// quote to the end of its value.
 type span struct {
 	start, value, end int
 	name              string
 }
 
-// spans returns the members of the JSON object obj, in order, and the
-// index of its closing brace; ok is false when obj is not one object.
+// spans returns the members of the JSON object obj and the index of its
+// closing brace; ok is false when obj is not one object.
 func spans(obj []byte) (members []span, closing int, ok bool) {
 	from := wire.SkipSpace(obj, 0) + 1 // past the brace, then past each comma
 	ok = wire.Members(obj, func(key, value []byte) {
@@ -480,8 +474,7 @@ func spans(obj []byte) (members []span, closing int, ok bool) {
 	return members, bytes.LastIndexByte(obj, '}'), true
 }
 
-// member returns the value of obj's member name as written (the last one
-// when the name is given twice, as JSON parsers read it), or nil.
+// member returns the value of obj's last member name as written, or nil.
 func member(obj []byte, name string) []byte {
 	members, _, ok := spans(obj)
 	if !ok {
@@ -496,14 +489,12 @@ func member(obj []byte, name string) []byte {
 	return value
 }
 
-// hasMember reports whether obj has a member name.
 func hasMember(obj []byte, name string) bool {
 	return member(obj, name) != nil
 }
 
 // setMember returns a copy of obj with its member name set to value (raw
-// JSON): in place of every member of that name, or added last. obj is
-// returned unchanged when it is not an object.
+// JSON), in place or added last; obj unchanged when not an object.
 func setMember(obj []byte, name string, value []byte) []byte {
 	members, closing, ok := spans(obj)
 	if !ok {
@@ -530,8 +521,8 @@ func setMember(obj []byte, name string, value []byte) []byte {
 	return append(out, obj[closing:]...)
 }
 
-// deleteMembers returns a copy of obj without its members of the names
-// given, or obj when it has none of them (or is not an object).
+// deleteMembers returns a copy of obj without the members names, or obj
+// when it has none of them.
 func deleteMembers(obj []byte, names ...string) []byte {
 	members, _, ok := spans(obj)
 	if !ok {
@@ -565,22 +556,20 @@ func deleteMembers(obj []byte, names ...string) []byte {
 	return append(out, '}')
 }
 
-// appendName appends a member's name, quoted, and its colon. The names the
-// server adds are plain ASCII: no escape is needed.
+// appendName appends a member's name, quoted (the names added are plain
+// ASCII), and its colon.
 func appendName(dst []byte, name string) []byte {
 	dst = append(dst, '"')
 	dst = append(dst, name...)
 	return append(dst, '"', ':')
 }
 
-// isObject reports whether a raw JSON value is an object.
 func isObject(raw []byte) bool {
 	_, _, ok := spans(raw)
 	return ok
 }
 
-// elements calls f with each element of a JSON array, in order; nothing
-// when arr is not an array.
+// elements calls f with each element of a JSON array, in order.
 func elements(arr []byte, f func(value []byte)) {
 	i := wire.SkipSpace(arr, 0)
 	if i == len(arr) || arr[i] != '[' {

@@ -13,21 +13,17 @@ import (
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
 )
 
-// stream is where the server's messages for one HTTP response go: the
-// stream of a POST or of the GET, or the JSON answer of a POST.
+// stream is where the server's messages for one HTTP response go: a POST's
+// or the GET's event stream, or a POST's JSON answer.
 type stream struct {
 	wake       chan struct{} // a buffer of 1: something changed; replaced at a resume
 	sse        bool          // text/event-stream, else a JSON answer
 	standalone bool          // the GET stream
-	// num is the stream's number in its session: the id of its event seq
-	// is "num-seq" (see eventID), unique in the session, and names the
-	// stream to resume.
+	// num names the stream in its session: its events' ids are "num-seq".
 	num uint64
-	// Under the session's mu:
-	// seq is the number of the stream's last event; history holds its
-	// latest events (Server.replay), each kept from when it is taken to
-	// be written, for a resume; gen counts the handlers that have pumped
-	// the stream: a resume takes it over from the one before.
+	// Under the session's mu: history holds the latest events
+	// (Server.replay) for a resume; gen counts the handlers that have
+	// pumped the stream, so that a resume takes over from the one before.
 	seq     uint64
 	history []event
 	gen     uint64
@@ -38,39 +34,33 @@ type stream struct {
 	tokens  []string          // the keys of the requests' progress tokens
 	final   bool              // every request is answered: nothing more comes
 	gone    bool              // the handler has left
-	// pumping: the handler writes what comes (see pump). Until then (a
-	// POST's handler may be held writing its body to a server that does not
-	// read), the router never waits for the stream to have room: a full one
-	// is passed over, and its responses are queued regardless.
+	// pumping: the handler writes what comes. Until then (a POST's handler
+	// may be stuck writing to a server that does not read) the router
+	// never waits for the stream: a full one is passed over.
 	pumping bool
-	// heard is when the server last sent the stream something; silence
-	// fires when it has been quiet too long (see session.silent). Of a
-	// POST's stream in a session only.
+	// heard is when the server last sent the stream something (a session
+	// POST's only; see session.silent).
 	heard   time.Time
 	silence *time.Timer
 
-	// Of a request of a client of revision 2026-07-28 (see pool.go), one
-	// per stream: the key of the id the proxy gave it, the client's id and
-	// progress token as written (nil for none), and the key of the token
-	// the proxy gave it. listen: a subscriptions/listen, which lasts. auth
-	// is the request's Authorization header, which a cancellation must
-	// repeat.
+	// Of a request of a client of revision 2026-07-28 (pool.go): the key
+	// of the proxy's id for it, the client's id and token as written, the
+	// key of the proxy's token; listen marks a subscriptions/listen; auth
+	// is the Authorization a cancellation must repeat.
 	key, tokenKey       string
 	clientID, clientTok []byte
 	method, auth        string
 	listen              bool
-	// cancelled: the server has been (or is being) told that the request
-	// is cancelled; it is told once.
+	// cancelled: the server has been told the request is cancelled (once).
 	cancelled bool
 }
 
-// event is an event of an SSE stream: its number and its message.
+// event is an SSE event: its number and its message.
 type event struct {
 	seq  uint64
 	line []byte
 }
 
-// eventID is the id of the stream's event seq.
 func (st *stream) eventID(seq uint64) string {
 	return strconv.FormatUint(st.num, 10) + "-" + strconv.FormatUint(seq, 10)
 }
@@ -91,12 +81,10 @@ func (st *stream) signal() {
 	}
 }
 
-// pump writes the messages routed to an SSE stream, flushing them, until
-// the stream is done (a POST's every request answered; the GET's session
-// ended), its client has gone (see detach), or a resume has taken it over
-// (gen is no longer the stream's). Each event carries its id; prime writes
-// an event with an id and no data first, and replay are events written
-// before, sent again to a client that resumes.
+// pump writes the messages routed to an SSE stream until it is done, its
+// client has gone (see detach), or a resume has taken it over (gen is no
+// longer the stream's). prime writes an event with an id and no data first;
+// replay are events sent again to a client that resumes.
 func (s *session) pump(w http.ResponseWriter, r *http.Request, st *stream, gen uint64, prime bool, replay []event) {
 	flush := flusher(w)
 	s.mu.Lock()
@@ -185,18 +173,15 @@ func (s *session) pump(w http.ResponseWriter, r *http.Request, st *stream, gen u
 	}
 }
 
-// primes reports whether a POST stream of a session speaking protocol
-// version starts with an event that has an id and no data: from 2025-11-25,
-// which asks for it, and before 2026-07-28, which drops resumption (the
-// go-sdk's rule). An older client may take an event without data for a
-// malformed message.
+// primes reports whether a session POST stream in protocol version starts
+// with an id and no data: from 2025-11-25, which asks for it, to before
+// 2026-07-28, which drops resumption (the go-sdk's rule).
 func primes(version string) bool {
 	return version >= wire.Stateful && !wire.IsStateless(version)
 }
 
-// recordLocked numbers the messages taken to be written to a stream and
-// keeps them in its history (the latest Server.replay); it returns them
-// as events.
+// recordLocked numbers the messages taken for a stream, keeps the latest
+// in its history and returns them as events.
 func (s *session) recordLocked(st *stream, lines [][]byte) []event {
 	if len(lines) == 0 {
 		return nil
@@ -214,15 +199,11 @@ func (s *session) recordLocked(st *stream, lines [][]byte) []event {
 	return evs
 }
 
-// detach leaves an SSE stream whose client has gone (seen by the handler
-// of gen) for a client that resumes it. Of its messages never written
-// (unwritten, taken to be written, and its queue), those that are its
-// own (for a POST stream: the responses to its requests, and the progress
-// of their tokens) stay with it, and go on coming to it; the others go
-// where they would have gone without it, as the stream's handler did not
-// take them (and a client that resumes does not get them twice). A POST
-// stream is then kept (see keepLocked); the GET stream stays the
-// session's standalone until another opens.
+// detach leaves an SSE stream whose client has gone (seen by the handler of
+// gen) for a client that resumes it. Of its unwritten messages, its own
+// (responses to its requests, their progress) stay with it; the others go
+// where they would have gone without it. A POST stream is then kept; the
+// GET stream stays the standalone one until another opens.
 func (s *session) detach(st *stream, gen uint64, unwritten []event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -289,10 +270,9 @@ func (s *session) detach(st *stream, gen uint64, unwritten []event) {
 	s.room.Broadcast()
 }
 
-// keepLocked keeps a POST stream that has ended, or whose client has
-// gone, for a resume: the latest Server.kept of them. An older one is
-// forgotten: a resume of it is refused, and the responses to its requests
-// not answered yet are dropped when they come.
+// keepLocked keeps a POST stream that has ended or lost its client, for a
+// resume: the latest Server.kept. An older one is forgotten, and responses
+// for it are dropped when they come.
 func (s *session) keepLocked(st *stream) {
 	s.kept = append(s.kept, st)
 	for len(s.kept) > s.c.kept {
@@ -311,12 +291,10 @@ func (s *session) keepLocked(st *stream) {
 	}
 }
 
-// resume answers a GET with Last-Event-ID: the stream of that event,
-// from the events after it that the stream still keeps (see recordLocked),
-// then what comes, until it is done, as its first handler would have
-// written it. A stream whose handler has not seen its client go yet is
-// taken over. The GET stream is resumed only while no other GET stream is
-// open; an id of no stream kept is answered 400.
+// resume answers a GET with Last-Event-ID: the events after it that the
+// stream still keeps, then what comes, as its first handler would have. A
+// handler that has not seen its client go is taken over. The GET stream is
+// resumed only while no other is open; an unknown id is answered 400.
 func (s *session) resume(w http.ResponseWriter, r *http.Request, last string) {
 	num, seq, ok := parseEventID(last)
 	s.mu.Lock()
@@ -362,9 +340,8 @@ func (s *session) resume(w http.ResponseWriter, r *http.Request, last string) {
 	s.pump(w, r, st, gen, false, replay)
 }
 
-// answerJSON waits for the responses to a POST's requests and writes them
-// as JSON: the response, or the array of the responses of a batch in the
-// order of its requests.
+// answerJSON writes a POST's responses as JSON: one, or a batch's array in
+// the order of its requests.
 func (s *session) answerJSON(w http.ResponseWriter, r *http.Request, st *stream, batch bool) {
 	for {
 		s.mu.Lock()
@@ -400,9 +377,8 @@ func (s *session) answerJSON(w http.ResponseWriter, r *http.Request, st *stream,
 	}
 }
 
-// drop forgets the JSON answer of a POST whose client has gone: the
-// responses to its requests are dropped when they come. (Only SSE streams
-// carry other messages, and only they can be resumed: see detach.)
+// drop forgets the JSON answer of a POST whose client has gone: responses
+// for it are dropped when they come.
 func (s *session) drop(st *stream) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

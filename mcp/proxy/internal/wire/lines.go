@@ -10,11 +10,10 @@ import (
 // handled where it was read, without a copy.
 const ReadSize = 64 << 10
 
-// keepSize is the largest buffer always kept for the next long line. A
-// larger one is kept only while the lines need most of it: it is let go
-// before the next line when the last one used less than a quarter of it,
-// so that one huge message does not pin its memory for the rest of the
-// session, while a stream of large ones reuses one buffer.
+// keepSize is the largest buffer always kept for the next long line; a
+// larger one goes when a line used less than a quarter of it, so that one
+// huge message does not pin its memory while a stream of large ones reuses
+// one buffer.
 const keepSize = 1 << 20
 
 // LineReader reads newline-delimited messages (the stdio framing of MCP)
@@ -39,11 +38,9 @@ func (lr *LineReader) Next() ([]byte, error) {
 }
 
 // NextOrHead is Next for a reader that streams the lines it need not read:
-// a line longer than the reader's buffer is gathered whole only when
-// whole, given the buffer's worth of its first bytes, says it must be (nil:
-// always). Else NextOrHead returns those first bytes with more set, and
-// Part returns the rest, piece by piece: memory stays at the buffer's size
-// whatever the line's.
+// a line longer than the buffer is gathered whole only when whole says so
+// of its head (nil: always). Else it returns the head with more set, and
+// Part the rest: memory stays at the buffer's size.
 func (lr *LineReader) NextOrHead(whole func(head []byte) bool) (line []byte, more bool, err error) {
 	if cap(lr.buf) > keepSize && lr.last < cap(lr.buf)/4 {
 		lr.buf = nil
@@ -71,9 +68,8 @@ func (lr *LineReader) NextOrHead(whole func(head []byte) bool) (line []byte, mor
 }
 
 // Part returns the next piece of the line NextOrHead left unfinished, valid
-// until the next call; more is false for its last piece, which ends with
-// the line's '\n' (or is the stream's last bytes, without one). At the
-// stream's end Part returns io.EOF, or the read error.
+// until the next call; more is false for its last piece. At the stream's
+// end it returns io.EOF, or the read error.
 func (lr *LineReader) Part() (piece []byte, more bool, err error) {
 	piece, err = lr.r.ReadSlice('\n')
 	switch {
@@ -87,8 +83,8 @@ func (lr *LineReader) Part() (piece []byte, more bool, err error) {
 	return piece, false, nil
 }
 
-// HasLine reports whether the next line is whole in the reader's buffer:
-// reading it will not wait for the peer.
+// HasLine reports whether the next line is whole in the buffer: reading it
+// will not wait for the peer.
 func (lr *LineReader) HasLine() bool {
 	n := lr.r.Buffered()
 	if n == 0 {

@@ -9,32 +9,27 @@ import (
 	"unicode/utf8"
 )
 
-// Message is what the proxy reads of a JSON-RPC message: the raw bytes of
-// the members it needs, found in one pass by [Decode]. They point into the
-// line, and are valid as long as it is. The line itself is what is
-// forwarded, never this.
+// Message is what the proxy reads of a JSON-RPC message: the raw members it
+// needs, found in one pass by [Decode], pointing into the line. The line
+// itself is what is forwarded, never this.
 type Message struct {
 	Method                    string // "" for a response
 	HasMethod                 bool
 	ID, Params, Result, Error []byte // nil when absent
 	Version, RawMethod        []byte // as written; nil when absent
-	// Valid: the whole line is well-formed JSON, checked as it was read
-	// (false for a response, whose result or error is not checked).
+	// Valid: the line is well-formed JSON (a response's result or error
+	// not checked).
 	Valid bool
 	// Call are params' members when params is an object (ParamsObject).
 	Call         CallParams
 	ParamsObject bool
 }
 
-// Decode reads line as one JSON-RPC 2.0 message. A line that is not one
-// JSON object, or not JSON-RPC 2.0 (a batch, another version, a method that
-// is not a string), is not read: it passes through and its receiver
-// answers it.
-//
-// A well-formed line is read in one pass (see scanLine). A malformed one is
-// read for its structure, not every byte of its values (see Members), and
-// is not valid: a message the proxy answers must be valid, so that a
-// malformed line is always left to its receiver.
+// Decode reads line as one JSON-RPC 2.0 message; a line that is not one
+// object of JSON-RPC 2.0 (a batch, another version, a method not a string)
+// is not read: its receiver answers it. A malformed line is read for its
+// structure only and is not Valid: a message the proxy answers must be
+// valid, so that a malformed line is always left to its receiver.
 func Decode(line []byte) (*Message, bool) {
 	m := new(Message)
 	if !DecodeTo(line, m) {
@@ -43,9 +38,8 @@ func Decode(line []byte) (*Message, bool) {
 	return m, true
 }
 
-// DecodeTo is Decode into *m, which it overwrites; ok as Decode's. The
-// stdio proxy reads every line with it into a Message of its own stack:
-// a line costs no allocation of its Message.
+// DecodeTo is Decode into *m, which it overwrites: a Message on the
+// caller's stack costs no allocation.
 func DecodeTo(line []byte, m *Message) (ok bool) {
 	*m, ok = scanLine(line)
 	if !ok {
@@ -58,9 +52,8 @@ func DecodeTo(line []byte, m *Message) (ok bool) {
 	return true
 }
 
-// mcpMethods are MCP's methods (revisions 2025-06-18 to 2026-07-28), by name: Decode
-// gives their names without a copy, so that a message of MCP's costs no
-// allocation for its method.
+// mcpMethods are MCP's methods (2025-06-18 to 2026-07-28), so that Decode
+// gives their names without allocating.
 var mcpMethods = func() map[string]string {
 	m := map[string]string{}
 	for _, name := range []string{
@@ -127,26 +120,22 @@ func lenient(line []byte) (m Message, ok bool) {
 	return m, ok
 }
 
-// IsResponse reports whether m answers a request: it has a result or an
-// error and no method (a request from the other side may reuse the id).
+// IsResponse reports whether m answers a request: a result or an error and
+// no method.
 func (m *Message) IsResponse() bool {
 	return !m.HasMethod && (m.Result != nil || m.Error != nil)
 }
 
 // Members calls f with the key and the value (as written) of each member
 // of the JSON object data, in order, and reports whether data is one
-// object, with nothing but white space around it. The key is the member's
-// name as any JSON parser reads it: unquoted, its escapes undone, so that
-// "\u0061rguments" is "arguments" (a key that is not valid JSON is given
-// as written, without its quotes; the receiver rejects the message). A
-// name given twice is given twice: a caller that keeps the last value
-// reads it as JavaScript, Python and encoding/json do.
+// object. The key is unquoted with its escapes undone ("\u0061rguments" is
+// "arguments"; an invalid one given as written). A name given twice is
+// given twice: a caller keeping the last value reads as encoding/json does.
 //
-// It is a fast scan, not a parser: it follows strings (long ones in one
-// bytes.IndexByte per quote), objects and arrays, so that it finds where
-// each value ends, and leaves the values' contents to whoever reads them
-// (encoding/json for the few it decodes). On malformed input it returns
-// false, or reads what the receiver will reject anyway; it never panics.
+// It is a fast scan, not a parser: it follows strings, objects and arrays
+// to find where values end, and leaves their contents to whoever reads
+// them. On malformed input it returns false, or reads what the receiver
+// will reject anyway; it never panics.
 func Members(data []byte, f func(key, value []byte)) bool {
 	i := SkipSpace(data, 0)
 	if i == len(data) || data[i] != '{' {
@@ -192,9 +181,8 @@ func Members(data []byte, f func(key, value []byte)) bool {
 }
 
 // MemberName returns the name a quoted JSON key stands for: the bytes
-// between its quotes when it has no escape and is valid UTF-8 (no copy),
-// else its decoded value, invalid UTF-8 replaced by U+FFFD as JSON parsers
-// do.
+// between its quotes when plain (no copy), else decoded, invalid UTF-8
+// replaced by U+FFFD.
 func MemberName(quoted []byte) []byte {
 	inner := quoted[1 : len(quoted)-1]
 	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
@@ -225,8 +213,8 @@ func SkipString(data []byte, i int) int {
 			return -1
 		}
 		i += q
-		// The quote ends the string unless an odd number of backslashes
-		// escapes it.
+		// The quote ends the string unless escaped by an odd run of
+		// backslashes.
 		n := 0
 		for n < i && data[i-1-n] == '\\' {
 			n++
@@ -280,7 +268,6 @@ func SkipValue(data []byte, i int) int {
 	return i
 }
 
-// delimiter reports whether c ends a number or a literal.
 func delimiter(c byte) bool {
 	switch c {
 	case ',', ':', '{', '}', '[', ']', '"', ' ', '\t', '\r', '\n':
@@ -292,9 +279,8 @@ func delimiter(c byte) bool {
 // IsString reports whether a raw value is a JSON string.
 func IsString(raw []byte) bool { return len(raw) > 0 && raw[0] == '"' }
 
-// Str returns the Go string of a raw JSON string value, or "" for anything
-// else (absent, not a string, malformed). Invalid UTF-8 is replaced by
-// U+FFFD, as JSON parsers read it (and as MemberName does).
+// Str returns the Go string of a raw JSON string, "" for anything else;
+// invalid UTF-8 becomes U+FFFD, as JSON parsers read it.
 func Str(raw []byte) string {
 	if !IsString(raw) || len(raw) < 2 {
 		return ""
@@ -309,22 +295,19 @@ func Str(raw []byte) string {
 	return s
 }
 
-// IDKey returns the key that identifies a request id, so that a response
-// matches its request whatever either side's JSON spelling: a string by its
-// value ("a" and "\u0061" are one id), a number by its value (1, 1.0 and
-// 1e0 are one id, as a JavaScript server echoes them). ok is false for an
-// id that is absent, null or neither a string nor a number: such a message
-// is not a request the proxy tracks or answers.
+// IDKey returns the key of a request id, so that a response matches its
+// request whatever the JSON spelling: a string by its value ("a" and
+// "\u0061" are one), a number by its value (1, 1.0 and 1e0 are one, as a
+// JavaScript server echoes them). ok is false for an absent, null or other
+// id: the proxy neither tracks nor answers such a message.
 func IDKey(id []byte) (key string, ok bool) {
 	var buf [64]byte
 	k, ok := AppendIDKey(buf[:0], id)
 	return string(k), ok
 }
 
-// AppendIDKey appends the key of id (see IDKey) to dst; ok is false, and
-// dst returned as it was, for an id that has none. Into a buffer of the
-// caller's, a key that is only looked up (m[string(key)]) costs no
-// allocation.
+// AppendIDKey appends the key of id to dst (dst unchanged when ok is
+// false): a key only looked up (m[string(key)]) costs no allocation.
 func AppendIDKey(dst, id []byte) (key []byte, ok bool) {
 	if len(id) == 0 {
 		return dst, false
@@ -359,19 +342,16 @@ func AppendIDKey(dst, id []byte) (key []byte, ok bool) {
 	return dst, false
 }
 
-// Answerable returns the key of a request id (see IDKey) when the proxy
-// may answer the request itself: a string, or a number whose value is an
-// integer (1, 1.0 and 1e0 alike), the ids the MCP SDKs accept. Any other
-// id (1.5, true, null, an object) is the server's to judge: the TypeScript
-// SDK rejects it, the Go SDK truncates it; the proxy answers neither way.
+// Answerable returns the key of a request id the proxy may answer itself:
+// a string or an integral number, the ids the MCP SDKs accept. Any other
+// id is the server's to judge.
 func Answerable(id []byte) (key string, ok bool) {
 	var buf [64]byte
 	k, ok := AppendAnswerable(buf[:0], id)
 	return string(k), ok
 }
 
-// AppendAnswerable is Answerable appending the key to dst, as
-// AppendIDKey does.
+// AppendAnswerable is Answerable appending to dst, as AppendIDKey.
 func AppendAnswerable(dst, id []byte) (key []byte, ok bool) {
 	key, ok = AppendIDKey(dst, id)
 	if !ok || key[len(dst)] == 's' {
@@ -383,8 +363,8 @@ func AppendAnswerable(dst, id []byte) (key []byte, ok bool) {
 	return key, true
 }
 
-// isInteger reports whether a JSON number is written as a plain integer
-// (digits, a leading minus): its text is then its one spelling.
+// isInteger reports whether a JSON number is a plain integer, its one
+// spelling.
 func isInteger(num []byte) bool {
 	neg := num[0] == '-'
 	if neg {
@@ -401,17 +381,15 @@ func isInteger(num []byte) bool {
 	return true
 }
 
-// CodeInternalError is JSON-RPC's code for an internal error: the proxy's
-// answer to a request its server failed to answer.
+// CodeInternalError is JSON-RPC's internal error: the proxy's answer to a
+// request its server failed to answer.
 const CodeInternalError = -32603
 
-// CodeInvalidParams is JSON-RPC's code for invalid method parameters: a
-// server refusing a call's arguments.
+// CodeInvalidParams is JSON-RPC's invalid params.
 const CodeInvalidParams = -32602
 
-// ErrorResponse is the JSON-RPC error response, without a newline, to the
-// request of id, or with a null id when id is nil (a request that reached
-// no server and whose id was not read).
+// ErrorResponse is the JSON-RPC error response to the request of id, null
+// when id is nil, without a newline.
 func ErrorResponse(id []byte, code int, msg string) []byte {
 	type rpcError struct {
 		Code    int    `json:"code"`
@@ -432,22 +410,18 @@ func ErrorResponse(id []byte, code int, msg string) []byte {
 }
 
 // CallParams is what the proxy reads of a tools/call's params (or a
-// tools/list's cursor): the raw members it needs, and what Decode learnt
-// of the arguments.
+// tools/list's cursor).
 type CallParams struct {
 	Name               string
 	Args, Meta, Cursor []byte // nil when absent
-	// Scanned: Decode read the arguments, well-formed, in its one pass;
-	// then Depth is how deeply they nest (see scanner.value), and Plain
-	// says that they hold no escape and no invalid UTF-8 (see
-	// jsonvalue.DecodeScanned).
+	// Scanned: Decode read the arguments, well-formed; Depth is how deep
+	// they nest, and Plain that they hold no escape or invalid UTF-8
+	// (jsonvalue.DecodeScanned).
 	Scanned bool
 	Depth   int
 	Plain   bool
-	// Values is how many JSON values the arguments hold (when Scanned):
-	// every object, array, string, number, true, false and null, each
-	// member's and element's counted, so that a caller knows what
-	// decoding and checking them costs before it starts.
+	// Values counts the arguments' JSON values (when Scanned), so that a
+	// caller knows what checking them costs before it starts.
 	Values int
 }
 

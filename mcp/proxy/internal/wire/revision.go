@@ -7,15 +7,12 @@ import (
 	"sync"
 )
 
-// MCP's revisions, as the proxy tells them apart. Revisions are dates, so
-// that they compare in order as strings.
+// MCP's revisions: dates, so that they compare in order as strings.
 const (
-	// Stateless is the first revision without a session (2026-07-28): no
-	// initialize; every request carries its revision, client info and
-	// capabilities in its _meta, and every result its resultType.
+	// Stateless is the first revision without a session: every request
+	// carries its revision, client and capabilities in _meta.
 	Stateless = "2026-07-28"
-	// Stateful is the last revision with an initialize handshake, the one
-	// the proxy speaks when it must initialize a server itself.
+	// Stateful is the last revision with an initialize handshake.
 	Stateful = "2025-11-25"
 )
 
@@ -27,13 +24,10 @@ const (
 	MetaServerInfo         = "io.modelcontextprotocol/serverInfo"
 )
 
-// IsStateless reports whether revision is 2026-07-28 or later, where a
-// result must carry its resultType.
+// IsStateless reports whether revision is 2026-07-28 or later.
 func IsStateless(revision string) bool { return revision >= Stateless }
 
-// MetaVersion returns the revision a request's _meta declares, or "" when
-// it declares none (a request of a 2025 session) or meta is not an
-// object.
+// MetaVersion returns the revision a request's _meta declares, or "".
 func MetaVersion(meta []byte) string {
 	if meta == nil {
 		return ""
@@ -47,9 +41,8 @@ func MetaVersion(meta []byte) string {
 	return v
 }
 
-// StatelessMeta reports whether a request's _meta declares a stateless
-// revision (see IsStateless), without allocating for a plain one: it is
-// read on the path of every call that needs a listing or an answer.
+// StatelessMeta reports whether a _meta declares a stateless revision,
+// without allocating: it is on the path of every call.
 func StatelessMeta(meta []byte) bool {
 	if meta == nil {
 		return false
@@ -68,10 +61,9 @@ func StatelessMeta(meta []byte) bool {
 	return stateless
 }
 
-// OwnMeta is the _meta of a request the proxy sends itself in revision
-// (a stateless one: see IsStateless), as the SDKs' clients write it: the
-// revision, the proxy as its client info, and no capabilities, since the
-// proxy answers no request of the server's.
+// OwnMeta is the _meta of the proxy's own request in a stateless revision:
+// the revision, the proxy as client, and no capabilities (it answers no
+// request of the server's).
 func OwnMeta(revision string) []byte {
 	rev, _ := json.Marshal(revision) // a string always encodes
 	return []byte(`{"` + MetaProtocolVersion + `":` + string(rev) +
@@ -79,9 +71,8 @@ func OwnMeta(revision string) []byte {
 		`,"` + MetaClientCapabilities + `":{}}`)
 }
 
-// ClientInfo is the proxy's client info (an MCP Implementation) in its own
-// requests: its name, and the version of this module in the running
-// program ("(devel)" in a build of its own tree, as Go says it).
+// ClientInfo is the proxy's client info: its name and this module's
+// version ("(devel)" in a build of its own tree).
 func ClientInfo() []byte {
 	data, _ := json.Marshal(map[string]string{"name": "selfheal-proxy", "version": moduleVersion()}) // always encodes
 	return data

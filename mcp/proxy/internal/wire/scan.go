@@ -7,18 +7,13 @@ import (
 	"unicode/utf8"
 )
 
-// scanLine reads line as one JSON-RPC message in one pass over its bytes: it
-// checks the syntax of everything but the values of result and error (at
-// any depth, as ValidJSON), and records the members the proxy reads, with
-// params' own (name, arguments, _meta, cursor) and the depth and
-// plainness of the arguments, so that nothing reads the line again before
-// the arguments are decoded. ok is false when the line is not one JSON
-// object with every byte outside result and error well-formed; Decode then
-// falls back to its lenient reading.
-//
-// Result and error are skipped as Members does (strings at memchr speed):
-// the proxy reads few responses, and those it reads are parsed again where
-// they are used.
+// scanLine reads line as one JSON-RPC message in one pass: it checks the
+// syntax of everything but result and error (at any depth) and records the
+// members the proxy reads, params' own and the arguments' depth and
+// plainness, so that nothing reads the line again. ok is false unless the
+// line is one well-formed object; Decode then reads it leniently. Result
+// and error are skipped as Members does: those the proxy reads are parsed
+// again where used.
 func scanLine(line []byte) (m Message, ok bool) {
 	var s scanner
 	m.Valid = true
@@ -102,19 +97,17 @@ func (s *scanner) params(line []byte, i int, m *Message) int {
 	return end
 }
 
-// scanner checks JSON syntax. escapes and impure count the escapes and the
-// invalid UTF-8 sequences met in strings, so that a caller can tell whether
-// a value it scanned is plain (see jsonvalue.DecodeScanned).
+// scanner checks JSON syntax, counting escapes and invalid UTF-8 in
+// strings so that a caller can tell a plain value.
 type scanner struct {
 	escapes, impure int
 	// values counts the JSON values scanned (see CallParams.Values).
 	values int
 }
 
-// object reads the JSON object at data[i], calling member with each
-// member's name (as any JSON parser reads it, see MemberName) and the
-// index of its value; member returns the index after the value, or -1. It
-// returns the index after the object, or -1 when it is malformed.
+// object reads the JSON object at data[i], calling member with each name
+// and its value's index; member returns the index after the value, or -1.
+// It returns the index after the object, or -1.
 func (s *scanner) object(data []byte, i int, member func(key []byte, i int) int) int {
 	if i == len(data) || data[i] != '{' {
 		return -1
@@ -158,10 +151,8 @@ func (s *scanner) object(data []byte, i int, member func(key []byte, i int) int)
 	}
 }
 
-// value returns the index just past the JSON value (RFC 8259) at data[i],
-// and how deeply it nests objects and arrays (an object or array is 1, a
-// scalar 0); -1 when there is no well-formed value there. It reads any
-// depth: its memory is one byte per open object or array.
+// value returns the index past the JSON value at data[i] and how deeply it
+// nests (a scalar 0), or -1. Any depth: one byte of memory per level.
 func (s *scanner) value(data []byte, i int) (end, depth int) {
 	var stack [64]byte
 	open := stack[:0] // '{' or '[' for each object or array not closed yet
@@ -195,8 +186,7 @@ func (s *scanner) value(data []byte, i int) (end, depth int) {
 				return -1, 0
 			}
 		}
-		// A value has ended at i: what follows continues or closes the
-		// objects and arrays it is in.
+		// A value ended at i: what follows continues or closes its parents.
 		for {
 			if len(open) == 0 {
 				return i, depth
@@ -224,8 +214,8 @@ func (s *scanner) value(data []byte, i int) (end, depth int) {
 	}
 }
 
-// memberStart reads an object member's name and colon at data[i] and
-// returns the index of its value, or -1 when they are not there.
+// memberStart reads a member's name and colon at data[i] and returns its
+// value's index, or -1.
 func (s *scanner) memberStart(data []byte, i int) int {
 	if i == len(data) || data[i] != '"' {
 		return -1
@@ -245,25 +235,21 @@ const (
 	highs = 0x8080808080808080
 )
 
-// specials flags the bytes of the little-endian word x that str must look
-// at (a quote, a backslash, a control character, a byte past ASCII) with
-// their high bit, and returns 0 when there is none. Each term is the
-// classic test for a zero byte, or a byte below n, in a word: exact for
-// the lowest such byte (a borrow can only flag bytes above it), which is
-// the one str jumps to.
+// specials flags with their high bit the bytes of the little-endian word x
+// that str must look at (quote, backslash, control, non-ASCII); 0 for none.
+// Each term is the classic zero-byte test: exact for the lowest flagged
+// byte, the one str jumps to.
 func specials(x uint64) uint64 {
 	q := x ^ (ones * '"')
 	b := x ^ (ones * '\\')
 	return ((q-ones)&^q | (b-ones)&^b | (x-ones*0x20)&^x | x) & highs
 }
 
-// str returns the index just past the JSON string at data[i] (a quote), or
-// -1 when it is not one: no control character, only JSON's escapes. Other
-// bytes pass, as json.Valid lets them; each escape and each invalid UTF-8
-// sequence is counted. Runs of ordinary bytes are skipped eight at a
-// time, straight to the first byte that is not: most keys and values are
-// shorter than a word, and stepping through them byte by byte was most of
-// the scan of a small message (issue 29).
+// str returns the index past the JSON string at data[i], or -1: no control
+// character, only JSON's escapes, other bytes passing as json.Valid lets
+// them; escapes and invalid UTF-8 are counted. Plain runs are skipped eight
+// bytes at a time (byte by byte was most of a small message's scan, issue
+// 29).
 func (s *scanner) str(data []byte, i int) int {
 	for i++; ; {
 		for i+8 <= len(data) {
@@ -314,20 +300,17 @@ func (s *scanner) str(data []byte, i int) int {
 	}
 }
 
-// ValidJSON reports whether data is one JSON value (RFC 8259) with nothing
-// but white space around it, as json.Valid does, at any depth: json.Valid
-// refuses values nested deeper than 10,000, and this is a transport's
-// check, not a limit on what a server may accept. Its memory is one byte
-// per open object or array.
+// ValidJSON reports whether data is one JSON value, as json.Valid does but
+// at any depth (json.Valid refuses past 10,000: a transport's check must
+// not limit what a server accepts).
 func ValidJSON(data []byte) bool {
 	var s scanner
 	end, _ := s.value(data, SkipSpace(data, 0))
 	return end >= 0 && SkipSpace(data, end) == len(data)
 }
 
-// validLiteral returns the index just past the number, true, false or null
-// at data[i], or -1 when there is none. What follows is the caller's to
-// check.
+// validLiteral returns the index past the number or literal at data[i], or
+// -1.
 func validLiteral(data []byte, i int) int {
 	switch data[i] {
 	case 't':
@@ -367,8 +350,6 @@ func validLiteral(data []byte, i int) int {
 	return i
 }
 
-// literal returns the index after lit at data[i], or -1 when it is not
-// there.
 func literal(data []byte, i int, lit string) int {
 	if !bytes.HasPrefix(data[i:], []byte(lit)) {
 		return -1
@@ -376,8 +357,6 @@ func literal(data []byte, i int, lit string) int {
 	return i + len(lit)
 }
 
-// digits returns the index after the decimal digits at data[i], or -1
-// when there is none.
 func digits(data []byte, i int) int {
 	start := i
 	for i < len(data) && '0' <= data[i] && data[i] <= '9' {
