@@ -14,8 +14,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
-	"github.com/selfheal/selfheal/adapters/internal/nearmiss"
 	"github.com/selfheal/selfheal/adapters/internal/schema"
+	"github.com/selfheal/selfheal/internal/nearmiss"
 	"github.com/selfheal/selfheal/issues"
 )
 

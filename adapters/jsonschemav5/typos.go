@@ -1,8 +1,8 @@
 package jsonschemav5
 
 import (
-	"github.com/selfheal/selfheal/adapters/internal/nearmiss"
 	"github.com/selfheal/selfheal/adapters/internal/schema"
+	"github.com/selfheal/selfheal/internal/nearmiss"
 	"github.com/selfheal/selfheal/issues"
 )
 

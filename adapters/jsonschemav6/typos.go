@@ -1,8 +1,8 @@
 package jsonschemav6
 
 import (
-	"github.com/selfheal/selfheal/adapters/internal/nearmiss"
 	"github.com/selfheal/selfheal/adapters/internal/schema"
+	"github.com/selfheal/selfheal/internal/nearmiss"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -25,8 +25,7 @@ import (
 // the call rather than ignore the key (as a closed schema reports the key
 // and the missing property); the formatter words the two as one line at
 // the property, 'contents' → 'content', rather than two that read as two
-// problems. issuesx.HasNearMiss is the rule that finds near misses in a
-// list.
+// problems.
 //
 // Objects are looked at where the schema says which subschema applies:
 // the arguments, and below them through properties, additionalProperties,

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/selfheal/selfheal/internal/issuesx"
+	"github.com/selfheal/selfheal/internal/nearmiss"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -92,7 +92,7 @@ var cases = []struct {
 	{"too_big.file", issues.Issue{Code: issues.TooBig, Path: P{"upload"}, Input: 2097152, Origin: "file", Maximum: "1048576", Inclusive: true}},
 	{"too_big.file.exclusive", issues.Issue{Code: issues.TooBig, Path: P{"upload"}, Input: 1048576, Origin: "file", Maximum: "1048576"}},
 	{"too_big.file.exact", issues.Issue{Code: issues.TooBig, Path: P{"key"}, Input: []byte(strings.Repeat("k", 40)), Origin: "bytes", Maximum: "32", Inclusive: true, Exact: true}},
-	{"too_big.depth", issues.Issue{Code: issues.TooBig, Path: P{"filter", "and", 0, "or"}, Input: issues.Unknown{Type: "array"}, Origin: issues.OriginDepth, Maximum: "4", Inclusive: true, Source: issuesx.SourceDepth}},
+	{"too_big.depth", issues.Issue{Code: issues.TooBig, Path: P{"filter", "and", 0, "or"}, Input: issues.Unknown{Type: "array"}, Origin: issues.OriginDepth, Maximum: "4", Inclusive: true, Source: "selfheal:depth"}},
 	{"too_big.other_origin", issues.Issue{Code: issues.TooBig, Path: P{"x"}, Input: "v", Origin: "custom-thing", Maximum: "0", Inclusive: true}},
 	{"too_big.other_origin.exclusive", issues.Issue{Code: issues.TooBig, Path: P{"x"}, Input: "v", Origin: "custom-thing", Maximum: "0"}},
 	{"too_big.exact", issues.Issue{Code: issues.TooBig, Path: P{"x"}, Input: 3, Origin: "custom-thing", Maximum: "2", Inclusive: true, Exact: true}},
@@ -128,9 +128,9 @@ var cases = []struct {
 	{"unrecognized_keys.suggest_case", issues.Issue{Code: issues.UnrecognizedKeys, Keys: []string{"userId", "Email"}, Allowed: []string{"user_id", "email"}}},
 	{"unrecognized_keys.many_allowed", issues.Issue{Code: issues.UnrecognizedKeys, Keys: []string{"x"}, Allowed: []string{"a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9", "a10", "a11", "a12"}}},
 	{"unrecognized_keys.near_miss", issues.Issue{Code: issues.UnrecognizedKeys, Input: map[string]any{"path": "a", "edits": []any{}, "dryrun": true},
-		Keys: []string{"dryrun"}, Allowed: []string{"dryRun"}, Check: issues.CheckNearMiss, Source: issuesx.SourceTypo}},
+		Keys: []string{"dryrun"}, Allowed: []string{"dryRun"}, Check: issues.CheckNearMiss, Source: nearmiss.SourceTypo}},
 	{"unrecognized_keys.near_miss_many", issues.Issue{Code: issues.UnrecognizedKeys, Path: P{"edits", 0}, Input: map[string]any{"old_text": "a", "newtext": "b"},
-		Keys: []string{"newtext", "old_text"}, Allowed: []string{"newText", "oldText"}, Check: issues.CheckNearMiss, Source: issuesx.SourceTypo}},
+		Keys: []string{"newtext", "old_text"}, Allowed: []string{"newText", "oldText"}, Check: issues.CheckNearMiss, Source: nearmiss.SourceTypo}},
 
 	{"invalid_value", issues.Issue{Code: issues.InvalidValue, Path: P{"status"}, Input: "done", Values: []any{"open", "paid", "void"}}},
 	{"invalid_value.suggest", issues.Issue{Code: issues.InvalidValue, Path: P{"color"}, Input: "Blue", Values: []any{"red", "orange", "yellow", "green", "cyan", "blue", "indigo", "violet", "pink", "brown", "grey", "black"}}},

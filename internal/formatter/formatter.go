@@ -8,6 +8,7 @@ import (
 	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/internal/catalog"
 	"github.com/selfheal/selfheal/internal/issuesx"
+	"github.com/selfheal/selfheal/internal/nearmiss"
 	"github.com/selfheal/selfheal/internal/templates"
 	"github.com/selfheal/selfheal/internal/xmlenc"
 	"github.com/selfheal/selfheal/issues"
@@ -268,7 +269,7 @@ func (s *state) run(list issues.List) {
 func (s *state) emitIssue(is *issues.Issue) bool {
 	switch is.Code {
 	case issues.InvalidUnion:
-		bi, typed, sure := issuesx.Chosen(is)
+		bi, typed, sure := nearmiss.Chosen(is)
 		if bi < 0 {
 			break
 		}
@@ -298,7 +299,7 @@ func (s *state) emitIssue(is *issues.Issue) bool {
 // emitBranch writes the lines of best, the alternative of union chosen:
 // its discriminator first (it says which alternative the others belong
 // to), then the rest in path order, merged as at the top. When the choice
-// is sure (see issuesx.Chosen), each line is the issue's own; otherwise it
+// is sure (see nearmiss.Chosen), each line is the issue's own; otherwise it
 // says it is the closest alternative's.
 func (s *state) emitBranch(union *issues.Issue, best []issues.Issue, sure bool) bool {
 	outer := s.mg.list
@@ -315,7 +316,7 @@ func (s *state) emitBranch(union *issues.Issue, best []issues.Issue, sure bool) 
 	for pass := range 2 {
 		for _, i := range order {
 			b := &best[i]
-			if b.Check == issuesx.CheckOmitted || issuesx.Discriminates(b, union) != (pass == 0) {
+			if b.Check == issuesx.CheckOmitted || nearmiss.Discriminates(b, union) != (pass == 0) {
 				continue
 			}
 			if len(s.mg.list) > 0 {

@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/selfheal/selfheal/internal/catalog"
+	"github.com/selfheal/selfheal/internal/nearmiss"
 	"github.com/selfheal/selfheal/internal/race"
-	"github.com/selfheal/selfheal/internal/suggest"
 
 	"github.com/selfheal/selfheal/internal/golden"
 
@@ -339,7 +339,7 @@ func TestClosest(t *testing.T) {
 		"user-id": "user_id", "createdAt": "created_at", "usd": "USD", "x": "", "zzzzzz": "", "": "",
 		strings.Repeat("a", 100): "",
 	} {
-		got, ok := suggest.Closest(in, opts)
+		got, ok := nearmiss.Closest(in, opts)
 		if got != want || ok != (want != "") {
 			t.Errorf("Closest(%q) = %q, %v; want %q", in, got, ok, want)
 		}

@@ -3,7 +3,7 @@ package formatter
 import (
 	"slices"
 
-	"github.com/selfheal/selfheal/internal/suggest"
+	"github.com/selfheal/selfheal/internal/nearmiss"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -256,12 +256,12 @@ func (s *state) emitMerged(list issues.List, i int) (handled, ok bool) {
 func meantBy(u *issues.Issue, k string) (string, bool) {
 	if u.Check == issues.CheckNearMiss {
 		for _, a := range u.Allowed {
-			if suggest.SameName(k, a) {
+			if nearmiss.SameName(k, a) {
 				return a, true
 			}
 		}
 	}
-	return suggest.Closest(k, u.Allowed)
+	return nearmiss.Closest(k, u.Allowed)
 }
 
 // childOf reports whether p is parent with the key k appended.

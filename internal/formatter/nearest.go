@@ -3,7 +3,7 @@ package formatter
 import (
 	"math"
 
-	"github.com/selfheal/selfheal/internal/suggest"
+	"github.com/selfheal/selfheal/internal/nearmiss"
 )
 
 // A long list of allowed keys or values costs the model tokens on every
@@ -53,7 +53,7 @@ func (s *state) appendNearest(dst []byte, n int, distance func(i int) int, quote
 
 // keyDistance is the edit distance between a key sent and an allowed one.
 func keyDistance(sent, allowed string) int {
-	if d := suggest.EditDistance(sent, allowed, suggest.MaxLen); d >= 0 {
+	if d := nearmiss.EditDistance(sent, allowed, nearmiss.MaxLen); d >= 0 {
 		return d
 	}
 	return far

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/selfheal/selfheal/internal/issuesx"
+	"github.com/selfheal/selfheal/internal/nearmiss"
 	"github.com/selfheal/selfheal/internal/race"
 	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/locales"
@@ -15,9 +15,9 @@ import (
 func TestNearMiss(t *testing.T) {
 	list := issues.List{
 		{Code: issues.UnrecognizedKeys, Path: P{}, Input: map[string]any{"path": "a", "dryrun": true},
-			Keys: []string{"dryrun"}, Allowed: []string{"dryRun"}, Check: issues.CheckNearMiss, Source: issuesx.SourceTypo},
+			Keys: []string{"dryrun"}, Allowed: []string{"dryRun"}, Check: issues.CheckNearMiss, Source: nearmiss.SourceTypo},
 		{Code: issues.UnrecognizedKeys, Path: P{"opts"}, Input: map[string]any{"dry_run": true, "dryrun": true},
-			Keys: []string{"dry_run", "dryrun"}, Allowed: []string{"dryRun"}, Check: issues.CheckNearMiss, Source: issuesx.SourceTypo},
+			Keys: []string{"dry_run", "dryrun"}, Allowed: []string{"dryRun"}, Check: issues.CheckNearMiss, Source: nearmiss.SourceTypo},
 	}
 	for _, tc := range []struct {
 		f    *Formatter
@@ -58,7 +58,7 @@ func TestNearMissRequired(t *testing.T) {
 		{Code: issues.InvalidType, Path: P{"query"}, Absent: true, Expected: issues.TypeString, Source: "jsonschema:required"},
 		{Code: issues.InvalidType, Path: P{"type"}, Absent: true, Expected: issues.TypeString, Source: "jsonschema:required"},
 		{Code: issues.UnrecognizedKeys, Path: P{}, Input: obj, Keys: []string{"dryrun", "q-u-e-r-y", "tpe"},
-			Allowed: []string{"dryRun", "query", "type"}, Check: issues.CheckNearMiss, Source: issuesx.SourceTypo},
+			Allowed: []string{"dryRun", "query", "type"}, Check: issues.CheckNearMiss, Source: nearmiss.SourceTypo},
 	}
 	for _, tc := range []struct {
 		f    *Formatter

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/selfheal/selfheal/internal/issuesx"
-	"github.com/selfheal/selfheal/internal/suggest"
+	"github.com/selfheal/selfheal/internal/nearmiss"
 	"github.com/selfheal/selfheal/internal/templates"
 	"github.com/selfheal/selfheal/issues"
 )
@@ -569,7 +569,7 @@ func (s *state) keySuggestions(is *issues.Issue) bool {
 		// Only the keys the line lists: 100,000 unknown keys must not
 		// cost 100,000 searches.
 		for _, k := range is.Keys[:min(len(is.Keys), maxListed)] {
-			if c, ok := suggest.Closest(k, is.Allowed); ok {
+			if c, ok := nearmiss.Closest(k, is.Allowed); ok {
 				s.sugg = append(s.sugg, c)
 			}
 		}
@@ -591,13 +591,13 @@ func (s *state) valueSuggestion(is *issues.Issue) (string, bool) {
 			opts = append(opts, str)
 		}
 	}
-	return suggest.Closest(sent, opts)
+	return nearmiss.Closest(sent, opts)
 }
 
 // bestBranch is the alternative of a union a line shows: the one
-// issuesx.Chosen picks.
+// nearmiss.Chosen picks.
 func bestBranch(is *issues.Issue) []issues.Issue {
-	best, _, _ := issuesx.Chosen(is)
+	best, _, _ := nearmiss.Chosen(is)
 	if best < 0 {
 		return nil
 	}

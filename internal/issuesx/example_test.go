@@ -3,7 +3,6 @@ package issuesx_test
 import (
 	"fmt"
 
-	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 )
@@ -24,34 +23,6 @@ func Example() {
 	// Output:
 	// 1001 250
 	// null|integer
-}
-
-// A misspelt key in an open schema is a near miss whether it stands for an
-// optional property or a required one; for a required one the missing
-// property is in the list too, since the tool refuses the call.
-func ExampleHasNearMiss() {
-	sch, err := jsonschemav6.Compile([]byte(`{"type":"object",
-		"properties":{"query":{"type":"string"},"dryRun":{"type":"boolean"}},"required":["query"]}`),
-		jsonschemav6.WithTypos(true))
-	if err != nil {
-		panic(err)
-	}
-	for _, args := range []map[string]any{
-		{"query": "x", "dryrun": true},
-		{"qurey": "x"},
-		{"query": 1},
-	} {
-		list := sch.Validate(args)
-		fmt.Print(issuesx.HasNearMiss(list), ":")
-		for _, is := range list {
-			fmt.Print(" ", is.Code, " ", is.Path)
-		}
-		fmt.Println()
-	}
-	// Output:
-	// true: unrecognized_keys (root)
-	// true: invalid_type query unrecognized_keys (root)
-	// false: invalid_type query
 }
 
 // A public function owns the issues it hands out: the caller may change

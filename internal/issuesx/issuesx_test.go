@@ -90,35 +90,3 @@ func TestCodes(t *testing.T) {
 		t.Errorf("Codes = %v", issuesx.Codes)
 	}
 }
-
-// TestHasNearMissClosed: a closed schema's unrecognized key is a near miss
-// when it stands for a declared property the object lacks, by the
-// formatter's rule (case and separators, then a small edit distance), and
-// not when that property was sent or nothing declared is close.
-func TestHasNearMissClosed(t *testing.T) {
-	closed := func(obj map[string]any, keys ...string) issues.List {
-		return issues.List{{Code: issues.UnrecognizedKeys, Input: obj, Keys: keys,
-			Allowed: []string{"level", "role", "username", "dryRun"}, Source: "jsonschema:additionalProperties"}}
-	}
-	for _, tc := range []struct {
-		name string
-		list issues.List
-		want bool
-	}{
-		{"misspelt", closed(map[string]any{"rol": "x"}, "rol"), true},
-		{"transposed", closed(map[string]any{"levle": 1}, "levle"), true},
-		{"another convention", closed(map[string]any{"dry_run": true}, "dry_run"), true},
-		{"one of several", closed(map[string]any{"colour": 1, "usernme": "a"}, "colour", "usernme"), true},
-		{"property sent too", closed(map[string]any{"rol": "x", "role": "y"}, "rol"), false},
-		{"nothing close", closed(map[string]any{"colour": 1}, "colour"), false},
-		{"no object", issues.List{{Code: issues.UnrecognizedKeys, Keys: []string{"rol"}, Allowed: []string{"role"}}}, false},
-		{"other code", issues.List{{Code: issues.InvalidType, Path: issues.Path{"role"}}}, false},
-		{"open schema's", issues.List{{Code: issues.UnrecognizedKeys, Keys: []string{"qurey"}, Allowed: []string{"query"},
-			Check: issues.CheckNearMiss, Source: issuesx.SourceTypo}}, true},
-		{"none", nil, false},
-	} {
-		if got := issuesx.HasNearMiss(tc.list); got != tc.want {
-			t.Errorf("%s: HasNearMiss = %v, want %v", tc.name, got, tc.want)
-		}
-	}
-}

@@ -27,7 +27,7 @@ const BlocksSchema = `{"type":"object","properties":{"children":{"type":"array",
 // spelling, is one line listing every alternative's value, where the
 // server (zod) says 'daily' | 'weekly'; one that names an alternative, or
 // one alone in another case or spelling, leaves that alternative's own
-// issues (see issuesx.Chosen).
+// issues (see nearmiss.Chosen).
 var UnionTable = []TypoCase{
 	{Name: "a miss", Schema: ScheduleSchema, Instance: `{"kind":"monthly"}`,
 		Want: []string{"kind\tYou sent: 'monthly'. Expected one of 'daily','weekly'."},

@@ -244,7 +244,7 @@ func TestGoDocNamesNoInternal(t *testing.T) {
 					return !(r == '_' || r == '.' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
 				}) {
 					// A qualified name, not a sentence's last word.
-					if q, rest, ok := strings.Cut(w, "."); ok && internal[q] && rest != "" && unicode.IsLetter(rune(rest[0])) {
+					if q, rest, ok := strings.Cut(w, "."); ok && internal[q] && rest != "" && unicode.IsUpper(rune(rest[0])) {
 						t.Errorf("go doc -all ./%s line %d names the internal package %s: %s", dir, i+1, q, strings.TrimSpace(line))
 					}
 				}

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/selfheal/selfheal/envelope"
-	"github.com/selfheal/selfheal/internal/issuesx"
+	"github.com/selfheal/selfheal/internal/nearmiss"
 	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/mcp/internal/toolcall"
 	"github.com/selfheal/selfheal/mcp/proxy/internal/wire"
@@ -67,7 +67,7 @@ func (p *Proxy) decide(ctx context.Context, t *tool, m *wire.Message, start time
 		return c
 	}
 	c.list = list
-	c.now = p.cfg.strict || issuesx.HasNearMiss(list)
+	c.now = p.cfg.strict || nearmiss.HasNearMiss(list)
 	return c
 }
 

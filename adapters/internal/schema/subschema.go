@@ -4,7 +4,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/selfheal/selfheal/adapters/internal/nearmiss"
+	"github.com/selfheal/selfheal/internal/nearmiss"
 )
 
 // A Subschema is what the shared code reads of one compiled subschema of a

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/selfheal/selfheal/internal/issuesx"
+	"github.com/selfheal/selfheal/internal/nearmiss"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -57,7 +58,7 @@ type Branch struct {
 // ok is false when v is not an object, when no property tells the
 // alternatives apart, or when v's discriminator names an alternative,
 // even in another case or spelling ('Webhook' for 'webhook', see
-// issuesx.NearValue: the alternative issuesx.Chosen picks then says what
+// nearmiss.NearValue: the alternative nearmiss.Chosen picks then says what
 // is wrong, its discriminator with the rest), or is absent where an
 // alternative does not require it. When several properties tell them
 // apart, the first by name is the discriminator.
@@ -79,7 +80,7 @@ func Discriminated(path issues.Path, v any, branches []Branch, source string) (i
 		if slices.ContainsFunc(values, func(x any) bool { return Equal(x, sent) }) {
 			return is, false
 		}
-		if slices.ContainsFunc(values, func(x any) bool { return issuesx.NearValue(sent, x) > 0 }) {
+		if slices.ContainsFunc(values, func(x any) bool { return nearmiss.NearValue(sent, x) > 0 }) {
 			// 'Webhook' for 'webhook' chooses that alternative: its own
 			// issues say what else is wrong, its discriminator first.
 			return is, false

@@ -1,4 +1,4 @@
-package suggest
+package nearmiss
 
 import (
 	"math/rand/v2"

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/selfheal/selfheal/internal/issuesx"
-	"github.com/selfheal/selfheal/internal/suggest"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -74,8 +73,8 @@ func (sh *Shape) matches(key string) bool {
 
 // target returns the declared property that key, an undeclared key of
 // obj, stands for among those not sent: one that is the same name written
-// another way (see suggest.SameName), else the closest (see
-// suggest.Closest).
+// another way (see SameName), else the closest (see
+// Closest).
 func (sh *Shape) target(key string, obj map[string]any) (string, bool) {
 	var buf [32]string // the names not sent, on the stack for most schemas
 	missing := buf[:0]
@@ -83,19 +82,19 @@ func (sh *Shape) target(key string, obj map[string]any) (string, bool) {
 		if _, sent := obj[n]; sent {
 			continue
 		}
-		if suggest.SameName(key, n) {
+		if SameName(key, n) {
 			return n, true
 		}
 		missing = append(missing, n)
 	}
-	return suggest.Closest(key, missing)
+	return Closest(key, missing)
 }
 
 // Append appends the near misses of instance to list, whose issues from
 // index from on are those the library's failure gave for it (none when it
 // was valid), and returns the list. Each object with near misses gets one
 // unrecognized_keys issue with Check issues.CheckNearMiss and Source
-// issuesx.SourceTypo: Path and Input the object, Keys the near-miss keys
+// SourceTypo: Path and Input the object, Keys the near-miss keys
 // (sorted), Allowed the declared properties they stand for, each once, in
 // the order of their first key.
 //
@@ -259,7 +258,7 @@ func (w *walker) appendTo(list issues.List, from int) issues.List {
 			keys[i] = m.key
 		}
 		added = append(added, issues.Issue{Code: issues.UnrecognizedKeys, Path: g.path, Input: g.obj,
-			Keys: keys, Allowed: g.names, Check: issues.CheckNearMiss, Source: issuesx.SourceTypo})
+			Keys: keys, Allowed: g.names, Check: issues.CheckNearMiss, Source: SourceTypo})
 	}
 	// The walk met the objects in the maps' order: show them in the
 	// instance's.

@@ -1,9 +1,9 @@
-package issuesx
+package nearmiss
 
 import (
 	"strings"
 
-	"github.com/selfheal/selfheal/internal/suggest"
+	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -41,8 +41,8 @@ func Chosen(union *issues.Issue) (best int, typed, sure bool) {
 		typed, disc, n, depth := !typeMiss(br, union), 0, len(br), 0
 		for j := range br {
 			b := &br[j]
-			if b.Check == CheckOmitted {
-				n += OmittedCount(b) - 1 // counted, not built: issues all the same
+			if b.Check == issuesx.CheckOmitted {
+				n += issuesx.OmittedCount(b) - 1 // counted, not built: issues all the same
 				continue
 			}
 			depth = max(depth, len(b.Path))
@@ -152,18 +152,18 @@ func discMiss(b, union *issues.Issue) int {
 
 // NearValue says how near sent is to want, a value it is not: 1 when both
 // are strings that are one name written another way (another case, '_' or
-// '-': see suggest.SameName), 2 when a few edits apart (see
-// suggest.Closest), else 0.
+// '-': see SameName), 2 when a few edits apart (see
+// Closest), else 0.
 func NearValue(sent, want any) int {
 	s, ok1 := sent.(string)
 	w, ok2 := want.(string)
 	switch {
 	case !ok1 || !ok2 || s == w:
 		return 0
-	case strings.EqualFold(s, w) || suggest.SameName(s, w):
+	case strings.EqualFold(s, w) || SameName(s, w):
 		return 1
 	}
-	if _, ok := suggest.Closest(s, []string{w}); ok {
+	if _, ok := Closest(s, []string{w}); ok {
 		return 2
 	}
 	return 0

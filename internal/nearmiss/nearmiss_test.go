@@ -47,7 +47,7 @@ func TestAppendKeepsIssues(t *testing.T) {
 	got := Append(slices.Clone(list), 1, flat("content", "mode", "path"), obj)
 	want := append(slices.Clone(list[:5]),
 		issues.Issue{Code: issues.UnrecognizedKeys, Path: issues.Path{}, Input: obj, Keys: []string{"contents", "pth"},
-			Allowed: []string{"content", "path"}, Check: issues.CheckNearMiss, Source: issuesx.SourceTypo},
+			Allowed: []string{"content", "path"}, Check: issues.CheckNearMiss, Source: SourceTypo},
 		issuesx.Omitted(7),
 	)
 	if !reflect.DeepEqual(got, want) {
