@@ -398,24 +398,22 @@ func parsePosted(body []byte, maxBatch int) ([]posted, bool, *badBody) {
 	if !wire.ValidJSON(body) {
 		return nil, false, &badBody{-32700, "Parse error: Invalid JSON"}
 	}
-	var elems [][]byte
+	elems := [][]byte{body}
 	batch := body[0] == '['
 	if batch {
-		for i := wire.SkipSpace(body, 1); body[i] != ']'; {
-			end := wire.SkipValue(body, i) // valid JSON: the element ends
-			elems = append(elems, body[i:end])
-			if len(elems) > maxBatch {
-				return nil, false, &badBody{-32600, fmt.Sprintf("Invalid Request: Batch must not exceed %d messages", maxBatch)}
+		elems = nil
+		n := 0 // the elements past maxBatch are counted, not kept
+		elements(body, func(v []byte) {
+			if n++; n <= maxBatch {
+				elems = append(elems, v)
 			}
-			if i = wire.SkipSpace(body, end); body[i] == ',' {
-				i = wire.SkipSpace(body, i+1)
-			}
-		}
-		if len(elems) == 0 {
+		})
+		switch {
+		case n > maxBatch:
+			return nil, false, &badBody{-32600, fmt.Sprintf("Invalid Request: Batch must not exceed %d messages", maxBatch)}
+		case len(elems) == 0:
 			return nil, false, &badBody{-32600, "Invalid Request: an empty batch"}
 		}
-	} else {
-		elems = [][]byte{body}
 	}
 	msgs := make([]posted, 0, len(elems))
 	for _, line := range elems {
@@ -516,9 +514,7 @@ func progressToken(meta []byte) string {
 // httpError answers a request that reaches no server, as the TypeScript
 // SDK does: a JSON-RPC error without an id.
 func httpError(w http.ResponseWriter, status, code int, msg string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_, _ = w.Write(wire.ErrorResponse(nil, code, msg))
+	answerNow(w, status, wire.ErrorResponse(nil, code, msg))
 }
 
 // sseHeaders sets the headers of an event stream of session id ("" for none).

@@ -91,16 +91,29 @@ func (s *session) pumpStateless(w http.ResponseWriter, r *http.Request, st *stre
 	// TypeScript SDK's does: an error that comes alone is JSON, with the
 	// SDKs' HTTP status. A subscription's stream starts at once.
 	streaming := false
-	startStream := func() error {
-		streaming = true
-		sseHeaders(w, "")
-		w.WriteHeader(http.StatusOK)
+	write := func(lines [][]byte, keepAlive bool) error {
+		if !streaming {
+			streaming = true
+			sseHeaders(w, "")
+			w.WriteHeader(http.StatusOK)
+		}
+		for _, line := range lines {
+			if err := eventstream.WriteEvent(w, "", line); err != nil {
+				return err
+			}
+		}
+		if keepAlive {
+			if _, err := io.WriteString(w, ": keepalive\n\n"); err != nil {
+				return err
+			}
+		}
 		return flush()
 	}
+	gone := func() { s.abandon(st, sending, "the client has gone") }
 	var tick <-chan time.Time
 	if st.sse {
-		if st.listen && startStream() != nil {
-			s.abandon(st, sending, "the client has gone")
+		if st.listen && write(nil, false) != nil {
+			gone()
 			return
 		}
 		if d := s.c.keepAlive; d > 0 {
@@ -132,21 +145,9 @@ func (s *session) pumpStateless(w http.ResponseWriter, r *http.Request, st *stre
 			}
 			return
 		}
-		if st.sse && len(lines) > 0 {
-			if !streaming && startStream() != nil {
-				s.abandon(st, sending, "the client has gone")
-				return
-			}
-			for _, line := range lines {
-				if err := eventstream.WriteEvent(w, "", line); err != nil {
-					s.abandon(st, sending, "the client has gone")
-					return
-				}
-			}
-			if flush() != nil {
-				s.abandon(st, sending, "the client has gone")
-				return
-			}
+		if st.sse && len(lines) > 0 && write(lines, false) != nil {
+			gone()
+			return
 		}
 		if final {
 			return
@@ -162,7 +163,7 @@ func (s *session) pumpStateless(w http.ResponseWriter, r *http.Request, st *stre
 			} // else the process is ending: its end answers the request
 		case <-st.wake:
 		case <-r.Context().Done():
-			s.abandon(st, sending, "the client has gone")
+			gone()
 			return
 		case <-silent:
 			silent = nil
@@ -175,8 +176,6 @@ func (s *session) pumpStateless(w http.ResponseWriter, r *http.Request, st *stre
 					continue
 				default:
 				}
-			}
-			if sending != nil {
 				why := fmt.Sprintf("the MCP server did not read its input for %v", s.c.silent)
 				s.c.r.Logger.Warn("selfheal proxy: a process of the MCP server does not read its input; it is stopped", "silence", s.c.silent)
 				s.stop(why) // its end answers the request
@@ -184,12 +183,8 @@ func (s *session) pumpStateless(w http.ResponseWriter, r *http.Request, st *stre
 				s.timeout(st)
 			}
 		case <-tick:
-			if !streaming && startStream() != nil {
-				s.abandon(st, sending, "the client has gone")
-				return
-			}
-			if _, err := io.WriteString(w, ": keepalive\n\n"); err != nil || flush() != nil {
-				s.abandon(st, sending, "the client has gone")
+			if write(nil, true) != nil {
+				gone()
 				return
 			}
 		}

@@ -280,13 +280,7 @@ func (s *session) keepLocked(st *stream) {
 		s.kept[0] = nil
 		s.kept = s.kept[1:]
 		delete(s.resumable, old.num)
-		for key := range old.pending {
-			if s.waiters[key] == old {
-				delete(s.waiters, key)
-			}
-		}
-		s.unlistLocked(old)
-		old.gone = true
+		s.dropLocked(old)
 		old.queue, old.history = nil, nil
 	}
 }
@@ -371,17 +365,17 @@ func (s *session) answerJSON(w http.ResponseWriter, r *http.Request, st *stream,
 		select {
 		case <-st.wake:
 		case <-r.Context().Done():
-			s.drop(st)
+			s.mu.Lock()
+			s.dropLocked(st)
+			s.mu.Unlock()
 			return
 		}
 	}
 }
 
-// drop forgets the JSON answer of a POST whose client has gone: responses
-// for it are dropped when they come.
-func (s *session) drop(st *stream) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// dropLocked forgets a stream whose client has gone, or that is no longer
+// kept: responses for it are dropped when they come.
+func (s *session) dropLocked(st *stream) {
 	st.gone = true
 	for key := range st.pending {
 		if s.waiters[key] == st {
