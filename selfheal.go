@@ -9,7 +9,6 @@ import (
 	"github.com/selfheal/selfheal/internal/formatter"
 	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
-	"github.com/selfheal/selfheal/locales"
 )
 
 // Engine turns validation failures into the validation_error a model reads.
@@ -61,7 +60,7 @@ func WithAdapters(adapters ...issues.Adapter) Option {
 // WithLocale sets the language of the messages: a BCP 47 tag ("ja", "ja-JP")
 // or an Accept-Language value. Anything unknown gives English.
 func WithLocale(tag string) Option {
-	return option(func(o *formatter.Options) { o.Catalog = locales.Match(tag) })
+	return option(func(o *formatter.Options) { o.Catalog = catalog.Match(tag) })
 }
 
 // WithExamples turns the valid examples after format expectations on or off
@@ -108,7 +107,7 @@ func New(opts ...Option) *Engine {
 		}
 	}
 	if c.fmt.Catalog == nil {
-		c.fmt.Catalog = locales.Default()
+		c.fmt.Catalog = catalog.Default()
 	}
 	return newEngine(c.fmt, c.adapters)
 }
@@ -122,7 +121,7 @@ func newEngine(o formatter.Options, adapters []issues.Adapter) *Engine {
 // in its own language. The result is cached, so calling it per request is
 // cheap.
 func (e *Engine) Locale(tag string) *Engine {
-	cat := locales.Match(tag)
+	cat := catalog.Match(tag)
 	if cat == e.opts.Catalog {
 		return e
 	}
@@ -140,12 +139,12 @@ func (e *Engine) Locale(tag string) *Engine {
 // An unknown key or a template with an unknown placeholder is an error now,
 // at setup, rather than a broken line in front of a model.
 func (e *Engine) WithTemplates(overrides map[string]string) (*Engine, error) {
-	cat, err := (*catalog.Catalog)(e.opts.Catalog).With(overrides, (*catalog.Catalog)(locales.Default()))
+	cat, err := (*catalog.Catalog)(e.opts.Catalog).With(overrides, catalog.Default())
 	if err != nil {
 		return nil, err
 	}
 	o := e.opts
-	o.Catalog = (*locales.Catalog)(cat)
+	o.Catalog = cat
 	return newEngine(o, e.adapters), nil
 }
 

@@ -14,13 +14,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/selfheal/selfheal/internal/catalog"
 	"github.com/selfheal/selfheal/internal/golden"
 
 	"github.com/go-playground/validator/v10"
 
 	"github.com/selfheal/selfheal/internal/formatter"
 	"github.com/selfheal/selfheal/issues"
-	"github.com/selfheal/selfheal/locales"
 )
 
 // fixedNow is the clock of the tests: time.Time bounds compare with it.
@@ -599,7 +599,7 @@ func TestExamplesPassTheirTag(t *testing.T) {
 func TestGolden(t *testing.T) {
 	v := newValidate()
 	var buf bytes.Buffer
-	for _, cat := range locales.Available() {
+	for _, cat := range catalog.Available() {
 		f := formatter.New(formatter.Options{Catalog: cat, Examples: true})
 		for _, c := range cases() {
 			name := c.name

@@ -7,11 +7,10 @@ import (
 
 	"github.com/selfheal/selfheal/internal/catalog"
 	"github.com/selfheal/selfheal/internal/templates"
-	"github.com/selfheal/selfheal/locales"
 )
 
 func TestPluralForms(t *testing.T) {
-	en, ja := (*catalog.Catalog)(locales.Match("en")), (*catalog.Catalog)(locales.Match("ja"))
+	en, ja := catalog.Match("en"), catalog.Match("ja")
 	for _, tt := range []struct {
 		c    *catalog.Catalog
 		n    int64
@@ -45,7 +44,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestWith(t *testing.T) {
-	en := (*catalog.Catalog)(locales.Default())
+	en := catalog.Default()
 	c, err := en.With(map[string]string{"custom": "Custom: {message}. Sent {sent}."}, en)
 	if err != nil {
 		t.Fatal(err)

@@ -5,11 +5,10 @@ import (
 
 	"github.com/selfheal/selfheal/internal/catalog"
 	"github.com/selfheal/selfheal/internal/templates"
-	"github.com/selfheal/selfheal/locales"
 )
 
 func Example() {
-	ja := (*catalog.Catalog)(locales.Match("ja-JP"))
+	ja := catalog.Match("ja-JP")
 	fmt.Println(ja.Tag(), ja.Form(1) == templates.Other) // Japanese has no singular
 	c, err := catalog.Parse("en", []byte(`{"custom": {"one": "{count} thing", "other": "{count} things"}}`))
 	if err != nil {

@@ -3,9 +3,9 @@ package formatter_test
 import (
 	"fmt"
 
+	"github.com/selfheal/selfheal/internal/catalog"
 	"github.com/selfheal/selfheal/internal/formatter"
 	"github.com/selfheal/selfheal/issues"
-	"github.com/selfheal/selfheal/locales"
 )
 
 func Example() {
@@ -26,7 +26,7 @@ func Example() {
 }
 
 func ExampleFormatter_Fields() {
-	ja := formatter.New(formatter.Options{Catalog: locales.Match("ja")})
+	ja := formatter.New(formatter.Options{Catalog: catalog.Match("ja")})
 	is := issues.Issue{Code: issues.TooBig, Path: issues.Path{"tags"}, Input: []any{"a", "b", "c"}, Origin: issues.OriginArray, Maximum: "2", Inclusive: true}
 	fields, _ := ja.Fields(issues.List{is})
 	fmt.Println(fields[0].Name, fields[0].Text)

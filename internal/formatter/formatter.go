@@ -12,7 +12,6 @@ import (
 	"github.com/selfheal/selfheal/internal/templates"
 	"github.com/selfheal/selfheal/internal/xmlenc"
 	"github.com/selfheal/selfheal/issues"
-	"github.com/selfheal/selfheal/locales"
 )
 
 // Defaults of the output budget.
@@ -29,7 +28,7 @@ const (
 // default, except Examples: use DefaultOptions to start from the defaults.
 type Options struct {
 	// Catalog is the wording; nil means English.
-	Catalog *locales.Catalog
+	Catalog *catalog.Catalog
 	// Examples adds a valid example to format expectations.
 	Examples bool
 	// MaxIssues is the most lines written; the rest are counted in a final
@@ -68,7 +67,7 @@ type Formatter struct {
 // New returns a Formatter with the given options.
 func New(o Options) *Formatter {
 	if o.Catalog == nil {
-		o.Catalog = locales.Default()
+		o.Catalog = catalog.Default()
 	}
 	f := &Formatter{cat: (*catalog.Catalog)(o.Catalog), examples: o.Examples, maxIssues: o.MaxIssues,
 		maxBytes: o.MaxBytes, maxRunes: o.MaxValueRunes}
@@ -91,7 +90,7 @@ func New(o Options) *Formatter {
 		o.Redact = defaultRedact
 	}
 	f.redact = newRedactor(o.Redact)
-	f.msgs = resolve(f.cat, (*catalog.Catalog)(locales.Default()))
+	f.msgs = resolve(f.cat, catalog.Default())
 	if m := f.msg("recovery", "", ""); m != nil {
 		f.recovery = m.Template(templates.Other).Source()
 	}

@@ -22,13 +22,12 @@ import (
 	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
-	"github.com/selfheal/selfheal/locales"
 )
 
 // catalogFormats lists the formats the English catalog has words for.
 func catalogFormats() []string {
 	var out []string
-	for _, id := range (*catalog.Catalog)(locales.Default()).Keys() {
+	for _, id := range catalog.Default().Keys() {
 		if id[0] == "format" && id[2] == "" {
 			out = append(out, id[1])
 		}
@@ -40,7 +39,7 @@ func catalogFormats() []string {
 // with testdata/lines.<lang>.golden (go test -update rewrites them).
 func TestGoldenLines(t *testing.T) {
 	all := append(cases[:len(cases):len(cases)], formatCases()...)
-	for _, cat := range locales.Available() {
+	for _, cat := range catalog.Available() {
 		f := New(Options{Catalog: cat, Examples: true})
 		var buf bytes.Buffer
 		for _, c := range all {
@@ -358,7 +357,7 @@ func TestAllocs(t *testing.T) {
 	if n := testing.AllocsPerRun(200, func() { buf = f.AppendValidation(buf[:0], "users.create", list) }); n != 0 {
 		t.Errorf("AppendValidation allocates %v times per call", n)
 	}
-	ja := New(Options{Catalog: locales.Match("ja"), Examples: true})
+	ja := New(Options{Catalog: catalog.Match("ja"), Examples: true})
 	if n := testing.AllocsPerRun(200, func() { buf = ja.AppendValidation(buf[:0], "users.create", list) }); n != 0 {
 		t.Errorf("AppendValidation (ja) allocates %v times per call", n)
 	}
@@ -407,7 +406,7 @@ func TestMergedMisspeltKey(t *testing.T) {
   <field name="name">You sent: nothing. Expected a string.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`},
-		{New(Options{Catalog: locales.Match("ja")}), `<validation_error action="users.create">
+		{New(Options{Catalog: catalog.Match("ja")}), `<validation_error action="users.create">
   <field name="(root)">不明なキーです。送信値: 'zzz'。期待: 'address','age','email','name','role','tags' のいずれか。</field>
   <field name="address">不明なキーです。送信値: 'zip'。期待: 'city','postcode' のいずれか。</field>
   <field name="address.city">送信値: なし。期待: 値。</field>

@@ -5,8 +5,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/selfheal/selfheal/internal/catalog"
 	"github.com/selfheal/selfheal/issues"
-	"github.com/selfheal/selfheal/locales"
 )
 
 // The pooled state must never change a line: every golden case, in every
@@ -14,7 +14,7 @@ import (
 // and on the calls after it, which reuse the first one's buffers and memos.
 func TestRepeatedCallsRenderTheSameLines(t *testing.T) {
 	all := append(cases[:len(cases):len(cases)], formatCases()...)
-	for _, cat := range locales.Available() {
+	for _, cat := range catalog.Available() {
 		for _, examples := range []bool{true, false} {
 			f := New(Options{Catalog: cat, Examples: examples})
 			for _, c := range all {

@@ -12,7 +12,6 @@ import (
 
 	"github.com/selfheal/selfheal/internal/catalog"
 	"github.com/selfheal/selfheal/internal/templates"
-	"github.com/selfheal/selfheal/locales"
 )
 
 // builtFamilies are the keys the formatter builds from an issue's facts
@@ -68,9 +67,9 @@ func literalKeys(t *testing.T) []string {
 // (but the formats' own descriptions, which are data about a format).
 func TestMessageKeys(t *testing.T) {
 	keys := literalKeys(t)
-	en := (*catalog.Catalog)(locales.Default())
-	for _, lc := range locales.Available() {
-		cat := (*catalog.Catalog)(lc)
+	en := catalog.Default()
+	for _, lc := range catalog.Available() {
+		cat := lc
 		for _, k := range keys {
 			if !slices.ContainsFunc(cat.Keys(), func(id templates.ID) bool { return id.String() == k }) {
 				t.Errorf("%s: the formatter names %q, which the catalog does not have", cat.Tag(), k)
@@ -89,8 +88,8 @@ func TestMessageKeys(t *testing.T) {
 // wording.
 func TestEveryCatalogKeyReachable(t *testing.T) {
 	keys := literalKeys(t)
-	for _, lc := range locales.Available() {
-		cat := (*catalog.Catalog)(lc)
+	for _, lc := range catalog.Available() {
+		cat := lc
 		for _, id := range cat.Keys() {
 			if !slices.Contains(keys, id.String()) && !slices.Contains(builtFamilies, id[0]) {
 				t.Errorf("%s: no line words key %q", cat.Tag(), id.String())

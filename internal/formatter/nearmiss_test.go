@@ -4,10 +4,10 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/selfheal/selfheal/internal/catalog"
 	"github.com/selfheal/selfheal/internal/nearmiss"
 	"github.com/selfheal/selfheal/internal/race"
 	"github.com/selfheal/selfheal/issues"
-	"github.com/selfheal/selfheal/locales"
 )
 
 // A near miss in an open schema is worded as what was meant, never as the
@@ -27,7 +27,7 @@ func TestNearMiss(t *testing.T) {
 			"Unknown key; did you mean 'dryRun'? You sent: 'dryrun'. Expected that key: the tool ignores unknown keys.",
 			"Unknown keys; did you mean 'dryRun'? You sent: 'dry_run','dryrun'. Expected those keys: the tool ignores unknown keys.",
 		}},
-		{New(Options{Catalog: locales.Match("ja")}), []string{
+		{New(Options{Catalog: catalog.Match("ja")}), []string{
 			"不明なキーです。'dryRun' の間違いではありませんか。送信値: 'dryrun'。期待: そのキー。宣言されていないキーはツールに無視されます。",
 			"不明なキーです。'dryRun' の間違いではありませんか。送信値: 'dry_run','dryrun'。期待: そのキー。宣言されていないキーはツールに無視されます。",
 		}},
@@ -69,7 +69,7 @@ func TestNearMissRequired(t *testing.T) {
 			"query\tMissing. You sent: the unknown key 'q-u-e-r-y'. Expected a string.",
 			"type\tMissing. You sent: the unknown key 'tpe'. Expected a string.",
 		}},
-		{New(Options{Catalog: locales.Match("ja")}), []string{
+		{New(Options{Catalog: catalog.Match("ja")}), []string{
 			"(root)\t不明なキーです。'dryRun' の間違いではありませんか。送信値: 'dryrun'。期待: そのキー。宣言されていないキーはツールに無視されます。",
 			"query\t必須です。送信値: 不明なキー 'q-u-e-r-y'。期待: 文字列。",
 			"type\t必須です。送信値: 不明なキー 'tpe'。期待: 文字列。",

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/selfheal/selfheal/internal/catalog"
 	"github.com/selfheal/selfheal/issues"
-	"github.com/selfheal/selfheal/locales"
 )
 
 // A pattern is shown as its schema wrote the regular expression, not as a
@@ -16,7 +16,7 @@ import (
 func TestPatternLines(t *testing.T) {
 	en := New(Options{})
 	jaOpts := Options{}
-	jaOpts.Catalog = locales.Match("ja")
+	jaOpts.Catalog = catalog.Match("ja")
 	ja := New(jaOpts)
 	regex := func(pattern string) issues.Issue {
 		return issues.Issue{Code: issues.InvalidFormat, Path: P{"v"}, Input: "x", Format: "regex", Pattern: pattern}

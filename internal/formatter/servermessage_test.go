@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/selfheal/selfheal/envelope"
+	"github.com/selfheal/selfheal/internal/catalog"
 	"github.com/selfheal/selfheal/internal/formatter"
-	"github.com/selfheal/selfheal/locales"
 )
 
 // zodUnion is what a TypeScript SDK server answers to a union none of
@@ -31,7 +31,7 @@ func TestServerMessage(t *testing.T) {
 		t.Fatalf("the zod message has %d characters, want 1748", n)
 	}
 	en := formatter.New(formatter.DefaultOptions())
-	ja := formatter.New(formatter.Options{Catalog: locales.Match("ja")})
+	ja := formatter.New(formatter.Options{Catalog: catalog.Match("ja")})
 	zod := "MCP error -32602: Invalid arguments for tool write_file: [\n  {\n    \"code\": \"invalid_type\",\n    \"path\": [\n      \"content\"\n    ]\n  }\n]\n"
 	for _, tc := range []struct {
 		name   string

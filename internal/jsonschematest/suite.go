@@ -16,7 +16,6 @@ import (
 	"github.com/selfheal/selfheal/envelope"
 	"github.com/selfheal/selfheal/internal/catalog"
 	"github.com/selfheal/selfheal/issues"
-	"github.com/selfheal/selfheal/locales"
 )
 
 // SuiteDir is the copy of the JSON Schema Test Suite, relative to an
@@ -266,7 +265,7 @@ func Generic() []generic {
 	var out []generic
 	for _, k := range [][3]string{{"custom", "bare", ""}, {"invalid_format", "other", ""},
 		{"invalid_format", "unnamed", ""}, {"invalid_union", "bare", ""}} {
-		m := (*catalog.Catalog)(locales.Default()).Message(k[0], k[1], k[2])
+		m := catalog.Default().Message(k[0], k[1], k[2])
 		if m == nil {
 			continue
 		}
