@@ -6,12 +6,8 @@
 //	err := validate.Struct(args)
 //	list, ok := validatorv10.Issues(err)
 //
-// A server answering every failed call with selfheal's Engine.Append into a
-// buffer it keeps gets this package's conversion into a pooled list, which
-// allocates nothing once warm: the issues share what the adapter keeps for
-// each field and tag, and never leave the engine. The issues Issues hands
-// out (and the Issues method of Bind's and Map's errors) are copies, the
-// caller's own to change.
+// Each call builds its issues afresh, keeping nothing between calls: they
+// are the caller's own to change.
 //
 // Each tag becomes the Zod code it means, with its parameters: sizes by the
 // kind of the value (characters of a string, items of a slice or map, the

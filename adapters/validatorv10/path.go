@@ -71,29 +71,15 @@ func dropTop(segs []seg, root *rootInfo) []seg {
 	return segs
 }
 
-// paths keeps the paths built for namespaces seen before: the same struct
-// fails at the same places call after call, and a cached path costs no
-// allocation. Paths are shared: callers must not change their elements
-// (issues.Path.Append copies).
-var paths nsCache[string, issues.Path]
-
 // pathOf builds the issues.Path of a namespace without the validated value:
 // bracket steps of digits are indexes, other brackets are keys.
 func pathOf(ns string, prefix issues.Path) issues.Path {
-	if len(prefix) == 0 {
-		if p, ok := paths.load(ns); ok {
-			return p
-		}
-	}
 	var buf [8]seg
 	segs := dropTop(splitNS(ns, buf[:0]), nil)
 	p := make(issues.Path, 0, len(prefix)+len(segs))
 	p = append(p, prefix...)
 	for _, s := range segs {
 		p = append(p, stepOf(s, reflect.Invalid))
-	}
-	if len(prefix) == 0 {
-		paths.update(ns, ns, func(issues.Path) issues.Path { return p })
 	}
 	return p
 }

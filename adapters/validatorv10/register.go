@@ -6,7 +6,6 @@ import (
 
 	"github.com/go-playground/validator/v10"
 
-	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -50,9 +49,9 @@ func ErrorsWith(rules map[string]Rule) (issues.Adapter, error) {
 		}
 		table[tag] = checked
 	}
-	return issuesx.NewAdapter(func(dst issues.List, err error) (issues.List, bool) {
+	return func(dst issues.List, err error) (issues.List, bool) {
 		return appendIssues(dst, err, table)
-	}), nil
+	}, nil
 }
 
 // validRule returns r trimmed, or why tag and r cannot be registered.

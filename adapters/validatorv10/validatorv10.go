@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,27 +33,31 @@ var now = time.Now
 // anything else, including *validator.InvalidValidationError, which is a
 // programming error (validating nil or a non-struct), not bad input.
 //
-// The issues are the caller's own: changing them changes nothing another
-// call returns. A call converts at most 1,000 failures (a dived slice of
-// 100,000 bad items fails 100,000 ways); past them one issue at
-// the end counts the others, which are not built.
+// A call converts at most 1,000 failures (a dived slice of 100,000 bad
+// items fails 100,000 ways); past them one issue at the end counts the
+// others, which are not built.
 func Issues(err error) (issues.List, bool) {
-	list, ok := appendIssues(nil, err, nil)
-	issuesx.Own(list)
-	return list, ok
+	return appendIssues(nil, err, nil)
 }
 
-// appendIssues is Issues appending to dst, what selfheal's Engine.Append
-// calls (through Errors) with a list it pools: a warm
-// conversion allocates nothing for the common tags (required, the sizes, eq
-// and ne, oneof, the formats and string-content tags) of a plain validator
-// error. It reports false, returning dst unchanged, exactly where Issues
-// does. The issues share their slices with the adapter's caches (see
-// site), the same ones from call to call: only a caller that changes none
-// of them (the module's formatter) may have them; Issues owns them.
+// Errors lets a selfheal Engine read validator's raw errors, as Issues
+// does, where the engine is built:
+//
+//	selfheal.New(selfheal.WithAdapters(validatorv10.Errors))
+//
+// An error that Bind or Map made needs no adapter. Errors words the
+// built-in tags; for tags of your own, use ErrorsWith instead.
+var Errors issues.Adapter = appendErrors
+
+func appendErrors(dst issues.List, err error) (issues.List, bool) {
+	return appendIssues(dst, err, nil)
+}
+
+// appendIssues is Issues appending to dst, with the rules of ErrorsWith.
+// It reports false, returning dst unchanged, exactly where Issues does.
 func appendIssues(dst issues.List, err error, rules map[string]Rule) (issues.List, bool) {
 	switch e := err.(type) {
-	case nil:
+	case nil, *validator.InvalidValidationError:
 		return dst, false
 	case validator.ValidationErrors:
 		return convert(dst, e, nil, nil, rules)
@@ -62,8 +65,6 @@ func appendIssues(dst issues.List, err error, rules map[string]Rule) (issues.Lis
 		return e.appendIssues(dst, rules)
 	case mapErrors:
 		return e.appendIssues(dst, rules)
-	case *validator.InvalidValidationError:
-		return dst, false
 	}
 	var b *bound
 	if errors.As(err, &b) {
@@ -79,17 +80,6 @@ func appendIssues(dst issues.List, err error, rules map[string]Rule) (issues.Lis
 	}
 	return dst, false
 }
-
-// Errors lets a selfheal Engine read validator's raw errors, as Issues
-// does, where the engine is built:
-//
-//	selfheal.New(selfheal.WithAdapters(validatorv10.Errors))
-//
-// An error that Bind or Map made needs no adapter. Errors words the
-// built-in tags; for tags of your own, use ErrorsWith instead.
-var Errors = issuesx.NewAdapter(func(dst issues.List, err error) (issues.List, bool) {
-	return appendIssues(dst, err, nil)
-})
 
 // Bind attaches the validated value to the validator's error, so that
 // Issues can name the fields that cross-field and conditional tags refer to
@@ -122,18 +112,10 @@ type bound struct {
 func (b *bound) Error() string { return b.err.Error() }
 func (b *bound) Unwrap() error { return b.err }
 
-// Issues makes a bound error an issues.Carrier. The issues are the
-// caller's own, as Issues's.
+// Issues makes a bound error an issues.Carrier.
 func (b *bound) Issues() issues.List {
 	list, _ := b.appendIssues(nil, nil)
-	issuesx.Own(list)
 	return list
-}
-
-// AppendIssuesTo is Issues appending to dst without owning the issues,
-// for selfheal's Engine (see issuesx.Appender).
-func (b *bound) AppendIssuesTo(dst issues.List, _ issuesx.Internal) (issues.List, bool) {
-	return b.appendIssues(dst, nil)
 }
 
 func (b *bound) appendIssues(dst issues.List, rules map[string]Rule) (issues.List, bool) {
@@ -169,18 +151,10 @@ func (m mapErrors) Error() string {
 	return b.String()
 }
 
-// Issues makes a Map error an issues.Carrier. The issues are the
-// caller's own, as Issues's.
+// Issues makes a Map error an issues.Carrier.
 func (m mapErrors) Issues() issues.List {
 	list, _ := m.appendIssues(nil, nil)
-	issuesx.Own(list)
 	return list
-}
-
-// AppendIssuesTo is Issues appending to dst without owning the issues,
-// for selfheal's Engine (see issuesx.Appender).
-func (m mapErrors) AppendIssuesTo(dst issues.List, _ issuesx.Internal) (issues.List, bool) {
-	return m.appendIssues(dst, nil)
 }
 
 func (m mapErrors) appendIssues(dst issues.List, rules map[string]Rule) (issues.List, bool) {
@@ -227,22 +201,16 @@ func (m mapErrors) appendIssues(dst issues.List, rules map[string]Rule) (issues.
 
 // converter holds what one conversion needs besides each error.
 type converter struct {
-	errs   validator.ValidationErrors
+	errs   validator.ValidationErrors // the whole failure, where other fields are named
 	root   *rootInfo
 	prefix issues.Path
-	// rules words the server's own tags (see ErrorsWith).
-	rules  map[string]Rule
-	rename bool // the namespace uses a tag-name function's names
-	// byStructNS maps the Go namespace of each error to its namespace,
-	// the first error's for each, built when guessPath first looks
-	// through many errors: looking through them all for each issue would
-	// cost quadratic time.
+	rules  map[string]Rule // words the server's own tags (see ErrorsWith)
+	rename bool            // the namespace uses a tag-name function's names
+	// byStructNS maps each error's Go namespace to its namespace, the
+	// first error's for each, built when guessPath first needs it: looking
+	// through every error for each issue would cost quadratic time.
 	byStructNS map[string]string
 }
-
-// manyErrs is how many errors guessPath compares one by one before it
-// maps them.
-const manyErrs = 16
 
 // convert appends one issue for each field error to dst, up to
 // issuesx.BuildLimit of them; past it, one issuesx.Omitted counts the rest.
@@ -254,9 +222,6 @@ func convert(dst issues.List, errs validator.ValidationErrors, root *rootInfo, p
 		return dst, false
 	}
 	n := min(len(errs), issuesx.BuildLimit)
-	if n < len(errs) {
-		dst = slices.Grow(dst, n+1)
-	}
 	dst = appendConverted(dst, errs[:n], errs, root, prefix, rules)
 	if n < len(errs) {
 		dst = append(dst, issuesx.Omitted(len(errs)-n))
@@ -267,39 +232,11 @@ func convert(dst issues.List, errs validator.ValidationErrors, root *rootInfo, p
 // appendConverted appends the issues of errs, some of all (the whole
 // failure, which cross-field tags look through for other fields' names).
 func appendConverted(dst issues.List, errs, all validator.ValidationErrors, root *rootInfo, prefix issues.Path, rules map[string]Rule) issues.List {
-	n := len(dst)
-	dst = slices.Grow(dst, len(errs))[:n+len(errs)]
-	// Under a bound value or a map's prefix, paths depend on more than
-	// the namespace: sites are for plain errors. A site holds the built-in
-	// wording, so a tag the rules word is converted afresh.
-	plain := root == nil && len(prefix) == 0
-	var c converter // built for the first issue no site gives
-	var prev *site
-	for i, fe := range errs {
-		is := &dst[n+i]
-		if plain && !ruled(rules, fe) {
-			cached, ok := fromSite(is, fe, prev)
-			prev = cached
-			if ok {
-				continue
-			}
-		}
-		if c.errs == nil {
-			c = newConverter(all, root, prefix, rules)
-		}
-		c.convert(is, fe)
+	c := newConverter(all, root, prefix, rules)
+	for _, fe := range errs {
+		dst = append(dst, c.convert(fe))
 	}
 	return dst
-}
-
-// ruled reports whether rules word fe's tag or the tag it aliases.
-func ruled(rules map[string]Rule, fe validator.FieldError) bool {
-	if len(rules) == 0 {
-		return false
-	}
-	_, tag := rules[fe.Tag()]
-	_, actual := rules[fe.ActualTag()]
-	return tag || actual
 }
 
 func newConverter(errs validator.ValidationErrors, root *rootInfo, prefix issues.Path, rules map[string]Rule) converter {
@@ -329,17 +266,17 @@ func (c *converter) locate(fe validator.FieldError) at {
 	return at{path: pathOf(fe.Namespace(), c.prefix)}
 }
 
-func (c *converter) convert(is *issues.Issue, fe validator.FieldError) {
+// convert builds the issue of one field error: a map key's failure as an
+// invalid_key holding the key's issue, any other as the tag's issue.
+func (c *converter) convert(fe validator.FieldError) issues.Issue {
 	loc := c.locate(fe)
-	tag := fe.Tag()
+	is := c.issue(fe, fe.Tag(), fe.ActualTag(), fe.Param(), loc)
 	if key, ok := c.keyFailure(fe, loc); ok {
-		inner := c.issue(fe, tag, fe.ActualTag(), fe.Param(), loc)
-		inner.Path = loc.path[:len(loc.path)-1]
-		*is = issues.Issue{Code: issues.InvalidKey, Path: inner.Path, Input: fe.Value(), Key: key,
-			Origin: issues.OriginMap, Issues: []issues.Issue{inner}, Source: inner.Source}
-		return
+		is.Path = loc.path[:len(loc.path)-1]
+		return issues.Issue{Code: issues.InvalidKey, Path: is.Path, Input: fe.Value(), Key: key,
+			Origin: issues.OriginMap, Issues: []issues.Issue{is}, Source: is.Source}
 	}
-	*is = c.issue(fe, tag, fe.ActualTag(), fe.Param(), loc)
+	return is
 }
 
 // issue builds the issue of a failed tag (with its actual tag, for
@@ -796,24 +733,16 @@ func (c *converter) guessPath(fe validator.FieldError, param string, cs bool) is
 	if parent != "" {
 		want = parent + "." + param
 	}
-	if len(c.errs) <= manyErrs {
+	if c.byStructNS == nil {
+		c.byStructNS = make(map[string]string, len(c.errs))
 		for _, o := range c.errs {
-			if o.StructNamespace() == want {
-				return pathOf(o.Namespace(), c.prefix)
+			if _, seen := c.byStructNS[o.StructNamespace()]; !seen {
+				c.byStructNS[o.StructNamespace()] = o.Namespace()
 			}
 		}
-	} else {
-		if c.byStructNS == nil {
-			c.byStructNS = make(map[string]string, len(c.errs))
-			for _, o := range c.errs {
-				if _, seen := c.byStructNS[o.StructNamespace()]; !seen {
-					c.byStructNS[o.StructNamespace()] = o.Namespace()
-				}
-			}
-		}
-		if ns, ok := c.byStructNS[want]; ok {
-			return pathOf(ns, c.prefix)
-		}
+	}
+	if ns, ok := c.byStructNS[want]; ok {
+		return pathOf(ns, c.prefix)
 	}
 	// Same names in both forms, or none known: the Go names it is.
 	altParent := parentNS(fe.Namespace())
