@@ -71,36 +71,25 @@ func dropTop(segs []seg, root *rootInfo) []seg {
 	return segs
 }
 
-// pathOf builds the issues.Path of a namespace without the validated value:
-// bracket steps of digits are indexes, other brackets are keys.
+// pathOf builds the issues.Path of a namespace without the validated value.
 func pathOf(ns string, prefix issues.Path) issues.Path {
 	var buf [8]seg
 	segs := dropTop(splitNS(ns, buf[:0]), nil)
 	p := make(issues.Path, 0, len(prefix)+len(segs))
 	p = append(p, prefix...)
 	for _, s := range segs {
-		p = append(p, stepOf(s, reflect.Invalid))
+		p = append(p, step(s))
 	}
 	return p
 }
 
-// stepOf turns a step into a path element; container is the kind of the
-// value it indexes when known.
-func stepOf(s seg, container reflect.Kind) any {
-	if !s.bracket {
-		return s.text
-	}
-	switch container {
-	case reflect.Map:
-		return s.text
-	case reflect.Slice, reflect.Array:
-		if n, err := strconv.Atoi(s.text); err == nil {
+// step is a namespace step as a path element: a bracket holding a decimal
+// number is an index, other steps are keys.
+func step(s seg) any {
+	if s.bracket {
+		if n, err := strconv.Atoi(s.text); err == nil && n >= 0 && (s.text == "0" || s.text[0] != '0') {
 			return n
 		}
-		return s.text
-	}
-	if n, err := strconv.Atoi(s.text); err == nil && n >= 0 && (s.text == "0" || s.text[0] != '0') {
-		return n
 	}
 	return s.text
 }
@@ -109,7 +98,6 @@ func stepOf(s seg, container reflect.Kind) any {
 type rootInfo struct {
 	v    reflect.Value
 	name string // the struct type's name, as it leads namespaces
-	tag  string // the struct tag validator reads ("validate")
 }
 
 func newRoot(v any) *rootInfo {
@@ -123,7 +111,7 @@ func newRoot(v any) *rootInfo {
 	if !rv.IsValid() {
 		return nil
 	}
-	r := &rootInfo{v: rv, tag: "validate"}
+	r := &rootInfo{v: rv}
 	if rv.Kind() == reflect.Struct {
 		r.name = rv.Type().Name()
 	}

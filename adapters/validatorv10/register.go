@@ -100,7 +100,7 @@ func checkMessage(msg string) error {
 }
 
 func (r Rule) issue(fe validator.FieldError, path issues.Path, param string) issues.Issue {
-	is := issues.Issue{Path: path, Input: fe.Value(), Source: sourceOf(fe.Tag())}
+	is := issues.Issue{Path: path, Input: fe.Value(), Source: "validator:" + fe.Tag()}
 	if r.Format != "" {
 		is.Code, is.Format = issues.InvalidFormat, r.Format
 		setParam(&is, param)

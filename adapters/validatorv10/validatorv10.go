@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -136,13 +137,8 @@ func Map(errs map[string]any) error {
 type mapErrors map[string]any
 
 func (m mapErrors) Error() string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var b strings.Builder
-	for i, k := range keys {
+	for i, k := range slices.Sorted(maps.Keys(m)) {
 		if i > 0 {
 			b.WriteString("; ")
 		}
@@ -164,12 +160,7 @@ func (m mapErrors) appendIssues(dst issues.List, rules map[string]Rule) (issues.
 	built, omitted := 0, 0
 	var walk func(m map[string]any, prefix issues.Path)
 	walk = func(m map[string]any, prefix issues.Path) {
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			switch e := m[k].(type) {
 			case map[string]any:
 				walk(e, prefix.Append(k))
@@ -286,7 +277,7 @@ func (c *converter) issue(fe validator.FieldError, tag, actual, param string, lo
 		return r.issue(fe, loc.path, param)
 	}
 	if f, ok := aliasFormat[tag]; ok {
-		return issues.Issue{Code: issues.InvalidFormat, Path: loc.path, Input: fe.Value(), Format: f, Source: sourceOf(tag)}
+		return issues.Issue{Code: issues.InvalidFormat, Path: loc.path, Input: fe.Value(), Format: f, Source: "validator:" + tag}
 	}
 	cls := classOf(tag)
 	if cls == clsUnknown && strings.Contains(actual, "|") {
@@ -301,27 +292,26 @@ func (c *converter) issue(fe validator.FieldError, tag, actual, param string, lo
 			tag = actual
 		}
 	}
-	is := issues.Issue{Path: loc.path, Input: fe.Value(), Source: sourceOf(tag)}
+	is := issues.Issue{Path: loc.path, Input: fe.Value(), Source: "validator:" + tag}
 	switch cls {
 	case clsRequired:
-		c.required(&is, fe)
-	case clsRequiredIf, clsSkipUnless, clsRequiredUnless, clsRequiredWith, clsRequiredWithAll,
-		clsRequiredWithout, clsRequiredWithoutAll:
-		c.required(&is, fe)
-		cd := conditions[cls]
+		is.Code, is.Absent, is.Input = issues.InvalidType, true, nil
+		is.Expected = jsonType(fe.Type(), fe.Kind())
+		if cd, ok := conditions[tag]; ok {
+			is.When = c.condition(fe, loc, cd.op, param, cd.values)
+		}
+	case clsExcluded:
+		cd := conditions[tag]
+		is.Code, is.Check = issues.Custom, issues.CheckExcluded
 		is.When = c.condition(fe, loc, cd.op, param, cd.values)
-	case clsExcludedIf, clsExcludedUnless, clsExcludedWith, clsExcludedWithAll,
-		clsExcludedWithout, clsExcludedWithoutAll:
-		cd := conditions[cls]
-		c.excluded(&is, c.condition(fe, loc, cd.op, param, cd.values))
 	case clsSize:
 		size(&is, fe, tag, param)
-	case clsEq, clsEqIgnoreCase:
+	case clsEq:
 		eq(&is, fe, param, false)
-	case clsNe, clsNeIgnoreCase:
+	case clsNe:
 		eq(&is, fe, param, true)
-	case clsEqField, clsNeField, clsGtField, clsGteField, clsLtField, clsLteField, clsFieldContains, clsFieldExcludes:
-		c.crossField(&is, fe, cls, strings.Contains(tag, "csfield"), param, loc)
+	case clsField:
+		c.crossField(&is, fe, tag, param, loc)
 	case clsOneOf, clsNoneOf:
 		is.Code = issues.InvalidValue
 		for _, v := range splitParams(param) {
@@ -346,10 +336,6 @@ func (c *converter) issue(fe validator.FieldError, tag, actual, param string, lo
 		setParam(&is, param)
 	case clsFormat:
 		is.Code, is.Format = issues.InvalidFormat, formatName[tag]
-	case clsDatetime:
-		is.Code, is.Format, is.Layout = issues.InvalidFormat, formatTimeLayout, param
-	case clsPostcode:
-		is.Code, is.Format, is.Country = issues.InvalidFormat, formatPostcode, param
 	case clsPostcodeField:
 		is.Code, is.Format = issues.InvalidFormat, formatPostcode
 		ref := c.ref(fe, loc, param, false)
@@ -413,16 +399,6 @@ func (c *converter) union(fe validator.FieldError, tag, actual string, loc at) i
 		is.Branches = append(is.Branches, []issues.Issue{br})
 	}
 	return is
-}
-
-// required fills a missing required field.
-func (c *converter) required(is *issues.Issue, fe validator.FieldError) {
-	is.Code, is.Absent, is.Input = issues.InvalidType, true, nil
-	is.Expected = jsonType(fe.Type(), fe.Kind())
-}
-
-func (c *converter) excluded(is *issues.Issue, when *issues.Condition) {
-	is.Code, is.Check, is.When = issues.Custom, issues.CheckExcluded, when
 }
 
 // jsonType is the JSON type a Go type is sent as.
@@ -500,13 +476,7 @@ func size(is *issues.Issue, fe validator.FieldError, tag, param string) {
 	case "len":
 		switch is.Origin {
 		case issues.OriginString, issues.OriginArray, issues.OriginMap:
-			n, _ := strconv.Atoi(param)
-			if lengthOf(fe.Value()) < n {
-				is.Code, is.Minimum = issues.TooSmall, bound
-			} else {
-				is.Code, is.Maximum = issues.TooBig, bound
-			}
-			is.Inclusive, is.Exact = true, true
+			exact(is, fe, param)
 		default:
 			// len of a number is its value.
 			eq(is, fe, param, false)
@@ -517,16 +487,8 @@ func size(is *issues.Issue, fe validator.FieldError, tag, param string) {
 // eq words eq and ne (and their ignore_case forms): a size for slices and
 // maps, a value otherwise.
 func eq(is *issues.Issue, fe validator.FieldError, param string, not bool) {
-	switch k := fe.Kind(); {
-	case !not && (k == reflect.Slice || k == reflect.Map || k == reflect.Array):
-		is.Origin = origin(fe.Type(), k)
-		n, _ := strconv.Atoi(param)
-		if lengthOf(fe.Value()) < n {
-			is.Code, is.Minimum = issues.TooSmall, number(param)
-		} else {
-			is.Code, is.Maximum = issues.TooBig, number(param)
-		}
-		is.Inclusive, is.Exact = true, true
+	if k := fe.Kind(); !not && (k == reflect.Slice || k == reflect.Map || k == reflect.Array) {
+		exact(is, fe, param)
 		return
 	}
 	is.Code = issues.InvalidValue
@@ -536,12 +498,22 @@ func eq(is *issues.Issue, fe validator.FieldError, param string, not bool) {
 	}
 }
 
+// exact words an exact size (len, or eq of a slice): too small or too big
+// by the value's length.
+func exact(is *issues.Issue, fe validator.FieldError, param string) {
+	is.Origin = origin(fe.Type(), fe.Kind())
+	n, _ := strconv.Atoi(param)
+	if lengthOf(fe.Value()) < n {
+		is.Code, is.Minimum = issues.TooSmall, number(param)
+	} else {
+		is.Code, is.Maximum = issues.TooBig, number(param)
+	}
+	is.Inclusive, is.Exact = true, true
+}
+
 // lengthOf is what validator measures: characters of a string, length of
 // anything else that has one.
 func lengthOf(v any) int {
-	if s, ok := v.(string); ok {
-		return utf8.RuneCountInString(s)
-	}
 	rv := deref(reflect.ValueOf(v))
 	switch rv.Kind() {
 	case reflect.String:
@@ -603,41 +575,35 @@ func splitParams(s string) []string {
 	return vals
 }
 
-// crossField words the tags that compare with another field.
-func (c *converter) crossField(is *issues.Issue, fe validator.FieldError, cls class, cs bool, param string, loc at) {
-	ref := c.ref(fe, loc, param, cs)
+// crossField words the tags that compare with another field: of the
+// field's struct, or for the cs tags (gtcsfield …) of the top-level struct.
+func (c *converter) crossField(is *issues.Issue, fe validator.FieldError, tag, param string, loc at) {
+	ref := c.ref(fe, loc, param, strings.Contains(tag, "csfield"))
 	is.Ref = ref
-	k := fe.Kind()
-	switch cls {
-	case clsEqField:
+	switch name := strings.Replace(tag, "csfield", "field", 1); name {
+	case "eqfield", "nefield":
 		is.Code = issues.InvalidValue
 		if ref.Value != nil {
 			is.Values = []any{ref.Value}
 		}
-	case clsNeField:
-		is.Code, is.Check = issues.InvalidValue, issues.CheckNot
-		if ref.Value != nil {
-			is.Values = []any{ref.Value}
+		if name == "nefield" {
+			is.Check = issues.CheckNot
 		}
-	case clsGtField, clsGteField, clsLtField, clsLteField:
-		is.Origin = origin(fe.Type(), k)
+	case "gtfield", "gtefield", "ltfield", "ltefield":
+		is.Origin = origin(fe.Type(), fe.Kind())
 		var b issues.Number
 		if ref.Value != nil {
 			b = boundOf(ref.Value)
 		}
-		switch cls {
-		case clsGtField:
+		is.Inclusive = name == "gtefield" || name == "ltefield"
+		if name[0] == 'g' {
 			is.Code, is.Minimum = issues.TooSmall, b
-		case clsGteField:
-			is.Code, is.Minimum, is.Inclusive = issues.TooSmall, b, true
-		case clsLtField:
+		} else {
 			is.Code, is.Maximum = issues.TooBig, b
-		case clsLteField:
-			is.Code, is.Maximum, is.Inclusive = issues.TooBig, b, true
 		}
-	case clsFieldContains, clsFieldExcludes:
+	case "fieldcontains", "fieldexcludes":
 		is.Code, is.Format = issues.InvalidFormat, "includes"
-		if cls == clsFieldExcludes {
+		if name == "fieldexcludes" {
 			is.Format = "excludes"
 		}
 		if s, ok := ref.Value.(string); ok {
@@ -827,7 +793,7 @@ func (c *converter) unique(is *issues.Issue, fe validator.FieldError, param stri
 		}
 	case reflect.Map:
 		keys := rv.MapKeys()
-		sort.Slice(keys, func(i, j int) bool { return keyText(keys[i]) < keyText(keys[j]) })
+		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(keyText(a), keyText(b)) })
 		for _, k := range keys {
 			items = append(items, rv.MapIndex(k))
 		}
@@ -902,7 +868,7 @@ func (c *converter) keyFailure(fe validator.FieldError, loc at) (any, bool) {
 		if m.Kind() != reflect.Map || !loc.w.hasField {
 			return nil, false
 		}
-		inKeys, inValues := keysTags(loc.w.field.Tag.Get(c.root.tag), fe.Tag())
+		inKeys, inValues := keysTags(loc.w.field.Tag.Get("validate"), fe.Tag())
 		if !inKeys {
 			return nil, false
 		}
@@ -954,26 +920,4 @@ func fmtValue(v any) string {
 		return ""
 	}
 	return fmt.Sprint(v)
-}
-
-// conditions says when each conditional tag applies: the operator on the
-// other fields, and whether its parameter pairs fields with values
-// (required_if=mode on) or only names fields (required_with=a b).
-var conditions = map[class]struct {
-	op     string
-	values bool
-}{
-	clsRequiredIf:         {issues.CondEquals, true},
-	clsSkipUnless:         {issues.CondEquals, true},
-	clsRequiredUnless:     {issues.CondNotEquals, true},
-	clsRequiredWith:       {issues.CondPresent, false},
-	clsRequiredWithAll:    {issues.CondAllPresent, false},
-	clsRequiredWithout:    {issues.CondAbsent, false},
-	clsRequiredWithoutAll: {issues.CondAllAbsent, false},
-	clsExcludedIf:         {issues.CondEquals, true},
-	clsExcludedUnless:     {issues.CondNotEquals, true},
-	clsExcludedWith:       {issues.CondPresent, false},
-	clsExcludedWithAll:    {issues.CondAllPresent, false},
-	clsExcludedWithout:    {issues.CondAbsent, false},
-	clsExcludedWithoutAll: {issues.CondAllAbsent, false},
 }
