@@ -118,9 +118,11 @@ func newRoot(v any) *rootInfo {
 	return r
 }
 
-// walked is what walking the bound value along a namespace found.
-type walked struct {
+// at is where one field error sits: its path, and when the value is bound
+// (see Bind) what walking it along the namespace found.
+type at struct {
 	path      issues.Path
+	bound     bool          // the fields below were found in the bound value
 	parent    reflect.Value // the struct holding the last named field
 	parentAt  int           // how many path elements lead to parent
 	container reflect.Value // the map or slice of a final bracket step
@@ -130,14 +132,15 @@ type walked struct {
 
 // walk follows the Go names of structNs through the bound value, naming
 // each step as ns names it (JSON names when a tag-name function is set).
-func (r *rootInfo) walk(ns, structNs string, prefix issues.Path) (walked, bool) {
+// It reports bound false where the value does not hold them.
+func (r *rootInfo) walk(ns, structNs string, prefix issues.Path) at {
 	var b1, b2 [8]seg
 	alt := dropTop(splitNS(ns, b1[:0]), r)
 	gos := dropTop(splitNS(structNs, b2[:0]), r)
 	if len(alt) != len(gos) {
-		return walked{}, false
+		return at{}
 	}
-	w := walked{path: make(issues.Path, 0, len(prefix)+len(alt))}
+	w := at{path: make(issues.Path, 0, len(prefix)+len(alt)), bound: true}
 	w.path = append(w.path, prefix...)
 	cur := r.v
 	w.parent = cur
@@ -146,11 +149,11 @@ func (r *rootInfo) walk(ns, structNs string, prefix issues.Path) (walked, bool) 
 		cur = deref(cur)
 		if !s.bracket {
 			if cur.Kind() != reflect.Struct {
-				return walked{}, false
+				return at{}
 			}
 			sf, ok := cur.Type().FieldByName(s.text)
 			if !ok {
-				return walked{}, false
+				return at{}
 			}
 			w.parent, w.parentAt = cur, len(w.path)
 			w.field, w.hasField = sf, true
@@ -163,7 +166,7 @@ func (r *rootInfo) walk(ns, structNs string, prefix issues.Path) (walked, bool) 
 		case reflect.Slice, reflect.Array:
 			n, err := strconv.Atoi(s.text)
 			if err != nil || n < 0 || n >= cur.Len() {
-				return walked{}, false
+				return at{}
 			}
 			w.path = append(w.path, n)
 			cur = cur.Index(n)
@@ -171,10 +174,10 @@ func (r *rootInfo) walk(ns, structNs string, prefix issues.Path) (walked, bool) 
 			w.path = append(w.path, alt[i].text)
 			cur = mapIndex(cur, s.text)
 		default:
-			return walked{}, false
+			return at{}
 		}
 	}
-	return w, true
+	return w
 }
 
 func deref(v reflect.Value) reflect.Value {

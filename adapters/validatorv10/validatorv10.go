@@ -57,26 +57,17 @@ func appendErrors(dst issues.List, err error) (issues.List, bool) {
 // appendIssues is Issues appending to dst, with the rules of ErrorsWith.
 // It reports false, returning dst unchanged, exactly where Issues does.
 func appendIssues(dst issues.List, err error, rules map[string]Rule) (issues.List, bool) {
-	switch e := err.(type) {
-	case nil, *validator.InvalidValidationError:
-		return dst, false
-	case validator.ValidationErrors:
-		return convert(dst, e, nil, nil, rules)
-	case *bound:
-		return e.appendIssues(dst, rules)
-	case mapErrors:
-		return e.appendIssues(dst, rules)
-	}
-	var b *bound
-	if errors.As(err, &b) {
+	var (
+		b  *bound
+		m  mapErrors
+		ve validator.ValidationErrors
+	)
+	switch {
+	case errors.As(err, &b):
 		return b.appendIssues(dst, rules)
-	}
-	var m mapErrors
-	if errors.As(err, &m) {
+	case errors.As(err, &m):
 		return m.appendIssues(dst, rules)
-	}
-	var ve validator.ValidationErrors
-	if errors.As(err, &ve) {
+	case errors.As(err, &ve):
 		return convert(dst, ve, nil, nil, rules)
 	}
 	return dst, false
@@ -223,35 +214,20 @@ func convert(dst issues.List, errs validator.ValidationErrors, root *rootInfo, p
 // appendConverted appends the issues of errs, some of all (the whole
 // failure, which cross-field tags look through for other fields' names).
 func appendConverted(dst issues.List, errs, all validator.ValidationErrors, root *rootInfo, prefix issues.Path, rules map[string]Rule) issues.List {
-	c := newConverter(all, root, prefix, rules)
+	c := converter{errs: all, root: root, prefix: prefix, rules: rules}
+	c.rename = slices.ContainsFunc(all, func(fe validator.FieldError) bool {
+		return fe.Namespace() != fe.StructNamespace()
+	})
 	for _, fe := range errs {
 		dst = append(dst, c.convert(fe))
 	}
 	return dst
 }
 
-func newConverter(errs validator.ValidationErrors, root *rootInfo, prefix issues.Path, rules map[string]Rule) converter {
-	c := converter{errs: errs, root: root, prefix: prefix, rules: rules}
-	for _, fe := range errs {
-		if fe.Namespace() != fe.StructNamespace() {
-			c.rename = true
-			break
-		}
-	}
-	return c
-}
-
-// at is where one field error sits.
-type at struct {
-	path issues.Path
-	w    walked
-	ok   bool // w holds the walk through the bound value
-}
-
 func (c *converter) locate(fe validator.FieldError) at {
 	if c.root != nil {
-		if w, ok := c.root.walk(fe.Namespace(), fe.StructNamespace(), c.prefix); ok {
-			return at{path: w.path, w: w, ok: true}
+		if w := c.root.walk(fe.Namespace(), fe.StructNamespace(), c.prefix); w.bound {
+			return w
 		}
 	}
 	return at{path: pathOf(fe.Namespace(), c.prefix)}
@@ -350,22 +326,14 @@ func (c *converter) issue(fe validator.FieldError, tag, actual, param string, lo
 	return is
 }
 
-// Checks and formats this adapter uses beyond those of the issues package.
-// The formatter words each.
+// Checks and formats beyond those of package issues (see the package
+// doc); the formatter words each.
 const (
-	// checkDefault: the field must be left at its zero value (isdefault).
-	checkDefault = "default"
-	// checkMethod: the value's own validation method rejected it
-	// (validateFn) without saying why.
-	checkMethod = "method"
-	// checkRule: a check the server registered under the name in Format
-	// failed; give it words with ErrorsWith.
-	checkRule = "rule"
-	// formatTimeLayout: a date or time in the Go layout held in Layout.
-	formatTimeLayout = "time_layout"
-	// formatPostcode: a postal code of the country (ISO 3166-1 alpha-2)
-	// held in Country.
-	formatPostcode = "postcode"
+	checkDefault     = "default"     // isdefault
+	checkMethod      = "method"      // validateFn, when the method says not why
+	checkRule        = "rule"        // a registered tag without a Rule
+	formatTimeLayout = "time_layout" // datetime: the layout in Layout
+	formatPostcode   = "postcode"    // the country in Country
 )
 
 // setParam puts the parameter of a format check in the field of is that
@@ -639,8 +607,8 @@ func boundOf(v any) issues.Number {
 // nested fields), relative to the field's struct, or for the cs tags to
 // the top-level struct.
 func (c *converter) ref(fe validator.FieldError, loc at, param string, cs bool) *issues.Ref {
-	if loc.ok {
-		base, rv := loc.w.parent, loc.w.path[:loc.w.parentAt]
+	if loc.bound {
+		base, rv := loc.parent, loc.path[:loc.parentAt]
 		if cs {
 			base, rv = c.root.v, c.prefix
 		}
@@ -785,28 +753,14 @@ func condValue(ref *issues.Ref, param string) any {
 func (c *converter) unique(is *issues.Issue, fe validator.FieldError, param string) {
 	is.Code, is.Check = issues.Custom, issues.CheckUnique
 	rv := deref(reflect.ValueOf(fe.Value()))
-	var items []reflect.Value
-	switch rv.Kind() {
-	case reflect.Slice, reflect.Array:
-		for i := 0; i < rv.Len(); i++ {
-			items = append(items, rv.Index(i))
-		}
-	case reflect.Map:
-		keys := rv.MapKeys()
-		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(keyText(a), keyText(b)) })
-		for _, k := range keys {
-			items = append(items, rv.MapIndex(k))
-		}
-	}
 	seen := map[any]int{}
-	for _, it := range items {
+	add := func(it reflect.Value) {
 		it = deref(it)
 		if param != "" && it.Kind() == reflect.Struct {
 			if sf, ok := it.Type().FieldByName(param); ok {
+				is.UniqueBy = sf.Name
 				if c.rename {
 					is.UniqueBy = jsonName(sf)
-				} else {
-					is.UniqueBy = sf.Name
 				}
 				it = deref(it.FieldByIndex(sf.Index))
 			}
@@ -815,9 +769,20 @@ func (c *converter) unique(is *issues.Issue, fe validator.FieldError, param stri
 		if it.IsValid() && it.CanInterface() && it.Type().Comparable() {
 			key = it.Interface()
 		}
-		seen[key]++
-		if seen[key] == 2 {
+		if seen[key]++; seen[key] == 2 {
 			is.Values = append(is.Values, key)
+		}
+	}
+	switch rv.Kind() {
+	case reflect.Slice, reflect.Array:
+		for i := range rv.Len() {
+			add(rv.Index(i))
+		}
+	case reflect.Map:
+		keys := rv.MapKeys()
+		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(keyText(a), keyText(b)) })
+		for _, k := range keys {
+			add(rv.MapIndex(k))
 		}
 	}
 }
@@ -851,37 +816,22 @@ func validateFnMessage(v any, method string) string {
 // keyFailure reports whether a dive failure is about a map's key (a tag
 // between keys and endkeys) rather than its value, and the key.
 func (c *converter) keyFailure(fe validator.FieldError, loc at) (any, bool) {
-	if len(loc.path) == 0 {
+	if len(loc.path) == 0 || !strings.HasSuffix(fe.Namespace(), "]") {
 		return nil, false
 	}
-	last := loc.path[len(loc.path)-1]
-	key, isKey := last.(string)
-	if !isKey {
+	key, ok := loc.path[len(loc.path)-1].(string)
+	if !ok {
 		return nil, false
 	}
-	ns := fe.Namespace()
-	if !strings.HasSuffix(ns, "]") {
+	if !loc.bound {
+		// Without the value: a key's failure carries the key as its value.
+		return key, fmtValue(fe.Value()) == key
+	}
+	if deref(loc.container).Kind() != reflect.Map || !loc.hasField {
 		return nil, false
 	}
-	if loc.ok {
-		m := deref(loc.w.container)
-		if m.Kind() != reflect.Map || !loc.w.hasField {
-			return nil, false
-		}
-		inKeys, inValues := keysTags(loc.w.field.Tag.Get("validate"), fe.Tag())
-		if !inKeys {
-			return nil, false
-		}
-		if inValues && fmtValue(fe.Value()) != key {
-			return nil, false
-		}
-		return key, true
-	}
-	// Without the value: a key's failure carries the key as its value.
-	if fmtValue(fe.Value()) == key {
-		return key, true
-	}
-	return nil, false
+	inKeys, inValues := keysTags(loc.field.Tag.Get("validate"), fe.Tag())
+	return key, inKeys && (!inValues || fmtValue(fe.Value()) == key)
 }
 
 // keysTags reports whether tag appears between keys and endkeys of a
@@ -912,11 +862,9 @@ func keysTags(spec, tag string) (inKeys, inValues bool) {
 	return inKeys, inValues
 }
 
+// fmtValue writes a value as validator writes map keys.
 func fmtValue(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case nil:
+	if v == nil {
 		return ""
 	}
 	return fmt.Sprint(v)
