@@ -31,8 +31,8 @@
 // value), "method" (the value's own validation method refused it) or
 // "rule" (a tag the server registered with validator, named in Format;
 // give it words with ErrorsWith), and Format "time_layout" (a date or
-// time in the Go layout held in Pattern) or "postcode" (a postal code of
-// the country held in Pattern).
+// time in the Go layout held in Layout) or "postcode" (a postal code of
+// the country held in Country).
 //
 // selfheal's Engine reads Bind's and Map's errors like any issues.Carrier,
 // and a raw validator.ValidationErrors precisely when it is built with

@@ -101,15 +101,9 @@ type rootInfo struct {
 }
 
 func newRoot(v any) *rootInfo {
-	rv := reflect.ValueOf(v)
-	for rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Interface {
-		if rv.IsNil() {
-			return nil
-		}
-		rv = rv.Elem()
-	}
-	if !rv.IsValid() {
-		return nil
+	rv := deref(reflect.ValueOf(v))
+	if !rv.IsValid() || rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Interface {
+		return nil // nil, or a nil pointer
 	}
 	r := &rootInfo{v: rv}
 	if rv.Kind() == reflect.Struct {
@@ -193,28 +187,28 @@ func deref(v reflect.Value) reflect.Value {
 // a model filled; other keys are compared as they print.
 func mapIndex(m reflect.Value, text string) reflect.Value {
 	kt := m.Type().Key()
+	var k reflect.Value
 	switch kt.Kind() {
 	case reflect.String:
-		return m.MapIndex(reflect.ValueOf(text).Convert(kt))
+		k = reflect.ValueOf(text).Convert(kt)
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		n, err := strconv.ParseInt(text, 10, 64)
-		if err != nil || strconv.FormatInt(n, 10) != text || reflect.Zero(kt).OverflowInt(n) {
-			return reflect.Value{}
-		}
-		return m.MapIndex(reflect.ValueOf(n).Convert(kt))
+		n, _ := strconv.ParseInt(text, 10, 64)
+		k = reflect.ValueOf(n).Convert(kt)
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		n, err := strconv.ParseUint(text, 10, 64)
-		if err != nil || strconv.FormatUint(n, 10) != text || reflect.Zero(kt).OverflowUint(n) {
-			return reflect.Value{}
+		n, _ := strconv.ParseUint(text, 10, 64)
+		k = reflect.ValueOf(n).Convert(kt)
+	default:
+		for it := m.MapRange(); it.Next(); {
+			if keyText(it.Key()) == text {
+				return it.Value()
+			}
 		}
-		return m.MapIndex(reflect.ValueOf(n).Convert(kt))
+		return reflect.Value{}
 	}
-	for it := m.MapRange(); it.Next(); {
-		if keyText(it.Key()) == text {
-			return it.Value()
-		}
+	if keyText(k) != text {
+		return reflect.Value{} // not a number, or one the key type cannot hold
 	}
-	return reflect.Value{}
+	return m.MapIndex(k)
 }
 
 func keyText(k reflect.Value) string {

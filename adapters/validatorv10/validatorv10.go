@@ -64,7 +64,7 @@ func appendIssues(dst issues.List, err error, rules map[string]Rule) (issues.Lis
 	)
 	switch {
 	case errors.As(err, &b):
-		return b.appendIssues(dst, rules)
+		return convert(dst, b.ve, newRoot(b.v), nil, rules)
 	case errors.As(err, &m):
 		return m.appendIssues(dst, rules)
 	case errors.As(err, &ve):
@@ -106,12 +106,8 @@ func (b *bound) Unwrap() error { return b.err }
 
 // Issues makes a bound error an issues.Carrier.
 func (b *bound) Issues() issues.List {
-	list, _ := b.appendIssues(nil, nil)
+	list, _ := convert(nil, b.ve, newRoot(b.v), nil, nil)
 	return list
-}
-
-func (b *bound) appendIssues(dst issues.List, rules map[string]Rule) (issues.List, bool) {
-	return convert(dst, b.ve, newRoot(b.v), nil, rules)
 }
 
 // Map turns the result of validator's ValidateMap (field → error, nested
@@ -128,14 +124,11 @@ func Map(errs map[string]any) error {
 type mapErrors map[string]any
 
 func (m mapErrors) Error() string {
-	var b strings.Builder
-	for i, k := range slices.Sorted(maps.Keys(m)) {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		fmt.Fprintf(&b, "%s: %v", k, m[k])
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, fmt.Sprintf("%s: %v", k, m[k]))
 	}
-	return b.String()
+	return strings.Join(parts, "; ")
 }
 
 // Issues makes a Map error an issues.Carrier.
@@ -363,8 +356,7 @@ func (c *converter) union(fe validator.FieldError, tag, actual string, loc at) i
 	is := issues.Issue{Code: issues.InvalidUnion, Path: loc.path, Input: fe.Value(), Source: "validator:" + tag}
 	for part := range strings.SplitSeq(actual, "|") {
 		name, param, _ := strings.Cut(part, "=")
-		br := c.issue(fe, name, name, param, loc)
-		is.Branches = append(is.Branches, []issues.Issue{br})
+		is.Branches = append(is.Branches, []issues.Issue{c.issue(fe, name, name, param, loc)})
 	}
 	return is
 }
@@ -654,14 +646,9 @@ func (c *converter) follow(base reflect.Value, prefix issues.Path, goPath string
 // another error in the same failure gives it, else by its Go name.
 func (c *converter) guessPath(fe validator.FieldError, param string, cs bool) issues.Path {
 	sns := fe.StructNamespace()
-	var parent string
+	parent := parentNS(sns)
 	if cs {
-		parent, _, _ = strings.Cut(sns, ".")
-		if !strings.Contains(sns, ".") {
-			parent = ""
-		}
-	} else {
-		parent = parentNS(sns)
+		parent, _, _ = strings.Cut(parent, ".") // the top-level struct
 	}
 	want := param
 	if parent != "" {
@@ -840,23 +827,14 @@ func keysTags(spec, tag string) (inKeys, inValues bool) {
 	state := 0 // 0 before keys, 1 in keys, 2 after endkeys
 	for part := range strings.SplitSeq(spec, ",") {
 		name, _, _ := strings.Cut(part, "=")
-		switch name {
-		case "keys":
+		switch {
+		case name == "keys":
 			state = 1
-			continue
-		case "endkeys":
+		case name == "endkeys":
 			state = 2
-			continue
-		}
-		for alt := range strings.SplitSeq(name, "|") {
-			if alt == tag || part == tag {
-				switch state {
-				case 1:
-					inKeys = true
-				case 2:
-					inValues = true
-				}
-			}
+		case part == tag || slices.Contains(strings.Split(name, "|"), tag):
+			inKeys = inKeys || state == 1
+			inValues = inValues || state == 2
 		}
 	}
 	return inKeys, inValues
