@@ -14,9 +14,9 @@ import (
 // []any). Input is left alone: it is the value that was sent, the caller's
 // own.
 //
-// The adapters keep what an issue takes from a schema or a struct field
-// (its path, the allowed names and values) and hand the same slices to
-// every call, which the module's own rendering relies on and never
+// The JSON Schema adapters keep what an issue takes from a schema (its
+// path, the allowed names and values) and hand the same slices to every
+// call, which the module's own rendering relies on and never
 // changes. A public function calls Own on what it returns, so that a
 // caller that changes its issues changes nothing another call sees.
 func Own(list issues.List) {
