@@ -99,13 +99,12 @@ func checkMessage(msg string) error {
 	}
 }
 
-func (r Rule) issue(fe validator.FieldError, path issues.Path, param string) issues.Issue {
-	is := issues.Issue{Path: path, Input: fe.Value(), Source: "validator:" + fe.Tag()}
+func (r Rule) issue(is *issues.Issue, fe validator.FieldError, path issues.Path, param string) {
+	*is = issues.Issue{Path: path, Input: fe.Value(), Source: "validator:" + fe.Tag()}
 	if r.Format != "" {
 		is.Code, is.Format = issues.InvalidFormat, r.Format
-		setParam(&is, param)
-		return is
+		setParam(is, param)
+		return
 	}
 	is.Code, is.Message = issues.Custom, strings.ReplaceAll(r.Message, "{param}", param)
-	return is
 }

@@ -57,6 +57,16 @@ func appendErrors(dst issues.List, err error) (issues.List, bool) {
 // appendIssues is Issues appending to dst, with the rules of ErrorsWith.
 // It reports false, returning dst unchanged, exactly where Issues does.
 func appendIssues(dst issues.List, err error, rules map[string]Rule) (issues.List, bool) {
+	// The error itself first: errors.As costs more than a conversion of
+	// two fields (see BenchmarkValidator).
+	switch e := err.(type) {
+	case validator.ValidationErrors:
+		return convert(dst, e, nil, nil, rules)
+	case *bound:
+		return convert(dst, e.ve, newRoot(e.v), nil, rules)
+	case mapErrors:
+		return e.appendIssues(dst, rules)
+	}
 	var (
 		b  *bound
 		m  mapErrors
@@ -212,7 +222,8 @@ func appendConverted(dst issues.List, errs, all validator.ValidationErrors, root
 		return fe.Namespace() != fe.StructNamespace()
 	})
 	for _, fe := range errs {
-		dst = append(dst, c.convert(fe))
+		dst = append(dst, issues.Issue{})
+		c.convert(&dst[len(dst)-1], fe)
 	}
 	return dst
 }
@@ -226,42 +237,47 @@ func (c *converter) locate(fe validator.FieldError) at {
 	return at{path: pathOf(fe.Namespace(), c.prefix)}
 }
 
-// convert builds the issue of one field error: a map key's failure as an
-// invalid_key holding the key's issue, any other as the tag's issue.
-func (c *converter) convert(fe validator.FieldError) issues.Issue {
+// convert fills is with the issue of one field error: a map key's failure
+// as an invalid_key holding the key's issue, any other as the tag's issue.
+// Issues (488 bytes) are filled in place rather than returned.
+func (c *converter) convert(is *issues.Issue, fe validator.FieldError) {
 	loc := c.locate(fe)
-	is := c.issue(fe, fe.Tag(), fe.ActualTag(), fe.Param(), loc)
+	c.issue(is, fe, fe.Tag(), fe.ActualTag(), fe.Param(), loc)
 	if key, ok := c.keyFailure(fe, loc); ok {
-		is.Path = loc.path[:len(loc.path)-1]
-		return issues.Issue{Code: issues.InvalidKey, Path: is.Path, Input: fe.Value(), Key: key,
-			Origin: issues.OriginMap, Issues: []issues.Issue{is}, Source: is.Source}
+		inner := *is
+		inner.Path = loc.path[:len(loc.path)-1]
+		*is = issues.Issue{Code: issues.InvalidKey, Path: inner.Path, Input: fe.Value(), Key: key,
+			Origin: issues.OriginMap, Issues: []issues.Issue{inner}, Source: inner.Source}
 	}
-	return is
 }
 
 // issue builds the issue of a failed tag (with its actual tag, for
 // aliases, and its parameter).
-func (c *converter) issue(fe validator.FieldError, tag, actual, param string, loc at) issues.Issue {
+func (c *converter) issue(is *issues.Issue, fe validator.FieldError, tag, actual, param string, loc at) {
 	if r, ok := c.rules[tag]; ok {
-		return r.issue(fe, loc.path, param)
+		r.issue(is, fe, loc.path, param)
+		return
 	}
 	if f, ok := aliasFormat[tag]; ok {
-		return issues.Issue{Code: issues.InvalidFormat, Path: loc.path, Input: fe.Value(), Format: f, Source: "validator:" + tag}
+		*is = issues.Issue{Code: issues.InvalidFormat, Path: loc.path, Input: fe.Value(), Format: f, Source: sourceOf(tag)}
+		return
 	}
 	cls := classOf(tag)
 	if cls == clsUnknown && strings.Contains(actual, "|") {
-		return c.union(fe, tag, actual, loc)
+		c.union(is, fe, tag, actual, loc)
+		return
 	}
 	if cls == clsUnknown && actual != tag {
 		// A user alias of one tag: word the tag that failed.
 		if r, ok := c.rules[actual]; ok {
-			return r.issue(fe, loc.path, param)
+			r.issue(is, fe, loc.path, param)
+			return
 		}
 		if cls = classOf(actual); cls != clsUnknown {
 			tag = actual
 		}
 	}
-	is := issues.Issue{Path: loc.path, Input: fe.Value(), Source: "validator:" + tag}
+	*is = issues.Issue{Path: loc.path, Input: fe.Value(), Source: sourceOf(tag)}
 	switch cls {
 	case clsRequired:
 		is.Code, is.Absent, is.Input = issues.InvalidType, true, nil
@@ -274,13 +290,13 @@ func (c *converter) issue(fe validator.FieldError, tag, actual, param string, lo
 		is.Code, is.Check = issues.Custom, issues.CheckExcluded
 		is.When = c.condition(fe, loc, cd.op, param, cd.values)
 	case clsSize:
-		size(&is, fe, tag, param)
+		size(is, fe, tag, param)
 	case clsEq:
-		eq(&is, fe, param, false)
+		eq(is, fe, param, false)
 	case clsNe:
-		eq(&is, fe, param, true)
+		eq(is, fe, param, true)
 	case clsField:
-		c.crossField(&is, fe, tag, param, loc)
+		c.crossField(is, fe, tag, param, loc)
 	case clsOneOf, clsNoneOf:
 		is.Code = issues.InvalidValue
 		for _, v := range splitParams(param) {
@@ -290,7 +306,7 @@ func (c *converter) issue(fe validator.FieldError, tag, actual, param string, lo
 			is.Check = issues.CheckNot
 		}
 	case clsUnique:
-		c.unique(&is, fe, param)
+		c.unique(is, fe, param)
 	case clsIsDefault:
 		is.Code, is.Check = issues.Custom, checkDefault
 	case clsValidateFn:
@@ -302,7 +318,7 @@ func (c *converter) issue(fe validator.FieldError, tag, actual, param string, lo
 		}
 	case clsContent:
 		is.Code, is.Format = issues.InvalidFormat, contentFormat[tag]
-		setParam(&is, param)
+		setParam(is, param)
 	case clsFormat:
 		is.Code, is.Format = issues.InvalidFormat, formatName[tag]
 	case clsPostcodeField:
@@ -316,7 +332,6 @@ func (c *converter) issue(fe validator.FieldError, tag, actual, param string, lo
 		// A tag registered with validator but given no Rule.
 		is.Code, is.Check, is.Format = issues.Custom, checkRule, tag
 	}
-	return is
 }
 
 // Checks and formats beyond those of package issues (see the package
@@ -352,13 +367,14 @@ func setParam(is *issues.Issue, param string) {
 }
 
 // union words an or-group (email|uuid) as the alternatives it offered.
-func (c *converter) union(fe validator.FieldError, tag, actual string, loc at) issues.Issue {
-	is := issues.Issue{Code: issues.InvalidUnion, Path: loc.path, Input: fe.Value(), Source: "validator:" + tag}
+func (c *converter) union(is *issues.Issue, fe validator.FieldError, tag, actual string, loc at) {
+	*is = issues.Issue{Code: issues.InvalidUnion, Path: loc.path, Input: fe.Value(), Source: sourceOf(tag)}
 	for part := range strings.SplitSeq(actual, "|") {
 		name, param, _ := strings.Cut(part, "=")
-		is.Branches = append(is.Branches, []issues.Issue{c.issue(fe, name, name, param, loc)})
+		var br issues.Issue
+		c.issue(&br, fe, name, name, param, loc)
+		is.Branches = append(is.Branches, []issues.Issue{br})
 	}
-	return is
 }
 
 // jsonType is the JSON type a Go type is sent as.
