@@ -1,6 +1,8 @@
 package validatorv10
 
 import (
+	"iter"
+	"maps"
 	"strings"
 
 	"github.com/selfheal/selfheal/issues"
@@ -160,13 +162,10 @@ func classOf(tag string) class {
 // eighth of its time (BenchmarkAppendIssues), most of it in the collector.
 var source = func() map[string]string {
 	m := make(map[string]string)
-	for _, table := range []map[string]string{formatName, aliasFormat, contentFormat} {
-		for tag := range table {
+	for _, tags := range []iter.Seq[string]{maps.Keys(tagClass), maps.Keys(formatName), maps.Keys(aliasFormat)} {
+		for tag := range tags {
 			m[tag] = "validator:" + tag
 		}
-	}
-	for tag := range tagClass {
-		m[tag] = "validator:" + tag
 	}
 	return m
 }()
