@@ -199,9 +199,6 @@ func (e *Engine) appendIssues(dst issues.List, err error) (issues.List, bool) {
 			return list, true
 		}
 	}
-	if a, ok := err.(issuesx.Appender); ok {
-		return a.AppendIssuesTo(dst, issuesx.Internal{})
-	}
 	if c, ok := err.(issues.Carrier); ok {
 		return append(dst, c.Issues()...), true
 	}
@@ -243,8 +240,8 @@ var formatPool = sync.Pool{New: func() any { b := make([]byte, 0, 2048); return 
 const maxPooledText = 64 << 10
 
 // Append is Format appending to dst. With a reused buffer it allocates
-// nothing once warm, for an issues.List and for a validator error alike:
-// the issues of an adapter's error are built into a pooled list.
+// nothing once warm beyond what an adapter builds (for a validator error,
+// each issue's path): the issues are built into a pooled list.
 func (e *Engine) Append(dst []byte, action string, err error) []byte {
 	if err == nil {
 		return dst

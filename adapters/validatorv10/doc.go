@@ -6,12 +6,8 @@
 //	err := validate.Struct(args)
 //	list, ok := validatorv10.Issues(err)
 //
-// A server answering every failed call with selfheal's Engine.Append into a
-// buffer it keeps gets this package's conversion into a pooled list, which
-// allocates nothing once warm: the issues share what the adapter keeps for
-// each field and tag, and never leave the engine. The issues Issues hands
-// out (and the Issues method of Bind's and Map's errors) are copies, the
-// caller's own to change.
+// Each call builds its issues afresh, keeping nothing between calls: they
+// are the caller's own to change.
 //
 // Each tag becomes the Zod code it means, with its parameters: sizes by the
 // kind of the value (characters of a string, items of a slice or map, the
@@ -35,8 +31,8 @@
 // value), "method" (the value's own validation method refused it) or
 // "rule" (a tag the server registered with validator, named in Format;
 // give it words with ErrorsWith), and Format "time_layout" (a date or
-// time in the Go layout held in Pattern) or "postcode" (a postal code of
-// the country held in Pattern).
+// time in the Go layout held in Layout) or "postcode" (a postal code of
+// the country held in Country).
 //
 // selfheal's Engine reads Bind's and Map's errors like any issues.Carrier,
 // and a raw validator.ValidationErrors precisely when it is built with

@@ -37,30 +37,10 @@ func splitOmitted(list issues.List) (issues.List, int) {
 	return list, 0
 }
 
-// reset empties c, for tests.
-func (c *nsCache[K, V]) reset() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.frozen.Store(nil)
-	c.recent = nil
-	c.fields, c.elements = 0, 0
-}
-
-// forgetSites empties the caches of sites and paths when t ends: the
-// failures of 1,500 items fill their share for element namespaces, and the
-// tests after this one expect the room a fresh process has.
-func forgetSites(t *testing.T) {
-	t.Cleanup(func() {
-		sites.reset()
-		paths.reset()
-	})
-}
-
 // TestBuildLimit: a failure of more than issuesx.BuildLimit fields gives that
 // many issues and one Omitted issue counting the others, for every form of
 // validator error.
 func TestBuildLimit(t *testing.T) {
-	forgetSites(t)
 	v := newValidate()
 	ages := limitAges{Ages: make([]int, 1500)}
 	pairs := limitPairs{Pairs: make([]limitPair, 1500)}
@@ -124,7 +104,6 @@ func TestBuildLimit(t *testing.T) {
 // TestBuildLimitAppend: the limit holds for what one call appends after
 // the caller's issues.
 func TestBuildLimitAppend(t *testing.T) {
-	forgetSites(t)
 	err := validator.New().Struct(limitAges{Ages: make([]int, 1001)})
 	list, ok := appendIssues(make(issues.List, 3), err, nil)
 	if !ok || len(list) != 3+1000+1 || issuesx.OmittedCount(&list[len(list)-1]) != 1 {
@@ -138,7 +117,6 @@ func TestBuildLimitAllocations(t *testing.T) {
 	if race.Enabled {
 		t.Skip("allocation counts are meaningless under the race detector")
 	}
-	forgetSites(t)
 	v := validator.New()
 	allocs := func(n int) float64 {
 		err := v.Struct(limitAges{Ages: make([]int, n)})

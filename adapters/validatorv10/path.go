@@ -71,50 +71,25 @@ func dropTop(segs []seg, root *rootInfo) []seg {
 	return segs
 }
 
-// paths keeps the paths built for namespaces seen before: the same struct
-// fails at the same places call after call, and a cached path costs no
-// allocation. Paths are shared: callers must not change their elements
-// (issues.Path.Append copies).
-var paths nsCache[string, issues.Path]
-
-// pathOf builds the issues.Path of a namespace without the validated value:
-// bracket steps of digits are indexes, other brackets are keys.
+// pathOf builds the issues.Path of a namespace without the validated value.
 func pathOf(ns string, prefix issues.Path) issues.Path {
-	if len(prefix) == 0 {
-		if p, ok := paths.load(ns); ok {
-			return p
-		}
-	}
 	var buf [8]seg
 	segs := dropTop(splitNS(ns, buf[:0]), nil)
 	p := make(issues.Path, 0, len(prefix)+len(segs))
 	p = append(p, prefix...)
 	for _, s := range segs {
-		p = append(p, stepOf(s, reflect.Invalid))
-	}
-	if len(prefix) == 0 {
-		paths.update(ns, ns, func(issues.Path) issues.Path { return p })
+		p = append(p, step(s))
 	}
 	return p
 }
 
-// stepOf turns a step into a path element; container is the kind of the
-// value it indexes when known.
-func stepOf(s seg, container reflect.Kind) any {
-	if !s.bracket {
-		return s.text
-	}
-	switch container {
-	case reflect.Map:
-		return s.text
-	case reflect.Slice, reflect.Array:
-		if n, err := strconv.Atoi(s.text); err == nil {
+// step is a namespace step as a path element: a bracket holding a decimal
+// number is an index, other steps are keys.
+func step(s seg) any {
+	if s.bracket {
+		if n, err := strconv.Atoi(s.text); err == nil && n >= 0 && (s.text == "0" || s.text[0] != '0') {
 			return n
 		}
-		return s.text
-	}
-	if n, err := strconv.Atoi(s.text); err == nil && n >= 0 && (s.text == "0" || s.text[0] != '0') {
-		return n
 	}
 	return s.text
 }
@@ -123,30 +98,25 @@ func stepOf(s seg, container reflect.Kind) any {
 type rootInfo struct {
 	v    reflect.Value
 	name string // the struct type's name, as it leads namespaces
-	tag  string // the struct tag validator reads ("validate")
 }
 
 func newRoot(v any) *rootInfo {
-	rv := reflect.ValueOf(v)
-	for rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Interface {
-		if rv.IsNil() {
-			return nil
-		}
-		rv = rv.Elem()
+	rv := deref(reflect.ValueOf(v))
+	if !rv.IsValid() || rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Interface {
+		return nil // nil, or a nil pointer
 	}
-	if !rv.IsValid() {
-		return nil
-	}
-	r := &rootInfo{v: rv, tag: "validate"}
+	r := &rootInfo{v: rv}
 	if rv.Kind() == reflect.Struct {
 		r.name = rv.Type().Name()
 	}
 	return r
 }
 
-// walked is what walking the bound value along a namespace found.
-type walked struct {
+// at is where one field error sits: its path, and when the value is bound
+// (see Bind) what walking it along the namespace found.
+type at struct {
 	path      issues.Path
+	bound     bool          // the fields below were found in the bound value
 	parent    reflect.Value // the struct holding the last named field
 	parentAt  int           // how many path elements lead to parent
 	container reflect.Value // the map or slice of a final bracket step
@@ -156,14 +126,15 @@ type walked struct {
 
 // walk follows the Go names of structNs through the bound value, naming
 // each step as ns names it (JSON names when a tag-name function is set).
-func (r *rootInfo) walk(ns, structNs string, prefix issues.Path) (walked, bool) {
+// It reports bound false where the value does not hold them.
+func (r *rootInfo) walk(ns, structNs string, prefix issues.Path) at {
 	var b1, b2 [8]seg
 	alt := dropTop(splitNS(ns, b1[:0]), r)
 	gos := dropTop(splitNS(structNs, b2[:0]), r)
 	if len(alt) != len(gos) {
-		return walked{}, false
+		return at{}
 	}
-	w := walked{path: make(issues.Path, 0, len(prefix)+len(alt))}
+	w := at{path: make(issues.Path, 0, len(prefix)+len(alt)), bound: true}
 	w.path = append(w.path, prefix...)
 	cur := r.v
 	w.parent = cur
@@ -172,11 +143,11 @@ func (r *rootInfo) walk(ns, structNs string, prefix issues.Path) (walked, bool) 
 		cur = deref(cur)
 		if !s.bracket {
 			if cur.Kind() != reflect.Struct {
-				return walked{}, false
+				return at{}
 			}
 			sf, ok := cur.Type().FieldByName(s.text)
 			if !ok {
-				return walked{}, false
+				return at{}
 			}
 			w.parent, w.parentAt = cur, len(w.path)
 			w.field, w.hasField = sf, true
@@ -189,7 +160,7 @@ func (r *rootInfo) walk(ns, structNs string, prefix issues.Path) (walked, bool) 
 		case reflect.Slice, reflect.Array:
 			n, err := strconv.Atoi(s.text)
 			if err != nil || n < 0 || n >= cur.Len() {
-				return walked{}, false
+				return at{}
 			}
 			w.path = append(w.path, n)
 			cur = cur.Index(n)
@@ -197,10 +168,10 @@ func (r *rootInfo) walk(ns, structNs string, prefix issues.Path) (walked, bool) 
 			w.path = append(w.path, alt[i].text)
 			cur = mapIndex(cur, s.text)
 		default:
-			return walked{}, false
+			return at{}
 		}
 	}
-	return w, true
+	return w
 }
 
 func deref(v reflect.Value) reflect.Value {
@@ -216,28 +187,28 @@ func deref(v reflect.Value) reflect.Value {
 // a model filled; other keys are compared as they print.
 func mapIndex(m reflect.Value, text string) reflect.Value {
 	kt := m.Type().Key()
+	var k reflect.Value
 	switch kt.Kind() {
 	case reflect.String:
-		return m.MapIndex(reflect.ValueOf(text).Convert(kt))
+		k = reflect.ValueOf(text).Convert(kt)
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		n, err := strconv.ParseInt(text, 10, 64)
-		if err != nil || strconv.FormatInt(n, 10) != text || reflect.Zero(kt).OverflowInt(n) {
-			return reflect.Value{}
-		}
-		return m.MapIndex(reflect.ValueOf(n).Convert(kt))
+		n, _ := strconv.ParseInt(text, 10, 64)
+		k = reflect.ValueOf(n).Convert(kt)
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		n, err := strconv.ParseUint(text, 10, 64)
-		if err != nil || strconv.FormatUint(n, 10) != text || reflect.Zero(kt).OverflowUint(n) {
-			return reflect.Value{}
+		n, _ := strconv.ParseUint(text, 10, 64)
+		k = reflect.ValueOf(n).Convert(kt)
+	default:
+		for it := m.MapRange(); it.Next(); {
+			if keyText(it.Key()) == text {
+				return it.Value()
+			}
 		}
-		return m.MapIndex(reflect.ValueOf(n).Convert(kt))
+		return reflect.Value{}
 	}
-	for it := m.MapRange(); it.Next(); {
-		if keyText(it.Key()) == text {
-			return it.Value()
-		}
+	if keyText(k) != text {
+		return reflect.Value{} // not a number, or one the key type cannot hold
 	}
-	return reflect.Value{}
+	return m.MapIndex(k)
 }
 
 func keyText(k reflect.Value) string {

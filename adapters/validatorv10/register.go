@@ -6,7 +6,6 @@ import (
 
 	"github.com/go-playground/validator/v10"
 
-	"github.com/selfheal/selfheal/internal/issuesx"
 	"github.com/selfheal/selfheal/issues"
 )
 
@@ -50,9 +49,9 @@ func ErrorsWith(rules map[string]Rule) (issues.Adapter, error) {
 		}
 		table[tag] = checked
 	}
-	return issuesx.NewAdapter(func(dst issues.List, err error) (issues.List, bool) {
+	return func(dst issues.List, err error) (issues.List, bool) {
 		return appendIssues(dst, err, table)
-	}), nil
+	}, nil
 }
 
 // validRule returns r trimmed, or why tag and r cannot be registered.
@@ -100,13 +99,12 @@ func checkMessage(msg string) error {
 	}
 }
 
-func (r Rule) issue(fe validator.FieldError, path issues.Path, param string) issues.Issue {
-	is := issues.Issue{Path: path, Input: fe.Value(), Source: sourceOf(fe.Tag())}
+func (r Rule) issue(is *issues.Issue, fe validator.FieldError, path issues.Path, param string) {
+	*is = issues.Issue{Path: path, Input: fe.Value(), Source: "validator:" + fe.Tag()}
 	if r.Format != "" {
 		is.Code, is.Format = issues.InvalidFormat, r.Format
-		setParam(&is, param)
-		return is
+		setParam(is, param)
+		return
 	}
 	is.Code, is.Message = issues.Custom, strings.ReplaceAll(r.Message, "{param}", param)
-	return is
 }

@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -34,50 +34,11 @@ var now = time.Now
 // anything else, including *validator.InvalidValidationError, which is a
 // programming error (validating nil or a non-struct), not bad input.
 //
-// The issues are the caller's own: changing them changes nothing another
-// call returns. A call converts at most 1,000 failures (a dived slice of
-// 100,000 bad items fails 100,000 ways); past them one issue at
-// the end counts the others, which are not built.
+// A call converts at most 1,000 failures (a dived slice of 100,000 bad
+// items fails 100,000 ways); past them one issue at the end counts the
+// others, which are not built.
 func Issues(err error) (issues.List, bool) {
-	list, ok := appendIssues(nil, err, nil)
-	issuesx.Own(list)
-	return list, ok
-}
-
-// appendIssues is Issues appending to dst, what selfheal's Engine.Append
-// calls (through Errors) with a list it pools: a warm
-// conversion allocates nothing for the common tags (required, the sizes, eq
-// and ne, oneof, the formats and string-content tags) of a plain validator
-// error. It reports false, returning dst unchanged, exactly where Issues
-// does. The issues share their slices with the adapter's caches (see
-// site), the same ones from call to call: only a caller that changes none
-// of them (the module's formatter) may have them; Issues owns them.
-func appendIssues(dst issues.List, err error, rules map[string]Rule) (issues.List, bool) {
-	switch e := err.(type) {
-	case nil:
-		return dst, false
-	case validator.ValidationErrors:
-		return convert(dst, e, nil, nil, rules)
-	case *bound:
-		return e.appendIssues(dst, rules)
-	case mapErrors:
-		return e.appendIssues(dst, rules)
-	case *validator.InvalidValidationError:
-		return dst, false
-	}
-	var b *bound
-	if errors.As(err, &b) {
-		return b.appendIssues(dst, rules)
-	}
-	var m mapErrors
-	if errors.As(err, &m) {
-		return m.appendIssues(dst, rules)
-	}
-	var ve validator.ValidationErrors
-	if errors.As(err, &ve) {
-		return convert(dst, ve, nil, nil, rules)
-	}
-	return dst, false
+	return appendIssues(nil, err, nil)
 }
 
 // Errors lets a selfheal Engine read validator's raw errors, as Issues
@@ -87,9 +48,40 @@ func appendIssues(dst issues.List, err error, rules map[string]Rule) (issues.Lis
 //
 // An error that Bind or Map made needs no adapter. Errors words the
 // built-in tags; for tags of your own, use ErrorsWith instead.
-var Errors = issuesx.NewAdapter(func(dst issues.List, err error) (issues.List, bool) {
+var Errors issues.Adapter = appendErrors
+
+func appendErrors(dst issues.List, err error) (issues.List, bool) {
 	return appendIssues(dst, err, nil)
-})
+}
+
+// appendIssues is Issues appending to dst, with the rules of ErrorsWith.
+// It reports false, returning dst unchanged, exactly where Issues does.
+func appendIssues(dst issues.List, err error, rules map[string]Rule) (issues.List, bool) {
+	// The error itself first: errors.As costs more than a conversion of
+	// two fields (see BenchmarkValidator).
+	switch e := err.(type) {
+	case validator.ValidationErrors:
+		return convert(dst, e, nil, nil, rules)
+	case *bound:
+		return convert(dst, e.ve, newRoot(e.v), nil, rules)
+	case mapErrors:
+		return e.appendIssues(dst, rules)
+	}
+	var (
+		b  *bound
+		m  mapErrors
+		ve validator.ValidationErrors
+	)
+	switch {
+	case errors.As(err, &b):
+		return convert(dst, b.ve, newRoot(b.v), nil, rules)
+	case errors.As(err, &m):
+		return m.appendIssues(dst, rules)
+	case errors.As(err, &ve):
+		return convert(dst, ve, nil, nil, rules)
+	}
+	return dst, false
+}
 
 // Bind attaches the validated value to the validator's error, so that
 // Issues can name the fields that cross-field and conditional tags refer to
@@ -122,22 +114,10 @@ type bound struct {
 func (b *bound) Error() string { return b.err.Error() }
 func (b *bound) Unwrap() error { return b.err }
 
-// Issues makes a bound error an issues.Carrier. The issues are the
-// caller's own, as Issues's.
+// Issues makes a bound error an issues.Carrier.
 func (b *bound) Issues() issues.List {
-	list, _ := b.appendIssues(nil, nil)
-	issuesx.Own(list)
+	list, _ := convert(nil, b.ve, newRoot(b.v), nil, nil)
 	return list
-}
-
-// AppendIssuesTo is Issues appending to dst without owning the issues,
-// for selfheal's Engine (see issuesx.Appender).
-func (b *bound) AppendIssuesTo(dst issues.List, _ issuesx.Internal) (issues.List, bool) {
-	return b.appendIssues(dst, nil)
-}
-
-func (b *bound) appendIssues(dst issues.List, rules map[string]Rule) (issues.List, bool) {
-	return convert(dst, b.ve, newRoot(b.v), nil, rules)
 }
 
 // Map turns the result of validator's ValidateMap (field → error, nested
@@ -154,33 +134,17 @@ func Map(errs map[string]any) error {
 type mapErrors map[string]any
 
 func (m mapErrors) Error() string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, fmt.Sprintf("%s: %v", k, m[k]))
 	}
-	sort.Strings(keys)
-	var b strings.Builder
-	for i, k := range keys {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		fmt.Fprintf(&b, "%s: %v", k, m[k])
-	}
-	return b.String()
+	return strings.Join(parts, "; ")
 }
 
-// Issues makes a Map error an issues.Carrier. The issues are the
-// caller's own, as Issues's.
+// Issues makes a Map error an issues.Carrier.
 func (m mapErrors) Issues() issues.List {
 	list, _ := m.appendIssues(nil, nil)
-	issuesx.Own(list)
 	return list
-}
-
-// AppendIssuesTo is Issues appending to dst without owning the issues,
-// for selfheal's Engine (see issuesx.Appender).
-func (m mapErrors) AppendIssuesTo(dst issues.List, _ issuesx.Internal) (issues.List, bool) {
-	return m.appendIssues(dst, nil)
 }
 
 func (m mapErrors) appendIssues(dst issues.List, rules map[string]Rule) (issues.List, bool) {
@@ -190,12 +154,7 @@ func (m mapErrors) appendIssues(dst issues.List, rules map[string]Rule) (issues.
 	built, omitted := 0, 0
 	var walk func(m map[string]any, prefix issues.Path)
 	walk = func(m map[string]any, prefix issues.Path) {
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			switch e := m[k].(type) {
 			case map[string]any:
 				walk(e, prefix.Append(k))
@@ -227,22 +186,16 @@ func (m mapErrors) appendIssues(dst issues.List, rules map[string]Rule) (issues.
 
 // converter holds what one conversion needs besides each error.
 type converter struct {
-	errs   validator.ValidationErrors
+	errs   validator.ValidationErrors // the whole failure, where other fields are named
 	root   *rootInfo
 	prefix issues.Path
-	// rules words the server's own tags (see ErrorsWith).
-	rules  map[string]Rule
-	rename bool // the namespace uses a tag-name function's names
-	// byStructNS maps the Go namespace of each error to its namespace,
-	// the first error's for each, built when guessPath first looks
-	// through many errors: looking through them all for each issue would
-	// cost quadratic time.
+	rules  map[string]Rule // words the server's own tags (see ErrorsWith)
+	rename bool            // the namespace uses a tag-name function's names
+	// byStructNS maps each error's Go namespace to its namespace, the
+	// first error's for each, built when guessPath first needs it: looking
+	// through every error for each issue would cost quadratic time.
 	byStructNS map[string]string
 }
-
-// manyErrs is how many errors guessPath compares one by one before it
-// maps them.
-const manyErrs = 16
 
 // convert appends one issue for each field error to dst, up to
 // issuesx.BuildLimit of them; past it, one issuesx.Omitted counts the rest.
@@ -254,9 +207,6 @@ func convert(dst issues.List, errs validator.ValidationErrors, root *rootInfo, p
 		return dst, false
 	}
 	n := min(len(errs), issuesx.BuildLimit)
-	if n < len(errs) {
-		dst = slices.Grow(dst, n+1)
-	}
 	dst = appendConverted(dst, errs[:n], errs, root, prefix, rules)
 	if n < len(errs) {
 		dst = append(dst, issuesx.Omitted(len(errs)-n))
@@ -267,124 +217,86 @@ func convert(dst issues.List, errs validator.ValidationErrors, root *rootInfo, p
 // appendConverted appends the issues of errs, some of all (the whole
 // failure, which cross-field tags look through for other fields' names).
 func appendConverted(dst issues.List, errs, all validator.ValidationErrors, root *rootInfo, prefix issues.Path, rules map[string]Rule) issues.List {
-	n := len(dst)
-	dst = slices.Grow(dst, len(errs))[:n+len(errs)]
-	// Under a bound value or a map's prefix, paths depend on more than
-	// the namespace: sites are for plain errors. A site holds the built-in
-	// wording, so a tag the rules word is converted afresh.
-	plain := root == nil && len(prefix) == 0
-	var c converter // built for the first issue no site gives
-	var prev *site
-	for i, fe := range errs {
-		is := &dst[n+i]
-		if plain && !ruled(rules, fe) {
-			cached, ok := fromSite(is, fe, prev)
-			prev = cached
-			if ok {
-				continue
-			}
-		}
-		if c.errs == nil {
-			c = newConverter(all, root, prefix, rules)
-		}
-		c.convert(is, fe)
+	c := converter{errs: all, root: root, prefix: prefix, rules: rules}
+	c.rename = slices.ContainsFunc(all, func(fe validator.FieldError) bool {
+		return fe.Namespace() != fe.StructNamespace()
+	})
+	for _, fe := range errs {
+		dst = append(dst, issues.Issue{})
+		c.convert(&dst[len(dst)-1], fe)
 	}
 	return dst
 }
 
-// ruled reports whether rules word fe's tag or the tag it aliases.
-func ruled(rules map[string]Rule, fe validator.FieldError) bool {
-	if len(rules) == 0 {
-		return false
-	}
-	_, tag := rules[fe.Tag()]
-	_, actual := rules[fe.ActualTag()]
-	return tag || actual
-}
-
-func newConverter(errs validator.ValidationErrors, root *rootInfo, prefix issues.Path, rules map[string]Rule) converter {
-	c := converter{errs: errs, root: root, prefix: prefix, rules: rules}
-	for _, fe := range errs {
-		if fe.Namespace() != fe.StructNamespace() {
-			c.rename = true
-			break
-		}
-	}
-	return c
-}
-
-// at is where one field error sits.
-type at struct {
-	path issues.Path
-	w    walked
-	ok   bool // w holds the walk through the bound value
-}
-
 func (c *converter) locate(fe validator.FieldError) at {
 	if c.root != nil {
-		if w, ok := c.root.walk(fe.Namespace(), fe.StructNamespace(), c.prefix); ok {
-			return at{path: w.path, w: w, ok: true}
+		if w := c.root.walk(fe.Namespace(), fe.StructNamespace(), c.prefix); w.bound {
+			return w
 		}
 	}
 	return at{path: pathOf(fe.Namespace(), c.prefix)}
 }
 
+// convert fills is with the issue of one field error: a map key's failure
+// as an invalid_key holding the key's issue, any other as the tag's issue.
+// Issues (488 bytes) are filled in place rather than returned.
 func (c *converter) convert(is *issues.Issue, fe validator.FieldError) {
 	loc := c.locate(fe)
-	tag := fe.Tag()
+	c.issue(is, fe, fe.Tag(), fe.ActualTag(), fe.Param(), loc)
 	if key, ok := c.keyFailure(fe, loc); ok {
-		inner := c.issue(fe, tag, fe.ActualTag(), fe.Param(), loc)
+		inner := *is
 		inner.Path = loc.path[:len(loc.path)-1]
 		*is = issues.Issue{Code: issues.InvalidKey, Path: inner.Path, Input: fe.Value(), Key: key,
 			Origin: issues.OriginMap, Issues: []issues.Issue{inner}, Source: inner.Source}
-		return
 	}
-	*is = c.issue(fe, tag, fe.ActualTag(), fe.Param(), loc)
 }
 
 // issue builds the issue of a failed tag (with its actual tag, for
 // aliases, and its parameter).
-func (c *converter) issue(fe validator.FieldError, tag, actual, param string, loc at) issues.Issue {
+func (c *converter) issue(is *issues.Issue, fe validator.FieldError, tag, actual, param string, loc at) {
 	if r, ok := c.rules[tag]; ok {
-		return r.issue(fe, loc.path, param)
+		r.issue(is, fe, loc.path, param)
+		return
 	}
 	if f, ok := aliasFormat[tag]; ok {
-		return issues.Issue{Code: issues.InvalidFormat, Path: loc.path, Input: fe.Value(), Format: f, Source: sourceOf(tag)}
+		*is = issues.Issue{Code: issues.InvalidFormat, Path: loc.path, Input: fe.Value(), Format: f, Source: sourceOf(tag)}
+		return
 	}
 	cls := classOf(tag)
 	if cls == clsUnknown && strings.Contains(actual, "|") {
-		return c.union(fe, tag, actual, loc)
+		c.union(is, fe, tag, actual, loc)
+		return
 	}
 	if cls == clsUnknown && actual != tag {
 		// A user alias of one tag: word the tag that failed.
 		if r, ok := c.rules[actual]; ok {
-			return r.issue(fe, loc.path, param)
+			r.issue(is, fe, loc.path, param)
+			return
 		}
 		if cls = classOf(actual); cls != clsUnknown {
 			tag = actual
 		}
 	}
-	is := issues.Issue{Path: loc.path, Input: fe.Value(), Source: sourceOf(tag)}
+	*is = issues.Issue{Path: loc.path, Input: fe.Value(), Source: sourceOf(tag)}
 	switch cls {
 	case clsRequired:
-		c.required(&is, fe)
-	case clsRequiredIf, clsSkipUnless, clsRequiredUnless, clsRequiredWith, clsRequiredWithAll,
-		clsRequiredWithout, clsRequiredWithoutAll:
-		c.required(&is, fe)
-		cd := conditions[cls]
+		is.Code, is.Absent, is.Input = issues.InvalidType, true, nil
+		is.Expected = jsonType(fe.Type(), fe.Kind())
+		if cd, ok := conditions[tag]; ok {
+			is.When = c.condition(fe, loc, cd.op, param, cd.values)
+		}
+	case clsExcluded:
+		cd := conditions[tag]
+		is.Code, is.Check = issues.Custom, issues.CheckExcluded
 		is.When = c.condition(fe, loc, cd.op, param, cd.values)
-	case clsExcludedIf, clsExcludedUnless, clsExcludedWith, clsExcludedWithAll,
-		clsExcludedWithout, clsExcludedWithoutAll:
-		cd := conditions[cls]
-		c.excluded(&is, c.condition(fe, loc, cd.op, param, cd.values))
 	case clsSize:
-		size(&is, fe, tag, param)
-	case clsEq, clsEqIgnoreCase:
-		eq(&is, fe, param, false)
-	case clsNe, clsNeIgnoreCase:
-		eq(&is, fe, param, true)
-	case clsEqField, clsNeField, clsGtField, clsGteField, clsLtField, clsLteField, clsFieldContains, clsFieldExcludes:
-		c.crossField(&is, fe, cls, strings.Contains(tag, "csfield"), param, loc)
+		size(is, fe, tag, param)
+	case clsEq:
+		eq(is, fe, param, false)
+	case clsNe:
+		eq(is, fe, param, true)
+	case clsField:
+		c.crossField(is, fe, tag, param, loc)
 	case clsOneOf, clsNoneOf:
 		is.Code = issues.InvalidValue
 		for _, v := range splitParams(param) {
@@ -394,7 +306,7 @@ func (c *converter) issue(fe validator.FieldError, tag, actual, param string, lo
 			is.Check = issues.CheckNot
 		}
 	case clsUnique:
-		c.unique(&is, fe, param)
+		c.unique(is, fe, param)
 	case clsIsDefault:
 		is.Code, is.Check = issues.Custom, checkDefault
 	case clsValidateFn:
@@ -406,13 +318,9 @@ func (c *converter) issue(fe validator.FieldError, tag, actual, param string, lo
 		}
 	case clsContent:
 		is.Code, is.Format = issues.InvalidFormat, contentFormat[tag]
-		setParam(&is, param)
+		setParam(is, param)
 	case clsFormat:
 		is.Code, is.Format = issues.InvalidFormat, formatName[tag]
-	case clsDatetime:
-		is.Code, is.Format, is.Layout = issues.InvalidFormat, formatTimeLayout, param
-	case clsPostcode:
-		is.Code, is.Format, is.Country = issues.InvalidFormat, formatPostcode, param
 	case clsPostcodeField:
 		is.Code, is.Format = issues.InvalidFormat, formatPostcode
 		ref := c.ref(fe, loc, param, false)
@@ -424,25 +332,16 @@ func (c *converter) issue(fe validator.FieldError, tag, actual, param string, lo
 		// A tag registered with validator but given no Rule.
 		is.Code, is.Check, is.Format = issues.Custom, checkRule, tag
 	}
-	return is
 }
 
-// Checks and formats this adapter uses beyond those of the issues package.
-// The formatter words each.
+// Checks and formats beyond those of package issues (see the package
+// doc); the formatter words each.
 const (
-	// checkDefault: the field must be left at its zero value (isdefault).
-	checkDefault = "default"
-	// checkMethod: the value's own validation method rejected it
-	// (validateFn) without saying why.
-	checkMethod = "method"
-	// checkRule: a check the server registered under the name in Format
-	// failed; give it words with ErrorsWith.
-	checkRule = "rule"
-	// formatTimeLayout: a date or time in the Go layout held in Layout.
-	formatTimeLayout = "time_layout"
-	// formatPostcode: a postal code of the country (ISO 3166-1 alpha-2)
-	// held in Country.
-	formatPostcode = "postcode"
+	checkDefault     = "default"     // isdefault
+	checkMethod      = "method"      // validateFn, when the method says not why
+	checkRule        = "rule"        // a registered tag without a Rule
+	formatTimeLayout = "time_layout" // datetime: the layout in Layout
+	formatPostcode   = "postcode"    // the country in Country
 )
 
 // setParam puts the parameter of a format check in the field of is that
@@ -468,24 +367,14 @@ func setParam(is *issues.Issue, param string) {
 }
 
 // union words an or-group (email|uuid) as the alternatives it offered.
-func (c *converter) union(fe validator.FieldError, tag, actual string, loc at) issues.Issue {
-	is := issues.Issue{Code: issues.InvalidUnion, Path: loc.path, Input: fe.Value(), Source: "validator:" + tag}
+func (c *converter) union(is *issues.Issue, fe validator.FieldError, tag, actual string, loc at) {
+	*is = issues.Issue{Code: issues.InvalidUnion, Path: loc.path, Input: fe.Value(), Source: sourceOf(tag)}
 	for part := range strings.SplitSeq(actual, "|") {
 		name, param, _ := strings.Cut(part, "=")
-		br := c.issue(fe, name, name, param, loc)
+		var br issues.Issue
+		c.issue(&br, fe, name, name, param, loc)
 		is.Branches = append(is.Branches, []issues.Issue{br})
 	}
-	return is
-}
-
-// required fills a missing required field.
-func (c *converter) required(is *issues.Issue, fe validator.FieldError) {
-	is.Code, is.Absent, is.Input = issues.InvalidType, true, nil
-	is.Expected = jsonType(fe.Type(), fe.Kind())
-}
-
-func (c *converter) excluded(is *issues.Issue, when *issues.Condition) {
-	is.Code, is.Check, is.When = issues.Custom, issues.CheckExcluded, when
 }
 
 // jsonType is the JSON type a Go type is sent as.
@@ -563,13 +452,7 @@ func size(is *issues.Issue, fe validator.FieldError, tag, param string) {
 	case "len":
 		switch is.Origin {
 		case issues.OriginString, issues.OriginArray, issues.OriginMap:
-			n, _ := strconv.Atoi(param)
-			if lengthOf(fe.Value()) < n {
-				is.Code, is.Minimum = issues.TooSmall, bound
-			} else {
-				is.Code, is.Maximum = issues.TooBig, bound
-			}
-			is.Inclusive, is.Exact = true, true
+			exact(is, fe, param)
 		default:
 			// len of a number is its value.
 			eq(is, fe, param, false)
@@ -580,16 +463,8 @@ func size(is *issues.Issue, fe validator.FieldError, tag, param string) {
 // eq words eq and ne (and their ignore_case forms): a size for slices and
 // maps, a value otherwise.
 func eq(is *issues.Issue, fe validator.FieldError, param string, not bool) {
-	switch k := fe.Kind(); {
-	case !not && (k == reflect.Slice || k == reflect.Map || k == reflect.Array):
-		is.Origin = origin(fe.Type(), k)
-		n, _ := strconv.Atoi(param)
-		if lengthOf(fe.Value()) < n {
-			is.Code, is.Minimum = issues.TooSmall, number(param)
-		} else {
-			is.Code, is.Maximum = issues.TooBig, number(param)
-		}
-		is.Inclusive, is.Exact = true, true
+	if k := fe.Kind(); !not && (k == reflect.Slice || k == reflect.Map || k == reflect.Array) {
+		exact(is, fe, param)
 		return
 	}
 	is.Code = issues.InvalidValue
@@ -599,12 +474,22 @@ func eq(is *issues.Issue, fe validator.FieldError, param string, not bool) {
 	}
 }
 
+// exact words an exact size (len, or eq of a slice): too small or too big
+// by the value's length.
+func exact(is *issues.Issue, fe validator.FieldError, param string) {
+	is.Origin = origin(fe.Type(), fe.Kind())
+	n, _ := strconv.Atoi(param)
+	if lengthOf(fe.Value()) < n {
+		is.Code, is.Minimum = issues.TooSmall, number(param)
+	} else {
+		is.Code, is.Maximum = issues.TooBig, number(param)
+	}
+	is.Inclusive, is.Exact = true, true
+}
+
 // lengthOf is what validator measures: characters of a string, length of
 // anything else that has one.
 func lengthOf(v any) int {
-	if s, ok := v.(string); ok {
-		return utf8.RuneCountInString(s)
-	}
 	rv := deref(reflect.ValueOf(v))
 	switch rv.Kind() {
 	case reflect.String:
@@ -666,41 +551,35 @@ func splitParams(s string) []string {
 	return vals
 }
 
-// crossField words the tags that compare with another field.
-func (c *converter) crossField(is *issues.Issue, fe validator.FieldError, cls class, cs bool, param string, loc at) {
-	ref := c.ref(fe, loc, param, cs)
+// crossField words the tags that compare with another field: of the
+// field's struct, or for the cs tags (gtcsfield …) of the top-level struct.
+func (c *converter) crossField(is *issues.Issue, fe validator.FieldError, tag, param string, loc at) {
+	ref := c.ref(fe, loc, param, strings.Contains(tag, "csfield"))
 	is.Ref = ref
-	k := fe.Kind()
-	switch cls {
-	case clsEqField:
+	switch name := strings.Replace(tag, "csfield", "field", 1); name {
+	case "eqfield", "nefield":
 		is.Code = issues.InvalidValue
 		if ref.Value != nil {
 			is.Values = []any{ref.Value}
 		}
-	case clsNeField:
-		is.Code, is.Check = issues.InvalidValue, issues.CheckNot
-		if ref.Value != nil {
-			is.Values = []any{ref.Value}
+		if name == "nefield" {
+			is.Check = issues.CheckNot
 		}
-	case clsGtField, clsGteField, clsLtField, clsLteField:
-		is.Origin = origin(fe.Type(), k)
+	case "gtfield", "gtefield", "ltfield", "ltefield":
+		is.Origin = origin(fe.Type(), fe.Kind())
 		var b issues.Number
 		if ref.Value != nil {
 			b = boundOf(ref.Value)
 		}
-		switch cls {
-		case clsGtField:
+		is.Inclusive = name == "gtefield" || name == "ltefield"
+		if name[0] == 'g' {
 			is.Code, is.Minimum = issues.TooSmall, b
-		case clsGteField:
-			is.Code, is.Minimum, is.Inclusive = issues.TooSmall, b, true
-		case clsLtField:
+		} else {
 			is.Code, is.Maximum = issues.TooBig, b
-		case clsLteField:
-			is.Code, is.Maximum, is.Inclusive = issues.TooBig, b, true
 		}
-	case clsFieldContains, clsFieldExcludes:
+	case "fieldcontains", "fieldexcludes":
 		is.Code, is.Format = issues.InvalidFormat, "includes"
-		if cls == clsFieldExcludes {
+		if name == "fieldexcludes" {
 			is.Format = "excludes"
 		}
 		if s, ok := ref.Value.(string); ok {
@@ -736,8 +615,8 @@ func boundOf(v any) issues.Number {
 // nested fields), relative to the field's struct, or for the cs tags to
 // the top-level struct.
 func (c *converter) ref(fe validator.FieldError, loc at, param string, cs bool) *issues.Ref {
-	if loc.ok {
-		base, rv := loc.w.parent, loc.w.path[:loc.w.parentAt]
+	if loc.bound {
+		base, rv := loc.parent, loc.path[:loc.parentAt]
 		if cs {
 			base, rv = c.root.v, c.prefix
 		}
@@ -783,37 +662,24 @@ func (c *converter) follow(base reflect.Value, prefix issues.Path, goPath string
 // another error in the same failure gives it, else by its Go name.
 func (c *converter) guessPath(fe validator.FieldError, param string, cs bool) issues.Path {
 	sns := fe.StructNamespace()
-	var parent string
+	parent := parentNS(sns)
 	if cs {
-		parent, _, _ = strings.Cut(sns, ".")
-		if !strings.Contains(sns, ".") {
-			parent = ""
-		}
-	} else {
-		parent = parentNS(sns)
+		parent, _, _ = strings.Cut(parent, ".") // the top-level struct
 	}
 	want := param
 	if parent != "" {
 		want = parent + "." + param
 	}
-	if len(c.errs) <= manyErrs {
+	if c.byStructNS == nil {
+		c.byStructNS = make(map[string]string, len(c.errs))
 		for _, o := range c.errs {
-			if o.StructNamespace() == want {
-				return pathOf(o.Namespace(), c.prefix)
+			if _, seen := c.byStructNS[o.StructNamespace()]; !seen {
+				c.byStructNS[o.StructNamespace()] = o.Namespace()
 			}
 		}
-	} else {
-		if c.byStructNS == nil {
-			c.byStructNS = make(map[string]string, len(c.errs))
-			for _, o := range c.errs {
-				if _, seen := c.byStructNS[o.StructNamespace()]; !seen {
-					c.byStructNS[o.StructNamespace()] = o.Namespace()
-				}
-			}
-		}
-		if ns, ok := c.byStructNS[want]; ok {
-			return pathOf(ns, c.prefix)
-		}
+	}
+	if ns, ok := c.byStructNS[want]; ok {
+		return pathOf(ns, c.prefix)
 	}
 	// Same names in both forms, or none known: the Go names it is.
 	altParent := parentNS(fe.Namespace())
@@ -890,28 +756,14 @@ func condValue(ref *issues.Ref, param string) any {
 func (c *converter) unique(is *issues.Issue, fe validator.FieldError, param string) {
 	is.Code, is.Check = issues.Custom, issues.CheckUnique
 	rv := deref(reflect.ValueOf(fe.Value()))
-	var items []reflect.Value
-	switch rv.Kind() {
-	case reflect.Slice, reflect.Array:
-		for i := 0; i < rv.Len(); i++ {
-			items = append(items, rv.Index(i))
-		}
-	case reflect.Map:
-		keys := rv.MapKeys()
-		sort.Slice(keys, func(i, j int) bool { return keyText(keys[i]) < keyText(keys[j]) })
-		for _, k := range keys {
-			items = append(items, rv.MapIndex(k))
-		}
-	}
 	seen := map[any]int{}
-	for _, it := range items {
+	add := func(it reflect.Value) {
 		it = deref(it)
 		if param != "" && it.Kind() == reflect.Struct {
 			if sf, ok := it.Type().FieldByName(param); ok {
+				is.UniqueBy = sf.Name
 				if c.rename {
 					is.UniqueBy = jsonName(sf)
-				} else {
-					is.UniqueBy = sf.Name
 				}
 				it = deref(it.FieldByIndex(sf.Index))
 			}
@@ -920,9 +772,20 @@ func (c *converter) unique(is *issues.Issue, fe validator.FieldError, param stri
 		if it.IsValid() && it.CanInterface() && it.Type().Comparable() {
 			key = it.Interface()
 		}
-		seen[key]++
-		if seen[key] == 2 {
+		if seen[key]++; seen[key] == 2 {
 			is.Values = append(is.Values, key)
+		}
+	}
+	switch rv.Kind() {
+	case reflect.Slice, reflect.Array:
+		for i := range rv.Len() {
+			add(rv.Index(i))
+		}
+	case reflect.Map:
+		keys := rv.MapKeys()
+		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(keyText(a), keyText(b)) })
+		for _, k := range keys {
+			add(rv.MapIndex(k))
 		}
 	}
 }
@@ -956,37 +819,22 @@ func validateFnMessage(v any, method string) string {
 // keyFailure reports whether a dive failure is about a map's key (a tag
 // between keys and endkeys) rather than its value, and the key.
 func (c *converter) keyFailure(fe validator.FieldError, loc at) (any, bool) {
-	if len(loc.path) == 0 {
+	if len(loc.path) == 0 || !strings.HasSuffix(fe.Namespace(), "]") {
 		return nil, false
 	}
-	last := loc.path[len(loc.path)-1]
-	key, isKey := last.(string)
-	if !isKey {
+	key, ok := loc.path[len(loc.path)-1].(string)
+	if !ok {
 		return nil, false
 	}
-	ns := fe.Namespace()
-	if !strings.HasSuffix(ns, "]") {
+	if !loc.bound {
+		// Without the value: a key's failure carries the key as its value.
+		return key, fmtValue(fe.Value()) == key
+	}
+	if deref(loc.container).Kind() != reflect.Map || !loc.hasField {
 		return nil, false
 	}
-	if loc.ok {
-		m := deref(loc.w.container)
-		if m.Kind() != reflect.Map || !loc.w.hasField {
-			return nil, false
-		}
-		inKeys, inValues := keysTags(loc.w.field.Tag.Get(c.root.tag), fe.Tag())
-		if !inKeys {
-			return nil, false
-		}
-		if inValues && fmtValue(fe.Value()) != key {
-			return nil, false
-		}
-		return key, true
-	}
-	// Without the value: a key's failure carries the key as its value.
-	if fmtValue(fe.Value()) == key {
-		return key, true
-	}
-	return nil, false
+	inKeys, inValues := keysTags(loc.field.Tag.Get("validate"), fe.Tag())
+	return key, inKeys && (!inValues || fmtValue(fe.Value()) == key)
 }
 
 // keysTags reports whether tag appears between keys and endkeys of a
@@ -995,56 +843,23 @@ func keysTags(spec, tag string) (inKeys, inValues bool) {
 	state := 0 // 0 before keys, 1 in keys, 2 after endkeys
 	for part := range strings.SplitSeq(spec, ",") {
 		name, _, _ := strings.Cut(part, "=")
-		switch name {
-		case "keys":
+		switch {
+		case name == "keys":
 			state = 1
-			continue
-		case "endkeys":
+		case name == "endkeys":
 			state = 2
-			continue
-		}
-		for alt := range strings.SplitSeq(name, "|") {
-			if alt == tag || part == tag {
-				switch state {
-				case 1:
-					inKeys = true
-				case 2:
-					inValues = true
-				}
-			}
+		case part == tag || slices.Contains(strings.Split(name, "|"), tag):
+			inKeys = inKeys || state == 1
+			inValues = inValues || state == 2
 		}
 	}
 	return inKeys, inValues
 }
 
+// fmtValue writes a value as validator writes map keys.
 func fmtValue(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case nil:
+	if v == nil {
 		return ""
 	}
 	return fmt.Sprint(v)
-}
-
-// conditions says when each conditional tag applies: the operator on the
-// other fields, and whether its parameter pairs fields with values
-// (required_if=mode on) or only names fields (required_with=a b).
-var conditions = map[class]struct {
-	op     string
-	values bool
-}{
-	clsRequiredIf:         {issues.CondEquals, true},
-	clsSkipUnless:         {issues.CondEquals, true},
-	clsRequiredUnless:     {issues.CondNotEquals, true},
-	clsRequiredWith:       {issues.CondPresent, false},
-	clsRequiredWithAll:    {issues.CondAllPresent, false},
-	clsRequiredWithout:    {issues.CondAbsent, false},
-	clsRequiredWithoutAll: {issues.CondAllAbsent, false},
-	clsExcludedIf:         {issues.CondEquals, true},
-	clsExcludedUnless:     {issues.CondNotEquals, true},
-	clsExcludedWith:       {issues.CondPresent, false},
-	clsExcludedWithAll:    {issues.CondAllPresent, false},
-	clsExcludedWithout:    {issues.CondAbsent, false},
-	clsExcludedWithoutAll: {issues.CondAllAbsent, false},
 }

@@ -14,9 +14,9 @@ import (
 // []any). Input is left alone: it is the value that was sent, the caller's
 // own.
 //
-// The adapters keep what an issue takes from a schema or a struct field
-// (its path, the allowed names and values) and hand the same slices to
-// every call, which the module's own rendering relies on and never
+// The JSON Schema adapters keep what an issue takes from a schema (its
+// path, the allowed names and values) and hand the same slices to every
+// call, which the module's own rendering relies on and never
 // changes. A public function calls Own on what it returns, so that a
 // caller that changes its issues changes nothing another call sees.
 func Own(list issues.List) {
@@ -89,17 +89,3 @@ func cloneValue(v any) any {
 	}
 	return v
 }
-
-// Appender is an error of the module's adapters that appends its issues
-// to a list without owning them (see Own): its Issues method owns them,
-// which a caller that only renders them (selfheal's Engine.Append) need
-// not pay for. Only the module can implement it or call it: a user cannot
-// name Internal.
-type Appender interface {
-	AppendIssuesTo(dst issues.List, _ Internal) (issues.List, bool)
-}
-
-// Internal is the type of a parameter that keeps a method the module's
-// own (see Appender). Its blank field makes it a type no other package
-// can write: a struct{}{} literal would be assignable to an empty struct.
-type Internal struct{ _ struct{} }
