@@ -11,7 +11,7 @@ import (
 	"github.com/selfheal/selfheal/adapters/jsonschemav5"
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/envelope"
-	"github.com/selfheal/selfheal/internal/hostile"
+	"github.com/selfheal/selfheal/internal/testkit/hostile"
 	"github.com/selfheal/selfheal/issues"
 )
 

@@ -17,7 +17,7 @@ import (
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/adapters/validatorv10"
 	"github.com/selfheal/selfheal/internal/jsonvalue"
-	"github.com/selfheal/selfheal/internal/mutate"
+	"github.com/selfheal/selfheal/internal/testkit/mutate"
 	"github.com/selfheal/selfheal/issues"
 )
 

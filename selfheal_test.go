@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/selfheal/selfheal/internal/race"
+	"github.com/selfheal/selfheal/internal/testkit/race"
 
 	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/envelope"

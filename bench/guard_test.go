@@ -6,7 +6,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/selfheal/selfheal/internal/redistest"
+	"github.com/selfheal/selfheal/internal/testkit/redistest"
 	"github.com/selfheal/selfheal/mcp/guard"
 	"github.com/selfheal/selfheal/mcp/guard/redisguard"
 )

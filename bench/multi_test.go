@@ -19,7 +19,7 @@ import (
 	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
 	"github.com/selfheal/selfheal/adapters/validatorv10"
-	"github.com/selfheal/selfheal/internal/golden"
+	"github.com/selfheal/selfheal/internal/testkit/golden"
 	"github.com/selfheal/selfheal/issues"
 )
 

@@ -6,7 +6,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
-	"github.com/selfheal/selfheal/internal/race"
+	"github.com/selfheal/selfheal/internal/testkit/race"
 )
 
 // patternCases are valid calls of a tool whose schema has a pattern: one

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/selfheal/selfheal/internal/golden"
+	"github.com/selfheal/selfheal/internal/testkit/golden"
 )
 
 // line writes a change with everything a test checks, on one line.

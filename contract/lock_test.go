@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/selfheal/selfheal/internal/golden"
-	"github.com/selfheal/selfheal/internal/mutate"
+	"github.com/selfheal/selfheal/internal/testkit/golden"
+	"github.com/selfheal/selfheal/internal/testkit/mutate"
 )
 
 // billing is a small server's tools at two versions, written the way SDKs

@@ -207,7 +207,7 @@ function readmeLines(title) {
 // each: npx and the wrap lines as written; npm install -g with the packed
 // package in place of the registry's; the release archive's name checked
 // against GoReleaser's and unpacked as the line unpacks it. (The go install
-// line is internal/readme's: it needs a module proxy, not npm.)
+// line is internal/testkit/readme's: it needs a module proxy, not npm.)
 describe("the README's install and wrap lines", { skip }, () => {
   test('Install', opts, () => {
     const lines = readmeLines('Install');
@@ -234,7 +234,7 @@ describe("the README's install and wrap lines", { skip }, () => {
         ok(sh('sh', ['-c', `tar -xz ${m[2]} < "$0"`, resolve(DIST, '..', archive.path)], { cwd: dir }), line);
         assert.match(ok(sh(join(dir, m[2]), ['--version']), 'the released binary').stdout, /^selfheal v/);
       } else if (line.startsWith('go install ')) {
-        continue; // internal/readme's TestReadmeGoInstall
+        continue; // internal/testkit/readme's TestReadmeGoInstall
       } else {
         assert.fail(`README.md's Install has a line this test does not run: ${line}`);
       }

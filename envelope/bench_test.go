@@ -3,7 +3,7 @@ package envelope_test
 import (
 	"testing"
 
-	"github.com/selfheal/selfheal/internal/race"
+	"github.com/selfheal/selfheal/internal/testkit/race"
 
 	"github.com/selfheal/selfheal/envelope"
 )

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/selfheal/selfheal/internal/golden"
+	"github.com/selfheal/selfheal/internal/testkit/golden"
 
 	"github.com/selfheal/selfheal/envelope"
 )

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/selfheal/selfheal/envelope"
-	"github.com/selfheal/selfheal/internal/mutate"
+	"github.com/selfheal/selfheal/internal/testkit/mutate"
 )
 
 // TestWrapOwnsItsMemory: a caller that changes everything in what Wrap

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/selfheal/selfheal/envelope"
-	"github.com/selfheal/selfheal/internal/race"
+	"github.com/selfheal/selfheal/internal/testkit/race"
 )
 
 func TestParseSeeds(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/adapters/jsondecode"
-	"github.com/selfheal/selfheal/internal/jsonschematest"
+	"github.com/selfheal/selfheal/internal/testkit/jsonschematest"
 	"github.com/selfheal/selfheal/issues"
 )
 

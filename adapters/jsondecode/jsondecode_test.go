@@ -13,7 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/selfheal/selfheal/internal/race"
+	"github.com/selfheal/selfheal/internal/testkit/race"
 
 	"github.com/selfheal/selfheal/issues"
 )

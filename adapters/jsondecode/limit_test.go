@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/selfheal/selfheal/internal/issuesx"
-	"github.com/selfheal/selfheal/internal/race"
+	"github.com/selfheal/selfheal/internal/testkit/race"
 	"github.com/selfheal/selfheal/issues"
 )
 

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/selfheal/selfheal/adapters/jsonschemav5"
-	"github.com/selfheal/selfheal/internal/jsonschematest"
+	"github.com/selfheal/selfheal/internal/testkit/jsonschematest"
 )
 
 // TestMaxDepth: too deep an instance is refused before the library sees

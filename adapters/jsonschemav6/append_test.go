@@ -12,9 +12,9 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
-	"github.com/selfheal/selfheal/internal/jsonschematest"
 	"github.com/selfheal/selfheal/internal/jsonvalue"
-	"github.com/selfheal/selfheal/internal/race"
+	"github.com/selfheal/selfheal/internal/testkit/jsonschematest"
+	"github.com/selfheal/selfheal/internal/testkit/race"
 	"github.com/selfheal/selfheal/issues"
 )
 

@@ -9,7 +9,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
-	"github.com/selfheal/selfheal/internal/jsonschematest"
+	"github.com/selfheal/selfheal/internal/testkit/jsonschematest"
 	"github.com/selfheal/selfheal/issues"
 )
 

@@ -3,7 +3,7 @@ package jsonschemav6_test
 import (
 	"testing"
 
-	"github.com/selfheal/selfheal/internal/jsonschematest"
+	"github.com/selfheal/selfheal/internal/testkit/jsonschematest"
 )
 
 func TestPropertyNamesPath(t *testing.T) {

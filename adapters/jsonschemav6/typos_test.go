@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/selfheal/selfheal/adapters/jsonschemav6"
-	"github.com/selfheal/selfheal/internal/jsonschematest"
+	"github.com/selfheal/selfheal/internal/testkit/jsonschematest"
 	"github.com/selfheal/selfheal/issues"
 )
 

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/selfheal/selfheal/internal/catalog"
-	"github.com/selfheal/selfheal/internal/golden"
+	"github.com/selfheal/selfheal/internal/testkit/golden"
 
 	"github.com/go-playground/validator/v10"
 

@@ -8,7 +8,7 @@ import (
 
 	"github.com/selfheal/selfheal"
 	"github.com/selfheal/selfheal/adapters/validatorv10"
-	"github.com/selfheal/selfheal/internal/race"
+	"github.com/selfheal/selfheal/internal/testkit/race"
 	"github.com/selfheal/selfheal/issues"
 )
 

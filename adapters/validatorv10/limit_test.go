@@ -7,7 +7,7 @@ import (
 	"github.com/go-playground/validator/v10"
 
 	"github.com/selfheal/selfheal/internal/issuesx"
-	"github.com/selfheal/selfheal/internal/race"
+	"github.com/selfheal/selfheal/internal/testkit/race"
 	"github.com/selfheal/selfheal/issues"
 )
 

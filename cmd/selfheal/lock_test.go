@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/selfheal/selfheal/internal/golden"
+	"github.com/selfheal/selfheal/internal/testkit/golden"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 

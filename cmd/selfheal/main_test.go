@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/selfheal/selfheal/internal/formatter"
-	"github.com/selfheal/selfheal/internal/golden"
+	"github.com/selfheal/selfheal/internal/testkit/golden"
 
 	"github.com/selfheal/selfheal/envelope"
 )

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/selfheal/selfheal/internal/golden"
+	"github.com/selfheal/selfheal/internal/testkit/golden"
 )
 
 // Calls of the outcomes test, to the "checked" test server (see

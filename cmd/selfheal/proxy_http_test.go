@@ -26,8 +26,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/selfheal/selfheal/internal/redistest"
-	"github.com/selfheal/selfheal/internal/syncbuf"
+	"github.com/selfheal/selfheal/internal/testkit/redistest"
+	"github.com/selfheal/selfheal/internal/testkit/syncbuf"
 )
 
 // callTimeout bounds every call of these tests: a call that takes longer

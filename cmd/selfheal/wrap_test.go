@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/selfheal/selfheal/internal/golden"
+	"github.com/selfheal/selfheal/internal/testkit/golden"
 )
 
 // The client configurations under testdata/wrap, in the shapes each

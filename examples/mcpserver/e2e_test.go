@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/selfheal/selfheal/internal/golden"
+	"github.com/selfheal/selfheal/internal/testkit/golden"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 

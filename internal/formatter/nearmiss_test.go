@@ -6,7 +6,7 @@ import (
 
 	"github.com/selfheal/selfheal/internal/catalog"
 	"github.com/selfheal/selfheal/internal/nearmiss"
-	"github.com/selfheal/selfheal/internal/race"
+	"github.com/selfheal/selfheal/internal/testkit/race"
 	"github.com/selfheal/selfheal/issues"
 )
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/selfheal/selfheal/internal/issuesx"
-	"github.com/selfheal/selfheal/internal/mutate"
+	"github.com/selfheal/selfheal/internal/testkit/mutate"
 	"github.com/selfheal/selfheal/issues"
 )
 

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/selfheal/selfheal/internal/race"
+	"github.com/selfheal/selfheal/internal/testkit/race"
 )
 
 type mapFiller map[Placeholder]string

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/selfheal/selfheal/envelope"
-	"github.com/selfheal/selfheal/internal/race"
+	"github.com/selfheal/selfheal/internal/testkit/race"
 	"github.com/selfheal/selfheal/internal/xmlenc"
 )
 

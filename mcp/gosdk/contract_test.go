@@ -12,7 +12,7 @@ import (
 
 	"github.com/selfheal/selfheal/contract"
 	"github.com/selfheal/selfheal/envelope"
-	"github.com/selfheal/selfheal/internal/golden"
+	"github.com/selfheal/selfheal/internal/testkit/golden"
 	"github.com/selfheal/selfheal/mcp/gosdk"
 )
 

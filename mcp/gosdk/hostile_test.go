@@ -7,7 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/selfheal/selfheal/internal/hostile"
+	"github.com/selfheal/selfheal/internal/testkit/hostile"
 	"github.com/selfheal/selfheal/mcp/gosdk"
 )
 

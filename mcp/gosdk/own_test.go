@@ -7,7 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/selfheal/selfheal/internal/mutate"
+	"github.com/selfheal/selfheal/internal/testkit/mutate"
 	"github.com/selfheal/selfheal/issues"
 	"github.com/selfheal/selfheal/mcp/gosdk"
 )

@@ -14,7 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/selfheal/selfheal/envelope"
-	"github.com/selfheal/selfheal/internal/golden"
+	"github.com/selfheal/selfheal/internal/testkit/golden"
 	"github.com/selfheal/selfheal/mcp/gosdk"
 	"github.com/selfheal/selfheal/mcp/guard"
 	"github.com/selfheal/selfheal/mcp/internal/wiretest"

@@ -9,7 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/selfheal/selfheal/internal/jsonschematest"
+	"github.com/selfheal/selfheal/internal/testkit/jsonschematest"
 	"github.com/selfheal/selfheal/mcp/mcpgo"
 )
 

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/selfheal/selfheal"
-	"github.com/selfheal/selfheal/internal/golden"
+	"github.com/selfheal/selfheal/internal/testkit/golden"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"

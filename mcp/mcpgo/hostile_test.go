@@ -8,7 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/selfheal/selfheal/internal/hostile"
+	"github.com/selfheal/selfheal/internal/testkit/hostile"
 	"github.com/selfheal/selfheal/mcp/mcpgo"
 )
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/selfheal/selfheal/internal/mutate"
+	"github.com/selfheal/selfheal/internal/testkit/mutate"
 	"github.com/selfheal/selfheal/mcp/mcpgo"
 )
 

@@ -13,7 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/selfheal/selfheal/envelope"
-	"github.com/selfheal/selfheal/internal/golden"
+	"github.com/selfheal/selfheal/internal/testkit/golden"
 	"github.com/selfheal/selfheal/mcp/guard"
 	"github.com/selfheal/selfheal/mcp/internal/wiretest"
 	"github.com/selfheal/selfheal/mcp/mcpgo"

@@ -17,8 +17,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/selfheal/selfheal/envelope"
-	"github.com/selfheal/selfheal/internal/redistest"
-	"github.com/selfheal/selfheal/internal/syncbuf"
+	"github.com/selfheal/selfheal/internal/testkit/redistest"
+	"github.com/selfheal/selfheal/internal/testkit/syncbuf"
 	"github.com/selfheal/selfheal/mcp/guard"
 	"github.com/selfheal/selfheal/mcp/guard/internal/refuse"
 	"github.com/selfheal/selfheal/mcp/guard/redisguard"

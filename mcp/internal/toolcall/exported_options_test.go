@@ -7,7 +7,7 @@ import (
 	"testing"
 	"text/template"
 
-	"github.com/selfheal/selfheal/internal/golden"
+	"github.com/selfheal/selfheal/internal/testkit/golden"
 )
 
 // The options of mcp/gosdk and mcp/mcpgo, their Option and CallOption and

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/selfheal/selfheal/internal/syncbuf"
+	"github.com/selfheal/selfheal/internal/testkit/syncbuf"
 )
 
 // startTimeout bounds how long a server may take to answer its first PING.

@@ -5,7 +5,7 @@ import (
 	"log/slog"
 	"sync"
 
-	"github.com/selfheal/selfheal/internal/syncbuf"
+	"github.com/selfheal/selfheal/internal/testkit/syncbuf"
 )
 
 // A log written by goroutines, read by the test once they are done.

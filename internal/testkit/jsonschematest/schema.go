@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/selfheal/selfheal/internal/race"
+	"github.com/selfheal/selfheal/internal/testkit/race"
 
 	"github.com/selfheal/selfheal/issues"
 )

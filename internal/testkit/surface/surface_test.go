@@ -138,7 +138,7 @@ func receiver(x ast.Expr) string {
 }
 
 func TestSurface(t *testing.T) {
-	counts, undocumented := count(t, filepath.Join("..", ".."))
+	counts, undocumented := count(t, filepath.Join("..", "..", ".."))
 	dirs := slices.Sorted(func(yield func(string) bool) {
 		for d := range counts {
 			if !yield(d) {
@@ -178,7 +178,7 @@ func TestGoDocFitsOnScreen(t *testing.T) {
 	if err != nil {
 		t.Skip("no go command on PATH:", err)
 	}
-	root := filepath.Join("..", "..")
+	root := filepath.Join("..", "..", "..")
 	counts, _ := count(t, root)
 	if len(counts) < 10 {
 		t.Fatalf("the walk found only %d public packages: %v", len(counts), counts)
@@ -208,7 +208,7 @@ func TestGoDocNamesNoInternal(t *testing.T) {
 	if err != nil {
 		t.Skip("no go command on PATH:", err)
 	}
-	root := filepath.Join("..", "..")
+	root := filepath.Join("..", "..", "..")
 	// The names of the module's internal packages, as code qualifies them.
 	internal := map[string]bool{}
 	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {

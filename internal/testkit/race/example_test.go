@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/selfheal/selfheal/internal/race"
+	"github.com/selfheal/selfheal/internal/testkit/race"
 )
 
 // An allocation count is meaningful only without the race detector, which

@@ -3,7 +3,7 @@ package jsonschematest_test
 import (
 	"fmt"
 
-	"github.com/selfheal/selfheal/internal/jsonschematest"
+	"github.com/selfheal/selfheal/internal/testkit/jsonschematest"
 	"github.com/selfheal/selfheal/issues"
 )
 

@@ -3,7 +3,7 @@ package mutate_test
 import (
 	"fmt"
 
-	"github.com/selfheal/selfheal/internal/mutate"
+	"github.com/selfheal/selfheal/internal/testkit/mutate"
 	"github.com/selfheal/selfheal/issues"
 )
 

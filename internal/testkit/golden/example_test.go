@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/selfheal/selfheal/internal/golden"
+	"github.com/selfheal/selfheal/internal/testkit/golden"
 )
 
 // A test compares what it rendered with testdata/<name>; run with -update,

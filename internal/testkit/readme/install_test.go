@@ -52,7 +52,7 @@ func TestReadmeGoInstall(t *testing.T) {
 	if err != nil {
 		t.Skip("no go command on PATH")
 	}
-	root, err := filepath.Abs(filepath.Join("..", ".."))
+	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}

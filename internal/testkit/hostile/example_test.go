@@ -3,7 +3,7 @@ package hostile_test
 import (
 	"fmt"
 
-	"github.com/selfheal/selfheal/internal/hostile"
+	"github.com/selfheal/selfheal/internal/testkit/hostile"
 )
 
 // The table every path's tests run: each case's arguments go to

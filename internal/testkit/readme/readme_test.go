@@ -48,7 +48,7 @@ func goBlocks(md []byte) ([]snippet, error) {
 
 var packageClause = regexp.MustCompile(`(?m)^package [A-Za-z_][A-Za-z0-9_]*\b`)
 
-// TestReadmeSnippetsCompile builds every ```go block of ../../README.md as a
+// TestReadmeSnippetsCompile builds every ```go block of ../../../README.md as a
 // whole Go file in a package of its own (snippetN/main.go), inside one
 // temporary module that requires github.com/selfheal/selfheal and replaces it
 // with this checkout, with one go vet over all of them. Each block must
@@ -63,7 +63,7 @@ func TestReadmeSnippetsCompile(t *testing.T) {
 	if err != nil {
 		t.Skip("no go command on PATH")
 	}
-	root, err := filepath.Abs(filepath.Join("..", ".."))
+	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}
