@@ -168,9 +168,6 @@ func (c Change) String() string {
 // Nested objects, array items ("items[*].sku"), tuple positions ("pt[0]"),
 // additional-property values ("labels[*]") and definitions kept for
 // recursive references ("$defs.Node.v") are compared recursively.
-//
-// Diff's result is sorted: most severe first, then by tool, field and
-// location, so that the same two snapshots always give the same list.
 func Diff(old, new *Lock) []Change {
 	var out []Change
 	var oldTools, newTools []Tool

@@ -12,14 +12,10 @@ import (
 // client helpers (mcp/gosdk.CallTool, mcp/mcpgo.CallTool) return it; find
 // it with errors.As and branch on Code instead of matching strings.
 //
-// It is named for where it is met (the caller's side of a call) rather than
-// for the envelope: [ToolError] is already the server's value and error,
-// and a CallError may hold either envelope. Both shapes are flattened into
-// one struct so a client switches on Code alone: a validation_error reads
-// as Code VALIDATION_ERROR, Severity error, with its Fields set and its
-// recovery line in Recovery. Sections the envelope did not carry are zero.
-// A CallError is built by the clients from the envelope they read back;
-// a program only finds it.
+// Both envelopes are flattened into one struct so a client switches on Code
+// alone: a validation_error reads as Code VALIDATION_ERROR, Severity error,
+// with its Fields set and its recovery line in Recovery. Sections the
+// envelope did not carry are zero.
 type CallError struct {
 	Code       Code          // the tool_error's code; VALIDATION_ERROR for a validation_error
 	Severity   Severity      // error or critical; warning only if a server flagged a warning isError

@@ -22,10 +22,8 @@ import (
 // limit means no limit.
 const DefaultMaxDepth = 64
 
-// sourceDepth is the Source of the issue that refuses too deep a value.
 const sourceDepth = "selfheal:depth"
 
-// depthLimit resolves a configured limit: 0 is the default, negative none.
 func depthLimit(max int) (int, bool) {
 	switch {
 	case max == 0:
@@ -57,33 +55,24 @@ type depthFrame struct {
 // arrays deeper than max levels (see DefaultMaxDepth; 0 means
 // DefaultMaxDepth, negative no limit), before anything decodes it, and if
 // so the issue that refuses it: code too_big, Origin OriginDepth, Maximum
-// max (Inclusive), Input an Unknown naming the type of the first container
-// past the limit, Source "selfheal:depth", and Path the path to it, keys
-// unescaped as encoding/json does.
+// max (Inclusive), Input an Unknown naming the container's type, Source
+// "selfheal:depth", and Path the path to it, keys unescaped as
+// encoding/json does. Where several containers pass the limit, Path is the
+// smallest in Path.Compare order, so that it does not depend on the order
+// of keys (with duplicate keys it may name a value the decoder drops).
 //
-// Where several containers pass the limit, Path is the smallest in
-// Path.Compare order (the first index of an array, the smallest key of an
-// object), so that the answer does not depend on the order of keys and is
-// the one the adapters give for the decoded document. With duplicate
-// keys, which decoding collapses to the last, it may also report a path
-// through a value the decoder would drop.
-//
-// One pass over data counts the nesting of objects and arrays (strings
-// skipped, escapes included), and only when the limit is passed a second
-// one finds the path. It does not validate JSON. On malformed input it
-// never panics, and it reports only nesting that really passes max within
-// the bytes it read. For input within the limit it allocates nothing; its
-// time is linear in len(data) either way.
+// It does not validate JSON: on malformed input it never panics and reports
+// only nesting that really passes max within the bytes it read. Input
+// within the limit costs one pass and no allocation; a second pass finds
+// the path only when the limit is passed.
 func CheckDepthJSON(data []byte, max int) (Issue, bool) {
 	max, on := depthLimit(max)
 	if !on {
 		return Issue{}, false
 	}
 	if !deeperJSON(data, max) {
-		return Issue{}, false // the common case, answered by the cheapest pass
+		return Issue{}, false
 	}
-	// A second pass finds the path, keeping the key or index of every
-	// open container. Frames for the first levels live on the stack.
 	var stack [16]depthFrame
 	frames := stack[:0] // frames[k] is the open container at level k+1, up to max
 	depth := 0
@@ -269,11 +258,8 @@ func needsUnquote(raw []byte) bool {
 // CheckDepth reports whether v, a value decoded from JSON, nests objects
 // and arrays deeper than max levels (see DefaultMaxDepth; 0 means
 // the default, negative no limit), and if so the issue that refuses it:
-// the one CheckDepthJSON gives for the document v was decoded from.
-//
-// Where several containers pass the limit, Path is the smallest in
-// Path.Compare order (the first index of an array, the smallest key of an
-// object), so that the answer does not depend on Go's map order.
+// the one CheckDepthJSON gives for the document v was decoded from, so
+// independent of Go's map order.
 //
 // Only map[string]any and []any are containers: they are what encoding/json
 // produces and what the JSON Schema libraries validate. Values of other Go
@@ -288,7 +274,7 @@ func CheckDepth(v any, max int) (Issue, bool) {
 		return Issue{}, false
 	}
 	if !deeper(v, 0, max) {
-		return Issue{}, false // the common case, answered by the cheapest walk
+		return Issue{}, false
 	}
 	w := depthWalk{max: max}
 	typ, over := w.over(v, 0)

@@ -5,7 +5,8 @@
 //
 //   - Decode is what a handler calls instead of json.Unmarshal (read a
 //     request body whole first, bounded with http.MaxBytesReader: a
-//     second JSON value in it is trailing data, not the next message). It rejects unknown keys and trailing data, and reports
+//     second JSON value in it is trailing data, not the next message). It
+//     rejects unknown keys and trailing data, and reports
 //     every problem in the document, in document order, each with the value
 //     the model actually sent: encoding/json stops at the first error and
 //     describes the value ("string", "number 1.5") instead of holding it, and
@@ -23,15 +24,9 @@
 // the values it read, and the walk needs both to report every problem with
 // the value sent and to run a type's UnmarshalJSON on its own bytes.
 //
-// The issues are facts for the formatter. The one place this package writes
-// text of its own is malformed JSON, which has no issue code: it is a custom
-// issue (Format "json") whose Message states where the input broke
-// ("Malformed JSON at byte offset 17", "Incomplete JSON: the input ends at
-// byte offset 40", "Unexpected data after the JSON value at byte offset 9")
-// and whose Input is the ~20 bytes around that place rather than the
-// document, which may be large and is broken anyway. The other custom
-// issue carries a type's own UnmarshalJSON or UnmarshalText error text,
-// because only the type knows what it expected.
+// Malformed JSON has no issue code: it is a custom issue (Format "json")
+// whose Input is the ~20 bytes around where the input broke, not the
+// document, which may be large and is broken anyway.
 //
 // Issue.Source names the check for logs: "json:syntax", "json:trailing",
 // "json:type", "json:range", "json:unknown_field", "json:format",

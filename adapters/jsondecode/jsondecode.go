@@ -12,8 +12,7 @@ import (
 	"github.com/selfheal/selfheal/issues"
 )
 
-// Issue.Source values, one per native check. Sources are for logs and
-// tooling; a model never sees them.
+// Issue.Source values, for logs; a model never sees them.
 const (
 	srcType         = "json:type"          // wrong JSON kind, or a non-integer for an integer
 	srcRange        = "json:range"         // a number beyond its Go type's range
@@ -25,8 +24,6 @@ const (
 	srcUnmarshaler  = "json:unmarshaler"   // a json.Unmarshaler or encoding.TextUnmarshaler refused the value
 )
 
-// formatJSON is the Format of syntax and trailing-data issues: the
-// expectation is well-formed JSON.
 const formatJSON = "json"
 
 // Decode decodes data into v the way a server wants a model's arguments
@@ -54,16 +51,10 @@ const formatJSON = "json"
 // encoding/json can see (that case, or a map key type it does not support)
 // is returned through Issues, or as is when Issues does not recognise it.
 //
-// Input nested deeper than issues.DefaultMaxDepth (64 levels of objects
-// and arrays, the root object being level 1) is refused before it is
-// parsed, with the one too_big issue of origin "depth" that
-// issues.CheckDepthJSON gives: no Go type a model's arguments decode into
-// is that deep, and the check keeps the cost of hostile nesting linear.
-// The limit is fixed: Decode has no options.
-//
 // Reports:
-//   - nesting deeper than issues.DefaultMaxDepth: that one issue, and
-//     nothing else (the input is not parsed);
+//   - nesting deeper than issues.DefaultMaxDepth: the one issue of
+//     issues.CheckDepthJSON, and nothing else (the input is not parsed: no
+//     Go type is that deep, and hostile nesting stays linear);
 //   - malformed or truncated input: one custom issue at the root, whose
 //     Message says where ("Malformed JSON at byte offset 17") and whose Input
 //     is the ~20 bytes around that place, not the whole document; empty
@@ -223,8 +214,7 @@ func appendErrors(dst issues.List, err error) (issues.List, bool) {
 }
 
 // syntaxIssue reports malformed input at byte offset at of a document of
-// size bytes, with the excerpt around it as the value sent. The message is
-// a plain fact; the formatter words the line around it.
+// size bytes.
 func syntaxIssue(at, size int, sent any) issues.Issue {
 	msg := "Malformed JSON at byte offset " + strconv.Itoa(at)
 	if at >= size {

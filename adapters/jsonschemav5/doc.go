@@ -29,9 +29,5 @@
 // Version 5 reads patterns with Go's regexp (RE2) and takes no other
 // engine: an ECMAScript-only pattern (lookaround, backreferences) is an
 // error of Compile; jsonschemav6 reads patterns as JSON Schema does.
-//
-// With WithTypos, Validate also reports undeclared keys that are near
-// misses of declared properties not sent ("dryrun" for "dryRun"), even in
-// an open schema that accepts them: the tool would silently ignore them.
-// They are unrecognized_keys issues with Check issues.CheckNearMiss.
+// WithTypos adds near misses of declared properties.
 package jsonschemav5

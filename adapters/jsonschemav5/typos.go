@@ -7,13 +7,8 @@ import (
 )
 
 // WithTypos turns on or off the reporting of near misses of declared
-// properties (off by default), found and reported exactly as
-// [github.com/selfheal/selfheal/adapters/jsonschemav6.WithTypos] says: an
-// undeclared key that is a near miss of a declared property that was not
-// sent ("dryrun" for "dryRun") is an unrecognized_keys issue with Check
-// issues.CheckNearMiss and Source "selfheal:typo", even when the library
-// finds the instance valid, since an open schema accepts the key and the
-// tool silently ignores it.
+// properties (off by default), exactly as
+// [github.com/selfheal/selfheal/adapters/jsonschemav6.WithTypos] says.
 func WithTypos(on bool) Option {
 	return func(c *config) { c.typos = on }
 }

@@ -11,10 +11,7 @@
 // yourself goes to selfheal's Engine, which recognises it and words it from
 // what the error carries; for issues with the values sent and what the
 // schema knows, validate through the Schema.
-//
-// A server that keeps its list from one request to the next calls
-// Schema.AppendValidate instead. The issues returned are the caller's own:
-// changing them changes nothing another call returns.
+// Schema.AppendValidate appends to a list the caller reuses.
 //
 // Every failure is reported, not the first: each missing required property
 // at its own path, unknown keys (additionalProperties: false,
@@ -24,9 +21,5 @@
 // transparently. Bounds are written exactly as the schema wrote them ("0.1",
 // "1e9"). A format failure keeps the library's reason in the issue's
 // Message, for logs; the formatter words formats itself.
-//
-// With WithTypos, Validate also reports undeclared keys that are near
-// misses of declared properties not sent ("dryrun" for "dryRun"), even in
-// an open schema that accepts them: the tool would silently ignore them.
-// They are unrecognized_keys issues with Check issues.CheckNearMiss.
+// WithTypos adds near misses of declared properties.
 package jsonschemav6

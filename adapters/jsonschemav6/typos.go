@@ -6,43 +6,22 @@ import (
 	"github.com/selfheal/selfheal/issues"
 )
 
-// WithTypos turns on or off the reporting of near misses of declared
-// properties (off by default). When on, Validate, AppendValidate and
-// ValidateJSON also report an undeclared key that is a near miss of a
-// declared property that was not sent ("dryrun" for "dryRun", "contents"
-// for "content": the same name but for ASCII case, '_' and '-', or within
-// the edit distance of the formatter's "did you mean"), even when the
-// library finds the instance valid: an open schema (no
-// additionalProperties: false) accepts the key and the tool silently
+// WithTypos turns on or off (off by default) the reporting of undeclared
+// keys that are near misses of declared properties not sent ("dryrun" for
+// "dryRun": the same name but for ASCII case, '_' and '-', or within the
+// formatter's "did you mean" distance), even when the library finds the
+// instance valid: an open schema accepts the key and the tool silently
 // ignores it, so edit_file with "dryrun": true edits the file for real.
 //
-// Each object with near misses gets one unrecognized_keys issue with Check
-// issues.CheckNearMiss and Source "selfheal:typo": Path and Input the
-// object, Keys the near-miss keys (sorted), Allowed the declared properties
-// they stand for (each once, in the order of their first key; see
-// issues.CheckNearMiss). A key that stands for a required property leaves
-// the library's missing-property issue beside it, since the tool refuses
-// the call rather than ignore the key (as a closed schema reports the key
-// and the missing property); the formatter words the two as one line at
-// the property, 'contents' → 'content', rather than two that read as two
-// problems.
-//
-// Objects are looked at where the schema says which subschema applies:
-// the arguments, and below them through properties, additionalProperties,
-// items and prefixItems, with $ref, allOf, anyOf, oneOf, if/then/else and
-// dependent schemas applied in place (the names any of them declares are
-// declared). An object whose schemas refuse undeclared keys
-// (additionalProperties: false, unevaluatedProperties: false) is left to
-// the library, which reports them with the declared names to suggest from;
-// one whose additionalProperties or unevaluatedProperties is a schema is a
-// record whose undeclared keys are entries, not near misses. Keys matching
-// patternProperties are declared (their values are not looked into).
-//
-// A valid call with no near miss pays one walk over the instance's objects
-// and arrays at known subschemas, and allocates nothing. An error from
-// validating with the library directly, which selfheal's Engine
-// recognises, has no near misses: they are looked for by Validate,
-// AppendValidate and ValidateJSON.
+// Each such object gets one unrecognized_keys issue with Check
+// issues.CheckNearMiss and Source "selfheal:typo", Keys the near-miss keys
+// and Allowed the properties they stand for. A key standing for a required
+// property keeps the library's missing-property issue beside it; the
+// formatter words the two as one line. Objects whose schema refuses
+// undeclared keys are left to the library, and records (additionalProperties
+// a schema) have entries, not near misses. A valid call with no near miss
+// allocates nothing; an error from validating with the library directly has
+// no near misses.
 func WithTypos(on bool) Option {
 	return func(c *config) { c.typos = on }
 }

@@ -5,13 +5,9 @@ import "github.com/selfheal/selfheal/envelope"
 // FromDocument returns the CallError of a parsed envelope doc (from
 // envelope.Parse) and the result text it was read from, or nil when doc
 // holds neither envelope. It does not look at the severity: a client that
-// received a warning on a success should not make it an error.
-//
-// Both shapes are flattened into one struct so a client switches on Code
-// alone: a validation_error reads as Code VALIDATION_ERROR, Severity
-// error, with its Fields set and its recovery line in Recovery. An empty
+// received a warning on a success should not make it an error. An empty
 // code reads as INTERNAL_ERROR and an unknown severity as error, as they
-// are rendered.
+// are rendered (see envelope.CallError for the flattening).
 func FromDocument(doc envelope.Document, text string) *envelope.CallError {
 	switch {
 	case doc.ToolError != nil:

@@ -8,13 +8,9 @@
 // answers near misses with it, so that what one calls a near miss the
 // others do too.
 //
-// For the two JSON Schema adapters it also finds the near misses a library
-// does not report: "dryrun" sent where the schema declares "dryRun" and
-// "dryRun" was not sent. Most MCP servers have open schemas (no
-// additionalProperties: false) and silently drop the keys they do not
-// declare, so the library finds such a call valid and the tool runs without
-// the argument the model meant to give it (edit_file with "dryrun": true
-// edits the file for real). An adapter describes its compiled schema once
+// For the two JSON Schema adapters it also finds the near misses of open
+// schemas, which a library finds valid (see jsonschemav6.WithTypos). An
+// adapter describes its compiled schema once
 // as a graph of Shapes (which names each object declares, which schemas
 // apply below): it copies each subschema's keywords from its library
 // (Keywords), Describe decides for both versions what they mean for the

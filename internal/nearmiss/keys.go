@@ -14,19 +14,8 @@ const SourceTypo = "selfheal:typo"
 // closed schema's unrecognized_keys issue (its Allowed the declared
 // properties, its Input the object) one of whose keys is close to a
 // declared property not sent, by the formatter's own rule (see
-// SameName, Closest). A caller that answers near misses
-// itself (the proxy does, before forwarding a call the server would get
-// wrong: many servers drop undeclared keys whatever their schema says)
-// recognises them by this rule alone, whatever else the list holds.
-//
-// A key that stands for an optional property is the near-miss issue
-// alone: the tool would ignore the key. One that stands for a required
-// property is the near-miss issue too, and the library's missing-property
-// issue (invalid_type, absent, at the property's path) is beside it in the
-// list, as a closed schema reports its unrecognized key beside the
-// missing property: the tool would refuse the call. The formatter words
-// the pair as one line at the property. Answer with the whole list: its
-// other issues are the call's other problems.
+// SameName, Closest). The proxy answers near misses itself with this rule,
+// since many servers drop undeclared keys whatever their schema says.
 func HasNearMiss(list issues.List) bool {
 	for i := range list {
 		is := &list[i]

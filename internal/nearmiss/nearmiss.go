@@ -99,13 +99,9 @@ func (sh *Shape) target(key string, obj map[string]any) (string, bool) {
 // the order of their first key.
 //
 // The library's issues are kept, a missing-property issue for a name a
-// near-miss key stands for too: the property is required, so the tool
-// refuses the call rather than ignore the key, and the list must say so,
-// as a closed schema's does (the library's unrecognized key beside its
-// missing property). A formatter words the pair as one line at the
-// property ('contents' → 'content'), where two would read as two problems.
-// The near misses go after the library's issues, before an Omitted issue,
-// so the library's issues keep their indexes.
+// near-miss key stands for too (as a closed schema reports both; the
+// formatter words the pair as one line). The near misses go after the
+// library's issues, before an Omitted issue, so those keep their indexes.
 //
 // When the instance has no near miss, Append returns list as it was and
 // allocates nothing. Past issuesx.BuildLimit issues in list[from:] the near

@@ -1,9 +1,7 @@
 // Package xmlenc is the module's one XML escaper and the streaming writer of
-// a <validation_error>'s lines. Package envelope renders every envelope
-// through it; the formatter streams a validation_error into its own buffer
-// with it, without building an envelope.ValidationError.
-//
-// It is internal so that these streaming primitives, which only the
-// formatter needs, are not part of the public API.
-// The escaping rules are documented on envelope.ToolError.String.
+// a <validation_error>'s lines. Every byte of user data the project emits
+// goes through it, so the well-formedness guarantee (fuzz-tested in fuzz/)
+// rests on this package alone; the formatter streams with it without
+// building an envelope.ValidationError. The escaping rules are documented on
+// envelope.ToolError.String.
 package xmlenc

@@ -18,46 +18,12 @@ func AppendValidationOpen(dst []byte, action string) []byte {
 // newline. Name and text may each be a string or a []byte, so a caller that
 // assembles the text in a scratch buffer passes it without a conversion.
 func AppendField[N, T string | []byte](dst []byte, name N, text T) []byte {
-	dst = append(dst, FieldOpen...)
+	dst = append(dst, `  <field name="`...)
 	dst = AppendAttr(dst, name)
 	dst = append(dst, `">`...)
 	dst = AppendText(dst, text)
-	return append(dst, FieldClose...)
+	return append(dst, "</field>\n"...)
 }
-
-// EscapeTextFrom escapes dst[start:] in place as element text: it returns
-// what AppendText(dst[:start], dst[start:]) returns, so a caller can render
-// a piece of text straight into its output and escape it there. Most pieces
-// need nothing and are only read; the others are copied into scratch (the
-// escaped form is longer, and is written over them), which is returned for
-// reuse.
-func EscapeTextFrom(dst []byte, start int, scratch []byte) ([]byte, []byte) {
-	return escapeFrom(dst, start, scratch, false)
-}
-
-// EscapeAttrFrom is [EscapeTextFrom] for a double-quoted attribute value,
-// as AppendAttr writes it.
-func EscapeAttrFrom(dst []byte, start int, scratch []byte) ([]byte, []byte) {
-	return escapeFrom(dst, start, scratch, true)
-}
-
-func escapeFrom(dst []byte, start int, scratch []byte, attr bool) ([]byte, []byte) {
-	mode := modeOf(attr)
-	for _, c := range dst[start:] {
-		if special[c]&mode != 0 {
-			scratch = append(scratch[:0], dst[start:]...)
-			return escape(dst[:start], asString(scratch), attr), scratch
-		}
-	}
-	return dst, scratch
-}
-
-// FieldOpen is what AppendField writes before the escaped name, which
-// a closing `">` follows.
-const FieldOpen = `  <field name="`
-
-// FieldClose is what AppendField writes after the text.
-const FieldClose = "</field>\n"
 
 // AppendValidationClose appends the end of a validation_error: the optional
 // more note, then what section appends (envelope's <contract_awareness>; nil
