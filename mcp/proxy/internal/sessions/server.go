@@ -271,7 +271,7 @@ func (c *Server) get(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	sseHeaders(w, s.id)
 	w.WriteHeader(http.StatusOK)
-	s.pump(w, r, st, 1, false, nil)
+	s.pump(w, r, st, 1, false, nil, nil, nil)
 }
 
 func (c *Server) delete(w http.ResponseWriter, r *http.Request) {
