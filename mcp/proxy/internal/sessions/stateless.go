@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
@@ -391,7 +392,7 @@ func setMember(obj []byte, name string, value []byte) []byte {
 	if len(members) > 0 {
 		out = append(out, ',')
 	}
-	out = appendName(out, name)
+	out = append(append(append(out, '"'), name...), '"', ':') // the names added are plain ASCII
 	out = append(out, value...)
 	return append(out, obj[closing:]...)
 }
@@ -403,17 +404,9 @@ func deleteMembers(obj []byte, names ...string) []byte {
 	if !ok {
 		return obj
 	}
-	drop := func(m span) bool {
-		for _, n := range names {
-			if m.name == n {
-				return true
-			}
-		}
-		return false
-	}
 	var kept []span
 	for _, m := range members {
-		if !drop(m) {
+		if !slices.Contains(names, m.name) {
 			kept = append(kept, m)
 		}
 	}
@@ -429,14 +422,6 @@ func deleteMembers(obj []byte, names ...string) []byte {
 		out = append(out, obj[m.start:m.end]...)
 	}
 	return append(out, '}')
-}
-
-// appendName appends a member's name, quoted (the names added are plain
-// ASCII), and its colon.
-func appendName(dst []byte, name string) []byte {
-	dst = append(dst, '"')
-	dst = append(dst, name...)
-	return append(dst, '"', ':')
 }
 
 func isObject(raw []byte) bool {
