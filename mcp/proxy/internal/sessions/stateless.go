@@ -64,12 +64,7 @@ func (s *session) serveStateless(w http.ResponseWriter, r *http.Request, m poste
 	s.waiters[st.key] = st
 	s.mu.Unlock()
 
-	var silence *time.Timer
-	if !listen { // a subscription is silent by nature
-		silence = time.NewTimer(s.c.silent)
-		defer silence.Stop()
-	}
-	s.pump(w, r, st, 0, false, nil, s.sendAsync(line), silence)
+	s.pump(w, r, st, 0, false, nil, s.sendAsync(line))
 }
 
 // errorStatus is the HTTP status the SDKs give an error answer that comes

@@ -91,19 +91,22 @@ func (st *stream) signal() {
 // stream starts with its first message or keep-alive, as the TypeScript
 // SDK's does: an answer that comes alone is JSON, with the SDKs' HTTP
 // status (a subscription's stream starts at once). sending delivers the
-// outcome of the request's write; silence (nil for none) bounds the wait
-// for it and then for each message.
-func (s *session) pump(w http.ResponseWriter, r *http.Request, st *stream, gen uint64, prime bool, replay []event, sending <-chan error, silence *time.Timer) {
+// outcome of the request's write; the silence bound is for it and then
+// for each message.
+func (s *session) pump(w http.ResponseWriter, r *http.Request, st *stream, gen uint64, prime bool, replay []event, sending <-chan error) {
 	numbered := st.key == ""
+	var silence *time.Timer
 	var silent <-chan time.Time
+	if !numbered && !st.listen { // a subscription is silent by nature
+		silence = time.NewTimer(s.c.silent)
+		defer silence.Stop()
+		silent = silence.C
+	}
 	reset := func() {
 		if silence != nil {
 			silence.Reset(s.c.silent)
 			silent = silence.C
 		}
-	}
-	if silence != nil {
-		silent = silence.C
 	}
 	// gone leaves the stream; from is the number of its first unwritten
 	// event (0: none).
@@ -429,7 +432,7 @@ func (s *session) resume(w http.ResponseWriter, r *http.Request, last string) {
 	s.mu.Unlock()
 	sseHeaders(w, s.id)
 	w.WriteHeader(http.StatusOK)
-	s.pump(w, r, st, gen, false, replay, nil, nil)
+	s.pump(w, r, st, gen, false, replay, nil)
 }
 
 // answerJSON writes a POST's responses as JSON: one, or a batch's array in
