@@ -108,9 +108,7 @@ func (s *session) pump(w http.ResponseWriter, r *http.Request, st *stream, gen u
 			silent = silence.C
 		}
 	}
-	// gone leaves the stream; from is the number of its first unwritten
-	// event (0: none).
-	gone := func(from uint64) {
+	gone := func(from uint64) { // from: see detach
 		if numbered {
 			s.detach(st, gen, from)
 		} else {
@@ -219,11 +217,7 @@ func (s *session) pump(w http.ResponseWriter, r *http.Request, st *stream, gen u
 		}
 		if st.sse && len(lines) > 0 {
 			if n, err := write(lines, first, false); err != nil {
-				if n == len(lines) || first == 0 {
-					gone(0)
-				} else {
-					gone(first + uint64(n))
-				}
+				gone(first + uint64(n)) // past them all when the flush failed
 				return
 			}
 		}
@@ -286,15 +280,13 @@ func primes(version string) bool {
 	return version >= wire.Stateful && !wire.IsStateless(version)
 }
 
-// recordLocked numbers the messages taken for a stream, keeps the latest
-// in its history and returns them as events.
+// recordLocked numbers the messages taken for a stream and keeps the
+// latest in its history.
 func (s *session) recordLocked(st *stream, lines [][]byte) {
-	evs := make([]event, len(lines))
-	for i, line := range lines {
+	for _, line := range lines {
 		st.seq++
-		evs[i] = event{seq: st.seq, line: line}
+		st.history = append(st.history, event{seq: st.seq, line: line})
 	}
-	st.history = append(st.history, evs...)
 	if over := len(st.history) - s.c.replay; over > 0 {
 		clear(st.history[:over])
 		st.history = st.history[over:]
@@ -302,11 +294,12 @@ func (s *session) recordLocked(st *stream, lines [][]byte) {
 }
 
 // detach leaves an SSE stream whose client has gone (seen by the handler of
-// gen) for a client that resumes it. Of its unwritten messages, its own
-// (responses to its requests, their progress) stay with it; the others go
+// gen) for a client that resumes it. Of its unwritten messages (the events
+// from that number on, 0 for none, and its queue), its own (responses to
+// its requests, their progress) stay with it; the others go
 // where they would have gone without it. A POST stream is then kept; the
 // GET stream stays the standalone one until another opens.
-func (s *session) detach(st *stream, gen uint64, from uint64) {
+func (s *session) detach(st *stream, gen, from uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if st.gen != gen {
