@@ -90,15 +90,12 @@ func (p *Proxy) HTTPHandler(upstream *url.URL) http.Handler {
 	h := &httpProxy{
 		p:        p,
 		upstream: upstream,
-		limiter:  p.cfg.limiter,
+		limiter:  p.sharedLimiter(),
 		client: &http.Client{
 			Transport:     transport,
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		},
 		sessions: map[string]*httpSession{},
-	}
-	if h.limiter == nil && p.cfg.limits != nil {
-		h.limiter, _ = guard.NewLimiter(*p.cfg.limits) // the limits were checked by New
 	}
 	h.rp = &httputil.ReverseProxy{
 		Rewrite:        h.rewrite,

@@ -65,17 +65,22 @@ func (c *CommandServer) ServeHTTP(w http.ResponseWriter, r *http.Request) { c.h.
 // included; it returns once they have been reaped.
 func (c *CommandServer) Close() error { return c.s.Close() }
 
-// relay returns what the session server uses of p. The limits of
-// WithGuard become one limiter shared by every session: one process per
-// session must not mean a limit per session.
+// relay returns what the session server uses of p.
 func (p *Proxy) relay() *relay.Relay {
-	limiter := p.cfg.limiter
-	if limiter == nil && p.cfg.limits != nil {
-		limiter, _ = guard.NewLimiter(*p.cfg.limits) // the limits were checked by New
-	}
-	r := &relay.Relay{Serve: p.serve, Silence: p.cfg.upstreamSilence, Logger: p.cfg.Logger, Limiter: limiter}
+	r := &relay.Relay{Serve: p.serve, Silence: p.cfg.upstreamSilence, Logger: p.cfg.Logger, Limiter: p.sharedLimiter()}
 	if f := p.cfg.limitBy; f != nil {
 		r.LimitBy = func(req *http.Request) string { return hashLimitBy(f(req)) }
 	}
 	return r
+}
+
+// sharedLimiter is WithLimiter's, or one for WithGuard's limits shared by
+// every session: a session per process or per client must not mean a limit
+// per session. nil for none.
+func (p *Proxy) sharedLimiter() guard.Limiter {
+	if p.cfg.limiter == nil && p.cfg.limits != nil {
+		l, _ := guard.NewLimiter(*p.cfg.limits) // the limits were checked by New
+		return l
+	}
+	return p.cfg.limiter
 }

@@ -59,14 +59,11 @@ func (f *refusal) write(w http.ResponseWriter) {
 
 // errorWithData is wire.ErrorResponse with data (nil for none).
 func errorWithData(id []byte, code int, msg string, data any) []byte {
-	if data == nil {
-		return wire.ErrorResponse(id, code, msg)
-	}
-	raw, err := json.Marshal(data)
-	if err != nil { // the data are the server's own values: not reached
-		return wire.ErrorResponse(id, code, msg)
-	}
 	line := wire.ErrorResponse(id, code, msg)
+	raw, err := json.Marshal(data)
+	if data == nil || err != nil { // the data are the proxy's own values: err not reached
+		return line
+	}
 	return setMember(line, "error", setMember(member(line, "error"), "data", raw))
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -223,7 +224,7 @@ func checkParams(id []byte, decls []paramDecl, args []byte, h http.Header) *refu
 			return mismatch(id, key, "the "+key+" header carries an invalid Base64 sentinel value")
 		}
 		var same bool
-		if (d.typ == "integer" || d.typ == "number") && isNum && plainDecimal(decoded) {
+		if (d.typ == "integer" || d.typ == "number") && isNum && plainDecimal.MatchString(decoded) {
 			f, _ := strconv.ParseFloat(decoded, 64) // out of range is ±Inf, as JavaScript reads it
 			same = f == num
 		} else {
@@ -270,24 +271,9 @@ func primitive(raw []byte) (text string, num float64, isNum, ok bool) {
 	return jsNumber(f), f, true, true
 }
 
-// plainDecimal reports whether s is -?digits(.digits)?, the only form the
-// SDK compares as a number.
-func plainDecimal(s string) bool {
-	s = strings.TrimPrefix(s, "-")
-	whole, frac, dotted := strings.Cut(s, ".")
-	digits := func(t string) bool {
-		if t == "" {
-			return false
-		}
-		for i := 0; i < len(t); i++ {
-			if t[i] < '0' || t[i] > '9' {
-				return false
-			}
-		}
-		return true
-	}
-	return digits(whole) && (!dotted || digits(frac))
-}
+// plainDecimal matches -?digits(.digits)?, the only form the SDK compares
+// as a number.
+var plainDecimal = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`)
 
 // decodeParamValue reads an Mcp-Param value as the SDK does: "=?base64?…?="
 // is its payload decoded as UTF-8 (valid false when not canonical Base64 or

@@ -271,7 +271,7 @@ func (c *Server) get(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	sseHeaders(w, s.id)
 	w.WriteHeader(http.StatusOK)
-	s.pump(w, r, st, 1, false, nil)
+	s.pump(w, r, st, 1, false, nil, nil)
 }
 
 func (c *Server) delete(w http.ResponseWriter, r *http.Request) {
@@ -435,7 +435,8 @@ func parsePosted(body []byte, maxBatch int) ([]posted, bool, *badBody) {
 				return nil, false, &badBody{-32600, "Invalid Request: a request's id must be a string or an integer"}
 			}
 			meta := member(m.Params, "_meta")
-			p.id, p.key, p.token = m.ID, key, progressToken(meta)
+			p.id, p.key = m.ID, key
+			p.token, _ = wire.IDKey(member(meta, "progressToken"))
 			if bad := badParams(m.Params, meta); bad != nil {
 				p.answer = append(wire.ErrorResponse(m.ID, bad.code, bad.msg), '\n')
 			}
@@ -503,12 +504,6 @@ func compactJSON(data []byte) []byte {
 		}
 	}
 	return out
-}
-
-// progressToken returns the key of meta's progress token, or "".
-func progressToken(meta []byte) string {
-	key, _ := wire.IDKey(member(meta, "progressToken"))
-	return key
 }
 
 // httpError answers a request that reaches no server, as the TypeScript

@@ -342,7 +342,7 @@ func (s *session) post(w http.ResponseWriter, r *http.Request, msgs []posted, ba
 	if st.sse {
 		sseHeaders(w, s.id)
 		w.WriteHeader(http.StatusOK)
-		s.pump(w, r, st, 1, primes(version), nil)
+		s.pump(w, r, st, 1, primes(version), nil, nil)
 		return
 	}
 	s.answerJSON(w, r, st, batch)

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
@@ -64,131 +64,7 @@ func (s *session) serveStateless(w http.ResponseWriter, r *http.Request, m poste
 	s.waiters[st.key] = st
 	s.mu.Unlock()
 
-	var silence *time.Timer
-	if !listen { // a subscription is silent by nature
-		silence = time.NewTimer(s.c.silent)
-		defer silence.Stop()
-	}
-	s.pumpStateless(w, r, st, s.sendAsync(line), silence)
-}
-
-// pumpStateless writes a stateless request's messages until its response.
-// sending delivers the outcome of the request's write; silence (nil for
-// none) bounds the wait for it and then for each message.
-func (s *session) pumpStateless(w http.ResponseWriter, r *http.Request, st *stream, sending <-chan error, silence *time.Timer) {
-	var silent <-chan time.Time
-	reset := func() {
-		if silence != nil {
-			silence.Reset(s.c.silent)
-			silent = silence.C
-		}
-	}
-	if silence != nil {
-		silent = silence.C
-	}
-	flush := flusher(w)
-	// The stream starts with its first message or keep-alive, as the
-	// TypeScript SDK's does: an error that comes alone is JSON, with the
-	// SDKs' HTTP status. A subscription's stream starts at once.
-	streaming := false
-	write := func(lines [][]byte, keepAlive bool) error {
-		if !streaming {
-			streaming = true
-			sseHeaders(w, "")
-			w.WriteHeader(http.StatusOK)
-		}
-		for _, line := range lines {
-			if err := eventstream.WriteEvent(w, "", line); err != nil {
-				return err
-			}
-		}
-		if keepAlive {
-			if _, err := io.WriteString(w, ": keepalive\n\n"); err != nil {
-				return err
-			}
-		}
-		return flush()
-	}
-	gone := func() { s.abandon(st, sending, "the client has gone") }
-	var tick <-chan time.Time
-	if st.sse {
-		if st.listen && write(nil, false) != nil {
-			gone()
-			return
-		}
-		if d := s.c.keepAlive; d > 0 {
-			t := time.NewTicker(d)
-			defer t.Stop()
-			tick = t.C
-		}
-	}
-	for {
-		s.mu.Lock()
-		st.pumping = true
-		lines := st.queue
-		st.queue = nil
-		final := st.final
-		if len(lines) > 0 {
-			s.room.Broadcast()
-		}
-		s.mu.Unlock()
-		if final && (!st.sse || !streaming && len(lines) == 1) {
-			answer := st.answers[st.key]
-			if st.sse {
-				answer = lines[0]
-			}
-			answer = bytes.TrimRight(answer, "\r\n")
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(errorStatus(answer))
-			if _, err := w.Write(answer); err != nil {
-				s.c.r.Logger.Debug("selfheal proxy: a response could not be written: the client has gone", "error", err)
-			}
-			return
-		}
-		if st.sse && len(lines) > 0 && write(lines, false) != nil {
-			gone()
-			return
-		}
-		if final {
-			return
-		}
-		if len(lines) > 0 {
-			reset()
-		}
-		select {
-		case err := <-sending:
-			sending = nil
-			if err == nil {
-				reset()
-			} // else the process is ending: its end answers the request
-		case <-st.wake:
-		case <-r.Context().Done():
-			gone()
-			return
-		case <-silent:
-			silent = nil
-			if sending != nil {
-				select {
-				case err := <-sending: // written just now
-					if sending = nil; err == nil {
-						reset()
-					}
-					continue
-				default:
-				}
-				why := fmt.Sprintf("the MCP server did not read its input for %v", s.c.silent)
-				s.c.r.Logger.Warn("selfheal proxy: a process of the MCP server does not read its input; it is stopped", "silence", s.c.silent)
-				s.stop(why) // its end answers the request
-			} else {
-				s.timeout(st)
-			}
-		case <-tick:
-			if write(nil, true) != nil {
-				gone()
-				return
-			}
-		}
-	}
+	s.pump(w, r, st, 0, false, nil, s.sendAsync(line))
 }
 
 // errorStatus is the HTTP status the SDKs give an error answer that comes
@@ -511,7 +387,7 @@ func setMember(obj []byte, name string, value []byte) []byte {
 	if len(members) > 0 {
 		out = append(out, ',')
 	}
-	out = appendName(out, name)
+	out = append(append(append(out, '"'), name...), '"', ':') // the names added are plain ASCII
 	out = append(out, value...)
 	return append(out, obj[closing:]...)
 }
@@ -523,17 +399,9 @@ func deleteMembers(obj []byte, names ...string) []byte {
 	if !ok {
 		return obj
 	}
-	drop := func(m span) bool {
-		for _, n := range names {
-			if m.name == n {
-				return true
-			}
-		}
-		return false
-	}
 	var kept []span
 	for _, m := range members {
-		if !drop(m) {
+		if !slices.Contains(names, m.name) {
 			kept = append(kept, m)
 		}
 	}
@@ -549,14 +417,6 @@ func deleteMembers(obj []byte, names ...string) []byte {
 		out = append(out, obj[m.start:m.end]...)
 	}
 	return append(out, '}')
-}
-
-// appendName appends a member's name, quoted (the names added are plain
-// ASCII), and its colon.
-func appendName(dst []byte, name string) []byte {
-	dst = append(dst, '"')
-	dst = append(dst, name...)
-	return append(dst, '"', ':')
 }
 
 func isObject(raw []byte) bool {

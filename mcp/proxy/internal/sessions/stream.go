@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"net/http"
 	"slices"
@@ -81,12 +82,66 @@ func (st *stream) signal() {
 	}
 }
 
-// pump writes the messages routed to an SSE stream until it is done, its
-// client has gone (see detach), or a resume has taken it over (gen is no
-// longer the stream's). prime writes an event with an id and no data first;
-// replay are events sent again to a client that resumes.
-func (s *session) pump(w http.ResponseWriter, r *http.Request, st *stream, gen uint64, prime bool, replay []event) {
+// pump writes the messages routed to st until it is done or its client has
+// gone. A session's stream (its caller has written the headers) carries
+// numbered events: prime first writes an event with an id and no data,
+// replay are events sent again to a client that resumes, and a resume
+// takes the stream over (gen is no longer the stream's); a stream whose
+// client has gone is left for a resume (see detach). A stateless request's
+// stream starts with its first message or keep-alive, as the TypeScript
+// SDK's does: an answer that comes alone is JSON, with the SDKs' HTTP
+// status (a subscription's stream starts at once). sending delivers the
+// outcome of the request's write; the silence bound is for it and then
+// for each message.
+func (s *session) pump(w http.ResponseWriter, r *http.Request, st *stream, gen uint64, prime bool, replay []event, sending <-chan error) {
+	numbered := st.key == ""
+	var silence *time.Timer
+	var silent <-chan time.Time
+	if !numbered && !st.listen { // a subscription is silent by nature
+		silence = time.NewTimer(s.c.silent)
+		defer silence.Stop()
+		silent = silence.C
+	}
+	reset := func() {
+		if silence != nil {
+			silence.Reset(s.c.silent)
+			silent = silence.C
+		}
+	}
+	gone := func(from uint64) { // from: see detach
+		if numbered {
+			s.detach(st, gen, from)
+		} else {
+			s.abandon(st, sending, "the client has gone")
+		}
+	}
 	flush := flusher(w)
+	streaming := numbered
+	// write writes lines as events numbered from seq (0: no ids), and
+	// returns how many it wrote.
+	write := func(lines [][]byte, seq uint64, keepAlive bool) (int, error) {
+		if !streaming {
+			streaming = true
+			sseHeaders(w, "")
+			w.WriteHeader(http.StatusOK)
+		}
+		for i, line := range lines {
+			id := ""
+			if seq > 0 {
+				id = st.eventID(seq + uint64(i))
+			}
+			if err := eventstream.WriteEvent(w, id, line); err != nil {
+				return i, err
+			}
+		}
+		if keepAlive {
+			if _, err := io.WriteString(w, ": keepalive\n\n"); err != nil {
+				return len(lines), err
+			}
+		}
+		return len(lines), flush()
+	}
+
 	s.mu.Lock()
 	if st.gen != gen {
 		s.mu.Unlock()
@@ -104,22 +159,26 @@ func (s *session) pump(w http.ResponseWriter, r *http.Request, st *stream, gen u
 		// An id and an empty data field, as MCP 2025-11-25 asks: a client
 		// whose connection breaks before the first message can resume.
 		if _, err := io.WriteString(w, "id: "+primeID+"\ndata: \n\n"); err != nil {
-			s.detach(st, gen, nil)
+			gone(0)
 			return
 		}
 	}
 	for _, ev := range replay {
-		if err := eventstream.WriteEvent(w, st.eventID(ev.seq), ev.line); err != nil {
-			s.detach(st, gen, nil)
+		if eventstream.WriteEvent(w, st.eventID(ev.seq), ev.line) != nil {
+			gone(0)
 			return
 		}
 	}
-	if flush() != nil { // the headers: the client knows its stream is open
-		s.detach(st, gen, nil)
-		return
+	// A session's headers, or a subscription's: the client knows its
+	// stream is open.
+	if numbered || st.listen {
+		if _, err := write(nil, 0, false); err != nil {
+			gone(0)
+			return
+		}
 	}
 	var tick <-chan time.Time
-	if d := s.c.keepAlive; d > 0 {
+	if d := s.c.keepAlive; d > 0 && st.sse {
 		t := time.NewTicker(d)
 		defer t.Stop()
 		tick = t.C
@@ -131,42 +190,83 @@ func (s *session) pump(w http.ResponseWriter, r *http.Request, st *stream, gen u
 			s.mu.Unlock()
 			return
 		}
-		evs := s.recordLocked(st, st.queue)
+		lines := st.queue
 		st.queue = nil
-		last := st.final || (st.standalone && s.ended)
-		if len(evs) > 0 {
+		var first uint64
+		if numbered && len(lines) > 0 {
+			first = st.seq + 1
+			s.recordLocked(st, lines)
+		}
+		final := st.final || (st.standalone && s.ended)
+		if len(lines) > 0 {
 			s.room.Broadcast()
 		}
 		s.mu.Unlock()
-		for i, ev := range evs {
-			if err := eventstream.WriteEvent(w, st.eventID(ev.seq), ev.line); err != nil {
-				s.detach(st, gen, evs[i:])
+		if !numbered && final && (!st.sse || !streaming && len(lines) == 1) {
+			answer := st.answers[st.key]
+			if st.sse {
+				answer = lines[0]
+			}
+			answer = bytes.TrimRight(answer, "\r\n")
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(errorStatus(answer))
+			if _, err := w.Write(answer); err != nil {
+				s.c.r.Logger.Debug("selfheal proxy: a response could not be written: the client has gone", "error", err)
+			}
+			return
+		}
+		if st.sse && len(lines) > 0 {
+			if n, err := write(lines, first, false); err != nil {
+				gone(first + uint64(n)) // past them all when the flush failed
 				return
 			}
 		}
-		if len(evs) > 0 && flush() != nil {
-			s.detach(st, gen, nil)
+		if final {
+			if numbered {
+				s.mu.Lock()
+				if st.gen == gen && !st.standalone {
+					st.pumping = false
+					s.keepLocked(st)
+				}
+				s.mu.Unlock()
+			}
 			return
 		}
-		if last {
-			s.mu.Lock()
-			if st.gen == gen && !st.standalone {
-				st.pumping = false
-				s.keepLocked(st)
-			}
-			s.mu.Unlock()
-			return
+		if len(lines) > 0 {
+			reset()
 		}
 		select {
+		case err := <-sending:
+			sending = nil
+			if err == nil {
+				reset()
+			} // else the process is ending: its end answers the request
 		case <-wake:
 		case <-ended:
 			ended = nil // once is enough: the end has answered or ended this stream
 		case <-r.Context().Done():
-			s.detach(st, gen, nil)
+			gone(0)
 			return
+		case <-silent:
+			silent = nil
+			if sending != nil {
+				select {
+				case err := <-sending: // written just now
+					if sending = nil; err == nil {
+						reset()
+					}
+					continue
+				default:
+				}
+				why := fmt.Sprintf("the MCP server did not read its input for %v", s.c.silent)
+				s.c.r.Logger.Warn("selfheal proxy: a process of the MCP server does not read its input; it is stopped", "silence", s.c.silent)
+				s.stop(why) // its end answers the request
+			} else {
+				s.timeout(st)
+			}
 		case <-tick:
-			if _, err := io.WriteString(w, ": keepalive\n\n"); err != nil || flush() != nil {
-				s.detach(st, gen, nil)
+			if _, err := write(nil, 0, true); err != nil {
+				gone(0)
 				return
 			}
 		}
@@ -180,31 +280,26 @@ func primes(version string) bool {
 	return version >= wire.Stateful && !wire.IsStateless(version)
 }
 
-// recordLocked numbers the messages taken for a stream, keeps the latest
-// in its history and returns them as events.
-func (s *session) recordLocked(st *stream, lines [][]byte) []event {
-	if len(lines) == 0 {
-		return nil
-	}
-	evs := make([]event, len(lines))
-	for i, line := range lines {
+// recordLocked numbers the messages taken for a stream and keeps the
+// latest in its history.
+func (s *session) recordLocked(st *stream, lines [][]byte) {
+	for _, line := range lines {
 		st.seq++
-		evs[i] = event{seq: st.seq, line: line}
+		st.history = append(st.history, event{seq: st.seq, line: line})
 	}
-	st.history = append(st.history, evs...)
 	if over := len(st.history) - s.c.replay; over > 0 {
 		clear(st.history[:over])
 		st.history = st.history[over:]
 	}
-	return evs
 }
 
 // detach leaves an SSE stream whose client has gone (seen by the handler of
-// gen) for a client that resumes it. Of its unwritten messages, its own
-// (responses to its requests, their progress) stay with it; the others go
+// gen) for a client that resumes it. Of its unwritten messages (the events
+// from that number on, 0 for none, and its queue), its own (responses to
+// its requests, their progress) stay with it; the others go
 // where they would have gone without it. A POST stream is then kept; the
 // GET stream stays the standalone one until another opens.
-func (s *session) detach(st *stream, gen uint64, unwritten []event) {
+func (s *session) detach(st *stream, gen, from uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if st.gen != gen {
@@ -229,10 +324,9 @@ func (s *session) detach(st *stream, gen uint64, unwritten []event) {
 		return ok && s.progress[key] == st
 	}
 	var others [][]byte
-	if len(unwritten) > 0 {
-		first := unwritten[0].seq
+	if from > 0 {
 		st.history = slices.DeleteFunc(st.history, func(ev event) bool {
-			if ev.seq < first {
+			if ev.seq < from {
 				return false
 			}
 			if m, ok := wire.Decode(ev.line); ok && own(m) {
@@ -331,7 +425,7 @@ func (s *session) resume(w http.ResponseWriter, r *http.Request, last string) {
 	s.mu.Unlock()
 	sseHeaders(w, s.id)
 	w.WriteHeader(http.StatusOK)
-	s.pump(w, r, st, gen, false, replay)
+	s.pump(w, r, st, gen, false, replay, nil)
 }
 
 // answerJSON writes a POST's responses as JSON: one, or a batch's array in
