@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"time"
 
@@ -94,10 +95,7 @@ func arguments(t *tool, c wire.CallParams, maxDepth int, strict bool) issues.Lis
 		}
 		return nil
 	}
-	limit := maxDepth
-	if limit == 0 {
-		limit = issues.DefaultMaxDepth
-	}
+	limit := cmp.Or(maxDepth, issues.DefaultMaxDepth)
 	if !c.Scanned || (limit > 0 && c.Depth > limit) {
 		// Measured too deep, or not measured: DepthIssues finds where.
 		if list := toolcall.DepthIssues(raw, maxDepth); list != nil {

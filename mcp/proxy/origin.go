@@ -47,7 +47,8 @@ func (p *Proxy) forbidden(w http.ResponseWriter, r *http.Request) bool {
 
 // refusal says why r's Host or Origin is not served, "" when it is.
 func (p *Proxy) refusal(r *http.Request) string {
-	onLoopback := arrivedOnLoopback(r)
+	addr, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	onLoopback := loopback.Addr(addr)
 	host := hostname(r.Host)
 	if !p.hostAllowed(host, onLoopback) {
 		return fmt.Sprintf("Forbidden: the Host %q is not served here", truncate(r.Host))
@@ -88,11 +89,6 @@ func (p *Proxy) originAllowed(origin, reqHost string, onLoopback bool) bool {
 	}
 	// The proxy's own origin: under the Host the host check allowed.
 	return strings.EqualFold(u.Host, reqHost)
-}
-
-func arrivedOnLoopback(r *http.Request) bool {
-	addr, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
-	return loopback.Addr(addr)
 }
 
 // hostname is a host without its port or an IPv6 address's brackets.
