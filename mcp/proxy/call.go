@@ -157,8 +157,11 @@ func topIssues(t *tool, raw []byte) issues.List {
 	list := t.defaulted.drop(toolcall.Validate(t.schema, args))
 	kept := list[:0]
 	for _, is := range list {
-		if len(is.Path) == 0 && is.Code == issues.UnrecognizedKeys ||
-			len(is.Path) > 0 && !cutKey(cut, is.Path[0]) {
+		if len(is.Path) == 0 {
+			if is.Code == issues.UnrecognizedKeys {
+				kept = append(kept, is)
+			}
+		} else if k, ok := is.Path[0].(string); !ok || !cut[k] {
 			kept = append(kept, is)
 		}
 	}
@@ -166,12 +169,6 @@ func topIssues(t *tool, raw []byte) issues.List {
 		return nil
 	}
 	return kept
-}
-
-// cutKey reports whether an issue's first path element is a key topIssues cut.
-func cutKey(cut map[string]bool, first any) bool {
-	k, ok := first.(string)
-	return ok && cut[k]
 }
 
 // shallowIssues checks arguments nested deeper than limit down to it: what

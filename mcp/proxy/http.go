@@ -424,7 +424,7 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 		if err != nil {
 			return err
 		}
-		if m, ok := wire.Decode(data); ok && h.response(x, m) && x.explain != nil && ok2xx(resp) {
+		if m, ok := wire.Decode(data); ok && h.response(x, m) && x.explain != nil && resp.StatusCode/100 == 2 {
 			if answer := x.explain.settle(m); answer != nil {
 				setResponseBody(resp, answer)
 				return nil
@@ -434,10 +434,6 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 	}
 	return nil
 }
-
-// ok2xx reports whether resp may carry a JSON-RPC response (an HTTP error
-// is the transport's).
-func ok2xx(resp *http.Response) bool { return resp.StatusCode/100 == 2 }
 
 // response reads an upstream message passing in the response to x: it
 // learns tools/list results and marks the listing stale at list_changed.

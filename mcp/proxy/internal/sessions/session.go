@@ -342,7 +342,10 @@ func (s *session) post(w http.ResponseWriter, r *http.Request, msgs []posted, ba
 	if st.sse {
 		sseHeaders(w, s.id)
 		w.WriteHeader(http.StatusOK)
-		s.pump(w, r, st, 1, primes(version), nil, nil)
+		// From 2025-11-25, which asks for it, to before 2026-07-28, which
+		// drops resumption, a stream starts with an id and no data (the
+		// go-sdk's rule).
+		s.pump(w, r, st, 1, version >= wire.Stateful && !wire.IsStateless(version), nil, nil)
 		return
 	}
 	s.answerJSON(w, r, st, batch)
