@@ -158,7 +158,12 @@ func (s *session) fromClient(client io.Reader) error {
 		line, more, err := lr.NextOrHead(whole)
 		if errors.Is(err, io.EOF) {
 			s.waiters.Wait() // the calls waiting for a slot are forwarded first
-			s.closeServer()
+			s.serverMu.Lock()
+			s.flushServerLocked()
+			if !s.serverClosed.Load() {
+				s.closeServerLocked()
+			}
+			s.serverMu.Unlock()
 			return nil
 		}
 		if err != nil {
@@ -302,7 +307,10 @@ func (s *session) fromServer(server io.Reader) error {
 			}
 		}
 		if !hold {
-			if err := s.flushClient(); err != nil {
+			s.clientMu.Lock()
+			err := s.flushClientLocked()
+			s.clientMu.Unlock()
+			if err != nil {
 				return err
 			}
 		}
@@ -395,12 +403,6 @@ func (s *session) writeClient(line []byte) error {
 	return nil
 }
 
-func (s *session) flushClient() error {
-	s.clientMu.Lock()
-	defer s.clientMu.Unlock()
-	return s.flushClientLocked()
-}
-
 func (s *session) flushClientLocked() error {
 	if s.clientClosed.Load() {
 		return nil
@@ -450,15 +452,6 @@ func (s *session) flushServerLocked() {
 func (s *session) serverFailed(err error) {
 	if err != nil {
 		s.p.cfg.Logger.Warn("selfheal proxy: cannot write to the server; the client's messages are dropped from now on", "error", err)
-		s.closeServerLocked()
-	}
-}
-
-func (s *session) closeServer() {
-	s.serverMu.Lock()
-	defer s.serverMu.Unlock()
-	s.flushServerLocked()
-	if !s.serverClosed.Load() {
 		s.closeServerLocked()
 	}
 }

@@ -182,8 +182,14 @@ func (s *session) end(why string) {
 	if s.idleTimer != nil {
 		s.idleTimer.Stop()
 	}
+	// The error response to a request the server will not answer: an
+	// internal error for a client of revision 2026-07-28.
+	code, msg := -32000, "Session ended: "+why
+	if s.pooled {
+		code, msg = wire.CodeInternalError, "Internal error: "+why
+	}
 	for key, st := range s.waiters {
-		s.answerLocked(st, key, s.endLine(st.pending[key], why))
+		s.answerLocked(st, key, append(wire.ErrorResponse(st.pending[key], code, msg), '\n'))
 	}
 	s.backlog = nil
 	if s.get != nil {
@@ -200,15 +206,6 @@ func (s *session) end(why string) {
 		s.c.unpoolLocked(s)
 	}
 	s.c.mu.Unlock()
-}
-
-// endLine is the error response to the request of id that the server will
-// not answer (an internal error for a client of revision 2026-07-28).
-func (s *session) endLine(id []byte, why string) []byte {
-	if s.pooled {
-		return append(wire.ErrorResponse(id, wire.CodeInternalError, "Internal error: "+why), '\n')
-	}
-	return append(wire.ErrorResponse(id, -32000, "Session ended: "+why), '\n')
 }
 
 // enter counts a request under way; false when the session has ended.
