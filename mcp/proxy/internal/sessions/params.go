@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"cmp"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -497,11 +498,7 @@ func (s *session) listAll(version string, t *paramTools) bool {
 	s.mu.Unlock()
 	complete := true
 	err := wire.ListPages(func(cursor string) (string, error) {
-		params := wire.ListParams(cursor, version)
-		if params == "" {
-			params = "{}"
-		}
-		m, err := s.ask("tools/list", params)
+		m, err := s.ask("tools/list", cmp.Or(wire.ListParams(cursor, version), "{}"))
 		if err != nil {
 			return "", err
 		}

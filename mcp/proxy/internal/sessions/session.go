@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -315,10 +316,7 @@ func (s *session) post(w http.ResponseWriter, r *http.Request, msgs []posted, ba
 			st.silence = time.AfterFunc(s.c.silent, func() { s.silent(st) })
 		}
 	}
-	version := r.Header.Get("Mcp-Protocol-Version")
-	if version == "" {
-		version = s.version
-	}
+	version := cmp.Or(r.Header.Get("Mcp-Protocol-Version"), s.version)
 	s.mu.Unlock()
 
 	var err error
