@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/selfheal/selfheal/internal/loopback"
@@ -62,12 +63,7 @@ func (p *Proxy) refusal(r *http.Request) string {
 
 func (p *Proxy) hostAllowed(host string, onLoopback bool) bool {
 	if len(p.cfg.allowedHosts) > 0 {
-		for _, h := range p.cfg.allowedHosts {
-			if h == "*" || strings.EqualFold(hostname(h), host) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(p.cfg.allowedHosts, func(h string) bool { return h == "*" || strings.EqualFold(hostname(h), host) })
 	}
 	return !onLoopback || loopback.Host(host)
 }
@@ -75,10 +71,8 @@ func (p *Proxy) hostAllowed(host string, onLoopback bool) bool {
 // originAllowed reports whether a request from origin, naming reqHost, may
 // be served.
 func (p *Proxy) originAllowed(origin, reqHost string, onLoopback bool) bool {
-	for _, o := range p.cfg.allowedOrigins {
-		if o == "*" || strings.EqualFold(strings.TrimSuffix(o, "/"), origin) {
-			return true
-		}
+	if slices.ContainsFunc(p.cfg.allowedOrigins, func(o string) bool { return o == "*" || strings.EqualFold(strings.TrimSuffix(o, "/"), origin) }) {
+		return true
 	}
 	u, err := url.Parse(origin)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {

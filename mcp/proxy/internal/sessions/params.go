@@ -475,7 +475,24 @@ func (c *Server) listParams(r *http.Request, p *session, version, tool string) [
 	gen := t.gen
 	t.mu.Unlock()
 
-	complete := p.listAll(version, t)
+	p.mu.Lock()
+	if p.bridge {
+		version = ""
+	}
+	p.mu.Unlock()
+	complete := true
+	err := wire.ListPages(func(cursor string) (string, error) {
+		m, err := p.ask("tools/list", cmp.Or(wire.ListParams(cursor, version), "{}"))
+		if err != nil {
+			return "", err
+		}
+		complete = t.learn(m.Result) && complete // an error's nil: no tools
+		return wire.Str(member(m.Result, "nextCursor")), nil
+	})
+	if err != nil {
+		p.c.r.Logger.Warn("selfheal proxy: the tools could not be listed; a call of a tool not listed is forwarded without its Mcp-Param headers checked", "error", err)
+		complete = false
+	}
 	t.mu.Lock()
 	t.listing = nil
 	if complete && gen == t.gen {
@@ -485,29 +502,4 @@ func (c *Server) listParams(r *http.Request, p *session, version, tool string) [
 	t.mu.Unlock()
 	close(ch)
 	return decls
-}
-
-// listAll asks p for every page of its tools and has t learn them; true
-// when every page came and every tool was kept. An error answer means no
-// tools.
-func (s *session) listAll(version string, t *paramTools) bool {
-	s.mu.Lock()
-	if s.bridge {
-		version = ""
-	}
-	s.mu.Unlock()
-	complete := true
-	err := wire.ListPages(func(cursor string) (string, error) {
-		m, err := s.ask("tools/list", cmp.Or(wire.ListParams(cursor, version), "{}"))
-		if err != nil {
-			return "", err
-		}
-		complete = t.learn(m.Result) && complete // an error's nil: no tools
-		return wire.Str(member(m.Result, "nextCursor")), nil
-	})
-	if err != nil {
-		s.c.r.Logger.Warn("selfheal proxy: the tools could not be listed; a call of a tool not listed is forwarded without its Mcp-Param headers checked", "error", err)
-		return false
-	}
-	return complete
 }
