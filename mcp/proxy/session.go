@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -45,8 +46,14 @@ func (p *Proxy) Serve(ctx context.Context, client io.Reader, toClient io.Writer,
 // session's own guards), under keys with limitBy, WithLimitBy's hash.
 func (p *Proxy) serve(ctx context.Context, client io.Reader, toClient io.Writer, server io.Reader, toServer io.Writer, limiter guard.Limiter, limitBy string) error {
 	ctx, cancel := context.WithCancel(ctx)
+	// The tracker's key: "p" and a number. Keys of HTTP sessions begin with
+	// "s" or "a" (see sessionKey): they never meet.
+	var key string
+	if p.repairs != nil {
+		key = "p" + strconv.FormatUint(p.sessionSeq.Add(1), 10)
+	}
 	s := &session{
-		key:      p.newSessionKey(),
+		key:      key,
 		limiter:  limiter,
 		limitBy:  limitBy,
 		p:        p,
