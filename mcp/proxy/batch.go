@@ -19,11 +19,6 @@ type batchState struct {
 	explain map[string]*call  // by wire.IDKey
 }
 
-func isBatch(body []byte) bool {
-	body = bytes.TrimLeft(body, " \t\r\n")
-	return len(body) > 0 && body[0] == '['
-}
-
 // batch decides each tools/call of a batch as a lone call's: those answered
 // before forwarding leave the batch, their answers joining the server's
 // responses (mergeBatch); the rest is forwarded, r's body rewritten. done:

@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"time"
 
@@ -94,10 +95,7 @@ func arguments(t *tool, c wire.CallParams, maxDepth int, strict bool) issues.Lis
 		}
 		return nil
 	}
-	limit := maxDepth
-	if limit == 0 {
-		limit = issues.DefaultMaxDepth
-	}
+	limit := cmp.Or(maxDepth, issues.DefaultMaxDepth)
 	if !c.Scanned || (limit > 0 && c.Depth > limit) {
 		// Measured too deep, or not measured: DepthIssues finds where.
 		if list := toolcall.DepthIssues(raw, maxDepth); list != nil {
@@ -159,8 +157,11 @@ func topIssues(t *tool, raw []byte) issues.List {
 	list := t.defaulted.drop(toolcall.Validate(t.schema, args))
 	kept := list[:0]
 	for _, is := range list {
-		if len(is.Path) == 0 && is.Code == issues.UnrecognizedKeys ||
-			len(is.Path) > 0 && !cutKey(cut, is.Path[0]) {
+		if len(is.Path) == 0 {
+			if is.Code == issues.UnrecognizedKeys {
+				kept = append(kept, is)
+			}
+		} else if k, ok := is.Path[0].(string); !ok || !cut[k] {
 			kept = append(kept, is)
 		}
 	}
@@ -168,12 +169,6 @@ func topIssues(t *tool, raw []byte) issues.List {
 		return nil
 	}
 	return kept
-}
-
-// cutKey reports whether an issue's first path element is a key topIssues cut.
-func cutKey(cut map[string]bool, first any) bool {
-	k, ok := first.(string)
-	return ok && cut[k]
 }
 
 // shallowIssues checks arguments nested deeper than limit down to it: what

@@ -207,16 +207,12 @@ func tolerated(is *issues.Issue) bool {
 	case issues.InvalidFormat:
 		return true
 	case issues.InvalidType:
+		// A number as a coercing server reads it.
 		s, ok := is.Input.(string)
-		return ok && !is.Absent && (is.Expected.Has(issues.TypeNumber) || is.Expected.Has(issues.TypeInteger)) && numeric(s)
+		_, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		return ok && !is.Absent && (is.Expected.Has(issues.TypeNumber) || is.Expected.Has(issues.TypeInteger)) && err == nil
 	}
 	return false
-}
-
-// numeric reports whether s is a number as a coercing server reads it.
-func numeric(s string) bool {
-	_, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	return err == nil
 }
 
 // namesField reports whether msg names the issue's field (the path's last

@@ -27,16 +27,6 @@ type queuedCall struct {
 	cancelled bool
 }
 
-// guardOf returns the named tool's guard, made on first use. s.mu is held.
-func (s *session) guardOf(name string) *toolGuard {
-	tg := s.guards[name]
-	if tg == nil {
-		tg = &toolGuard{g: guard.New(*s.p.cfg.limits), l: *s.p.cfg.limits} // the limits were checked by New
-		s.guards[name] = tg
-	}
-	return tg
-}
-
 // mustWait reports whether a call arriving now would wait in the guard's
 // queue. When not, guard.Acquire decides at once: no waiting goroutine
 // exists to take a free slot in between. s.mu is held.
@@ -64,7 +54,11 @@ func (s *session) guarded(line []byte, c *call, key string) error {
 		return s.admitted(line, c, key, release, te)
 	}
 	s.mu.Lock()
-	tg := s.guardOf(c.tool.name)
+	tg := s.guards[c.tool.name]
+	if tg == nil { // made on first use
+		tg = &toolGuard{g: guard.New(*s.p.cfg.limits), l: *s.p.cfg.limits} // the limits were checked by New
+		s.guards[c.tool.name] = tg
+	}
 	if tg.mustWait() {
 		tg.waiting++
 		ctx, cancel := context.WithCancel(s.ctx)

@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -210,7 +211,7 @@ func setResponseBody(resp *http.Response, data []byte) {
 // post answers a bad tools/call of a POST body itself (done), or notes in x
 // what the response is read for; release frees the call's guard slot.
 func (h *httpProxy) post(w http.ResponseWriter, r *http.Request, body []byte, x *exchange) (done bool, release func()) {
-	if isBatch(body) {
+	if t := bytes.TrimLeft(body, " \t\r\n"); len(t) > 0 && t[0] == '[' {
 		return h.batch(w, r, body, x)
 	}
 	m, ok := wire.Decode(body)
@@ -356,9 +357,7 @@ func upstreamTransport() http.RoundTripper {
 
 func (h *httpProxy) rewrite(pr *httputil.ProxyRequest) {
 	u := *h.upstream
-	if u.RawQuery == "" {
-		u.RawQuery = pr.In.URL.RawQuery
-	}
+	u.RawQuery = cmp.Or(u.RawQuery, pr.In.URL.RawQuery)
 	pr.Out.URL = &u
 	// The client's Host: a server that refuses foreign hosts (DNS
 	// rebinding) must still see the name the client used.
@@ -425,7 +424,7 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 		if err != nil {
 			return err
 		}
-		if m, ok := wire.Decode(data); ok && h.response(x, m) && x.explain != nil && ok2xx(resp) {
+		if m, ok := wire.Decode(data); ok && h.response(x, m) && x.explain != nil && resp.StatusCode/100 == 2 {
 			if answer := x.explain.settle(m); answer != nil {
 				setResponseBody(resp, answer)
 				return nil
@@ -435,10 +434,6 @@ func (h *httpProxy) modifyResponse(resp *http.Response) error {
 	}
 	return nil
 }
-
-// ok2xx reports whether resp may carry a JSON-RPC response (an HTTP error
-// is the transport's).
-func ok2xx(resp *http.Response) bool { return resp.StatusCode/100 == 2 }
 
 // response reads an upstream message passing in the response to x: it
 // learns tools/list results and marks the listing stale at list_changed.

@@ -95,22 +95,10 @@ const maxSessionID = 1024
 // server, as the server would answer an id it never gave.
 func badSessionID(r *http.Request) bool {
 	ids := r.Header.Values("Mcp-Session-Id")
-	if len(ids) > 1 {
-		return true
+	if len(ids) != 1 {
+		return len(ids) > 1
 	}
-	if len(ids) == 0 {
-		return false
-	}
-	id := ids[0]
-	if len(id) > maxSessionID {
-		return true
-	}
-	for i := 0; i < len(id); i++ {
-		if id[i] < 0x21 || id[i] > 0x7e {
-			return true
-		}
-	}
-	return false
+	return len(ids[0]) > maxSessionID || strings.ContainsFunc(ids[0], func(c rune) bool { return c < 0x21 || c > 0x7e })
 }
 
 // session returns the session of key, made on first use. At

@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/selfheal/selfheal/internal/loopback"
@@ -47,7 +48,8 @@ func (p *Proxy) forbidden(w http.ResponseWriter, r *http.Request) bool {
 
 // refusal says why r's Host or Origin is not served, "" when it is.
 func (p *Proxy) refusal(r *http.Request) string {
-	onLoopback := arrivedOnLoopback(r)
+	addr, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	onLoopback := loopback.Addr(addr)
 	host := hostname(r.Host)
 	if !p.hostAllowed(host, onLoopback) {
 		return fmt.Sprintf("Forbidden: the Host %q is not served here", truncate(r.Host))
@@ -61,12 +63,7 @@ func (p *Proxy) refusal(r *http.Request) string {
 
 func (p *Proxy) hostAllowed(host string, onLoopback bool) bool {
 	if len(p.cfg.allowedHosts) > 0 {
-		for _, h := range p.cfg.allowedHosts {
-			if h == "*" || strings.EqualFold(hostname(h), host) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(p.cfg.allowedHosts, func(h string) bool { return h == "*" || strings.EqualFold(hostname(h), host) })
 	}
 	return !onLoopback || loopback.Host(host)
 }
@@ -74,10 +71,8 @@ func (p *Proxy) hostAllowed(host string, onLoopback bool) bool {
 // originAllowed reports whether a request from origin, naming reqHost, may
 // be served.
 func (p *Proxy) originAllowed(origin, reqHost string, onLoopback bool) bool {
-	for _, o := range p.cfg.allowedOrigins {
-		if o == "*" || strings.EqualFold(strings.TrimSuffix(o, "/"), origin) {
-			return true
-		}
+	if slices.ContainsFunc(p.cfg.allowedOrigins, func(o string) bool { return o == "*" || strings.EqualFold(strings.TrimSuffix(o, "/"), origin) }) {
+		return true
 	}
 	u, err := url.Parse(origin)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
@@ -88,11 +83,6 @@ func (p *Proxy) originAllowed(origin, reqHost string, onLoopback bool) bool {
 	}
 	// The proxy's own origin: under the Host the host check allowed.
 	return strings.EqualFold(u.Host, reqHost)
-}
-
-func arrivedOnLoopback(r *http.Request) bool {
-	addr, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
-	return loopback.Addr(addr)
 }
 
 // hostname is a host without its port or an IPv6 address's brackets.

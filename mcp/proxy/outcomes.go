@@ -1,7 +1,6 @@
 package proxy
 
 import (
-	"strconv"
 	"time"
 
 	"github.com/selfheal/selfheal"
@@ -72,14 +71,4 @@ func (p *Proxy) endSession(key string) {
 	}
 	p.repairs.End(key)
 	p.flushTally()
-}
-
-// newSessionKey is the key of a new session of Serve for the tracker:
-// "p" and its number. Keys of HTTP sessions begin with "s" or "a" (see
-// sessionKey): they never meet.
-func (p *Proxy) newSessionKey() string {
-	if p.repairs == nil {
-		return ""
-	}
-	return "p" + strconv.FormatUint(p.sessionSeq.Add(1), 10)
 }

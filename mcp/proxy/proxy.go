@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"log/slog"
@@ -336,7 +337,10 @@ func New(opts ...Option) (*Proxy, error) {
 		return nil, fmt.Errorf("proxy: WithGuard and WithLimiter both set; choose one")
 	}
 	c.Init()
-	c.httpDefaults()
+	c.readTimeout = cmp.Or(c.readTimeout, defaultReadTimeout)
+	c.upstreamSilence = cmp.Or(c.upstreamSilence, defaultUpstreamSilence)
+	c.bodyMemory = cmp.Or(c.bodyMemory, defaultBodyMemory)
+	c.maxRequests = cmp.Or(c.maxRequests, defaultMaxRequests)
 	lock := c.Lock()
 	c.SchemaOpts = append(c.SchemaOpts, jsonschemav6.WithTypos(c.typos))
 	p := &Proxy{cfg: c, schemaOpts: c.SchemaOptions(), lock: lock}

@@ -79,22 +79,6 @@ func WithMaxRequests(n int) Option {
 	return func(c *config) { c.maxRequests = n }
 }
 
-func (c *config) httpDefaults() {
-	set := func(v *time.Duration, d time.Duration) {
-		if *v == 0 {
-			*v = d
-		}
-	}
-	set(&c.readTimeout, defaultReadTimeout)
-	set(&c.upstreamSilence, defaultUpstreamSilence)
-	if c.bodyMemory == 0 {
-		c.bodyMemory = defaultBodyMemory
-	}
-	if c.maxRequests == 0 {
-		c.maxRequests = defaultMaxRequests
-	}
-}
-
 // guardHTTP wraps h, any handler the proxy serves, in its HTTP safety: Host
 // and Origin (403), requests at once (503), the body's read deadline and
 // the body-memory budget (503). Everything else is h's.
@@ -264,7 +248,10 @@ func (b *guardedBody) Read(p []byte) (int, error) {
 		// connection in the background, and a deadline passing would
 		// cancel a long response. After a failed read it stays, so that
 		// discarding the rest is not held by the same slow client.
-		b.lift()
+		if b.w != nil {
+			_ = http.NewResponseController(b.w).SetReadDeadline(time.Time{})
+			b.w = nil
+		}
 	}
 	return n, err
 }
@@ -285,13 +272,6 @@ func earlier(a, b time.Time) time.Time {
 		return b
 	}
 	return a
-}
-
-func (b *guardedBody) lift() {
-	if b.w != nil {
-		_ = http.NewResponseController(b.w).SetReadDeadline(time.Time{})
-		b.w = nil
-	}
 }
 
 func (b *guardedBody) release() {
@@ -337,7 +317,9 @@ func (s *silentCut) RoundTrip(r *http.Request) (*http.Response, error) {
 	if err != nil || r.Method != http.MethodPost || resp.Body == nil || resp.Body == http.NoBody {
 		return resp, err
 	}
-	resp.Body = newSilenceBody(resp.Body, s.silence)
+	b := &silenceBody{ReadCloser: resp.Body, silence: s.silence, start: time.Now()}
+	b.timer = time.AfterFunc(s.silence, b.check)
+	resp.Body = b
 	return resp, nil
 }
 
@@ -356,12 +338,6 @@ type silenceBody struct {
 	timer   *time.Timer
 	cut     atomic.Bool
 	ended   atomic.Bool // the body has ended or been closed: no more checks
-}
-
-func newSilenceBody(body io.ReadCloser, silence time.Duration) *silenceBody {
-	b := &silenceBody{ReadCloser: body, silence: silence, start: time.Now()}
-	b.timer = time.AfterFunc(silence, b.check)
-	return b
 }
 
 // check cuts the body if nothing came for the whole silence, else waits

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -45,8 +46,14 @@ func (p *Proxy) Serve(ctx context.Context, client io.Reader, toClient io.Writer,
 // session's own guards), under keys with limitBy, WithLimitBy's hash.
 func (p *Proxy) serve(ctx context.Context, client io.Reader, toClient io.Writer, server io.Reader, toServer io.Writer, limiter guard.Limiter, limitBy string) error {
 	ctx, cancel := context.WithCancel(ctx)
+	// The tracker's key: "p" and a number. Keys of HTTP sessions begin with
+	// "s" or "a" (see sessionKey): they never meet.
+	var key string
+	if p.repairs != nil {
+		key = "p" + strconv.FormatUint(p.sessionSeq.Add(1), 10)
+	}
 	s := &session{
-		key:      p.newSessionKey(),
+		key:      key,
 		limiter:  limiter,
 		limitBy:  limitBy,
 		p:        p,
@@ -158,7 +165,12 @@ func (s *session) fromClient(client io.Reader) error {
 		line, more, err := lr.NextOrHead(whole)
 		if errors.Is(err, io.EOF) {
 			s.waiters.Wait() // the calls waiting for a slot are forwarded first
-			s.closeServer()
+			s.serverMu.Lock()
+			s.flushServerLocked()
+			if !s.serverClosed.Load() {
+				s.closeServerLocked()
+			}
+			s.serverMu.Unlock()
 			return nil
 		}
 		if err != nil {
@@ -302,7 +314,10 @@ func (s *session) fromServer(server io.Reader) error {
 			}
 		}
 		if !hold {
-			if err := s.flushClient(); err != nil {
+			s.clientMu.Lock()
+			err := s.flushClientLocked()
+			s.clientMu.Unlock()
+			if err != nil {
 				return err
 			}
 		}
@@ -395,12 +410,6 @@ func (s *session) writeClient(line []byte) error {
 	return nil
 }
 
-func (s *session) flushClient() error {
-	s.clientMu.Lock()
-	defer s.clientMu.Unlock()
-	return s.flushClientLocked()
-}
-
 func (s *session) flushClientLocked() error {
 	if s.clientClosed.Load() {
 		return nil
@@ -450,15 +459,6 @@ func (s *session) flushServerLocked() {
 func (s *session) serverFailed(err error) {
 	if err != nil {
 		s.p.cfg.Logger.Warn("selfheal proxy: cannot write to the server; the client's messages are dropped from now on", "error", err)
-		s.closeServerLocked()
-	}
-}
-
-func (s *session) closeServer() {
-	s.serverMu.Lock()
-	defer s.serverMu.Unlock()
-	s.flushServerLocked()
-	if !s.serverClosed.Load() {
 		s.closeServerLocked()
 	}
 }

@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
@@ -313,33 +314,29 @@ func (c *schemaCache) compile(p *Proxy, name string, raw json.RawMessage) *jsons
 		c.m[key] = e
 	}
 	c.mu.Unlock()
-	e.once.Do(func() { e.sch = c.compileNow(p, name, raw) })
-	return e.sch
-}
-
-func (c *schemaCache) compileNow(p *Proxy, name string, raw json.RawMessage) *jsonschemav6.Schema {
-	// A pattern no engine compiles is skipped, not the whole schema.
-	var skipped []string
-	var reason error
-	opts := append(slices.Clip(p.schemaOpts), jsonschemav6.WithUncompilablePatterns(func(pattern string, err error) {
-		skipped = append(skipped, pattern)
-		if reason == nil {
-			reason = err
+	e.once.Do(func() {
+		// A pattern no engine compiles is skipped, not the whole schema.
+		var skipped []string
+		var reason error
+		opts := append(slices.Clip(p.schemaOpts), jsonschemav6.WithUncompilablePatterns(func(pattern string, err error) {
+			skipped = append(skipped, pattern)
+			reason = cmp.Or(reason, err)
+		}))
+		compile := c.compileFn
+		if compile == nil {
+			compile = jsonschemav6.Compile
 		}
-	}))
-	compile := c.compileFn
-	if compile == nil {
-		compile = jsonschemav6.Compile
-	}
-	sch, err := compile(raw, opts...)
-	if err != nil {
-		p.cfg.Logger.Warn("selfheal proxy: a tool's input schema does not compile; its calls pass unchecked",
-			"tool", name, "error", err)
-		return nil
-	}
-	if len(skipped) > 0 {
-		p.cfg.Logger.Warn("selfheal proxy: patterns of a tool's input schema do not compile; they are not checked, the rest of the schema is",
-			"tool", name, "patterns", skipped, "error", reason)
-	}
-	return sch
+		sch, err := compile(raw, opts...)
+		if err != nil {
+			p.cfg.Logger.Warn("selfheal proxy: a tool's input schema does not compile; its calls pass unchecked",
+				"tool", name, "error", err)
+			return
+		}
+		if len(skipped) > 0 {
+			p.cfg.Logger.Warn("selfheal proxy: patterns of a tool's input schema do not compile; they are not checked, the rest of the schema is",
+				"tool", name, "patterns", skipped, "error", reason)
+		}
+		e.sch = sch
+	})
+	return e.sch
 }

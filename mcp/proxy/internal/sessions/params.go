@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"cmp"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -128,19 +129,7 @@ func scanParamDecls(schema []byte) []paramDecl {
 
 // isToken reports whether s is an RFC 9110 token.
 func isToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
-		default:
-			return false
-		}
-	}
-	return true
+	return s != "" && strings.Trim(s, "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") == ""
 }
 
 // entry is a member of a JSON object as JavaScript reads it.
@@ -486,7 +475,24 @@ func (c *Server) listParams(r *http.Request, p *session, version, tool string) [
 	gen := t.gen
 	t.mu.Unlock()
 
-	complete := p.listAll(version, t)
+	p.mu.Lock()
+	if p.bridge {
+		version = ""
+	}
+	p.mu.Unlock()
+	complete := true
+	err := wire.ListPages(func(cursor string) (string, error) {
+		m, err := p.ask("tools/list", cmp.Or(wire.ListParams(cursor, version), "{}"))
+		if err != nil {
+			return "", err
+		}
+		complete = t.learn(m.Result) && complete // an error's nil: no tools
+		return wire.Str(member(m.Result, "nextCursor")), nil
+	})
+	if err != nil {
+		p.c.r.Logger.Warn("selfheal proxy: the tools could not be listed; a call of a tool not listed is forwarded without its Mcp-Param headers checked", "error", err)
+		complete = false
+	}
 	t.mu.Lock()
 	t.listing = nil
 	if complete && gen == t.gen {
@@ -496,33 +502,4 @@ func (c *Server) listParams(r *http.Request, p *session, version, tool string) [
 	t.mu.Unlock()
 	close(ch)
 	return decls
-}
-
-// listAll asks p for every page of its tools and has t learn them; true
-// when every page came and every tool was kept. An error answer means no
-// tools.
-func (s *session) listAll(version string, t *paramTools) bool {
-	s.mu.Lock()
-	if s.bridge {
-		version = ""
-	}
-	s.mu.Unlock()
-	complete := true
-	err := wire.ListPages(func(cursor string) (string, error) {
-		params := wire.ListParams(cursor, version)
-		if params == "" {
-			params = "{}"
-		}
-		m, err := s.ask("tools/list", params)
-		if err != nil {
-			return "", err
-		}
-		complete = t.learn(m.Result) && complete // an error's nil: no tools
-		return wire.Str(member(m.Result, "nextCursor")), nil
-	})
-	if err != nil {
-		s.c.r.Logger.Warn("selfheal proxy: the tools could not be listed; a call of a tool not listed is forwarded without its Mcp-Param headers checked", "error", err)
-		return false
-	}
-	return complete
 }

@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"cmp"
 	"errors"
 	"io"
 	"os"
@@ -42,9 +43,7 @@ func (c *Server) startProcess() (*process, error) {
 		return nil, err
 	}
 	cmd.Stdin, cmd.Stdout = childIn, childOut
-	if cmd.WaitDelay == 0 {
-		cmd.WaitDelay = c.grace
-	}
+	cmd.WaitDelay = cmp.Or(cmd.WaitDelay, c.grace)
 	ownSession(cmd)
 	err = cmd.Start()
 	// Ours must go, or neither side would ever see EOF.

@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -105,12 +106,9 @@ func New(r *relay.Relay, start func() *exec.Cmd, warm int) *Server {
 		maxSessions: defaultMaxSessions, idle: defaultIdle, grace: defaultGrace, keepAlive: defaultKeepAlive,
 		replay: defaultReplay, kept: defaultKept,
 		maxBody: defaultMaxBody, maxBatch: defaultMaxBatch, backlog: defaultBacklog, queue: defaultQueue,
-		poolMax: defaultPoolMax, poolIdle: defaultPoolIdle, handshake: defaultHandshake, silent: defaultSilence,
+		poolMax: defaultPoolMax, poolIdle: defaultPoolIdle, handshake: defaultHandshake, silent: cmp.Or(max(r.Silence, 0), defaultSilence), // r.Silence <= 0: the default
 		sessions: map[string]*session{},
 		pool:     map[string][]*session{}, starting: map[string]int{},
-	}
-	if r.Silence > 0 {
-		c.silent = r.Silence
 	}
 	if warm > 0 {
 		go c.fill()

@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -182,8 +183,14 @@ func (s *session) end(why string) {
 	if s.idleTimer != nil {
 		s.idleTimer.Stop()
 	}
+	// The error response to a request the server will not answer: an
+	// internal error for a client of revision 2026-07-28.
+	code, msg := -32000, "Session ended: "+why
+	if s.pooled {
+		code, msg = wire.CodeInternalError, "Internal error: "+why
+	}
 	for key, st := range s.waiters {
-		s.answerLocked(st, key, s.endLine(st.pending[key], why))
+		s.answerLocked(st, key, append(wire.ErrorResponse(st.pending[key], code, msg), '\n'))
 	}
 	s.backlog = nil
 	if s.get != nil {
@@ -200,15 +207,6 @@ func (s *session) end(why string) {
 		s.c.unpoolLocked(s)
 	}
 	s.c.mu.Unlock()
-}
-
-// endLine is the error response to the request of id that the server will
-// not answer (an internal error for a client of revision 2026-07-28).
-func (s *session) endLine(id []byte, why string) []byte {
-	if s.pooled {
-		return append(wire.ErrorResponse(id, wire.CodeInternalError, "Internal error: "+why), '\n')
-	}
-	return append(wire.ErrorResponse(id, -32000, "Session ended: "+why), '\n')
 }
 
 // enter counts a request under way; false when the session has ended.
@@ -318,10 +316,7 @@ func (s *session) post(w http.ResponseWriter, r *http.Request, msgs []posted, ba
 			st.silence = time.AfterFunc(s.c.silent, func() { s.silent(st) })
 		}
 	}
-	version := r.Header.Get("Mcp-Protocol-Version")
-	if version == "" {
-		version = s.version
-	}
+	version := cmp.Or(r.Header.Get("Mcp-Protocol-Version"), s.version)
 	s.mu.Unlock()
 
 	var err error
@@ -342,7 +337,10 @@ func (s *session) post(w http.ResponseWriter, r *http.Request, msgs []posted, ba
 	if st.sse {
 		sseHeaders(w, s.id)
 		w.WriteHeader(http.StatusOK)
-		s.pump(w, r, st, 1, primes(version), nil, nil)
+		// From 2025-11-25, which asks for it, to before 2026-07-28, which
+		// drops resumption, a stream starts with an id and no data (the
+		// go-sdk's rule).
+		s.pump(w, r, st, 1, version >= wire.Stateful && !wire.IsStateless(version), nil, nil)
 		return
 	}
 	s.answerJSON(w, r, st, batch)

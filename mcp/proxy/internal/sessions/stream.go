@@ -273,13 +273,6 @@ func (s *session) pump(w http.ResponseWriter, r *http.Request, st *stream, gen u
 	}
 }
 
-// primes reports whether a session POST stream in protocol version starts
-// with an id and no data: from 2025-11-25, which asks for it, to before
-// 2026-07-28, which drops resumption (the go-sdk's rule).
-func primes(version string) bool {
-	return version >= wire.Stateful && !wire.IsStateless(version)
-}
-
 // recordLocked numbers the messages taken for a stream and keeps the
 // latest in its history.
 func (s *session) recordLocked(st *stream, lines [][]byte) {
