@@ -52,7 +52,7 @@ func TestRenderingsAgreeUnderBudget(t *testing.T) {
 		if got := string(e.Append(nil, "a", list)); got != text {
 			t.Fatalf("budget %d: Append differs from Format:\n%s\n%s", budget, got, text)
 		}
-		res := e.Result("a", list)
+		res, _ := e.Result("a", list)
 		if got := res.String(); got != text {
 			t.Fatalf("budget %d: Result differs from Format:\n%s\n%s", budget, got, text)
 		}
@@ -71,7 +71,7 @@ func TestBudgetFieldCounts(t *testing.T) {
 	for _, tc := range []struct{ budget, fields int }{{400, 4}, {600, 5}, {900, 8}} {
 		e := selfheal.New(selfheal.WithMaxBytes(tc.budget))
 		text := e.Format("a", list)
-		res := e.Result("a", list)
+		res, _ := e.Result("a", list)
 		if n := strings.Count(text, "<field "); n != tc.fields || len(res.Fields) != tc.fields {
 			t.Errorf("budget %d: Format shows %d fields, Result %d; want %d", tc.budget, n, len(res.Fields), tc.fields)
 		}

@@ -33,13 +33,13 @@ func ExampleEngine_Locale() {
 // Shown gives the issues as the text shows them, to send beside it as
 // structured content: in the text's order, within its budgets, without the
 // values sent. ServerMessage quotes what a server said on one line.
-func ExampleEngine_Shown() {
+func ExampleEngine_Result() {
 	engine := selfheal.New(selfheal.WithMaxIssues(1))
 	err := issues.List{
 		{Code: issues.InvalidType, Path: issues.Path{"b"}, Expected: issues.TypeString, Input: 1},
 		{Code: issues.InvalidType, Path: issues.Path{"a"}, Expected: issues.TypeString, Input: 2},
 	}
-	shown := engine.Shown(err)
+	_, shown := engine.Result("write_file", err)
 	fmt.Println(len(shown), shown[0].Path, shown[0].Input)
 	fmt.Println(engine.ServerMessage("Invalid arguments:\n  path: expected string"))
 	// Output:

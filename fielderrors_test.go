@@ -35,7 +35,7 @@ func TestRawValidatorErrors(t *testing.T) {
 				t.Errorf("Format lacks %q:\n%s", want, got)
 			}
 		}
-		if res := e.Result("users.create", err); res.String() != got {
+		if res, _ := e.Result("users.create", err); res.String() != got {
 			t.Errorf("Result differs from Format:\n%s", res.String())
 		}
 	}

@@ -75,7 +75,8 @@ func TestHostileArguments(t *testing.T) {
 			if tc.Want != "" && a.name != "jsondecode" && !strings.Contains(out, tc.Want) {
 				t.Errorf("%s, %s: no %q in\n%.3000s", tc.Name, a.name, tc.Want, out)
 			}
-			data, err := json.Marshal(e.Shown(list))
+			_, shown := e.Result("tool", list)
+			data, err := json.Marshal(shown)
 			if err != nil || len(data) > formatterMaxBytes+hostileSlack {
 				t.Errorf("%s, %s: issues JSON of %d bytes (%v):\n%.3000s", tc.Name, a.name, len(data), err, data)
 			}

@@ -387,9 +387,9 @@ func TestEngineResultOwnsItsMemory(t *testing.T) {
 </validation_error>`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			v := e.Result("own", tc.err())
+			v, _ := e.Result("own", tc.err())
 			mutate.All(&v)
-			if got := e.Result("own", tc.err()).String(); got != tc.want {
+			if got, _ := e.Result("own", tc.err()); got.String() != tc.want {
 				t.Errorf("after a change to the first result, Result gave\n%s\nwant\n%s", got, tc.want)
 			}
 		})

@@ -97,7 +97,7 @@ func TestRawSchemaErrors(t *testing.T) {
 		if tc.want != "" && got != tc.want {
 			t.Errorf("%s: got\n%s\nwant\n%s", tc.name, got, tc.want)
 		}
-		if res := e.Result("tool", tc.err); res.String() != got {
+		if res, _ := e.Result("tool", tc.err); res.String() != got {
 			t.Errorf("%s: Result differs from Format:\n%s", tc.name, res.String())
 		}
 		// An engine reads only the raw errors of the adapters it was

@@ -275,32 +275,23 @@ var listPool = sync.Pool{New: func() any { return new(issues.List) }}
 // maxPooledIssues keeps one huge failure from pinning its list in the pool.
 const maxPooledIssues = 256
 
-// Result returns the validation_error for err as a value, for callers that
-// send fields separately or add a contract section. It is the zero
-// ValidationError (no fields) when err is nil or not a validation failure;
-// use Format for those.
-func (e *Engine) Result(action string, err error) envelope.ValidationError {
-	list := e.listOf(err)
-	if len(list) == 0 {
-		return envelope.ValidationError{}
-	}
-	fields, more := e.f.Fields(list)
-	return envelope.ValidationError{Action: action, Fields: fields, More: more, Recovery: e.f.Recovery()}
-}
-
-// Shown returns the issues of err as its validation_error shows them, for
-// a result that carries them beside the text (an MCP result's
+// Result returns the validation_error for err as a value, for callers
+// that send fields separately or add a section, and the issues it shows,
+// for a result that carries them beside the text (an MCP result's
 // structuredContent, as the module's MCP integrations send it): copies in
 // the order of the text's lines, without the values sent (a value may be
 // a secret; the text already shows every value that may be shown), and
-// within the engine's issue and byte budgets whatever the model sent. It
-// is nil when Issues is empty.
-func (e *Engine) Shown(err error) issues.List {
+// within the engine's issue and byte budgets whatever the model sent. Both
+// come from one rendering. When err is nil or not a validation failure,
+// they are the zero ValidationError (no fields) and nil; use Format for
+// those.
+func (e *Engine) Result(action string, err error) (envelope.ValidationError, issues.List) {
 	list := e.listOf(err)
 	if len(list) == 0 {
-		return nil
+		return envelope.ValidationError{}, nil
 	}
-	return e.f.Bounded(list)
+	fields, more, shown := e.f.Fields(list)
+	return envelope.ValidationError{Action: action, Fields: fields, More: more, Recovery: e.f.Recovery()}, shown
 }
 
 // ServerMessage returns msg, what a tool server said when it rejected a

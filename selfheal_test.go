@@ -57,7 +57,7 @@ func TestFormatOtherErrors(t *testing.T) {
 	if doc, _ := envelope.Parse(got); doc.ToolError == nil || doc.ToolError.Code != envelope.Timeout {
 		t.Errorf("deadline: %s", got)
 	}
-	if v := e.Result("a", secret); len(v.Fields) != 0 || v.Action != "" {
+	if v, _ := e.Result("a", secret); len(v.Fields) != 0 || v.Action != "" {
 		t.Errorf("Result of an unsupported error: %+v", v)
 	}
 	if e.Issues(secret) != nil || e.Issues(nil) != nil {
@@ -86,7 +86,7 @@ func TestLocale(t *testing.T) {
 
 func TestResult(t *testing.T) {
 	e := selfheal.New(selfheal.WithExamples(false))
-	v := e.Result("billing.get_invoice", seedIssue)
+	v, _ := e.Result("billing.get_invoice", seedIssue)
 	if v.String() != e.Format("billing.get_invoice", seedIssue) {
 		t.Errorf("Result and Format differ:\n%s\n%s", v, e.Format("billing.get_invoice", seedIssue))
 	}

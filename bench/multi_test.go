@@ -280,8 +280,7 @@ func TestMultiShownIsText(t *testing.T) {
 	e := selfheal.New()
 	check := func(name string, fail error) {
 		t.Helper()
-		res := e.Result(name, fail)
-		shown := e.Shown(fail)
+		res, shown := e.Result(name, fail)
 		var got, want []string
 		for _, is := range shown {
 			p := is.Path.String()
@@ -318,7 +317,7 @@ func TestMultiShownIsText(t *testing.T) {
 	// The merged issue names the key sent and the one it stands for, in
 	// memory of its own (the formatter's is cleared once it is done), and
 	// is still a near miss (an open schema: the tool ignores the key).
-	if shown := e.Shown(list); len(shown) != 1 || shown[0].Path.String() != "query" ||
+	if _, shown := e.Result("qurey", list); len(shown) != 1 || shown[0].Path.String() != "query" ||
 		!slices.Equal(shown[0].Keys, []string{"qurey"}) || !slices.Equal(shown[0].Allowed, []string{"query"}) || shown[0].Check != issues.CheckNearMiss {
 		t.Errorf("{\"qurey\":\"x\"}: shown %+v, want one near miss at query with keys [qurey], allowed [query]", shown)
 	}

@@ -133,7 +133,7 @@ func ExampleValidationError_serverMessage() {
 	// failed for another reason, the server's own words.
 	engine := selfheal.New()
 	list := issues.List{{Code: issues.InvalidType, Path: issues.Path{"content"}, Absent: true, Expected: issues.TypeString}}
-	v := engine.Result("write_file", list)
+	v, _ := engine.Result("write_file", list)
 	v.ServerMessage = "MCP error -32602: Input validation error: Invalid arguments for tool write_file: …"
 	fmt.Println(v.String())
 	// Output:

@@ -136,7 +136,8 @@ func checkBudget(t *testing.T, e budgetEngine, list issues.List, doc []byte) {
 	if d, err := envelope.Parse(out); err != nil || d.Validation == nil || len(d.Validation.Fields) == 0 {
 		t.Fatalf("not a validation_error with fields (%v) for %.200q:\n%.2000s", err, doc, out)
 	}
-	data, err := json.Marshal(e.Shown(list))
+	_, shown := e.Result("tool", list)
+	data, err := json.Marshal(shown)
 	if err != nil {
 		t.Fatalf("issues do not marshal: %v", err)
 	}

@@ -566,7 +566,7 @@ func TestExamplesPassTheirTag(t *testing.T) {
 			t.Errorf("%s: no issue", c.tag)
 			continue
 		}
-		fields, _ := f.Fields(list[:1])
+		fields, _, _ := f.Fields(list[:1])
 		line := fields[0].Text
 		m := exampleRe.FindStringSubmatch(line)
 		if m == nil {
@@ -608,7 +608,7 @@ func TestGolden(t *testing.T) {
 			}
 			err := c.run(v)
 			list, _ := Issues(err)
-			fields, _ := f.Fields(list)
+			fields, _, _ := f.Fields(list)
 			for _, fl := range fields {
 				fmt.Fprintf(&buf, "%s\t%s\t%s\t%s\n", cat.Tag(), name, fl.Name, fl.Text)
 			}

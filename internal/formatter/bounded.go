@@ -9,37 +9,19 @@ import (
 	"github.com/selfheal/selfheal/issues"
 )
 
-// Bounded returns the issues as a result carries them beside the text (an
-// MCP result's structuredContent): one issue per line of the text, made by
-// the same pass (run), so that what the text merges, cuts or counts, they
-// merge, cut and count too. Each is a copy without the value sent (a value
-// may be a secret; the text shows every value that may be shown), bounded
-// like the text whatever the model sent: keys cut as field names are, deep
-// paths shortened in the middle, lists kept to their first ten, messages
-// cut, and no more issues than fit the byte budget as encoding/json writes
-// them (the first always, without its inner issues if they do not fit).
-// list is not modified.
-func (f *Formatter) Bounded(list issues.List) issues.List {
-	if len(list) == 0 {
-		return nil
-	}
-	s := f.get()
-	defer f.put(s)
-	s.shown = make(issues.List, 0, min(len(list), f.maxIssues))
-	s.out = s.buf[:0] // the fields as the envelope writes them, then dropped
-	s.run(list)
-	s.buf = s.out[:0]
-	out := s.shown
-	s.shown = nil
-	for k := range out {
-		out[k] = s.bound(out[k], 0)
-	}
-	return f.fit(out)
-}
+// The issues a result carries beside the text (an MCP result's
+// structuredContent) are one per line of the text, made by the same pass
+// (run), so that what the text merges, cuts or counts, they merge, cut and
+// count too. Each is a copy without the value sent (a value may be a
+// secret; the text shows every value that may be shown), bounded like the
+// text whatever the model sent: keys cut as field names are, deep paths
+// shortened in the middle, lists kept to their first ten, messages cut,
+// and no more issues than fit the byte budget as encoding/json writes them
+// (the first always, without its inner issues if they do not fit).
 
 // lineIssue is the issue the line of is (with inner as its inner issue)
-// words, as Bounded gives it. is may be the state's own (a merged line's,
-// cleared when the state goes back to the pool): its lists are copied.
+// words, before bound copies it. is may be the state's own (a merged
+// line's, whose lists the next merged line reuses).
 func lineIssue(is, inner *issues.Issue) issues.Issue {
 	switch {
 	case inner != nil && is.Code == issues.InvalidUnion:
@@ -49,16 +31,24 @@ func lineIssue(is, inner *issues.Issue) issues.Issue {
 		out.Issues = []issues.Issue{*inner}
 		return out
 	}
-	out := *is
-	out.Keys, out.Allowed = slices.Clone(is.Keys), slices.Clone(is.Allowed)
-	return out
+	return *is
 }
 
 // fit returns the first of the bounded issues out that fit the byte budget
 // as encoding/json writes them, the first always (without its inner issues
-// when they do not fit).
+// when they do not fit). When their bound fits (nearly always: a few
+// issues of short strings) it encodes nothing: encoding them to measure
+// was a quarter of a bad call's cost at dispatch in the go-sdk
+// integration (21 µs of 87; DESIGN section 5: ≤ 1 × the SDK's own check).
 func (f *Formatter) fit(out issues.List) issues.List {
 	size := 0
+	for k := range out {
+		size += jsonBound(&out[k])
+	}
+	if size <= f.maxBytes {
+		return out
+	}
+	size = 0
 	for k := range out {
 		data, _ := out[k].MarshalJSON() // never fails; encoding/json's Marshal would only add a compaction pass
 		if k == 0 && len(data) > f.maxBytes && (out[0].Issues != nil || out[0].Branches != nil) {
@@ -74,6 +64,57 @@ func (f *Formatter) fit(out issues.List) issues.List {
 		size += len(data)
 	}
 	return out
+}
+
+// jsonBound is the most an issue's JSON (Issue.MarshalJSON) can take: 16
+// bytes for each member's name and punctuation and its value's bound, and
+// 200 for the code, the expected types, the booleans and the brackets.
+// TestJSONBound holds it to every field of issues.Issue.
+func jsonBound(is *issues.Issue) int {
+	n := 200
+	for _, s := range [...]string{is.Origin, is.Format, is.Pattern, is.Prefix, is.Suffix, is.Includes,
+		is.Layout, is.Country, is.UniqueBy, is.Param, is.Message, is.Check, is.Source,
+		string(is.Minimum), string(is.Maximum), string(is.Divisor)} {
+		n += 16 + jsonStringBound(s)
+	}
+	for _, el := range is.Path {
+		n += 1 + elemBound(el)
+	}
+	for _, list := range [...][]string{is.Keys, is.Allowed} {
+		for _, s := range list {
+			n += 1 + jsonStringBound(s)
+		}
+	}
+	for _, v := range is.Values {
+		n += 1 + valueBound(v)
+	}
+	n += 16 + valueBound(is.Key)
+	if !is.Absent {
+		n += 16 + valueBound(is.Input)
+	}
+	if is.Ref != nil || is.When != nil { // rare: only cross-field rules have them
+		n += 32 + valueBound(is.Ref) + valueBound(is.When)
+	}
+	for k := range is.Issues {
+		n += 1 + jsonBound(&is.Issues[k])
+	}
+	for _, br := range is.Branches {
+		for k := range br {
+			n += 1 + jsonBound(&br[k])
+		}
+		n += 3
+	}
+	return n
+}
+
+// valueBound is the most v's JSON can take: its bound for a scalar, its
+// length as encoding/json writes it for anything else.
+func valueBound(v any) int {
+	if n, ok := jsonValueBound(v); ok {
+		return n
+	}
+	data, _ := json.Marshal(v)
+	return len(data)
 }
 
 // jsonStringBound is the most a string's JSON can take: quotes, and a
@@ -98,7 +139,7 @@ func jsonValueBound(v any) (int, bool) {
 	return 0, false
 }
 
-// bound returns a bounded copy of is (see Bounded); depth counts the
+// bound returns a bounded copy of is (see Fields); depth counts the
 // issues it sits in, past which inner issues are left out.
 func (s *state) bound(is issues.Issue, depth int) issues.Issue {
 	is.Input, is.Absent = nil, true // Absent only omits "input" from the JSON

@@ -53,7 +53,7 @@ func TestNamesAreBounded(t *testing.T) {
 		if len(out) > 1<<10 {
 			t.Errorf("%s: %d bytes", tc.name, len(out))
 		}
-		fields, _ := f.Fields(list)
+		fields, _, _ := f.Fields(list)
 		if got := string(xmlAttr(fields[0].Name)); got != tc.want {
 			t.Errorf("%s: Fields name\n%s\nwant\n%s", tc.name, got, tc.want)
 		}
@@ -102,12 +102,12 @@ func TestOmittedIssuesAreCounted(t *testing.T) {
 	if !strings.Contains(out, "998 more") {
 		t.Errorf("want 998 more (one over the issue budget, 997 counted):\n%s", out)
 	}
-	fields, more := f.Fields(list)
+	fields, more, _ := f.Fields(list)
 	if len(fields) != 2 || !strings.Contains(more, "998 more") {
 		t.Errorf("Fields: %d, %q", len(fields), more)
 	}
 	all := New(Options{MaxIssues: -1})
-	fields, more = all.Fields(list)
+	fields, more, _ = all.Fields(list)
 	if len(fields) != 3 || !strings.Contains(more, "997 more") {
 		t.Errorf("no issue budget: %d, %q", len(fields), more)
 	}
@@ -143,7 +143,7 @@ func TestBounded(t *testing.T) {
 		{"counted", append(issues.List{many[0]}, issuesx.Omitted(5)), 1, 200},
 	}
 	for _, tc := range tests {
-		got := f.Bounded(tc.list)
+		got := bounded(f, tc.list)
 		data, err := json.Marshal(got)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
@@ -215,11 +215,11 @@ func TestBoundedLeavesList(t *testing.T) {
 		}
 		f := New(o)
 		in := slices.Clone(tc.list)
-		want := f.Bounded(in)
+		want := bounded(f, in)
 		if !reflect.DeepEqual(in, tc.list) {
 			t.Errorf("%s: Bounded modified its list", tc.name)
 		}
-		if got := f.Bounded(in); !reflect.DeepEqual(got, want) {
+		if got := bounded(f, in); !reflect.DeepEqual(got, want) {
 			w, _ := json.Marshal(want)
 			g, _ := json.Marshal(got)
 			t.Errorf("%s: Bounded gave\n%.800s\nthen\n%.800s", tc.name, w, g)
@@ -270,19 +270,85 @@ func TestBoundedDeepPaths(t *testing.T) {
 	}
 	for _, tc := range tests {
 		f := New(Options{MaxBytes: tc.maxBytes})
-		for _, bounded := range []func(issues.List) issues.List{f.Bounded} {
-			in := issues.List{tc.is}
-			got := bounded(in)
-			data, err := json.Marshal(got)
-			if err != nil {
-				t.Fatal(err)
+		in := issues.List{tc.is}
+		got := bounded(f, in)
+		data, err := json.Marshal(got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) == 0 || got[0].Path.String() != tc.path || len(got[0].Branches) != tc.branches {
+			t.Errorf("%s: path %s, %d alternatives; want %s, %d", tc.name, got[0].Path, len(got[0].Branches), tc.path, tc.branches)
+		}
+		if tc.branches == 0 && len(data) > 1500 {
+			t.Errorf("%s: %d bytes of JSON:\n%.600s", tc.name, len(data), data)
+		}
+	}
+}
+
+// bounded is the issues Fields gives beside the lines.
+func bounded(f *Formatter, list issues.List) issues.List {
+	_, _, shown := f.Fields(list)
+	return shown
+}
+
+// TestJSONBound: jsonBound is at least the length of the JSON of an issue
+// with every field set, strings that escape to six bytes a byte, and the
+// same inside its inner issues. A field added to issues.Issue that the
+// filler below cannot set fails the test until it and jsonBound know it.
+func TestJSONBound(t *testing.T) {
+	worst := strings.Repeat("<\x01\xff", 20) + "\u2028"
+	var fill func(v reflect.Value, depth int)
+	fill = func(v reflect.Value, depth int) {
+		for i := range v.NumField() {
+			f, name := v.Field(i), v.Type().Field(i).Name
+			switch {
+			case name == "Absent":
+				// Input is written when not absent; a bounded issue is.
+			case name == "Input" || name == "Key":
+				f.Set(reflect.ValueOf(map[string]any{worst: []any{worst, 1.5e-300}}))
+			case name == "Values":
+				f.Set(reflect.ValueOf([]any{worst, -9223372036854775808, 1.2345678901234567e-308, json.Number("12"), nil, true, []any{worst}}))
+			case name == "Expected":
+				f.Set(reflect.ValueOf(issues.TypeString.Or(issues.TypeNumber).Or(issues.TypeInteger).Or(issues.TypeBoolean).Or(issues.TypeObject).Or(issues.TypeArray).Or(issues.TypeNull)))
+			case name == "Path":
+				f.Set(reflect.ValueOf(issues.Path{worst, 123456789, worst}))
+			case name == "Ref":
+				f.Set(reflect.ValueOf(&issues.Ref{Path: issues.Path{worst}, Value: worst}))
+			case name == "When":
+				f.Set(reflect.ValueOf(&issues.Condition{Op: issues.CondEquals, Fields: []issues.Path{{worst}}, Values: []any{worst}}))
+			case name == "Issues" || name == "Branches":
+				if depth < 2 {
+					var inner issues.Issue
+					fill(reflect.ValueOf(&inner).Elem(), depth+1)
+					if name == "Issues" {
+						f.Set(reflect.ValueOf([]issues.Issue{inner, inner}))
+					} else {
+						f.Set(reflect.ValueOf([][]issues.Issue{{inner}, {inner, inner}}))
+					}
+				}
+			case f.Kind() == reflect.String:
+				f.SetString(worst)
+				if f.Type() == reflect.TypeFor[issues.Number]() {
+					f.SetString("-1.5e-300")
+				}
+			case f.Kind() == reflect.Bool:
+				f.SetBool(true)
+			case f.Type() == reflect.TypeFor[[]string]():
+				f.Set(reflect.ValueOf([]string{worst, "", worst}))
+			default:
+				t.Fatalf("issues.Issue.%s (%s): teach TestJSONBound and jsonBound this field", name, f.Type())
 			}
-			if len(got) == 0 || got[0].Path.String() != tc.path || len(got[0].Branches) != tc.branches {
-				t.Errorf("%s: path %s, %d alternatives; want %s, %d", tc.name, got[0].Path, len(got[0].Branches), tc.path, tc.branches)
-			}
-			if tc.branches == 0 && len(data) > 1500 {
-				t.Errorf("%s: %d bytes of JSON:\n%.600s", tc.name, len(data), data)
-			}
+		}
+	}
+	var is issues.Issue
+	fill(reflect.ValueOf(&is).Elem(), 0)
+	for _, tc := range []issues.Issue{is, {Code: issues.InvalidType, Absent: true}, {Code: issues.TooSmall, Minimum: "1e9999", Absent: true}} {
+		data, err := tc.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b := jsonBound(&tc); b < len(data) {
+			t.Errorf("jsonBound %d < %d bytes of JSON:\n%s", b, len(data), data)
 		}
 	}
 }

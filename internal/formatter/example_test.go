@@ -28,7 +28,7 @@ func Example() {
 func ExampleFormatter_Fields() {
 	ja := formatter.New(formatter.Options{Catalog: catalog.Match("ja")})
 	is := issues.Issue{Code: issues.TooBig, Path: issues.Path{"tags"}, Input: []any{"a", "b", "c"}, Origin: issues.OriginArray, Maximum: "2", Inclusive: true}
-	fields, _ := ja.Fields(issues.List{is})
+	fields, _, _ := ja.Fields(issues.List{is})
 	fmt.Println(fields[0].Name, fields[0].Text)
 	// Output:
 	// tags 送信値: 3個の要素。期待: 2個の要素以下。

@@ -124,13 +124,17 @@ func (f *Formatter) AppendValidation(dst []byte, action string, list issues.List
 	return xmlenc.AppendValidationClose(dst, more, nil, f.recovery)
 }
 
-// Fields returns the field lines for the issues, and the note on omitted
-// issues ("" when none were), for callers that build an
-// envelope.ValidationError themselves.
-func (f *Formatter) Fields(list issues.List) (fields []envelope.Field, more string) {
+// Fields returns the field lines for the issues, the note on omitted
+// issues ("" when none were), and the issues as a result carries them
+// beside the text (see bounded.go), made by the same pass: rendering the
+// text twice, once for the lines and once for the issues, was a tenth of
+// a bad call's cost at dispatch in the go-sdk integration (DESIGN
+// section 5: ≤ 1 × the SDK's own check).
+func (f *Formatter) Fields(list issues.List) (fields []envelope.Field, more string, shown issues.List) {
 	s := f.get()
 	defer f.put(s)
 	s.fields = make([]envelope.Field, 0, min(len(list), f.maxIssues))
+	s.shown = make(issues.List, 0, min(len(list), f.maxIssues))
 	s.collect = true
 	s.out = s.buf[:0] // the fields as the envelope writes them, then dropped
 	s.run(list)
@@ -138,8 +142,9 @@ func (f *Formatter) Fields(list issues.List) (fields []envelope.Field, more stri
 	if s.omitted > 0 {
 		more = string(s.appendMore(s.line[:0], s.omitted))
 	}
-	fields, s.fields = s.fields, nil
-	return fields, more
+	fields, shown = s.fields, s.shown
+	s.fields, s.shown = nil, nil
+	return fields, more, f.fit(shown)
 }
 
 // appendLine appends the line of one issue, unescaped and without its
@@ -207,7 +212,7 @@ type state struct {
 	// matches (see typesOfUnion), uniKeys the scratch space of its keys.
 	uni     issues.Issue
 	uniKeys []string
-	// shown, when not nil, collects the issue of each line (Bounded).
+	// shown, when not nil, collects the issue of each line (Fields).
 	shown issues.List
 }
 
@@ -383,7 +388,7 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue) bool {
 		s.fields = append(s.fields, envelope.Field{Name: string(s.name), Text: string(s.line)})
 	}
 	if s.shown != nil {
-		s.shown = append(s.shown, lineIssue(is, inner))
+		s.shown = append(s.shown, s.bound(lineIssue(is, inner), 0)) // now: the next merged line reuses is's lists
 	}
 	return true
 }

@@ -44,7 +44,7 @@ func TestGoldenLines(t *testing.T) {
 		var buf bytes.Buffer
 		for _, c := range all {
 			is := c.issue
-			fields, more := f.Fields(issues.List{is})
+			fields, more, _ := f.Fields(issues.List{is})
 			if more != "" || len(fields) == 0 {
 				t.Fatalf("%s: %d fields, more %q", c.name, len(fields), more)
 			}
@@ -128,7 +128,7 @@ func TestSeed(t *testing.T) {
 func TestOrderAndDuplicates(t *testing.T) {
 	f := New(Options{})
 	missing := issues.Issue{Code: issues.InvalidType, Path: P{"b"}, Absent: true, Expected: issues.TypeString}
-	fields, more := f.Fields(issues.List{
+	fields, more, _ := f.Fields(issues.List{
 		{Code: issues.TooSmall, Path: P{"items", 10}, Input: 0, Origin: "number", Minimum: "1", Inclusive: true},
 		missing,
 		{Code: issues.TooSmall, Path: P{"items", 2}, Input: 0, Origin: "number", Minimum: "1", Inclusive: true},
@@ -149,15 +149,15 @@ func TestBudget(t *testing.T) {
 	for i := range 30 {
 		list = append(list, issues.Issue{Code: issues.InvalidType, Path: P{"items", i}, Input: 1.0, Expected: issues.TypeString})
 	}
-	fields, more := New(Options{}).Fields(list)
+	fields, more, _ := New(Options{}).Fields(list)
 	if len(fields) != 20 || more != "…and 10 more issues not shown. Fix the fields above first." {
 		t.Errorf("default budget: %d fields, more %q", len(fields), more)
 	}
-	fields, more = New(Options{MaxIssues: 29}).Fields(list)
+	fields, more, _ = New(Options{MaxIssues: 29}).Fields(list)
 	if len(fields) != 29 || more != "…and 1 more issue not shown. Fix the fields above first." {
 		t.Errorf("29: %d fields, more %q", len(fields), more)
 	}
-	fields, more = New(Options{MaxIssues: -1}).Fields(list)
+	fields, more, _ = New(Options{MaxIssues: -1}).Fields(list)
 	if len(fields) != 30 || more != "" {
 		t.Errorf("unlimited: %d fields, more %q", len(fields), more)
 	}
@@ -171,7 +171,7 @@ func TestBudget(t *testing.T) {
 	// A single line longer than the byte budget is still shown: a model
 	// must get at least one precise line.
 	big := issues.List{{Code: issues.Custom, Input: 1.0, Message: strings.Repeat("x", 500)}}
-	if fields, _ := New(Options{MaxBytes: 100}).Fields(big); len(fields) != 1 {
+	if fields, _, _ := New(Options{MaxBytes: 100}).Fields(big); len(fields) != 1 {
 		t.Errorf("first line dropped")
 	}
 }
@@ -420,14 +420,14 @@ func TestMergedMisspeltKey(t *testing.T) {
 				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
 			}
 		}
-		fields, more := tc.f.Fields(list)
+		fields, more, _ := tc.f.Fields(list)
 		if len(fields) != 5 || more != "" || fields[3].Name != "email" {
 			t.Errorf("Fields: %d fields (%q), the fourth at %q", len(fields), more, fields[3].Name)
 		}
 	}
 	// With only room for one line, the other four are counted, not five.
 	f := New(Options{MaxIssues: 1})
-	if _, more := f.Fields(list); more == "" || !strings.Contains(more, "4") {
+	if _, more, _ := f.Fields(list); more == "" || !strings.Contains(more, "4") {
 		t.Errorf("more = %q, want 4 more", more)
 	}
 	if race.Enabled {
@@ -493,7 +493,7 @@ func TestMergedLoneKey(t *testing.T) {
 				"item.quantity: You sent: nothing. Expected an integer."}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fields, _ := f.Fields(tc.list)
+			fields, _, _ := f.Fields(tc.list)
 			var got []string
 			for _, fl := range fields {
 				got = append(got, fl.Name+": "+fl.Text)

@@ -75,7 +75,7 @@ func TestNearMissRequired(t *testing.T) {
 			"type\t必須です。送信値: 不明なキー 'tpe'。期待: 文字列。",
 		}},
 	} {
-		fields, _ := tc.f.Fields(list)
+		fields, _, _ := tc.f.Fields(list)
 		var got []string
 		for _, fl := range fields {
 			got = append(got, fl.Name+"\t"+fl.Text)

@@ -27,14 +27,14 @@ func sessionOf(ctx context.Context) string {
 func validationResult(ctx context.Context, c *toolcall.Config, req mcp.CallToolRequest, action string, list issues.List, structured bool, ct *envelope.Contract) *mcp.CallToolResult {
 	c.Answered(sessionOf(ctx), action, list)
 	e := engineFor(c, req)
+	v, sc := toolcall.Answer(e, action, list, ct)
 	// The result and its content list in one allocation.
 	r := &struct {
 		res     mcp.CallToolResult
 		content [1]mcp.Content
-	}{content: [1]mcp.Content{mcp.TextContent{Type: mcp.ContentTypeText, Text: toolcall.Text(e, action, list, ct)}}}
+	}{content: [1]mcp.Content{mcp.TextContent{Type: mcp.ContentTypeText, Text: v.String()}}}
 	res := &r.res
 	res.Content, res.IsError = r.content[:], true
-	sc := toolcall.Structured(e, list)
 	if structured {
 		res.StructuredContent = sc
 	} else {

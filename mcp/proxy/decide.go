@@ -77,22 +77,15 @@ func (p *Proxy) decide(ctx context.Context, t *tool, m *wire.Message, start time
 func (c *call) answer(rej *rejection) []byte {
 	t := c.tool
 	e := c.p.cfg.EngineFor(c.locale)
-	sc := toolcall.Structured(e, c.list)
-	var text string
-	if rej == nil {
-		text = toolcall.Text(e, t.name, c.list, t.contract)
-	} else {
+	v, sc := toolcall.Answer(e, t.name, c.list, t.contract)
+	if rej != nil {
 		// What the server said stays where the model reads it: it may have
 		// failed for a reason the schema cannot see.
-		said := e.ServerMessage(rej.message)
-		sc.ServerMessage = said
-		v := e.Result(t.name, c.list)
-		v.Contract = t.contract
-		v.ServerMessage = said
-		text = v.String()
+		v.ServerMessage = e.ServerMessage(rej.message)
+		sc.ServerMessage = v.ServerMessage
 	}
 	res := callResult{
-		Content:    []textContent{{Type: "text", Text: text}},
+		Content:    []textContent{{Type: "text", Text: v.String()}},
 		IsError:    true,
 		ResultType: resultType(c.stateless),
 	}
@@ -164,7 +157,8 @@ func (c *call) report(answer string, paths []string, ev Event) {
 	case answer != "":
 		c.p.logCall(callLogLine{ID: id, Tool: c.tool.name, Codes: ev.Issues, Paths: paths, Answer: answer})
 	case ev.Disagreed && !c.ownReason && c.p.cfg.callLog != nil:
-		codes, paths := toolcall.Summary(toolcall.Structured(c.p.cfg.Engine, c.list).Issues)
+		_, shown := c.p.cfg.Engine.Result(c.tool.name, c.list)
+		codes, paths := toolcall.Summary(shown)
 		c.p.logCall(callLogLine{Tool: c.tool.name, Codes: codes, Paths: paths, Answer: "accepted", Disagreed: true})
 	}
 	if c.p.repairs != nil {

@@ -18,7 +18,8 @@ func Example() {
 		{Code: issues.TooSmall, Path: issues.Path{"password"}, Input: "hunter2", Origin: issues.OriginString, Minimum: "12", Inclusive: true},
 		{Code: issues.InvalidType, Path: issues.Path{"email"}, Absent: true, Expected: issues.TypeString},
 	}
-	out, _ := json.Marshal(toolcall.Structured(selfheal.New(), list))
+	_, sc := toolcall.Answer(selfheal.New(), "users.create", list, nil)
+	out, _ := json.Marshal(sc)
 	fmt.Println(string(out))
 	// Output:
 	// {"issues":[{"code":"invalid_type","path":["email"],"expected":"string"},{"code":"too_small","path":["password"],"origin":"string","minimum":12,"inclusive":true}]}

@@ -32,30 +32,20 @@ type IssuesContent struct {
 	ServerMessage string `json:"serverMessage,omitempty"`
 }
 
-// Structured returns the structured form of list as e bounds it (see
-// selfheal.Engine.Shown): copies of its issues in display order (the
-// order of the text's lines) without their inputs, as Zod's issues do not
-// carry them unless asked to (reportInput), and within e's budgets whatever
-// the model sent. The value sent may be a secret (a password, or an object
-// holding one under an unknown key); the text already shows every value
-// that may be shown, redacted where the field is sensitive. list is not
-// modified.
-func Structured(e *selfheal.Engine, list issues.List) IssuesContent {
-	return IssuesContent{Issues: e.Shown(list)}
-}
-
-// Text returns the validation_error text for the issues of a call of
-// action, with the contract_awareness section c when it is not nil (see
-// Config.ToolContract); without one it is e.Format's text. list is an
-// issues.List; a caller that keeps it as an error too passes that error,
-// boxed once.
-func Text(e *selfheal.Engine, action string, list error, c *envelope.Contract) string {
-	if c == nil {
-		return e.Format(action, list)
-	}
-	v := e.Result(action, list)
+// Answer returns the validation_error for the issues of a call of action,
+// with the contract_awareness section c when it is not nil (see
+// Config.ToolContract), and its structured form: the issues as e shows
+// them (see selfheal.Engine.Result), in the order of the text's lines,
+// without their inputs, as Zod's issues do not carry them unless asked to
+// (reportInput), and within e's budgets whatever the model sent. The value
+// sent may be a secret (a password, or an object holding one under an
+// unknown key); the text already shows every value that may be shown,
+// redacted where the field is sensitive. list is not modified; a caller
+// that keeps it as an error too passes that error, boxed once.
+func Answer(e *selfheal.Engine, action string, list error, c *envelope.Contract) (envelope.ValidationError, IssuesContent) {
+	v, shown := e.Result(action, list)
 	v.Contract = c
-	return v.String()
+	return v, IssuesContent{Issues: shown}
 }
 
 // Validate validates inst against sch: the issues are the caller's own,
