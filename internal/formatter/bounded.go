@@ -78,7 +78,7 @@ func jsonBound(is *issues.Issue) int {
 		n += 16 + jsonStringBound(s)
 	}
 	for _, el := range is.Path {
-		n += 1 + elemBound(el)
+		n += 1 + valueBound(el)
 	}
 	for _, list := range [...][]string{is.Keys, is.Allowed} {
 		for _, s := range list {
@@ -107,36 +107,27 @@ func jsonBound(is *issues.Issue) int {
 	return n
 }
 
-// valueBound is the most v's JSON can take: its bound for a scalar, its
-// length as encoding/json writes it for anything else.
-func valueBound(v any) int {
-	if n, ok := jsonValueBound(v); ok {
-		return n
-	}
-	data, _ := json.Marshal(v)
-	return len(data)
-}
-
 // jsonStringBound is the most a string's JSON can take: quotes, and a
 // six-byte escape (\u00XX, \ufffd, \u2028) for every byte.
 func jsonStringBound(s string) int { return 2 + 6*len(s) }
 
-// jsonValueBound is the most a value's JSON can take, for the types
-// issues.Issue writes itself and json.Number; ok is false for any other.
-func jsonValueBound(v any) (int, bool) {
+// valueBound is the most v's JSON can take: a bound for the scalars an
+// issue holds, the length encoding/json writes for anything else.
+func valueBound(v any) int {
 	switch v := v.(type) {
 	case nil, bool:
-		return len("false"), true
+		return len("false")
 	case string:
-		return jsonStringBound(v), true
+		return jsonStringBound(v)
 	case json.Number:
-		return max(len(v), len("null")), true
+		return max(len(v), len("null"))
 	case int, int64, uint64:
-		return len("-9223372036854775808"), true
+		return len("-9223372036854775808")
 	case float64:
-		return len("-1.2345678901234567e-308"), true
+		return len("-1.2345678901234567e-308")
 	}
-	return 0, false
+	data, _ := json.Marshal(v)
+	return len(data)
 }
 
 // bound returns a bounded copy of is (see Fields); depth counts the
@@ -213,28 +204,20 @@ func (s *state) boundPath(p issues.Path) issues.Path {
 	}
 	limit, total := s.f.maxName(), 0
 	for _, el := range out {
-		total += 1 + elemBound(el)
+		total += 1 + valueBound(el)
 	}
 	if len(out) <= 3 || total <= limit {
 		return out
 	}
-	used := 1 + elemBound(out[0]) + 1 + jsonStringBound("…")
+	used := 1 + valueBound(out[0]) + 1 + jsonStringBound("…")
 	j := len(out) - 1 // the last element is always kept
-	used += 1 + elemBound(out[j])
-	for j > 2 && used+1+elemBound(out[j-1]) <= limit {
+	used += 1 + valueBound(out[j])
+	for j > 2 && used+1+valueBound(out[j-1]) <= limit {
 		j--
-		used += 1 + elemBound(out[j])
+		used += 1 + valueBound(out[j])
 	}
 	cut := make(issues.Path, 0, 2+len(out)-j)
 	return append(append(cut, out[0], "…"), out[j:]...)
-}
-
-// elemBound is the most a path element's JSON can take.
-func elemBound(el any) int {
-	if n, ok := jsonValueBound(el); ok {
-		return n
-	}
-	return len("-1.2345678901234567e-308")
 }
 
 // boundStrings returns the first maxListed of list, each long one cut.
