@@ -45,7 +45,7 @@ func (s *Schema) split(loc string) (*jsonschema.Schema, []string) {
 // when the document is unknown and kw is not a default).
 func (s *Schema) hasKeyword(sch *jsonschema.Schema, kw string) bool {
 	if s != nil {
-		if obj, ok := s.docs.Lookup(sch.Location).(map[string]any); ok {
+		if obj := s.docs.Object(sch.Location); obj != nil {
 			_, has := obj[kw]
 			return has
 		}
@@ -59,5 +59,5 @@ func (s *Schema) literal(loc, kw string, r *big.Rat) issues.Number {
 	if s == nil {
 		return schema.RatText(r)
 	}
-	return s.docs.Literal(loc, kw, r)
+	return schema.Literal(s.docs.Object(loc), kw, r)
 }

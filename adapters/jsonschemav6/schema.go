@@ -23,8 +23,7 @@ const defaultLocation = "mem:///schema.json"
 // issues with the values sent, validate through the Schema.
 type Schema struct {
 	sch  *jsonschema.Schema
-	locs map[string]*jsonschema.Schema // compiled subschemas by location
-	docs schema.Docs                   // schema documents by URL, for bounds as written
+	subs map[string]sub // every compiled subschema by location, see sub
 	// maxDepth is the nesting limit of instances, as WithMaxDepth set it
 	// (0: issues.DefaultMaxDepth, negative: none).
 	maxDepth int
@@ -177,7 +176,7 @@ func Compile(data []byte, opts ...Option) (*Schema, error) {
 		acceptSkippedKeys(sch)
 	}
 	docs[loc] = doc
-	s.sch, s.locs, s.docs = sch, schema.Index(sch, read), docs
+	s.sch, s.subs = sch, index(sch, docs)
 	if cfg.typos {
 		s.typos = schema.NearMisses(sch, read)
 	}
@@ -189,7 +188,7 @@ func Compile(data []byte, opts ...Option) (*Schema, error) {
 // library's exact values, since the documents are not known. Instances are
 // held to issues.DefaultMaxDepth (see WithMaxDepth).
 func FromCompiled(sch *jsonschema.Schema) *Schema {
-	return &Schema{sch: sch, locs: schema.Index(sch, read)}
+	return &Schema{sch: sch, subs: index(sch, nil)}
 }
 
 // Validate validates instance (a value decoded from JSON, numbers best as
