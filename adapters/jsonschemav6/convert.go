@@ -320,6 +320,9 @@ func (c *conv) falseSchema(k *schema.Sink, ve *jsonschema.ValidationError, path 
 	})
 }
 
+// count writes n, a count of characters, items or properties.
+func count(n int) issues.Number { return issues.Number(strconv.Itoa(n)) }
+
 // numOrigin is the origin of a numeric bound: integer when the schema
 // allows integers only.
 func numOrigin(x sub) string {

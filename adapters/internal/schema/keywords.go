@@ -98,7 +98,7 @@ var keywords = sourced(map[string]keyword{
 })
 
 // sourced writes each row's source once, where an issue's would cost an
-// allocation per issue (see Schema.subs in jsonschemav6 for the budget).
+// allocation per issue (see type sub in jsonschemav6 for the budget).
 func sourced(m map[string]keyword) map[string]keyword {
 	for name, kw := range m {
 		kw.source = "jsonschema:" + name
