@@ -43,6 +43,37 @@ func (s *Schema) appendIssues(dst issues.List, err error, instance any) (issues.
 	return appendOther(dst, err, instance)
 }
 
+// split finds the compiled schema an absolute keyword location belongs to
+// and the keyword path after it.
+func (s *Schema) split(loc string) (*jsonschema.Schema, []string) {
+	if s == nil {
+		toks := schema.Fragment(loc)
+		if len(toks) > 0 {
+			return nil, toks[len(toks)-1:]
+		}
+		return nil, nil
+	}
+	var kw []string
+	cur := loc
+	for range 64 {
+		if sch, ok := s.locs[cur]; ok {
+			return sch, kw
+		}
+		if sch, ok := s.locs[unescapeFrag(cur)]; ok {
+			return sch, kw
+		}
+		i := strings.LastIndexByte(cur, '/')
+		if i < 0 || i < strings.IndexByte(cur, '#') {
+			break
+		}
+		tok := cur[i+1:]
+		tok = strings.ReplaceAll(strings.ReplaceAll(unescapeFrag(tok), "~1", "/"), "~0", "~")
+		kw = append([]string{tok}, kw...)
+		cur = cur[:i]
+	}
+	return nil, kw
+}
+
 // conv converts one tree of errors. base is the value instance locations
 // are relative to, iloc the instance location of base (a property name or
 // decoded content, whose issues are relative to it), koff the
@@ -355,6 +386,7 @@ func (c *conv) read(f *schema.Failure, sch *jsonschema.Schema) {
 		}
 		return issues.Number(strconv.Itoa(n))
 	}
+	obj := c.s.docs.Object(sch.Location) // a known sch has a known s
 	switch kw := f.Keyword; kw {
 	case "type":
 		f.Types = issuesx.TypesOf(sch.Types...)
@@ -381,18 +413,18 @@ func (c *conv) read(f *schema.Failure, sch *jsonschema.Schema) {
 	case "minProperties", "maxProperties":
 		f.Min, f.Max = count(sch.MinProperties), count(sch.MaxProperties)
 	case "minimum":
-		f.Min = c.s.literal(sch.Location, kw, sch.Minimum)
+		f.Min = schema.Literal(obj, kw, sch.Minimum)
 	case "exclusiveMinimum":
-		f.Min = c.s.literal(sch.Location, kw, sch.ExclusiveMinimum)
+		f.Min = schema.Literal(obj, kw, sch.ExclusiveMinimum)
 	case "maximum":
-		f.Max = c.s.literal(sch.Location, kw, sch.Maximum)
+		f.Max = schema.Literal(obj, kw, sch.Maximum)
 	case "exclusiveMaximum":
-		f.Max = c.s.literal(sch.Location, kw, sch.ExclusiveMaximum)
+		f.Max = schema.Literal(obj, kw, sch.ExclusiveMaximum)
 	case "multipleOf":
-		f.Divisor = c.s.literal(sch.Location, kw, sch.MultipleOf)
+		f.Divisor = schema.Literal(obj, kw, sch.MultipleOf)
 		f.Min, f.Max = schema.Multiples(sch.MultipleOf, sch.Minimum, sch.ExclusiveMinimum, sch.Maximum, sch.ExclusiveMaximum)
 	case "minContains", "maxContains":
-		if kw == "minContains" && !c.s.hasKeyword(sch, "minContains") {
+		if _, set := obj["minContains"]; kw == "minContains" && !set && (obj != nil || sch.MinContains == 1) {
 			f.Keyword = "contains" // the default minContains of contains
 		}
 		if sch.MinContains > 0 {

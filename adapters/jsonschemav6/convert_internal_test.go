@@ -29,7 +29,7 @@ func TestAppendIssuesKnown(t *testing.T) {
 	args := map[string]any{"qty": json.Number("0")}
 	err := sch.Validate(args)
 
-	known, _ := (&Schema{sch: sch, locs: schema.Index(sch, read), docs: schema.Docs{url: doc}}).appendIssues(nil, err, args)
+	known, _ := (&Schema{sch: sch, subs: index(sch, schema.Docs{url: doc})}).appendIssues(nil, err, args)
 	bare, _ := (*Schema)(nil).appendIssues(nil, err, issues.Unknown{})
 	var got []string
 	for _, is := range append(known, bare...) {

@@ -14,48 +14,43 @@ import (
 // knows no document.
 type Docs map[string]any
 
-// Lookup returns the value of the schema document at a location (URL and
-// JSON pointer fragment), or nil.
-func (d Docs) Lookup(loc string) any {
+// Object returns the object of the schema document at a location (URL and
+// JSON pointer fragment), nil when there is none.
+func (d Docs) Object(loc string) map[string]any {
 	u, frag, _ := strings.Cut(loc, "#")
-	v, ok := d[u]
-	if !ok {
-		return nil
-	}
-	if frag == "" {
-		return v
-	}
-	for _, tok := range fragmentTokens(frag) {
-		switch x := v.(type) {
-		case map[string]any:
-			v = x[tok]
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(x) {
+	v := d[u]
+	if frag != "" {
+		for _, tok := range fragmentTokens(frag) {
+			switch x := v.(type) {
+			case map[string]any:
+				v = x[tok]
+			case []any:
+				i, err := strconv.Atoi(tok)
+				if err != nil || i < 0 || i >= len(x) {
+					return nil
+				}
+				v = x[i]
+			default:
 				return nil
 			}
-			v = x[i]
-		default:
-			return nil
 		}
 	}
-	return v
+	obj, _ := v.(map[string]any)
+	return obj
 }
 
-// Literal returns the number keyword kw of the schema at loc as the
+// Literal returns the number keyword kw of the schema object obj as the
 // document wrote it, when it equals r (or r is nil), or else r written
 // plainly (see RatText).
-func (d Docs) Literal(loc, kw string, r *big.Rat) issues.Number {
-	if obj, ok := d.Lookup(loc).(map[string]any); ok {
-		v := obj[kw]
-		if b, ok := v.(bool); ok && b {
-			// Draft 4: exclusiveMinimum: true qualifies minimum.
-			v = obj[strings.ToLower(strings.TrimPrefix(kw, "exclusive"))]
-		}
-		if n, ok := v.(json.Number); ok {
-			if back, ok := new(big.Rat).SetString(string(n)); ok && (r == nil || back.Cmp(r) == 0) {
-				return issues.Number(n)
-			}
+func Literal(obj map[string]any, kw string, r *big.Rat) issues.Number {
+	v := obj[kw]
+	if b, ok := v.(bool); ok && b {
+		// Draft 4: exclusiveMinimum: true qualifies minimum.
+		v = obj[strings.ToLower(strings.TrimPrefix(kw, "exclusive"))]
+	}
+	if n, ok := v.(json.Number); ok {
+		if back, ok := new(big.Rat).SetString(string(n)); ok && (r == nil || back.Cmp(r) == 0) {
+			return issues.Number(n)
 		}
 	}
 	return RatText(r)

@@ -44,6 +44,7 @@ type keyword struct {
 	check  string
 	takes  facts
 	origin string // of a length or count (takes sizeFacts)
+	source string // "jsonschema:" and the keyword, set by sourced
 }
 
 // facts says which facts of a Failure an issue takes.
@@ -69,7 +70,7 @@ const (
 // missing property or unrecognized key, or whose issue holds the issues of
 // other values (a union, a property name, a string's content) are the
 // converters' own.
-var keywords = map[string]keyword{
+var keywords = sourced(map[string]keyword{
 	"type":             {code: issues.InvalidType, takes: typeFacts},
 	"enum":             {code: issues.InvalidValue, takes: valueFacts},
 	"const":            {code: issues.InvalidValue, takes: valueFacts},
@@ -94,6 +95,16 @@ var keywords = map[string]keyword{
 	"maxContains":      {code: issues.Custom, check: issues.CheckContains, takes: countFacts},
 	"additionalItems":  {code: issues.TooBig, takes: itemsFacts},
 	"not":              {code: issues.Custom, check: issues.CheckNot},
+})
+
+// sourced writes each row's source once, where an issue's would cost an
+// allocation per issue (see type sub in jsonschemav6 for the budget).
+func sourced(m map[string]keyword) map[string]keyword {
+	for name, kw := range m {
+		kw.source = "jsonschema:" + name
+		m[name] = kw
+	}
+	return m
 }
 
 // Keyword adds the issue of f, worded by the keyword table, and reports
@@ -103,7 +114,7 @@ func (k *Sink) Keyword(f *Failure) bool {
 	if !ok {
 		return false
 	}
-	is := k.Add(kw.code, f.Path, f.Input, "jsonschema:"+f.Keyword)
+	is := k.Add(kw.code, f.Path, f.Input, kw.source)
 	is.Check = kw.check
 	// The bound a length or number words is the one its code names.
 	lower := kw.code == issues.TooSmall

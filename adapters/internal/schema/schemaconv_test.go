@@ -49,16 +49,16 @@ func TestFragmentAndDocs(t *testing.T) {
 	}
 	doc := map[string]any{"allOf": []any{map[string]any{"minimum": json.Number("1e9"), "exclusiveMaximum": true, "maximum": json.Number("0.10")}}}
 	d := Docs{"mem:///s.json": doc}
-	if got := d.Literal("mem:///s.json#/allOf/0", "minimum", big.NewRat(1e9, 1)); got != "1e9" {
+	if got := Literal(d.Object("mem:///s.json#/allOf/0"), "minimum", big.NewRat(1e9, 1)); got != "1e9" {
 		t.Errorf("minimum: %q", got)
 	}
-	if got := d.Literal("mem:///s.json#/allOf/0", "exclusiveMaximum", big.NewRat(1, 10)); got != "0.10" {
+	if got := Literal(d.Object("mem:///s.json#/allOf/0"), "exclusiveMaximum", big.NewRat(1, 10)); got != "0.10" {
 		t.Errorf("draft 4 exclusiveMaximum: %q", got)
 	}
-	if got := Docs(nil).Literal("mem:///s.json#/allOf/0", "minimum", big.NewRat(1, 4)); got != "0.25" {
+	if got := Literal(Docs(nil).Object("mem:///s.json#/allOf/0"), "minimum", big.NewRat(1, 4)); got != "0.25" {
 		t.Errorf("no document: %q", got)
 	}
-	if d.Lookup("mem:///s.json#/allOf/1") != nil || d.Lookup("other#") != nil {
+	if d.Object("mem:///s.json#/allOf/1") != nil || d.Object("other#") != nil {
 		t.Error("lookup found what is not there")
 	}
 }

@@ -146,10 +146,10 @@ func (k *Sink) Finish() issues.List {
 			is.Keys = slices.Compact(is.Keys)
 			// A name declared only in a branch that did not apply is not
 			// allowed after all; the names may be the schema's own slice.
-			is.Allowed = slices.DeleteFunc(slices.Clone(is.Allowed), func(a string) bool {
-				_, found := slices.BinarySearch(is.Keys, a)
-				return found
-			})
+			sent := func(a string) bool { _, found := slices.BinarySearch(is.Keys, a); return found }
+			if slices.ContainsFunc(is.Allowed, sent) {
+				is.Allowed = slices.DeleteFunc(slices.Clone(is.Allowed), sent)
+			}
 			if len(is.Allowed) == 0 {
 				is.Allowed = nil
 			}
