@@ -258,37 +258,32 @@ func (c *converter) issue(is *issues.Issue, fe validator.FieldError, tag, actual
 		r.issue(is, fe, loc.path, param)
 		return
 	}
-	if f, ok := aliasFormat[tag]; ok {
-		*is = issues.Issue{Code: issues.InvalidFormat, Path: loc.path, Input: fe.Value(), Format: f, Source: sourceOf(tag)}
-		return
-	}
-	cls := classOf(tag)
-	if cls == clsUnknown && strings.Contains(actual, "|") {
+	info := tags[tag]
+	if info.cls == clsUnknown && strings.Contains(actual, "|") {
 		c.union(is, fe, tag, actual, loc)
 		return
 	}
-	if cls == clsUnknown && actual != tag {
+	if info.cls == clsUnknown && actual != tag {
 		// A user alias of one tag: word the tag that failed.
 		if r, ok := c.rules[actual]; ok {
 			r.issue(is, fe, loc.path, param)
 			return
 		}
-		if cls = classOf(actual); cls != clsUnknown {
-			tag = actual
+		if a, ok := tags[actual]; ok {
+			tag, info = actual, a
 		}
 	}
-	*is = issues.Issue{Path: loc.path, Input: fe.Value(), Source: sourceOf(tag)}
-	switch cls {
+	*is = issues.Issue{Path: loc.path, Input: fe.Value(), Source: info.source}
+	switch cls := info.cls; cls {
 	case clsRequired:
 		is.Code, is.Absent, is.Input = issues.InvalidType, true, nil
 		is.Expected = jsonType(fe.Type(), fe.Kind())
-		if cd, ok := conditions[tag]; ok {
-			is.When = c.condition(fe, loc, cd.op, param, cd.values)
+		if info.op != "" {
+			is.When = c.condition(fe, loc, info.op, param, info.pairs)
 		}
 	case clsExcluded:
-		cd := conditions[tag]
 		is.Code, is.Check = issues.Custom, issues.CheckExcluded
-		is.When = c.condition(fe, loc, cd.op, param, cd.values)
+		is.When = c.condition(fe, loc, info.op, param, info.pairs)
 	case clsSize:
 		size(is, fe, tag, param)
 	case clsEq:
@@ -317,10 +312,10 @@ func (c *converter) issue(is *issues.Issue, fe validator.FieldError, tag, actual
 			is.Check = checkMethod
 		}
 	case clsContent:
-		is.Code, is.Format = issues.InvalidFormat, contentFormat[tag]
+		is.Code, is.Format = issues.InvalidFormat, info.format
 		setParam(is, param)
-	case clsFormat:
-		is.Code, is.Format = issues.InvalidFormat, formatName[tag]
+	case clsFormat, clsAlias:
+		is.Code, is.Format = issues.InvalidFormat, info.format
 	case clsPostcodeField:
 		is.Code, is.Format = issues.InvalidFormat, formatPostcode
 		ref := c.ref(fe, loc, param, false)
@@ -330,7 +325,7 @@ func (c *converter) issue(is *issues.Issue, fe validator.FieldError, tag, actual
 		}
 	default:
 		// A tag registered with validator but given no Rule.
-		is.Code, is.Check, is.Format = issues.Custom, checkRule, tag
+		is.Code, is.Check, is.Format, is.Source = issues.Custom, checkRule, tag, "validator:"+tag
 	}
 }
 
@@ -368,7 +363,7 @@ func setParam(is *issues.Issue, param string) {
 
 // union words an or-group (email|uuid) as the alternatives it offered.
 func (c *converter) union(is *issues.Issue, fe validator.FieldError, tag, actual string, loc at) {
-	*is = issues.Issue{Code: issues.InvalidUnion, Path: loc.path, Input: fe.Value(), Source: sourceOf(tag)}
+	*is = issues.Issue{Code: issues.InvalidUnion, Path: loc.path, Input: fe.Value(), Source: "validator:" + tag}
 	for part := range strings.SplitSeq(actual, "|") {
 		name, param, _ := strings.Cut(part, "=")
 		var br issues.Issue
