@@ -195,6 +195,8 @@ type converter struct {
 	// first error's for each, built when guessPath first needs it: looking
 	// through every error for each issue would cost quadratic time.
 	byStructNS map[string]string
+	elems      []any // where newPath cuts paths from
+	left       int   // issues still to convert, which size elems
 }
 
 // convert appends one issue for each field error to dst, up to
@@ -221,7 +223,8 @@ func appendConverted(dst issues.List, errs, all validator.ValidationErrors, root
 	c.rename = slices.ContainsFunc(all, func(fe validator.FieldError) bool {
 		return fe.Namespace() != fe.StructNamespace()
 	})
-	for _, fe := range errs {
+	for i, fe := range errs {
+		c.left = len(errs) - i
 		dst = append(dst, issues.Issue{})
 		c.convert(&dst[len(dst)-1], fe)
 	}
@@ -230,11 +233,11 @@ func appendConverted(dst issues.List, errs, all validator.ValidationErrors, root
 
 func (c *converter) locate(fe validator.FieldError) at {
 	if c.root != nil {
-		if w := c.root.walk(fe.Namespace(), fe.StructNamespace(), c.prefix); w.bound {
+		if w := c.walk(fe.Namespace(), fe.StructNamespace()); w.bound {
 			return w
 		}
 	}
-	return at{path: pathOf(fe.Namespace(), c.prefix)}
+	return at{path: c.pathOf(fe.Namespace())}
 }
 
 // convert fills is with the issue of one field error: a map key's failure
@@ -674,7 +677,7 @@ func (c *converter) guessPath(fe validator.FieldError, param string, cs bool) is
 		}
 	}
 	if ns, ok := c.byStructNS[want]; ok {
-		return pathOf(ns, c.prefix)
+		return c.pathOf(ns)
 	}
 	// Same names in both forms, or none known: the Go names it is.
 	altParent := parentNS(fe.Namespace())
@@ -682,7 +685,7 @@ func (c *converter) guessPath(fe validator.FieldError, param string, cs bool) is
 		altParent = parent
 	}
 	if altParent != "" {
-		return pathOf(altParent+"."+param, c.prefix)
+		return c.pathOf(altParent + "." + param)
 	}
 	p := c.prefix.Append()
 	for name := range strings.SplitSeq(param, ".") {
