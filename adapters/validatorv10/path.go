@@ -4,8 +4,6 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/selfheal/selfheal/issues"
 )
@@ -105,35 +103,8 @@ func step(s seg) any {
 		if n, err := strconv.Atoi(s.text); err == nil && n >= 0 && (s.text == "0" || s.text[0] != '0') {
 			return n
 		}
-		return s.text
 	}
-	return name(s.text)
-}
-
-// names holds field names boxed as path elements, each once: boxing a
-// string allocates, and a name per issue was 4 of the 5 allocations left
-// of BenchmarkValidator (c). It is keyed by the name, and what it holds
-// cannot change (a boxed string), so the paths that share its elements
-// share nothing a caller can change. Names come from the program's structs
-// and tag-name function, and from the keys it hands VarWithKey, which may
-// be anything: maxNames and maxNameLen bound what it keeps.
-var (
-	names     sync.Map // string → any holding it
-	nameCount atomic.Int32
-)
-
-const maxNames, maxNameLen = 4096, 64
-
-func name(s string) any {
-	if v, ok := names.Load(s); ok {
-		return v
-	}
-	if len(s) > maxNameLen || nameCount.Add(1) > maxNames {
-		return s
-	}
-	s = strings.Clone(s) // not the namespace it was cut from
-	v, _ := names.LoadOrStore(s, any(s))
-	return v
+	return s.text
 }
 
 // rootInfo is the validated value, when the caller bound it (see Bind).
@@ -193,7 +164,7 @@ func (c *converter) walk(ns, structNs string) at {
 			}
 			w.parent, w.parentAt = cur, len(w.path)
 			w.field, w.hasField = sf, true
-			w.path = append(w.path, name(alt[i].text))
+			w.path = append(w.path, alt[i].text)
 			cur = cur.FieldByIndex(sf.Index)
 			continue
 		}
