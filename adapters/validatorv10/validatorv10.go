@@ -240,9 +240,11 @@ func (c *converter) locate(fe validator.FieldError) at {
 	return at{path: c.pathOf(fe.Namespace())}
 }
 
-// convert fills is with the issue of one field error: a map key's failure
-// as an invalid_key holding the key's issue, any other as the tag's issue.
-// Issues (488 bytes) are filled in place rather than returned.
+// convert fills is, a zero issue, with the issue of one field error: a map
+// key's failure as an invalid_key holding the key's issue, any other as
+// the tag's issue. Issues (488 bytes) are filled in place rather than
+// returned or copied: (c) of BenchmarkValidator, 517 instructions fewer of
+// 24,975.
 func (c *converter) convert(is *issues.Issue, fe validator.FieldError) {
 	loc := c.locate(fe)
 	c.issue(is, fe, fe.Tag(), fe.ActualTag(), fe.Param(), loc)
@@ -254,8 +256,8 @@ func (c *converter) convert(is *issues.Issue, fe validator.FieldError) {
 	}
 }
 
-// issue builds the issue of a failed tag (with its actual tag, for
-// aliases, and its parameter).
+// issue fills is, a zero issue, with the issue of a failed tag (with its
+// actual tag, for aliases, and its parameter).
 func (c *converter) issue(is *issues.Issue, fe validator.FieldError, tag, actual, param string, loc at) {
 	if r, ok := c.rules[tag]; ok {
 		r.issue(is, fe, loc.path, param)
@@ -276,7 +278,7 @@ func (c *converter) issue(is *issues.Issue, fe validator.FieldError, tag, actual
 			tag, info = actual, a
 		}
 	}
-	*is = issues.Issue{Path: loc.path, Input: fe.Value(), Source: info.source}
+	is.Path, is.Input, is.Source = loc.path, fe.Value(), info.source
 	switch cls := info.cls; cls {
 	case clsRequired:
 		is.Code, is.Absent, is.Input = issues.InvalidType, true, nil
