@@ -242,9 +242,9 @@ func (c *converter) locate(fe validator.FieldError) at {
 
 // convert fills is, a zero issue, with the issue of one field error: a map
 // key's failure as an invalid_key holding the key's issue, any other as
-// the tag's issue. Issues (488 bytes) are filled in place rather than
-// returned or copied: (c) of BenchmarkValidator, 517 instructions fewer of
-// 24,975.
+// the tag's issue. Issues (488 bytes) are filled in place, not returned
+// or copied over a zero one (BenchmarkValidator (c): the copy cost 517 of
+// its 24,975 instructions an operation).
 func (c *converter) convert(is *issues.Issue, fe validator.FieldError) {
 	loc := c.locate(fe)
 	c.issue(is, fe, fe.Tag(), fe.ActualTag(), fe.Param(), loc)
