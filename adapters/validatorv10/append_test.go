@@ -173,3 +173,12 @@ func TestRulesPerConversion(t *testing.T) {
 		}
 	}
 }
+
+// TestRootPathNotNil: a failure at the root has an empty path, not a nil
+// one, whichever issue of the conversion it is.
+func TestRootPathNotNil(t *testing.T) {
+	list, _ := Issues(newValidate().Var("x", "email"))
+	if list[0].Path == nil || len(list[0].Path) != 0 {
+		t.Errorf("path %#v, want an empty one", list[0].Path)
+	}
+}

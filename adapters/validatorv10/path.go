@@ -86,9 +86,10 @@ func (c *converter) pathOf(ns string) issues.Path {
 // array for the paths of the conversion's issues rather than made for
 // each: a slice per issue was 4 of the 8 allocations of
 // BenchmarkValidator (c), and 682 instructions an operation. The cap ends
-// at n, so that appending to one issue's path never writes into another's.
+// at n, so that appending to one issue's path never writes into another's,
+// and the root's path is empty, not nil.
 func (c *converter) newPath(n int) issues.Path {
-	if cap(c.elems)-len(c.elems) < n {
+	if c.elems == nil || cap(c.elems)-len(c.elems) < n {
 		c.elems = make([]any, 0, n*max(c.left, 1))
 	}
 	i := len(c.elems)
