@@ -130,12 +130,11 @@ func newRoot(v any) *rootInfo {
 // (see Bind) what walking it along the namespace found.
 type at struct {
 	path      issues.Path
-	bound     bool          // the fields below were found in the bound value
-	parent    reflect.Value // the struct holding the last named field
-	parentAt  int           // how many path elements lead to parent
-	container reflect.Value // the map or slice of a final bracket step
-	field     reflect.StructField
-	hasField  bool
+	bound     bool              // the fields below were found in the bound value
+	parent    reflect.Value     // the struct holding the last named field
+	parentAt  int               // how many path elements lead to parent
+	container reflect.Value     // the map or slice of a final bracket step
+	tag       reflect.StructTag // of the last named field
 }
 
 // walk follows the Go names of structNs through the bound value, naming
@@ -164,7 +163,7 @@ func (c *converter) walk(ns, structNs string) at {
 				return at{}
 			}
 			w.parent, w.parentAt = cur, len(w.path)
-			w.field, w.hasField = sf, true
+			w.tag = sf.Tag
 			w.path = append(w.path, alt[i].text)
 			cur = cur.FieldByIndex(sf.Index)
 			continue

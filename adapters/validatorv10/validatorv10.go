@@ -830,10 +830,10 @@ func (c *converter) keyFailure(fe validator.FieldError, loc at) (any, bool) {
 		// Without the value: a key's failure carries the key as its value.
 		return key, fmtValue(fe.Value()) == key
 	}
-	if deref(loc.container).Kind() != reflect.Map || !loc.hasField {
+	if deref(loc.container).Kind() != reflect.Map {
 		return nil, false
 	}
-	inKeys, inValues := keysTags(loc.field.Tag.Get("validate"), fe.Tag())
+	inKeys, inValues := keysTags(loc.tag.Get("validate"), fe.Tag())
 	return key, inKeys && (!inValues || fmtValue(fe.Value()) == key)
 }
 
