@@ -408,7 +408,8 @@ func jsonType(t reflect.Type, k reflect.Kind) issues.Types {
 
 // origin is what a size or bound of a value of this kind applies to.
 func origin(t reflect.Type, k reflect.Kind) string {
-	if t != nil && t.ConvertibleTo(timeType) && k == reflect.Struct {
+	// The kind first: ConvertibleTo cost a third of a size check.
+	if k == reflect.Struct && t != nil && t.ConvertibleTo(timeType) {
 		return issues.OriginDate
 	}
 	if t == durationType {
