@@ -112,6 +112,24 @@ func TestIssuesShareNothing(t *testing.T) {
 	}
 }
 
+// TestPathsApart: the paths of one call's issues share an array, but
+// appending to one of them changes no other.
+func TestPathsApart(t *testing.T) {
+	list, _ := Issues(newValidate().Struct(commonValue()))
+	want := make([]string, len(list))
+	for i := range list {
+		want[i] = list[i].Path.String()
+	}
+	for i := range list {
+		_ = append(list[i].Path, "x")
+	}
+	for i := range list {
+		if got := list[i].Path.String(); got != want[i] {
+			t.Errorf("issue %d: path %s, was %s", i, got, want[i])
+		}
+	}
+}
+
 // TestAppendIssuesFalse: dst comes back as it was wherever Issues reports
 // false.
 func TestAppendIssuesFalse(t *testing.T) {
@@ -153,5 +171,14 @@ func TestRulesPerConversion(t *testing.T) {
 		if formatted[0].Format != "semver" || formatted[0].Code != issues.InvalidFormat {
 			t.Fatalf("with another rule: %#v", formatted[0])
 		}
+	}
+}
+
+// TestRootPathNotNil: a failure at the root has an empty path, not a nil
+// one, whichever issue of the conversion it is.
+func TestRootPathNotNil(t *testing.T) {
+	list, _ := Issues(newValidate().Var("x", "email"))
+	if list[0].Path == nil || len(list[0].Path) != 0 {
+		t.Errorf("path %#v, want an empty one", list[0].Path)
 	}
 }

@@ -59,7 +59,7 @@ func validRule(tag string, r Rule) (Rule, error) {
 	if tag == "" || strings.ContainsAny(tag, ",|= \t\n") {
 		return Rule{}, fmt.Errorf("validatorv10: %q is not a tag name (no commas, pipes, equals signs or spaces)", tag)
 	}
-	if classOf(tag) != clsUnknown || aliasFormat[tag] != "" {
+	if _, ok := tags[tag]; ok {
 		return Rule{}, fmt.Errorf("validatorv10: %q is a built-in validator tag; its wording is the catalogs'", tag)
 	}
 	switch tag {
