@@ -388,7 +388,8 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue) bool {
 		s.fields = append(s.fields, envelope.Field{Name: string(s.name), Text: string(s.line)})
 	}
 	if s.shown != nil {
-		s.shown = append(s.shown, s.bound(lineIssue(is, inner), 0)) // now: the next merged line reuses is's lists
+		s.shown = append(s.shown, lineIssue(is, inner))
+		s.bound(&s.shown[len(s.shown)-1], 0) // now: the next merged line reuses is's lists
 	}
 	return true
 }
