@@ -1,6 +1,7 @@
 package clientcall
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"math/rand/v2"
@@ -104,11 +105,8 @@ func Call[R any](ctx context.Context, c *Config, call func(context.Context) (R, 
 			return res, err
 		}
 		o := read(res)
-		if o.InputRequired && c.InputRequired != nil {
-			return res, c.InputRequired
-		}
 		if o.InputRequired {
-			return res, ErrInputRequired
+			return res, cmp.Or(c.InputRequired, ErrInputRequired)
 		}
 		ce := CallError(o)
 		if ce == nil {
