@@ -359,8 +359,8 @@ func compileV5(t *testing.T, schema string) *jsv5.Schema {
 	return sch
 }
 
-// TestEngineResultOwnsItsMemory: Engine.Result's fields are the caller's
-// own too, whatever error they come from.
+// TestEngineResultOwnsItsMemory: Engine.Result's fields and the issues it
+// shows are the caller's own too, whatever error they come from.
 func TestEngineResultOwnsItsMemory(t *testing.T) {
 	e := selfheal.New(selfheal.WithExamples(false), selfheal.WithAdapters(validatorv10.Errors, jsonschemav6.Errors, jsonschemav5.Errors, jsondecode.Errors))
 	validate := validator.New()
@@ -387,10 +387,19 @@ func TestEngineResultOwnsItsMemory(t *testing.T) {
 </validation_error>`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			v, _ := e.Result("own", tc.err())
+			v, shown := e.Result("own", tc.err())
+			wantShown, err := json.Marshal(shown)
+			if err != nil || len(shown) == 0 {
+				t.Fatalf("%d issues shown (%v)", len(shown), err)
+			}
 			mutate.All(&v)
-			if got, _ := e.Result("own", tc.err()); got.String() != tc.want {
+			mutate.All(&shown)
+			got, again := e.Result("own", tc.err())
+			if got.String() != tc.want {
 				t.Errorf("after a change to the first result, Result gave\n%s\nwant\n%s", got, tc.want)
+			}
+			if data, _ := json.Marshal(again); string(data) != string(wantShown) {
+				t.Errorf("after a change to the first issues shown, Result showed\n%s\nwant\n%s", data, wantShown)
 			}
 		})
 	}
