@@ -30,9 +30,10 @@ func ExampleEngine_Locale() {
 	// </validation_error>
 }
 
-// Shown gives the issues as the text shows them, to send beside it as
-// structured content: in the text's order, within its budgets, without the
-// values sent. ServerMessage quotes what a server said on one line.
+// Result gives, beside the envelope, the issues as its text shows them, to
+// send as structured content: in the text's order, within its budgets,
+// without the values sent. ServerMessage quotes what a server said on one
+// line.
 func ExampleEngine_Result() {
 	engine := selfheal.New(selfheal.WithMaxIssues(1))
 	err := issues.List{
