@@ -135,10 +135,9 @@ func (f *Formatter) Fields(list issues.List) (fields []envelope.Field, more stri
 	defer f.put(s)
 	s.fields = make([]envelope.Field, 0, min(len(list), f.maxIssues))
 	s.shown = make(issues.List, 0, min(len(list), f.maxIssues))
-	s.collect = true
 	s.out = s.buf[:0] // the fields as the envelope writes them, then dropped
 	s.run(list)
-	s.buf, s.collect = s.out[:0], false
+	s.buf = s.out[:0]
 	if s.omitted > 0 {
 		more = string(s.appendMore(s.line[:0], s.omitted))
 	}
@@ -177,7 +176,6 @@ type state struct {
 	out     []byte // the fields written so far, as the envelope holds them
 	buf     []byte // Fields' out
 	fields  []envelope.Field
-	collect bool   // Fields: keep each field's name and text too
 	name    []byte // the current field name
 	line    []byte // the current line, unescaped
 	prevAt  int    // where the previous field starts in out
@@ -212,7 +210,8 @@ type state struct {
 	// matches (see typesOfUnion), uniKeys the scratch space of its keys.
 	uni     issues.Issue
 	uniKeys []string
-	// shown, when not nil, collects the issue of each line (Fields).
+	// shown, when not nil, collects the issue of each line, and fields
+	// its name and text (Fields).
 	shown issues.List
 }
 
@@ -384,10 +383,8 @@ func (s *state) emitLine(path *issues.Path, is, inner *issues.Issue) bool {
 	s.bytes += len(field)
 	s.prevAt = start
 	s.lines++
-	if s.collect {
-		s.fields = append(s.fields, envelope.Field{Name: string(s.name), Text: string(s.line)})
-	}
 	if s.shown != nil {
+		s.fields = append(s.fields, envelope.Field{Name: string(s.name), Text: string(s.line)})
 		s.shown = append(s.shown, lineIssue(is, inner))
 		s.bound(&s.shown[len(s.shown)-1], 0) // now: the next merged line reuses is's lists
 	}
