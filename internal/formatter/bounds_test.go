@@ -116,7 +116,7 @@ func TestOmittedIssuesAreCounted(t *testing.T) {
 	}
 }
 
-// TestBounded: the structured issues are bounded like the text.
+// TestBounded: the structured issues (Fields) are bounded like the text.
 func TestBounded(t *testing.T) {
 	f := New(DefaultOptions())
 	big := strings.Repeat("k", 10<<20)
@@ -156,7 +156,7 @@ func TestBounded(t *testing.T) {
 		}
 	}
 	if tc := tests[0]; tc.list[0].Path[1] != big {
-		t.Error("Bounded modified its argument")
+		t.Error("Fields modified its argument")
 	}
 }
 
@@ -177,9 +177,8 @@ func TestBestBranchCountsOmitted(t *testing.T) {
 	}
 }
 
-// TestBoundedLeavesList: Bounded does not modify the list it bounds, and
-// bounds it the same way each time. (It was the check of BoundedInPlace,
-// which was Bounded under a second name and went.)
+// TestBoundedLeavesList: Fields does not modify the list it bounds, and
+// bounds it the same way each time.
 func TestBoundedLeavesList(t *testing.T) {
 	long := strings.Repeat("é", 300)
 	var fifteen, seventeen issues.List
@@ -206,7 +205,7 @@ func TestBoundedLeavesList(t *testing.T) {
 			{Code: issues.InvalidValue, Path: issues.Path{"c", 0}, Values: []any{"x", json.Number("1"), map[string]any{"k": long}}, Input: "y"},
 		}},
 		{"fifteen past the byte budget", nil, fifteen},
-		{"seventeen, through Bounded", nil, seventeen},
+		{"seventeen", nil, seventeen},
 		{"issue budget", func(o *Options) { o.MaxIssues = 3 }, fifteen},
 	} {
 		o := DefaultOptions()
@@ -217,7 +216,7 @@ func TestBoundedLeavesList(t *testing.T) {
 		in := slices.Clone(tc.list)
 		want := bounded(f, in)
 		if !reflect.DeepEqual(in, tc.list) {
-			t.Errorf("%s: Bounded modified its list", tc.name)
+			t.Errorf("%s: Fields modified its list", tc.name)
 		}
 		if got := bounded(f, in); !reflect.DeepEqual(got, want) {
 			w, _ := json.Marshal(want)

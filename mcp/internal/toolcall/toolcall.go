@@ -23,7 +23,7 @@ const MetaIssues = "selfheal/issues"
 
 // IssuesContent is the structured form of a validation failure: JSON
 // {"issues": [...]}, each issue in Zod v4's issue JSON, without inputs (see
-// Structured).
+// Answer).
 type IssuesContent struct {
 	Issues issues.List `json:"issues"`
 	// ServerMessage is what the server said when it rejected the call
