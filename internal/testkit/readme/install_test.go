@@ -48,18 +48,7 @@ func installLines(md []byte) []string {
 // version (selfheal version reads it from the build info). The README's
 // npx, npm and release lines are e2e/npm.test.mjs's.
 func TestReadmeGoInstall(t *testing.T) {
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command on PATH")
-	}
-	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	md, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	goBin, root, md := readme(t)
 	var install []string
 	for _, line := range installLines(md) {
 		if strings.HasPrefix(line, "go install ") {

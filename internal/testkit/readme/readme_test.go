@@ -59,18 +59,7 @@ var packageClause = regexp.MustCompile(`(?m)^package [A-Za-z_][A-Za-z0-9_]*\b`)
 // No network: the temporary module reuses this module's go.sum, and the
 // dependencies come from the module cache (GOPROXY=off, GOFLAGS=-mod=mod).
 func TestReadmeSnippetsCompile(t *testing.T) {
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command on PATH")
-	}
-	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	md, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	goBin, root, md := readme(t)
 	blocks, err := goBlocks(md)
 	if err != nil {
 		t.Fatal(err)
@@ -134,4 +123,21 @@ func write(t *testing.T, path, text string) {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// readme returns the go command, the module root and its README, skipping
+// the test where no go command is on PATH.
+func readme(t *testing.T) (goBin, root string, md []byte) {
+	t.Helper()
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH")
+	}
+	if root, err = filepath.Abs(filepath.Join("..", "..", "..")); err != nil {
+		t.Fatal(err)
+	}
+	if md, err = os.ReadFile(filepath.Join(root, "README.md")); err != nil {
+		t.Fatal(err)
+	}
+	return goBin, root, md
 }
